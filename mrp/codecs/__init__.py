@@ -1,0 +1,107 @@
+"""The codec registry: format name -> reader and writer, and format inference from file names."""
+
+from __future__ import annotations
+
+import importlib
+import os
+from typing import Dict, List, Optional, Tuple
+
+from ..errors import InputError
+from .base import Item, Reader, ReadOptions, Writer, WriteOptions
+
+__all__ = [
+    "FORMATS", "Item", "ReadOptions", "WriteOptions", "Reader", "Writer",
+    "reader", "writer", "infer_format", "readable", "writable",
+]
+
+#: format name -> (module under mrp.codecs, framework it implies or None)
+FORMATS: Dict[str, Tuple[str, Optional[str]]] = {
+    "mrp": ("mrp", None),
+    "amr": ("amr", "amr"),
+    "eds": ("eds", "eds"),
+    "dm": ("sdp", "dm"),
+    "psd": ("sdp", "psd"),
+    "sdp": ("sdp", None),
+    "dot": ("dot", None),
+}
+
+_EXTENSIONS = {
+    ".mrp": "mrp",
+    ".amr": "amr",
+    ".penman": "amr",
+    ".eds": "eds",
+    ".sdp": "sdp",
+    ".dm": "dm",
+    ".psd": "psd",
+    ".dot": "dot",
+    ".gv": "dot",
+}
+
+
+def _module(name: str):  # type: ignore[no-untyped-def]
+    if name not in FORMATS:
+        raise InputError(f"unknown format '{name}' (known: {', '.join(sorted(FORMATS))})")
+    module, _ = FORMATS[name]
+    try:
+        return importlib.import_module(f"{__name__}.{module}")
+    except ModuleNotFoundError as error:
+        if error.name == f"{__name__}.{module}":
+            raise InputError(f"format '{name}' is not available in this version") from None
+        raise
+
+
+def implied_framework(name: str) -> Optional[str]:
+    """The framework a format implies (dm, psd, eds, amr), or None."""
+    return FORMATS.get(name, (None, None))[1]
+
+
+def reader(name: str) -> Reader:
+    """The reader of a format; InputError if the format cannot be read."""
+    module = _module(name)
+    if not hasattr(module, "read"):
+        raise InputError(f"format '{name}' can be written but not read")
+    return module.read  # type: ignore[no-any-return]
+
+
+def writer(name: str) -> Writer:
+    """The writer of a format; InputError if the format cannot be written."""
+    module = _module(name)
+    if not hasattr(module, "write"):
+        raise InputError(f"format '{name}' can be read but not written")
+    return module.write  # type: ignore[no-any-return]
+
+
+def infer_format(path: str, default: Optional[str] = None) -> str:
+    """The format named by a file's extension, else ``default``; InputError when neither."""
+    _, extension = os.path.splitext(path.lower())
+    if extension in _EXTENSIONS:
+        return _EXTENSIONS[extension]
+    if default is not None:
+        return default
+    raise InputError(
+        f"{path}: cannot tell the format from the file name; name it with --format"
+    )
+
+
+def readable() -> List[str]:
+    """Names of the formats that have a reader in this installation."""
+    names = []
+    for name in FORMATS:
+        try:
+            reader(name)
+        except InputError:
+            continue
+        names.append(name)
+    return names
+
+
+def writable() -> List[str]:
+    """Names of the formats that have a writer in this installation."""
+    names = []
+    for name in FORMATS:
+        try:
+            writer(name)
+        except InputError:
+            continue
+        names.append(name)
+    return names

@@ -1,0 +1,249 @@
+"""MRP JSON lines (MRP 2019/2020): one graph per line, read and written with ujson."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO, Union
+
+import ujson
+
+from ..errors import FormatError
+from ..graph import Anchor, Edge, Graph, Node, check_references
+from ..source import Line
+from .base import Item, ReadOptions, WriteOptions
+
+
+class _Bad(Exception):
+    """A problem in one graph object (internal; becomes a FormatError)."""
+
+
+def _int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _Bad(f"{what} is {ujson.dumps(value)}, not an integer")
+    return value
+
+
+def _list(obj: Dict[str, Any], key: str, what: str) -> List[Any]:
+    value = obj.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _Bad(f"{what}'{key}' is not a list")
+    return value
+
+
+def _opt_str(value: Any, what: str) -> Optional[str]:
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    raise _Bad(f"{what} is {ujson.dumps(value)}, not a string")
+
+
+def _anchors(value: Any, what: str) -> Optional[List[Anchor]]:
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise _Bad(f"{what}: 'anchors' is not a list")
+    spans: List[Anchor] = []
+    for anchor in value:
+        if not isinstance(anchor, dict) or "from" not in anchor or "to" not in anchor:
+            raise _Bad(f"{what}: anchor {ujson.dumps(anchor)} has no 'from' and 'to'")
+        spans.append((_int(anchor["from"], f"{what}: anchor 'from'"),
+                      _int(anchor["to"], f"{what}: anchor 'to'")))
+    return spans
+
+
+def _pairs(obj: Dict[str, Any], names: str, what: str) -> tuple:
+    keys = _list(obj, names, what)
+    values = _list(obj, "values", what)
+    if len(keys) != len(values):
+        raise _Bad(f"{what}has {len(keys)} {names} but {len(values)} values")
+    return keys, values
+
+
+def decode(obj: Any) -> Graph:
+    """A Graph from one decoded MRP JSON object; raises ValueError naming the problem."""
+    try:
+        return _decode(obj)
+    except _Bad as bad:
+        raise ValueError(str(bad)) from None
+
+
+def _decode(obj: Any) -> Graph:
+    if not isinstance(obj, dict):
+        raise _Bad("not a JSON object")
+    if "id" not in obj or obj["id"] is None:
+        raise _Bad("graph has no 'id'")
+    gid = obj["id"]
+    if not isinstance(gid, (str, int)) or isinstance(gid, bool):
+        raise _Bad(f"graph id {ujson.dumps(gid)} is neither a string nor a number")
+    framework = _opt_str(obj.get("framework"), "'framework'")
+    flavor = obj.get("flavor")
+    if flavor is not None:
+        flavor = _int(flavor, "'flavor'")
+    targets = obj.get("targets")
+    if targets is not None and not isinstance(targets, list):
+        raise _Bad("'targets' is not a list")
+    nodes: List[Node] = []
+    for k, item in enumerate(_list(obj, "nodes", "")):
+        if not isinstance(item, dict):
+            raise _Bad(f"node {k} is not a JSON object")
+        if item.get("id") is None:
+            raise _Bad(f"node {k} has no 'id'")
+        nid = _int(item["id"], f"node {k}: 'id'")
+        what = f"node {nid}: "
+        properties, values = _pairs(item, "properties", what)
+        anchorings = item.get("anchorings")
+        nodes.append(Node(
+            id=nid,
+            label=_opt_str(item.get("label"), f"{what}'label'"),
+            properties=[_opt_str(p, f"{what}property name") for p in properties],
+            values=values,
+            anchors=_anchors(item.get("anchors"), f"node {nid}"),
+            anchorings=anchorings,
+        ))
+    edges: List[Edge] = []
+    for k, item in enumerate(_list(obj, "edges", "")):
+        if not isinstance(item, dict):
+            raise _Bad(f"edge {k} is not a JSON object")
+        for end in ("source", "target"):
+            if item.get(end) is None:
+                raise _Bad(f"edge {k} has no '{end}'")
+        what = f"edge {k}: "
+        legacy = "attributes" not in item and "properties" in item
+        attributes, values = _pairs(item, "properties" if legacy else "attributes", what)
+        eid = item.get("id")
+        edges.append(Edge(
+            source=_int(item["source"], f"{what}'source'"),
+            target=_int(item["target"], f"{what}'target'"),
+            label=_opt_str(item.get("label"), f"{what}'label'"),
+            normal=_opt_str(item.get("normal"), f"{what}'normal'"),
+            attributes=[_opt_str(a, f"{what}attribute name") for a in attributes],
+            values=values,
+            id=None if eid is None else _int(eid, f"{what}'id'"),
+            anchors=_anchors(item.get("anchors"), f"edge {k}"),
+            legacy=legacy,
+        ))
+    tops = [_int(t, "top") for t in _list(obj, "tops", "")]
+    graph = Graph(
+        id=str(gid),
+        framework=framework,
+        flavor=flavor,
+        input=_opt_str(obj.get("input"), "'input'"),
+        language=_opt_str(obj.get("language"), "'language'"),
+        time=_opt_str(obj.get("time"), "'time'"),
+        source=_opt_str(obj.get("source"), "'source'"),
+        provenance=_opt_str(obj.get("provenance"), "'provenance'"),
+        targets=targets,
+        version=obj.get("version"),
+        tops=tops,
+        nodes=nodes,
+        edges=edges,
+    )
+    problem = check_references(graph)
+    if problem is not None:
+        raise _Bad(problem)
+    return graph
+
+
+def _identify(obj: Any) -> tuple:
+    """Best-effort id and framework of a (possibly broken) graph object, for messages."""
+    if isinstance(obj, dict):
+        gid = obj.get("id")
+        framework = obj.get("framework")
+        return (
+            str(gid) if isinstance(gid, (str, int)) and not isinstance(gid, bool) else None,
+            framework if isinstance(framework, str) else None,
+        )
+    return None, None
+
+
+def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:
+    """Graphs from MRP JSON lines; a line that is not a valid graph yields a FormatError."""
+    for line in lines:
+        if isinstance(line, FormatError):
+            yield line
+            continue
+        text = line.text
+        if not text.strip():
+            continue
+        try:
+            obj = ujson.loads(text)
+        except (ValueError, OverflowError) as error:
+            yield FormatError(f"invalid JSON: {error}", name, line.number)
+            continue
+        gid, framework = _identify(obj)
+        if options.framework is not None and framework is not None and framework != options.framework:
+            continue
+        try:
+            graph = _decode(obj)
+        except _Bad as bad:
+            yield FormatError(str(bad), name, line.number, gid, framework or options.framework)
+            continue
+        if graph.framework is None and options.framework is not None:
+            graph.framework = options.framework
+        yield graph
+
+
+def encode(graph: Graph) -> Dict[str, Any]:
+    """The MRP JSON object of a graph, keys in the order of the MRP 2019/2020 format."""
+    obj: Dict[str, Any] = {"id": graph.id}
+    if graph.flavor is not None:
+        obj["flavor"] = graph.flavor
+    if graph.framework is not None:
+        obj["framework"] = graph.framework
+    if graph.version is not None:
+        obj["version"] = graph.version
+    if graph.time is not None:
+        obj["time"] = graph.time
+    for key in ("language", "source", "provenance", "targets", "input"):
+        value = getattr(graph, key)
+        if value is not None:
+            obj[key] = value
+    if graph.tops:
+        obj["tops"] = list(graph.tops)
+    nodes = []
+    for node in graph.nodes:
+        item: Dict[str, Any] = {"id": node.id}
+        if node.label is not None:
+            item["label"] = node.label
+        if node.properties or node.anchorings is not None:
+            item["properties"] = list(node.properties)
+            item["values"] = list(node.values)
+        if node.anchors is not None:
+            item["anchors"] = [{"from": start, "to": end} for start, end in node.anchors]
+        if node.anchorings is not None:
+            item["anchorings"] = node.anchorings
+        nodes.append(item)
+    obj["nodes"] = nodes
+    edges = []
+    for edge in graph.edges:
+        item = {}
+        if edge.id is not None:
+            item["id"] = edge.id
+        item["source"] = edge.source
+        item["target"] = edge.target
+        if edge.label is not None:
+            item["label"] = edge.label
+        if edge.normal is not None:
+            item["normal"] = edge.normal
+        if edge.attributes:
+            item["properties" if edge.legacy else "attributes"] = list(edge.attributes)
+            item["values"] = list(edge.values)
+        if edge.anchors is not None:
+            item["anchors"] = [{"from": start, "to": end} for start, end in edge.anchors]
+        edges.append(item)
+    obj["edges"] = edges
+    return obj
+
+
+def dumps(graph: Graph) -> str:
+    """One MRP JSON line (without the line break)."""
+    return ujson.dumps(encode(graph), ensure_ascii=False, escape_forward_slashes=False)
+
+
+def write(graphs: Iterable[Graph], out: TextIO, options: WriteOptions) -> None:
+    """Write graphs as MRP JSON lines."""
+    for graph in graphs:
+        out.write(dumps(graph))
+        out.write("\n")

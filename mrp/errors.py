@@ -1,0 +1,44 @@
+"""The exception hierarchy of mrp: library code raises, only the CLI prints and exits."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+
+class MRPError(Exception):
+    """Base class of every error that mrp raises on purpose."""
+
+
+class FormatError(MRPError):
+    """Input that cannot be read: names the file, the line and (when known) the graph id."""
+
+    def __init__(
+        self,
+        message: str,
+        file: Optional[str] = None,
+        line: Optional[int] = None,
+        graph_id: Optional[str] = None,
+        framework: Optional[str] = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+        self.graph_id = graph_id
+        self.framework = framework
+
+    def __str__(self) -> str:
+        where = []
+        if self.file is not None:
+            where.append(self.file if self.line is None else f"{self.file}:{self.line}")
+        if self.graph_id is not None:
+            where.append(f"graph {self.graph_id}")
+        return ": ".join(where + [self.message])
+
+
+class InputError(MRPError):
+    """A file that cannot be used at all (missing, a directory, compressed, empty)."""
+
+
+class ScoreError(MRPError):
+    """A scoring run that cannot go on (for example an invalid gold file)."""

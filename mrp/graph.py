@@ -1,0 +1,139 @@
+"""The one anchored graph model that every codec reads into and writes from.
+
+A :class:`Graph` holds the MRP 2019/2020 graph fields; :class:`Node` and
+:class:`Edge` are slotted so that a corpus of 100k graphs stays small in memory.
+Node ids are arbitrary integers (they need not be ``0..n-1``); edges and tops
+refer to nodes by id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterator, List, Optional, Tuple
+
+Anchor = Tuple[int, int]
+
+#: Default flavor per framework: 0 bilexical, 1 anchored, 2 unanchored.
+FLAVORS: Dict[str, int] = {
+    "dm": 0,
+    "psd": 0,
+    "pas": 0,
+    "ccd": 0,
+    "eds": 1,
+    "ucca": 1,
+    "ptg": 1,
+    "amr": 2,
+    "drg": 2,
+}
+
+#: Frameworks the scorers and codecs know by name.
+FRAMEWORKS = ("amr", "dm", "eds", "psd", "ucca", "ptg", "drg")
+
+
+def default_flavor(framework: Optional[str]) -> Optional[int]:
+    """The MRP flavor of a framework, or None for an unknown framework."""
+    return FLAVORS.get(framework) if framework is not None else None
+
+
+@dataclass(slots=True)
+class Node:
+    """A node: its id, optional label, properties with values in order, and anchors.
+
+    ``anchors`` is None for an unanchored node and a list of half-open
+    ``(start, end)`` character spans into the graph's input otherwise.
+    ``anchorings`` (MRP 2020, per-property anchors) is kept as read and never scored.
+    """
+
+    id: int
+    label: Optional[str] = None
+    properties: List[str] = field(default_factory=list)
+    values: List[Any] = field(default_factory=list)
+    anchors: Optional[List[Anchor]] = None
+    anchorings: Optional[List[Any]] = None
+
+
+@dataclass(slots=True)
+class Edge:
+    """A directed, optionally labelled edge between two node ids.
+
+    ``normal`` names the label of the edge in its normal (non-inverted)
+    direction, as the MRP AMR data do for inverted roles.  ``attributes`` and
+    ``values`` are parallel lists.  ``legacy`` remembers that the file used the
+    old key ``properties`` for the attributes, so that writing reproduces it.
+    """
+
+    source: int
+    target: int
+    label: Optional[str] = None
+    normal: Optional[str] = None
+    attributes: List[str] = field(default_factory=list)
+    values: List[Any] = field(default_factory=list)
+    id: Optional[int] = None
+    anchors: Optional[List[Anchor]] = None
+    legacy: bool = False
+
+
+@dataclass(slots=True)
+class Graph:
+    """A meaning representation graph in the MRP model.
+
+    Optional top-level fields are None when absent; ``flavor`` defaults from the
+    framework (dm/psd 0, eds/ucca 1, amr 2) when not given.
+    """
+
+    id: str
+    framework: Optional[str] = None
+    flavor: Optional[int] = None
+    input: Optional[str] = None
+    language: Optional[str] = None
+    time: Optional[str] = None
+    source: Optional[str] = None
+    provenance: Optional[str] = None
+    targets: Optional[List[str]] = None
+    version: Optional[Any] = None
+    tops: List[int] = field(default_factory=list)
+    nodes: List[Node] = field(default_factory=list)
+    edges: List[Edge] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.flavor is None:
+            self.flavor = default_flavor(self.framework)
+
+    def node(self, node_id: int) -> Optional[Node]:
+        """The node with this id, or None."""
+        for node in self.nodes:
+            if node.id == node_id:
+                return node
+        return None
+
+    def node_ids(self) -> List[int]:
+        """Node ids in list order."""
+        return [node.id for node in self.nodes]
+
+    def __iter__(self) -> Iterator[Node]:
+        return iter(self.nodes)
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def empty_copy(self) -> "Graph":
+        """A graph with the same identity (id, framework, flavor) and no content."""
+        return Graph(id=self.id, framework=self.framework, flavor=self.flavor)
+
+
+def check_references(graph: Graph) -> Optional[str]:
+    """A message naming the first broken reference (duplicate node, dangling top or edge), or None."""
+    seen: set = set()
+    for node in graph.nodes:
+        if node.id in seen:
+            return f"duplicate node id {node.id}"
+        seen.add(node.id)
+    for top in graph.tops:
+        if top not in seen:
+            return f"top {top} names no node"
+    for k, edge in enumerate(graph.edges):
+        if edge.source not in seen:
+            return f"edge {k} ({edge.source} -> {edge.target}): source {edge.source} names no node"
+        if edge.target not in seen:
+            return f"edge {k} ({edge.source} -> {edge.target}): target {edge.target} names no node"
+    return None

@@ -1,0 +1,173 @@
+"""Normalization before scoring, as the MRP reference scorer defines it.
+
+Each rule is a small function so that it can be tested on a hand-made graph:
+anchor union and punctuation trimming, lowercasing (with values turned into
+strings), restoring inverted edges, dropping default edge attributes, and the
+scoring-time anchor identity (``explode``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Sequence, Set, Tuple
+
+from .graph import Anchor, Graph
+
+#: Whitespace in the reference scorer's sense.
+SPACE = frozenset(" \t\n\f")
+#: The 22 characters trimmed at both ends of an anchor span (18 marks and 4 whitespace).
+PUNCTUATION = frozenset(".?!;,:\u201c\"\u201d\u2018'\u2019()[]{}") | SPACE
+#: Edge attribute values that mean "absent" and are dropped.
+ATTRIBUTE_DEFAULTS = {"remote": "false", "effective": "false", "member": "false"}
+#: Roles that end in -of but are not inverted (the reference scorer means to exclude
+#: these too, but a missing comma in its code makes it invert them).
+NOT_INVERTED = frozenset({"consist-of", "subset-of"})
+
+EdgeKey = Tuple[int, int, Optional[str]]
+
+
+def union_anchors(spans: Sequence[Anchor], text: Optional[str]) -> List[Anchor]:
+    """Merge spans into runs of covered positions, as the reference does.
+
+    A position continues a run when it is adjacent to the last covered one, or
+    when ``text[last:p]`` is all whitespace (the reference's test; in practice
+    only touching or overlapping spans merge).  Without a text, only adjacent
+    positions merge (the reference crashes there).
+    """
+    covered = sorted({p for start, end in spans for p in range(start, end)})
+    runs: List[Anchor] = []
+    if not covered:
+        return runs
+    first = last = covered[0]
+    for p in covered[1:]:
+        if p == last + 1 or (text is not None and all(c in SPACE for c in text[last:p])):
+            last = p
+            continue
+        runs.append((first, last + 1))
+        first = last = p
+    runs.append((first, last + 1))
+    return runs
+
+
+def trim_span(span: Anchor, text: str) -> Anchor:
+    """A span clamped to the text and with punctuation and whitespace removed at both ends."""
+    i, j = max(span[0], 0), min(span[1], len(text))
+    while i < j and text[i] in PUNCTUATION:
+        i += 1
+    while j > i and text[j - 1] in PUNCTUATION:
+        j -= 1
+    return (i, j)
+
+
+def normalize_anchors(spans: Optional[Sequence[Anchor]], text: Optional[str]) -> Optional[List[Anchor]]:
+    """Union then trim (reference §2.2); None when nothing is covered."""
+    if spans is None:
+        return None
+    runs = union_anchors(spans, text)
+    if not runs:
+        return None
+    if text:
+        runs = [trim_span(span, text) for span in runs]
+    return runs
+
+
+def explode(spans: Sequence[Anchor], text: Optional[str]) -> Hashable:
+    """The anchor identity of a node: its non-whitespace positions after per-span trimming.
+
+    Without a text it is the tuple of spans, which never equals a set of positions.
+    """
+    if not text:
+        return tuple(spans)
+    n = len(text)
+    positions: Set[int] = set()
+    for start, end in spans:
+        while start < end and start < n and text[start] in PUNCTUATION:
+            start += 1
+        while end > start and end - 1 < n and text[end - 1] in PUNCTUATION:
+            end -= 1
+        positions.update(k for k in range(start, end) if k >= n or text[k] not in SPACE)
+    return frozenset(positions)
+
+
+def lower(value: Any) -> str:
+    """A value as the reference compares it: ``str(value).lower()`` (JSON true -> 'true')."""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return str(value).lower()
+
+
+def normal_label(label: str) -> Optional[str]:
+    """The label in normal direction of an inverted role, or None when it is not inverted."""
+    if label == "mod":
+        return "domain"
+    if label.endswith("-of-of"):
+        return label[:-3]
+    if label.endswith("-of") and label not in NOT_INVERTED and not label.startswith("prep-"):
+        return label[:-3]
+    return None
+
+
+@dataclass(slots=True)
+class NormalGraph:
+    """A graph after normalization, by node position (0..n-1).
+
+    ``edges`` maps each distinct (source, target, label) tuple to its set of
+    (attribute, value) pairs; duplicate edges merge their attributes.
+    """
+
+    id: str
+    framework: Optional[str]
+    input: Optional[str]
+    node_ids: List[int]
+    tops: List[bool]
+    labels: List[Optional[str]]
+    properties: List[FrozenSet[Tuple[str, str]]]
+    anchors: List[Optional[Hashable]]
+    edges: Dict[EdgeKey, Set[Tuple[str, str]]]
+
+    def __len__(self) -> int:
+        return len(self.node_ids)
+
+
+def normalize(graph: Graph) -> NormalGraph:
+    """Apply every normalization rule of the MRP metric to a graph."""
+    text = graph.input
+    position: Dict[int, int] = {}
+    ids: List[int] = []
+    labels: List[Optional[str]] = []
+    properties: List[FrozenSet[Tuple[str, str]]] = []
+    anchors: List[Optional[Hashable]] = []
+    for k, node in enumerate(graph.nodes):
+        position[node.id] = k
+        ids.append(node.id)
+        labels.append(None if node.label is None else lower(node.label))
+        properties.append(frozenset(
+            (lower(name), lower(value)) for name, value in zip(node.properties, node.values)
+        ))
+        spans = normalize_anchors(node.anchors, text)
+        anchors.append(None if spans is None else explode(spans, text))
+    tops = [False] * len(ids)
+    for top in graph.tops:
+        if top in position:
+            tops[position[top]] = True
+    edges: Dict[EdgeKey, Set[Tuple[str, str]]] = {}
+    for edge in graph.edges:
+        if edge.source not in position or edge.target not in position:
+            continue
+        source, target = position[edge.source], position[edge.target]
+        label = edge.label if edge.label != "" else None
+        normal = edge.normal
+        if not normal and label is not None:
+            normal = normal_label(label)
+        if normal:
+            source, target, label = target, source, normal
+        if label is not None:
+            label = lower(label)
+        attributes = edges.setdefault((source, target, label), set())
+        for name, value in zip(edge.attributes, edge.values):
+            name, value = lower(name), lower(value)
+            if ATTRIBUTE_DEFAULTS.get(name) != value:
+                attributes.add((name, value))
+    return NormalGraph(graph.id, graph.framework, text, ids, tops, labels, properties, anchors, edges)
