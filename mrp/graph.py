@@ -94,6 +94,8 @@ class Graph:
     tops: List[int] = field(default_factory=list)
     nodes: List[Node] = field(default_factory=list)
     edges: List[Edge] = field(default_factory=list)
+    #: the line of its file where the graph starts (not part of the MRP format)
+    line: Optional[int] = None
 
     def __post_init__(self) -> None:
         if self.flavor is None:
@@ -116,7 +118,7 @@ class Graph:
     def __len__(self) -> int:
         return len(self.nodes)
 
-    def empty_copy(self) -> "Graph":
+    def empty_copy(self) -> Graph:
         """A graph with the same identity (id, framework, flavor) and no content."""
         return Graph(id=self.id, framework=self.framework, flavor=self.flavor)
 

@@ -7,7 +7,7 @@ import os
 from typing import Dict, List, Optional, Tuple
 
 from ..errors import InputError
-from .base import Item, Reader, ReadOptions, Writer, WriteOptions
+from .base import Item, Reader, ReadOptions, WriteOptions, Writer
 
 __all__ = [
     "FORMATS", "Item", "ReadOptions", "WriteOptions", "Reader", "Writer",

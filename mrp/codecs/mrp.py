@@ -31,6 +31,13 @@ def _list(obj: Dict[str, Any], key: str, what: str) -> List[Any]:
     return value
 
 
+def _str(value: Any, what: str) -> str:
+    text = _opt_str(value, what)
+    if text is None:
+        raise _Bad(f"{what} is null, not a string")
+    return text
+
+
 def _opt_str(value: Any, what: str) -> Optional[str]:
     if value is None or isinstance(value, str):
         return value
@@ -97,7 +104,7 @@ def _decode(obj: Any) -> Graph:
         nodes.append(Node(
             id=nid,
             label=_opt_str(item.get("label"), f"{what}'label'"),
-            properties=[_opt_str(p, f"{what}property name") for p in properties],
+            properties=[_str(p, f"{what}property name") for p in properties],
             values=values,
             anchors=_anchors(item.get("anchors"), f"node {nid}"),
             anchorings=anchorings,
@@ -118,7 +125,7 @@ def _decode(obj: Any) -> Graph:
             target=_int(item["target"], f"{what}'target'"),
             label=_opt_str(item.get("label"), f"{what}'label'"),
             normal=_opt_str(item.get("normal"), f"{what}'normal'"),
-            attributes=[_opt_str(a, f"{what}attribute name") for a in attributes],
+            attributes=[_str(a, f"{what}attribute name") for a in attributes],
             values=values,
             id=None if eid is None else _int(eid, f"{what}'id'"),
             anchors=_anchors(item.get("anchors"), f"edge {k}"),
@@ -182,6 +189,7 @@ def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpti
             continue
         if graph.framework is None and options.framework is not None:
             graph.framework = options.framework
+        graph.line = line.number
         yield graph
 
 

@@ -1,0 +1,98 @@
+"""mrp-convert: convert graphs between formats."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from typing import List, Optional
+
+from ..codecs import WriteOptions, infer_format, writer
+from ..errors import FormatError
+from ..load import read_corpus
+from .common import OK, PROBLEMS, add_read_options, read_options, report, run, warn
+
+PROGRAM = "mrp-convert"
+
+EPILOG = """\
+examples:
+  mrp-convert --from amr --to mrp --no-wiki --wsj-ids --text wsj.txt wsj.amr wsj.mrp
+  mrp-convert --from dm --to mrp --text wsj.txt wsj.sdp > wsj.mrp
+  mrp-convert --from mrp --to dot graphs.mrp graphs.dot
+
+exit status: 0 every graph converted; 1 some graphs could not be read or written (each
+is reported with file, line and graph id, and the rest is converted); 2 nothing converted.
+"""
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of mrp-convert."""
+    p = argparse.ArgumentParser(
+        prog=PROGRAM,
+        description="Convert meaning representation graphs between formats "
+                    "(mrp, amr, eds, dm, psd; dot for pictures).",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
+    )
+    p.add_argument("input", metavar="INPUT", nargs="?", default="-",
+                   help="input file ('-' or omitted: stdin), e.g. wsj.amr")
+    p.add_argument("output", metavar="OUTPUT", nargs="?", default="-",
+                   help="output file ('-' or omitted: stdout), e.g. wsj.mrp")
+    p.add_argument("--from", dest="source", metavar="FMT",
+                   help="input format (default: from INPUT's extension), e.g. --from amr")
+    p.add_argument("--to", dest="target", metavar="FMT",
+                   help="output format (default: from OUTPUT's extension, else mrp), e.g. --to mrp")
+    p.add_argument("--framework", metavar="NAME",
+                   help="set the framework of formats that do not name one, and keep only graphs "
+                        "of it in those that do, e.g. --framework psd")
+    add_read_options(p)
+    p.add_argument("--errors", metavar="FILE",
+                   help="DOT: colour the missing (red) and surplus (blue) tuples of mrp-score --errors FILE")
+    return p
+
+
+def main_body(argv: List[str]) -> int:
+    """Run mrp-convert on arguments; returns the exit status."""
+    args = parser().parse_args(argv)
+    source = args.source or infer_format(args.input)
+    target = args.target or (infer_format(args.output, "mrp") if args.output != "-" else "mrp")
+    write = writer(target)
+    options = read_options(args, args.framework)
+    corpus = read_corpus(args.input, source, options)
+    errors = None
+    if args.errors:
+        import json
+
+        with open(args.errors, encoding="utf-8") as stream:
+            errors = json.load(stream)
+    for error in corpus.errors:
+        report(error, " (skipped)")
+    skipped = len(corpus.errors)
+    buffer = io.StringIO()
+    for graph in corpus.graphs:
+        if args.framework and graph.framework not in (None, args.framework):
+            continue
+        piece = io.StringIO()
+        try:
+            write([graph], piece, WriteOptions(errors=errors))
+        except FormatError as error:
+            report(error, " (skipped)")
+            skipped += 1
+            continue
+        buffer.write(piece.getvalue())
+    if args.output == "-":
+        sys.stdout.write(buffer.getvalue())
+    else:
+        with open(args.output, "w", encoding="utf-8") as stream:
+            stream.write(buffer.getvalue())
+    if skipped:
+        warn(PROGRAM, f"{skipped} graph(s) skipped; {len(corpus.graphs) - skipped + len(corpus.errors)} "
+                      "converted")
+        return PROBLEMS
+    return OK
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    """Entry point of mrp-convert."""
+    run(PROGRAM, main_body, argv)

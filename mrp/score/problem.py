@@ -1,0 +1,103 @@
+"""Turning a pair of normalized graphs into the solver's integer arrays."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, Hashable, List, Optional, Tuple
+
+import numpy as np
+
+from ..normalize import NormalGraph
+
+
+@dataclass
+class Problem:
+    """The solver's input for one graph pair (see mrp.score.solver.solve)."""
+
+    U: np.ndarray
+    src: np.ndarray
+    tgt: np.ndarray
+    lab: np.ndarray
+    nlab: int
+    cptr: np.ndarray
+    cc: np.ndarray
+    cd: np.ndarray
+    cw: np.ndarray
+    scount: np.ndarray
+
+
+def _ids(values: List[Hashable], table: Dict[Hashable, int]) -> np.ndarray:
+    out = np.full(len(values), -1, np.int64)
+    for k, value in enumerate(values):
+        if value is not None:
+            out[k] = table.setdefault(value, len(table))
+    return out
+
+
+def build(gold: NormalGraph, system: NormalGraph) -> Problem:
+    """Node rewards (tops, labels, properties, anchors, loops) and edge candidates with weights."""
+    n, m = len(gold), len(system)
+    U = np.zeros((n, m), np.int64)
+    if n and m:
+        U += np.outer(np.array(gold.tops, np.int64), np.array(system.tops, np.int64))
+        table: Dict[Hashable, int] = {}
+        for gv, sv in ((gold.labels, system.labels), (gold.anchors, system.anchors)):
+            gids, sids = _ids(list(gv), table), _ids(list(sv), table)
+            U += (gids[:, None] == sids[None, :]) & (gids[:, None] >= 0)
+        where: Dict[Tuple[str, str], List[int]] = {}
+        for j, pairs in enumerate(system.properties):
+            for pair in pairs:
+                where.setdefault(pair, []).append(j)
+        for i, pairs in enumerate(gold.properties):
+            for pair in pairs:
+                for j in where.get(pair, ()):
+                    U[i, j] += 1
+    labels: Dict[Optional[str], int] = {}
+    s_edges: Dict[Optional[str], List[Tuple[int, int, frozenset]]] = {}
+    s_loops: Dict[Optional[str], List[Tuple[int, frozenset]]] = {}
+    for (c, d, label), attributes in system.edges.items():
+        labels.setdefault(label, len(labels))
+        if c == d:
+            s_loops.setdefault(label, []).append((c, frozenset(attributes)))
+        else:
+            s_edges.setdefault(label, []).append((c, d, frozenset(attributes)))
+    nlab = max(len(labels), 1)
+    scount = np.zeros((max(m, 1), 2, nlab), np.int64)
+    for label, items in s_edges.items():
+        k = labels[label]
+        for c, d, _ in items:
+            scount[c, 0, k] += 1
+            scount[d, 1, k] += 1
+    src: List[int] = []
+    tgt: List[int] = []
+    lab: List[int] = []
+    cptr = [0]
+    cc: List[int] = []
+    cd: List[int] = []
+    cw: List[int] = []
+    for (a, b, label), attributes in gold.edges.items():
+        if a == b:
+            for j, theirs in s_loops.get(label, ()):
+                U[a, j] += 1 + len(attributes & theirs)
+            continue
+        candidates = s_edges.get(label, ())
+        src.append(a)
+        tgt.append(b)
+        lab.append(labels.get(label, 0))
+        for c, d, theirs in candidates:
+            cc.append(c)
+            cd.append(d)
+            cw.append(1 + len(attributes & theirs) if attributes else 1)
+        cptr.append(len(cc))
+    return Problem(
+        U,
+        np.array(src, np.int64),
+        np.array(tgt, np.int64),
+        np.array(lab, np.int64),
+        nlab,
+        np.array(cptr, np.int64),
+        np.array(cc, np.int64),
+        np.array(cd, np.int64),
+        np.array(cw, np.int64),
+        scount,
+    )
