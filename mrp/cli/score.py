@@ -144,3 +144,7 @@ def main_body(argv: List[str]) -> int:
 def main(argv: Optional[List[str]] = None) -> None:
     """Entry point of mrp-score."""
     run(PROGRAM, main_body, argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,44 @@
+"""Shared fixtures: where ../shared is, and running the command-line tools."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import List, NamedTuple, Optional
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+
+
+def shared_path() -> Path:
+    """../shared, or skip (fail under CI=true) when it is absent."""
+    if not (SHARED / "README.md").exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{SHARED} is missing, and CI=true requires it for the conformance tests")
+        pytest.skip(f"{SHARED} is absent: conformance tests need the shared reference data")
+    return SHARED
+
+
+@pytest.fixture
+def shared() -> Path:
+    """The shared reference data folder."""
+    return shared_path()
+
+
+class Run(NamedTuple):
+    code: int
+    out: str
+    err: str
+
+
+def run_cli(tool: str, args: List[str], stdin: Optional[bytes] = None) -> Run:
+    """Run `python -m mrp.cli.<tool>` in a subprocess."""
+    proc = subprocess.run(
+        [sys.executable, "-m", f"mrp.cli.{tool}", *args],
+        input=stdin, capture_output=True, cwd=ROOT, timeout=600,
+    )
+    return Run(proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"))
