@@ -364,6 +364,8 @@ def solve(U, src, tgt, lab, nlab, cptr, cc, cd, cw, slab_count, limit, lap_size)
     rowmax = np.zeros(n, np.int64)
     colmax = np.zeros(m, np.int64)
     keys = np.empty(m, np.int64)
+    frow = np.empty(n, np.int64)
+    fcol = np.empty(m, np.int64)
     value = 0
     steps = 0
     nfree = n
@@ -408,6 +410,31 @@ def solve(U, src, tgt, lab, nlab, cptr, cc, cd, cw, slab_count, limit, lap_size)
                 if not used[j]:
                     colsum += colmax[j]
             bound2 = 2 * value + (rowsum if rowsum < colsum else colsum)
+            if bound2 >= 2 * (best + 1) and rowsum > 0 and nfree <= lap_size:
+                # the assignment bound over the free part respects injectivity
+                nr = 0
+                for i in range(n):
+                    if assign[i] == FREE and rowmax[i] > 0:
+                        frow[nr] = i
+                        nr += 1
+                nc = 0
+                for j in range(m):
+                    if not used[j] and colmax[j] > 0:
+                        fcol[nc] = j
+                        nc += 1
+                K = np.empty((nr, nc), np.int64)
+                for r in range(nr):
+                    i = frow[r]
+                    Ri = R[i]
+                    for c in range(nc):
+                        j = fcol[c]
+                        h = H[i, j]
+                        if h > Ri:
+                            h = Ri
+                        K[r, c] = 2 * (U[i, j] + L[i, j]) + h
+                lap, _ = _assignment(K)
+                if 2 * value + lap < bound2:
+                    bound2 = 2 * value + lap
             if bound2 < 2 * (best + 1):
                 pass  # pruned: fall through to backtracking
             elif rowsum == 0:
