@@ -10,15 +10,16 @@ with the reason.
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import Dict, Optional
+from typing import Dict
 
 import pytest
 
 from conftest import shared_path
 from mrp.codecs import ReadOptions
+from mrp.graph import Graph, Node
 from mrp.load import read_corpus
 from mrp.score.corpus import evaluate
+from mrp.score.mrp import score_pair
 from mrp.score.pairing import pair
 from mrp.score.tuples import TYPES
 
@@ -110,23 +111,44 @@ def test_empty_gold_graphs_score_without_error() -> None:
     assert 0.0 <= result["all"]["f"] <= 1.0
 
 
-def _coli_all(shared: Path, options: Optional[ReadOptions]):
-    gold = read_corpus(str(shared / "data/pairs/amr/coli.gold.amr"), "amr", options)
-    system = read_corpus(str(shared / "data/pairs/amr/coli.system.amr"), "amr", options)
-    return evaluate(pair(gold, system), trace=True)[0]
+def _last_value_wins(graph: Graph) -> Graph:
+    """The reference AMR reader's rule: a repeated property name overwrites the earlier value."""
+    copy = Graph(graph.id, graph.framework, input=graph.input, tops=list(graph.tops),
+                 nodes=[], edges=list(graph.edges))
+    for node in graph.nodes:
+        values = dict(zip(node.properties, node.values))
+        copy.nodes.append(Node(node.id, node.label, list(values), list(values.values()), node.anchors))
+    return copy
+
+
+def _repeats(graph: Graph) -> bool:
+    return any(len(set(node.properties)) < len(node.properties) for node in graph.nodes)
 
 
 def test_all_coli_pairs_are_exact_and_optimal() -> None:
+    """All 1368 coli pairs: exact, and equal to the optimum except where the reference's
+    reader drops repeated attributes (each such item is shown to match under its rule)."""
     shared = shared_path()
-    result = _coli_all(shared, ReadOptions(no_wiki=True))
+    options = ReadOptions(no_wiki=True)
+    gold = read_corpus(str(shared / "data/pairs/amr/coli.gold.amr"), "amr", options)
+    system = read_corpus(str(shared / "data/pairs/amr/coli.system.amr"), "amr", options)
+    result = evaluate(pair(gold, system), trace=True)[0]
     optimum = json.loads((shared / "reference/optimum/coli.json").read_text())
     ours = _items(result)
     assert result["n"] == 1368 and result["exact"] == 1368
-    differ = {}
+    graphs = {g.id: (g, s) for g, s in zip(gold.graphs, system.graphs)}
+    explained = []
     for gid, best in optimum.items():
         item = ours[gid]
         assert item["exact"] and item["bound"] == item["all"]["c"]
-        if (item["all"]["g"], item["all"]["s"], item["all"]["c"]) != (best["g"], best["s"], best["c"]):
-            differ[gid] = ((item["all"]["g"], item["all"]["s"], item["all"]["c"]), (best["g"], best["s"], best["c"]))
-    print(f"coli: {len(differ)} items differ from the optimum computed on the reference's tuples: {differ}")
-    assert not differ
+        expected = (best["g"], best["s"], best["c"])
+        if (item["all"]["g"], item["all"]["s"], item["all"]["c"]) == expected:
+            continue
+        g, s = graphs[gid]
+        assert _repeats(g) or _repeats(s), f"{gid}: differs from the optimum without a known reason"
+        again = score_pair(_last_value_wins(g), _last_value_wins(s))
+        assert again.exact and again.counts["all"] == expected, gid
+        explained.append(gid)
+    print(f"coli: {len(explained)} items differ from the optimum on the reference's tuples, all because "
+          f"the reference keeps only the last of repeated attributes: {explained}")
+    assert len(explained) <= 10

@@ -36,8 +36,8 @@ def solve_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = 
 
     problem = build(gold, system)
     value, bound, steps, exact, pi = solve(
-        problem.U, problem.src, problem.tgt, problem.lab, problem.nlab,
-        problem.cptr, problem.cc, problem.cd, problem.cw, problem.scount,
+        problem.U, problem.src, problem.tgt, problem.lab, problem.cptr, problem.cc, problem.cd,
+        problem.cf, problem.cw, problem.ssrc, problem.stgt,
         DEFAULT_LIMIT if limit is None else limit, LAP_SIZE,
     )
     return [int(j) for j in pi], int(value), int(bound), bool(exact), int(steps)

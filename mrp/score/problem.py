@@ -18,12 +18,13 @@ class Problem:
     src: np.ndarray
     tgt: np.ndarray
     lab: np.ndarray
-    nlab: int
     cptr: np.ndarray
     cc: np.ndarray
     cd: np.ndarray
+    cf: np.ndarray
     cw: np.ndarray
-    scount: np.ndarray
+    ssrc: np.ndarray
+    stgt: np.ndarray
 
 
 def _ids(values: List[Hashable], table: Dict[Hashable, int]) -> np.ndarray:
@@ -53,51 +54,42 @@ def build(gold: NormalGraph, system: NormalGraph) -> Problem:
                 for j in where.get(pair, ()):
                     U[i, j] += 1
     labels: Dict[Optional[str], int] = {}
-    s_edges: Dict[Optional[str], List[Tuple[int, int, frozenset]]] = {}
+    s_edges: Dict[Optional[str], List[Tuple[int, int, int, frozenset]]] = {}
     s_loops: Dict[Optional[str], List[Tuple[int, frozenset]]] = {}
+    ssrc: List[int] = []
+    stgt: List[int] = []
     for (c, d, label), attributes in system.edges.items():
-        labels.setdefault(label, len(labels))
         if c == d:
             s_loops.setdefault(label, []).append((c, frozenset(attributes)))
         else:
-            s_edges.setdefault(label, []).append((c, d, frozenset(attributes)))
-    nlab = max(len(labels), 1)
-    scount = np.zeros((max(m, 1), 2, nlab), np.int64)
-    for label, items in s_edges.items():
-        k = labels[label]
-        for c, d, _ in items:
-            scount[c, 0, k] += 1
-            scount[d, 1, k] += 1
+            s_edges.setdefault(label, []).append((c, d, len(ssrc), frozenset(attributes)))
+            ssrc.append(c)
+            stgt.append(d)
     src: List[int] = []
     tgt: List[int] = []
     lab: List[int] = []
     cptr = [0]
     cc: List[int] = []
     cd: List[int] = []
+    cf: List[int] = []
     cw: List[int] = []
     for (a, b, label), attributes in gold.edges.items():
         if a == b:
             for j, theirs in s_loops.get(label, ()):
                 U[a, j] += 1 + len(attributes & theirs)
             continue
-        candidates = s_edges.get(label, ())
         src.append(a)
         tgt.append(b)
-        lab.append(labels.get(label, 0))
-        for c, d, theirs in candidates:
+        lab.append(labels.setdefault(label, len(labels)))
+        for c, d, f, theirs in s_edges.get(label, ()):
             cc.append(c)
             cd.append(d)
+            cf.append(f)
             cw.append(1 + len(attributes & theirs) if attributes else 1)
         cptr.append(len(cc))
-    return Problem(
-        U,
-        np.array(src, np.int64),
-        np.array(tgt, np.int64),
-        np.array(lab, np.int64),
-        nlab,
-        np.array(cptr, np.int64),
-        np.array(cc, np.int64),
-        np.array(cd, np.int64),
-        np.array(cw, np.int64),
-        scount,
-    )
+
+    def array(values: List[int]) -> np.ndarray:
+        return np.array(values, np.int64)
+
+    return Problem(U, array(src), array(tgt), array(lab), array(cptr), array(cc), array(cd), array(cf),
+                   array(cw), array(ssrc), array(stgt))

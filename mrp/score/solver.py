@@ -10,14 +10,18 @@ where ``w(e, c, d)`` is the weight of the candidate system edge ``(c, d)`` of
 ``e`` (zero when there is none).  Loops belong in ``U``; gold edges are not
 loops and their candidates are system edges that are not loops.
 
-The search is a depth-first branch and bound.  Its bound counts, for each free
-gold node, the best of: the exact value of its edges to fixed neighbours, its
-node reward, and half the potential of its edges to other free nodes (the
-other half is counted at the other end); the smaller of the row-wise and the
-column-wise sums bounds the free part.  The root bound is a linear assignment
-over the same per-pair potentials.  A heuristic start (assignment, then
-improving moves and swaps) often meets the root bound, which proves the pair
-without branching.
+Bounds.  The weight of each candidate edge match is split between its two
+node pairs, ``share`` at the source pair and the rest at the target pair; a
+node pair's potential is its reward plus the best shares its edges can collect
+there (at most one system edge per gold edge and one gold edge per system
+edge, per label and direction).  The sum over any injective map of these
+potentials bounds its objective, so a linear assignment over them bounds the
+optimum (Gilmore-Lawler with a Lagrangian split).  The shares start at one
+half and are tuned by subgradient steps at the root, each step's assignment
+also serving as a start for hill climbing.  Inside the depth-first search,
+edges to fixed neighbours count exactly and only edges between free nodes are
+split; rows of the potential are recomputed when a neighbour is fixed.  All
+arithmetic is in integers scaled by ``SCALE``.
 """
 
 from __future__ import annotations
@@ -26,87 +30,104 @@ import numpy as np
 from numba import njit
 
 _INF = np.int64(1) << np.int64(60)
+#: Potentials are integers in units of 1/SCALE of a tuple.
+SCALE = 64
+#: Subgradient iterations at the root at most.
+ROUNDS = 80
 
 
 @njit(cache=True)
-def _incidence(n, src, tgt):  # pragma: no cover - compiled
-    """CSR lists of the edges incident to each gold node."""
-    deg = np.zeros(n + 1, np.int64)
-    for e in range(src.shape[0]):
-        deg[src[e] + 1] += 1
-        deg[tgt[e] + 1] += 1
-    for i in range(n):
-        deg[i + 1] += deg[i]
-    fill = deg[:n].copy()
-    edges = np.empty(deg[n], np.int64)
-    for e in range(src.shape[0]):
-        edges[fill[src[e]]] = e
-        fill[src[e]] += 1
-        edges[fill[tgt[e]]] = e
-        fill[tgt[e]] += 1
-    return deg, edges
-
-
-@njit(cache=True)
-def _potential(n, m, src, tgt, lab, nlab, cptr, cc, cd, cw, scount):  # pragma: no cover
-    """H[i, j]: an upper bound on the weight of i's edges that can match edges at j.
-
-    For each gold node, direction and label, the sum of the per-edge best
-    weights at j, capped by the number of such system edges at j times the
-    group's largest weight.
-    """
-    H = np.zeros((n, m), np.int64)
+def _ends(n, src, tgt, lab):  # pragma: no cover - compiled
+    """Edge ends grouped by (gold node, direction, label): CSR by node, and the group key of each end."""
     E = src.shape[0]
-    best = np.zeros(m, np.int64)
-    acc = np.zeros(m, np.int64)
-    touched = np.empty(m, np.int64)
-    seen = np.zeros(m, np.bool_)
-    # group key: (end node, direction, label); gather gold edge ends by key
-    keys = np.empty(2 * E, np.int64)
-    ends = np.empty(2 * E, np.int64)
+    width = 1
     for e in range(E):
-        keys[2 * e] = (src[e] * 2 + 0) * nlab + lab[e]
-        ends[2 * e] = e
-        keys[2 * e + 1] = (tgt[e] * 2 + 1) * nlab + lab[e]
-        ends[2 * e + 1] = e
+        if lab[e] + 1 > width:
+            width = lab[e] + 1
+    keys = np.empty(2 * E, np.int64)
+    for e in range(E):
+        keys[2 * e] = (src[e] * 2) * width + lab[e]
+        keys[2 * e + 1] = (tgt[e] * 2 + 1) * width + lab[e]
     order = np.argsort(keys, kind="mergesort")
-    k = 0
-    while k < 2 * E:
-        key = keys[order[k]]
-        node = key // (2 * nlab)
-        direction = (key // nlab) % 2
-        label = key % nlab
-        ntouched = 0
-        gmax = 0
-        while k < 2 * E and keys[order[k]] == key:
-            e = ends[order[k]]
-            k += 1
-            # best weight of this edge at each system node (as its end in this direction)
-            local = 0
+    end_edge = np.empty(2 * E, np.int64)
+    end_dir = np.empty(2 * E, np.int64)
+    end_key = np.empty(2 * E, np.int64)
+    ptr = np.zeros(n + 1, np.int64)
+    for t in range(2 * E):
+        k = order[t]
+        end_edge[t] = k // 2
+        end_dir[t] = k % 2
+        end_key[t] = keys[k]
+        node = src[k // 2] if k % 2 == 0 else tgt[k // 2]
+        ptr[node + 1] += 1
+    for i in range(n):
+        ptr[i + 1] += ptr[i]
+    return ptr, end_edge, end_dir, end_key
+
+
+@njit(cache=True)
+def _row(x, row, m, assign, free_only, ptr, end_edge, end_dir, end_key, src, tgt,
+         cptr, cc, cd, cf, cw, share, fj_src, fj_tgt, emax, fmax, acc_a, acc_b, seen, tj, tf):
+    """Recompute the edge potential of gold node x at every system node (into ``row``).
+
+    Only edges whose other end is free count when ``free_only``.
+    """
+    for j in range(m):
+        row[j] = 0
+    t = ptr[x]
+    end = ptr[x + 1]
+    while t < end:
+        key = end_key[t]
+        d = end_dir[t]
+        nj = 0
+        nf = 0
+        while t < end and end_key[t] == key:
+            e = end_edge[t]
+            t += 1
+            other = tgt[e] if d == 0 else src[e]
+            if free_only and assign[other] != -2:
+                continue
+            # best share of this gold edge at each system node; best per system edge
+            ne = 0
             for q in range(cptr[e], cptr[e + 1]):
-                j = cc[q] if direction == 0 else cd[q]
-                if cw[q] > best[j]:
-                    if best[j] == 0:
-                        touched[local] = j
-                        local += 1
-                    best[j] = cw[q]
-                if cw[q] > gmax:
-                    gmax = cw[q]
-            for t in range(local):
-                j = touched[t]
+                j = cc[q] if d == 0 else cd[q]
+                s = share[q] if d == 0 else cw[q] * SCALE - share[q]
+                if s <= 0:
+                    continue
+                if emax[j] == 0:
+                    tj[m + ne] = j
+                    ne += 1
+                if s > emax[j]:
+                    emax[j] = s
+                f = cf[q]
+                if fmax[f] == 0:
+                    tf[nf] = f
+                    nf += 1
+                if s > fmax[f]:
+                    fmax[f] = s
+            for u in range(ne):
+                j = tj[m + u]
                 if not seen[j]:
                     seen[j] = True
-                    touched[m - 1 - ntouched] = j
-                    ntouched += 1
-                acc[j] += best[j]
-                best[j] = 0
-        for t in range(ntouched):
-            j = touched[m - 1 - t]
-            cap = scount[j, direction, label] * gmax
-            H[node, j] += acc[j] if acc[j] < cap else cap
-            acc[j] = 0
+                    tj[nj] = j
+                    nj += 1
+                acc_a[j] += emax[j]
+                emax[j] = 0
+        for u in range(nf):
+            f = tf[u]
+            j = fj_src[f] if d == 0 else fj_tgt[f]
+            if not seen[j]:
+                seen[j] = True
+                tj[nj] = j
+                nj += 1
+            acc_b[j] += fmax[f]
+            fmax[f] = 0
+        for u in range(nj):
+            j = tj[u]
+            row[j] += acc_a[j] if acc_a[j] < acc_b[j] else acc_b[j]
+            acc_a[j] = 0
+            acc_b[j] = 0
             seen[j] = False
-    return H
 
 
 @njit(cache=True)
@@ -131,11 +152,13 @@ def _assignment(B):  # pragma: no cover - compiled
     v = np.zeros(N + 1, np.int64)
     p = np.zeros(N + 1, np.int64)
     way = np.zeros(N + 1, np.int64)
+    minv = np.empty(N + 1, np.int64)
+    used = np.empty(N + 1, np.bool_)
     for i in range(1, N + 1):
         p[0] = i
         j0 = 0
-        minv = np.full(N + 1, _INF, np.int64)
-        used = np.zeros(N + 1, np.bool_)
+        minv[:] = _INF
+        used[:] = False
         while True:
             used[j0] = True
             i0 = p[j0]
@@ -198,6 +221,25 @@ def _objective(pi, U, src, tgt, cptr, cc, cd, cw):  # pragma: no cover - compile
 
 
 @njit(cache=True)
+def _incidence(n, src, tgt):  # pragma: no cover - compiled
+    """CSR lists of the edges incident to each gold node."""
+    deg = np.zeros(n + 1, np.int64)
+    for e in range(src.shape[0]):
+        deg[src[e] + 1] += 1
+        deg[tgt[e] + 1] += 1
+    for i in range(n):
+        deg[i + 1] += deg[i]
+    fill = deg[:n].copy()
+    edges = np.empty(deg[n], np.int64)
+    for e in range(src.shape[0]):
+        edges[fill[src[e]]] = e
+        fill[src[e]] += 1
+        edges[fill[tgt[e]]] = e
+        fill[tgt[e]] += 1
+    return deg, edges
+
+
+@njit(cache=True)
 def _gain(i, j, k, pi, U, src, tgt, iptr, iedges, cptr, cc, cd, cw):  # pragma: no cover
     """Change of the objective when i moves to j (k: the gold node holding j, or -1: they swap)."""
     old_i = pi[i]
@@ -210,7 +252,6 @@ def _gain(i, j, k, pi, U, src, tgt, iptr, iedges, cptr, cc, cd, cw):  # pragma: 
         delta -= U[k, j]
         if old_i >= 0:
             delta += U[k, old_i]
-    # edges incident to i (and to k), each once
     for t in range(iptr[i], iptr[i + 1]):
         e = iedges[t]
         a, b = src[e], tgt[e]
@@ -273,94 +314,161 @@ def _improve(pi, m, U, src, tgt, iptr, iedges, cptr, cc, cd, cw, passes):  # pra
 
 
 @njit(cache=True)
-def solve(U, src, tgt, lab, nlab, cptr, cc, cd, cw, slab_count, limit, lap_size):  # pragma: no cover
+def solve(U, src, tgt, lab, cptr, cc, cd, cf, cw, ssrc, stgt, limit, lap_size):  # pragma: no cover
     """Maximize the objective; returns (value, bound, steps, exact, map).
 
-    ``U``: int64[n, m] node rewards.  ``src``, ``tgt``, ``lab``: gold edges
-    (no loops) with label ids below ``nlab``.  ``cptr``/``cc``/``cd``/``cw``:
-    CSR candidate system edges (c, d) and weights of each gold edge.
-    ``slab_count[j, dir, label]``: system edges at j (dir 0 out, 1 in) per label.
-    ``limit``: search steps at most; ``lap_size``: largest side for which the
-    assignment bound and start are computed.
+    ``U``: int64[n, m] node rewards.  ``src``, ``tgt``, ``lab``: gold edges (no
+    loops) with integer labels.  ``cptr``/``cc``/``cd``/``cf``/``cw``: for each
+    gold edge (CSR), its candidate system edges: endpoints, index into
+    ``ssrc``/``stgt`` (the system edges), and weight.  ``limit``: search steps
+    at most; ``lap_size``: the largest side for which assignment bounds are used.
     """
     n, m = U.shape
     E = src.shape[0]
+    K = cc.shape[0]
     pi = np.full(n, -1, np.int64)
     if n == 0 or m == 0:
         return 0, 0, 0, True, pi
+    FREE = -2
     iptr, iedges = _incidence(n, src, tgt)
-    H = _potential(n, m, src, tgt, lab, nlab, cptr, cc, cd, cw, slab_count)
-    maxw = np.zeros(E, np.int64)
-    for e in range(E):
-        for q in range(cptr[e], cptr[e + 1]):
-            if cw[q] > maxw[e]:
-                maxw[e] = cw[q]
-    B = 2 * U + H
-    # root bound and start
-    if max(n, m) <= lap_size:
-        lap, col = _assignment(B)
-        root = lap // 2
+    ptr, end_edge, end_dir, end_key = _ends(n, src, tgt, lab)
+    share = np.empty(K, np.int64)
+    for q in range(K):
+        share[q] = cw[q] * SCALE // 2
+    # scratch for _row
+    nsys = ssrc.shape[0]
+    emax = np.zeros(m, np.int64)
+    fmax = np.zeros(max(nsys, 1), np.int64)
+    acc_a = np.zeros(m, np.int64)
+    acc_b = np.zeros(m, np.int64)
+    seen = np.zeros(m, np.bool_)
+    tj = np.empty(2 * m + 1, np.int64)
+    tf = np.empty(max(nsys, 1), np.int64)
+    assign = np.full(n, FREE, np.int64)
+    P = np.zeros((n, m), np.int64)
+    row = np.zeros(m, np.int64)
+    SU = SCALE * U
+    use_lap = max(n, m) <= lap_size
+
+    # ---- root: bound, start, and tuning of the shares ----
+    best = -1
+    best_pi = pi.copy()
+    root = _INF
+    best_share = share.copy()
+    step = 0.25
+    stall = 0
+    rounds = ROUNDS if use_lap else 1
+    for rnd in range(rounds):
+        for i in range(n):
+            _row(i, row, m, assign, False, ptr, end_edge, end_dir, end_key, src, tgt,
+                 cptr, cc, cd, cf, cw, share, ssrc, stgt, emax, fmax, acc_a, acc_b, seen, tj, tf)
+            for j in range(m):
+                P[i, j] = SU[i, j] + row[j]
+        if use_lap:
+            lap, col = _assignment(P)
+        else:
+            lap = 0
+            for i in range(n):
+                rm = 0
+                for j in range(m):
+                    if P[i, j] > rm:
+                        rm = P[i, j]
+                lap += rm
+            cm = 0
+            for j in range(m):
+                top = 0
+                for i in range(n):
+                    if P[i, j] > top:
+                        top = P[i, j]
+                cm += top
+            if cm < lap:
+                lap = cm
+            # greedy start by rows' best values
+            col = np.full(n, -1, np.int64)
+            taken = np.zeros(m, np.bool_)
+            rowbest = np.zeros(n, np.int64)
+            for i in range(n):
+                for j in range(m):
+                    if P[i, j] > rowbest[i]:
+                        rowbest[i] = P[i, j]
+            for i in np.argsort(-rowbest, kind="mergesort"):
+                bj = -1
+                bv = 0
+                for j in range(m):
+                    if not taken[j] and P[i, j] > bv:
+                        bv = P[i, j]
+                        bj = j
+                if bj >= 0:
+                    col[i] = bj
+                    taken[bj] = True
+        bound = lap // SCALE
+        if bound < root:
+            root = bound
+            best_share[:] = share
+            stall = 0
+        else:
+            stall += 1
+            if stall >= 3:
+                step *= 0.6
+                stall = 0
+        # a start from this assignment
         for i in range(n):
             pi[i] = col[i]
-    else:
-        root = 0
-        for i in range(n):
-            best = 0
-            for j in range(m):
-                if B[i, j] > best:
-                    best = B[i, j]
-            root += best
-        cbound = 0
-        for j in range(m):
-            best = 0
-            for i in range(n):
-                if B[i, j] > best:
-                    best = B[i, j]
-            cbound += best
-        if cbound < root:
-            root = cbound
-        root = root // 2
-        # greedy start: rows by their best value
-        taken = np.zeros(m, np.bool_)
-        rowbest = np.zeros(n, np.int64)
-        for i in range(n):
-            for j in range(m):
-                if B[i, j] > rowbest[i]:
-                    rowbest[i] = B[i, j]
-        for i in np.argsort(-rowbest, kind="mergesort"):
-            bj = -1
-            bv = 0
-            for j in range(m):
-                if not taken[j] and B[i, j] > bv:
-                    bv = B[i, j]
-                    bj = j
-            if bj >= 0:
-                pi[i] = bj
-                taken[bj] = True
-    passes = 50 if n * m <= 250000 else 3
-    _improve(pi, m, U, src, tgt, iptr, iedges, cptr, cc, cd, cw, passes)
-    best = _objective(pi, U, src, tgt, cptr, cc, cd, cw)
-    best_pi = pi.copy()
+        value = _objective(pi, U, src, tgt, cptr, cc, cd, cw)
+        if value < root or rnd == 0:
+            _improve(pi, m, U, src, tgt, iptr, iedges, cptr, cc, cd, cw, 50 if n * m <= 250000 else 3)
+            value = _objective(pi, U, src, tgt, cptr, cc, cd, cw)
+        if value > best:
+            best = value
+            best_pi[:] = pi
+        if best >= root or step * SCALE < 1.0:
+            break
+        # subgradient: move share toward the end whose pair the assignment did not take
+        for e in range(E):
+            a, b = src[e], tgt[e]
+            for q in range(cptr[e], cptr[e + 1]):
+                on_a = col[a] == cc[q]
+                on_b = col[b] == cd[q]
+                if on_a == on_b:
+                    continue
+                delta = int(step * cw[q] * SCALE)
+                if delta < 1:
+                    delta = 1
+                if on_a:
+                    share[q] = max(0, share[q] - delta)
+                else:
+                    share[q] = min(cw[q] * SCALE, share[q] + delta)
     if best >= root or limit <= 0:
         return best, max(best, root), 0, best >= root, best_pi
 
-    # ---- branch and bound ----
-    FREE = -2
-    assign = np.full(n, FREE, np.int64)
+    # ---- branch and bound with the best shares ----
+    share[:] = best_share
+    for i in range(n):
+        _row(i, row, m, assign, False, ptr, end_edge, end_dir, end_key, src, tgt,
+             cptr, cc, cd, cf, cw, share, ssrc, stgt, emax, fmax, acc_a, acc_b, seen, tj, tf)
+        for j in range(m):
+            P[i, j] = row[j]
     used = np.zeros(m, np.bool_)
     L = np.zeros((n, m), np.int64)
-    R = np.zeros(n, np.int64)
-    for e in range(E):
-        R[src[e]] += maxw[e]
-        R[tgt[e]] += maxw[e]
     node = np.empty(n, np.int64)          # gold node fixed at each depth
     cand = np.empty((n, m + 1), np.int64)  # its candidates, best first, -1 last
     ckey = np.empty((n, m + 1), np.int64)  # their keys
     ncand = np.zeros(n, np.int64)
     cpos = np.zeros(n, np.int64)
     cur = np.full(n, FREE, np.int64)       # current choice at each depth
-    rest = np.zeros(n, np.int64)           # 2*value + row bound of the other free nodes
+    rest = np.zeros(n, np.int64)           # SCALE*value + row bound of the other free nodes
     lbound = np.zeros(n, np.int64)         # bound of each level (for inexact reports)
+    # undo stack of potential rows: which node, and its old row
+    deg_max = 0
+    for i in range(n):
+        if ptr[i + 1] - ptr[i] > deg_max:
+            deg_max = ptr[i + 1] - ptr[i]
+    saved_node = np.empty(2 * E + 1, np.int64)
+    saved_row = np.empty((2 * E + 1, m), np.int64)
+    saved_top = np.zeros(n + 1, np.int64)  # stack height before each depth's fix
+    nsaved = 0
+    marks = np.zeros(n, np.bool_)
+    touched = np.empty(max(deg_max, 1), np.int64)
     rowmax = np.zeros(n, np.int64)
     colmax = np.zeros(m, np.int64)
     keys = np.empty(m, np.int64)
@@ -371,14 +479,12 @@ def solve(U, src, tgt, lab, nlab, cptr, cc, cd, cw, slab_count, limit, lap_size)
     nfree = n
     depth = -1
     stopped = False
+    target = SCALE * (best + 1)
 
-    # expand: compute the bound at the current node and push a level; written inline twice
-    # (root and after each fix) through a flag loop.
     expand = True
     while True:
         if expand:
             expand = False
-            # bound of the current partial map
             rowsum = 0
             besti = -1
             bestrow = -1
@@ -388,14 +494,10 @@ def solve(U, src, tgt, lab, nlab, cptr, cc, cd, cw, slab_count, limit, lap_size)
                 if assign[i] != FREE:
                     continue
                 rm = 0
-                Ri = R[i]
                 for j in range(m):
                     if used[j]:
                         continue
-                    h = H[i, j]
-                    if h > Ri:
-                        h = Ri
-                    k = 2 * (U[i, j] + L[i, j]) + h
+                    k = SU[i, j] + SCALE * L[i, j] + P[i, j]
                     if k > rm:
                         rm = k
                     if k > colmax[j]:
@@ -409,9 +511,8 @@ def solve(U, src, tgt, lab, nlab, cptr, cc, cd, cw, slab_count, limit, lap_size)
             for j in range(m):
                 if not used[j]:
                     colsum += colmax[j]
-            bound2 = 2 * value + (rowsum if rowsum < colsum else colsum)
-            if bound2 >= 2 * (best + 1) and rowsum > 0 and nfree <= lap_size:
-                # the assignment bound over the free part respects injectivity
+            bound = SCALE * value + (rowsum if rowsum < colsum else colsum)
+            if bound >= target and rowsum > 0 and use_lap:
                 nr = 0
                 for i in range(n):
                     if assign[i] == FREE and rowmax[i] > 0:
@@ -422,52 +523,44 @@ def solve(U, src, tgt, lab, nlab, cptr, cc, cd, cw, slab_count, limit, lap_size)
                     if not used[j] and colmax[j] > 0:
                         fcol[nc] = j
                         nc += 1
-                K = np.empty((nr, nc), np.int64)
+                Kf = np.empty((nr, nc), np.int64)
                 for r in range(nr):
                     i = frow[r]
-                    Ri = R[i]
                     for c in range(nc):
                         j = fcol[c]
-                        h = H[i, j]
-                        if h > Ri:
-                            h = Ri
-                        K[r, c] = 2 * (U[i, j] + L[i, j]) + h
-                lap, _ = _assignment(K)
-                if 2 * value + lap < bound2:
-                    bound2 = 2 * value + lap
-            if bound2 < 2 * (best + 1):
-                pass  # pruned: fall through to backtracking
+                        Kf[r, c] = SU[i, j] + SCALE * L[i, j] + P[i, j]
+                lap, _ = _assignment(Kf)
+                if SCALE * value + lap < bound:
+                    bound = SCALE * value + lap
+            if bound < target:
+                pass  # pruned
             elif rowsum == 0:
                 # every free node is best left unmatched: the completion is exact
                 if value > best:
                     best = value
+                    target = SCALE * (best + 1)
                     for i in range(n):
                         best_pi[i] = assign[i] if assign[i] >= 0 else -1
             else:
                 depth += 1
                 i = besti
                 node[depth] = i
-                lbound[depth] = bound2 // 2
-                rest[depth] = 2 * value + rowsum - rowmax[i]
+                lbound[depth] = bound // SCALE
+                rest[depth] = SCALE * value + rowsum - rowmax[i]
                 cnt = 0
-                Ri = R[i]
                 for j in range(m):
                     if used[j]:
                         continue
-                    h = H[i, j]
-                    if h > Ri:
-                        h = Ri
-                    k = 2 * (U[i, j] + L[i, j]) + h
+                    k = SU[i, j] + SCALE * L[i, j] + P[i, j]
                     if k > 0:
                         cand[depth, cnt] = j
                         keys[cnt] = -k
                         cnt += 1
                 order = np.argsort(keys[:cnt], kind="mergesort")
-                tmp = np.empty(cnt, np.int64)
                 for t in range(cnt):
-                    tmp[t] = cand[depth, order[t]]
+                    fcol[t] = cand[depth, order[t]]
                 for t in range(cnt):
-                    cand[depth, t] = tmp[t]
+                    cand[depth, t] = fcol[t]
                     ckey[depth, t] = -keys[order[t]]
                 cand[depth, cnt] = -1
                 ckey[depth, cnt] = 0
@@ -476,26 +569,29 @@ def solve(U, src, tgt, lab, nlab, cptr, cc, cd, cw, slab_count, limit, lap_size)
                 cur[depth] = FREE
         if depth < 0:
             break
-        # undo the current choice at this depth
         i = node[depth]
+        # undo the current choice at this depth
         if cur[depth] != FREE:
             j = cur[depth]
-            for t in range(iptr[i], iptr[i + 1]):
-                e = iedges[t]
-                x = tgt[e] if src[e] == i else src[e]
-                if assign[x] != FREE:
-                    continue
-                R[x] += maxw[e]
-                if j >= 0:
+            if j >= 0:
+                for t in range(iptr[i], iptr[i + 1]):
+                    e = iedges[t]
+                    x = tgt[e] if src[e] == i else src[e]
+                    if assign[x] != FREE:
+                        continue
                     for q in range(cptr[e], cptr[e + 1]):
                         if src[e] == i:
                             if cc[q] == j:
                                 L[x, cd[q]] -= cw[q]
                         elif cd[q] == j:
                             L[x, cc[q]] -= cw[q]
-            if j >= 0:
                 value -= U[i, j] + L[i, j]
                 used[j] = False
+            while nsaved > saved_top[depth]:
+                nsaved -= 1
+                x = saved_node[nsaved]
+                for jj in range(m):
+                    P[x, jj] = saved_row[nsaved, jj]
             assign[i] = FREE
             nfree += 1
             cur[depth] = FREE
@@ -505,12 +601,12 @@ def solve(U, src, tgt, lab, nlab, cptr, cc, cd, cw, slab_count, limit, lap_size)
             depth -= 1
             continue
         j = cand[depth, p]
-        if j >= 0 and rest[depth] + ckey[depth, p] < 2 * (best + 1):
+        if j >= 0 and rest[depth] + ckey[depth, p] < target:
             # candidates are sorted: no later real candidate can do better; try unmatched
             p = ncand[depth] - 1
             j = -1
         cpos[depth] = p + 1
-        if j == -1 and rest[depth] < 2 * (best + 1):
+        if j == -1 and rest[depth] < target:
             continue
         if steps >= limit:
             stopped = True
@@ -520,15 +616,17 @@ def solve(U, src, tgt, lab, nlab, cptr, cc, cd, cw, slab_count, limit, lap_size)
         assign[i] = j
         cur[depth] = j
         nfree -= 1
-        if j >= 0:
-            used[j] = True
-            value += U[i, j] + L[i, j]
+        saved_top[depth] = nsaved
+        nt = 0
         for t in range(iptr[i], iptr[i + 1]):
             e = iedges[t]
             x = tgt[e] if src[e] == i else src[e]
             if assign[x] != FREE:
                 continue
-            R[x] -= maxw[e]
+            if not marks[x]:
+                marks[x] = True
+                touched[nt] = x
+                nt += 1
             if j >= 0:
                 for q in range(cptr[e], cptr[e + 1]):
                     if src[e] == i:
@@ -536,9 +634,24 @@ def solve(U, src, tgt, lab, nlab, cptr, cc, cd, cw, slab_count, limit, lap_size)
                             L[x, cd[q]] += cw[q]
                     elif cd[q] == j:
                         L[x, cc[q]] += cw[q]
+        for u in range(nt):
+            x = touched[u]
+            marks[x] = False
+            saved_node[nsaved] = x
+            for jj in range(m):
+                saved_row[nsaved, jj] = P[x, jj]
+            nsaved += 1
+            _row(x, row, m, assign, True, ptr, end_edge, end_dir, end_key, src, tgt,
+                 cptr, cc, cd, cf, cw, share, ssrc, stgt, emax, fmax, acc_a, acc_b, seen, tj, tf)
+            for jj in range(m):
+                P[x, jj] = row[jj]
+        if j >= 0:
+            used[j] = True
+            value += U[i, j] + L[i, j]
         if nfree == 0:
             if value > best:
                 best = value
+                target = SCALE * (best + 1)
                 for t in range(n):
                     best_pi[t] = assign[t] if assign[t] >= 0 else -1
         else:
@@ -550,7 +663,5 @@ def solve(U, src, tgt, lab, nlab, cptr, cc, cd, cw, slab_count, limit, lap_size)
                 bound = lbound[d]
         if bound > root:
             bound = root
-        if bound < best:
-            bound = best
         return best, bound, steps, bound == best, best_pi
     return best, best, steps, True, best_pi
