@@ -41,4 +41,5 @@ def run_cli(tool: str, args: List[str], stdin: Optional[bytes] = None) -> Run:
         [sys.executable, "-m", f"mrp.cli.{tool}", *args],
         input=stdin, capture_output=True, cwd=ROOT, timeout=600,
     )
-    return Run(proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"))
+    out, err = (stream.decode("utf-8", "replace") for stream in (proc.stdout, proc.stderr))
+    return Run(proc.returncode, out, err)

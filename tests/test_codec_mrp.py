@@ -6,10 +6,11 @@ import json
 
 import pytest
 
-from conftest import run_cli, shared_path
 from mrp.codecs import ReadOptions
 from mrp.codecs.mrp import decode, dumps, encode
 from mrp.load import read_corpus
+
+from conftest import run_cli, shared_path
 
 FRAMEWORKS = ["amr", "dm", "eds", "psd", "ucca"]
 

@@ -14,7 +14,6 @@ from typing import Dict
 
 import pytest
 
-from conftest import shared_path
 from mrp.codecs import ReadOptions
 from mrp.graph import Graph, Node
 from mrp.load import read_corpus
@@ -22,6 +21,8 @@ from mrp.score.corpus import evaluate
 from mrp.score.mrp import score_pair
 from mrp.score.pairing import pair
 from mrp.score.tuples import TYPES
+
+from conftest import shared_path
 
 #: (reference output, optimum, gold, system, format, read options, first N pairs)
 CASES = {
@@ -92,7 +93,8 @@ def test_counts_match_reference_and_optimum(name: str) -> None:
         if gid in known:
             continue
         best = optimum[gid]
-        assert (item["all"]["g"], item["all"]["s"], item["all"]["c"]) == (best["g"], best["s"], best["c"]), gid
+        counts = (item["all"]["g"], item["all"]["s"], item["all"]["c"])
+        assert counts == (best["g"], best["s"], best["c"]), gid
     assert result["exact"] == result["n"]
     assert result["bound"]["c"] == result["all"]["c"]
     if not known:
