@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import io
 import sys
 from typing import List, Optional
 
@@ -68,27 +67,22 @@ def main_body(argv: List[str]) -> int:
             errors = json.load(stream)
     for error in corpus.errors:
         report(error, " (skipped)")
-    skipped = len(corpus.errors)
-    buffer = io.StringIO()
-    for graph in corpus.graphs:
-        if args.framework and graph.framework not in (None, args.framework):
-            continue
-        piece = io.StringIO()
-        try:
-            write([graph], piece, WriteOptions(errors=errors))
-        except FormatError as error:
-            report(error, " (skipped)")
-            skipped += 1
-            continue
-        buffer.write(piece.getvalue())
+    unwritable: List[FormatError] = []
+
+    def skipped(error: FormatError) -> None:
+        report(error, " (skipped)")
+        unwritable.append(error)
+
+    graphs = [g for g in corpus.graphs if not args.framework or g.framework in (None, args.framework)]
+    options_out = WriteOptions(errors=errors, skipped=skipped)
     if args.output == "-":
-        sys.stdout.write(buffer.getvalue())
+        write(graphs, sys.stdout, options_out)
     else:
         with open(args.output, "w", encoding="utf-8") as stream:
-            stream.write(buffer.getvalue())
-    if skipped:
-        warn(PROGRAM, f"{skipped} graph(s) skipped; {len(corpus.graphs) - skipped + len(corpus.errors)} "
-                      "converted")
+            write(graphs, stream, options_out)
+    skipped_count = len(corpus.errors) + len(unwritable)
+    if skipped_count:
+        warn(PROGRAM, f"{skipped_count} graph(s) skipped; {len(graphs) - len(unwritable)} converted")
         return PROBLEMS
     return OK
 

@@ -29,9 +29,32 @@ class ReadOptions:
 
 @dataclass
 class WriteOptions:
-    """Options that change how graphs are written (``errors``: a scorer's --errors data, for DOT)."""
+    """Options that change how graphs are written.
+
+    ``errors``: a scorer's --errors data (DOT colours differences); ``skipped``:
+    called with the FormatError of each graph the format cannot represent, which
+    is then left out (without it, the error is raised).
+    """
 
     errors: Optional[Dict[str, Any]] = None
+    skipped: Optional[Callable[[FormatError], None]] = None
+
+
+def write_blocks(graphs: Iterable[Graph], out: TextIO, options: WriteOptions,
+                 format_graph: Callable[[Graph], str], header: str = "", separator: str = "\n\n") -> None:
+    """Write an optional header line, then each graph's text followed by ``separator``."""
+    if header:
+        out.write(header + "\n")
+    for graph in graphs:
+        try:
+            text = format_graph(graph)
+        except FormatError as error:
+            if options.skipped is None:
+                raise
+            options.skipped(error)
+            continue
+        out.write(text)
+        out.write(separator)
 
 
 #: A reader turns numbered lines into graphs, or FormatErrors for graphs that cannot be read.

@@ -9,7 +9,7 @@ import ujson
 from ..errors import FormatError
 from ..graph import Anchor, Edge, Graph, Node, check_references
 from ..source import Line
-from .base import Item, ReadOptions, WriteOptions
+from .base import Item, ReadOptions, WriteOptions, write_blocks
 
 
 class _Bad(Exception):
@@ -252,6 +252,4 @@ def dumps(graph: Graph) -> str:
 
 def write(graphs: Iterable[Graph], out: TextIO, options: WriteOptions) -> None:
     """Write graphs as MRP JSON lines."""
-    for graph in graphs:
-        out.write(dumps(graph))
-        out.write("\n")
+    write_blocks(graphs, out, options, dumps, separator="\n")

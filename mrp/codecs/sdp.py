@@ -1,0 +1,260 @@
+"""SDP 2015 tab-separated bilexical graphs (DM, PSD): reader and writer.
+
+Columns: ID, FORM, LEMMA, POS, TOP (+/-), PRED (+/-), FRAME, then one argument
+column per predicate (the rows with PRED ``+``, in order).  Reading follows the
+MRP 2019 conversion: node id = 0-based token index, label = LEMMA (FORM when
+LEMMA is ``_``), properties ``pos`` and (when not ``_``) ``frame``, edges from
+the k-th predicate to every row whose k-th argument cell is a label, and
+singleton nodes (no edge, not top) dropped, so node ids may have gaps.
+
+Anchors are character spans in the sentence from ``options.text`` (an
+``id -> sentence`` table); reading without a text table is refused per graph,
+because the MRP graphs of DM and PSD are anchored.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
+
+from ..errors import FormatError
+from ..graph import Edge, Graph, Node
+from ..source import Line
+from .anchoring import AnchorError, align
+from .base import Item, ReadOptions, WriteOptions, write_blocks
+
+_HEADER = "#SDP 2015"
+_FIXED = 7
+_HEADER_LINE = re.compile(r"#SDP(?:\s|$)")
+
+
+class _Bad(Exception):
+    """A problem in one block (internal; becomes a FormatError)."""
+
+    def __init__(self, message: str, line: Optional[int]) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+def _blocks(lines: Iterable[Union[Line, FormatError]]) -> Iterator[Tuple[List[Line], List[FormatError]]]:
+    """Blank-line separated blocks of lines, each with its unreadable lines.
+
+    ``#SDP 2015`` header lines are dropped wherever they occur between blocks
+    (files concatenated from several SDP files repeat them).
+    """
+    block: List[Line] = []
+    bad: List[FormatError] = []
+    for line in lines:
+        if isinstance(line, FormatError):
+            bad.append(line)
+            continue
+        if not block and _HEADER_LINE.match(line.text):
+            continue
+        if line.text.strip():
+            block.append(line)
+        elif block or bad:
+            yield block, bad
+            block, bad = [], []
+    if block or bad:
+        yield block, bad
+
+
+def _parse_block(
+    block: List[Line], name: str, options: ReadOptions, position: int
+) -> Graph:
+    gid: Optional[str] = None
+    rows: List[Tuple[Line, List[str]]] = []
+    for line in block:
+        if line.text.startswith("#"):
+            if gid is None and not rows:
+                gid = line.text[1:].strip() or None
+            continue
+        rows.append((line, line.text.split("\t")))
+    graph_id = gid if gid is not None else str(position)
+    predicates = [k for k, (_, cells) in enumerate(rows) if len(cells) > 5 and cells[5] == "+"]
+    width = _FIXED + len(predicates)
+    nodes: List[Node] = []
+    forms: List[str] = []
+    tops: List[int] = []
+    edges: List[Edge] = []
+    for k, (line, cells) in enumerate(rows):
+        if len(cells) != width:
+            raise _Bad(f"token {k + 1} has {len(cells)} columns; expected {width} "
+                       f"(7 + {len(predicates)} predicates)", line.number)
+        if cells[0] != str(k + 1):
+            raise _Bad(f"token {k + 1} has ID '{cells[0]}'; expected {k + 1}", line.number)
+        for column, what in ((4, "TOP"), (5, "PRED")):
+            if cells[column] not in ("+", "-"):
+                raise _Bad(f"token {k + 1}: {what} is '{cells[column]}', not + or -", line.number)
+        form, lemma, pos, frame = cells[1], cells[2], cells[3], cells[6]
+        properties, values = ["pos"], [pos]
+        if frame != "_":
+            properties.append("frame")
+            values.append(frame)
+        nodes.append(Node(id=k, label=form if lemma == "_" else lemma,
+                          properties=properties, values=values))
+        forms.append(form)
+        if cells[4] == "+":
+            tops.append(k)
+        for column, label in enumerate(cells[_FIXED:]):
+            if label != "_":
+                edges.append(Edge(source=predicates[column], target=k, label=label))
+    graph = Graph(id=graph_id, framework=options.framework, flavor=0, tops=tops, edges=edges)
+    if options.text is None:
+        raise _Bad("anchoring SDP tokens needs the sentences: give a text table (--text)", None)
+    text = options.text.get(graph_id)
+    if text is None:
+        raise _Bad(f"no sentence for graph '{graph_id}' in the text table (--text)", None)
+    try:
+        spans = align(forms, text)
+    except AnchorError as error:
+        raise _Bad(f"cannot anchor: {error}", rows[error.index][0].number) from None
+    for node, span in zip(nodes, spans):
+        node.anchors = [span]
+    graph.input = text
+    graph.line = block[0].number
+    connected = set(tops)
+    for edge in edges:
+        connected.add(edge.source)
+        connected.add(edge.target)
+    graph.nodes = [node for node in nodes if node.id in connected]
+    return graph
+
+
+def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:
+    """Graphs from an SDP 2015 file; a block that cannot be read yields a FormatError."""
+    position = 0
+    for block, bad in _blocks(lines):
+        if bad:
+            gid = block[0].text[1:].strip() if block and block[0].text.startswith("#") else None
+            for error in bad:
+                error.graph_id = gid
+                error.framework = options.framework
+                yield error
+            position += 1
+            continue
+        if all(line.text.startswith("#") for line in block):
+            continue
+        try:
+            yield _parse_block(block, name, options, position)
+        except _Bad as problem:
+            gid = block[0].text[1:].strip() if block[0].text.startswith("#") else str(position)
+            line = problem.line if problem.line is not None else block[0].number
+            yield FormatError(problem.message, name, line, gid, options.framework)
+        position += 1
+
+
+class _Unwritable(Exception):
+    """A graph that SDP cannot represent (internal; becomes a FormatError)."""
+
+
+def _split(text: str, count: int) -> List[str]:
+    """``count`` token forms for a stretch of text between two written tokens."""
+    if count <= 0:
+        return []
+    pieces = text.split()
+    if len(pieces) > count:
+        pieces = pieces[: count - 1] + [" ".join(pieces[count - 1:])]
+    while len(pieces) < count:
+        longest = max(range(len(pieces)), key=lambda i: len(pieces[i]), default=-1)
+        if longest < 0 or len(pieces[longest]) < 2:
+            pieces.extend(["_"] * (count - len(pieces)))
+            break
+        piece = pieces[longest]
+        pieces[longest: longest + 1] = [piece[0], piece[1:]]
+    return pieces
+
+
+def _form(node: Node, text: Optional[str]) -> Optional[str]:
+    if text is None or not node.anchors:
+        return None
+    start = min(s for s, _ in node.anchors)
+    end = max(e for _, e in node.anchors)
+    return text[start:end]
+
+
+def _clean(cell: Any) -> str:
+    value = "_" if cell is None or cell == "" else str(cell)
+    return re.sub(r"[\t\n\r]", " ", value)
+
+
+def _rows(graph: Graph) -> List[List[str]]:
+    nodes = sorted(graph.nodes, key=lambda node: node.id)
+    for node in nodes:
+        if not isinstance(node.id, int) or node.id < 0:
+            raise _Unwritable(f"node id {node.id!r} is not a token index")
+        for name in node.properties:
+            if name not in ("pos", "frame"):
+                raise _Unwritable(f"node {node.id} has property '{name}' (only pos and frame fit)")
+    by_id = {node.id: node for node in nodes}
+    cells: Dict[Tuple[int, int], str] = {}
+    for edge in graph.edges:
+        if edge.attributes:
+            raise _Unwritable(f"edge {edge.source} -> {edge.target} has attributes")
+        if edge.source not in by_id or edge.target not in by_id:
+            raise _Unwritable(f"edge {edge.source} -> {edge.target} names no node")
+        if edge.label is None or not edge.label or re.search(r"\s", edge.label):
+            raise _Unwritable(f"edge {edge.source} -> {edge.target} has label {edge.label!r}")
+        if (edge.source, edge.target) in cells:
+            raise _Unwritable(f"two edges {edge.source} -> {edge.target} (SDP has one cell per pair)")
+        cells[(edge.source, edge.target)] = edge.label
+    text = graph.input
+    forms: Dict[int, str] = {}
+    previous_end = 0
+    previous_id = -1
+    count = nodes[-1].id + 1 if nodes else 0
+    for node in nodes:
+        form = _form(node, text)
+        if text is not None and form is not None and node.anchors:
+            start = min(s for s, _ in node.anchors)
+            gap = _split(text[previous_end:start], node.id - previous_id - 1)
+            for k, piece in enumerate(gap):
+                forms[previous_id + 1 + k] = piece
+            previous_end = max(e for _, e in node.anchors)
+        forms[node.id] = form if form else (node.label or "_")
+        previous_id = node.id
+    if text is not None and nodes and nodes[-1].anchors:
+        for piece in text[previous_end:].split():
+            forms[count] = piece
+            count += 1
+    elif text is not None and not nodes:
+        for piece in text.split():
+            forms[count] = piece
+            count += 1
+    predicates = sorted({source for source, _ in cells})
+    tops = set(graph.tops)
+    rows: List[List[str]] = []
+    for k in range(count):
+        token = by_id.get(k)
+        values = dict(zip(token.properties, token.values)) if token is not None else {}
+        row = [
+            str(k + 1),
+            _clean(forms.get(k, "_")),
+            _clean(token.label if token is not None else None),
+            _clean(values.get("pos")),
+            "+" if k in tops else "-",
+            "+" if k in predicates else "-",
+            _clean(values.get("frame")),
+        ]
+        row.extend(cells.get((p, k), "_") for p in predicates)
+        rows.append(row)
+    return rows
+
+
+def format_graph(graph: Graph) -> str:
+    """The SDP 2015 block of one graph (``#id`` line and token rows, no trailing blank line)."""
+    try:
+        rows = _rows(graph)
+    except _Unwritable as error:
+        raise FormatError(f"cannot be written as SDP: {error}", graph_id=graph.id,
+                          framework=graph.framework) from None
+    return "\n".join([f"#{graph.id}"] + ["\t".join(row) for row in rows])
+
+
+def write(graphs: Iterable[Graph], out: TextIO, options: WriteOptions) -> None:
+    """Write graphs as SDP 2015 blocks after a ``#SDP 2015`` header line."""
+    write_blocks(graphs, out, options, format_graph, header=_HEADER)
+
+
+__all__: Sequence[str] = ["read", "write", "format_graph"]
