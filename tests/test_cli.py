@@ -1,0 +1,114 @@
+"""mrp-score and mrp-convert as a user runs them: output shape, determinism, limits, help."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import ROOT, run_cli, shared_path
+
+DEMO = ROOT / "data" / "demo"
+KEYS = ["n", "null", "exact", "tops", "labels", "properties", "anchors", "edges", "attributes", "all",
+        "time", "cpu"]
+
+
+def _without_time(text: str) -> dict:
+    result = json.loads(text)
+    result.pop("time")
+    result.pop("cpu")
+    return result
+
+
+def test_demo_output_layout() -> None:
+    result = run_cli("score", ["--gold", str(DEMO / "gold.mrp"), str(DEMO / "system.mrp")])
+    assert result.code == 0 and result.err == ""
+    score = json.loads(result.out)
+    assert list(score)[:len(KEYS)] == KEYS
+    for name in KEYS[3:10]:
+        assert set(score[name]) == {"g", "s", "c", "p", "r", "f"}
+        assert 0.0 <= score[name]["f"] <= 1.0
+    assert score["exact"] == score["n"] == 7
+    assert score["bound"]["c"] == score["all"]["c"]
+
+
+def test_jobs_give_identical_output_and_errors(tmp_path: Path) -> None:
+    shared = shared_path()
+    gold, system = shared / "data/wsj/eds/wsj.mrp", shared / "data/pairs/eds/wsj.pet.mrp"
+    args = ["--trace", "--gold", str(gold), str(system)]
+    one = run_cli("score", args + ["--jobs", "1", "--errors", str(tmp_path / "e1.json")])
+    two = run_cli("score", args + ["--jobs", "2", "--errors", str(tmp_path / "e2.json")])
+    again = run_cli("score", args + ["--jobs", "1"])
+    assert one.code == two.code == again.code == 0
+    assert _without_time(one.out) == _without_time(two.out) == _without_time(again.out)
+    strip = [line for line in one.out.splitlines() if not line.startswith((' "time"', ' "cpu"'))]
+    assert strip == [line for line in two.out.splitlines() if not line.startswith((' "time"', ' "cpu"'))]
+    e1, e2 = (tmp_path / "e1.json").read_text(), (tmp_path / "e2.json").read_text()
+    assert e1 == e2
+    errors = json.loads(e1)["eds"]
+    assert len(errors) == 89
+    item = errors["20001001"]
+    assert item["correspondences"] and item["edges"]["missing"]
+
+
+def test_errors_list_missing_and_surplus_tuples(tmp_path: Path) -> None:
+    errors = tmp_path / "errors.json"
+    args = ["--errors", str(errors), "--gold", str(DEMO / "gold.mrp"), str(DEMO / "system.mrp")]
+    result = run_cli("score", args)
+    assert result.code == 0
+    amr = json.loads(errors.read_text())["amr"]["demo-1"]
+    # gold: cat -mod-> on (normal domain) and mat at :location; the system says mat is ARG1, cat ARG2
+    assert [3, "on"] in amr["labels"]["missing"]
+    assert sorted(map(tuple, amr["correspondences"])) == [(0, 0), (1, 2), (2, 1)]
+    assert "surplus" in amr["edges"] and "missing" in amr["edges"]
+
+
+def test_limit_reports_inexact_pairs_with_bounds() -> None:
+    shared = shared_path()
+    gold, system = shared / "data/pairs/amr/coli.gold.amr", shared / "data/pairs/amr/coli.system.amr"
+    args = ["--format", "amr", "--no-wiki", "--trace", "--limit", "0", "--gold", str(gold), str(system)]
+    result = run_cli("score", args)
+    assert result.code == 0, result.err
+    score = json.loads(result.out)
+    items = score["scores"]["amr"]
+    cut = [item for item in items.values() if not item["exact"]]
+    assert cut and score["exact"] == score["n"] - len(cut)
+    for item in items.values():
+        assert item["bound"] >= item["all"]["c"]
+        assert item["exact"] == (item["bound"] == item["all"]["c"])
+    assert score["bound"]["c"] > score["all"]["c"]
+    assert score["bound"]["f"] > score["all"]["f"]
+
+
+def test_python_m_mrp_prints_help_and_points_to_convert() -> None:
+    proc = subprocess.run([sys.executable, "-m", "mrp"], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0
+    assert "--gold GOLD" in proc.stdout and "mrp-convert --help" in proc.stdout
+    help_text = run_cli("score", ["--help"]).out
+    assert proc.stdout.startswith(help_text.rstrip("\n").split("\n")[0])
+    for option in ["--score", "--format", "--gold-format", "--framework", "--text", "--trace", "--errors",
+                   "--limit", "--jobs", "--output", "e.g."]:
+        assert option in help_text
+    convert_help = run_cli("convert", ["--help"]).out
+    for option in ["--from", "--to", "--text", "--framework", "--no-wiki", "--wsj-ids", "examples:"]:
+        assert option in convert_help
+
+
+def test_stdin_and_output_file(tmp_path: Path) -> None:
+    out = tmp_path / "score.json"
+    gold = DEMO / "gold.mrp"
+    result = run_cli("score", ["--output", str(out), "--gold", str(gold), "-"], stdin=gold.read_bytes())
+    assert result.code == 0 and result.out == ""
+    assert json.loads(out.read_text())["all"]["f"] == 1.0
+    converted = run_cli("convert", ["--from", "mrp", "--to", "mrp"], stdin=gold.read_bytes())
+    assert converted.code == 0
+    assert [json.loads(line) for line in converted.out.splitlines()] == [
+        json.loads(line) for line in gold.read_text().splitlines()]
+
+
+def test_conversion_and_startup_do_not_import_numba() -> None:
+    code = ("import sys, mrp.cli.convert, mrp.cli.score, mrp.score.corpus, mrp.score.mrp; "
+            "print('numba' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert proc.stdout.strip() == "False"
