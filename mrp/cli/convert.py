@@ -69,7 +69,12 @@ def main_body(argv: List[str]) -> int:
         report(error, " (skipped)")
     unwritable: List[FormatError] = []
 
+    lines = {(g.framework, g.id): g.line for g in corpus.graphs}
+
     def skipped(error: FormatError) -> None:
+        if error.file is None:
+            error.file = corpus.name
+            error.line = lines.get((error.framework, error.graph_id))
         report(error, " (skipped)")
         unwritable.append(error)
 
