@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from datetime import datetime, timezone
 from typing import List, Optional
 
 from ..codecs import WriteOptions, infer_format, writer
@@ -12,6 +13,8 @@ from ..load import read_corpus
 from .common import OK, PROBLEMS, add_read_options, read_options, report, run, warn
 
 PROGRAM = "mrp-convert"
+#: The MRP format version written for graphs converted from other formats.
+MRP_VERSION = 1.1
 
 EPILOG = """\
 examples:
@@ -79,6 +82,12 @@ def main_body(argv: List[str]) -> int:
         unwritable.append(error)
 
     graphs = [g for g in corpus.graphs if not args.framework or g.framework in (None, args.framework)]
+    if source != "mrp":
+        # the MRP format requires version and time (mtool drops lines without time)
+        today = datetime.now(timezone.utc).strftime("%Y-%m-%d")
+        for graph in graphs:
+            graph.version = graph.version if graph.version is not None else MRP_VERSION
+            graph.time = graph.time or today
     options_out = WriteOptions(errors=errors, skipped=skipped)
     if args.output == "-":
         write(graphs, sys.stdout, options_out)
