@@ -86,3 +86,14 @@ def test_anchor_identity_across_graphs() -> None:
     assert score_pair(gold, system).counts["anchors"] == (1, 1, 1)
     no_input = Graph("g", "eds", nodes=[Node(0, "a", anchors=[(0, 5)])])
     assert score_pair(gold, no_input).counts["anchors"] == (1, 1, 0)
+
+
+def test_graph_without_input_and_split_anchors_scores() -> None:
+    graph = Graph("g", "eds", nodes=[Node(0, "a", anchors=[(0, 3), (5, 7)])])
+    assert score_pair(graph, graph).counts["anchors"] == (1, 1, 1)
+
+
+def test_duplicate_edges_merge_their_attributes() -> None:
+    graph = Graph("g", "ucca", nodes=[Node(0), Node(1)], edges=[
+        Edge(0, 1, "A", attributes=["remote"], values=[True]), Edge(0, 1, "A")])
+    assert normalize(graph).edges == {(0, 1, "a"): {("remote", "true")}}
