@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import List, NamedTuple, Optional
+from typing import Any, Dict, List, NamedTuple, Optional
 
 import pytest
+
+from mrp.codecs.mrp import encode
+from mrp.graph import Graph
+from mrp.source import Line
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -21,6 +26,25 @@ def shared_path() -> Path:
             pytest.fail(f"{SHARED} is missing, and CI=true requires it for the conformance tests")
         pytest.skip(f"{SHARED} is absent: conformance tests need the shared reference data")
     return SHARED
+
+
+def shared_file(*parts: str) -> Path:
+    """A file under ../shared; skip when absent (fail under CI=true)."""
+    return shared_path().joinpath(*parts)
+
+
+def canonical(graph: Any) -> Dict[str, Any]:
+    """The MRP JSON of a graph without time/version, with edges as a sorted list."""
+    obj = encode(graph) if isinstance(graph, Graph) else dict(graph)
+    for key in ("time", "version"):
+        obj.pop(key, None)
+    obj["edges"] = sorted(json.dumps(edge, sort_keys=True) for edge in obj.get("edges", []))
+    return obj
+
+
+def lines(text: str) -> List[Line]:
+    """Numbered lines of a string, as a reader receives them."""
+    return [Line(k, t) for k, t in enumerate(text.split("\n"), start=1)]
 
 
 @pytest.fixture

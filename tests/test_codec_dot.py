@@ -6,7 +6,6 @@ import io
 import os
 import shutil
 import subprocess
-from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
@@ -16,17 +15,7 @@ from mrp.codecs.dot import BLUE, RED, covered, format_graph
 from mrp.graph import Edge, Graph, Node
 from mrp.load import read_corpus
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-
-
-def shared(*parts: str) -> Path:
-    """A file under ../shared; skip when absent (fail under CI=true)."""
-    path = SHARED.joinpath(*parts)
-    if not path.exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{path} is missing (required under CI=true)")
-        pytest.skip(f"{path} is absent (the shared reference data sit beside the repository)")
-    return path
+from conftest import shared_file as shared
 
 
 def dot_program() -> str:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import io
 import json
-import os
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, List
 
 import pytest
 
@@ -15,31 +14,9 @@ from mrp.codecs.mrp import encode
 from mrp.errors import FormatError
 from mrp.graph import Edge, Graph, Node
 from mrp.load import read_corpus, read_text
-from mrp.source import Line
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-
-
-def shared(*parts: str) -> Path:
-    """A file under ../shared; skip when absent (fail under CI=true)."""
-    path = SHARED.joinpath(*parts)
-    if not path.exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{path} is missing (required under CI=true)")
-        pytest.skip(f"{path} is absent (the shared reference data sit beside the repository)")
-    return path
-
-
-def canonical(graph: Any) -> Dict[str, Any]:
-    obj = encode(graph) if isinstance(graph, Graph) else dict(graph)
-    for key in ("time", "version"):
-        obj.pop(key, None)
-    obj["edges"] = sorted(json.dumps(edge, sort_keys=True) for edge in obj.get("edges", []))
-    return obj
-
-
-def lines(text: str) -> List[Line]:
-    return [Line(k, t) for k, t in enumerate(text.split("\n"), start=1)]
+from conftest import canonical, lines
+from conftest import shared_file as shared
 
 
 def read_eds(text: str, table: Any = None) -> List[Any]:
