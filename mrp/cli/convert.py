@@ -77,7 +77,7 @@ def main_body(argv: List[str]) -> int:
     def skipped(error: FormatError) -> None:
         if error.file is None:
             error.file = corpus.name
-            error.line = lines.get((error.framework, error.graph_id))
+            error.line = lines.get((error.framework, error.graph_id or ""))
         report(error, " (skipped)")
         unwritable.append(error)
 
