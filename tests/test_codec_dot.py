@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import io
+import json
 import os
 import shutil
 import subprocess
-from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
 
-from mrp.codecs import WriteOptions, writer
 from mrp.codecs.dot import BLUE, RED, covered, format_graph
 from mrp.graph import Edge, Graph, Node
 from mrp.load import read_corpus
 
+from conftest import run_cli
 from conftest import shared_file as shared
 
 
@@ -35,79 +34,31 @@ def render(source: str) -> str:
     return done.stdout
 
 
-def crude_diff(gold: Graph, system: Graph) -> Dict[str, Any]:
-    """Differences in the --errors layout under a greedy (label, anchors) node matching.
-
-    This is only a stand-in for the scorer, to exercise the overlay on real data.
-    """
-    free = {node.id: node for node in system.nodes}
-    pairs: List[Tuple[int, int]] = []
-    for node in gold.nodes:
-        for sid, other in free.items():
-            if (other.label, other.anchors) == (node.label, node.anchors):
-                pairs.append((node.id, sid))
-                del free[sid]
-                break
-    for node in gold.nodes:  # then by anchors alone
-        if node.id in dict(pairs):
-            continue
-        for sid, other in free.items():
-            if other.anchors == node.anchors:
-                pairs.append((node.id, sid))
-                del free[sid]
-                break
-    to_gold = {s: g for g, s in pairs}
-
-    def gid(sid: int) -> Optional[int]:
-        return to_gold.get(sid)
-
-    def side(gold_items: set, system_items: set, system_ids: Dict[Any, Any]) -> Dict[str, list]:
-        result: Dict[str, list] = {}
-        missing = [list(item) for item in sorted(gold_items - {system_ids[i] for i in system_items})]
-        surplus = [list(item) for item in sorted(i for i in system_items if system_ids[i] not in gold_items)]
-        if missing:
-            result["missing"] = missing
-        if surplus:
-            result["surplus"] = surplus
-        return result
-
-    gold_labels = {(n.id, n.label) for n in gold.nodes}
-    system_labels = {(n.id, n.label) for n in system.nodes}
-    labels = side(gold_labels, system_labels, {(i, lab): (gid(i), lab) for i, lab in system_labels})
-    gold_edges = {(e.source, e.target, e.label) for e in gold.edges}
-    system_edges = {(e.source, e.target, e.label) for e in system.edges}
-    edges = side(gold_edges, system_edges,
-                 {e: (gid(e[0]), gid(e[1]), e[2]) for e in system_edges})
-    gold_props = {(n.id, p, v) for n in gold.nodes for p, v in zip(n.properties, n.values)}
-    system_props = {(n.id, p, v) for n in system.nodes for p, v in zip(n.properties, n.values)}
-    properties = side(gold_props, system_props, {t: (gid(t[0]), t[1], t[2]) for t in system_props})
-    diff: Dict[str, Any] = {"correspondences": [list(p) for p in pairs]}
-    for key, value in (("labels", labels), ("edges", edges), ("properties", properties)):
-        if value:
-            diff[key] = value
-    return diff
-
-
-def test_eds_pair_renders_with_dot_and_shows_differences() -> None:
-    dot_program()
-    gold = {g.id: g for g in read_corpus(str(shared("data", "wsj", "eds", "wsj.mrp")), "mrp").graphs}
-    system = {g.id: g for g in read_corpus(str(shared("data", "pairs", "eds", "wsj.pet.mrp")), "mrp").graphs}
+def test_eds_pair_renders_with_dot_and_shows_differences(tmp_path) -> None:
+    gold_file, system_file = shared("data/wsj/eds/wsj.mrp"), shared("data/pairs/eds/wsj.pet.mrp")
     gid = "20003001"  # a pair whose graphs differ (41 system nodes against 40 gold)
-    diff = crude_diff(gold[gid], system[gid])
+    errors_file = tmp_path / "errors.json"
+    scored = run_cli("score", ["--errors", str(errors_file), "--gold", str(gold_file), str(system_file)])
+    assert scored.code == 0, scored.err
+    errors = json.loads(errors_file.read_text())
+    diff = errors["eds"][gid]
     assert "labels" in diff or "edges" in diff
-    errors = {"eds": {gid: diff}}
-    out = io.StringIO()
-    writer("dot")([gold[gid]], out, WriteOptions(errors=errors))
-    source = out.getvalue()
-    assert source.startswith(f'digraph "{gid}"')
-    assert RED in source and BLUE in source
-    svg = render(source)
+    picture = tmp_path / "pair.dot"
+    drawn = run_cli("convert", ["--from", "mrp", "--to", "dot", "--framework", "eds", "--errors",
+                                str(errors_file), str(gold_file), str(picture)])
+    assert drawn.code == 0, drawn.err
+    source = picture.read_text()
+    block = source[source.index(f'digraph "{gid}"'):]
+    block = block[:block.index("\n}\n") + 2]
+    assert RED in block and BLUE in block
+    svg = render(block)
     assert "<svg" in svg
     assert svg.count(RED) >= 1 and svg.count(BLUE) >= 1
     assert "_asbestos_n_1" in svg
     # each gold node is drawn once, plus one dashed box per unmatched system node
+    system = {g.id: g for g in read_corpus(str(system_file)).graphs}
     unmatched = len(system[gid].nodes) - len(diff["correspondences"])
-    assert source.count("style=\"dashed\"]") >= unmatched
+    assert block.count("style=\"dashed\"]") >= unmatched
 
 
 def test_plain_dot_shows_labels_properties_anchors_and_tops() -> None:
