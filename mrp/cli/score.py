@@ -9,12 +9,10 @@ from typing import Any, Dict, List, Optional
 from ..codecs import infer_format
 from ..load import read_corpus
 from ..report import render
+from ..score.metrics import Options, canonical, evaluator
 from .common import FATAL, OK, add_read_options, fail, read_options, report, run, warn
 
 PROGRAM = "mrp-score"
-#: Metrics this version computes; the others are named in the help but refused clearly.
-METRICS = ("mrp",)
-PLANNED = ("smatch", "edm", "sdp", "ucca")
 
 EPILOG = """\
 examples:
@@ -44,8 +42,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("system", metavar="SYSTEM", help="system graphs ('-' for stdin), e.g. system.mrp")
     p.add_argument("--gold", required=True, metavar="GOLD", help="gold graphs, e.g. --gold gold.mrp")
     p.add_argument("--score", default="mrp", metavar="METRIC[,METRIC...]",
-                   help="metrics to compute (default mrp), e.g. --score mrp; with several, the JSON "
-                        "is keyed by metric name")
+                   help="metrics to compute: mrp (default), smatch, edm, sdp, ucca; with several "
+                        "(e.g. --score mrp,smatch,edm) the JSON is keyed by metric name and the "
+                        "inputs are read once")
     p.add_argument("--format", metavar="FMT",
                    help="format of SYSTEM (default: from its extension, else mrp), e.g. --format amr")
     p.add_argument("--gold-format", metavar="FMT",
@@ -63,6 +62,9 @@ def parser() -> argparse.ArgumentParser:
                         "reported inexact with an upper bound, e.g. --limit 100000")
     p.add_argument("--jobs", type=int, default=1, metavar="N",
                    help="worker processes (default 1); results are identical for any N, e.g. --jobs 2")
+    p.add_argument("--smatch-compat", action="store_true",
+                   help="smatch: reproduce the original SMATCH tool's counts, defects included "
+                        "(duplicate triples counted repeatedly, quoted strings cut to their first word)")
     p.add_argument("--output", metavar="FILE", help="write the JSON here instead of stdout")
     p.add_argument("--quiet", action="store_true",
                    help="do not list skipped or unpaired graphs one by one (counts are still printed)")
@@ -70,17 +72,16 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _metrics(spec: str) -> List[str]:
-    names = [name.strip().lower() for name in spec.split(",") if name.strip()]
+    names = [name.strip() for name in spec.split(",") if name.strip()]
     if not names:
         fail(PROGRAM, "--score names no metric")
+    chosen: List[str] = []
     for name in names:
-        if name == "mces":
-            continue
-        if name in PLANNED:
-            fail(PROGRAM, f"metric '{name}' is not available in this version (available: mrp)")
-        if name not in METRICS:
-            fail(PROGRAM, f"unknown metric '{name}' (available: mrp)")
-    return ["mrp" if name == "mces" else name for name in names]
+        metric = canonical(name)
+        evaluator(metric)  # refuse a metric this installation lacks before reading anything
+        if metric not in chosen:
+            chosen.append(metric)
+    return chosen
 
 
 def main_body(argv: List[str]) -> int:
@@ -95,17 +96,17 @@ def main_body(argv: List[str]) -> int:
     one = frameworks[0] if frameworks and len(frameworks) == 1 else None
     sys_format = args.format or infer_format(args.system, "mrp")
     gold_format = args.gold_format or args.format or infer_format(args.gold, "mrp")
-    options = read_options(args, one)
+    read = read_options(args, one)
 
     from ..score.pairing import duplicate_errors, pair
 
-    gold = read_corpus(args.gold, gold_format, options)
+    gold = read_corpus(args.gold, gold_format, read)
     bad = gold.errors + duplicate_errors(gold)
     if bad:
         for error in bad:
             report(error)
         fail(PROGRAM, f"{gold.name}: {len(bad)} invalid gold graph(s); nothing scored")
-    system = read_corpus(args.system, sys_format, options)
+    system = read_corpus(args.system, sys_format, read)
     pairing = pair(gold, system, frameworks)
     for error in pairing.invalid:
         report(error, " (scored as an empty graph)")
@@ -117,14 +118,16 @@ def main_body(argv: List[str]) -> int:
     if not pairing.pairs:
         fail(PROGRAM, "no gold graphs to score (check --framework)")
 
-    from ..score.corpus import evaluate
-
+    options = Options(limit=args.limit, trace=args.trace, errors=bool(args.errors), jobs=args.jobs,
+                      smatch_compat=args.smatch_compat)
     results: Dict[str, Any] = {}
     details: Dict[str, Any] = {}
     for metric in metrics:
-        results[metric], details = evaluate(
-            pairing, args.limit, trace=args.trace, errors=bool(args.errors), jobs=args.jobs
-        )
+        results[metric], found = evaluator(metric)(pairing, options)
+        if found:
+            details[metric] = found
+    if len(metrics) == 1:
+        details = details.get(metrics[0], {})
     document = results[metrics[0]] if len(metrics) == 1 else results
     text = render(document)
     if args.errors:

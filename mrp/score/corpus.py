@@ -8,6 +8,7 @@ from typing import Any, Dict, Iterator, Optional, Sequence, Tuple
 
 from ..normalize import normalize
 from ..report import prf
+from .metrics import Options
 from .mrp import PairScore, score_normal
 from .pairing import Pair, Pairing
 from .tuples import TYPES
@@ -36,9 +37,10 @@ def score_pairs(pairs: Sequence[Pair], limit: Optional[int] = None, errors: bool
         yield from pool.imap(_score_one, work, chunksize=chunk)
 
 
-def evaluate(pairing: Pairing, limit: Optional[int] = None, trace: bool = False,
-             errors: bool = False, jobs: int = 1) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """The MRP result of a pairing (mtool's layout, then new keys), and the --errors data."""
+    options = options or Options()
+    limit, trace, errors, jobs = options.limit, options.trace, options.errors, options.jobs
     start, cpu = time.time(), time.process_time()
     children = os.times()
     totals = {name: [0, 0, 0] for name in _KEYS}

@@ -1,0 +1,61 @@
+"""The metric registry: name -> the module that scores a pairing with it.
+
+Every metric module has ``evaluate(pairing, options) -> (result, details)``:
+the result JSON object (keys in the metric's reference order, per-item
+``scores`` only with ``options.trace``, then ``time`` and ``cpu``) and the
+``--errors`` data (empty for metrics without it).  Modules are imported on
+demand so that numba loads only for metrics that search.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Optional, Tuple
+
+from ..errors import MRPError
+from .pairing import Pairing
+
+#: metric name -> module under mrp.score
+METRICS: Dict[str, str] = {
+    "mrp": "corpus",
+    "smatch": "smatch",
+    "edm": "edm",
+    "sdp": "sdp",
+    "ucca": "ucca",
+}
+ALIASES = {"mces": "mrp"}
+
+
+@dataclass
+class Options:
+    """What changes how a metric scores: search limit, trace, errors, workers, compatibility."""
+
+    limit: Optional[int] = None
+    trace: bool = False
+    errors: bool = False
+    jobs: int = 1
+    smatch_compat: bool = False
+
+
+Evaluate = Callable[[Pairing, Options], Tuple[Dict[str, Any], Dict[str, Any]]]
+
+
+def canonical(name: str) -> str:
+    """The registry name of a metric (resolving aliases); MRPError for an unknown one."""
+    name = ALIASES.get(name.lower(), name.lower())
+    if name not in METRICS:
+        raise MRPError(f"unknown metric '{name}' (known: {', '.join(METRICS)})")
+    return name
+
+
+def evaluator(name: str) -> Evaluate:
+    """The evaluate function of a metric; MRPError when this installation lacks it."""
+    module_name = METRICS[canonical(name)]
+    try:
+        module = importlib.import_module(f"{__package__}.{module_name}")
+    except ModuleNotFoundError as error:
+        if error.name == f"{__package__}.{module_name}":
+            raise MRPError(f"metric '{name}' is not available in this version") from None
+        raise
+    return module.evaluate  # type: ignore[no-any-return]
