@@ -119,7 +119,7 @@ def main_body(argv: List[str]) -> int:
         fail(PROGRAM, "no gold graphs to score (check --framework)")
 
     options = Options(limit=args.limit, trace=args.trace, errors=bool(args.errors), jobs=args.jobs,
-                      smatch_compat=args.smatch_compat)
+                      smatch_compat=args.smatch_compat, penman=sys_format == gold_format == "amr")
     results: Dict[str, Any] = {}
     details: Dict[str, Any] = {}
     for metric in metrics:

@@ -36,6 +36,8 @@ class Options:
     errors: bool = False
     jobs: int = 1
     smatch_compat: bool = False
+    #: the graphs were read from Penman (SMATCH uses the original tool's AMR triples)
+    penman: bool = False
 
 
 Evaluate = Callable[[Pairing, Options], Tuple[Dict[str, Any], Dict[str, Any]]]

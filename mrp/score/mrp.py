@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..errors import ScoreError
 from ..graph import Graph
 from ..normalize import NormalGraph, normalize
-from .problem import build
+from .problem import Problem, build
 from .tuples import count, differences
 
 #: Search steps per pair unless --limit says otherwise.
@@ -29,18 +29,22 @@ class PairScore:
     errors: Optional[Dict[str, Any]] = None
 
 
-def solve_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None) -> Tuple[
-        List[int], int, int, bool, int]:
+def solve_problem(problem: Problem, limit: Optional[int] = None) -> Tuple[List[int], int, int, bool, int]:
     """An optimal map (gold position -> system position or -1) with value, bound, exactness, steps."""
     from .solver import solve  # numba only when a pair is scored
 
-    problem = build(gold, system)
     value, bound, steps, exact, pi = solve(
         problem.U, problem.src, problem.tgt, problem.lab, problem.cptr, problem.cc, problem.cd,
         problem.cf, problem.cw, problem.ssrc, problem.stgt,
         DEFAULT_LIMIT if limit is None else limit, LAP_SIZE,
     )
     return [int(j) for j in pi], int(value), int(bound), bool(exact), int(steps)
+
+
+def solve_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None) -> Tuple[
+        List[int], int, int, bool, int]:
+    """The optimal correspondence of two normalized graphs under the MRP metric."""
+    return solve_problem(build(gold, system), limit)
 
 
 def score_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None,

@@ -93,3 +93,64 @@ def build(gold: NormalGraph, system: NormalGraph) -> Problem:
 
     return Problem(U, array(src), array(tgt), array(lab), array(cptr), array(cc), array(cd), array(cf),
                    array(cw), array(ssrc), array(stgt))
+
+
+def from_triples(local_g: List[Dict[Hashable, int]], local_s: List[Dict[Hashable, int]],
+                 rel_g: Dict[Tuple[int, int, Hashable], int],
+                 rel_s: Dict[Tuple[int, int, Hashable], int]) -> Problem:
+    """The solver's input for triple counts (SMATCH): node-local triples and relations by key.
+
+    Each count is a multiplicity; two matched triples are worth the product of
+    theirs (the original SMATCH tool counts duplicates that way; with sets every
+    multiplicity is 1).
+    """
+    n, m = len(local_g), len(local_s)
+    U = np.zeros((n, m), np.int64)
+    where: Dict[Hashable, List[Tuple[int, int]]] = {}
+    for j, triples in enumerate(local_s):
+        for key, count in triples.items():
+            where.setdefault(key, []).append((j, count))
+    for i, triples in enumerate(local_g):
+        for key, count in triples.items():
+            for j, theirs in where.get(key, ()):
+                U[i, j] += count * theirs
+    labels: Dict[Hashable, int] = {}
+    s_edges: Dict[Hashable, List[Tuple[int, int, int, int]]] = {}
+    s_loops: Dict[Hashable, List[Tuple[int, int]]] = {}
+    ssrc: List[int] = []
+    stgt: List[int] = []
+    for (c, d, key), count in rel_s.items():
+        if c == d:
+            s_loops.setdefault(key, []).append((c, count))
+        else:
+            s_edges.setdefault(key, []).append((c, d, len(ssrc), count))
+            ssrc.append(c)
+            stgt.append(d)
+    src: List[int] = []
+    tgt: List[int] = []
+    lab: List[int] = []
+    cptr = [0]
+    cc: List[int] = []
+    cd: List[int] = []
+    cf: List[int] = []
+    cw: List[int] = []
+    for (a, b, key), count in rel_g.items():
+        if a == b:
+            for j, theirs in s_loops.get(key, ()):
+                U[a, j] += count * theirs
+            continue
+        src.append(a)
+        tgt.append(b)
+        lab.append(labels.setdefault(key, len(labels)))
+        for c, d, f, theirs in s_edges.get(key, ()):
+            cc.append(c)
+            cd.append(d)
+            cf.append(f)
+            cw.append(count * theirs)
+        cptr.append(len(cc))
+
+    def array(values: List[int]) -> np.ndarray:
+        return np.array(values, np.int64)
+
+    return Problem(U, array(src), array(tgt), array(lab), array(cptr), array(cc), array(cd), array(cf),
+                   array(cw), array(ssrc), array(stgt))
