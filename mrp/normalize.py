@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Sequence, Set, Tuple
 
-from .graph import Anchor, Graph
+from .graph import Anchor, Edge, Graph
 
 #: Whitespace in the reference scorer's sense.
 SPACE = frozenset(" \t\n\f")
@@ -109,6 +109,28 @@ def normal_label(label: str) -> Optional[str]:
     return None
 
 
+def normal_edge(edge: Edge) -> Tuple[int, int, Optional[str], FrozenSet[Tuple[str, str]]]:
+    """An edge (by node ids) with its inverted role restored, lowercased, default attributes dropped.
+
+    An empty label counts as no label, as in the reference.
+    """
+    source, target = edge.source, edge.target
+    label = edge.label if edge.label != "" else None
+    normal = edge.normal
+    if not normal and label is not None:
+        normal = normal_label(label)
+    if normal:
+        source, target, label = target, source, normal
+    if label is not None:
+        label = lower(label)
+    attributes = set()
+    for name, value in zip(edge.attributes, edge.values):
+        name, value = lower(name), lower(value)
+        if ATTRIBUTE_DEFAULTS.get(name) != value:
+            attributes.add((name, value))
+    return source, target, label, frozenset(attributes)
+
+
 @dataclass(slots=True)
 class NormalGraph:
     """A graph after normalization, by node position (0..n-1).
@@ -156,18 +178,6 @@ def normalize(graph: Graph) -> NormalGraph:
     for edge in graph.edges:
         if edge.source not in position or edge.target not in position:
             continue
-        source, target = position[edge.source], position[edge.target]
-        label = edge.label if edge.label != "" else None
-        normal = edge.normal
-        if not normal and label is not None:
-            normal = normal_label(label)
-        if normal:
-            source, target, label = target, source, normal
-        if label is not None:
-            label = lower(label)
-        attributes = edges.setdefault((source, target, label), set())
-        for name, value in zip(edge.attributes, edge.values):
-            name, value = lower(name), lower(value)
-            if ATTRIBUTE_DEFAULTS.get(name) != value:
-                attributes.add((name, value))
+        source, target, label, attributes = normal_edge(edge)
+        edges.setdefault((position[source], position[target], label), set()).update(attributes)
     return NormalGraph(graph.id, graph.framework, text, ids, tops, labels, properties, anchors, edges)

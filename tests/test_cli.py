@@ -112,3 +112,21 @@ def test_conversion_and_startup_do_not_import_numba() -> None:
             "print('numba' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert proc.stdout.strip() == "False"
+
+
+def test_several_metrics_in_one_run_equal_separate_runs() -> None:
+    shared = shared_path()
+    gold, system = shared / "data/wsj/eds/wsj.mrp", shared / "data/pairs/eds/wsj.pet.mrp"
+    args = ["--trace", "--gold", str(gold), str(system)]
+    together = run_cli("score", ["--score", "mrp,smatch,edm", *args])
+    assert together.code == 0, together.err
+    combined = json.loads(together.out)
+    assert list(combined) == ["mrp", "smatch", "edm"]
+    for metric in ("mrp", "smatch", "edm"):
+        alone = run_cli("score", ["--score", metric, *args])
+        assert alone.code == 0, alone.err
+        separate = json.loads(alone.out)
+        for key in ("time", "cpu"):
+            separate.pop(key)
+            combined[metric].pop(key)
+        assert combined[metric] == separate, metric

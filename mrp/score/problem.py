@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Hashable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Hashable, List, Mapping, Tuple
 
 import numpy as np
 
@@ -53,46 +53,9 @@ def build(gold: NormalGraph, system: NormalGraph) -> Problem:
             for pair in pairs:
                 for j in where.get(pair, ()):
                     U[i, j] += 1
-    labels: Dict[Optional[str], int] = {}
-    s_edges: Dict[Optional[str], List[Tuple[int, int, int, frozenset]]] = {}
-    s_loops: Dict[Optional[str], List[Tuple[int, frozenset]]] = {}
-    ssrc: List[int] = []
-    stgt: List[int] = []
-    for (c, d, label), attributes in system.edges.items():
-        if c == d:
-            s_loops.setdefault(label, []).append((c, frozenset(attributes)))
-        else:
-            s_edges.setdefault(label, []).append((c, d, len(ssrc), frozenset(attributes)))
-            ssrc.append(c)
-            stgt.append(d)
-    src: List[int] = []
-    tgt: List[int] = []
-    lab: List[int] = []
-    cptr = [0]
-    cc: List[int] = []
-    cd: List[int] = []
-    cf: List[int] = []
-    cw: List[int] = []
-    for (a, b, label), attributes in gold.edges.items():
-        if a == b:
-            for j, theirs in s_loops.get(label, ()):
-                U[a, j] += 1 + len(attributes & theirs)
-            continue
-        src.append(a)
-        tgt.append(b)
-        lab.append(labels.setdefault(label, len(labels)))
-        for c, d, f, theirs in s_edges.get(label, ()):
-            cc.append(c)
-            cd.append(d)
-            cf.append(f)
-            cw.append(1 + len(attributes & theirs) if attributes else 1)
-        cptr.append(len(cc))
-
-    def array(values: List[int]) -> np.ndarray:
-        return np.array(values, np.int64)
-
-    return Problem(U, array(src), array(tgt), array(lab), array(cptr), array(cc), array(cd), array(cf),
-                   array(cw), array(ssrc), array(stgt))
+    gold_edges = {key: frozenset(attributes) for key, attributes in gold.edges.items()}
+    system_edges = {key: frozenset(attributes) for key, attributes in system.edges.items()}
+    return _with_edges(U, gold_edges, system_edges, lambda mine, theirs: 1 + len(mine & theirs))
 
 
 def from_triples(local_g: List[Dict[Hashable, int]], local_s: List[Dict[Hashable, int]],
@@ -114,16 +77,26 @@ def from_triples(local_g: List[Dict[Hashable, int]], local_s: List[Dict[Hashable
         for key, count in triples.items():
             for j, theirs in where.get(key, ()):
                 U[i, j] += count * theirs
+    return _with_edges(U, rel_g, rel_s, lambda mine, theirs: mine * theirs)
+
+
+def _with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
+                system: Mapping[Tuple[int, int, Any], Any], weight: Callable[[Any, Any], int]) -> Problem:
+    """The Problem for rewards U and edges keyed (source, target, label) with a payload each.
+
+    A gold edge and a system edge with the same label match with ``weight(gold
+    payload, system payload)``; loops can only match loops and go into U.
+    """
     labels: Dict[Hashable, int] = {}
-    s_edges: Dict[Hashable, List[Tuple[int, int, int, int]]] = {}
-    s_loops: Dict[Hashable, List[Tuple[int, int]]] = {}
+    s_edges: Dict[Hashable, List[Tuple[int, int, int, Any]]] = {}
+    s_loops: Dict[Hashable, List[Tuple[int, Any]]] = {}
     ssrc: List[int] = []
     stgt: List[int] = []
-    for (c, d, key), count in rel_s.items():
+    for (c, d, key), payload in system.items():
         if c == d:
-            s_loops.setdefault(key, []).append((c, count))
+            s_loops.setdefault(key, []).append((c, payload))
         else:
-            s_edges.setdefault(key, []).append((c, d, len(ssrc), count))
+            s_edges.setdefault(key, []).append((c, d, len(ssrc), payload))
             ssrc.append(c)
             stgt.append(d)
     src: List[int] = []
@@ -134,10 +107,10 @@ def from_triples(local_g: List[Dict[Hashable, int]], local_s: List[Dict[Hashable
     cd: List[int] = []
     cf: List[int] = []
     cw: List[int] = []
-    for (a, b, key), count in rel_g.items():
+    for (a, b, key), payload in gold.items():
         if a == b:
             for j, theirs in s_loops.get(key, ()):
-                U[a, j] += count * theirs
+                U[a, j] += weight(payload, theirs)
             continue
         src.append(a)
         tgt.append(b)
@@ -146,7 +119,7 @@ def from_triples(local_g: List[Dict[Hashable, int]], local_s: List[Dict[Hashable
             cc.append(c)
             cd.append(d)
             cf.append(f)
-            cw.append(count * theirs)
+            cw.append(weight(payload, theirs))
         cptr.append(len(cc))
 
     def array(values: List[int]) -> np.ndarray:
