@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
-from typing import BinaryIO, Iterator, Tuple, Union
+from typing import BinaryIO, Iterator, Union
 
 from .errors import FormatError, InputError
 
@@ -78,9 +78,3 @@ def read_lines(path: str) -> Iterator[Union[Line, FormatError]]:
         if stream is not sys.stdin.buffer:
             stream.close()
 
-
-def numbered(lines: Iterator[Union[Line, FormatError]]) -> Iterator[Tuple[int, str]]:
-    """Only the good lines as (number, text) pairs (for codecs that report bad ones elsewhere)."""
-    for line in lines:
-        if isinstance(line, Line):
-            yield line.number, line.text

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import importlib
 import os
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 from ..errors import InputError
 from .base import Item, Reader, ReadOptions, WriteOptions, Writer
 
 __all__ = [
     "FORMATS", "Item", "ReadOptions", "WriteOptions", "Reader", "Writer",
-    "reader", "writer", "infer_format", "readable", "writable",
+    "reader", "writer", "infer_format", "implied_framework",
 ]
 
 #: format name -> (module under mrp.codecs, framework it implies or None)
@@ -82,26 +82,3 @@ def infer_format(path: str, default: Optional[str] = None) -> str:
         f"{path}: cannot tell the format from the file name; name it with --format"
     )
 
-
-def readable() -> List[str]:
-    """Names of the formats that have a reader in this installation."""
-    names = []
-    for name in FORMATS:
-        try:
-            reader(name)
-        except InputError:
-            continue
-        names.append(name)
-    return names
-
-
-def writable() -> List[str]:
-    """Names of the formats that have a writer in this installation."""
-    names = []
-    for name in FORMATS:
-        try:
-            writer(name)
-        except InputError:
-            continue
-        names.append(name)
-    return names
