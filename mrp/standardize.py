@@ -1,0 +1,395 @@
+"""AMR standardization: rewrite AMR graphs into a normal form before scoring.
+
+The same meaning can be written as different AMR graphs: ``(a :ARG0-of b)``
+is ``(b :ARG0 a)``, ``:domain-of`` is ``:mod``, and a relation of the AMR
+guidelines' reification table can be a relation or a node
+(``x :location y`` is ``x :ARG1-of (b / be-located-at-91 :ARG2 y)``).  Scoring
+two such graphs against each other gives less than 1.0 although they mean the
+same.  :func:`standardize` rewrites a graph into a normal form chosen by a
+:class:`Standardization` (a set of options); the roles, the inversions and the
+reification table are those of the ``penman`` library's AMR model
+(``penman.models.amr.model``), applied with ``penman.transform``.
+
+Options:
+
+* ``roles``: canonical roles.  Multiple inversions collapse (``:ARG0-of-of`` is
+  ``:ARG0``), the model's normalizations apply (``:domain-of`` is ``:mod``,
+  ``:mod-of`` is ``:domain``), and ``x :domain y`` becomes ``y :mod x``, so
+  that ``:mod`` is the one canonical name of that relation (as in Smatch++).
+  Roles whose canonical form ends in ``-of`` (``:consist-of``, ``:prep-out-of``,
+  ``:prep-on-behalf-of``) are not inverted.
+* ``reify``: every relation of the reification table becomes its node (the
+  first concept the table gives for it).  Nodes of the table are dereified
+  first where that is possible, so that each relation has one reified form
+  (``have-03`` and ``own-01`` both mean ``:poss``; both end as ``own-01``).
+* ``dereify``: every node of the table becomes its relation where that is
+  possible (below).  Relations are reified first, so that each has one
+  dereified form (``x :superset y`` ends as ``y :subset x``).
+* ``attributes``: constants become nodes whose label is the constant
+  (``:polarity -`` becomes an edge to a node labelled ``-``).
+* ``dedupe``: identical triples (same source, role and target) are kept once.
+* ``no_wiki``: ``:wiki`` constants are dropped.
+
+With any option set, relations between nodes are written in their normal
+direction (penman's ``deinvert``: ``a :ARG0-of b`` is the edge ``b -ARG0-> a``),
+which the scorers do anyway.  The result has new node ids ``0..n-1`` (the tops
+first, then in order of first mention), and each edge's ``normal`` is what the
+AMR reader sets for its label (``mod`` -> ``domain``, else None for a relation
+in normal direction), so that the scorers read every edge in the direction it
+is written.  Node labels, anchors and constant values are kept as they are
+(:class:`~mrp.codecs.amr.Quoted` and :class:`~mrp.codecs.amr.Symbol` included);
+edge attributes, edge anchors and edge ids are not kept.
+
+When is dereification possible?  penman's ``dereify_edges`` dereifies a node
+whose concept is in the table, that is not the graph's top, that is the target
+of no triple, that has exactly two outgoing triples (constants included) and
+whose two roles are the table's argument roles for that concept.  It misses
+two conditions, which are added here: no node of the graph's tops (penman
+knows one top) is dereified, and a node whose relation would start at a
+constant (``(b / be-located-at-91 :ARG1 "Paris" :ARG2 x)``) stays a node
+(penman returns a triple whose source is the constant ``"Paris"``).
+
+Presets (:data:`PRESETS`):
+
+* ``none``: nothing; the graph as it is.
+* ``smatchpp``: ``roles+dereify+dedupe``, the AMR standardization of Smatch++
+  (Opitz, 2023; ``formalism/amr/tools.py`` ``AMRStandardizer`` and its
+  ``score.sh``): ``:domain`` as inverted ``:mod``, deinverted edges,
+  dereification and duplicate removal.  Its lowercasing and quote removal are
+  left out because the scorers here already compare labels and values
+  lowercased and without quotes; its concept-as-root step is what their
+  ``TOP`` triple does.  It equals the ``dereify`` preset.
+* ``reify``: ``roles+reify+dedupe``: every relation of the table as a node.
+* ``dereify``: ``roles+dereify+dedupe``: every node of the table as a relation
+  where possible (the form of the AMR releases).
+
+A graph standardized as ``reify`` scores 1.0 against the same graph
+standardized as ``dereify`` once both sides are standardized by the same
+preset (``reify`` or ``dereify``).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, fields, replace
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+
+import penman
+from penman import transform
+from penman.exceptions import ModelError
+from penman.models.amr import model as AMR
+
+from .codecs.amr import normal_role
+from .errors import MRPError
+from .graph import Edge, Graph, Node, check_references
+
+#: penman's role of the concept (instance) triple
+INSTANCE = ":instance"
+#: a variable and role used only to keep nodes from being dereified (removed afterwards)
+_GUARD_VARIABLE = "guard"
+_GUARD_ROLE = ":mrp-guard"
+#: prefix that keeps a role named like the instance role from being taken for it
+_ESCAPE = "\x00"
+
+Triple = Tuple[Any, str, Any]
+
+
+@dataclass(frozen=True)
+class Standardization:
+    """Which AMR standardizations to apply (all off: the graph is left as it is)."""
+
+    roles: bool = False  #: canonical roles: collapse multiple inversions, :domain-of -> :mod
+    reify: bool = False  #: relations of the reification table become nodes
+    dereify: bool = False  #: nodes of the reification table become relations where possible
+    attributes: bool = False  #: constants become nodes
+    dedupe: bool = False  #: identical triples are kept once
+    no_wiki: bool = False  #: :wiki constants are dropped
+
+    def __post_init__(self) -> None:
+        if self.reify and self.dereify:
+            raise MRPError("a standardization cannot both reify and dereify")
+
+    def name(self) -> str:
+        """'none', or the options that are on joined by '+' in a fixed order (for a signature)."""
+        names = [_NAMES[f.name] for f in fields(self) if getattr(self, f.name)]
+        return "+".join(names) if names else "none"
+
+    def active(self) -> bool:
+        """True when at least one option is on."""
+        return any(getattr(self, f.name) for f in fields(self))
+
+
+#: option field -> its name in a specification ("roles+dedupe")
+_NAMES: Dict[str, str] = {
+    "roles": "roles",
+    "reify": "reify",
+    "dereify": "dereify",
+    "attributes": "attributes",
+    "dedupe": "dedupe",
+    "no_wiki": "no-wiki",
+}
+_FIELDS: Dict[str, str] = {**{name: key for key, name in _NAMES.items()}, "no_wiki": "no_wiki"}
+
+#: The named standardizations (see the module docstring).
+PRESETS: Dict[str, Standardization] = {
+    "none": Standardization(),
+    "smatchpp": Standardization(roles=True, dereify=True, dedupe=True),
+    "reify": Standardization(roles=True, reify=True, dedupe=True),
+    "dereify": Standardization(roles=True, dereify=True, dedupe=True),
+}
+
+
+def parse(spec: str) -> Standardization:
+    """A preset name, or option names joined by '+' ("roles+dedupe"); MRPError for anything else."""
+    text = spec.strip().lower()
+    if text in PRESETS:
+        return PRESETS[text]
+    chosen: Dict[str, bool] = {}
+    for part in text.split("+"):
+        name = part.strip()
+        if name not in _FIELDS:
+            what = f"unknown standardization '{name}'" if name else "empty standardization name"
+            raise MRPError(f"{what} in '{spec}' (presets: {', '.join(PRESETS)}; "
+                           f"or options joined by '+': {', '.join(_NAMES.values())})")
+        chosen[_FIELDS[name]] = True
+    return Standardization(**chosen)
+
+
+def standardize(graph: Graph, std: Standardization) -> Graph:
+    """A new graph: ``graph`` standardized as ``std`` says; the input is not modified.
+
+    Graphs of another framework than AMR (or None) and standardization
+    ``none`` give an unchanged copy.  Tops, id, input, framework and flavor are
+    kept.  MRPError for a graph whose edges or tops name no node.
+    """
+    if graph.framework not in (None, "amr") or not std.active() or not graph.nodes:
+        return copy.deepcopy(graph)
+    problem = check_references(graph)
+    if problem is not None:
+        raise MRPError(f"graph {graph.id}: cannot be standardized: {problem}")
+    names = {node.id: f"v{k}" for k, node in enumerate(graph.nodes)}
+    tops = list(dict.fromkeys(names[top] for top in graph.tops))
+    triples = _to_triples(graph, names, std.no_wiki)
+    for step in _steps(std, tops):
+        triples = step(triples)
+    origin = {names[node.id]: node for node in graph.nodes}
+    return _to_graph(graph, triples, tops, origin)
+
+
+# --------------------------------------------------------------------------- triples
+
+
+class _Constant:
+    """A constant in a triple: never equal to a variable, and keeping the original value object."""
+
+    __slots__ = ("value", "_key")
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self._key = ("str", str(value)) if isinstance(value, str) else ("other", repr(value))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Constant) and self._key == other._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __repr__(self) -> str:
+        return f"_Constant({self.value!r})"
+
+
+def _role(label: Optional[str]) -> str:
+    """The penman role of an edge label or property name (escaped if it could become ':instance')."""
+    text = "" if label is None else str(label)
+    stem = text
+    while stem.endswith("-of"):
+        stem = stem[:-3]
+    if stem == INSTANCE[1:]:
+        text = _ESCAPE + text
+    return ":" + text
+
+
+def _label(role: str) -> Optional[str]:
+    """The edge label or property name of a penman role (None for the empty role)."""
+    text = role[1:] if role.startswith(":") else role
+    if text.startswith(_ESCAPE):
+        text = text[len(_ESCAPE):]
+    return text or None
+
+
+def _is_variable(target: Any) -> bool:
+    return isinstance(target, str)
+
+
+def _to_triples(graph: Graph, names: Dict[int, str], no_wiki: bool) -> List[Triple]:
+    """Triples of a graph: concept and constants per node, then edges in their normal direction."""
+    triples: List[Triple] = []
+    for node in graph.nodes:
+        variable = names[node.id]
+        triples.append((variable, INSTANCE, node.label))
+        for name, value in zip(node.properties, node.values):
+            if no_wiki and name == "wiki":
+                continue
+            triples.append((variable, _role(name), _Constant(value)))
+    for edge in graph.edges:
+        triples.append(AMR.deinvert((names[edge.source], _role(edge.label), names[edge.target])))
+    return triples
+
+
+def _penman_graph(triples: Sequence[Triple], tops: Sequence[str]) -> penman.Graph:
+    """A penman graph of the triples, with the (empty) layout data its transforms look up."""
+    top = tops[0] if tops else _GUARD_VARIABLE
+    return penman.Graph(list(triples), top=top, epidata={triple: [] for triple in triples})
+
+
+# --------------------------------------------------------------------------- the steps
+
+Step = Callable[[List[Triple]], List[Triple]]
+
+
+def _steps(std: Standardization, tops: List[str]) -> List[Step]:
+    """The transformations of a standardization, in the order they apply."""
+    steps: List[Step] = []
+    if std.roles:
+        steps.append(_canonical_roles)
+    if std.reify:
+        steps += [lambda t: _dereify(t, tops), lambda t: _reify(t, tops)]
+    if std.dereify:
+        steps += [lambda t: _reify(t, tops), lambda t: _dereify(t, tops)]
+    if std.attributes:
+        steps.append(lambda t: _reify_attributes(t, tops))
+        if std.roles:
+            steps.append(_canonical_roles)
+    if not std.dedupe:
+        return steps
+    # duplicates go before each step (a duplicate relation would become two reified nodes) and at the end
+    deduped: List[Step] = [_dedupe]
+    for step in steps:
+        deduped += [step, _dedupe]
+    return deduped
+
+
+def _dedupe(triples: List[Triple]) -> List[Triple]:
+    """Each triple once, at its first place."""
+    return list(dict.fromkeys(triples))
+
+
+def _canonical_role(triple: Triple) -> Triple:
+    """A triple with its canonical role, a relation in normal direction, :domain as inverted :mod."""
+    source, role, target = triple
+    if role == INSTANCE:
+        return triple
+    role = AMR.canonicalize_role(role)
+    if not _is_variable(target):
+        return (source, role, target)
+    if AMR.is_role_inverted(role):
+        source, role, target = target, AMR.invert_role(role), source
+    if role == ":domain":
+        source, role, target = target, ":mod", source
+    return (source, role, target)
+
+
+def _canonical_roles(triples: List[Triple]) -> List[Triple]:
+    return [_canonical_role(triple) for triple in triples]
+
+
+def _reify(triples: List[Triple], tops: Sequence[str]) -> List[Triple]:
+    """Every relation of the reification table as its node (penman's ``reify_edges``)."""
+    return list(transform.reify_edges(_penman_graph(triples, tops), AMR).triples)
+
+
+def _reify_attributes(triples: List[Triple], tops: Sequence[str]) -> List[Triple]:
+    """Every constant as a node labelled with it (penman's ``reify_attributes``)."""
+    return list(transform.reify_attributes(_penman_graph(triples, tops)).triples)
+
+
+def _dereify(triples: List[Triple], tops: Sequence[str]) -> List[Triple]:
+    """Nodes of the reification table as relations where possible (penman's ``dereify_edges``).
+
+    The nodes that penman would dereify but must stay (``_keep_reified``) are
+    made the target of a guard triple, which penman takes as an incoming
+    relation; the guard triples are removed afterwards.
+    """
+    guards = [(_GUARD_VARIABLE, _GUARD_ROLE, variable) for variable in _keep_reified(triples, tops)]
+    result = transform.dereify_edges(_penman_graph(triples + guards, tops), AMR)
+    return [triple for triple in result.triples if triple[1] != _GUARD_ROLE]
+
+
+def _keep_reified(triples: Sequence[Triple], tops: Sequence[str]) -> List[str]:
+    """Nodes that must not be dereified although penman would: every top, and a node whose
+    relation would start at a constant.  In triple order."""
+    concepts: Dict[str, Triple] = {}
+    outgoing: Dict[Any, List[Triple]] = {}
+    for triple in triples:
+        if triple[1] == INSTANCE:
+            concepts[triple[0]] = triple
+        else:
+            outgoing.setdefault(triple[0], []).append(triple)
+    keep = list(tops)
+    for variable, concept in concepts.items():
+        others = outgoing.get(variable, [])
+        if len(others) == 2 and _constant_source(concept, others):
+            keep.append(variable)
+    return list(dict.fromkeys(keep))
+
+
+def _constant_source(concept: Triple, others: List[Triple]) -> bool:
+    """True when dereifying this node by the table would give a relation whose source is a constant."""
+    try:
+        if not AMR.is_concept_dereifiable(concept[2]):
+            return False
+        source = AMR.dereify(concept, others[0], others[1])[0]
+    except (ModelError, TypeError):
+        return False
+    return not _is_variable(source)
+
+
+# --------------------------------------------------------------------------- back to a graph
+
+
+def _order(triples: Iterable[Triple], tops: Sequence[str]) -> List[str]:
+    """Variables: the tops first, then in order of first mention."""
+    order: Dict[str, None] = dict.fromkeys(tops)
+    for source, role, target in triples:
+        order.setdefault(source)
+        if role != INSTANCE and _is_variable(target):
+            order.setdefault(target)
+    return list(order)
+
+
+def _new_node(k: int, original: Optional[Node]) -> Node:
+    node = Node(id=k)
+    if original is not None and original.anchors is not None:
+        node.anchors = list(original.anchors)
+    return node
+
+
+def _keep_anchorings(node: Node, original: Optional[Node]) -> None:
+    """Per-property anchors stay only where the properties did not change."""
+    if original is None or original.anchorings is None:
+        return
+    if node.properties == list(original.properties) and node.values == list(original.values):
+        node.anchorings = copy.deepcopy(original.anchorings)
+
+
+def _to_graph(graph: Graph, triples: List[Triple], tops: List[str], origin: Dict[str, Node]) -> Graph:
+    """A new graph of the triples: ids 0..n-1, constants as properties, edges as written."""
+    ids = {variable: k for k, variable in enumerate(_order(triples, tops))}
+    nodes = [_new_node(k, origin.get(variable)) for variable, k in ids.items()]
+    edges: List[Edge] = []
+    for source, role, target in triples:
+        node = nodes[ids[source]]
+        if role == INSTANCE:
+            node.label = target.value if isinstance(target, _Constant) else target
+        elif _is_variable(target):
+            label = _label(role)
+            edges.append(Edge(ids[source], ids[target], label, normal_role(label)))
+        else:
+            node.properties.append(_label(role) or "")
+            node.values.append(target.value if isinstance(target, _Constant) else target)
+    for variable, k in ids.items():
+        _keep_anchorings(nodes[k], origin.get(variable))
+    shell = copy.deepcopy(replace(graph, nodes=[], edges=[], tops=[]))
+    shell.nodes, shell.edges, shell.tops = nodes, edges, [ids[top] for top in tops]
+    return shell
+
