@@ -1,0 +1,92 @@
+"""mrp-validate: report every problem of graph files before anyone scores them.
+
+Problems go to stdout, one per line (``FILE:LINE: graph ID: node N: message``),
+so that they can be counted and filtered; the one-line summary of each file
+(``FILE: N graphs, K problems in M graphs``) and the reason a file could not be
+read go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import List, Optional
+
+from ..codecs import reader
+from ..validate import validate_file
+from .common import FATAL, OK, PROBLEMS, add_read_options, read_options, run, warn
+
+PROGRAM = "mrp-validate"
+
+EPILOG = """\
+examples:
+  mrp-validate system.mrp
+      every problem, one per line: FILE:LINE: graph ID: node N: message
+  mrp-validate --framework ucca --quiet parses/*.mrp
+      apply the UCCA rules to every graph, print only each file's summary
+  mrp-validate --format dm --text wsj.txt wsj.sdp
+
+what is checked: JSON and field types; duplicate graph ids; tops, edges and anchors
+that name missing nodes; anchors outside the input, empty, whitespace-only or with
+from > to; properties/attributes and values of different lengths; AMR: no anchors and
+one top; DM/PSD: each node anchored to one token; EDS: every node anchored; UCCA:
+remote flags are true/false, a second parent's edge is remote, one top, anchored leaves.
+
+output: problems on stdout; one summary line per file on stderr.
+exit status: 0 no problems; 1 problems; 2 a file could not be read at all (missing,
+a directory, compressed, no UTF-8 line, no graph) or bad arguments.
+"""
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of mrp-validate."""
+    p = argparse.ArgumentParser(
+        prog=PROGRAM,
+        description="Report every problem of graph files (MRP JSON lines and the other readable "
+                    "formats) before they are scored.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
+    )
+    p.add_argument("files", metavar="FILE", nargs="+", help="files to check ('-' for stdin), e.g. system.mrp")
+    p.add_argument("--format", metavar="FMT",
+                   help="input format (default: from each file's extension, else mrp), e.g. --format amr")
+    p.add_argument("--framework", metavar="NAME",
+                   help="apply this framework's rules to every graph (default: each graph's own "
+                        "'framework'); a graph naming another framework is a problem, e.g. --framework dm")
+    add_read_options(p)
+    p.add_argument("--quiet", action="store_true", help="print only the summary of each file")
+    return p
+
+
+def main_body(argv: List[str]) -> int:
+    """Run mrp-validate on arguments; returns the exit status."""
+    args = parser().parse_args(argv)
+    if args.format:
+        reader(args.format)  # refuse an unknown or write-only format before reading anything
+    options = read_options(args, args.framework)
+    code = OK
+    for path in args.files:
+        report = validate_file(path, args.format, args.framework, options.text,
+                               no_wiki=options.no_wiki, wsj_ids=options.wsj_ids)
+        if report.unreadable:
+            warn(PROGRAM, report.summary())
+            code = FATAL
+            continue
+        if not args.quiet:
+            for problem in report.problems:
+                print(problem)
+        sys.stdout.flush()
+        print(report.summary(), file=sys.stderr)
+        if report.problems and code == OK:
+            code = PROBLEMS
+    return code
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    """Entry point of mrp-validate."""
+    run(PROGRAM, main_body, argv)
+
+
+if __name__ == "__main__":
+    main()
