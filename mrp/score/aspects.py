@@ -65,15 +65,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Pattern, Set, Tuple
 
-from ..errors import ScoreError
 from ..graph import Edge, Graph, Node
 from ..normalize import normal_label
 from ..report import prf
 from .metrics import Options
-from .mrp import solve_problem
 from .pairing import Pairing
-from .problem import from_triples
-from .smatch import Local, Relations, matched, mrp_triples, penman_triples
+from .smatch import Local, Relations, mrp_triples, penman_triples, score_triples
 
 #: Levels of relations below a trigger that its sub-graph keeps (Smatch++'s extraction range).
 DEPTH: Optional[int] = 2
@@ -276,14 +273,7 @@ def score_subgraphs(gold: Graph, system: Graph, options: Options) -> Dict[str, A
     """SMATCH counts of two sub-graphs under the exact optimal alignment (no solver when one is empty)."""
     local_g, rel_g, g = triples(gold, options) if gold.nodes else ([], {}, 0)
     local_s, rel_s, s = triples(system, options) if system.nodes else ([], {}, 0)
-    if not (local_g and local_s):
-        return {"g": g, "s": s, "c": 0, "exact": True, "bound": 0, "steps": 0}
-    mapping, value, bound, exact, steps = solve_problem(
-        from_triples(local_g, local_s, rel_g, rel_s), options.limit)
-    if matched(mapping, local_g, local_s, rel_g, rel_s) != value:
-        raise ScoreError(f"graph {gold.id}: internal error: solver value {value} disagrees with the "
-                         "triples matched")
-    return {"g": g, "s": s, "c": value, "exact": exact, "bound": bound, "steps": steps}
+    return score_triples(gold.id, (local_g, rel_g, g), (local_s, rel_s, s), options)
 
 
 def score_aspects(gold: Graph, system: Graph, options: Options,

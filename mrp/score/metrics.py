@@ -32,6 +32,8 @@ class Options:
     """What changes how a metric scores: search limit, trace, errors, workers, compatibility."""
 
     limit: Optional[int] = None
+    #: seconds per pair at most (each search stops with its best map and a bound)
+    timeout: Optional[float] = None
     trace: bool = False
     errors: bool = False
     jobs: int = 1

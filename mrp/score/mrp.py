@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+
+import numpy as np
 
 from ..errors import ScoreError
 from ..graph import Graph
 from ..normalize import NormalGraph, normalize
 from .problem import Problem, build
 from .tuples import count, differences
+from .watchdog import watchdog
 
 #: Search steps per pair unless --limit says otherwise.
 DEFAULT_LIMIT = 5_000_000
@@ -25,42 +28,65 @@ class PairScore:
     exact: bool
     bound: int
     steps: int
+    #: why the search stopped early ("limit" or "timeout"), None when proved optimal
+    cut: Optional[str] = None
     correspondence: List[Tuple[int, int]] = field(default_factory=list)
     errors: Optional[Dict[str, Any]] = None
 
 
-def solve_problem(problem: Problem, limit: Optional[int] = None) -> Tuple[List[int], int, int, bool, int]:
-    """An optimal map (gold position -> system position or -1) with value, bound, exactness, steps."""
+class Solution(NamedTuple):
+    """A correspondence (gold position -> system position or -1) with its value and proof status."""
+
+    mapping: List[int]
+    value: int
+    bound: int
+    exact: bool
+    steps: int
+    #: why the search stopped before proving optimality: "limit", "timeout", or None
+    cut: Optional[str]
+
+
+def solve_problem(problem: Problem, limit: Optional[int] = None, timeout: Optional[float] = None) -> Solution:
+    """An optimal map, or the best found within ``limit`` steps and ``timeout`` seconds with a bound."""
     from .solver import solve  # numba only when a pair is scored
 
-    value, bound, steps, exact, pi = solve(
-        problem.U, problem.src, problem.tgt, problem.lab, problem.cptr, problem.cc, problem.cd,
-        problem.cf, problem.cw, problem.ssrc, problem.stgt,
-        DEFAULT_LIMIT if limit is None else limit, LAP_SIZE,
-    )
-    return [int(j) for j in pi], int(value), int(bound), bool(exact), int(steps)
+    steps_limit = DEFAULT_LIMIT if limit is None else limit
+    stop = np.zeros(1, np.int64)
+    if timeout is not None:
+        watchdog().arm(stop, timeout)
+    try:
+        value, bound, steps, exact, pi = solve(
+            problem.U, problem.src, problem.tgt, problem.lab, problem.cptr, problem.cc, problem.cd,
+            problem.cf, problem.cw, problem.ssrc, problem.stgt, steps_limit, LAP_SIZE, stop,
+        )
+    finally:
+        if timeout is not None:
+            watchdog().disarm()
+    cut = None if exact else ("timeout" if stop[0] else "limit")
+    return Solution([int(j) for j in pi], int(value), int(bound), bool(exact), int(steps), cut)
 
 
-def solve_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None) -> Tuple[
-        List[int], int, int, bool, int]:
+def solve_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None,
+                 timeout: Optional[float] = None) -> Solution:
     """The optimal correspondence of two normalized graphs under the MRP metric."""
-    return solve_problem(build(gold, system), limit)
+    return solve_problem(build(gold, system), limit, timeout)
 
 
 def score_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None,
-                 errors: bool = False) -> PairScore:
+                 errors: bool = False, timeout: Optional[float] = None) -> PairScore:
     """Score two normalized graphs."""
-    mapping, value, bound, exact, steps = solve_normal(gold, system, limit)
+    solution = solve_normal(gold, system, limit, timeout)
+    mapping = solution.mapping
     counts = count(gold, system, mapping)
-    if counts["all"][2] != value:
-        raise ScoreError(
-            f"graph {gold.id}: internal error: solver value {value} but {counts['all'][2]} tuples match"
-        )
+    if counts["all"][2] != solution.value:
+        raise ScoreError(f"graph {gold.id}: internal error: solver value {solution.value} but "
+                         f"{counts['all'][2]} tuples match")
     return PairScore(
         counts=counts,
-        exact=exact,
-        bound=bound,
-        steps=steps,
+        exact=solution.exact,
+        bound=solution.bound,
+        steps=solution.steps,
+        cut=solution.cut,
         correspondence=[
             (gold.node_ids[i], system.node_ids[j]) for i, j in enumerate(mapping) if j >= 0
         ],
@@ -68,6 +94,7 @@ def score_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = 
     )
 
 
-def score_pair(gold: Graph, system: Graph, limit: Optional[int] = None, errors: bool = False) -> PairScore:
-    """Score a system graph against a gold graph with the MRP metric (exact unless ``limit`` stops it)."""
-    return score_normal(normalize(gold), normalize(system), limit, errors)
+def score_pair(gold: Graph, system: Graph, limit: Optional[int] = None, errors: bool = False,
+               timeout: Optional[float] = None) -> PairScore:
+    """Score a system graph against a gold graph with the MRP metric (exact unless a limit stops it)."""
+    return score_normal(normalize(gold), normalize(system), limit, errors, timeout)

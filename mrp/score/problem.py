@@ -85,28 +85,34 @@ def _with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
     """The Problem for rewards U and edges keyed (source, target, label) with a payload each.
 
     A gold edge and a system edge with the same label match with ``weight(gold
-    payload, system payload)``; loops can only match loops and go into U.
+    payload, system payload)``; loops can only match loops and go into U.  The
+    candidates of each gold edge are sorted by (source, target), as the solver
+    requires.
     """
     labels: Dict[Hashable, int] = {}
-    s_edges: Dict[Hashable, List[Tuple[int, int, int, Any]]] = {}
+    s_edges: Dict[Hashable, List[Tuple[int, int, Any]]] = {}
     s_loops: Dict[Hashable, List[Tuple[int, Any]]] = {}
-    ssrc: List[int] = []
-    stgt: List[int] = []
     for (c, d, key), payload in system.items():
         if c == d:
             s_loops.setdefault(key, []).append((c, payload))
         else:
-            s_edges.setdefault(key, []).append((c, d, len(ssrc), payload))
-            ssrc.append(c)
-            stgt.append(d)
+            s_edges.setdefault(key, []).append((c, d, payload))
+    ssrc: List[int] = []
+    stgt: List[int] = []
+    # per label: the system edges sorted by ends, as arrays (source, target, system edge index)
+    blocks: Dict[Hashable, Tuple[np.ndarray, np.ndarray, np.ndarray, List[Any]]] = {}
+    for key, found in s_edges.items():
+        found.sort(key=lambda edge: (edge[0], edge[1]))
+        first = len(ssrc)
+        ssrc.extend(edge[0] for edge in found)
+        stgt.extend(edge[1] for edge in found)
+        blocks[key] = (np.array(ssrc[first:], np.int64), np.array(stgt[first:], np.int64),
+                       np.arange(first, len(ssrc), dtype=np.int64), [edge[2] for edge in found])
     src: List[int] = []
     tgt: List[int] = []
     lab: List[int] = []
-    cptr = [0]
-    cc: List[int] = []
-    cd: List[int] = []
-    cf: List[int] = []
-    cw: List[int] = []
+    sizes: List[int] = []
+    parts: List[Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
     for (a, b, key), payload in gold.items():
         if a == b:
             for j, theirs in s_loops.get(key, ()):
@@ -115,15 +121,21 @@ def _with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
         src.append(a)
         tgt.append(b)
         lab.append(labels.setdefault(key, len(labels)))
-        for c, d, f, theirs in s_edges.get(key, ()):
-            cc.append(c)
-            cd.append(d)
-            cf.append(f)
-            cw.append(weight(payload, theirs))
-        cptr.append(len(cc))
+        block = blocks.get(key)
+        if block is None:
+            sizes.append(0)
+            continue
+        weights = np.fromiter((weight(payload, theirs) for theirs in block[3]), np.int64, len(block[3]))
+        parts.append((block[0], block[1], block[2], weights))
+        sizes.append(len(weights))
+    cptr = np.zeros(len(sizes) + 1, np.int64)
+    np.cumsum(sizes, out=cptr[1:])
+
+    def joined(k: int) -> np.ndarray:
+        return np.concatenate([part[k] for part in parts]) if parts else np.zeros(0, np.int64)
 
     def array(values: List[int]) -> np.ndarray:
         return np.array(values, np.int64)
 
-    return Problem(U, array(src), array(tgt), array(lab), array(cptr), array(cc), array(cd), array(cf),
-                   array(cw), array(ssrc), array(stgt))
+    return Problem(U, array(src), array(tgt), array(lab), cptr, joined(0), joined(1), joined(2), joined(3),
+                   array(ssrc), array(stgt))

@@ -137,15 +137,25 @@ def score_pair(gold: Graph, system: Graph, options: Optional[Options] = None) ->
     else:
         local_g, rel_g, g = mrp_triples(gold)
         local_s, rel_s, s = mrp_triples(system)
-    if local_g and local_s:
-        mapping, value, bound, exact, steps = solve_problem(
-            from_triples(local_g, local_s, rel_g, rel_s), options.limit)
-    else:
-        mapping, value, bound, exact, steps = [-1] * len(local_g), 0, 0, True, 0
-    if matched(mapping, local_g, local_s, rel_g, rel_s) != value:
-        raise ScoreError(f"graph {gold.id}: internal error: solver value {value} disagrees with the "
+    return score_triples(gold.id, (local_g, rel_g, g), (local_s, rel_s, s), options)
+
+
+def score_triples(gid: str, gold: Tuple[Local, Relations, int], system: Tuple[Local, Relations, int],
+                  options: Options) -> Dict[str, Any]:
+    """SMATCH counts of two triple sets under the exact optimal alignment (no search when one is empty)."""
+    local_g, rel_g, g = gold
+    local_s, rel_s, s = system
+    if not (local_g and local_s):
+        return {"g": g, "s": s, "c": 0, "exact": True, "bound": 0, "steps": 0}
+    solution = solve_problem(from_triples(local_g, local_s, rel_g, rel_s), options.limit, options.timeout)
+    if matched(solution.mapping, local_g, local_s, rel_g, rel_s) != solution.value:
+        raise ScoreError(f"graph {gid}: internal error: solver value {solution.value} disagrees with the "
                          "triples matched")
-    return {"g": g, "s": s, "c": value, "exact": exact, "bound": bound, "steps": steps}
+    item: Dict[str, Any] = {"g": g, "s": s, "c": solution.value, "exact": solution.exact,
+                            "bound": solution.bound, "steps": solution.steps}
+    if solution.cut:
+        item["cut"] = solution.cut
+    return item
 
 
 def evaluate(pairing: Pairing, options: Options) -> Tuple[Dict[str, Any], Dict[str, Any]]:

@@ -200,11 +200,18 @@ def _assignment(B):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def _edge_weight(e, c, d, cptr, cc, cd, cw):  # pragma: no cover - compiled
+    """The weight of candidate (c, d) of gold edge e, or 0 (binary search: candidates are sorted)."""
     if c < 0 or d < 0:
         return 0
-    for q in range(cptr[e], cptr[e + 1]):
-        if cc[q] == c and cd[q] == d:
-            return cw[q]
+    lo, hi = cptr[e], cptr[e + 1]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if cc[mid] < c or (cc[mid] == c and cd[mid] < d):
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < cptr[e + 1] and cc[lo] == c and cd[lo] == d:
+        return cw[lo]
     return 0
 
 
@@ -275,19 +282,89 @@ def _gain(i, j, k, pi, U, src, tgt, iptr, iedges, cptr, cc, cd, cw):  # pragma: 
 
 
 @njit(cache=True)
-def _improve(pi, m, U, src, tgt, iptr, iedges, cptr, cc, cd, cw, passes):  # pragma: no cover
-    """Hill-climb a map with improving moves (to a free node or unmatched) and swaps."""
+def _positive(U):  # pragma: no cover - compiled
+    """CSR lists, per gold node, of the system nodes with a positive reward."""
+    n, m = U.shape
+    ptr = np.zeros(n + 1, np.int64)
+    for i in range(n):
+        for j in range(m):
+            if U[i, j] > 0:
+                ptr[i + 1] += 1
+        ptr[i + 1] += ptr[i]
+    cols = np.empty(ptr[n], np.int64)
+    t = 0
+    for i in range(n):
+        for j in range(m):
+            if U[i, j] > 0:
+                cols[t] = j
+                t += 1
+    return ptr, cols
+
+
+@njit(cache=True)
+def _improve(pi, m, U, src, tgt, iptr, iedges, cptr, cc, cd, cw, upos, ucol, passes,
+             stop):  # pragma: no cover
+    """Hill-climb a map with improving moves (to a free node or unmatched) and swaps.
+
+    The targets tried for gold node i are the system nodes where i gains
+    something by itself: a positive reward, or a candidate edge towards the
+    image of one of its neighbours.
+    """
     n = pi.shape[0]
     holder = np.full(m, -1, np.int64)
     for i in range(n):
         if pi[i] >= 0:
             holder[pi[i]] = i
+    mark = np.zeros(m, np.bool_)
+    tries = np.empty(m + 1, np.int64)
     for _ in range(passes):
         improved = False
         for i in range(n):
+            if stop[0]:
+                return
+            nt = 1
+            tries[0] = -1
+            for t in range(upos[i], upos[i + 1]):
+                j = ucol[t]
+                if not mark[j]:
+                    mark[j] = True
+                    tries[nt] = j
+                    nt += 1
+            for t in range(iptr[i], iptr[i + 1]):
+                e = iedges[t]
+                if src[e] == i:
+                    y = pi[tgt[e]]
+                    if y < 0 or tgt[e] == i:
+                        continue
+                    for q in range(cptr[e], cptr[e + 1]):
+                        if cd[q] == y and not mark[cc[q]]:
+                            mark[cc[q]] = True
+                            tries[nt] = cc[q]
+                            nt += 1
+                else:
+                    y = pi[src[e]]
+                    if y < 0:
+                        continue
+                    lo, hi = cptr[e], cptr[e + 1]
+                    while lo < hi:
+                        mid = (lo + hi) // 2
+                        if cc[mid] < y:
+                            lo = mid + 1
+                        else:
+                            hi = mid
+                    q = lo
+                    while q < cptr[e + 1] and cc[q] == y:
+                        if not mark[cd[q]]:
+                            mark[cd[q]] = True
+                            tries[nt] = cd[q]
+                            nt += 1
+                        q += 1
             best_delta = 0
             best_j = -2
-            for j in range(-1, m):
+            for u in range(nt):
+                j = tries[u]
+                if j >= 0:
+                    mark[j] = False
                 if j == pi[i]:
                     continue
                 k = holder[j] if j >= 0 else -1
@@ -313,15 +390,17 @@ def _improve(pi, m, U, src, tgt, iptr, iedges, cptr, cc, cd, cw, passes):  # pra
             break
 
 
-@njit(cache=True)
-def solve(U, src, tgt, lab, cptr, cc, cd, cf, cw, ssrc, stgt, limit, lap_size):  # pragma: no cover
+@njit(cache=True, nogil=True)
+def solve(U, src, tgt, lab, cptr, cc, cd, cf, cw, ssrc, stgt, limit, lap_size, stop):  # pragma: no cover
     """Maximize the objective; returns (value, bound, steps, exact, map).
 
     ``U``: int64[n, m] node rewards.  ``src``, ``tgt``, ``lab``: gold edges (no
     loops) with integer labels.  ``cptr``/``cc``/``cd``/``cf``/``cw``: for each
-    gold edge (CSR), its candidate system edges: endpoints, index into
-    ``ssrc``/``stgt`` (the system edges), and weight.  ``limit``: search steps
-    at most; ``lap_size``: the largest side for which assignment bounds are used.
+    gold edge (CSR), its candidate system edges sorted by (source, target):
+    endpoints, index into ``ssrc``/``stgt`` (the system edges), and weight.  ``limit``: search steps
+    at most; ``lap_size``: the largest side for which assignment bounds are used;
+    ``stop``: a one-element array that another thread sets non-zero to stop the
+    search early (the result is then the best map so far with a valid bound).
     """
     n, m = U.shape
     E = src.shape[0]
@@ -331,6 +410,7 @@ def solve(U, src, tgt, lab, cptr, cc, cd, cf, cw, ssrc, stgt, limit, lap_size): 
         return 0, 0, 0, True, pi
     FREE = -2
     iptr, iedges = _incidence(n, src, tgt)
+    upos, ucol = _positive(U)
     ptr, end_edge, end_dir, end_key = _ends(n, src, tgt, lab)
     share = np.empty(K, np.int64)
     for q in range(K):
@@ -359,6 +439,8 @@ def solve(U, src, tgt, lab, cptr, cc, cd, cf, cw, ssrc, stgt, limit, lap_size): 
     stall = 0
     rounds = ROUNDS if use_lap else 1
     for rnd in range(rounds):
+        if rnd > 0 and stop[0]:
+            break
         for i in range(n):
             _row(i, row, m, assign, False, ptr, end_edge, end_dir, end_key, src, tgt,
                  cptr, cc, cd, cf, cw, share, ssrc, stgt, emax, fmax, acc_a, acc_b, seen, tj, tf)
@@ -416,7 +498,7 @@ def solve(U, src, tgt, lab, cptr, cc, cd, cf, cw, ssrc, stgt, limit, lap_size): 
             pi[i] = col[i]
         value = _objective(pi, U, src, tgt, cptr, cc, cd, cw)
         if value < root or rnd == 0:
-            _improve(pi, m, U, src, tgt, iptr, iedges, cptr, cc, cd, cw, 50 if n * m <= 250000 else 3)
+            _improve(pi, m, U, src, tgt, iptr, iedges, cptr, cc, cd, cw, upos, ucol, 50, stop)
             value = _objective(pi, U, src, tgt, cptr, cc, cd, cw)
         if value > best:
             best = value
@@ -451,8 +533,11 @@ def solve(U, src, tgt, lab, cptr, cc, cd, cf, cw, ssrc, stgt, limit, lap_size): 
     used = np.zeros(m, np.bool_)
     L = np.zeros((n, m), np.int64)
     node = np.empty(n, np.int64)          # gold node fixed at each depth
-    cand = np.empty((n, m + 1), np.int64)  # its candidates, best first, -1 last
-    ckey = np.empty((n, m + 1), np.int64)  # their keys
+    # the candidates of each depth, best first and -1 last, with their keys: a stack growing on demand
+    cbase = np.zeros(n, np.int64)          # where each depth's candidates start
+    ccap = min(n * (m + 1), 1 << 16)
+    cand = np.empty(ccap, np.int64)
+    ckey = np.empty(ccap, np.int64)
     ncand = np.zeros(n, np.int64)
     cpos = np.zeros(n, np.int64)
     cur = np.full(n, FREE, np.int64)       # current choice at each depth
@@ -464,7 +549,8 @@ def solve(U, src, tgt, lab, cptr, cc, cd, cf, cw, ssrc, stgt, limit, lap_size): 
         if ptr[i + 1] - ptr[i] > deg_max:
             deg_max = ptr[i + 1] - ptr[i]
     saved_node = np.empty(2 * E + 1, np.int64)
-    saved_row = np.empty((2 * E + 1, m), np.int64)
+    scap = min(2 * E + 1, 64)              # rows the undo stack holds now (it grows on demand)
+    saved_row = np.empty((scap, m), np.int64)
     saved_top = np.zeros(n + 1, np.int64)  # stack height before each depth's fix
     nsaved = 0
     marks = np.zeros(n, np.bool_)
@@ -547,23 +633,31 @@ def solve(U, src, tgt, lab, cptr, cc, cd, cf, cw, ssrc, stgt, limit, lap_size): 
                 node[depth] = i
                 lbound[depth] = bound // SCALE
                 rest[depth] = SCALE * value + rowsum - rowmax[i]
+                base = 0 if depth == 0 else cbase[depth - 1] + ncand[depth - 1]
+                cbase[depth] = base
+                if base + m + 1 > ccap:
+                    ccap = max(2 * ccap, base + m + 1)
+                    grown = np.empty(ccap, np.int64)
+                    grown[:base] = cand[:base]
+                    cand = grown
+                    grown = np.empty(ccap, np.int64)
+                    grown[:base] = ckey[:base]
+                    ckey = grown
                 cnt = 0
                 for j in range(m):
                     if used[j]:
                         continue
                     k = SU[i, j] + SCALE * L[i, j] + P[i, j]
                     if k > 0:
-                        cand[depth, cnt] = j
+                        fcol[cnt] = j
                         keys[cnt] = -k
                         cnt += 1
                 order = np.argsort(keys[:cnt], kind="mergesort")
                 for t in range(cnt):
-                    fcol[t] = cand[depth, order[t]]
-                for t in range(cnt):
-                    cand[depth, t] = fcol[t]
-                    ckey[depth, t] = -keys[order[t]]
-                cand[depth, cnt] = -1
-                ckey[depth, cnt] = 0
+                    cand[base + t] = fcol[order[t]]
+                    ckey[base + t] = -keys[order[t]]
+                cand[base + cnt] = -1
+                ckey[base + cnt] = 0
                 ncand[depth] = cnt + 1
                 cpos[depth] = 0
                 cur[depth] = FREE
@@ -600,15 +694,15 @@ def solve(U, src, tgt, lab, cptr, cc, cd, cf, cw, ssrc, stgt, limit, lap_size): 
         if p >= ncand[depth]:
             depth -= 1
             continue
-        j = cand[depth, p]
-        if j >= 0 and rest[depth] + ckey[depth, p] < target:
+        j = cand[cbase[depth] + p]
+        if j >= 0 and rest[depth] + ckey[cbase[depth] + p] < target:
             # candidates are sorted: no later real candidate can do better; try unmatched
             p = ncand[depth] - 1
             j = -1
         cpos[depth] = p + 1
         if j == -1 and rest[depth] < target:
             continue
-        if steps >= limit:
+        if steps >= limit or stop[0]:
             stopped = True
             break
         steps += 1
@@ -638,6 +732,11 @@ def solve(U, src, tgt, lab, cptr, cc, cd, cf, cw, ssrc, stgt, limit, lap_size): 
             x = touched[u]
             marks[x] = False
             saved_node[nsaved] = x
+            if nsaved == scap:
+                scap = min(2 * scap, 2 * E + 1)
+                rows = np.empty((scap, m), np.int64)
+                rows[:nsaved] = saved_row[:nsaved]
+                saved_row = rows
             for jj in range(m):
                 saved_row[nsaved, jj] = P[x, jj]
             nsaved += 1

@@ -1,0 +1,62 @@
+"""A per-process timer thread that stops a running search when its time is up."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from typing import Optional
+
+import numpy as np
+
+
+class Watchdog:
+    """Sets ``stop[0] = 1`` when an armed deadline passes; one thread serves every pair in turn."""
+
+    def __init__(self) -> None:
+        self._condition = threading.Condition()
+        self._stop: Optional[np.ndarray] = None
+        self._deadline: Optional[float] = None
+        thread = threading.Thread(target=self._run, name="mrp-watchdog", daemon=True)
+        thread.start()
+
+    def arm(self, stop: np.ndarray, seconds: float) -> None:
+        """Set ``stop[0]`` after ``seconds`` unless disarmed before."""
+        with self._condition:
+            self._stop = stop
+            self._deadline = time.monotonic() + max(0.0, seconds)
+            self._condition.notify()
+
+    def disarm(self) -> None:
+        """Cancel the armed deadline."""
+        with self._condition:
+            self._stop = None
+            self._deadline = None
+
+    def _run(self) -> None:
+        with self._condition:
+            while True:
+                if self._deadline is None:
+                    self._condition.wait()
+                    continue
+                left = self._deadline - time.monotonic()
+                if left > 0:
+                    self._condition.wait(left)
+                    continue
+                if self._stop is not None:
+                    self._stop[0] = 1
+                self._stop = None
+                self._deadline = None
+
+
+_WATCHDOG: Optional[Watchdog] = None
+_OWNER = -1
+
+
+def watchdog() -> Watchdog:
+    """This process's watchdog (a forked worker starts its own)."""
+    global _WATCHDOG, _OWNER
+    if _WATCHDOG is None or _OWNER != os.getpid():
+        _WATCHDOG = Watchdog()
+        _OWNER = os.getpid()
+    return _WATCHDOG
