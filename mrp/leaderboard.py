@@ -12,7 +12,17 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .score.metrics import ALIASES
-from .score.stats import Path, bootstrap, item_counts, item_keys, macro, micro, pair_counts, paired_test
+from .score.stats import (
+    Path,
+    bootstrap,
+    item_counts,
+    item_keys,
+    macro,
+    micro,
+    pair_counts,
+    paired_test,
+    reported_paths,
+)
 
 #: metric -> the count path systems are ranked by
 PRIMARY: Dict[str, Path] = {
@@ -152,3 +162,35 @@ def table(board: Mapping[str, Any]) -> str:
         if "note" in comparison:
             out.append(f"+ {comparison['better']} vs {comparison['worse']}: {comparison['note']}")
     return "\n".join(out) + "\n"
+
+
+def _at(node: Any, path: Sequence[str]) -> Any:
+    for key in path:
+        node = node.get(key) if isinstance(node, Mapping) else None
+    return node
+
+
+def summary(metric: str, result: Mapping[str, Any]) -> str:
+    """One system's result as a plain-text table: per count path g, s, c, micro P/R/F, macro F, CI of F."""
+    header = ["score", "g", "s", "c", "P", "R", "F", "macro F"]
+    has_ci = "ci" in result
+    if has_ci:
+        header.append(f"{_level(float(result.get('bootstrap', {}).get('level', 0.95)))} CI of F")
+    lines: List[List[str]] = []
+    for path in reported_paths(result):
+        counts = _at(result, path)
+        name = " ".join([metric, *(path[1:] if path[:1] == (metric,) else path)])
+        row = [name, str(counts["g"]), str(counts["s"]), str(counts["c"]), _number(counts["p"]),
+               _number(counts["r"]), _number(counts["f"])]
+        row.append(_number(_at(result.get("macro", {}), path)["f"]) if "macro" in result else "")
+        if has_ci:
+            lo, hi = _at(result["ci"], path)["micro"]["f"]
+            row.append(f"[{_number(lo)}, {_number(hi)}]")
+        lines.append(row)
+    widths = [max(len(row[k]) for row in [header, *lines]) for k in range(len(header))]
+    out = ["  ".join(cell.ljust(w) if k == 0 else cell.rjust(w) for k, (cell, w) in
+                     enumerate(zip(row, widths))).rstrip() for row in [header, *lines]]
+    out.insert(1, "  ".join("-" * width for width in widths))
+    if "signature" in result:
+        out.append(f"signature: {result['signature']}")
+    return "\n".join(out) + "\n\n"

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
-from ..codecs import infer_format
-from ..load import read_corpus
+from ..codecs import ReadOptions, infer_format
+from ..load import Corpus, read_corpus
 from ..report import render
 from ..score.metrics import Options, canonical, evaluator
-from .common import FATAL, OK, add_read_options, fail, read_options, report, run, warn
+from ..score.pairing import Pairing
+from ..signature import Settings, signature
+from .common import OK, add_read_options, fail, read_options, report, run, warn
+from .progress import Line, terminal
+
+if TYPE_CHECKING:
+    from ..standardize import Standardization
 
 PROGRAM = "mrp-score"
 
@@ -22,9 +28,16 @@ examples:
       per-item counts under "scores", missing and surplus tuples in errors.json
   mrp-score --jobs 2 --limit 100000 --output result.json --gold gold.mrp system.mrp
   mrp-score --format amr --no-wiki --gold gold.amr system.amr
+  mrp-score --bootstrap --seed 1 --gold gold.mrp system.mrp
+      adds 95% confidence intervals ("ci") to the micro and macro scores
+  mrp-score --table --gold gold.mrp a.mrp b.mrp c.mrp
+      a leaderboard of three systems with intervals and paired significance tests
+  mrp-score --format amr --standardize dereify --aspects --gold gold.amr system.amr
+  mrp-score --validate --timeout 10 --gold gold.mrp system.mrp
 
-exit status: 0 scored (invalid system graphs are counted in "invalid" and score zero);
-2 nothing scored (bad arguments, unreadable files, or any invalid gold graph).
+exit status: 0 scored (invalid system graphs are counted in "invalid" and score zero; pairs
+stopped by --limit/--timeout or failing are counted under "cut"); 2 nothing scored (bad
+arguments, unreadable files, or any invalid gold graph); 130 interrupted (nothing written).
 To convert between formats, see mrp-convert --help.
 """
 
@@ -34,15 +47,17 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog=PROGRAM,
         description="Score system graphs against gold graphs (MRP metric with a provably optimal "
-                    "node correspondence). Prints one JSON document.",
+                    "node correspondence). Prints one JSON document; with several SYSTEM files, a "
+                    "leaderboard.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         allow_abbrev=False,
     )
-    p.add_argument("system", metavar="SYSTEM", help="system graphs ('-' for stdin), e.g. system.mrp")
+    p.add_argument("system", metavar="SYSTEM", nargs="+",
+                   help="system graphs ('-' for stdin), e.g. system.mrp; several files give a leaderboard")
     p.add_argument("--gold", required=True, metavar="GOLD", help="gold graphs, e.g. --gold gold.mrp")
     p.add_argument("--score", default="mrp", metavar="METRIC[,METRIC...]",
-                   help="metrics to compute: mrp (default), smatch, edm, sdp, ucca; with several "
+                   help="metrics to compute: mrp (default), smatch, edm, sdp, ucca, aspects; with several "
                         "(e.g. --score mrp,smatch,edm) the JSON is keyed by metric name and the "
                         "inputs are read once")
     p.add_argument("--format", metavar="FMT",
@@ -52,6 +67,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--framework", action="append", metavar="NAME",
                    help="score only graphs of this framework (repeatable), e.g. --framework eds")
     add_read_options(p)
+    p.add_argument("--standardize", default="none", metavar="PRESET",
+                   help="AMR standardization applied to gold and system alike: none (default), smatchpp, "
+                        "reify, dereify, or options joined by '+' (roles, reify, dereify, attributes, "
+                        "dedupe, no-wiki), e.g. --standardize roles+dedupe")
+    p.add_argument("--aspects", action="store_true",
+                   help="add fine-grained AMR aspect scores (named entities, negation, ...) "
+                        "under \"aspects\"")
     p.add_argument("--trace", action="store_true",
                    help="add per-item counts under \"scores\": {framework: {id: {...}}}")
     p.add_argument("--errors", metavar="FILE",
@@ -60,19 +82,39 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, metavar="N",
                    help="search steps per pair at most (default 5000000); a pair stopped by it is "
                         "reported inexact with an upper bound, e.g. --limit 100000")
+    p.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help="seconds per pair at most; a pair stopped by it keeps its best correspondence "
+                        "and an upper bound, counted under \"cut\", e.g. --timeout 10")
     p.add_argument("--jobs", type=int, default=1, metavar="N",
                    help="worker processes (default 1); results are identical for any N, e.g. --jobs 2")
     p.add_argument("--smatch-compat", action="store_true",
                    help="smatch: reproduce the original SMATCH tool's counts, defects included "
                         "(duplicate triples counted repeatedly, quoted strings cut to their first word)")
+    p.add_argument("--bootstrap", type=int, nargs="?", const=1000, metavar="N",
+                   help="add 95%% confidence intervals (\"ci\") from N bootstrap resamples of the items "
+                        "(default N 1000), e.g. --bootstrap or --bootstrap 5000")
+    p.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="random seed of the bootstrap and of significance tests (default 0)")
+    p.add_argument("--significance", choices=("randomization", "bootstrap"), default="randomization",
+                   help="leaderboard: paired test between adjacent systems: approximate randomization "
+                        "(default) or paired bootstrap")
+    p.add_argument("--table", action="store_true",
+                   help="print the result as a plain-text table instead of JSON (a leaderboard with "
+                        "several systems)")
+    p.add_argument("--validate", action="store_true",
+                   help="first report every problem of GOLD and SYSTEM on stderr (as mrp-validate), "
+                        "then score")
     p.add_argument("--output", metavar="FILE", help="write the JSON here instead of stdout")
     p.add_argument("--quiet", action="store_true",
-                   help="do not list skipped or unpaired graphs one by one (counts are still printed)")
+                   help="no progress line, and do not list skipped or unpaired graphs one by one "
+                        "(counts are still printed)")
     return p
 
 
-def _metrics(spec: str) -> List[str]:
+def _metrics(spec: str, aspects: bool) -> List[str]:
     names = [name.strip() for name in spec.split(",") if name.strip()]
+    if aspects:
+        names.append("aspects")
     if not names:
         fail(PROGRAM, "--score names no metric")
     chosen: List[str] = []
@@ -84,30 +126,44 @@ def _metrics(spec: str) -> List[str]:
     return chosen
 
 
-def main_body(argv: List[str]) -> int:
-    """Run mrp-score on arguments; returns the exit status."""
-    args = parser().parse_args(argv)
-    metrics = _metrics(args.score)
+def _check(args: argparse.Namespace) -> None:
     if args.jobs < 1:
         fail(PROGRAM, "--jobs must be at least 1")
     if args.limit is not None and args.limit < 0:
         fail(PROGRAM, "--limit must not be negative")
-    frameworks = args.framework
-    one = frameworks[0] if frameworks and len(frameworks) == 1 else None
-    sys_format = args.format or infer_format(args.system, "mrp")
-    gold_format = args.gold_format or args.format or infer_format(args.gold, "mrp")
-    read = read_options(args, one)
+    if args.timeout is not None and not args.timeout > 0:
+        fail(PROGRAM, "--timeout must be a positive number of seconds")
+    if args.bootstrap is not None and args.bootstrap < 1:
+        fail(PROGRAM, "--bootstrap needs at least 1 resample")
+    if len(args.system) > 1 and args.errors:
+        fail(PROGRAM, "--errors works with one SYSTEM file")
+    if len(set(args.system)) != len(args.system):
+        fail(PROGRAM, "a SYSTEM file is named twice")
 
-    from ..score.pairing import duplicate_errors, pair
 
-    gold = read_corpus(args.gold, gold_format, read)
-    bad = gold.errors + duplicate_errors(gold)
-    if bad:
-        for error in bad:
-            report(error)
-        fail(PROGRAM, f"{gold.name}: {len(bad)} invalid gold graph(s); nothing scored")
-    system = read_corpus(args.system, sys_format, read)
-    pairing = pair(gold, system, frameworks)
+def _validate(path: str, fmt: str, read: ReadOptions, frameworks: Optional[List[str]]) -> None:
+    from ..validate import validate_for_score
+
+    found = validate_for_score(path, fmt, read, frameworks)
+    for problem in found.problems:
+        print(problem, file=sys.stderr)
+    print(found.summary(), file=sys.stderr)
+
+
+def _standardized(corpus: Corpus, std: Standardization) -> Corpus:
+    if std.active():
+        from ..standardize import standardize
+
+        corpus.graphs = [standardize(graph, std) for graph in corpus.graphs]
+    return corpus
+
+
+def _read_system(path: str, fmt: str, read: ReadOptions, gold: Corpus, args: argparse.Namespace,
+                 std: Standardization) -> Pairing:
+    from ..score.pairing import pair
+
+    system = _standardized(read_corpus(path, fmt, read), std)
+    pairing = pair(gold, system, args.framework)
     for error in pairing.invalid:
         report(error, " (scored as an empty graph)")
     if not args.quiet:
@@ -117,31 +173,130 @@ def main_body(argv: List[str]) -> int:
             warn(PROGRAM, f"{system.name}:{graph.line or '?'}: graph {graph.id}: duplicate id; not scored")
     if not pairing.pairs:
         fail(PROGRAM, "no gold graphs to score (check --framework)")
+    return pairing
 
-    options = Options(limit=args.limit, trace=args.trace, errors=bool(args.errors), jobs=args.jobs,
-                      smatch_compat=args.smatch_compat, penman=sys_format == gold_format == "amr")
+
+def _evaluate(metric: str, pairing: Pairing, options: Options, args: argparse.Namespace,
+              settings: Settings) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """One metric's result with macro scores, intervals and signature; per-item scores only with --trace."""
+    from ..score.stats import annotate
+
+    result, found = evaluator(metric)(pairing, options)
+    annotate(result, args.bootstrap, args.seed)
+    if not args.trace and len(args.system) == 1:
+        result.pop("scores", None)
+    result["signature"] = signature(metric, {p.gold.framework or "none" for p in pairing.pairs}, settings)
+    return result, found
+
+
+def _write(args: argparse.Namespace, text: str, document: Dict[str, Any]) -> None:
+    if args.output and args.output != "-":
+        with open(args.output, "w", encoding="utf-8") as stream:
+            stream.write(render(document))
+        if args.table:
+            sys.stdout.write(text)
+    else:
+        sys.stdout.write(text)
+
+
+def _single(args: argparse.Namespace, metrics: List[str], pairing: Pairing, options: Options,
+            settings: Settings) -> None:
     results: Dict[str, Any] = {}
     details: Dict[str, Any] = {}
     for metric in metrics:
-        results[metric], found = evaluator(metric)(pairing, options)
+        results[metric], found = _evaluate(metric, pairing, options, args, settings)
         if found:
             details[metric] = found
     if len(metrics) == 1:
         details = details.get(metrics[0], {})
     document = results[metrics[0]] if len(metrics) == 1 else results
-    text = render(document)
     if args.errors:
         import json
 
         with open(args.errors, "w", encoding="utf-8") as stream:
             json.dump(details, stream, ensure_ascii=False)
             stream.write("\n")
-    if args.output and args.output != "-":
-        with open(args.output, "w", encoding="utf-8") as stream:
-            stream.write(text)
-    else:
-        sys.stdout.write(text)
-    return OK if not gold.errors else FATAL
+    text = render(document)
+    if args.table:
+        from ..leaderboard import summary
+
+        text = "".join(summary(metric, results[metric]) for metric in metrics)
+    _write(args, text, document)
+
+
+def _board(args: argparse.Namespace, metrics: List[str], runs: Dict[str, List[Tuple[str, Dict[str, Any]]]],
+           settings: Settings, frameworks: Set[str]) -> None:
+    from ..leaderboard import PRIMARY, leaderboard, table
+
+    test = Settings(**{**settings.__dict__, "test": args.significance})
+    document: Dict[str, Any] = {}
+    text = ""
+    for metric in metrics:
+        board: Dict[str, Any] = {}
+        if metric in PRIMARY:
+            board = leaderboard(metric, runs[metric], n=args.bootstrap or 1000, seed=args.seed,
+                                method=args.significance)
+            text += table(board) + "\n"
+        board["signature"] = signature(metric, frameworks, test)
+        board["results"] = {}
+        for name, result in runs[metric]:
+            if not args.trace:
+                result.pop("scores", None)
+            board["results"][name] = result
+        document[metric] = board
+    if len(metrics) == 1:
+        document = document[metrics[0]]
+    _write(args, text if args.table else render(document), document)
+
+
+def main_body(argv: List[str]) -> int:
+    """Run mrp-score on arguments; returns the exit status."""
+    args = parser().parse_args(argv)
+    _check(args)
+    metrics = _metrics(args.score, args.aspects)
+    from ..standardize import parse
+
+    std = parse(args.standardize)
+    frameworks = args.framework
+    one = frameworks[0] if frameworks and len(frameworks) == 1 else None
+    gold_format = args.gold_format or args.format or infer_format(args.gold, "mrp")
+    read = read_options(args, one)
+
+    from ..score.pairing import duplicate_errors
+
+    gold = read_corpus(args.gold, gold_format, read)
+    bad = gold.errors + duplicate_errors(gold)
+    if bad:
+        for error in bad:
+            report(error)
+        fail(PROGRAM, f"{gold.name}: {len(bad)} invalid gold graph(s); nothing scored")
+    formats = [args.format or infer_format(path, "mrp") for path in args.system]
+    if args.validate:
+        _validate(args.gold, gold_format, read, frameworks)
+        for path, fmt in zip(args.system, formats):
+            _validate(path, fmt, read, frameworks)
+    gold = _standardized(gold, std)
+    penman = all(fmt == gold_format == "amr" for fmt in formats)
+    settings = Settings(standardization=std.name(), limit=args.limit, timeout=args.timeout,
+                        smatch_compat=args.smatch_compat, penman=penman, no_wiki=args.no_wiki,
+                        bootstrap=args.bootstrap, seed=args.seed)
+    progress = Line(PROGRAM, gold.name, show=terminal(sys.stderr) and not args.quiet)
+    options = Options(limit=args.limit, timeout=args.timeout, trace=True, errors=bool(args.errors),
+                      jobs=args.jobs, smatch_compat=args.smatch_compat, penman=penman, progress=progress,
+                      memo={} if len(args.system) > 1 else None)
+    if len(args.system) == 1:
+        _single(args, metrics, _read_system(args.system[0], formats[0], read, gold, args, std), options,
+                settings)
+        return OK
+    runs: Dict[str, List[Tuple[str, Dict[str, Any]]]] = {metric: [] for metric in metrics}
+    scored: Set[str] = set()
+    for path, fmt in zip(args.system, formats):
+        pairing = _read_system(path, fmt, read, gold, args, std)
+        scored.update(p.gold.framework or "none" for p in pairing.pairs)
+        for metric in metrics:
+            runs[metric].append((path, _evaluate(metric, pairing, options, args, settings)[0]))
+    _board(args, metrics, runs, settings, scored)
+    return OK
 
 
 def main(argv: Optional[List[str]] = None) -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional, Tuple
 
 from ..errors import MRPError
+from ..graph import Graph
 from .pairing import Pairing
 
 #: metric name -> module under mrp.score
@@ -23,8 +24,25 @@ METRICS: Dict[str, str] = {
     "edm": "edm",
     "sdp": "sdp",
     "ucca": "ucca",
+    "aspects": "aspects",
 }
 ALIASES = {"mces": "mrp"}
+
+
+class Progress:
+    """Receives a run's progress; this base class ignores it (the CLI shows it on a terminal)."""
+
+    def start(self, total: int) -> None:
+        """A run of ``total`` pairs begins."""
+
+    def advance(self, cut: bool) -> None:
+        """One more pair is done (``cut``: stopped before proving optimality)."""
+
+    def problem(self, graph: Graph, message: str) -> None:
+        """A pair (named by its gold graph) could not be scored normally."""
+
+    def finish(self) -> None:
+        """The run is over."""
 
 
 @dataclass
@@ -40,6 +58,10 @@ class Options:
     smatch_compat: bool = False
     #: the graphs were read from Penman (SMATCH uses the original tool's AMR triples)
     penman: bool = False
+    #: where progress and per-pair failures go
+    progress: Optional[Progress] = None
+    #: pair scores already computed, reused for an identical system graph against the same gold
+    memo: Optional[Dict[Any, Any]] = None
 
 
 Evaluate = Callable[[Pairing, Options], Tuple[Dict[str, Any], Dict[str, Any]]]

@@ -32,6 +32,8 @@ class PairScore:
     cut: Optional[str] = None
     correspondence: List[Tuple[int, int]] = field(default_factory=list)
     errors: Optional[Dict[str, Any]] = None
+    #: what went wrong when scoring the pair raised (the counts are then a lower bound)
+    failure: Optional[str] = None
 
 
 class Solution(NamedTuple):

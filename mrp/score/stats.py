@@ -57,7 +57,7 @@ def _is_triple(node: Any, keys: frozenset = _REPORTED) -> bool:
     return isinstance(node, Mapping) and keys <= node.keys() and all(_is_count(node[k]) for k in _TRIPLE)
 
 
-def _reported_paths(result: Mapping[str, Any]) -> List[Path]:
+def reported_paths(result: Mapping[str, Any]) -> List[Path]:
     """The paths of every reported count triple ({g, s, c, p, r, f}) of a result, in result order."""
     paths: List[Path] = []
 
@@ -133,7 +133,7 @@ def item_counts(result: Mapping[str, Any]) -> Dict[Path, np.ndarray]:
     report a path and others do not.
     """
     items = _items(result)
-    paths = _reported_paths(result)
+    paths = reported_paths(result)
     out: Dict[Path, np.ndarray] = {}
     unresolved: List[Path] = []
     for path in paths:
