@@ -12,7 +12,8 @@ from __future__ import annotations
 import os
 import signal
 import time
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from collections import deque
+from typing import Any, Deque, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..normalize import normalize
 from ..report import prf
@@ -51,9 +52,17 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _score_many(jobs: List[Job]) -> List[PairScore]:
+    return [_score_one(job) for job in jobs]
+
+
 def score_pairs(pairs: Sequence[Pair], limit: Optional[int] = None, errors: bool = False,
                 jobs: int = 1, timeout: Optional[float] = None) -> Iterator[PairScore]:
-    """Scores of the pairs, in order; with ``jobs`` > 1 in worker processes."""
+    """Scores of the pairs, in order; with ``jobs`` > 1 in worker processes.
+
+    Work goes out in chunks, a few per worker at a time, so that the pipe to
+    the workers never fills and an interrupted pool can always be stopped.
+    """
     work = [(pair, limit, errors, timeout) for pair in pairs]
     if jobs <= 1 or len(work) < 2:
         for job in work:
@@ -62,9 +71,22 @@ def score_pairs(pairs: Sequence[Pair], limit: Optional[int] = None, errors: bool
     import multiprocessing
 
     context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-    chunk = max(1, min(64, len(work) // (jobs * 4) or 1))
+    size = max(1, min(64, len(work) // (jobs * 4) or 1))
+    starts = iter(range(0, len(work), size))
     with context.Pool(jobs, initializer=_ignore_interrupts) as pool:
-        yield from pool.imap(_score_one, work, chunksize=chunk)
+        pending: Deque[Any] = deque()
+
+        def submit() -> None:
+            start = next(starts, None)
+            if start is not None:
+                pending.append(pool.apply_async(_score_many, (work[start:start + size],)))
+
+        for _ in range(2 * jobs):
+            submit()
+        while pending:
+            done = pending.popleft().get()
+            submit()
+            yield from done
 
 
 def _memo_key(pair: Pair) -> Tuple[int, str]:

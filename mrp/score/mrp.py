@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -36,6 +38,23 @@ class PairScore:
     failure: Optional[str] = None
 
 
+_EXECUTOR: Optional[ThreadPoolExecutor] = None
+
+
+def _interruptible(solve: Callable[..., Any], arguments: Tuple[Any, ...], stop: np.ndarray) -> Any:
+    """Run the compiled search in a helper thread so that Ctrl-C in the main thread stops it at once."""
+    global _EXECUTOR
+    if _EXECUTOR is None:
+        _EXECUTOR = ThreadPoolExecutor(1, thread_name_prefix="mrp-solver")
+    future = _EXECUTOR.submit(solve, *arguments)
+    try:
+        return future.result()
+    except KeyboardInterrupt:
+        stop[0] = 1
+        future.result()
+        raise
+
+
 class Solution(NamedTuple):
     """A correspondence (gold position -> system position or -1) with its value and proof status."""
 
@@ -56,11 +75,13 @@ def solve_problem(problem: Problem, limit: Optional[int] = None, timeout: Option
     stop = np.zeros(1, np.int64)
     if timeout is not None:
         watchdog().arm(stop, timeout)
+    arguments = (problem.U, problem.src, problem.tgt, problem.lab, problem.cptr, problem.cc, problem.cd,
+                 problem.cf, problem.cw, problem.ssrc, problem.stgt, steps_limit, LAP_SIZE, stop)
     try:
-        value, bound, steps, exact, pi = solve(
-            problem.U, problem.src, problem.tgt, problem.lab, problem.cptr, problem.cc, problem.cd,
-            problem.cf, problem.cw, problem.ssrc, problem.stgt, steps_limit, LAP_SIZE, stop,
-        )
+        if threading.current_thread() is threading.main_thread():
+            value, bound, steps, exact, pi = _interruptible(solve, arguments, stop)
+        else:
+            value, bound, steps, exact, pi = solve(*arguments)
     finally:
         if timeout is not None:
             watchdog().disarm()
