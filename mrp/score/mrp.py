@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -39,13 +40,15 @@ class PairScore:
 
 
 _EXECUTOR: Optional[ThreadPoolExecutor] = None
+_EXECUTOR_PID = -1
 
 
 def _interruptible(solve: Callable[..., Any], arguments: Tuple[Any, ...], stop: np.ndarray) -> Any:
     """Run the compiled search in a helper thread so that Ctrl-C in the main thread stops it at once."""
-    global _EXECUTOR
-    if _EXECUTOR is None:
+    global _EXECUTOR, _EXECUTOR_PID
+    if _EXECUTOR is None or _EXECUTOR_PID != os.getpid():  # a forked worker needs its own thread
         _EXECUTOR = ThreadPoolExecutor(1, thread_name_prefix="mrp-solver")
+        _EXECUTOR_PID = os.getpid()
     future = _EXECUTOR.submit(solve, *arguments)
     try:
         return future.result()
