@@ -52,41 +52,63 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+#: the pairs of the running pool, inherited by forked workers (which then receive only positions)
+_WORK: List[Job] = []
+
+
 def _score_many(jobs: List[Job]) -> List[PairScore]:
     return [_score_one(job) for job in jobs]
+
+
+def _score_range(start: int, end: int) -> List[PairScore]:
+    return _score_many(_WORK[start:end])
 
 
 def score_pairs(pairs: Sequence[Pair], limit: Optional[int] = None, errors: bool = False,
                 jobs: int = 1, timeout: Optional[float] = None) -> Iterator[PairScore]:
     """Scores of the pairs, in order; with ``jobs`` > 1 in worker processes.
 
-    Work goes out in chunks, a few per worker at a time, so that the pipe to
-    the workers never fills and an interrupted pool can always be stopped.
+    Forked workers inherit the pairs and receive positions only; work goes
+    out in chunks, a few per worker at a time, so that the pipe to the
+    workers never fills and an interrupted pool can always be stopped.
     """
+    global _WORK
     work = [(pair, limit, errors, timeout) for pair in pairs]
     if jobs <= 1 or len(work) < 2:
         for job in work:
             yield _score_one(job)
         return
+    import gc
     import multiprocessing
 
-    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    fork = hasattr(os, "fork")
+    context = multiprocessing.get_context("fork" if fork else "spawn")
     size = max(1, min(64, len(work) // (jobs * 4) or 1))
     starts = iter(range(0, len(work), size))
-    with context.Pool(jobs, initializer=_ignore_interrupts) as pool:
-        pending: Deque[Any] = deque()
+    _WORK = work
+    gc.collect()
+    gc.freeze()  # the workers' collector then leaves the inherited objects (and their pages) alone
+    try:
+        with context.Pool(jobs, initializer=_ignore_interrupts) as pool:
+            pending: Deque[Any] = deque()
 
-        def submit() -> None:
-            start = next(starts, None)
-            if start is not None:
-                pending.append(pool.apply_async(_score_many, (work[start:start + size],)))
+            def submit() -> None:
+                start = next(starts, None)
+                if start is None:
+                    return
+                end = min(start + size, len(work))
+                pending.append(pool.apply_async(_score_range, (start, end)) if fork
+                               else pool.apply_async(_score_many, (work[start:end],)))
 
-        for _ in range(2 * jobs):
-            submit()
-        while pending:
-            done = pending.popleft().get()
-            submit()
-            yield from done
+            for _ in range(2 * jobs):
+                submit()
+            while pending:
+                done = pending.popleft().get()
+                submit()
+                yield from done
+    finally:
+        _WORK = []
+        gc.unfreeze()
 
 
 def _memo_key(pair: Pair) -> Tuple[int, str]:
