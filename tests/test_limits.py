@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 import pytest
-from conftest import ROOT, run_cli
 
 from mrp.cli.progress import Line
 from mrp.graph import Graph
@@ -22,6 +21,8 @@ from mrp.load import read_corpus
 from mrp.score import corpus
 from mrp.score.metrics import Options, Progress
 from mrp.score.pairing import pair
+
+from conftest import ROOT, run_cli
 
 
 def _graph(gid: str, n: int, seed: int, labels: int = 3) -> Dict[str, Any]:
@@ -157,3 +158,27 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path, jobs: str) -> None:
     assert out == b""
     assert err.decode().strip().endswith("mrp-score: interrupted; no results written")
     assert b"Traceback" not in err
+
+
+def test_a_failing_smatch_pair_is_reported_and_the_others_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mrp.score import smatch
+
+    pairing = pair(read_corpus(str(ROOT / "data/demo/gold.mrp")), read_corpus(str(ROOT / "data/demo/system.mrp")))
+    healthy, _ = smatch.evaluate(pairing, Options(trace=True))
+    original = smatch.score_triples
+
+    def flaky(gid: str, *args: Any) -> Any:
+        if gid == "demo-1":
+            raise ValueError("bad")
+        return original(gid, *args)
+
+    monkeypatch.setattr(smatch, "score_triples", flaky)
+    recorder = Recorder()
+    result, _ = smatch.evaluate(pairing, Options(trace=True, progress=recorder))
+    failed = [(framework, gid) for framework, items in result["scores"].items() for gid, item in items.items()
+              if item.get("cut") == "error"]
+    assert len(failed) == result["cut"]["error"] == sum(event[0] == "problem" for event in recorder.events) > 0
+    for framework, gid in failed:
+        assert result["scores"][framework][gid]["g"] == healthy["scores"][framework][gid]["g"]
+        assert result["scores"][framework][gid]["c"] == 0
+    assert result["n"] == healthy["n"] and result["bound"]["c"] >= healthy["c"]

@@ -70,7 +70,8 @@ from ..normalize import normal_label
 from ..report import prf
 from .metrics import Options
 from .pairing import Pairing
-from .smatch import Local, Relations, mrp_triples, penman_triples, score_triples
+from .smatch import Local, Relations, score_triples
+from .smatch import triples as smatch_triples
 
 #: Levels of relations below a trigger that its sub-graph keeps (Smatch++'s extraction range).
 DEPTH: Optional[int] = 2
@@ -261,10 +262,8 @@ def extract(graph: Graph, aspect: str, depth: Optional[int] = DEPTH) -> Graph:
 
 def triples(graph: Graph, options: Options) -> Tuple[Local, Relations, int]:
     """The SMATCH triples of a sub-graph, as ``--score smatch`` counts them, without a TOP triple."""
-    if not options.penman:
-        return mrp_triples(graph)  # a graph without tops has no TOP triple here
-    local, relations, total = penman_triples(graph, options.smatch_compat)
-    if local:
+    local, relations, total = smatch_triples(graph, options)
+    if options.penman and local:
         total -= local[0].pop(("TOP", "top"), 0)  # the tool roots a graph without tops at its first node
     return local, relations, total
 

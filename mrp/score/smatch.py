@@ -34,9 +34,9 @@ from ..errors import ScoreError
 from ..graph import Graph
 from ..normalize import normalize
 from ..report import prf
-from .metrics import Options
+from .metrics import Options, Progress
 from .mrp import solve_problem
-from .pairing import Pairing
+from .pairing import Pair, Pairing
 from .problem import from_triples
 
 #: Roles ending in -of that the original tool does not invert.
@@ -128,16 +128,15 @@ def matched(mapping: List[int], local_g: Local, local_s: Local, rel_g: Relations
     return count
 
 
+def triples(graph: Graph, options: Options) -> Tuple[Local, Relations, int]:
+    """The triples of a graph under the options: the original tool's for Penman input, else mtool's."""
+    return penman_triples(graph, options.smatch_compat) if options.penman else mrp_triples(graph)
+
+
 def score_pair(gold: Graph, system: Graph, options: Optional[Options] = None) -> Dict[str, Any]:
     """SMATCH counts of one pair: g, s, c, and whether c is proved optimal (with its bound)."""
     options = options or Options()
-    if options.penman:
-        local_g, rel_g, g = penman_triples(gold, options.smatch_compat)
-        local_s, rel_s, s = penman_triples(system, options.smatch_compat)
-    else:
-        local_g, rel_g, g = mrp_triples(gold)
-        local_s, rel_s, s = mrp_triples(system)
-    return score_triples(gold.id, (local_g, rel_g, g), (local_s, rel_s, s), options)
+    return score_triples(gold.id, triples(gold, options), triples(system, options), options)
 
 
 def score_triples(gid: str, gold: Tuple[Local, Relations, int], system: Tuple[Local, Relations, int],
@@ -158,19 +157,41 @@ def score_triples(gid: str, gold: Tuple[Local, Relations, int], system: Tuple[Lo
     return item
 
 
+def _isolated(pair: Pair, options: Options, progress: Progress) -> Dict[str, Any]:
+    """The item of one pair; a pair whose scoring raises counts its triples with none matched."""
+    try:
+        return score_pair(pair.gold, pair.system, options)
+    except Exception as error:  # noqa: BLE001 - one pair's failure must not end the run
+        progress.problem(pair.gold, f"scoring failed: {type(error).__name__}: {error}")
+        try:
+            g, s = triples(pair.gold, options)[2], triples(pair.system, options)[2]
+        except Exception:  # noqa: BLE001 - not even the triples can be counted
+            g = s = 0
+        return {"g": g, "s": s, "c": 0, "exact": False, "bound": min(g, s), "steps": 0, "cut": "error"}
+
+
 def evaluate(pairing: Pairing, options: Options) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """The SMATCH result of a pairing: n, g, s, c, p, r, f, exact, (scores), time, cpu, bound."""
+    """The SMATCH result of a pairing: n, g, s, c, p, r, f, exact, (scores), time, cpu, bound, cut."""
+    from .corpus import cut_summary
+
     start, cpu = time.time(), time.process_time()
     g = s = c = exact = bound = steps = 0
+    cut = {"limit": 0, "timeout": 0, "error": 0}
     scores: Dict[str, Dict[str, Any]] = {}
+    progress = options.progress or Progress()
+    progress.start(len(pairing.pairs))
     for pair in pairing.pairs:
-        item = score_pair(pair.gold, pair.system, options)
+        item = _isolated(pair, options, progress)
         g, s, c = g + item["g"], s + item["s"], c + item["c"]
         exact += item["exact"]
         bound += item["bound"]
         steps += item["steps"]
+        if "cut" in item:
+            cut[item["cut"]] += 1
+        progress.advance("cut" in item)
         if options.trace:
             scores.setdefault(pair.gold.framework or "none", {})[pair.gold.id] = item
+    progress.finish()
     out: Dict[str, Any] = {"n": len(pairing.pairs)}
     out.update({key: value for key, value in prf(g, s, c).items()})
     out["exact"] = exact
@@ -180,6 +201,7 @@ def evaluate(pairing: Pairing, options: Options) -> Tuple[Dict[str, Any], Dict[s
     out["cpu"] = time.process_time() - cpu
     out["bound"] = {"c": bound, "f": prf(g, s, bound)["f"]}
     out["steps"] = steps
+    out["cut"] = cut_summary(cut, g, s, c, bound)
     out["compat"] = options.smatch_compat
     out["invalid"] = len(pairing.invalid)
     return out, {}
