@@ -24,6 +24,9 @@ from mrp.score.pairing import pair
 
 from conftest import ROOT, run_cli
 
+DEMO_GOLD = str(ROOT / "data/demo/gold.mrp")
+DEMO_SYSTEM = str(ROOT / "data/demo/system.mrp")
+
 
 def _graph(gid: str, n: int, seed: int, labels: int = 3) -> Dict[str, Any]:
     rng = random.Random(seed)
@@ -134,7 +137,7 @@ def test_progress_line_on_a_terminal() -> None:
 
 
 def test_no_progress_line_when_not_a_terminal() -> None:
-    result = run_cli("score", ["--gold", str(ROOT / "data/demo/gold.mrp"), str(ROOT / "data/demo/system.mrp")])
+    result = run_cli("score", ["--gold", DEMO_GOLD, DEMO_SYSTEM])
     assert result.code == 0 and result.err == ""
     quiet = Line("mrp-score", "g", show=False, stream=io.StringIO())
     quiet.start(1)
@@ -163,7 +166,7 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path, jobs: str) -> None:
 def test_a_failing_smatch_pair_is_reported_and_the_others_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     from mrp.score import smatch
 
-    pairing = pair(read_corpus(str(ROOT / "data/demo/gold.mrp")), read_corpus(str(ROOT / "data/demo/system.mrp")))
+    pairing = pair(read_corpus(DEMO_GOLD), read_corpus(DEMO_SYSTEM))
     healthy, _ = smatch.evaluate(pairing, Options(trace=True))
     original = smatch.score_triples
 
@@ -177,7 +180,8 @@ def test_a_failing_smatch_pair_is_reported_and_the_others_are_kept(monkeypatch: 
     result, _ = smatch.evaluate(pairing, Options(trace=True, progress=recorder))
     failed = [(framework, gid) for framework, items in result["scores"].items() for gid, item in items.items()
               if item.get("cut") == "error"]
-    assert len(failed) == result["cut"]["error"] == sum(event[0] == "problem" for event in recorder.events) > 0
+    problems = sum(event[0] == "problem" for event in recorder.events)
+    assert len(failed) == result["cut"]["error"] == problems > 0
     for framework, gid in failed:
         assert result["scores"][framework][gid]["g"] == healthy["scores"][framework][gid]["g"]
         assert result["scores"][framework][gid]["c"] == 0
