@@ -30,6 +30,12 @@ def fail(program: str, message: str) -> NoReturn:
     sys.exit(FATAL)
 
 
+def new_parser(program: str, description: str, epilog: str) -> argparse.ArgumentParser:
+    """An argument parser in the style all the tools share (examples in the epilog, no abbreviations)."""
+    return argparse.ArgumentParser(prog=program, description=description, epilog=epilog,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
+
+
 def add_read_options(parser: argparse.ArgumentParser) -> None:
     """The options that change how input files are read."""
     parser.add_argument("--text", metavar="FILE",

@@ -10,7 +10,7 @@ from typing import List, Optional
 from ..codecs import WriteOptions, infer_format, writer
 from ..errors import FormatError
 from ..load import read_corpus
-from .common import OK, PROBLEMS, add_read_options, read_options, report, run, warn
+from .common import OK, PROBLEMS, add_read_options, new_parser, read_options, report, run, warn
 
 PROGRAM = "mrp-convert"
 #: The MRP format version written for graphs converted from other formats.
@@ -29,14 +29,8 @@ is reported with file, line and graph id, and the rest is converted); 2 nothing 
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser of mrp-convert."""
-    p = argparse.ArgumentParser(
-        prog=PROGRAM,
-        description="Convert meaning representation graphs between formats "
-                    "(mrp, amr, eds, dm, psd; dot for pictures).",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        allow_abbrev=False,
-    )
+    p = new_parser(PROGRAM, "Convert meaning representation graphs between formats "
+                    "(mrp, amr, eds, dm, psd; dot for pictures).", EPILOG)
     p.add_argument("input", metavar="INPUT", nargs="?", default="-",
                    help="input file ('-' or omitted: stdin), e.g. wsj.amr")
     p.add_argument("output", metavar="OUTPUT", nargs="?", default="-",

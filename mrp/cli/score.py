@@ -12,7 +12,7 @@ from ..report import render
 from ..score.metrics import Options, canonical, evaluator
 from ..score.pairing import Pairing
 from ..signature import Settings, signature
-from .common import OK, add_read_options, fail, read_options, report, run, warn
+from .common import OK, add_read_options, fail, new_parser, read_options, report, run, warn
 from .progress import Line, terminal
 
 if TYPE_CHECKING:
@@ -44,15 +44,9 @@ To convert between formats, see mrp-convert --help.
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser of mrp-score."""
-    p = argparse.ArgumentParser(
-        prog=PROGRAM,
-        description="Score system graphs against gold graphs (MRP metric with a provably optimal "
+    p = new_parser(PROGRAM, "Score system graphs against gold graphs (MRP metric with a provably optimal "
                     "node correspondence). Prints one JSON document; with several SYSTEM files, a "
-                    "leaderboard.",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        allow_abbrev=False,
-    )
+                    "leaderboard.", EPILOG)
     p.add_argument("system", metavar="SYSTEM", nargs="+",
                    help="system graphs ('-' for stdin), e.g. system.mrp; several files give a leaderboard")
     p.add_argument("--gold", required=True, metavar="GOLD", help="gold graphs, e.g. --gold gold.mrp")

@@ -14,7 +14,7 @@ from typing import List, Optional
 
 from ..codecs import reader
 from ..validate import validate_file
-from .common import FATAL, OK, PROBLEMS, add_read_options, read_options, run, warn
+from .common import FATAL, OK, PROBLEMS, add_read_options, new_parser, read_options, run, warn
 
 PROGRAM = "mrp-validate"
 
@@ -40,14 +40,8 @@ a directory, compressed, no UTF-8 line, no graph) or bad arguments.
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser of mrp-validate."""
-    p = argparse.ArgumentParser(
-        prog=PROGRAM,
-        description="Report every problem of graph files (MRP JSON lines and the other readable "
-                    "formats) before they are scored.",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        allow_abbrev=False,
-    )
+    p = new_parser(PROGRAM, "Report every problem of graph files (MRP JSON lines and the other readable "
+                    "formats) before they are scored.", EPILOG)
     p.add_argument("files", metavar="FILE", nargs="+", help="files to check ('-' for stdin), e.g. system.mrp")
     p.add_argument("--format", metavar="FMT",
                    help="input format (default: from each file's extension, else mrp), e.g. --format amr")
