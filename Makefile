@@ -30,7 +30,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python bench/run.py
 
 fuzz: $(VENV)/.installed-test
-	MRP_FUZZ=1 $(BIN)/pytest -x tests/test_oracle.py
+	MRP_FUZZ=1 $(BIN)/pytest -x tests/test_oracle.py tests/test_hostile.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -4,6 +4,19 @@ from __future__ import annotations
 
 from typing import Optional
 
+#: At most this many characters of input are quoted in a message.
+EXCERPT = 60
+#: Control characters (line breaks included) are shown escaped when quoted.
+_CONTROL = {code: f"\\x{code:02x}" for code in [*range(0x20), 0x7F]}
+
+
+def excerpt(text: str, limit: int = EXCERPT) -> str:
+    """A text cut to ``limit`` characters (marked with "...") for quoting in a one-line message.
+
+    Input may hold a 50 MB token or id, or a carriage return; a message must stay one readable line.
+    """
+    return (text if len(text) <= limit else text[:limit] + "...").translate(_CONTROL)
+
 
 class MRPError(Exception):
     """Base class of every error that mrp raises on purpose."""
@@ -32,7 +45,7 @@ class FormatError(MRPError):
         if self.file is not None:
             where.append(self.file if self.line is None else f"{self.file}:{self.line}")
         if self.graph_id is not None:
-            where.append(f"graph {self.graph_id}")
+            where.append(f"graph {excerpt(str(self.graph_id), 4 * EXCERPT)}")
         return ": ".join(where + [self.message])
 
 

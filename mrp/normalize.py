@@ -33,19 +33,25 @@ def union_anchors(spans: Sequence[Anchor], text: Optional[str]) -> List[Anchor]:
     when ``text[last:p]`` is all whitespace (the reference's test; in practice
     only touching or overlapping spans merge).  Without a text, only adjacent
     positions merge (the reference crashes there).
+
+    Computed on intervals, not positions, so that a span like (0, 10**12)
+    costs no more than (0, 1): the covered positions are first merged into
+    maximal runs of consecutive positions, then neighbouring runs are joined
+    by the reference's whitespace test (the same slice ``text[last:p]``).
     """
-    covered = sorted({p for start, end in spans for p in range(start, end)})
+    intervals = sorted((start, end) for start, end in spans if end > start)
+    covered: List[List[int]] = []
+    for start, end in intervals:
+        if covered and start <= covered[-1][1]:
+            covered[-1][1] = max(covered[-1][1], end)
+        else:
+            covered.append([start, end])
     runs: List[Anchor] = []
-    if not covered:
-        return runs
-    first = last = covered[0]
-    for p in covered[1:]:
-        if p == last + 1 or (text is not None and all(c in SPACE for c in text[last:p])):
-            last = p
-            continue
-        runs.append((first, last + 1))
-        first = last = p
-    runs.append((first, last + 1))
+    for start, end in covered:
+        if runs and text is not None and all(c in SPACE for c in text[runs[-1][1] - 1:start]):
+            runs[-1] = (runs[-1][0], end)
+        else:
+            runs.append((start, end))
     return runs
 
 

@@ -14,6 +14,9 @@ _MAGIC = {
     b"BZh": "bzip2-compressed",
     b"\xfd7zXZ": "xz-compressed",
     b"PK\x03\x04": "a zip archive",
+    b"\xff\xfe": "UTF-16- or UTF-32-encoded (it starts with their byte-order mark)",
+    b"\xfe\xff": "UTF-16-encoded (it starts with its byte-order mark)",
+    b"\x00\x00\xfe\xff": "UTF-32-encoded (it starts with its byte-order mark)",
 }
 
 
@@ -23,6 +26,15 @@ class Line:
 
     number: int
     text: str
+
+
+def is_unicode(text: str) -> bool:
+    """True unless the text holds a lone surrogate (which a JSON escape such as ``\\ud800`` can make)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def display_name(path: str) -> str:
@@ -45,10 +57,12 @@ def open_binary(path: str) -> BinaryIO:
 
 
 def read_lines(path: str) -> Iterator[Union[Line, FormatError]]:
-    """Numbered text lines of a file; a line that is not UTF-8 becomes a FormatError.
+    """Numbered text lines of a file; a line that is not UTF-8 or holds a NUL byte becomes a FormatError.
 
     A byte-order mark at the start is dropped and a trailing carriage return is
-    removed from every line.  Compressed files are refused with an InputError.
+    removed from every line.  Compressed and UTF-16/32 files are refused with an
+    InputError.  No text format has a NUL byte (a UTF-16 file without a
+    byte-order mark is full of them), so a line with one is refused.
     """
     name = display_name(path)
     stream = open_binary(path)
@@ -59,13 +73,19 @@ def read_lines(path: str) -> Iterator[Union[Line, FormatError]]:
                 first = False
                 for magic, what in _MAGIC.items():
                     if raw.startswith(magic):
-                        raise InputError(f"{name}: is {what}; decompress it first")
+                        fix = "convert it to UTF-8" if "UTF" in what else "decompress it"
+                        raise InputError(f"{name}: is {what}; {fix} first")
                 if raw.startswith(b"\xef\xbb\xbf"):
                     raw = raw[3:]
             if raw.endswith(b"\n"):
                 raw = raw[:-1]
             if raw.endswith(b"\r"):
                 raw = raw[:-1]
+            nul = raw.find(b"\x00")
+            if nul >= 0:
+                yield FormatError(f"holds a NUL byte (byte {nul + 1} of the line); is the file binary "
+                                  "or UTF-16?", name, number)
+                continue
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as error:

@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 import pytest
-from conftest import ROOT, run_cli, shared_file
 
 from mrp.codecs import WriteOptions, writer
 from mrp.graph import Graph
 from mrp.load import read_corpus
 from mrp.standardize import Standardization, standardize
+
+from conftest import ROOT, run_cli, shared_file
 
 DEMO_GOLD = str(ROOT / "data/demo/gold.mrp")
 DEMO_SYSTEM = str(ROOT / "data/demo/system.mrp")

@@ -26,9 +26,9 @@ import penman
 from penman._lexer import lex
 from penman._parse import _parse as _parse_tokens
 
-from ..errors import FormatError
+from ..errors import FormatError, excerpt
 from ..graph import Edge, Graph, Node
-from ..source import Line
+from ..source import Line, is_unicode
 from .base import Item, ReadOptions, WriteOptions, write_blocks
 
 _ALIGNMENT = re.compile(r"~(?:[a-z]\.?)?[0-9]+(?:,[0-9]+)*$")
@@ -144,7 +144,9 @@ def _constant(text: str) -> str:
             value = json.loads(text)
         except ValueError:
             value = text[1:-1]
-        return Quoted(value if isinstance(value, str) else text[1:-1])
+        if not isinstance(value, str) or not is_unicode(value):
+            value = text[1:-1]  # an escape of a lone surrogate stays as written, like a bad escape
+        return Quoted(value)
     return Symbol(text)
 
 
@@ -179,7 +181,7 @@ def _tree(graph_lines: List[Line]) -> penman.Tree:
             tokens.next()
         if tokens:
             extra = tokens.peek()
-            raise penman.DecodeError(f"unexpected '{extra.text}' after the end of the graph",
+            raise penman.DecodeError(f"unexpected '{excerpt(extra.text)}' after the end of the graph",
                                      lineno=extra.lineno, offset=extra.offset)
     except penman.DecodeError as error:
         number = graph_lines[-1].number
@@ -212,7 +214,7 @@ def _convert(tree: penman.Tree, gid: str, options: ReadOptions) -> Graph:
         ids[id(node)] = k
         var = node[0]
         if var in variables:
-            raise _Bad(f"variable '{var}' is defined twice")
+            raise _Bad(f"variable '{excerpt(var)}' is defined twice")
         variables[var] = k
     nodes: List[Node] = []
     edges: List[Edge] = []
@@ -228,7 +230,7 @@ def _convert(tree: penman.Tree, gid: str, options: ReadOptions) -> Graph:
                 edges.append(Edge(k, ids[id(target)], label, normal_role(label)))
                 continue
             if target is None:
-                raise _Bad(f"role :{label} of '{var}' has no value")
+                raise _Bad(f"role :{excerpt(label)} of '{excerpt(var)}' has no value")
             text = _strip_alignment(target)
             if not text.startswith('"') and text in variables:
                 edges.append(Edge(k, variables[text], label, normal_role(label)))

@@ -12,6 +12,7 @@ import re
 from functools import lru_cache
 from typing import List, Optional, Pattern, Sequence, Tuple
 
+from ..errors import excerpt
 from ..graph import Anchor
 
 #: Groups of interchangeable spellings; longer spellings first within each group.
@@ -107,6 +108,6 @@ def align(tokens: Sequence[str], text: str) -> List[Anchor]:
                 continue
         context = text[cursor: cursor + 20]
         raise AnchorError(
-            f"token {index + 1} '{token}' does not match the text at character {cursor} "
+            f"token {index + 1} '{excerpt(token)}' does not match the text at character {cursor} "
             f"({context!r})", index)
     return spans

@@ -18,9 +18,9 @@ import json
 import re
 from typing import Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, Union
 
-from ..errors import FormatError
+from ..errors import FormatError, excerpt
 from ..graph import Edge, Graph, Node
-from ..source import Line
+from ..source import Line, is_unicode
 from .base import Item, ReadOptions, WriteOptions, write_blocks
 
 _NODE = re.compile(
@@ -50,7 +50,8 @@ def _unescape(text: str) -> str:
         value = json.loads(f'"{text}"')
     except ValueError:
         return text
-    return value if isinstance(value, str) else text
+    # an escape of a lone surrogate (\ud800) stays as written, like a bad escape
+    return value if isinstance(value, str) and is_unicode(value) else text
 
 
 def _pairs(text: str, what: str, line: int) -> List[Tuple[str, str]]:
@@ -61,7 +62,7 @@ def _pairs(text: str, what: str, line: int) -> List[Tuple[str, str]]:
             continue
         parts = item.split()
         if len(parts) != 2:
-            raise _Bad(f"{what} '{item}' is not 'NAME value'", line)
+            raise _Bad(f"{what} '{excerpt(item)}' is not 'NAME value'", line)
         pairs.append((parts[0], parts[1]))
     return pairs
 
@@ -84,12 +85,15 @@ class _Builder:
             raise _Bad(f"not an EDS node line: {text.strip()[:80]!r}", line)
         handle = match.group("handle")
         if handle in self.handles:
-            raise _Bad(f"node handle '{handle}' is used twice", line)
+            raise _Bad(f"node handle '{excerpt(handle)}' is used twice", line)
         node = Node(id=len(self.nodes))
         label = match.group("label")
         node.label = _unescape(label[1:-1]) if label.startswith('"') else label
         if match.group("start") is not None:
-            node.anchors = [(int(match.group("start")), int(match.group("end")))]
+            try:
+                node.anchors = [(int(match.group("start")), int(match.group("end")))]
+            except ValueError:  # more digits than int() takes (sys.get_int_max_str_digits)
+                raise _Bad(f"node '{excerpt(handle)}': anchor has too many digits", line) from None
         if match.group("carg") is not None:
             node.properties.append("carg")
             node.values.append(_unescape(match.group("carg")))
@@ -108,12 +112,12 @@ class _Builder:
         edges = []
         for source, role, target, line in self.arguments:
             if target not in self.handles:
-                raise _Bad(f"argument {role} names the unknown node '{target}'", line)
+                raise _Bad(f"argument {excerpt(role)} names the unknown node '{excerpt(target)}'", line)
             edges.append(Edge(source=source, target=self.handles[target], label=role))
         tops = []
         if self.top:
             if self.top not in self.handles:
-                raise _Bad(f"top '{self.top}' names no node", self.line)
+                raise _Bad(f"top '{excerpt(self.top)}' names no node", self.line)
             tops.append(self.handles[self.top])
         graph = Graph(id=self.gid, framework=options.framework or "eds", flavor=1,
                       tops=tops, nodes=self.nodes, edges=edges, line=self.start)

@@ -2,23 +2,45 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO, Union
 
 import ujson
 
-from ..errors import FormatError
+from ..errors import FormatError, excerpt
 from ..graph import Anchor, Edge, Graph, Node, check_references
 from ..source import Line
 from .base import Item, ReadOptions, WriteOptions, write_blocks
+
+#: A JSON escape of a UTF-16 surrogate: only a lone one (not part of a pair) is a problem.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 class _Bad(Exception):
     """A problem in one graph object (internal; becomes a FormatError)."""
 
 
+def _show(value: Any) -> str:
+    """A JSON value for a message, cut short when long."""
+    return excerpt(ujson.dumps(value))
+
+
+def _lone_surrogate(obj: Any) -> Optional[str]:
+    """The first lone surrogate (``\\udXXX``) in the strings of a decoded object, or None.
+
+    JSON can escape one (``"\\ud800"``), but it is no character: it cannot be
+    written as UTF-8, so the graph could be neither printed nor converted.
+    """
+    try:
+        ujson.dumps(obj, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as error:
+        return f"\\u{ord(error.object[error.start]):04x}"
+    return None
+
+
 def _int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _Bad(f"{what} is {ujson.dumps(value)}, not an integer")
+        raise _Bad(f"{what} is {_show(value)}, not an integer")
     return value
 
 
@@ -43,7 +65,7 @@ def _opt_str(value: Any, what: str) -> Optional[str]:
         return value
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
-    raise _Bad(f"{what} is {ujson.dumps(value)}, not a string")
+    raise _Bad(f"{what} is {_show(value)}, not a string")
 
 
 def _anchors(value: Any, what: str) -> Optional[List[Anchor]]:
@@ -54,7 +76,7 @@ def _anchors(value: Any, what: str) -> Optional[List[Anchor]]:
     spans: List[Anchor] = []
     for anchor in value:
         if not isinstance(anchor, dict) or "from" not in anchor or "to" not in anchor:
-            raise _Bad(f"{what}: anchor {ujson.dumps(anchor)} has no 'from' and 'to'")
+            raise _Bad(f"{what}: anchor {_show(anchor)} has no 'from' and 'to'")
         spans.append((_int(anchor["from"], f"{what}: anchor 'from'"),
                       _int(anchor["to"], f"{what}: anchor 'to'")))
     return spans
@@ -83,7 +105,7 @@ def _decode(obj: Any) -> Graph:
         raise _Bad("graph has no 'id'")
     gid = obj["id"]
     if not isinstance(gid, (str, int)) or isinstance(gid, bool):
-        raise _Bad(f"graph id {ujson.dumps(gid)} is neither a string nor a number")
+        raise _Bad(f"graph id {_show(gid)} is neither a string nor a number")
     framework = _opt_str(obj.get("framework"), "'framework'")
     flavor = obj.get("flavor")
     if flavor is not None:
@@ -183,6 +205,12 @@ def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpti
         if options.framework is not None and framework is not None and framework != options.framework:
             continue
         try:
+            if _SURROGATE_ESCAPE.search(text):
+                lone = _lone_surrogate(obj)
+                if lone is not None:
+                    if gid is not None:
+                        gid = gid.encode("utf-8", "backslashreplace").decode("utf-8")
+                    raise _Bad(f"a string holds the lone surrogate {lone}, which is not a character")
             graph = _decode(obj)
         except _Bad as bad:
             yield FormatError(str(bad), name, line.number, gid, framework or options.framework)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
 
-from ..errors import FormatError
+from ..errors import FormatError, excerpt
 from ..graph import Edge, Graph, Node
 from ..source import Line
 from .anchoring import AnchorError, align
@@ -26,6 +26,10 @@ from .base import Item, ReadOptions, WriteOptions, write_blocks
 _HEADER = "#SDP 2015"
 _FIXED = 7
 _HEADER_LINE = re.compile(r"#SDP(?:\s|$)")
+#: Node ids are token indices and every token up to the last is written as a row, so a graph
+#: with a node id this large is refused (no sentence has so many tokens; node id 10**9 would
+#: otherwise write a billion filler rows).
+MAX_TOKENS = 100_000
 
 
 class _Bad(Exception):
@@ -83,10 +87,10 @@ def _parse_block(
             raise _Bad(f"token {k + 1} has {len(cells)} columns; expected {width} "
                        f"(7 + {len(predicates)} predicates)", line.number)
         if cells[0] != str(k + 1):
-            raise _Bad(f"token {k + 1} has ID '{cells[0]}'; expected {k + 1}", line.number)
+            raise _Bad(f"token {k + 1} has ID '{excerpt(cells[0])}'; expected {k + 1}", line.number)
         for column, what in ((4, "TOP"), (5, "PRED")):
             if cells[column] not in ("+", "-"):
-                raise _Bad(f"token {k + 1}: {what} is '{cells[column]}', not + or -", line.number)
+                raise _Bad(f"token {k + 1}: {what} is '{excerpt(cells[column])}', not + or -", line.number)
         form, lemma, pos, frame = cells[1], cells[2], cells[3], cells[6]
         properties, values = ["pos"], [pos]
         if frame != "_":
@@ -184,6 +188,8 @@ def _rows(graph: Graph) -> List[List[str]]:
     for node in nodes:
         if not isinstance(node.id, int) or node.id < 0:
             raise _Unwritable(f"node id {node.id!r} is not a token index")
+        if node.id >= MAX_TOKENS:
+            raise _Unwritable(f"node id {node.id} is not a token index (at most {MAX_TOKENS:,} tokens)")
         for name in node.properties:
             if name not in ("pos", "frame"):
                 raise _Unwritable(f"node {node.id} has property '{name}' (only pos and frame fit)")
