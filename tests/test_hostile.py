@@ -604,11 +604,9 @@ def test_5000_nodes(tmp_path: Path) -> None:
 
 
 # --------------------------------------------------------------------------------------------------
-# Bugs of the command-line layer (mrp/cli), reported to the lead: expected to fail until fixed.
+# Output files that cannot be written: one plain line, exit 2.
 
 
-@pytest.mark.xfail(strict=True, reason="mrp-score: an unwritable --output path is reported as "
-                   "'internal error: FileNotFoundError ... (please report this)' instead of one plain line")
 def test_score_unwritable_output_is_a_plain_error(tmp_path: Path) -> None:
     gold = str(NASTY / "gold.mrp")
     run = cli("score", ["--output", str(tmp_path / "missing" / "out.json"), "--gold", gold, gold])
@@ -616,9 +614,6 @@ def test_score_unwritable_output_is_a_plain_error(tmp_path: Path) -> None:
     sane(run)
 
 
-@pytest.mark.xfail(strict=True, reason="mrp-convert: an unwritable OUTPUT (missing folder, a directory) is "
-                   "reported as 'internal error: FileNotFoundError/IsADirectoryError' instead of one "
-                   "plain line")
 def test_convert_unwritable_output_is_a_plain_error(tmp_path: Path) -> None:
     run = cli("convert", [str(NASTY / "gold.mrp"), str(tmp_path)])
     assert run.code == 2

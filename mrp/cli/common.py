@@ -64,6 +64,9 @@ def run(program: str, body: Callable[[List[str]], int], argv: Optional[List[str]
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(FATAL)
+    except OSError as error:  # an output file that cannot be written
+        where = f"{error.filename}: " if error.filename else ""
+        fail(program, f"{where}{error.strerror or error}")
     except RecursionError:
         fail(program, "input nested too deeply to process")
     except MemoryError:

@@ -6,6 +6,7 @@ import sys
 import time
 from typing import Optional, TextIO
 
+from ..errors import excerpt
 from ..graph import Graph
 from ..score.metrics import Progress
 
@@ -55,7 +56,8 @@ class Line(Progress):
 
     def problem(self, graph: Graph, message: str) -> None:
         self._clear()
-        print(f"{self.file}:{graph.line or '?'}: graph {graph.id}: {message}", file=self.stream)
+        print(f"{self.file}:{graph.line or '?'}: graph {excerpt(graph.id)}: {excerpt(message, 400)}",
+              file=self.stream)
 
     def finish(self) -> None:
         self._clear()

@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
 from ..codecs import ReadOptions, infer_format
+from ..errors import excerpt
 from ..load import Corpus, read_corpus
 from ..report import render
 from ..score.metrics import Options, canonical, evaluator
@@ -162,9 +163,11 @@ def _read_system(path: str, fmt: str, read: ReadOptions, gold: Corpus, args: arg
         report(error, " (scored as an empty graph)")
     if not args.quiet:
         for graph in pairing.unpaired:
-            warn(PROGRAM, f"{system.name}:{graph.line or '?'}: graph {graph.id}: no gold graph; not scored")
+            warn(PROGRAM, f"{system.name}:{graph.line or '?'}: graph {excerpt(graph.id)}: no gold graph; "
+                          "not scored")
         for graph in pairing.duplicates:
-            warn(PROGRAM, f"{system.name}:{graph.line or '?'}: graph {graph.id}: duplicate id; not scored")
+            warn(PROGRAM, f"{system.name}:{graph.line or '?'}: graph {excerpt(graph.id)}: duplicate id; "
+                          "not scored")
     if not pairing.pairs:
         fail(PROGRAM, "no gold graphs to score (check --framework)")
     return pairing
