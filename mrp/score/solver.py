@@ -427,7 +427,6 @@ def solve(U, src, tgt, lab, cptr, cc, cd, cf, cw, ssrc, stgt, limit, lap_size, s
     assign = np.full(n, FREE, np.int64)
     P = np.zeros((n, m), np.int64)
     row = np.zeros(m, np.int64)
-    SU = SCALE * U
     use_lap = max(n, m) <= lap_size
 
     # ---- root: bound, start, and tuning of the shares ----
@@ -445,7 +444,7 @@ def solve(U, src, tgt, lab, cptr, cc, cd, cf, cw, ssrc, stgt, limit, lap_size, s
             _row(i, row, m, assign, False, ptr, end_edge, end_dir, end_key, src, tgt,
                  cptr, cc, cd, cf, cw, share, ssrc, stgt, emax, fmax, acc_a, acc_b, seen, tj, tf)
             for j in range(m):
-                P[i, j] = SU[i, j] + row[j]
+                P[i, j] = SCALE * U[i, j] + row[j]
         if use_lap:
             lap, col = _assignment(P)
         else:
@@ -583,7 +582,7 @@ def solve(U, src, tgt, lab, cptr, cc, cd, cf, cw, ssrc, stgt, limit, lap_size, s
                 for j in range(m):
                     if used[j]:
                         continue
-                    k = SU[i, j] + SCALE * L[i, j] + P[i, j]
+                    k = SCALE * (U[i, j] + L[i, j]) + P[i, j]
                     if k > rm:
                         rm = k
                     if k > colmax[j]:
@@ -614,7 +613,7 @@ def solve(U, src, tgt, lab, cptr, cc, cd, cf, cw, ssrc, stgt, limit, lap_size, s
                     i = frow[r]
                     for c in range(nc):
                         j = fcol[c]
-                        Kf[r, c] = SU[i, j] + SCALE * L[i, j] + P[i, j]
+                        Kf[r, c] = SCALE * (U[i, j] + L[i, j]) + P[i, j]
                 lap, _ = _assignment(Kf)
                 if SCALE * value + lap < bound:
                     bound = SCALE * value + lap
@@ -647,7 +646,7 @@ def solve(U, src, tgt, lab, cptr, cc, cd, cf, cw, ssrc, stgt, limit, lap_size, s
                 for j in range(m):
                     if used[j]:
                         continue
-                    k = SU[i, j] + SCALE * L[i, j] + P[i, j]
+                    k = SCALE * (U[i, j] + L[i, j]) + P[i, j]
                     if k > 0:
                         fcol[cnt] = j
                         keys[cnt] = -k
