@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Dict, List, NamedTuple, Optional
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from mrp.codecs.mrp import encode
 from mrp.graph import Graph
@@ -45,6 +46,22 @@ def canonical(graph: Any) -> Dict[str, Any]:
 def lines(text: str) -> List[Line]:
     """Numbered lines of a string, as a reader receives them."""
     return [Line(k, t) for k, t in enumerate(text.split("\n"), start=1)]
+
+
+#: ``MRP_FUZZ=k`` (``make fuzz``) runs the hypothesis tests 20 k times longer, randomized
+FUZZ = int(os.environ.get("MRP_FUZZ", "0") or 0)
+
+
+def budget(examples: int) -> settings:
+    """Hypothesis settings: deterministic and small by default; ``MRP_FUZZ=k`` multiplies the examples by 20 k
+    and randomizes."""
+    return settings(
+        max_examples=examples * 20 * FUZZ if FUZZ > 0 else examples,
+        derandomize=FUZZ <= 0,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
 
 
 @pytest.fixture

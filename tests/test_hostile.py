@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 import resource
 import sys
@@ -36,7 +35,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from mrp.cli import convert as convert_cli
@@ -52,7 +51,7 @@ from mrp.score.mrp import score_pair
 from mrp.score.pairing import pair
 from mrp.source import Line
 
-from conftest import run_cli
+from conftest import budget, run_cli
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_oracle import pairs as oracle_pairs  # noqa: E402
@@ -623,18 +622,6 @@ def test_convert_unwritable_output_is_a_plain_error(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------------------------------
 # Part 2: property-based robustness
 
-FUZZ = int(os.environ.get("MRP_FUZZ", "0") or 0)
-
-
-def budget(examples: int) -> settings:
-    """Deterministic and small by default; ``MRP_FUZZ=k`` multiplies the examples by 20 k and randomizes."""
-    return settings(
-        max_examples=examples * 20 * FUZZ if FUZZ > 0 else examples,
-        derandomize=FUZZ <= 0,
-        database=None,
-        deadline=None,
-        suppress_health_check=list(HealthCheck),
-    )
 
 
 READ_FORMATS = ("mrp", "amr", "eds", "dm")

@@ -13,13 +13,12 @@ draws 20 * k times as many examples, e.g. ``MRP_FUZZ=5 pytest tests/test_oracle.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import pytest
-from hypothesis import HealthCheck, assume, currently_in_test_context, given, note, settings
+from hypothesis import assume, currently_in_test_context, given, note
 from hypothesis import strategies as st
 
 from mrp.graph import Edge, Graph, Node
@@ -27,23 +26,12 @@ from mrp.normalize import normalize
 from mrp.score.mrp import score_pair
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from conftest import budget  # noqa: E402
 from oracle import KEYS, TYPES, count, count_maps, maps, optimum, recount  # noqa: E402
 
 # --------------------------------------------------------------------------------------------------
 # Hypothesis budget
 
-FUZZ = int(os.environ.get("MRP_FUZZ", "0") or 0)
-
-
-def budget(examples: int) -> settings:
-    """Deterministic in CI; ``MRP_FUZZ=k`` multiplies the examples by 20 k and randomizes."""
-    return settings(
-        max_examples=examples * 20 * FUZZ if FUZZ > 0 else examples,
-        derandomize=FUZZ <= 0,
-        database=None,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
-    )
 
 
 # --------------------------------------------------------------------------------------------------
