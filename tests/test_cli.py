@@ -130,3 +130,17 @@ def test_several_metrics_in_one_run_equal_separate_runs() -> None:
             separate.pop(key)
             combined[metric].pop(key)
         assert combined[metric] == separate, metric
+
+
+def test_score_validate_reports_problems_then_scores(tmp_path: Path) -> None:
+    gold = ROOT / "data/demo/gold.mrp"
+    bad = tmp_path / "system.mrp"
+    bad.write_text('{"id": "demo-1", "framework": "dm", "input": "ab", "tops": [7], "nodes": '
+                   '[{"id": 0, "label": "a", "anchors": [{"from": 0, "to": 9}]}], "edges": []}\n')
+    result = run_cli("score", ["--validate", "--quiet", "--gold", str(gold), str(bad)])
+    assert result.code == 0
+    lines = result.err.splitlines()
+    assert f"{bad}:1: graph demo-1: top 7: names no node" in lines
+    assert f"{bad}:1: graph demo-1: node 0: anchor 0:9 is outside the input (2 characters)" in lines
+    assert any(line.startswith(f"{gold}: 7 graphs") for line in lines)
+    assert json.loads(result.out)["n"] == 7
