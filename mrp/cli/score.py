@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 import sys
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
@@ -225,7 +226,7 @@ def _board(args: argparse.Namespace, metrics: List[str], runs: Dict[str, List[Tu
            settings: Settings, frameworks: Set[str]) -> None:
     from ..leaderboard import PRIMARY, leaderboard, table
 
-    test = Settings(**{**settings.__dict__, "test": args.significance})
+    test = replace(settings, test=args.significance)
     document: Dict[str, Any] = {}
     text = ""
     for metric in metrics:
