@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
 from ..codecs import ReadOptions, infer_format
