@@ -39,6 +39,7 @@ class Settings:
     bootstrap: Optional[int] = None
     seed: int = 0
     test: Optional[str] = None
+    aspect_depth: Optional[int] = 2
 
 
 def _solver(settings: Settings) -> str:
@@ -57,6 +58,8 @@ def signature(metric: str, frameworks: Iterable[str], settings: Settings) -> str
     if metric in ("smatch", "aspects"):
         fields.append("triples:" + ("penman" if settings.penman else "mrp")
                       + ("+compat" if settings.smatch_compat else ""))
+    if metric == "aspects":
+        fields.append(f"depth:{'full' if settings.aspect_depth is None else settings.aspect_depth}")
     if settings.no_wiki:
         fields.append("wiki:no")
     fields.append(f"std:{settings.standardization}")

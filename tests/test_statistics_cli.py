@@ -182,3 +182,18 @@ def test_aspects_from_the_command_line() -> None:
     for counts in aspects.values():
         assert 0.0 <= counts["f"] <= 1.0 and counts["items"] <= 1368
     assert result["aspects"]["signature"].startswith("aspects:amr|")
+
+
+def test_aspect_depth_full_takes_everything_below_the_trigger(tmp_path: Path) -> None:
+    chain = "(w / want-01 :location (c / city :poss (s / state :poss (n / nation :poss ({})))))\n"
+    (tmp_path / "g.amr").write_text(chain.format("x / continent"))
+    (tmp_path / "s.amr").write_text(chain.format("x / region"))
+    args = ["--format", "amr", "--score", "aspects", "--gold", str(tmp_path / "g.amr"),
+            str(tmp_path / "s.amr")]
+    two = score(*args)
+    full = score("--aspect-depth", "full", *args)
+    assert "|depth:2|" in two["signature"] and "|depth:full|" in full["signature"]
+    location_two, location_full = two["aspects"]["location"], full["aspects"]["location"]
+    assert location_two["f"] == 1.0  # continent/region lie deeper than two levels
+    assert location_full["g"] > location_two["g"] and location_full["f"] < 1.0
+    assert run_cli("score", ["--aspect-depth", "deep", *args]).code == 2

@@ -70,6 +70,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--aspects", action="store_true",
                    help="add fine-grained AMR aspect scores (named entities, negation, ...) "
                         "under \"aspects\"")
+    p.add_argument("--aspect-depth", default="2", metavar="N|full",
+                   help="aspects: relation levels kept below a trigger: 2 (default, as Smatch++ extracts) "
+                        "or 'full' (everything reachable from the trigger), e.g. --aspect-depth full")
     p.add_argument("--trace", action="store_true",
                    help="add per-item counts under \"scores\": {framework: {id: {...}}}")
     p.add_argument("--errors", metavar="FILE",
@@ -131,6 +134,8 @@ def _check(args: argparse.Namespace) -> None:
         fail(PROGRAM, "--timeout must be a positive number of seconds")
     if args.bootstrap is not None and args.bootstrap < 1:
         fail(PROGRAM, "--bootstrap needs at least 1 resample")
+    if args.aspect_depth != "full" and not (args.aspect_depth.isdigit()):
+        fail(PROGRAM, "--aspect-depth must be a number of levels or 'full'")
     if len(args.system) > 1 and args.errors:
         fail(PROGRAM, "--errors works with one SYSTEM file")
     if len(set(args.system)) != len(args.system):
@@ -275,13 +280,14 @@ def main_body(argv: List[str]) -> int:
             _validate(path, fmt, read, frameworks)
     gold = _standardized(gold, std)
     penman = all(fmt == gold_format == "amr" for fmt in formats)
+    depth = None if args.aspect_depth == "full" else int(args.aspect_depth)
     settings = Settings(standardization=std.name(), limit=args.limit, timeout=args.timeout,
                         smatch_compat=args.smatch_compat, penman=penman, no_wiki=args.no_wiki,
-                        bootstrap=args.bootstrap, seed=args.seed)
+                        bootstrap=args.bootstrap, seed=args.seed, aspect_depth=depth)
     progress = Line(PROGRAM, gold.name, show=terminal(sys.stderr) and not args.quiet)
     options = Options(limit=args.limit, timeout=args.timeout, trace=True, errors=bool(args.errors),
                       jobs=args.jobs, smatch_compat=args.smatch_compat, penman=penman, progress=progress,
-                      memo={} if len(args.system) > 1 else None)
+                      memo={} if len(args.system) > 1 else None, aspect_depth=depth)
     if len(args.system) == 1:
         _single(args, metrics, _read_system(args.system[0], formats[0], read, gold, args, std), options,
                 settings)

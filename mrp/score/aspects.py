@@ -301,9 +301,10 @@ def _total(items: List[Dict[str, Any]]) -> Dict[str, Any]:
     return out
 
 
-def evaluate(pairing: Pairing, options: Options,
-             depth: Optional[int] = DEPTH) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """Aspect scores of a pairing: n, aspects (per aspect totals), (scores), time, cpu."""
+def evaluate(pairing: Pairing, options: Options) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """Aspect scores of a pairing (sub-graphs ``options.aspect_depth`` levels deep; None: all levels):
+    n, aspects (per aspect totals), (scores), time, cpu."""
+    depth = options.aspect_depth
     start, cpu = time.time(), time.process_time()
     per_aspect: Dict[str, List[Dict[str, Any]]] = {aspect: [] for aspect in ASPECTS}
     scores: Dict[str, Dict[str, Any]] = {}

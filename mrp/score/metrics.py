@@ -58,6 +58,8 @@ class Options:
     smatch_compat: bool = False
     #: the graphs were read from Penman (SMATCH uses the original tool's AMR triples)
     penman: bool = False
+    #: aspects: relation levels kept below a trigger (2, as Smatch++ extracts; None: everything reachable)
+    aspect_depth: Optional[int] = 2
     #: where progress and per-pair failures go
     progress: Optional[Progress] = None
     #: pair scores already computed, reused for an identical system graph against the same gold
