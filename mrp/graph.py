@@ -123,6 +123,22 @@ class Graph:
         return Graph(id=self.id, framework=self.framework, flavor=self.flavor)
 
 
+def fingerprint(graph: Graph) -> Tuple[Any, ...]:
+    """Everything a metric can see of a graph (not where it was read), as one hashable value."""
+    def freeze(value: Any) -> Any:
+        if isinstance(value, list):
+            return tuple(freeze(v) for v in value)
+        if isinstance(value, dict):
+            return ("{}",) + tuple((k, freeze(v)) for k, v in value.items())
+        return value
+
+    nodes = tuple((n.id, n.label, freeze(n.properties), freeze(n.values), freeze(n.anchors))
+                  for n in graph.nodes)
+    edges = tuple((e.source, e.target, e.label, e.normal, freeze(e.attributes), freeze(e.values),
+                   freeze(e.anchors)) for e in graph.edges)
+    return (graph.id, graph.framework, graph.flavor, graph.input, tuple(graph.tops), nodes, edges)
+
+
 def check_references(graph: Graph) -> Optional[str]:
     """A message naming the first broken reference (duplicate node, dangling top or edge), or None."""
     seen: set = set()
