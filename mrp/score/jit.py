@@ -59,7 +59,7 @@ def kernel(**options: Any) -> Callable[[Callable[..., Any]], Any]:
                     raise
         directory = _private_cache()
         if directory:
-            numba.config.CACHE_DIR = directory
+            numba.config.CACHE_DIR = directory  # type: ignore[attr-defined]  # read when a kernel looks for it
             try:
                 return njit(cache=True, **options)(function)
             except RuntimeError as error:
