@@ -4,23 +4,12 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Dict, Iterator, List, Optional
+from typing import Dict, Iterator, Optional
 
 from .codecs import ReadOptions, implied_framework, infer_format, reader
+from .corpus import Corpus
 from .errors import FormatError, InputError
-from .graph import Graph
 from .source import Line, display_name, read_lines
-
-
-@dataclass
-class Corpus:
-    """The graphs of one file, in file order, and the graphs that could not be read."""
-
-    name: str
-    format: str
-    graphs: List[Graph] = field(default_factory=list)
-    errors: List[FormatError] = field(default_factory=list)
 
 
 @contextmanager

@@ -6,9 +6,9 @@ import difflib
 from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from ..corpus import Corpus
 from ..errors import FormatError, InputError
 from ..graph import Graph
-from ..load import Corpus
 
 Key = Tuple[Optional[str], str]
 
