@@ -89,19 +89,17 @@ def _positions(gold: Corpus, system: Corpus, by_position: bool, notes: List[str]
     """The system corpus to pair with ``gold`` when neither file gives ids; InputError when pairing by
     position would misalign the graphs and the user did not ask for it."""
     n, m = len(gold.graphs) + len(gold.errors), len(system.graphs) + len(system.errors)
-    sentences = all(_sentence(graph) for graph in gold.graphs + system.graphs) and not system.errors
-    if sentences and not by_position:
-        if [_sentence(g) for g in gold.graphs] == [_sentence(g) for g in system.graphs]:
-            return system
-        return _by_sentence(gold, system, notes)
-    if n != m:
-        if not by_position:
-            raise InputError(f"{gold.name} has {n} graphs and {system.name} {m}, and neither gives graph ids "
-                             "(# ::id): pairing by position would pair every graph after a missing one with "
-                             "the wrong gold graph; add ids, or pass --positional to pair by position anyway")
+    if n == m:
+        return system
+    if by_position:
         notes.append(f"{gold.name} has {n} graphs and {system.name} {m}, without ids: paired by position "
                      "(--positional); pairs after a missing graph may be misaligned")
-    return system
+        return system
+    if all(_sentence(graph) for graph in gold.graphs + system.graphs) and not system.errors:
+        return _by_sentence(gold, system, notes)
+    raise InputError(f"{gold.name} has {n} graphs and {system.name} {m}, and neither gives graph ids "
+                     "(# ::id): pairing by position would pair every graph after a missing one with "
+                     "the wrong gold graph; add ids, or pass --positional to pair by position anyway")
 
 
 def pair(gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]] = None,
@@ -111,9 +109,10 @@ def pair(gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]] = Non
     A system graph that could not be read but whose id is known stands as an
     empty graph (it scores zero and is counted in ``invalid``); a gold graph
     without a system graph is paired with an empty graph (``null``).  When
-    neither file gives ids, graphs pair by their sentences where both sides
-    carry them, by position when the files hold as many graphs (or
-    ``by_position`` says so), and otherwise not at all (InputError).
+    neither file gives ids, graphs pair
+    by position when the files hold as many graphs (or ``by_position`` says
+    so), else by their sentences where both sides carry them, and otherwise
+    not at all (InputError).
     """
     keep = set(frameworks) if frameworks else None
     result = Pairing()
