@@ -31,12 +31,12 @@ def validate_umr(path: str, framework: Optional[str] = None) -> Report:
     report = Report(name, "umr")
     try:
         documents = read_documents(path)
-    except (InputError, FormatError) as error:
-        return Report(name, "umr", fatal=str(error))
+    except (InputError, FormatError) as failure:
+        return Report(name, "umr", fatal=str(failure))
     first: Dict[str, Optional[int]] = {}
     for document in documents:
         found: List[Problem] = []
-        flawed = set()
+        flawed: set = set()
         for error in document.errors:
             report.graphs += 1
             report.rejected += 1
