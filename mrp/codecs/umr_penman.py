@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import List, Optional, Tuple
 
 import penman
@@ -48,6 +49,18 @@ def _extent(lines: List[Line]) -> Tuple[Optional[int], Optional[Tuple[int, str]]
     return end, None
 
 
+def _check_variables(tree: penman.Tree, lines: List[Line], gid: str) -> None:
+    """FormatError at the line of a variable's second definition."""
+    seen = set()
+    for var, _ in tree.nodes():
+        if var in seen:
+            pattern = re.compile(r"\(\s*" + re.escape(var) + r"\s*/")
+            where = [line.number for line in lines for _ in pattern.finditer(line.text)]
+            number = where[1] if len(where) > 1 else lines[0].number
+            raise FormatError(f"variable '{excerpt(var)}' is defined twice", None, number, gid, "umr")
+        seen.add(var)
+
+
 def sentence_graph(block: Block, gid: str, options: ReadOptions) -> Graph:
     """The graph of a block's ``# sentence level graph:`` section, with its variables and input;
     FormatError (line and graph id set, file not) when it cannot be read."""
@@ -72,6 +85,7 @@ def sentence_graph(block: Block, gid: str, options: ReadOptions) -> Graph:
             message, _, text = warnings.messages[0].partition(": ")
             number = next((line.number for line in used if line.text == text), used[0].number)
             raise FormatError(f"Penman syntax error: {message.lower()}", None, number, gid, "umr")
+        _check_variables(tree, used, gid)
         graph, variables = tree_graph(tree, gid, options)
     except penman.DecodeError as error:
         number = used[min(error.lineno, len(used)) - 1].number if error.lineno else used[-1].number
