@@ -10,6 +10,9 @@ from typing import Any, Dict, List, Set, Tuple
 
 import pytest
 import ujson
+from hypothesis import given
+from hypothesis import strategies as st
+from test_hostile import MUTATION, check_errors, mutate, token_graphs, write_text
 
 from mrp.cli.convert import main_body as convert
 from mrp.cli.score import main_body as score
@@ -17,10 +20,12 @@ from mrp.codecs import infer_format, reader
 from mrp.codecs.base import ReadOptions
 from mrp.codecs.mrp import decode, dumps
 from mrp.codecs.umr import Document, format_graph, parse_documents, read, read_documents
-from mrp.errors import FormatError
-from mrp.graph import Graph, Node, Placement, Relation
+from mrp.errors import FormatError, InputError
+from mrp.graph import Graph, Node, Placement, Relation, check_references
+from mrp.load import read_corpus
+from mrp.validate_umr import validate_umr
 
-from conftest import lines, run_cli, shared_file
+from conftest import budget, lines, run_cli, shared_file
 
 UMR = ["czech-pdtc/" + f"{name}-{side}.umr" for name in ("dtest", "pdt", "pdtsc", "pcedt")
        for side in ("gold", "conv")]
@@ -400,3 +405,32 @@ def test_non_latin_and_three_digit_sense_concepts_round_trip() -> None:
     assert "(s1s / 说-01" in written and "(s1b / být-011" in written and ":refer-person 3rd" in written
     again = next(iter(parse_documents(lines(written), "zh.umr"))).graphs[0]
     assert _content([again]) == _content([graph])
+
+
+# ---------------------------------------------------------------------------
+# hostile input: random graphs written as UMR, then mutated
+
+
+@budget(60)
+@given(st.lists(token_graphs("umr"), min_size=1, max_size=3), st.lists(MUTATION, max_size=4))
+def test_written_then_mutated_umr(tmp_path_factory: pytest.TempPathFactory, graphs: List[Graph],
+                                  mutations: List[Tuple[str, int, int]]) -> None:
+    text, refused = write_text(graphs, "umr")
+    written = [graph for graph in graphs if all(error.graph_id != graph.id for error in refused)]
+    if not mutations:
+        back = list(read(lines(text), "w.umr", ReadOptions()))
+        assert [len(g.nodes) for g in back if isinstance(g, Graph)] == [len(g.nodes) for g in written]
+        assert [len(g.edges) for g in back if isinstance(g, Graph)] == [len(g.edges) for g in written]
+    data = mutate(text.encode("utf-8"), mutations)
+    path = tmp_path_factory.mktemp("umr") / "input.umr"
+    path.write_bytes(data)
+    try:
+        corpus = read_corpus(str(path), "umr")
+    except InputError:
+        return
+    line_count = data.count(b"\n") + 1
+    check_errors(corpus.errors, str(path), line_count)
+    for graph in corpus.graphs:
+        assert graph.line is not None and 1 <= graph.line <= line_count
+        assert check_references(graph) is None
+    validate_umr(str(path))
