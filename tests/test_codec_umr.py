@@ -19,7 +19,7 @@ from mrp.cli.score import main_body as score
 from mrp.codecs import infer_format, reader
 from mrp.codecs.base import ReadOptions
 from mrp.codecs.mrp import decode, dumps
-from mrp.codecs.umr import Document, format_graph, parse_documents, read, read_documents
+from mrp.codecs.umr import Document, format_graph, parse_documents, read, read_documents, token_spans
 from mrp.errors import FormatError, InputError
 from mrp.graph import Graph, Node, Placement, Relation, check_references
 from mrp.load import read_corpus
@@ -136,6 +136,11 @@ def test_concepts_and_input_are_kept_exactly() -> None:
     # s1c1: 2-2,11-11 -> two anchors, on "čtenáři" and "vám"
     node = next(n for n in first.nodes if first.variables and first.variables[n.id] == "s1c1")
     assert [first.input[a:b] for a, b in node.anchors or []] == ["čtenáři", "vám"]
+    assert token_spans(first)[node.id] == [(2, 2), (11, 11)]
+    # s1z1: 16-17,21-21 -> one anchor over two words, one over one
+    node = next(n for n in first.nodes if first.variables and first.variables[n.id] == "s1z1")
+    assert [first.input[a:b] for a, b in node.anchors or []] == ["že se", "zvyšuje"]
+    assert token_spans(first)[node.id] == [(16, 17), (21, 21)]
 
 
 def test_ancast_layout_takes_the_text_from_the_snt_line() -> None:
@@ -311,6 +316,7 @@ this is no alignment
 # document level annotation:
 (s3s0 / sentence
     :coref ((s1c :same-entity s3c)
+            (s2i :same-entity s3c)
             (s3c :likes s1c)))
 
 ################################################################################
@@ -335,14 +341,14 @@ Words: Twice
 (s5a / a :ARG0 (s5a / b))
 """
 
-EXPECTED_LOST = [(29, "d1.s2", "Penman syntax error"), (73, "d1.s5", "variable 's5a' is defined twice")]
+EXPECTED_LOST = [(29, "d1.s2", "Penman syntax error"), (74, "d1.s5", "variable 's5a' is defined twice")]
 EXPECTED_KEPT = [
     (14, "d1.s1", "the graph has no variable 's1x'"),
     (20, "d1.s1", "'s1q' is neither a variable of this or an earlier sentence nor a special node"),
     (46, "d1.s3", "span 1-5 is outside the sentence (tokens 1-2)"),
     (47, "d1.s3", "alignment: expected 'VARIABLE: I-J'"),
-    (52, "d1.s3", "':likes' is not a coref relation"),
-    (66, "d1.s4", "expected a relation's target, found ')'"),
+    (53, "d1.s3", "':likes' is not a coref relation"),
+    (67, "d1.s4", "expected a relation's target, found ')'"),
 ]
 
 
@@ -365,6 +371,7 @@ def test_broken_document_reports_each_problem_once_and_keeps_the_rest(
     assert [n.anchors for n in s1.nodes] == [[(8, 14)], [(4, 7)]]
     assert s1.document is not None and len(s1.document.relations) == 3
     assert [n.anchors for n in s3.nodes] == [[(5, 9)], None]
+    assert s3.document is not None and len(s3.document.relations) == 3  # s2i: of the lost graph, not reported
     assert s4.document is not None and s4.document.variable is None and s4.document.relations == []
     # the registry reader yields the graphs and the lost sentences in file order, and logs the rest
     with caplog.at_level(logging.WARNING, logger="mrp.codecs.umr"):

@@ -56,7 +56,7 @@ from .base import Item, ReadOptions, WriteOptions, write_blocks
 from .umr_frame import Block, blocks
 from .umr_penman import sentence_graph
 
-__all__ = ["Document", "read_documents", "parse_documents", "read", "write", "format_graph",
+__all__ = ["Document", "read_documents", "parse_documents", "read", "write", "format_graph", "token_spans",
            "graph_id", "SPECIAL", "LABELS"]
 
 SPECIAL = annotation.SPECIAL
@@ -64,6 +64,7 @@ LABELS = annotation.LABELS
 
 _LOG = logging.getLogger(__name__)
 _VARIABLE = re.compile(r'[^\s()/:"~]+')
+_DEFINITION = re.compile(r'\(\s*([^\s()/:"~]+)\s*/')
 #: roles whose values UMR writes unquoted (closed-class attributes)
 _SYMBOL_ROLES = frozenset({
     "aspect", "modal-strength", "refer-number", "refer-person", "refer-definiteness", "polarity",
@@ -149,6 +150,9 @@ class _Reader:
         except FormatError as error:
             error.file = self.name
             document.errors.append(error)
+            for line in block.sections.get("graph", (0, []))[1]:
+                # the variables of a lost graph are defined: their uses later are not problems of their own
+                self.defined.update((var, number) for var in _DEFINITION.findall(line.text))
             return done
         for name, line in block.repeated:
             problems.append((line, f"a second '{name}' section (left out)"))
@@ -294,7 +298,7 @@ def _symbols(graph: Graph) -> Graph:
     return replace(graph, nodes=nodes)
 
 
-def _spans(graph: Graph) -> Dict[int, List[Tuple[int, int]]]:
+def token_spans(graph: Graph) -> Dict[int, List[Tuple[int, int]]]:
     """Node id -> the token spans (from 1) its anchors cover in the whitespace tokens of the input."""
     tokens = [(m.start(), m.end()) for m in re.finditer(r"\S+", graph.input or "")]
     spans: Dict[int, List[Tuple[int, int]]] = {}
@@ -325,7 +329,7 @@ def format_graph(graph: Graph, number: int = 1) -> str:
     lines.append("Words: " + " ".join(word.ljust(w) for word, w in zip(words, widths)).rstrip())
     lines.extend(line for line in place.info if not line.lstrip().startswith("#"))
     lines += ["", "# sentence level graph:", body, "", "# alignment:"]
-    spans = _spans(graph)
+    spans = token_spans(graph)
     lines.extend(f"{names[node.id]}: {annotation.format_spans(spans.get(node.id, []))}"
                  for node in graph.nodes)
     variable = place.variable
