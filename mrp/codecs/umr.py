@@ -150,9 +150,9 @@ class _Reader:
         except FormatError as error:
             error.file = self.name
             document.errors.append(error)
-            for line in block.sections.get("graph", (0, []))[1]:
+            for graph_line in block.sections.get("graph", (0, []))[1]:
                 # the variables of a lost graph are defined: their uses later are not problems of their own
-                self.defined.update((var, number) for var in _DEFINITION.findall(line.text))
+                self.defined.update((var, number) for var in _DEFINITION.findall(graph_line.text))
             return done
         for name, line in block.repeated:
             problems.append((line, f"a second '{name}' section (left out)"))
