@@ -30,7 +30,8 @@ reported (the release's ``snt1155`` between ``snt114`` and ``snt116``).
 Problems are reported as ``FILE:LINE: graph ID: problem``.  A sentence whose
 graph cannot be read (no graph, a Penman syntax error, a variable defined twice
 in the graph, an undecodable line) is lost and yields a FormatError; the rest
-of the document is read.  A problem of a sentence's other parts keeps the
+of the document is read (the variables its graph defines still count as
+defined, so later references to them are not reported again).  A problem of a sentence's other parts keeps the
 graph: an alignment line that cannot be read, names no variable of the graph,
 aligns a variable twice or holds a span outside the sentence is left out; an
 annotation that cannot be read is left out; a relation whose end is neither a
@@ -38,6 +39,12 @@ variable of this or an earlier sentence nor a special node, or whose label is
 not in UMR's inventories, is kept.  The registry reader logs these (logger
 ``mrp.codecs.umr``, one warning each); :func:`read_documents` returns them, and
 ``mrp-validate`` reports them.
+
+For document-level work (AnCast++-style scores), :func:`read_documents` gives
+:class:`Document` objects: the sentence graphs in order, ``relations()``
+(sentence number, relation) and ``resolve(name, sentence)`` (the sentence and
+node a variable names); :func:`token_spans` gives a graph's alignment back as
+token spans.
 """
 
 from __future__ import annotations
