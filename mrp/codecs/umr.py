@@ -134,18 +134,18 @@ class _Reader:
         """Read one block; returns the document it closes, if it starts a new one."""
         number = block.number if block.number is not None else self.previous + 1
         done = None
-        problems: List[Tuple[int, str]] = []
         if self.document is None or number == 1:
             done = self.document
             self.count += 1
             self.document = Document(f"d{self.count}")
             self.defined = {}
-        elif number <= self.previous:
-            problems.append((block.number_line or block.line,
-                             f"sentence number {number} does not follow {self.previous} (the previous one)"))
-        self.previous = number
         gid = graph_id(self.count, number)
         document = self.document
+        if number <= self.previous and number != 1:
+            document.problems.append(FormatError(
+                f"sentence number {number} does not follow {self.previous} (the previous one)",
+                self.name, block.number_line or block.line, gid, "umr"))
+        self.previous = number
         if block.unread:
             for error in block.unread:
                 error.graph_id = gid
@@ -161,8 +161,7 @@ class _Reader:
                 # the variables of a lost graph are defined: their uses later are not problems of their own
                 self.defined.update((var, number) for var in _DEFINITION.findall(graph_line.text))
             return done
-        for name, line in block.repeated:
-            problems.append((line, f"a second '{name}' section (left out)"))
+        problems = [(line, f"a second '{name}' section (left out)") for name, line in block.repeated]
         self._redefined(graph, number, block, problems)
         self._align(graph, block, problems)
         graph.document = Placement(document.id, number, info=list(block.info))
