@@ -113,8 +113,8 @@ def _layers(root: ET.Element) -> Tuple[Dict[int, str], Dict[str, _Unit]]:
     for unit in units.values():
         unit.edges.sort(key=lambda edge: _number(edge[0]))
         for child, _, _ in unit.edges:
-            layer, number = _number(child)
-            if child not in units and not (layer == "0" and number in terminals):
+            prefix, number = _number(child)
+            if child not in units and not (prefix == "0" and number in terminals):
                 raise _Bad(f"unit {unit.id} has an edge to the unknown node {excerpt(child)}")
     return terminals, units
 
