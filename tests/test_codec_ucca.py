@@ -145,35 +145,66 @@ def test_anchors_follow_the_text_table_with_mtools_fallbacks() -> None:
     assert [n.anchors for n in graph.nodes[:3]] == [[(0, 2)], [(2, 4), (6, 11)], [(11, 14)]]
 
 
-def test_sample_passage_gives_the_mrp_graph() -> None:
-    """wsj_0001.1 of the MRP 2019 sample, its units written out here, against the MRP graph made from it."""
-    tokens = "Pierre Vinken , 61 years old , will join the board as a nonexecutive director Nov. 29 .".split()
-    units: List[Unit] = [
-        ("1.1", "FN", {}, [("1.2", "H", False)]),
-        ("1.2", "FN", {}, [("1.3", "A", False), ("1.10", "F", False), ("1.11", "P", False),
-                           ("1.12", "A", False), ("1.15", "A", False), ("1.21", "T", False),
-                           ("1.23", "U", False), ("1.24", "U", False)]),
-        ("1.3", "FN", {}, [("1.4", "C", False), ("1.5", "E", False), ("1.22", "U", False)]),
-        ("1.4", "FN", {}, term(1, 2)),
-        ("1.5", "FN", {}, [("1.6", "T", False), ("1.9", "S", False)]),
-        ("1.6", "FN", {}, [("1.7", "Q", False), ("1.8", "C", False)]),
-        ("1.7", "FN", {}, term(4)), ("1.8", "FN", {}, term(5)), ("1.9", "FN", {}, term(6)),
-        ("1.10", "FN", {}, term(8)), ("1.11", "FN", {}, term(9)),
-        ("1.12", "FN", {}, [("1.13", "F", False), ("1.14", "C", False)]),
-        ("1.13", "FN", {}, term(10)), ("1.14", "FN", {}, term(11)),
-        ("1.15", "FN", {}, [("1.16", "R", False), ("1.17", "F", False), ("1.18", "E", False),
-                            ("1.19", "C", False)]),
-        ("1.16", "FN", {}, term(12)), ("1.17", "FN", {}, term(13)), ("1.18", "FN", {}, term(14)),
-        ("1.19", "FN", {}, [("1.20", "P|A", False)]),
-        ("1.20", "FN", {}, term(15)), ("1.21", "FN", {}, term(16, 17)),
-        ("1.22", "PNCT", {}, term(3)), ("1.23", "PNCT", {}, term(7)), ("1.24", "PNCT", {}, term(18)),
-    ]
-    table = read_text(str(shared("data", "wsj", "wsj.txt")))
-    graph = one(passage("wsj_0001.1", tokens, units, punct=[3, 7, 18]), table)
+def _gold(gid: str) -> Dict[str, Any]:
     with open(shared("data", "wsj", "ucca", "wsj.mrp"), encoding="utf-8") as stream:
-        gold = json.loads(stream.readline())
-    assert gold["id"] == "20001001"
-    assert canonical(graph) == canonical(gold)
+        for line in stream:
+            obj = json.loads(line)
+            if obj["id"] == gid:
+                for edge in obj["edges"]:  # the 2019 sample spells edge attributes "properties"
+                    if "properties" in edge:
+                        edge["attributes"] = edge.pop("properties")
+                return obj
+    raise AssertionError(gid)
+
+
+# Two passages of the MRP 2019 sample, their units written out here from the sample's UCCA XML.
+WSJ_0001_1: List[Unit] = [
+    ("1.1", "FN", {}, [("1.2", "H", False)]),
+    ("1.2", "FN", {}, [("1.3", "A", False), ("1.10", "F", False), ("1.11", "P", False),
+                       ("1.12", "A", False), ("1.15", "A", False), ("1.21", "T", False),
+                       ("1.23", "U", False), ("1.24", "U", False)]),
+    ("1.3", "FN", {}, [("1.4", "C", False), ("1.5", "E", False), ("1.22", "U", False)]),
+    ("1.4", "FN", {}, term(1, 2)),
+    ("1.5", "FN", {}, [("1.6", "T", False), ("1.9", "S", False)]),
+    ("1.6", "FN", {}, [("1.7", "Q", False), ("1.8", "C", False)]),
+    ("1.7", "FN", {}, term(4)), ("1.8", "FN", {}, term(5)), ("1.9", "FN", {}, term(6)),
+    ("1.10", "FN", {}, term(8)), ("1.11", "FN", {}, term(9)),
+    ("1.12", "FN", {}, [("1.13", "F", False), ("1.14", "C", False)]),
+    ("1.13", "FN", {}, term(10)), ("1.14", "FN", {}, term(11)),
+    ("1.15", "FN", {}, [("1.16", "R", False), ("1.17", "F", False), ("1.18", "E", False),
+                        ("1.19", "C", False)]),
+    ("1.16", "FN", {}, term(12)), ("1.17", "FN", {}, term(13)), ("1.18", "FN", {}, term(14)),
+    ("1.19", "FN", {}, [("1.20", "P|A", False)]),
+    ("1.20", "FN", {}, term(15)), ("1.21", "FN", {}, term(16, 17)),
+    ("1.22", "PNCT", {}, term(3)), ("1.23", "PNCT", {}, term(7)), ("1.24", "PNCT", {}, term(18)),
+]
+# 1.9 (E of "our products") has the remote A 1.11; the last token '' is spelled " in the text
+WSJ_0003_7: List[Unit] = [
+    ("1.1", "FN", {}, [("1.2", "H", False)]),
+    ("1.2", "FN", {}, [("1.3", "S", False), ("1.4", "F", False), ("1.5", "D", False), ("1.6", "A", False),
+                       ("1.7", "A", False), ("1.12", "T", False), ("1.13", "U", False), ("1.14", "U", False)]),
+    ("1.3", "FN", {}, term(1)), ("1.4", "FN", {}, term(2)), ("1.5", "FN", {}, term(3)),
+    ("1.6", "FN", {}, term(4)),
+    ("1.7", "FN", {}, [("1.8", "R", False), ("1.9", "E", False), ("1.11", "C", False)]),
+    ("1.8", "FN", {}, term(5)),
+    ("1.9", "FN", {}, [("1.10", "S", False), ("1.11", "A", True)]),
+    ("1.10", "FN", {}, term(6)), ("1.11", "FN", {}, term(7)), ("1.12", "FN", {}, term(8)),
+    ("1.13", "PNCT", {}, term(9)), ("1.14", "PNCT", {}, term(10)),
+]
+SAMPLE = [
+    ("wsj_0001.1", "20001001",
+     "Pierre Vinken , 61 years old , will join the board as a nonexecutive director Nov. 29 .", WSJ_0001_1,
+     [3, 7, 18]),
+    ("wsj_0003.7", "20003007", "There is no asbestos in our products now . &apos;&apos;", WSJ_0003_7, [9, 10]),
+]
+
+
+@pytest.mark.parametrize("pid, gid, tokens, units, punct", SAMPLE)
+def test_sample_passages_give_the_mrp_graphs(pid: str, gid: str, tokens: str, units: List[Unit],
+                                             punct: List[int]) -> None:
+    table = read_text(str(shared("data", "wsj", "wsj.txt")))
+    graph = one(passage(pid, tokens.split(), units, punct=punct), table)
+    assert canonical(graph) == canonical(_gold(gid))
 
 
 def test_xml_files_are_ucca_and_several_passages_read_in_order() -> None:
