@@ -181,8 +181,9 @@ WSJ_0001_1: List[Unit] = [
 # 1.9 (E of "our products") has the remote A 1.11; the last token '' is spelled " in the text
 WSJ_0003_7: List[Unit] = [
     ("1.1", "FN", {}, [("1.2", "H", False)]),
-    ("1.2", "FN", {}, [("1.3", "S", False), ("1.4", "F", False), ("1.5", "D", False), ("1.6", "A", False),
-                       ("1.7", "A", False), ("1.12", "T", False), ("1.13", "U", False), ("1.14", "U", False)]),
+    ("1.2", "FN", {}, [("1.3", "S", False), ("1.4", "F", False), ("1.5", "D", False),
+                       ("1.6", "A", False), ("1.7", "A", False), ("1.12", "T", False),
+                       ("1.13", "U", False), ("1.14", "U", False)]),
     ("1.3", "FN", {}, term(1)), ("1.4", "FN", {}, term(2)), ("1.5", "FN", {}, term(3)),
     ("1.6", "FN", {}, term(4)),
     ("1.7", "FN", {}, [("1.8", "R", False), ("1.9", "E", False), ("1.11", "C", False)]),
@@ -195,7 +196,8 @@ SAMPLE = [
     ("wsj_0001.1", "20001001",
      "Pierre Vinken , 61 years old , will join the board as a nonexecutive director Nov. 29 .", WSJ_0001_1,
      [3, 7, 18]),
-    ("wsj_0003.7", "20003007", "There is no asbestos in our products now . &apos;&apos;", WSJ_0003_7, [9, 10]),
+    ("wsj_0003.7", "20003007", "There is no asbestos in our products now . &apos;&apos;", WSJ_0003_7,
+     [9, 10]),
 ]
 
 
