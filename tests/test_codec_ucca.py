@@ -255,3 +255,16 @@ def test_xml_to_mrp_scores_itself_perfectly(tmp_path: Any) -> None:
         result = json.loads(done.out)
         f = result["all"]["f"] if metric == "mrp" else result["labeled"]["primary"]["f"]
         assert result["n"] == 2 and f == 1.0
+
+
+def test_deep_unit_chains_and_unclosed_passages() -> None:
+    depth = 20000
+    units: List[Unit] = [(f"1.{k}", "FN", {}, [(f"1.{k + 1}", "E", False)]) for k in range(1, depth)]
+    units.append((f"1.{depth}", "FN", {}, term(1)))
+    graph = one(passage("deep", ["x"], units))
+    assert len(graph.nodes) == depth and graph.tops == [1] and graph.nodes[0].anchors == [(0, 1)]
+    good = passage("good", TOKENS, SCENES, punct=[6])
+    items = read_ucca(good + '\n<root passageID="cut">' * 3)
+    assert len(items) == 2 and isinstance(items[0], Graph)
+    assert isinstance(items[1], FormatError) and "an unclosed <root>" in str(items[1])
+    assert str(items[1]).startswith(f"<ucca>:{good.count(chr(10)) + 2}: ")

@@ -40,7 +40,8 @@ from ..source import Line
 from .amr import map_wsj_id
 from .base import Item, ReadOptions
 
-_ROOT = re.compile(r"<root\b.*?</root\s*>", re.DOTALL)
+_START = re.compile(r"<root\b")
+_END = re.compile(r"</root\s*>")
 _IGNORABLE = re.compile(r"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>|\s+", re.DOTALL)
 _SPACE = " \t"
 #: Tokens that the input may spell differently, tried in this order when the text does not match.
@@ -121,32 +122,32 @@ def _layers(root: ET.Element) -> Tuple[Dict[int, str], Dict[str, _Unit]]:
 
 def _spans(units: Dict[str, _Unit]) -> Dict[str, Tuple[int, int]]:
     """(first, last) terminal position of every unit over its non-remote descendants; (-1, -1) for none."""
-    memo: Dict[str, Tuple[int, int]] = {}
+    spans: Dict[str, Tuple[int, int]] = {}
     active: Set[str] = set()
-
-    def span(unit_id: str) -> Tuple[int, int]:
-        if unit_id in memo:
-            return memo[unit_id]
-        if unit_id in active:
-            raise _Bad(f"unit {unit_id} contains itself")
-        active.add(unit_id)
-        positions: List[int] = []
-        for child, _, remote in units[unit_id].edges:
-            if remote:
+    for start in units:
+        stack = [start]
+        while stack:
+            unit_id = stack[-1]
+            if unit_id in spans:
+                stack.pop()
                 continue
-            if child in units:
-                first, last = span(child)
-                if first >= 0:
-                    positions += [first, last]
-            else:
-                positions.append(_number(child)[1])
-        active.discard(unit_id)
-        memo[unit_id] = (min(positions), max(positions)) if positions else (-1, -1)
-        return memo[unit_id]
-
-    for unit_id in units:
-        span(unit_id)
-    return memo
+            children = [child for child, _, remote in units[unit_id].edges if not remote and child in units]
+            waiting = [child for child in children if child not in spans]
+            if waiting:
+                if unit_id in active:
+                    raise _Bad(f"unit {unit_id} contains itself")
+                active.add(unit_id)
+                stack.extend(waiting)
+                continue
+            active.discard(unit_id)
+            stack.pop()
+            positions = [_number(child)[1] for child, _, remote in units[unit_id].edges
+                         if not remote and child not in units]
+            for child in children:
+                if spans[child][0] >= 0:
+                    positions += list(spans[child])
+            spans[unit_id] = (min(positions), max(positions)) if positions else (-1, -1)
+    return spans
 
 
 class _Anchorer:
@@ -272,10 +273,14 @@ def _passages(lines: Iterable[Union[Line, FormatError]],
         return numbers[low] if numbers else 1
 
     previous = 0
-    for match in _ROOT.finditer(whole):
-        yield from _stray(whole, previous, match.start(), line_at, name)
-        yield line_at(match.start()), match.group(0)
-        previous = match.end()
+    while True:
+        start = _START.search(whole, previous)
+        end = _END.search(whole, start.end()) if start else None
+        if start is None or end is None:
+            break
+        yield from _stray(whole, previous, start.start(), line_at, name)
+        yield line_at(start.start()), whole[start.start():end.end()]
+        previous = end.end()
     yield from _stray(whole, previous, len(whole), line_at, name)
 
 
