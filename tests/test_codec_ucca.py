@@ -239,7 +239,7 @@ def test_bad_passages_are_one_line_errors(xml: str, problem: str) -> None:
 
 def test_terminal_missing_from_the_text_is_an_error() -> None:
     items = read_ucca(passage("p1", TOKENS, SCENES, punct=[6]), {"p1": "John came home and went."})
-    assert isinstance(items[0], FormatError) and "cannot find terminal 'left'" in str(items[0])
+    assert isinstance(items[0], FormatError) and "terminal 5: token 5 'left' does not match" in str(items[0])
 
 
 def test_xml_to_mrp_scores_itself_perfectly(tmp_path: Any) -> None:

@@ -11,9 +11,9 @@ other.  Each passage becomes one MRP graph (framework ``ucca``, flavor 1):
 * for each terminal, in position order, the unit that holds it through a
   ``Terminal`` edge becomes an anchored node (its first terminal creates the
   node, later ones add anchors), so these nodes come first, in the order of
-  their first terminal; each terminal is anchored by searching its text from
-  the current position of the input (with mtool's fallbacks for quotes,
-  dashes and ellipses);
+  their first terminal; the terminals are anchored in the input left to right
+  (:func:`mrp.codecs.anchoring.align`: other spellings of quotes, dashes and
+  ellipses match, as in mtool);
 * every other unit becomes an unanchored node, in the order of its span
   (first, then last terminal position, counting punctuation and not counting
   remote children), ties in unit id order;
@@ -35,18 +35,15 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 from ..errors import FormatError, excerpt
-from ..graph import Anchor, Edge, Graph, Node
+from ..graph import Edge, Graph, Node
 from ..source import Line
 from .amr import map_wsj_id
+from .anchoring import AnchorError, align
 from .base import Item, ReadOptions
 
 _START = re.compile(r"<root\b")
 _END = re.compile(r"</root\s*>")
 _IGNORABLE = re.compile(r"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>|\s+", re.DOTALL)
-_SPACE = " \t"
-#: Tokens that the input may spell differently, tried in this order when the text does not match.
-_VARIANTS = (("\u201c", '"', "``"), ("\u2018", "`"), ("\u201d", '"', "''"), ("\u2019", "'"),
-             ("\u2014", "---", "--"), ("\u2026", ". . .", "..."))
 
 
 class _Bad(Exception):
@@ -150,41 +147,6 @@ def _spans(units: Dict[str, _Unit]) -> Dict[str, Tuple[int, int]]:
     return spans
 
 
-class _Anchorer:
-    """Finds terminal texts one after the other in an input string."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.i = 0
-
-    def _skip(self) -> None:
-        while self.i < len(self.text) and self.text[self.i] in _SPACE:
-            self.i += 1
-
-    def anchor(self, form: str) -> Anchor:
-        self._skip()
-        length = len(form) if form and self.text.startswith(form, self.i) else 0
-        if not length:
-            form = form.replace("\u2018", "`")
-            if not self.text.startswith(form, self.i):
-                form = form.replace("\u2019", "'")
-            if form and self.text.startswith(form, self.i):
-                length = len(form)
-        for variants in _VARIANTS:
-            if length:
-                break
-            for candidate in sorted(variants, key=len, reverse=True):
-                if self.text.startswith(candidate, self.i):
-                    length = len(candidate)
-                    break
-        if not length:
-            raise _Bad(f"cannot find terminal {excerpt(form)!r} at character {self.i} of the input")
-        span = (self.i, self.i + length)
-        self.i += length
-        self._skip()
-        return span
-
-
 def passage_graph(root: ET.Element, options: ReadOptions) -> Graph:
     """The MRP graph of one parsed UCCA XML passage; _Bad for a passage that cannot be converted."""
     passage = root.get("passageID")
@@ -208,11 +170,14 @@ def passage_graph(root: ET.Element, options: ReadOptions) -> Graph:
                 if unit.implicit:
                     raise _Bad(f"implicit unit {uid} holds terminal {child}")
                 holder.setdefault(_number(child)[1], []).append(uid)
-    anchorer = _Anchorer(text)
+    positions = sorted(terminals)
+    try:
+        anchors = align([terminals[k] for k in positions], text)
+    except AnchorError as error:
+        raise _Bad(f"terminal {positions[error.index]}: {error}") from None
     node_of: Dict[str, int] = {}
     nodes: List[Node] = []
-    for position in sorted(terminals):
-        span = anchorer.anchor(terminals[position])
+    for position, span in zip(positions, anchors):
         for uid in holder.get(position, []):
             if uid in node_of:
                 node = nodes[node_of[uid]]
