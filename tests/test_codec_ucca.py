@@ -7,13 +7,16 @@ import json
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mrp.codecs import ReadOptions, infer_format, reader
 from mrp.errors import FormatError
-from mrp.graph import Graph
+from mrp.graph import Graph, check_references
 from mrp.load import read_text
+from mrp.score.mrp import score_pair
 
-from conftest import canonical, lines, run_cli
+from conftest import budget, canonical, lines, run_cli
 from conftest import shared_file as shared
 
 #: A unit: (id, type, attributes, [(child id, tags, remote)]); tags "A|P" give one category each.
@@ -268,3 +271,24 @@ def test_deep_unit_chains_and_unclosed_passages() -> None:
     assert len(items) == 2 and isinstance(items[0], Graph)
     assert isinstance(items[1], FormatError) and "an unclosed <root>" in str(items[1])
     assert str(items[1]).startswith(f"<ucca>:{good.count(chr(10)) + 2}: ")
+
+
+FRAGMENTS = ["", "<", ">", "/>", '"', "</root>", "<root passageID=\"z\">", '<edge toID="1.1" type="A">',
+             '<edge toID="0.9" type="A">', 'remote="True"', 'implicit="True"', 'type="LKG"', 'type="PNCT"',
+             '<category tag="Terminal" />', 'ID="1.2"', 'ID="0.1"', "&amp;", "&bogus;", "\u00e9", "\n"]
+
+
+@budget(60)
+@given(st.lists(st.tuples(st.integers(0, 10 ** 5), st.integers(0, 30), st.sampled_from(FRAGMENTS)),
+                max_size=4))
+def test_damaged_passages_give_graphs_or_one_line_errors(damage: List[Tuple[int, int, str]]) -> None:
+    text = passage("a", TOKENS, SCENES, punct=[6]) + "\n" + passage("b", ["go"], [("1.1", "FN", {}, term(1))])
+    for where, cut, fragment in damage:
+        at = where % (len(text) + 1)
+        text = text[:at] + fragment + text[at + cut:]
+    for item in read_ucca(text):
+        if isinstance(item, FormatError):
+            assert "\n" not in str(item) and str(item).startswith("<ucca>:")
+            continue
+        assert check_references(item) is None
+        assert all(g == s == c for g, s, c in score_pair(item, item).counts.values())
