@@ -160,7 +160,7 @@ def _gold(gid: str) -> Dict[str, Any]:
     raise AssertionError(gid)
 
 
-# Two passages of the MRP 2019 sample, their units written out here from the sample's UCCA XML.
+# Three passages of the MRP 2019 sample, their units written out here from the sample's UCCA XML.
 WSJ_0001_1: List[Unit] = [
     ("1.1", "FN", {}, [("1.2", "H", False)]),
     ("1.2", "FN", {}, [("1.3", "A", False), ("1.10", "F", False), ("1.11", "P", False),
@@ -195,7 +195,25 @@ WSJ_0003_7: List[Unit] = [
     ("1.10", "FN", {}, term(6)), ("1.11", "FN", {}, term(7)), ("1.12", "FN", {}, term(8)),
     ("1.13", "PNCT", {}, term(9)), ("1.14", "PNCT", {}, term(10)),
 ]
+# the final "." hangs below the E unit 1.9; 1.11 and 1.13 both have the remote A 1.15
+WSJ_0001_2: List[Unit] = [
+    ("1.1", "FN", {}, [("1.2", "H", False)]),
+    ("1.2", "FN", {}, [("1.3", "A", False), ("1.4", "F", False), ("1.5", "S", False), ("1.6", "A", False)]),
+    ("1.3", "FN", {}, term(1, 2)), ("1.4", "FN", {}, term(3)), ("1.5", "FN", {}, term(4)),
+    ("1.6", "FN", {}, [("1.7", "R", False), ("1.8", "C", False), ("1.9", "E", False), ("1.16", "U", False)]),
+    ("1.7", "FN", {}, term(5)), ("1.8", "FN", {}, term(6, 7)),
+    ("1.9", "FN", {}, [("1.10", "F", False), ("1.11", "E", False), ("1.13", "E", False),
+                       ("1.15", "C", False), ("1.17", "U", False)]),
+    ("1.10", "FN", {}, term(9)),
+    ("1.11", "FN", {}, [("1.12", "S", False), ("1.15", "A", True)]),
+    ("1.12", "FN", {}, term(10)),
+    ("1.13", "FN", {}, [("1.14", "P", False), ("1.15", "A", True)]),
+    ("1.14", "FN", {}, term(11)), ("1.15", "FN", {}, term(12)),
+    ("1.16", "PNCT", {}, term(8)), ("1.17", "PNCT", {}, term(13)),
+]
 SAMPLE = [
+    ("wsj_0001.2", "20001002", "Mr. Vinken is chairman of Elsevier N.V. , the Dutch publishing group .",
+     WSJ_0001_2, [8, 13]),
     ("wsj_0001.1", "20001001",
      "Pierre Vinken , 61 years old , will join the board as a nonexecutive director Nov. 29 .", WSJ_0001_1,
      [3, 7, 18]),
