@@ -403,5 +403,6 @@ def _to_graph(graph: Graph, triples: List[Triple], tops: List[str], origin: Dict
         _keep_anchorings(nodes[k], origin.get(variable))
     shell = copy.deepcopy(replace(graph, nodes=[], edges=[], tops=[]))
     shell.nodes, shell.edges, shell.tops = nodes, edges, [ids[top] for top in tops]
+    shell.layout = None  # the Penman layout described the graph before the rewrite
     return shell
 

@@ -87,6 +87,11 @@ def test_graphs_without_a_penman_layout_are_unchanged() -> None:
     assert applies(amr(DEFINED_HERE))
 
 
+def test_other_standardizations_drop_the_layout() -> None:
+    graph = amr(DEFINED_HERE)
+    assert graph.layout is not None and standardize(graph, PRESETS["dereify"]).layout is None
+
+
 def test_structure_is_a_preset_of_its_own() -> None:
     assert parse("structure") == Standardization(structure=True) and STRUCTURE.name() == "structure"
     with pytest.raises(MRPError, match="cannot be combined"):
