@@ -12,6 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 Anchor = Tuple[int, int]
+#: One branch of a node as a Penman file writes it: the role as written (``ARG0-of`` for an
+#: inverted edge), the target (a node id, or the constant), and whether the branch holds the
+#: target node's definition (``:ARG0 (d / dog)``) rather than a reference (``:ARG0 d``).
+Branch = Tuple[str, Any, bool]
 
 #: Default flavor per framework: 0 bilexical, 1 anchored, 2 unanchored.
 FLAVORS: Dict[str, int] = {
@@ -135,6 +139,8 @@ class Graph:
     variables: Optional[Dict[int, str]] = None
     #: the graph's document and its document-level annotation (UMR; not scored by the MRP metric)
     document: Optional[Placement] = None
+    #: how a Penman file wrote the graph: each node id's branches in order (not part of the MRP format)
+    layout: Optional[Dict[int, List[Branch]]] = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.flavor is None:

@@ -24,6 +24,7 @@ FORMATS: Dict[str, Tuple[str, Optional[str]]] = {
     "psd": ("sdp", "psd"),
     "sdp": ("sdp", None),
     "dot": ("dot", None),
+    "ucca": ("ucca", "ucca"),
 }
 
 _EXTENSIONS = {
@@ -37,6 +38,7 @@ _EXTENSIONS = {
     ".psd": "psd",
     ".dot": "dot",
     ".gv": "dot",
+    ".xml": "ucca",
 }
 
 
@@ -53,7 +55,7 @@ def _module(name: str):  # type: ignore[no-untyped-def]
 
 
 def implied_framework(name: str) -> Optional[str]:
-    """The framework a format implies (dm, psd, eds, amr), or None."""
+    """The framework a format implies (dm, psd, eds, amr, ucca), or None."""
     return FORMATS.get(name, (None, None))[1]
 
 

@@ -27,7 +27,7 @@ from penman._lexer import lex
 from penman._parse import _parse as _parse_tokens
 
 from ..errors import FormatError, excerpt
-from ..graph import Edge, Graph, Node
+from ..graph import Branch, Edge, Graph, Node
 from ..source import Line, is_unicode
 from .base import Item, ReadOptions, WriteOptions, write_blocks
 
@@ -218,8 +218,10 @@ def _convert(tree: penman.Tree, gid: str, options: ReadOptions) -> Graph:
         variables[var] = k
     nodes: List[Node] = []
     edges: List[Edge] = []
+    layout: Dict[int, List[Branch]] = {}
     for k, (var, branches) in enumerate(order):
         node = Node(id=k)
+        written = layout[k] = []
         for role, target in branches:
             if role == "/":
                 if target is not None:
@@ -228,20 +230,23 @@ def _convert(tree: penman.Tree, gid: str, options: ReadOptions) -> Graph:
             label = _strip_alignment(role)[1:]
             if isinstance(target, tuple):
                 edges.append(Edge(k, ids[id(target)], label, normal_role(label)))
+                written.append((label, ids[id(target)], True))
                 continue
             if target is None:
                 raise _Bad(f"role :{excerpt(label)} of '{excerpt(var)}' has no value")
             text = _strip_alignment(target)
             if not text.startswith('"') and text in variables:
                 edges.append(Edge(k, variables[text], label, normal_role(label)))
+                written.append((label, variables[text], False))
                 continue
             if label == "wiki" and options.no_wiki:
                 continue
             node.properties.append(label)
             node.values.append(_constant(text))
+            written.append((label, node.values[-1], False))
         nodes.append(node)
     return Graph(id=gid, framework=options.framework or "amr", flavor=2, tops=[0],
-                 nodes=nodes, edges=edges)
+                 nodes=nodes, edges=edges, layout=layout)
 
 
 def tree_graph(tree: penman.Tree, gid: str, options: ReadOptions) -> Tuple[Graph, List[str]]:
