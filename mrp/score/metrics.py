@@ -26,8 +26,9 @@ METRICS: Dict[str, str] = {
     "ucca": "ucca",
     "aspects": "aspects",
     "sembleu": "sembleu",
+    "unlabeled": "unlabeled",
 }
-ALIASES = {"mces": "mrp"}
+ALIASES = {"mces": "mrp", "mrp-unlabeled": "unlabeled"}
 
 
 class Progress:
