@@ -19,9 +19,10 @@ from mrp.score.unlabeled import evaluate, unlabel
 from mrp.signature import Settings, signature
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_oracle import pairs  # noqa: E402
+
 from conftest import budget, run_cli, shared_file  # noqa: E402
 from oracle import identities, maps, tuple_sets  # noqa: E402
-from test_oracle import pairs  # noqa: E402
 
 TEXT = "ab cd ef"
 #: the tuple types of the unlabeled metric, each made from the labeled tuples
@@ -68,7 +69,8 @@ def test_node_labels_are_gone_and_tops_properties_anchors_stay() -> None:
     system = _graph([Node(7, "z", ["pos"], ["n"], [(0, 2)]), Node(8, "y")], [], [7])
     counts = _score(gold, system)
     assert counts["labels"] == (0, 0, 0)
-    assert counts["tops"] == (1, 1, 1) and counts["properties"] == (1, 1, 1) and counts["anchors"] == (1, 1, 1)
+    for name in ("tops", "properties", "anchors"):
+        assert counts[name] == (1, 1, 1)
     assert score_pair(gold, system).counts["labels"] == (2, 2, 0)
 
 
@@ -116,11 +118,13 @@ def test_evaluate_layout_and_signature() -> None:
     result, _ = evaluate(Pairing(pairs=[Pair(gold, system, False)]), Options(trace=True))
     assert result["all"]["f"] == 1.0 and result["labels"]["g"] == 0 and result["exact"] == 1
     assert canonical("mrp-unlabeled") == "unlabeled"
-    assert signature("unlabeled", ["eds"], Settings()).startswith("unlabeled:eds|norm:case+anchors+edges+unlabeled|")
+    assert signature("unlabeled", ["eds"], Settings()).startswith(
+        "unlabeled:eds|norm:case+anchors+edges+unlabeled|")
 
 
 def test_cli_flag_adds_an_unlabeled_block() -> None:
-    gold, system = shared_file("data/pairs/psd/107480.gold.mrp"), shared_file("data/pairs/psd/107480.foxik.mrp")
+    gold = shared_file("data/pairs/psd/107480.gold.mrp")
+    system = shared_file("data/pairs/psd/107480.foxik.mrp")
     run = run_cli("score", ["--unlabeled", "--gold", str(gold), str(system)])
     assert run.code == 0, run.err
     result = json.loads(run.out)

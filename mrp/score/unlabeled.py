@@ -39,14 +39,15 @@ def unlabel(graph: Graph) -> Graph:
     for edge in graph.edges:
         source, target, _, attributes = normal_edge(edge)
         names = sorted(attributes)
-        edges.append(Edge(source, target, None, None, [name for name, _ in names], [value for _, value in names]))
+        edges.append(Edge(source, target, None, None, [name for name, _ in names],
+                          [value for _, value in names]))
     return dataclasses.replace(graph, nodes=nodes, edges=edges)
 
 
 def unlabeled_pairing(pairing: Pairing) -> Pairing:
     """The same pairing with every graph unlabeled."""
-    return Pairing(pairs=[Pair(unlabel(pair.gold), unlabel(pair.system), pair.null) for pair in pairing.pairs],
-                   unpaired=pairing.unpaired, duplicates=pairing.duplicates, invalid=pairing.invalid)
+    pairs = [Pair(unlabel(pair.gold), unlabel(pair.system), pair.null) for pair in pairing.pairs]
+    return dataclasses.replace(pairing, pairs=pairs)
 
 
 def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
