@@ -152,3 +152,20 @@ def test_wsj_ucca_against_itself() -> None:
     path = str(shared_file("data/wsj/ucca/wsj.mrp"))
     result = _score_files(path, path)
     assert result["predications"]["f"] == 1.0 and result["alignment"]["mrp"] == result["n"]
+
+
+def test_the_correspondence_maximises_mrp_tuples_not_predications() -> None:
+    # gold x/a (with a property) -r-> y/b; the system has x1/a with the property but no edge, and
+    # x2/c -r-> y1/b.  The MRP optimum maps x to x1 (label + property + y's label = 3 tuples, against
+    # y's label + the edge = 2 via x2), so x's predication is lost although mapping x to x2 would keep it.
+    gold = Graph(id="1", framework="amr", nodes=[Node(0, "a", ["p"], ["1"]), Node(1, "b")],
+                 edges=[Edge(0, 1, "r")])
+    system = Graph(id="1", framework="amr",
+                   nodes=[Node(5, "a", ["p"], ["1"]), Node(6, "c"), Node(7, "b")], edges=[Edge(6, 7, "r")])
+    assert score_pair(gold, system) == ((1, 1, 0), "mrp", True)
+
+
+def test_empty_system_graphs() -> None:
+    gold = _amr(AMR)
+    assert score_pair(gold, gold.empty_copy()) == ((2, 0, 0), "mrp", True)
+    assert score_pair(_sdp(GOLD), _sdp(GOLD).empty_copy())[0] == (2, 0, 0)

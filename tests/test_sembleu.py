@@ -296,3 +296,14 @@ def test_cli_reproduces_the_original_with_compat() -> None:
     result = json.loads(run.out)
     assert abs(result["sembleu"] - 0.700436458064738) < 1e-9
     assert "weights:0.5+0.5|compat" in result["signature"]
+
+
+def test_sembleu_and_the_new_metric_modules_do_not_import_numba() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, mrp.score.sembleu as s, mrp.score.predications, mrp.score.unlabeled; "
+            "from mrp.codecs.amr import read_string; (g,) = read_string('(a / b :c (d / e))'); "
+            "s.score_pair(g, g); print('numba' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.stdout.strip() == "False", proc.stderr

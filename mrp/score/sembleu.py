@@ -270,8 +270,8 @@ def _orders(counts: Counts) -> Dict[str, Dict[str, int]]:
 def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """Corpus SemBLEU of a pairing (gold = reference, system = hypothesis), per-pair scores with trace."""
     options = options or Options()
-    weights = tuple(getattr(options, "sembleu_weights", None) or DEFAULT_WEIGHTS)
-    compat = bool(getattr(options, "sembleu_compat", False))
+    weights = tuple(options.sembleu_weights or DEFAULT_WEIGHTS)
+    compat = options.sembleu_compat
     start, cpu = time.time(), time.process_time()
     totals = empty_counts()
     scores: Dict[str, Dict[str, Any]] = {}
