@@ -77,6 +77,7 @@ def test_corpus_scores_and_counts_equal_the_original(name: str, hyp: str, ref: s
     total = _total(golds, systems, compat=True)
     stats = expected["stats"]
     assert [[m, t] for m, t in zip(total.matches, total.totals)] == [stats["p1"], stats["p2"], stats["p3"]]
+    assert total.references == [stats["ref_ngrams_1"], stats["ref_ngrams_2"], stats["ref_ngrams_3"]]
     assert (total.system, total.gold) == (stats["hyp_len"], stats["ref_len"])
     assert abs(brevity_penalty(total.gold, total.system) - stats["bp"]) < 1e-12
     for setting, weights in SETTINGS.items():
@@ -281,8 +282,8 @@ def test_evaluate_reports_corpus_and_per_pair_scores() -> None:
     # brevity penalty lowers it (3 nodes + 2 relations against 3 + 3)
     assert counts.totals == [3, 2, 0] and value == pytest.approx(math.exp(1 - 6 / 5), abs=1e-15)
     assert result["scores"]["amr"]["1"]["sembleu"] == 1.0
-    assert result["orders"] == {"1": {"matches": 6, "total": 6}, "2": {"matches": 5, "total": 5},
-                                "3": {"matches": 1, "total": 1}}
+    assert [tuple(result["orders"][k][x] for x in "gsc") for k in "123"] == [(6, 6, 6), (6, 5, 5), (2, 1, 1)]
+    assert result["orders"]["2"]["p"] == 1.0 and result["orders"]["2"]["r"] == 5 / 6
     assert 0 < result["sembleu"] < 1.0
     assert score_pair(gold, gold)[0] == 1.0
     assert result["mean"] == pytest.approx((value + 1.0) / 2)

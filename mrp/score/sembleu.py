@@ -52,11 +52,12 @@ import math
 import re
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..graph import Graph
 from ..normalize import lower, normalize_anchors
+from ..report import prf
 from .metrics import Options
 from .pairing import Pairing
 
@@ -80,18 +81,21 @@ class Ngrams:
 
 @dataclass
 class Counts:
-    """What BLEU sums: per order (clipped matches, system n-grams), system and gold lengths."""
+    """What BLEU sums: per order clipped matches and system n-grams, then the lengths; and per order the
+    gold n-grams (not part of BLEU, reported for n-gram recall)."""
 
     matches: List[int]
     totals: List[int]
     system: int = 0
     gold: int = 0
+    references: List[int] = field(default_factory=lambda: [0] * MAX_ORDER)
 
     def add(self, other: Counts) -> None:
         """Add another pair's counts to these."""
         for k in range(MAX_ORDER):
             self.matches[k] += other.matches[k]
             self.totals[k] += other.totals[k]
+            self.references[k] += other.references[k]
         self.system += other.system
         self.gold += other.gold
 
@@ -213,6 +217,7 @@ def pair_counts(gold: Ngrams, system: Ngrams) -> Counts:
         ours, theirs = gold.orders[k], system.orders[k]
         counts.matches[k - 1] = sum(min(c, ours[g]) for g, c in theirs.items())
         counts.totals[k - 1] = sum(theirs.values())
+        counts.references[k - 1] = sum(ours.values())
     counts.system, counts.gold = system.length, gold.length
     return counts
 
@@ -263,8 +268,10 @@ def score_pair(gold: Graph, system: Graph, weights: Sequence[float] = DEFAULT_WE
     return bleu(counts, weights), counts
 
 
-def _orders(counts: Counts) -> Dict[str, Dict[str, int]]:
-    return {str(k + 1): {"matches": counts.matches[k], "total": counts.totals[k]} for k in range(MAX_ORDER)}
+def _orders(counts: Counts) -> Dict[str, Dict[str, Any]]:
+    """Per order: g gold n-grams, s system n-grams, c clipped matches (P is BLEU's modified precision)."""
+    return {str(k + 1): prf(counts.references[k], counts.totals[k], counts.matches[k])
+            for k in range(MAX_ORDER)}
 
 
 def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
