@@ -24,6 +24,7 @@ NORMALIZATION = {
     "smatch": "case",
     "aspects": "case",
     "unlabeled": "case+anchors+edges+unlabeled",
+    "unlabeled-edges": "case+anchors+edges+unlabeled-edges",
     "predications": "case+anchors+edges",
     "sembleu": "case",
 }

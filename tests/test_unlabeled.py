@@ -12,7 +12,7 @@ from hypothesis import given
 
 from mrp.graph import Edge, Graph, Node
 from mrp.normalize import normalize
-from mrp.score.metrics import Options, canonical
+from mrp.score.metrics import Options, canonical, evaluator
 from mrp.score.mrp import score_pair
 from mrp.score.pairing import Pair, Pairing
 from mrp.score.unlabeled import evaluate, unlabel
@@ -29,11 +29,12 @@ TEXT = "ab cd ef"
 Projected = Dict[str, Set[tuple]]
 
 
-def _project(sets: Dict[str, Set[tuple]]) -> Projected:
-    """Unlabeled tuples from the labeled ones: no node labels, edges as pairs, attributes by pair."""
+def _project(sets: Dict[str, Set[tuple]], nodes: bool = True) -> Projected:
+    """Unlabeled tuples from the labeled ones: edges as pairs, attributes by pair, no node labels
+    with ``nodes``."""
     return {
         "tops": sets["tops"],
-        "labels": set(),
+        "labels": set() if nodes else sets["labels"],
         "properties": sets["properties"],
         "anchors": sets["anchors"],
         "edges": {(a, b) for a, b, _ in sets["edges"]},
@@ -41,16 +42,16 @@ def _project(sets: Dict[str, Set[tuple]]) -> Projected:
     }
 
 
-def _brute_force(gold: Graph, system: Graph) -> Tuple[int, Dict[str, Tuple[int, int]]]:
+def _brute_force(gold: Graph, system: Graph, nodes: bool = True) -> Tuple[int, Dict[str, Tuple[int, int]]]:
     """The best total c over all maximal maps, and per type (g, s)."""
     normal_gold, normal_system = normalize(gold), normalize(system)
     _, system_identity = identities(normal_gold, normal_system, ())
-    theirs = _project(tuple_sets(normal_system, system_identity))
+    theirs = _project(tuple_sets(normal_system, system_identity), nodes)
     best = -1
     sizes: Dict[str, Tuple[int, int]] = {}
     for pi in maps(len(normal_gold), len(normal_system), maximal_only=True):
         gold_identity, _ = identities(normal_gold, normal_system, pi)
-        ours = _project(tuple_sets(normal_gold, gold_identity))
+        ours = _project(tuple_sets(normal_gold, gold_identity), nodes)
         best = max(best, sum(len(ours[name] & theirs[name]) for name in ours))
         sizes = {name: (len(ours[name]), len(theirs[name])) for name in ours}
     return best, sizes
@@ -100,16 +101,34 @@ def test_attributes_are_keyed_by_the_unlabeled_edge() -> None:
     assert _score(gold, plain)["attributes"] == (1, 0, 0)
 
 
-@budget(300)
-@given(pairs(max_nodes=5))
-def test_exact_unlabeled_score_equals_brute_force(pair: Tuple[Graph, Graph]) -> None:
-    gold, system = pair
-    best, sizes = _brute_force(gold, system)
-    result = score_pair(unlabel(gold), unlabel(system))
+def _check_exact(gold: Graph, system: Graph, nodes: bool) -> None:
+    best, sizes = _brute_force(gold, system, nodes)
+    result = score_pair(unlabel(gold, nodes), unlabel(system, nodes))
     assert result.exact
     assert result.counts["all"][2] == best
     for name, (g, s) in sizes.items():
         assert result.counts[name][:2] == (g, s), name
+
+
+@budget(300)
+@given(pairs(max_nodes=5))
+def test_exact_unlabeled_score_equals_brute_force(pair: Tuple[Graph, Graph]) -> None:
+    _check_exact(*pair, nodes=True)
+
+
+@budget(200)
+@given(pairs(max_nodes=5))
+def test_exact_unlabeled_edges_score_equals_brute_force(pair: Tuple[Graph, Graph]) -> None:
+    _check_exact(*pair, nodes=False)
+
+
+def test_unlabeled_edges_keeps_node_labels() -> None:
+    gold = _graph([Node(0, "a"), Node(1, "b")], [Edge(0, 1, "x")], [0])
+    system = _graph([Node(0, "a"), Node(1, "c")], [Edge(0, 1, "y")], [0])
+    counts = score_pair(unlabel(gold, nodes=False), unlabel(system, nodes=False)).counts
+    assert counts["labels"] == (2, 2, 1) and counts["edges"] == (1, 1, 1)
+    result, _ = evaluator("unlabeled-edges")(Pairing(pairs=[Pair(gold, system, False)]), Options())
+    assert result["labels"]["c"] == 1 and result["edges"]["c"] == 1
 
 
 def test_evaluate_layout_and_signature() -> None:

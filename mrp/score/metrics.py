@@ -27,6 +27,7 @@ METRICS: Dict[str, str] = {
     "aspects": "aspects",
     "sembleu": "sembleu",
     "unlabeled": "unlabeled",
+    "unlabeled-edges": "unlabeled_edges",
     "predications": "predications",
 }
 ALIASES = {"mces": "mrp", "mrp-unlabeled": "unlabeled"}
