@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence, Tuple
 
+from hypothesis import given
+from test_oracle import pairs
+
 from mrp.codecs import ReadOptions
 from mrp.graph import Edge, Graph, Node
 from mrp.load import read_corpus, read_text
@@ -11,7 +14,7 @@ from mrp.score.metrics import Options, evaluator
 from mrp.score.pairing import Pair, Pairing, pair
 from mrp.score.predications import by_anchors, evaluate, score_pair
 
-from conftest import shared_file
+from conftest import budget, shared_file
 
 TEXT = "they saw it go fast"
 #: token spans of TEXT
@@ -169,3 +172,14 @@ def test_empty_system_graphs() -> None:
     gold = _amr(AMR)
     assert score_pair(gold, gold.empty_copy()) == ((2, 0, 0), "mrp", True)
     assert score_pair(_sdp(GOLD), _sdp(GOLD).empty_copy())[0] == (2, 0, 0)
+
+
+@budget(150)
+@given(pairs(max_nodes=5))
+def test_random_pairs_are_bounded_and_match_themselves(pair: Tuple[Graph, Graph]) -> None:
+    gold, system = pair
+    (g, s, c), _, exact = score_pair(gold, system)
+    assert exact and 0 <= c <= min(g, s)
+    for graph in (gold, system):
+        (g, s, c), _, _ = score_pair(graph, graph)
+        assert g == s == c

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
 import pytest
+from hypothesis import given
+from test_oracle import pairs
 
 from mrp.codecs import ReadOptions
 from mrp.codecs.amr import read_string
@@ -30,7 +32,7 @@ from mrp.score.sembleu import (
 )
 from mrp.signature import Settings, signature
 
-from conftest import run_cli, shared_file
+from conftest import budget, run_cli, shared_file
 
 #: the reference's settings: name -> weights (eval.py's default, then its third argument K = 1..4)
 SETTINGS: Dict[str, Tuple[float, ...]] = {
@@ -308,3 +310,15 @@ def test_sembleu_and_the_new_metric_modules_do_not_import_numba() -> None:
             "s.score_pair(g, g); print('numba' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.stdout.strip() == "False", proc.stderr
+
+
+@budget(150)
+@given(pairs(max_nodes=5))
+def test_random_pairs_score_in_zero_one_and_one_against_themselves(pair: Tuple[Graph, Graph]) -> None:
+    gold, system = pair
+    value, counts = score_pair(gold, system)
+    assert 0.0 <= value <= 1.0
+    assert all(0 <= c <= min(t, g) for c, t, g in zip(counts.matches, counts.totals, counts.references))
+    for graph in (gold, system):
+        assert score_pair(graph, graph)[0] == (1.0 if graph.nodes else 0.0)
+        assert score_pair(graph, graph, compat=True)[0] == (1.0 if graph.nodes else 0.0)
