@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Dict, Set, Tuple
+from typing import Dict, Hashable, Sequence, Set, Tuple
 
 from hypothesis import given
 
 from mrp.graph import Edge, Graph, Node
-from mrp.normalize import normalize
+from mrp.normalize import NormalGraph, normalize
 from mrp.score.metrics import Options, canonical, evaluator
 from mrp.score.mrp import score_pair
 from mrp.score.pairing import Pair, Pairing
@@ -22,36 +22,42 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_oracle import pairs  # noqa: E402
 
 from conftest import budget, run_cli, shared_file  # noqa: E402
-from oracle import identities, maps, tuple_sets  # noqa: E402
+from oracle import maps  # noqa: E402
 
 TEXT = "ab cd ef"
 #: the tuple types of the unlabeled metric, each made from the labeled tuples
 Projected = Dict[str, Set[tuple]]
 
 
-def _project(sets: Dict[str, Set[tuple]], nodes: bool = True) -> Projected:
-    """Unlabeled tuples from the labeled ones: edges as pairs, attributes by pair, no node labels
-    with ``nodes``."""
-    return {
-        "tops": sets["tops"],
-        "labels": set() if nodes else sets["labels"],
-        "properties": sets["properties"],
-        "anchors": sets["anchors"],
-        "edges": {(a, b) for a, b, _ in sets["edges"]},
-        "attributes": {(a, b, name, value) for a, b, _, name, value in sets["attributes"]},
-    }
+def _unlabeled_sets(graph: NormalGraph, identity: Sequence[Hashable], nodes: bool) -> Projected:
+    """The unlabeled tuples of a normalized (labeled) graph, written from the definition: edge labels
+    projected away (edges as pairs, attributes by pair) and, with ``nodes``, no node labels."""
+    sets: Projected = {name: set() for name in ("tops", "labels", "properties", "anchors", "edges",
+                                                "attributes")}
+    for k, node in enumerate(identity):
+        if graph.tops[k]:
+            sets["tops"].add((node,))
+        if graph.labels[k] is not None and not nodes:
+            sets["labels"].add((node, graph.labels[k]))
+        sets["properties"].update((node, name, value) for name, value in graph.properties[k])
+        if graph.anchors[k] is not None:
+            sets["anchors"].add((node, graph.anchors[k]))
+    for (source, target, _), attributes in graph.edges.items():
+        a, b = identity[source], identity[target]
+        sets["edges"].add((a, b))
+        sets["attributes"].update((a, b, name, value) for name, value in attributes)
+    return sets
 
 
 def _brute_force(gold: Graph, system: Graph, nodes: bool = True) -> Tuple[int, Dict[str, Tuple[int, int]]]:
     """The best total c over all maximal maps, and per type (g, s)."""
     normal_gold, normal_system = normalize(gold), normalize(system)
-    _, system_identity = identities(normal_gold, normal_system, ())
-    theirs = _project(tuple_sets(normal_system, system_identity), nodes)
+    theirs = _unlabeled_sets(normal_system, [("s", j) for j in range(len(normal_system))], nodes)
     best = -1
     sizes: Dict[str, Tuple[int, int]] = {}
     for pi in maps(len(normal_gold), len(normal_system), maximal_only=True):
-        gold_identity, _ = identities(normal_gold, normal_system, pi)
-        ours = _project(tuple_sets(normal_gold, gold_identity), nodes)
+        identity = [("g", i) if j is None else ("s", j) for i, j in enumerate(pi)]
+        ours = _unlabeled_sets(normal_gold, identity, nodes)
         best = max(best, sum(len(ours[name] & theirs[name]) for name in ours))
         sizes = {name: (len(ours[name]), len(theirs[name])) for name in ours}
     return best, sizes
