@@ -62,7 +62,11 @@ def _sembleu(settings: Settings) -> str:
     from .score.sembleu import DEFAULT_WEIGHTS
 
     weights = settings.sembleu_weights or DEFAULT_WEIGHTS
-    return "weights:" + "+".join(f"{w:g}" for w in weights) + ("|compat" if settings.sembleu_compat else "")
+    if len(weights) > 1 and weights == (1.0 / len(weights),) * len(weights):
+        shown = f"uniform{len(weights)}"
+    else:
+        shown = "+".join(repr(w) for w in weights)
+    return "weights:" + shown + ("|compat" if settings.sembleu_compat else "")
 
 
 def signature(metric: str, frameworks: Iterable[str], settings: Settings) -> str:

@@ -273,7 +273,10 @@ def test_weights_option() -> None:
     one = signature("sembleu", ["amr"], Settings())
     two = signature("sembleu", ["amr"], Settings(sembleu_weights=(0.5, 0.5), sembleu_compat=True))
     assert "weights:0.34+0.33+0.34" in one and "compat" not in one
-    assert "weights:0.5+0.5|compat" in two
+    assert "weights:uniform2|compat" in two
+    other = Settings(sembleu_weights=(0.34, 0.33, 0.33))
+    assert "weights:0.34+0.33+0.33|" in signature("sembleu", ["amr"], other)
+    assert "weights:1.0|" in signature("sembleu", ["amr"], Settings(sembleu_weights=parse_weights("1")))
 
 
 def test_evaluate_reports_corpus_and_per_pair_scores() -> None:
@@ -304,7 +307,7 @@ def test_cli_reproduces_the_original_with_compat() -> None:
     assert run.code == 0, run.err
     result = json.loads(run.out)
     assert abs(result["sembleu"] - 0.700436458064738) < 1e-9
-    assert "weights:0.5+0.5|compat" in result["signature"]
+    assert "weights:uniform2|compat" in result["signature"]
 
 
 def test_sembleu_and_the_new_metric_modules_do_not_import_numba() -> None:
