@@ -267,7 +267,7 @@ def test_an_empty_system_graph_scores_zero() -> None:
 def test_weights_option() -> None:
     assert parse_weights("3") == (1 / 3,) * 3
     assert parse_weights("0.34,0.33,0.33") == (0.34, 0.33, 0.33)
-    for bad in ("0", "a,b", "-1,2", "nan"):
+    for bad in ("0", "a,b", "-1,2", "nan", "0,0", "inf"):
         with pytest.raises(ValueError):
             parse_weights(bad)
     one = signature("sembleu", ["amr"], Settings())

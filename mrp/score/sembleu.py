@@ -108,8 +108,8 @@ def empty_counts() -> Counts:
 def parse_weights(text: str) -> Tuple[float, ...]:
     """Weights from ``K`` (uniform over orders 1..K, as the original's third argument) or a list.
 
-    ``"3"`` -> (1/3, 1/3, 1/3); ``"0.34,0.33,0.34"`` -> those.  ValueError when
-    not positive numbers.
+    ``"3"`` -> (1/3, 1/3, 1/3); ``"0.34,0.33,0.34"`` -> those.  ValueError unless
+    they are finite, not negative, and not all zero.
     """
     text = text.strip()
     if text.isdigit():
@@ -118,7 +118,7 @@ def parse_weights(text: str) -> Tuple[float, ...]:
             raise ValueError("SemBLEU needs at least one order")
         return (1.0 / k,) * k
     weights = tuple(float(part) for part in text.split(","))
-    if not weights or any(not (w >= 0 and math.isfinite(w)) for w in weights):
+    if any(not (w >= 0 and math.isfinite(w)) for w in weights) or not sum(weights) > 0:
         raise ValueError(f"bad SemBLEU weights '{text}'")
     return weights
 
