@@ -331,3 +331,23 @@ def test_random_pairs_score_in_zero_one_and_one_against_themselves(pair: Tuple[G
     for graph in (gold, system):
         assert score_pair(graph, graph)[0] == (1.0 if graph.nodes else 0.0)
         assert score_pair(graph, graph, compat=True)[0] == (1.0 if graph.nodes else 0.0)
+
+
+@pytest.mark.parametrize("framework", ["amr", "dm", "psd", "eds", "ucca"])
+def test_every_shared_framework_scores_one_against_itself(framework: str) -> None:
+    graphs = read_corpus(str(shared_file(f"data/wsj/{framework}/wsj.mrp"))).graphs
+    pairing = Pairing(pairs=[Pair(graph, graph, False) for graph in graphs])
+    result, _ = evaluate(pairing, Options(trace=True))
+    assert result["sembleu"] == 1.0 and result["mean"] == 1.0
+    assert all(result["orders"][k]["f"] == 1.0 for k in "123")
+
+
+def test_an_eds_parser_scores_below_one() -> None:
+    from mrp.score.pairing import pair
+
+    gold = read_corpus(str(shared_file("data/wsj/eds/wsj.mrp")))
+    system = read_corpus(str(shared_file("data/pairs/eds/wsj.pet.mrp")))
+    result, _ = evaluate(pair(gold, system), Options())
+    # 2 gold graphs have no system graph: they count in the gold length only
+    assert result["n"] == 89 and 0.9 < result["sembleu"] < 1.0
+    assert result["length"]["gold"] > result["length"]["system"] and result["bp"] < 1.0
