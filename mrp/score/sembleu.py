@@ -37,13 +37,15 @@ Where mrp differs from the original by default (``compat`` reproduces it):
   splits strings with spaces into several n-gram items; here values are kept
   whole.  (Both only matter when two different strings become equal.)
 
-It crashes on (and mrp scores correctly): an undefined or duplicate variable,
-an unquoted constant containing ``:``, a constant ending in ``-of``, a system
-graph without nodes.  It misreads a variable used before its definition when
-its name is not a letter and digits (an extra constant leaf); the Penman
-reader here resolves it.  Not reproduced even with ``compat``: the original
-compares relation positions and a start node's position in one set, so for a
-constant that is the target of an ``-of`` relation a path can be skipped.
+The original stops the whole run on an undefined variable (here a constant, as
+the Penman reader reads it), a constant ending in ``-of`` (here a value), a
+system graph without nodes (here 0), a duplicate variable or an unquoted
+constant containing ``:`` (here the reader reports the graph as invalid).  It
+misreads a variable used before its definition when its name is not a letter
+and digits (an extra constant leaf); the Penman reader here resolves it.  Not
+reproduced even with ``compat``: the original compares relation positions and
+a start node's position in one set, so for a constant that is the target of an
+``-of`` relation a path can be skipped.
 """
 
 from __future__ import annotations
