@@ -351,3 +351,12 @@ def test_an_eds_parser_scores_below_one() -> None:
     # 2 gold graphs have no system graph: they count in the gold length only
     assert result["n"] == 89 and 0.9 < result["sembleu"] < 1.0
     assert result["length"]["gold"] > result["length"]["system"] and result["bp"] < 1.0
+
+
+def test_inputs_the_original_misreads_or_crashes_on() -> None:
+    # an undefined variable (the original stops the run): a constant here
+    assert ngrams(_penman("(r / recommend-01 :ARG0 b)")).orders[2] == {("recommend-01", ":ARG0", "b"): 1}
+    # a variable used before its definition, named u_2: one node with two incoming relations here,
+    # where the original makes the first reference an extra constant leaf
+    early = ngrams(_penman("(a / b :ARG1 u_2 :ARG0 (u_2 / x))"))
+    assert early.orders[1] == {("b",): 1, ("x",): 1} and early.length == 4
