@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence, Tuple
 
+import pytest
 from hypothesis import given
 from test_oracle import pairs
 
 from mrp.codecs import ReadOptions
 from mrp.graph import Edge, Graph, Node
 from mrp.load import read_corpus, read_text
-from mrp.score.metrics import Options, evaluator
+from mrp.score.metrics import Options, Progress, evaluator
 from mrp.score.pairing import Pair, Pairing, pair
 from mrp.score.predications import by_anchors, evaluate, score_pair
 
@@ -183,3 +184,23 @@ def test_random_pairs_are_bounded_and_match_themselves(pair: Tuple[Graph, Graph]
     for graph in (gold, system):
         (g, s, c), _, _ = score_pair(graph, graph)
         assert g == s == c
+
+
+def test_a_pair_whose_alignment_fails_is_reported_and_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    import mrp.score.predications as module
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("solver exploded")
+
+    monkeypatch.setattr(module, "mapped_predications", broken)
+    problems = []
+
+    class Seen(Progress):
+        def problem(self, graph: Graph, message: str) -> None:
+            problems.append((graph.id, message))
+
+    gold, system = _amr(AMR), _amr(AMR[:2], offset=10)
+    result, _ = evaluate(Pairing(pairs=[Pair(gold, system, False)]), Options(progress=Seen()))
+    assert problems == [("1", "scoring failed: RuntimeError: solver exploded")]
+    counts = result["predications"]
+    assert (counts["g"], counts["s"], counts["c"], result["cut"]) == (2, 1, 0, 1)

@@ -43,7 +43,7 @@ from ..graph import Graph
 from ..normalize import lower, normalize
 from ..report import prf
 from .edm import normal_edges, normal_spans
-from .metrics import Options
+from .metrics import Options, Progress
 from .pairing import Pairing
 from .tuples import identities
 
@@ -145,6 +145,15 @@ def score_pair(gold: Graph, system: Graph, limit: Optional[int] = None,
     return (sum(ours.values()), sum(theirs.values()), common), alignment, exact
 
 
+def _failed(gold: Graph, system: Graph) -> Tuple[int, int, int]:
+    """The counts of a pair whose alignment failed: every predication missed, and the system's as surplus
+    (each node its own identity)."""
+    def alone(graph: Graph) -> int:
+        return len({source for source, _, _ in normalize(graph).edges})
+
+    return alone(gold), alone(system), 0
+
+
 def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """Complete-predication P, R, F of a pairing, with how each pair was aligned."""
     options = options or Options()
@@ -153,8 +162,15 @@ def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[
     aligned = {"anchors": 0, "mrp": 0}
     cut = 0
     scores: Dict[str, Dict[str, Any]] = {}
+    progress = options.progress or Progress()
+    progress.start(len(pairing.pairs))
     for pair in pairing.pairs:
-        counts, alignment, exact = score_pair(pair.gold, pair.system, options.limit, options.timeout)
+        try:
+            counts, alignment, exact = score_pair(pair.gold, pair.system, options.limit, options.timeout)
+        except Exception as error:  # noqa: BLE001 - one pair's failure must not end the run
+            progress.problem(pair.gold, f"scoring failed: {type(error).__name__}: {error}")
+            counts, alignment, exact = _failed(pair.gold, pair.system), "mrp", False
+        progress.advance(not exact)
         for k in range(3):
             totals[k] += counts[k]
         aligned[alignment] += 1
@@ -163,6 +179,7 @@ def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[
             framework = pair.gold.framework or "none"
             scores.setdefault(framework, {})[pair.gold.id] = {
                 "predications": dict(zip("gsc", counts)), "alignment": alignment, "exact": exact}
+    progress.finish()
     out: Dict[str, Any] = {"n": len(pairing.pairs)}
     if options.trace:
         out["scores"] = scores
