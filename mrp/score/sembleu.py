@@ -60,7 +60,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from ..graph import Graph
 from ..normalize import lower, normalize_anchors
 from ..report import prf
-from .metrics import Options
+from .metrics import Options, Progress
 from .pairing import Pairing
 
 #: The weights of the original's ``eval.py`` (orders 1, 2, 3).
@@ -285,14 +285,18 @@ def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[
     totals = empty_counts()
     scores: Dict[str, Dict[str, Any]] = {}
     sentence_sum = 0.0
+    progress = options.progress or Progress()
+    progress.start(len(pairing.pairs))
     for pair in pairing.pairs:
         value, counts = score_pair(pair.gold, pair.system, weights, compat)
+        progress.advance(False)
         totals.add(counts)
         sentence_sum += value
         if options.trace:
             framework = pair.gold.framework or "none"
             scores.setdefault(framework, {})[pair.gold.id] = {
                 "sembleu": value, "orders": _orders(counts), "length": [counts.system, counts.gold]}
+    progress.finish()
     n = len(pairing.pairs)
     out: Dict[str, Any] = {"n": n}
     if options.trace:
