@@ -35,16 +35,17 @@ Node properties and top nodes are not part of a predication.
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from typing import Any, Callable, Dict, FrozenSet, Hashable, List, Optional, Tuple
 
 from ..graph import Graph
 from ..normalize import lower, normalize
-from ..report import prf
+from .counting import prf
+from .driver import Metric, PairResult, Run
+from .driver import evaluate as drive
 from .edm import normal_edges, normal_spans
-from .metrics import Options, Progress
-from .pairing import Pairing
+from .metrics import Options
+from .pairing import Pair, Pairing
 from .tuples import identities
 
 #: PAS argument roles (SDP 2015 scorer), lowercased as the MRP normalization leaves edge labels.
@@ -154,38 +155,41 @@ def _failed(gold: Graph, system: Graph) -> Tuple[int, int, int]:
     return alone(gold), alone(system), 0
 
 
+class Predications(Metric):
+    """Complete predications: a predicate with all its arguments and their labels matches as a whole."""
+
+    name = "predications"
+
+    def score(self, pair: Pair, options: Options) -> PairResult:
+        counts, alignment, exact = score_pair(pair.gold, pair.system, options.limit, options.timeout)
+        return PairResult({("predications",): counts}, exact=exact, cut=None if exact else "limit",
+                          extra={"alignment": alignment})
+
+    def fallback(self, pair: Pair, options: Options, failure: str) -> PairResult:
+        return PairResult({("predications",): _failed(pair.gold, pair.system)}, exact=False, cut="error",
+                          failure=failure, extra={"alignment": "mrp"})
+
+    def item(self, pair: Pair, result: PairResult) -> Dict[str, Any]:
+        return {"predications": dict(zip("gsc", result.counts[("predications",)])),
+                "alignment": result.extra["alignment"], "exact": result.exact}
+
+    def report(self, run: Run) -> Dict[str, Any]:
+        aligned = {"anchors": 0, "mrp": 0}
+        for result in run.results:
+            aligned[result.extra["alignment"]] += 1
+        out: Dict[str, Any] = {"n": run.n}
+        if run.options.trace:
+            out["scores"] = run.scores(self.item)
+        out["predications"] = prf(*run.totals.get(("predications",), (0, 0, 0)))
+        out["alignment"] = aligned
+        out["cut"] = sum(not result.exact for result in run.results)
+        out["time"], out["cpu"] = run.seconds()
+        return out
+
+
+METRIC = Predications()
+
+
 def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """Complete-predication P, R, F of a pairing, with how each pair was aligned."""
-    options = options or Options()
-    start, cpu = time.time(), time.process_time()
-    totals = [0, 0, 0]
-    aligned = {"anchors": 0, "mrp": 0}
-    cut = 0
-    scores: Dict[str, Dict[str, Any]] = {}
-    progress = options.progress or Progress()
-    progress.start(len(pairing.pairs))
-    for pair in pairing.pairs:
-        try:
-            counts, alignment, exact = score_pair(pair.gold, pair.system, options.limit, options.timeout)
-        except Exception as error:  # noqa: BLE001 - one pair's failure must not end the run
-            progress.problem(pair.gold, f"scoring failed: {type(error).__name__}: {error}")
-            counts, alignment, exact = _failed(pair.gold, pair.system), "mrp", False
-        progress.advance(not exact)
-        for k in range(3):
-            totals[k] += counts[k]
-        aligned[alignment] += 1
-        cut += not exact
-        if options.trace:
-            framework = pair.gold.framework or "none"
-            scores.setdefault(framework, {})[pair.gold.id] = {
-                "predications": dict(zip("gsc", counts)), "alignment": alignment, "exact": exact}
-    progress.finish()
-    out: Dict[str, Any] = {"n": len(pairing.pairs)}
-    if options.trace:
-        out["scores"] = scores
-    out["predications"] = prf(*totals)
-    out["alignment"] = aligned
-    out["cut"] = cut
-    out["time"] = time.time() - start
-    out["cpu"] = time.process_time() - cpu
-    return out, {}
+    return drive(METRIC, pairing, options)

@@ -52,16 +52,17 @@ from __future__ import annotations
 
 import math
 import re
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..graph import Graph
 from ..normalize import lower, normalize_anchors
-from ..report import prf
-from .metrics import Options, Progress
-from .pairing import Pairing
+from .counting import Path, prf
+from .driver import Metric, PairResult, Run
+from .driver import evaluate as drive
+from .metrics import Options
+from .pairing import Pair, Pairing
 
 #: The weights of the original's ``eval.py`` (orders 1, 2, 3).
 DEFAULT_WEIGHTS: Tuple[float, ...] = (0.34, 0.33, 0.34)
@@ -276,38 +277,56 @@ def _orders(counts: Counts) -> Dict[str, Dict[str, Any]]:
             for k in range(MAX_ORDER)}
 
 
+def _counts(totals: Dict[Path, List[Any]]) -> Counts:
+    """The summed BLEU counts from the driver's totals."""
+    counts = empty_counts()
+    for k in range(MAX_ORDER):
+        counts.references[k], counts.totals[k], counts.matches[k] = totals.get(("orders", str(k + 1)),
+                                                                               (0, 0, 0))
+    counts.gold, counts.system = totals.get(("length",), (0, 0))
+    return counts
+
+
+class SemBLEU(Metric):
+    """SemBLEU: corpus BLEU over the graphs' paths of 1 to 3 nodes."""
+
+    name = "sembleu"
+
+    def score(self, pair: Pair, options: Options) -> PairResult:
+        weights = tuple(options.sembleu_weights or DEFAULT_WEIGHTS)
+        value, counts = score_pair(pair.gold, pair.system, weights, options.sembleu_compat)
+        found: Dict[Path, Tuple[Any, ...]] = {
+            ("orders", str(k + 1)): (counts.references[k], counts.totals[k], counts.matches[k])
+            for k in range(MAX_ORDER)}
+        found[("length",)] = (counts.gold, counts.system)
+        found[("sentence",)] = (value,)
+        return PairResult(found)
+
+    def item(self, pair: Pair, result: PairResult) -> Dict[str, Any]:
+        counts = _counts({path: list(values) for path, values in result.counts.items()})
+        return {"sembleu": result.counts[("sentence",)][0], "orders": _orders(counts),
+                "length": [counts.system, counts.gold]}
+
+    def report(self, run: Run) -> Dict[str, Any]:
+        weights = tuple(run.options.sembleu_weights or DEFAULT_WEIGHTS)
+        totals = _counts(run.totals)
+        out: Dict[str, Any] = {"n": run.n}
+        if run.options.trace:
+            out["scores"] = run.scores(self.item)
+        out["sembleu"] = bleu(totals, weights)
+        out["weights"] = list(weights)
+        out["applied"] = list(reweighed(totals, weights))
+        out["orders"] = _orders(totals)
+        out["length"] = {"system": totals.system, "gold": totals.gold}
+        out["bp"] = brevity_penalty(totals.gold, totals.system)
+        out["mean"] = run.totals.get(("sentence",), [0.0])[0] / run.n if run.n else 0.0
+        out["time"], out["cpu"] = run.seconds()
+        return out
+
+
+METRIC = SemBLEU()
+
+
 def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """Corpus SemBLEU of a pairing (gold = reference, system = hypothesis), per-pair scores with trace."""
-    options = options or Options()
-    weights = tuple(options.sembleu_weights or DEFAULT_WEIGHTS)
-    compat = options.sembleu_compat
-    start, cpu = time.time(), time.process_time()
-    totals = empty_counts()
-    scores: Dict[str, Dict[str, Any]] = {}
-    sentence_sum = 0.0
-    progress = options.progress or Progress()
-    progress.start(len(pairing.pairs))
-    for pair in pairing.pairs:
-        value, counts = score_pair(pair.gold, pair.system, weights, compat)
-        progress.advance(False)
-        totals.add(counts)
-        sentence_sum += value
-        if options.trace:
-            framework = pair.gold.framework or "none"
-            scores.setdefault(framework, {})[pair.gold.id] = {
-                "sembleu": value, "orders": _orders(counts), "length": [counts.system, counts.gold]}
-    progress.finish()
-    n = len(pairing.pairs)
-    out: Dict[str, Any] = {"n": n}
-    if options.trace:
-        out["scores"] = scores
-    out["sembleu"] = bleu(totals, weights)
-    out["weights"] = list(weights)
-    out["applied"] = list(reweighed(totals, weights))
-    out["orders"] = _orders(totals)
-    out["length"] = {"system": totals.system, "gold": totals.gold}
-    out["bp"] = brevity_penalty(totals.gold, totals.system)
-    out["mean"] = sentence_sum / n if n else 0.0
-    out["time"] = time.time() - start
-    out["cpu"] = time.process_time() - cpu
-    return out, {}
+    return drive(METRIC, pairing, options)
