@@ -96,6 +96,9 @@ class Graph:
     edges: List[Edge] = field(default_factory=list)
     #: the line of its file where the graph starts (not part of the MRP format)
     line: Optional[int] = None
+    #: what the reader repaired to read the graph, as the established tools do silently (not part
+    #: of the MRP format; None when nothing was repaired)
+    repairs: Optional[List[str]] = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.flavor is None:

@@ -23,13 +23,13 @@ import re
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Set, TextIO, Tuple, Union
 
 import penman
-from penman._lexer import lex
-from penman._parse import _parse as _parse_tokens
 
+from .. import rules
 from ..errors import FormatError, excerpt
 from ..graph import Edge, Graph, Node
 from ..source import Line, is_unicode
-from .base import Item, ReadOptions, WriteOptions, write_blocks
+from .base import Bad, Item, ReadOptions, Unwritable, WriteOptions, cannot_write, id_line_safe, write_blocks
+from .penman_frames import Frame, frames
 
 _ALIGNMENT = re.compile(r"~(?:[a-z]\.?)?[0-9]+(?:,[0-9]+)*$")
 _WSJ = re.compile(r"(?:^|[._])wsj_(\d{4})\.(\d+)$")
@@ -50,28 +50,12 @@ class Symbol(str):
     __slots__ = ()
 
 
-class _Bad(Exception):
-    """A problem in one graph (internal; becomes a FormatError)."""
-
-    def __init__(self, message: str, line: Optional[int] = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
 
 
 def normal_role(label: Optional[str]) -> Optional[str]:
-    """The normal (non-inverted) role of an inverted AMR role, else None.
-
-    ``mod`` -> ``domain``; ``X-of`` -> ``X`` unless it is a ``prep-`` role
-    (``consist-of`` included, as in the MRP 2019 AMR data).
-    """
-    if label is None:
-        return None
-    if label == "mod":
-        return "domain"
-    if label.endswith("-of-of") or (label.endswith("-of") and not label.startswith("prep-")):
-        return label[:-3] or None
-    return None
+    """The ``normal`` of an edge read from Penman: the ``mtool`` variant of
+    :func:`mrp.rules.normal_role` (``consist-of`` inverted too, as in the MRP 2019 AMR data)."""
+    return rules.normal_role(label, rules.MTOOL)
 
 
 def map_wsj_id(gid: str) -> str:
@@ -84,51 +68,6 @@ def map_wsj_id(gid: str) -> str:
 
 
 # --------------------------------------------------------------------------- reading
-
-
-def _blocks(lines: Iterable[Union[Line, FormatError]]) -> Iterator[Tuple[List[Line], List[FormatError]]]:
-    """Lines of one graph each (comments and graph lines), split at blank lines and at
-    a comment line that follows graph lines; with the unreadable lines of the block."""
-    block: List[Line] = []
-    bad: List[FormatError] = []
-    has_graph = False
-    for line in lines:
-        if isinstance(line, FormatError):
-            bad.append(line)
-            continue
-        stripped = line.text.strip()
-        if not stripped:
-            if block or bad:
-                yield block, bad
-            block, bad, has_graph = [], [], False
-            continue
-        if stripped.startswith("#"):
-            if has_graph:
-                yield block, bad
-                block, bad, has_graph = [], [], False
-        else:
-            has_graph = True
-        block.append(line)
-    if block or bad:
-        yield block, bad
-
-
-def _metadata(comments: List[Line]) -> Dict[str, str]:
-    """``::key value`` pairs of the comment lines (``::snt`` and ``::tok`` take the rest of the line)."""
-    data: Dict[str, str] = {}
-    for line in comments:
-        text = line.text.lstrip()[1:]
-        for match in re.finditer(r"::(\S+)[ \t]?", text):
-            key = match.group(1)
-            rest = text[match.end():]
-            if key in ("snt", "tok"):
-                value = rest
-            else:
-                value = rest.split(" ::", 1)[0]
-            data.setdefault(key, value.strip())
-            if key in ("snt", "tok"):
-                break
-    return data
 
 
 def _strip_alignment(text: str) -> str:
@@ -165,30 +104,48 @@ class _Warnings(logging.Filter):
 _PENMAN_LOGGER = logging.getLogger("penman")
 
 
-def _tree(graph_lines: List[Line]) -> penman.Tree:
-    """The Penman tree of the graph lines; _Bad with the file line of a syntax error."""
-    tokens = lex([line.text for line in graph_lines])
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def _repairs(frame: Frame, strict: bool) -> List[Tuple[str, int]]:
+    """What the original SMATCH tool repairs silently in a frame, as (message, line); Bad for what
+    it refuses (a ``)`` after the end of the graph) and, with ``strict``, for any repair."""
+    found: List[Tuple[str, int]] = []
+    last = frame.chunk.lines[-1].number if frame.chunk.lines else frame.first or 0
+    for piece in frame.trailing:
+        if ")" in piece.text:
+            raise Bad(f"unexpected ')' after the end of the graph: '{excerpt(piece.text)}'", piece.number)
+        found.append((f"ignored text after the end of the graph: '{excerpt(piece.text)}'", piece.number))
+    if frame.opened:
+        parentheses = _plural(frame.opened, "parenthesis", "parentheses")
+        found.append((f"closed {parentheses} left open at the end of the graph", last))
+    if strict and found:
+        message, line = found[0]
+        raise Bad(f"{message} (refused: --strict)", line)
+    return found
+
+
+def _tree(frame: Frame) -> penman.Tree:
+    """The Penman tree of a frame's text (closed where it was left open); Bad with the file line."""
+    chunk = frame.chunk
+    text = chunk.text() + ")" * frame.opened
     warnings = _Warnings()
     _PENMAN_LOGGER.addFilter(warnings)
     try:
-        tree = _parse_tokens(tokens)
+        tree = penman.parse(text)
         if warnings.messages:
-            message, _, text = warnings.messages[0].partition(": ")
-            number = next((line.number for line in graph_lines if line.text == text),
-                          graph_lines[0].number)
-            raise _Bad(f"Penman syntax error: {message.lower()}", number)
-        while tokens and tokens.peek().type == "COMMENT":
-            tokens.next()
-        if tokens:
-            extra = tokens.peek()
-            raise penman.DecodeError(f"unexpected '{excerpt(extra.text)}' after the end of the graph",
-                                     lineno=extra.lineno, offset=extra.offset)
+            message, _, shown = warnings.messages[0].partition(": ")
+            number = next((line.number for line in chunk.lines if line.text == shown), chunk.first)
+            raise Bad(f"Penman syntax error: {message.lower()}", number)
     except penman.DecodeError as error:
-        number = graph_lines[-1].number
+        piece = len(chunk.lines) - 1
         if error.lineno:
-            number = graph_lines[min(error.lineno, len(graph_lines)) - 1].number
-        where = f" (column {error.offset + 1})" if error.offset is not None else ""
-        raise _Bad(f"Penman syntax error{where}: {error.message}", number) from None
+            piece = min(error.lineno, len(chunk.lines)) - 1
+        where = ""
+        if error.offset is not None:
+            where = f" (column {chunk.column(piece, error.offset) + 1})"
+        raise Bad(f"Penman syntax error{where}: {error.message}", chunk.lines[piece].number) from None
     finally:
         _PENMAN_LOGGER.removeFilter(warnings)
     return tree
@@ -214,7 +171,7 @@ def _convert(tree: penman.Tree, gid: str, options: ReadOptions) -> Graph:
         ids[id(node)] = k
         var = node[0]
         if var in variables:
-            raise _Bad(f"variable '{excerpt(var)}' is defined twice")
+            raise Bad(f"variable '{excerpt(var)}' is defined twice")
         variables[var] = k
     nodes: List[Node] = []
     edges: List[Edge] = []
@@ -230,7 +187,7 @@ def _convert(tree: penman.Tree, gid: str, options: ReadOptions) -> Graph:
                 edges.append(Edge(k, ids[id(target)], label, normal_role(label)))
                 continue
             if target is None:
-                raise _Bad(f"role :{excerpt(label)} of '{excerpt(var)}' has no value")
+                raise Bad(f"role :{excerpt(label)} of '{excerpt(var)}' has no value")
             text = _strip_alignment(target)
             if not text.startswith('"') and text in variables:
                 edges.append(Edge(k, variables[text], label, normal_role(label)))
@@ -244,73 +201,58 @@ def _convert(tree: penman.Tree, gid: str, options: ReadOptions) -> Graph:
                  nodes=nodes, edges=edges)
 
 
-def _graph(block: List[Line], position: int, options: ReadOptions) -> Graph:
-    """The graph of one block; _BadGraph (with the graph id) when it cannot be read."""
-    comments = [line for line in block if line.text.lstrip().startswith("#")]
-    graph_lines = [line for line in block if not line.text.lstrip().startswith("#")]
-    meta = _metadata(comments)
-    gid = meta.get("id") or str(position)
-    if options.wsj_ids:
-        gid = map_wsj_id(gid)
+def _graph(frame: Frame, gid: str, meta: Dict[str, str], options: ReadOptions) -> Graph:
+    """The graph of one frame; Bad when it cannot be read."""
+    repairs = _repairs(frame, options.strict)
     try:
-        try:
-            tree = _tree(graph_lines)
-            graph = _convert(tree, gid, options)
-        except RecursionError:
-            raise _Bad("graph is nested too deeply to be read", graph_lines[0].number) from None
-        if options.text is not None:
-            text = options.text.get(gid)
-            if text is None:
-                raise _Bad(f"no sentence for graph '{gid}' in the text table (--text)")
-            graph.input = text
-        else:
-            graph.input = meta.get("snt")
-    except _Bad as bad:
-        raise _BadGraph(gid, bad) from None
-    graph.line = block[0].number
+        graph = _convert(_tree(frame), gid, options)
+    except RecursionError:
+        raise Bad("graph is nested too deeply to be read", frame.chunk.first) from None
+    if options.text is not None:
+        text = options.text.get(gid)
+        if text is None:
+            raise Bad(f"no sentence for graph '{gid}' in the text table (--text)")
+        graph.input = text
+    else:
+        graph.input = meta.get("snt")
+    graph.line = frame.first
+    if repairs:
+        graph.repairs = [f"{message} (line {line})" for message, line in repairs]
     return graph
 
 
-class _BadGraph(Exception):
-    """A graph that cannot be read, with its id (internal; becomes a FormatError)."""
-
-    def __init__(self, gid: str, bad: _Bad) -> None:
-        super().__init__(bad.message)
-        self.gid = gid
-        self.bad = bad
-
-
 def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:
-    """Graphs from a Penman AMR file; a graph that cannot be read yields a FormatError."""
+    """Graphs from a Penman AMR file, framed by balanced parentheses (see :mod:`.penman_frames`);
+    a graph that cannot be read yields a FormatError, a repaired one lists its ``repairs``."""
     position = 0
-    for block, bad in _blocks(lines):
-        if bad:
-            gid = _metadata([line for line in block if line.text.lstrip().startswith("#")]).get("id")
-            if gid is not None and options.wsj_ids:
-                gid = map_wsj_id(gid)
-            for error in bad:
+    framework = options.framework or "amr"
+    for frame in frames(lines):
+        meta = frame.metadata()
+        gid = meta.get("id")
+        if gid is not None and options.wsj_ids:
+            gid = map_wsj_id(gid)
+        if frame.chunk.bad:
+            for error in frame.chunk.bad:
                 error.graph_id = gid
+                error.framework = framework
                 yield error
-            if any(not line.text.lstrip().startswith("#") for line in block):
+            if frame.chunk.lines:
                 position += 1
             continue
-        if all(line.text.lstrip().startswith("#") for line in block):
-            continue
-        try:
-            graph = _graph(block, position, options)
-        except _BadGraph as error:
-            line = error.bad.line if error.bad.line is not None else block[0].number
-            yield FormatError(error.bad.message, name, line, error.gid, options.framework or "amr")
-        else:
-            yield graph
+        if not frame.chunk.lines:
+            continue  # comments only (an LDC header, a note)
+        gid = gid or str(position)
         position += 1
+        try:
+            yield _graph(frame, gid, meta, options)
+        except Bad as bad:
+            line = bad.line if bad.line is not None else frame.first
+            yield FormatError(bad.message, name, line, gid, framework)
 
 
 # --------------------------------------------------------------------------- writing
 
 
-class _Unwritable(Exception):
-    """A graph that Penman cannot represent (internal; becomes a FormatError)."""
 
 
 def _format_constant(value: Any, role: str) -> str:
@@ -335,32 +277,28 @@ def _format_label(label: str) -> str:
     return label
 
 
-def _inverse(label: str) -> str:
-    return label[:-3] if label.endswith("-of") else label + "-of"
-
-
 def _check(graph: Graph) -> int:
     if graph.framework not in (None, "amr"):
-        raise _Unwritable(f"framework {graph.framework} is not AMR")
+        raise Unwritable(f"framework {graph.framework} is not AMR")
     if not graph.nodes:
-        raise _Unwritable("graph has no nodes")
+        raise Unwritable("graph has no nodes")
     if len(graph.tops) > 1:
-        raise _Unwritable(f"graph has {len(graph.tops)} tops (Penman has one root)")
+        raise Unwritable(f"graph has {len(graph.tops)} tops (Penman has one root)")
     known = {node.id for node in graph.nodes}
     for edge in graph.edges:
         if edge.source not in known or edge.target not in known:
-            raise _Unwritable(f"edge {edge.source} -> {edge.target} names no node")
+            raise Unwritable(f"edge {edge.source} -> {edge.target} names no node")
         if edge.attributes:
-            raise _Unwritable(f"edge {edge.source} -> {edge.target} has attributes")
+            raise Unwritable(f"edge {edge.source} -> {edge.target} has attributes")
         if edge.label is None or _SYMBOL.fullmatch(edge.label) is None:
-            raise _Unwritable(f"edge {edge.source} -> {edge.target} has label {edge.label!r}")
+            raise Unwritable(f"edge {edge.source} -> {edge.target} has label {edge.label!r}")
     for node in graph.nodes:
         for name in node.properties:
             if not isinstance(name, str) or _SYMBOL.fullmatch(name) is None:
-                raise _Unwritable(f"node {node.id} has property name {name!r}")
+                raise Unwritable(f"node {node.id} has property name {name!r}")
     top = graph.tops[0] if graph.tops else graph.nodes[0].id
     if top not in known:
-        raise _Unwritable(f"top {top} names no node")
+        raise Unwritable(f"top {top} names no node")
     return top
 
 
@@ -419,7 +357,7 @@ def _layout(graph: Graph, top: int, strict: bool, ordered: bool) -> Optional[Any
             if inverted and other in visited:
                 continue
             label = str(edge.label)
-            role = ":" + (_inverse(label) if inverted else label)
+            role = ":" + (rules.inverse_role(label) if inverted else label)
             written.add(k)
             if other not in visited and (not strict or position[other] == following):
                 visited.add(other)
@@ -471,15 +409,13 @@ def format_graph(graph: Graph) -> str:
                 or _layout(graph, top, strict=True, ordered=False)
                 or _layout(graph, top, strict=False, ordered=False))
         if root is None:
-            raise _Unwritable("not every node can be reached from the top")
+            raise Unwritable("not every node can be reached from the top")
         body = penman.format(_variables(root, graph), indent=6)
-    except _Unwritable as error:
-        raise FormatError(f"cannot be written as Penman: {error}", graph_id=graph.id,
-                          framework=graph.framework) from None
+        header = [f"# ::id {id_line_safe(graph.id, (' ::',))}"]
+    except Unwritable as error:
+        raise cannot_write(graph, "Penman", error) from None
     except RecursionError:
-        raise FormatError("cannot be written as Penman: graph is nested too deeply",
-                          graph_id=graph.id, framework=graph.framework) from None
-    header = [f"# ::id {graph.id}"]
+        raise cannot_write(graph, "Penman", Unwritable("graph is nested too deeply")) from None
     if graph.input is not None:
         header.append("# ::snt " + " ".join(graph.input.split()))
     return "\n".join(header + [body])
