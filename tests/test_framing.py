@@ -159,7 +159,7 @@ def test_mrp_one_graph_per_line_and_a_broken_line() -> None:
 
 @pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999"])
 def test_mrp_refuses_nan_and_infinity(number: str) -> None:
-    text = '{"id": "g", "nodes": [{"id": 0, "properties": ["p"], "values": [%s]}]}' % number
+    text = '{"id": "g", "nodes": [{"id": 0, "properties": ["p"], "values": [' + number + "]}]}"
     graphs, errors = split(read("mrp", text))
     assert graphs == [] and len(errors) == 1
     assert errors[0].graph_id == "g" and "which JSON does not allow" in errors[0].message
