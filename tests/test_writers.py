@@ -24,7 +24,7 @@ def graph(gid: str, framework: str) -> Graph:
                  edges=[Edge(1, 0, "ARG1")])
 
 
-def write(fmt: str, graphs: List[Graph]) -> "tuple[str, List[FormatError]]":
+def write(fmt: str, graphs: List[Graph]) -> tuple[str, List[FormatError]]:
     skipped: List[FormatError] = []
     out = io.StringIO()
     writer(fmt)(graphs, out, WriteOptions(skipped=skipped.append))
