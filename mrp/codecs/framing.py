@@ -57,8 +57,7 @@ class Chunk:
         return offset + (self.starts[piece] if piece < len(self.starts) else 0)
 
 
-def blocks(lines: Lines, starts_block: Optional[Callable[[Line, List[Line]], bool]] = None,
-           ) -> Iterator[Chunk]:
+def blocks(lines: Lines, starts_block: Optional[Callable[[Line, Chunk], bool]] = None) -> Iterator[Chunk]:
     """Blank-line separated blocks, each with its unreadable lines.
 
     ``starts_block(line, block)`` may end the current block before a line too (a
@@ -74,7 +73,7 @@ def blocks(lines: Lines, starts_block: Optional[Callable[[Line, List[Line]], boo
                 yield block
             block = Chunk()
             continue
-        if block.lines and starts_block is not None and starts_block(line, block.lines):
+        if block and starts_block is not None and starts_block(line, block):
             yield block
             block = Chunk()
         block.add(line)

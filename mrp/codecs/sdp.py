@@ -22,7 +22,7 @@ from ..graph import Edge, Graph, Node
 from ..source import Line
 from .anchoring import AnchorError, align
 from .base import Bad, Item, ReadOptions, Unwritable, WriteOptions, cannot_write, id_line_safe, write_blocks
-from .framing import blocks
+from .framing import Chunk, blocks
 
 _HEADER = "#SDP 2015"
 _FIXED = 7
@@ -100,9 +100,11 @@ def _parse_block(
     return graph
 
 
-def _new_graph(line: Line, block: List[Line]) -> bool:
-    """A ``#`` line after token rows starts the next graph (even without a blank line)."""
-    return line.text.startswith("#") and any(not row.text.startswith("#") for row in block)
+def _new_graph(line: Line, block: Chunk) -> bool:
+    """A ``#`` line after token rows (or unreadable lines) starts the next graph, even without a
+    blank line."""
+    return line.text.startswith("#") and (bool(block.bad) or any(not row.text.startswith("#")
+                                                                  for row in block.lines))
 
 
 def _chunks(lines: Iterable[Union[Line, FormatError]]) -> Iterator[Tuple[List[Line], List[FormatError]]]:
