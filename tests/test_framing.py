@@ -137,15 +137,27 @@ SDP = "\n".join([
     "#3", ROW, "", "",
     "#4", "1\tHi\thi\tUH\t+\t-",                             # 12 broken: a column short
     "#5", ROW,                                               # 14 right after the broken graph
+    "#6", "1\tHi\thi\tUH\t+\t+\t_\tARG1", "2\tyo\tyo\tUH\t-\t-\t_",  # 16 a short row: a repair
+    "#7", "7\tHi\thi\tUH\t+\t-\t_",                         # 19 a wrong token ID: a repair
 ])
 
 
 def test_sdp_every_layout_and_a_broken_graph() -> None:
-    table = {str(k): "Hi" for k in range(1, 6)}
+    table = {str(k): "Hi" for k in range(1, 8)}
+    table["6"] = "Hi yo"
     graphs, errors = split(read("dm", SDP, table))
-    assert [g.id for g in graphs] == ["1", "2", "3", "5"]
-    assert [g.line for g in graphs] == [2, 5, 8, 14]
+    assert [g.id for g in graphs] == ["1", "2", "3", "5", "6", "7"]
+    assert [g.line for g in graphs] == [2, 5, 8, 14, 16, 19]
     assert [(e.graph_id, e.line) for e in errors] == [("4", 13)]
+    assert [g.repairs for g in graphs if g.repairs] == [
+        ["token 2: 1 missing argument cell read as '_' (line 18)"],
+        ["token 1 has ID '7'; expected 1: read by its position (line 20)"],
+    ]
+    assert [(e.source, e.target, e.label) for e in graphs[4].edges] == [(0, 0, "ARG1")]
+    graphs, errors = split(read("dm", SDP, table, strict=True))
+    assert [g.id for g in graphs] == ["1", "2", "3", "5"]
+    assert [(e.graph_id, e.line) for e in errors] == [("4", 13), ("6", 18), ("7", 20)]
+    assert errors[1].message == "token 2 has 7 columns; expected 8 (7 + 1 predicates) (refused: --strict)"
 
 
 def test_mrp_one_graph_per_line_and_a_broken_line() -> None:

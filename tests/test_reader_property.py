@@ -29,7 +29,10 @@ GOOD: Dict[str, Callable[[str, int], Part]] = {
         [f"#{gid} {{e1: e1:_a_v<0:1>[ARG1 x2], x2:_b_n<2:3>[]}}"],
         [f"#{gid}", "{e1: e1:_a_v<0:1>[]}"],
     ][layout % 3],
-    "dm": lambda gid, layout: [f"#{gid}", "1\tA\ta\tDT\t+\t+\t_\t_", "2\tb\tb\tNN\t-\t-\t_\tARG1"],
+    "dm": lambda gid, layout: [
+        [f"#{gid}", "1\tA\ta\tDT\t+\t+\t_\t_", "2\tb\tb\tNN\t-\t-\t_\tARG1"],
+        [f"#{gid}", "1\tA\ta\tDT\t+\t+\t_\t_", "2\tb\tb\tNN\t-\t-\t_"],  # a short row: a repair
+    ][layout % 2],
     "mrp": lambda gid, layout: [json.dumps({"id": gid, "framework": "amr", "tops": [0],
                                             "nodes": [{"id": 0, "label": "a"}][: 1 + layout % 2]})],
 }
@@ -50,7 +53,7 @@ BROKEN: Dict[str, List[Callable[[str], Part]]] = {
         lambda gid: ["{ not a graph }"],
     ],
     "dm": [
-        lambda gid: [f"#{gid}", "1\tA\ta\tDT\t+\t+\t_"],
+        lambda gid: [f"#{gid}", "1\tA\ta\tDT\t+\t+"],
         lambda gid: [f"#{gid}", "1\tA\ta\tDT\t?\t-\t_"],
         lambda gid: [f"#{gid}", "1\tB\tb\tDT\t+\t-\t_"],  # "B" is not in its sentence "A b"
         lambda gid: [f"#{gid}", FormatError("not valid UTF-8")],

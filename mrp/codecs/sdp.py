@@ -56,12 +56,22 @@ def _parse_block(
     forms: List[str] = []
     tops: List[int] = []
     edges: List[Edge] = []
+    repairs: List[str] = []
     for k, (line, cells) in enumerate(rows):
         if len(cells) != width:
-            raise Bad(f"token {k + 1} has {len(cells)} columns; expected {width} "
-                       f"(7 + {len(predicates)} predicates)", line.number)
+            problem = (f"token {k + 1} has {len(cells)} columns; expected {width} "
+                       f"(7 + {len(predicates)} predicates)")
+            if not _FIXED <= len(cells) < width or options.strict:
+                raise Bad(problem + (" (refused: --strict)" if len(cells) >= _FIXED else ""), line.number)
+            missing = width - len(cells)
+            repairs.append(f"token {k + 1}: {missing} missing argument {'cell' if missing == 1 else 'cells'} "
+                           f"read as '_' (line {line.number})")
+            cells = cells + ["_"] * missing
         if cells[0] != str(k + 1):
-            raise Bad(f"token {k + 1} has ID '{excerpt(cells[0])}'; expected {k + 1}", line.number)
+            problem = f"token {k + 1} has ID '{excerpt(cells[0])}'; expected {k + 1}"
+            if options.strict:
+                raise Bad(problem + " (refused: --strict)", line.number)
+            repairs.append(f"{problem}: read by its position (line {line.number})")
         for column, what in ((4, "TOP"), (5, "PRED")):
             if cells[column] not in ("+", "-"):
                 raise Bad(f"token {k + 1}: {what} is '{excerpt(cells[column])}', not + or -", line.number)
@@ -97,6 +107,7 @@ def _parse_block(
         connected.add(edge.source)
         connected.add(edge.target)
     graph.nodes = [node for node in nodes if node.id in connected]
+    graph.repairs = repairs or None
     return graph
 
 
