@@ -69,8 +69,8 @@ def _parse_block(
             cells = cells + ["_"] * missing
         if cells[0] != str(k + 1):
             problem = f"token {k + 1} has ID '{excerpt(cells[0])}'; expected {k + 1}"
-            if options.strict:
-                raise Bad(problem + " (refused: --strict)", line.number)
+            if options.strict or not (cells[0].isascii() and cells[0].isdigit()):  # mtool ignores the ID
+                raise Bad(problem + (" (refused: --strict)" if options.strict else ""), line.number)
             repairs.append(f"{problem}: read by its position (line {line.number})")
         for column, what in ((4, "TOP"), (5, "PRED")):
             if cells[column] not in ("+", "-"):
