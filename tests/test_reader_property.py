@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Callable, Dict, List, Tuple, Union
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -110,25 +111,8 @@ def check(fmt: str, plan: List[Item]) -> None:
         assert problem.line is not None and (problem.graph_id is None or problem.graph_id.startswith("b"))
 
 
+@pytest.mark.parametrize("fmt", ["amr", "eds", "dm", "mrp"])
 @budget(60)
-@given(items)
-def test_penman(plan: List[Item]) -> None:
-    check("amr", plan)
-
-
-@budget(60)
-@given(items)
-def test_eds(plan: List[Item]) -> None:
-    check("eds", plan)
-
-
-@budget(60)
-@given(items)
-def test_sdp(plan: List[Item]) -> None:
-    check("dm", plan)
-
-
-@budget(60)
-@given(items)
-def test_mrp(plan: List[Item]) -> None:
-    check("mrp", plan)
+@given(plan=items)
+def test_every_reader(fmt: str, plan: List[Item]) -> None:
+    check(fmt, plan)
