@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any, Optional
+
+import ujson
 
 #: At most this many characters of input are quoted in a message.
 EXCERPT = 60
@@ -22,14 +23,18 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
 def excerpt_json(value: Any, limit: int = EXCERPT) -> str:
     """A decoded JSON value written back as JSON and cut like :func:`excerpt`, for a message."""
     try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError, RecursionError):
+        text = ujson.dumps(value)
+    except (TypeError, ValueError, OverflowError, RecursionError):
         text = repr(value)
     return excerpt(text, limit)
 
 
 class MRPError(Exception):
     """Base class of every error that mrp raises on purpose."""
+
+
+class MRPWarning(UserWarning):
+    """Base class of the warnings mrp gives (the CLI prints each as one line)."""
 
 
 class FormatError(MRPError):

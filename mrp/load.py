@@ -2,40 +2,30 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Dict, List, Optional, Tuple
+import gc
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import Dict, Iterator, Optional
 
 from .codecs import ReadOptions, implied_framework, infer_format, reader
-from .errors import EXCERPT, FormatError, InputError, excerpt
-from .graph import Graph
+from .corpus import Corpus, Repaired
+from .errors import FormatError, InputError
 from .source import Line, display_name, read_lines
 
 
-@dataclass(frozen=True)
-class Repaired:
-    """A graph that its reader repaired, as the established tools do silently; ``str()`` is the
-    warning line ``FILE:LINE: graph ID: repaired: ...``."""
-
-    file: str
-    line: Optional[int]
-    graph_id: str
-    repairs: Tuple[str, ...]
-
-    def __str__(self) -> str:
-        where = self.file if self.line is None else f"{self.file}:{self.line}"
-        return f"{where}: graph {excerpt(self.graph_id, 4 * EXCERPT)}: repaired: {'; '.join(self.repairs)}"
-
-
-@dataclass
-class Corpus:
-    """The graphs of one file, in file order, the graphs that could not be read, and (among the
-    graphs) those that were read only by a repair."""
-
-    name: str
-    format: str
-    graphs: List[Graph] = field(default_factory=list)
-    errors: List[FormatError] = field(default_factory=list)
-    repaired: List[Repaired] = field(default_factory=list)
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No garbage collection while a file is read (graphs hold no cycles; the collector would only walk
+    the growing corpus again and again, about half the reading time), and the graphs read are then
+    moved out of the collector's way for the rest of the run."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+        gc.freeze()
 
 
 def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOptions] = None) -> Corpus:
@@ -53,13 +43,14 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
         options = replace(options, framework=implied)
     name = display_name(path)
     corpus = Corpus(name, fmt)
-    for item in reader(fmt)(read_lines(path), name, options):
-        if isinstance(item, FormatError):
-            corpus.errors.append(item)
-        else:
-            corpus.graphs.append(item)
-            if item.repairs:
-                corpus.repaired.append(Repaired(name, item.line, item.id, tuple(item.repairs)))
+    with _collector_paused():
+        for item in reader(fmt)(read_lines(path), name, options):
+            if isinstance(item, FormatError):
+                corpus.errors.append(item)
+            else:
+                corpus.graphs.append(item)
+                if item.repairs:
+                    corpus.repaired.append(Repaired(name, item.line, item.id, tuple(item.repairs)))
     if not corpus.graphs and not corpus.errors:
         raise InputError(f"{name}: holds no graphs (empty, or only blank lines)")
     return corpus

@@ -713,6 +713,10 @@ def validate_file(path: str, fmt: Optional[str] = None, framework: Optional[str]
     name = display_name(path)
     try:
         fmt = fmt or infer_format(path, "mrp")
+        if fmt == "umr":
+            from .validate_umr import validate_umr
+
+            return validate_umr(path, framework)
         report = Report(name, fmt)
         state = _Graphs(report, framework, text, frameworks)
         lines = _Watched(path)
@@ -720,7 +724,8 @@ def validate_file(path: str, fmt: Optional[str] = None, framework: Optional[str]
             _read_mrp(lines, state)
         else:
             framework = framework or implied_framework(fmt)
-            options = ReadOptions(framework, text, no_wiki, wsj_ids)
+            # a validator refuses what the scorer reads only by a repair (ReadOptions.strict)
+            options = ReadOptions(framework, text, no_wiki, wsj_ids, strict=True)
             state.framework = framework
             state.text = None
             _read_other(fmt, options, state, lines)

@@ -91,7 +91,7 @@ def test_penman_every_layout_a_broken_graph_and_repairs() -> None:
     assert [g.line for g in graphs] == [3, 7, 9, 11, 11, 14, 17, 20]
     assert graphs[2].nodes[1].values == ["A (B"]
     assert [(e.graph_id, e.line) for e in errors] == [("broken", 13)]
-    assert errors[0].message == "unexpected ')' after the end of the graph: ')'"
+    assert errors[0].message == "Penman syntax error: unexpected ')' after the end of the graph"
     assert [g.repairs for g in graphs if g.repairs] == [
         ["closed 1 parenthesis left open at the end of the graph (line 18)"],
         ["ignored text after the end of the graph: 'trailing words' (line 21)"],
@@ -104,7 +104,8 @@ def test_strict_refuses_what_would_be_repaired() -> None:
     graphs, errors = split(read("amr", PENMAN, strict=True))
     assert [g.id for g in graphs] == ["a", "b", "c", "3", "4", "e"]
     assert [(e.graph_id, e.line) for e in errors] == [("broken", 13), ("r", 18), ("t", 21)]
-    assert errors[1].message == "closed 1 parenthesis left open at the end of the graph (refused: --strict)"
+    assert errors[1].message == "Penman syntax error (column 27): Unexpected end of input"
+    assert errors[2].message == "Penman syntax error: unexpected 'trailing words' after the end of the graph"
 
 
 def test_corpus_counts_repaired_graphs_with_one_warning_each(tmp_path: Path) -> None:
@@ -157,7 +158,7 @@ def test_sdp_every_layout_and_a_broken_graph() -> None:
     graphs, errors = split(read("dm", SDP, table, strict=True))
     assert [g.id for g in graphs] == ["1", "2", "3", "5"]
     assert [(e.graph_id, e.line) for e in errors] == [("4", 13), ("6", 18), ("7", 20)]
-    assert errors[1].message == "token 2 has 7 columns; expected 8 (7 + 1 predicates) (refused: --strict)"
+    assert errors[1].message == "token 2 has 7 columns; expected 8 (7 + 1 predicates)"
 
 
 def test_mrp_one_graph_per_line_and_a_broken_line() -> None:

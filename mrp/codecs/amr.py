@@ -26,7 +26,7 @@ import penman
 
 from .. import rules
 from ..errors import FormatError, excerpt
-from ..graph import Edge, Graph, Node
+from ..graph import Branch, Edge, Graph, Node
 from ..source import Line, is_unicode
 from .base import Bad, Item, ReadOptions, Unwritable, WriteOptions, cannot_write, id_line_safe, write_blocks
 from .penman_frames import Frame, frames
@@ -110,26 +110,26 @@ def _plural(count: int, one: str, many: str) -> str:
 
 def _repairs(frame: Frame, strict: bool) -> List[Tuple[str, int]]:
     """What the original SMATCH tool repairs silently in a frame, as (message, line); Bad for what
-    it refuses (a ``)`` after the end of the graph) and, with ``strict``, for any repair."""
+    it refuses (a ``)`` after the end of the graph) and, with ``strict``, for text after the graph
+    (a graph left open is then refused by penman itself)."""
     found: List[Tuple[str, int]] = []
     last = frame.chunk.lines[-1].number if frame.chunk.lines else frame.first or 0
     for piece in frame.trailing:
-        if ")" in piece.text:
-            raise Bad(f"unexpected ')' after the end of the graph: '{excerpt(piece.text)}'", piece.number)
+        if ")" in piece.text or strict:
+            raise Bad(f"Penman syntax error: unexpected '{excerpt(piece.text)}' after the end of the graph",
+                      piece.number)
         found.append((f"ignored text after the end of the graph: '{excerpt(piece.text)}'", piece.number))
-    if frame.opened:
+    if frame.opened and not strict:
         parentheses = _plural(frame.opened, "parenthesis", "parentheses")
         found.append((f"closed {parentheses} left open at the end of the graph", last))
-    if strict and found:
-        message, line = found[0]
-        raise Bad(f"{message} (refused: --strict)", line)
     return found
 
 
-def _tree(frame: Frame) -> penman.Tree:
-    """The Penman tree of a frame's text (closed where it was left open); Bad with the file line."""
+def _tree(frame: Frame, close: bool) -> penman.Tree:
+    """The Penman tree of a frame's text (with ``close``, closed where it was left open); Bad with
+    the file line."""
     chunk = frame.chunk
-    text = chunk.text() + ")" * frame.opened
+    text = chunk.text() + ")" * (frame.opened if close else 0)
     warnings = _Warnings()
     _PENMAN_LOGGER.addFilter(warnings)
     try:
@@ -175,8 +175,10 @@ def _convert(tree: penman.Tree, gid: str, options: ReadOptions) -> Graph:
         variables[var] = k
     nodes: List[Node] = []
     edges: List[Edge] = []
+    layout: Dict[int, List[Branch]] = {}
     for k, (var, branches) in enumerate(order):
         node = Node(id=k)
+        written = layout[k] = []
         for role, target in branches:
             if role == "/":
                 if target is not None:
@@ -185,27 +187,42 @@ def _convert(tree: penman.Tree, gid: str, options: ReadOptions) -> Graph:
             label = _strip_alignment(role)[1:]
             if isinstance(target, tuple):
                 edges.append(Edge(k, ids[id(target)], label, normal_role(label)))
+                written.append((label, ids[id(target)], True))
                 continue
             if target is None:
                 raise Bad(f"role :{excerpt(label)} of '{excerpt(var)}' has no value")
             text = _strip_alignment(target)
             if not text.startswith('"') and text in variables:
                 edges.append(Edge(k, variables[text], label, normal_role(label)))
+                written.append((label, variables[text], False))
                 continue
             if label == "wiki" and options.no_wiki:
                 continue
             node.properties.append(label)
             node.values.append(_constant(text))
+            written.append((label, node.values[-1], False))
         nodes.append(node)
     return Graph(id=gid, framework=options.framework or "amr", flavor=2, tops=[0],
-                 nodes=nodes, edges=edges)
+                 nodes=nodes, edges=edges, layout=layout)
+
+
+def tree_graph(tree: penman.Tree, gid: str, options: ReadOptions) -> Tuple[Graph, List[str]]:
+    """The graph of a Penman tree as this reader builds it, and the variable of each node (by node id).
+
+    Raises ValueError naming the problem (a variable defined twice, a role without a value).
+    """
+    try:
+        graph = _convert(tree, gid, options)
+    except Bad as bad:
+        raise ValueError(bad.message) from None
+    return graph, [var for var, _ in _preorder(tree.node)]
 
 
 def _graph(frame: Frame, gid: str, meta: Dict[str, str], options: ReadOptions) -> Graph:
     """The graph of one frame; Bad when it cannot be read."""
     repairs = _repairs(frame, options.strict)
     try:
-        graph = _convert(_tree(frame), gid, options)
+        graph = _convert(_tree(frame, not options.strict), gid, options)
     except RecursionError:
         raise Bad("graph is nested too deeply to be read", frame.chunk.first) from None
     if options.text is not None:
@@ -278,8 +295,6 @@ def _format_label(label: str) -> str:
 
 
 def _check(graph: Graph) -> int:
-    if graph.framework not in (None, "amr"):
-        raise Unwritable(f"framework {graph.framework} is not AMR")
     if not graph.nodes:
         raise Unwritable("graph has no nodes")
     if len(graph.tops) > 1:
@@ -374,12 +389,13 @@ def _layout(graph: Graph, top: int, strict: bool, ordered: bool) -> Optional[Any
     return trees[top]
 
 
-def _variables(root: Any, graph: Graph) -> penman.Tree:
-    """A Penman tree with AMR-style variables (first letter of the concept, numbered)."""
-    names: Dict[int, str] = {}
+def _variables(root: Any, graph: Graph, given: Optional[Dict[int, str]] = None) -> penman.Tree:
+    """A Penman tree with the ``given`` variables, else AMR-style ones (first letter of the concept,
+    numbered)."""
+    names: Dict[int, str] = dict(given or {})
     counts: Dict[str, int] = {}
     by_id = {node.id: node for node in graph.nodes}
-    for node_id, _ in _preorder(root):
+    for node_id, _ in _preorder(root) if given is None else []:
         label = by_id[node_id].label or "x"
         letters = [c for c in str(label).lower() if "a" <= c <= "z"]
         prefix = letters[0] if letters else "x"
@@ -401,8 +417,9 @@ def _variables(root: Any, graph: Graph) -> penman.Tree:
     return penman.Tree(rename(root))
 
 
-def format_graph(graph: Graph) -> str:
-    """The Penman text of one graph, with ``# ::id`` and ``# ::snt`` metadata lines."""
+def penman_text(graph: Graph, variables: Optional[Dict[int, str]] = None, indent: int = 6) -> str:
+    """The Penman text of a graph (no metadata); ``variables``: node id -> variable of every node
+    (default: AMR-style ones); FormatError when Penman cannot represent the graph."""
     try:
         top = _check(graph)
         root = (_layout(graph, top, strict=True, ordered=True)
@@ -410,12 +427,22 @@ def format_graph(graph: Graph) -> str:
                 or _layout(graph, top, strict=False, ordered=False))
         if root is None:
             raise Unwritable("not every node can be reached from the top")
-        body = penman.format(_variables(root, graph), indent=6)
-        header = [f"# ::id {id_line_safe(graph.id, (' ::',))}"]
+        return penman.format(_variables(root, graph, variables), indent=indent)
     except Unwritable as error:
         raise cannot_write(graph, "Penman", error) from None
     except RecursionError:
         raise cannot_write(graph, "Penman", Unwritable("graph is nested too deeply")) from None
+
+
+def format_graph(graph: Graph) -> str:
+    """The Penman text of one graph, with ``# ::id`` and ``# ::snt`` metadata lines."""
+    try:
+        if graph.framework not in (None, "amr"):
+            raise Unwritable(f"framework {graph.framework} is not AMR")
+        header = [f"# ::id {id_line_safe(graph.id, (' ::',))}"]
+    except Unwritable as error:
+        raise cannot_write(graph, "Penman", error) from None
+    body = penman_text(graph)
     if graph.input is not None:
         header.append("# ::snt " + " ".join(graph.input.split()))
     return "\n".join(header + [body])

@@ -62,7 +62,7 @@ def _parse_block(
             problem = (f"token {k + 1} has {len(cells)} columns; expected {width} "
                        f"(7 + {len(predicates)} predicates)")
             if not _FIXED <= len(cells) < width or options.strict:
-                raise Bad(problem + (" (refused: --strict)" if len(cells) >= _FIXED else ""), line.number)
+                raise Bad(problem, line.number)
             missing = width - len(cells)
             repairs.append(f"token {k + 1}: {missing} missing argument {'cell' if missing == 1 else 'cells'} "
                            f"read as '_' (line {line.number})")
@@ -70,7 +70,7 @@ def _parse_block(
         if cells[0] != str(k + 1):
             problem = f"token {k + 1} has ID '{excerpt(cells[0])}'; expected {k + 1}"
             if options.strict or not (cells[0].isascii() and cells[0].isdigit()):  # mtool ignores the ID
-                raise Bad(problem + (" (refused: --strict)" if options.strict else ""), line.number)
+                raise Bad(problem, line.number)
             repairs.append(f"{problem}: read by its position (line {line.number})")
         for column, what in ((4, "TOP"), (5, "PRED")):
             if cells[column] not in ("+", "-"):
