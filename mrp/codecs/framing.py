@@ -8,6 +8,7 @@ decodes each chunk alone, so that one broken graph never moves the next one's id
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, List, Optional, Tuple, Union
 
@@ -90,14 +91,14 @@ def scan(text: str, start: int, depth: int, opening: str, closing: str) -> Tuple
     left open ends with the text (strings do not span lines).
     """
     quoted = False
-    k = start
-    n = len(text)
-    while k < n:
-        c = text[k]
+    for match in _SIGNIFICANT[opening + closing].finditer(text, start):
+        c = match.group()
+        if len(c) == 2:  # an escape: the escaped character, outside strings an ordinary one
+            if quoted:
+                continue
+            c = c[1]
         if quoted:
-            if c == "\\":
-                k += 1
-            elif c == '"':
+            if c == '"':
                 quoted = False
         elif c == '"':
             quoted = True
@@ -108,6 +109,9 @@ def scan(text: str, start: int, depth: int, opening: str, closing: str) -> Tuple
                 return -1, depth
             depth -= 1
             if depth == 0:
-                return k + 1, 0
-        k += 1
+                return match.end(), 0
     return -1, depth
+
+
+#: bracket pair -> the characters that matter to :func:`scan` (an escape takes the next character)
+_SIGNIFICANT = {pair: re.compile(r'\\.|["' + re.escape(pair) + "]") for pair in ("()", "{}")}

@@ -18,6 +18,9 @@ from ..errors import FormatError
 from ..source import Line
 from .framing import Chunk, Lines, scan
 
+#: what matters when looking for the next graph: strings (with their escapes) and "("
+_SIGNIFICANT = re.compile(r'\\.|["(]')
+
 
 @dataclass
 class Frame:
@@ -61,15 +64,16 @@ class Frame:
 def _next_open(text: str, position: int) -> int:
     """The index of the next ``(`` outside a string at or after ``position``, or len(text)."""
     quoted = False
-    for k in range(position, len(text)):
-        c = text[k]
-        if quoted:
-            if c == '"' and text[k - 1] != "\\":
-                quoted = False
-        elif c == '"':
-            quoted = True
-        elif c == "(":
-            return k
+    for match in _SIGNIFICANT.finditer(text, position):
+        c = match.group()
+        if len(c) == 2:  # an escape: the escaped character, outside strings an ordinary one
+            if quoted:
+                continue
+            c = c[1]
+        if c == '"':
+            quoted = not quoted
+        elif c == "(" and not quoted:
+            return match.end() - 1
     return len(text)
 
 
