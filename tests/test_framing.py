@@ -176,3 +176,26 @@ def test_mrp_refuses_nan_and_infinity(number: str) -> None:
     graphs, errors = split(read("mrp", text))
     assert graphs == [] and len(errors) == 1
     assert errors[0].graph_id == "g" and "which JSON does not allow" in errors[0].message
+
+
+def test_issue_cases_through_the_cli(tmp_path: Path) -> None:
+    """The cases of issue 16: a one-line EDS graph and the graph after a broken one are converted
+    (mrp-convert used to convert 2 of 3 and exit 0); a graph id with a line break is refused."""
+    from conftest import run_cli
+
+    eds = tmp_path / "three.eds"
+    eds.write_text("#1\n{e2:\n e2:_rain_v_1<3:9>[]\n}\n#2 {e2: e2:_rain_v_1<3:9>[]}\n"
+                   "#3\n{e2:\n e2:_rain_v_1<3:9>[]\n#4\n{e2:\n e2:_snow_v_1<3:9>[]\n}\n", encoding="utf-8")
+    out = tmp_path / "three.mrp"
+    run = run_cli("convert", ["--to", "mrp", str(eds), str(out)])
+    assert run.code == 1
+    assert run.err.splitlines() == [f"{eds}:7: graph 3: graph has no closing '}}' (skipped)",
+                                    "mrp-convert: 1 graph(s) skipped; 3 converted"]
+    assert [json.loads(line)["id"] for line in out.read_text(encoding="utf-8").splitlines()] == ["1", "2", "4"]
+    evil = tmp_path / "evil.mrp"
+    evil.write_text(json.dumps({"id": "g1\n# ::id g2", "framework": "amr", "tops": [0],
+                                "nodes": [{"id": 0, "label": "x"}]}) + "\n", encoding="utf-8")
+    amr = tmp_path / "evil.amr"
+    run = run_cli("convert", ["--to", "amr", str(evil), str(amr)])
+    assert run.code == 1 and "holds a line break" in run.err
+    assert "::id g2" not in amr.read_text(encoding="utf-8")
