@@ -191,7 +191,8 @@ def test_issue_cases_through_the_cli(tmp_path: Path) -> None:
     assert run.code == 1
     assert run.err.splitlines() == [f"{eds}:7: graph 3: graph has no closing '}}' (skipped)",
                                     "mrp-convert: 1 graph(s) skipped; 3 converted"]
-    assert [json.loads(line)["id"] for line in out.read_text(encoding="utf-8").splitlines()] == ["1", "2", "4"]
+    converted = out.read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["id"] for line in converted] == ["1", "2", "4"]
     evil = tmp_path / "evil.mrp"
     evil.write_text(json.dumps({"id": "g1\n# ::id g2", "framework": "amr", "tops": [0],
                                 "nodes": [{"id": 0, "label": "x"}]}) + "\n", encoding="utf-8")
