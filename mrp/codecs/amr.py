@@ -1,9 +1,11 @@
-"""AMR in Penman notation: reader and writer, through the ``penman`` library.
+"""AMR in Penman notation: reader and writer, through the ``penman`` library's public API.
 
-Reading: blank-line separated blocks (a ``#`` line after graph lines also
-starts a new block); ``# ::id`` and ``# ::snt`` metadata give the id and the
-input; blocks without a graph (LDC headers, plain comments) are skipped; a
-graph without an id gets its position in the file ("0", "1", ...).  Concepts
+Reading: one graph per balanced pair of parentheses (see :mod:`.penman_frames`;
+a graph left open at the end of its block is closed and text after a graph is
+ignored, as the original SMATCH tool reads them, and listed in ``Graph.repairs``;
+``ReadOptions.strict`` refuses them); ``# ::id`` and ``# ::snt`` metadata give the
+id and the input; blocks without a graph (LDC headers, plain comments) are
+skipped; a graph without an id gets its position in the file ("0", "1", ...).  Concepts
 become node labels, constants become node properties (values are strings, in
 order; quoted constants are kept whole), relations between nodes become edges
 as written, with ``normal`` for inverted roles (``ARG1-of`` -> ``ARG1``, and
@@ -12,7 +14,7 @@ in order of definition; the first node is the top.
 
 Property values and labels read from Penman are :class:`Quoted` or
 :class:`Symbol` strings (plain ``str`` subclasses), so that writing them back
-reproduces the quoting of the file.
+(:mod:`.penman_write`) reproduces the quoting of the file.
 """
 
 from __future__ import annotations

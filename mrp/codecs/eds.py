@@ -1,12 +1,15 @@
 """Elementary Dependency Structures in the native EDS text format: reader and writer.
 
-A graph is an optional ``#id`` line, then ``{top:`` (the top handle, possibly
-empty), one node per line, and ``}``::
+A graph is an optional ``#id``, then ``{top:`` (the top handle, possibly
+empty), its nodes (one per line, or separated by commas on one line), and
+``}``; graphs are framed by balanced braces, so a graph may span many lines,
+one line (``#2 {e2: e2:_rain_v_1<3:9>[]}``), or share a line with others.
+A node is::
 
     handle:label<from:to>("carg"){type PROP val, ...}[ROLE handle, ...]
 
 where the lnk ``<from:to>``, the carg ``("...")`` and the property block
-``{...}`` are optional.  Nodes get ids ``0..n-1`` in line order; the carg is the
+``{...}`` are optional.  Nodes get ids ``0..n-1`` in order; the carg is the
 property ``carg``, placed first; the type letter of the property block is
 dropped; the argument list gives the edges.  The input comes from
 ``options.text`` by id (the format itself has no sentence).
