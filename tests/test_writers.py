@@ -59,10 +59,10 @@ def test_safe_ids_read_back_as_themselves(fmt: str, framework: str) -> None:
 
 
 def test_dot_escapes_line_breaks_in_ids() -> None:
-    text, skipped = write("dot", [graph(INJECTION, "eds"), graph("ok", "eds")])
-    assert skipped == []
+    text, skipped = write("dot", [graph(INJECTION + "\r", "eds"), graph("ok", "eds")])
+    assert skipped == [] and "\r" not in text
     assert [line for line in text.split("\n") if line.startswith("digraph")] == [
-        'digraph "g1\\n# ::id evil\\n#evil\\n(e / evil)" {', 'digraph "ok" {']
+        'digraph "g1\\n# ::id evil\\n#evil\\n(e / evil)\\r" {', 'digraph "ok" {']
 
 
 def test_sdp_writes_rows_only_for_real_tokens() -> None:
