@@ -14,7 +14,7 @@ from ..report import render
 from ..score.metrics import Options, canonical, evaluator
 from ..score.pairing import Pairing
 from ..signature import Settings, signature
-from .common import OK, add_read_options, fail, new_parser, read_options, report, run, warn
+from .common import OK, add_read_options, fail, new_parser, read_options, report, report_repairs, run, warn
 from .progress import Line, terminal
 
 if TYPE_CHECKING:
@@ -184,7 +184,9 @@ def _read_system(path: str, fmt: str, read: ReadOptions, gold: Corpus, args: arg
                  std: Standardization) -> Pairing:
     from ..score.pairing import pair
 
-    system = _standardized(read_corpus(path, fmt, read), std)
+    corpus = read_corpus(path, fmt, read)
+    report_repairs(corpus)
+    system = _standardized(corpus, std)
     pairing = pair(gold, system, args.framework, by_position=args.positional)
     for note in pairing.notes:
         warn(PROGRAM, note)
@@ -291,6 +293,7 @@ def main_body(argv: List[str]) -> int:
     from ..score.pairing import duplicate_errors
 
     gold = read_corpus(args.gold, gold_format, read)
+    report_repairs(gold)
     bad = gold.errors + duplicate_errors(gold)
     if bad:
         for error in bad:

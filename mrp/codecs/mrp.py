@@ -12,27 +12,39 @@ the graph (both written only when present, and read back):
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO, Union
 
 import ujson
 
-from ..errors import FormatError, excerpt
+from ..errors import FormatError, excerpt_json
 from ..graph import Anchor, Edge, Graph, Node, Placement, Relation, check_references
 from ..source import Line
-from .base import Item, ReadOptions, WriteOptions, write_blocks
+from .base import Bad, Item, ReadOptions, Unwritable, WriteOptions, cannot_write, write_blocks
 
 #: A JSON escape of a UTF-16 surrogate: only a lone one (not part of a pair) is a problem.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
-class _Bad(Exception):
-    """A problem in one graph object (internal; becomes a FormatError)."""
 
 
-def _show(value: Any) -> str:
-    """A JSON value for a message, cut short when long."""
-    return excerpt(ujson.dumps(value))
+#: Text that may decode to a float that is not finite (ujson reads NaN, Infinity and 1e999).
+_MAYBE_NON_FINITE = re.compile(r"NaN|Infinity|[0-9][eE]")
+
+
+def _non_finite(obj: Any) -> Optional[float]:
+    """The first NaN or infinite number in a decoded object, or None (JSON has neither)."""
+    stack = [obj]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            return item
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
 
 
 def _lone_surrogate(obj: Any) -> Optional[str]:
@@ -50,7 +62,7 @@ def _lone_surrogate(obj: Any) -> Optional[str]:
 
 def _int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _Bad(f"{what} is {_show(value)}, not an integer")
+        raise Bad(f"{what} is {excerpt_json(value)}, not an integer")
     return value
 
 
@@ -59,14 +71,14 @@ def _list(obj: Dict[str, Any], key: str, what: str) -> List[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise _Bad(f"{what}'{key}' is not a list")
+        raise Bad(f"{what}'{key}' is not a list")
     return value
 
 
 def _str(value: Any, what: str) -> str:
     text = _opt_str(value, what)
     if text is None:
-        raise _Bad(f"{what} is null, not a string")
+        raise Bad(f"{what} is null, not a string")
     return text
 
 
@@ -75,18 +87,18 @@ def _opt_str(value: Any, what: str) -> Optional[str]:
         return value
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
-    raise _Bad(f"{what} is {_show(value)}, not a string")
+    raise Bad(f"{what} is {excerpt_json(value)}, not a string")
 
 
 def _anchors(value: Any, what: str) -> Optional[List[Anchor]]:
     if value is None:
         return None
     if not isinstance(value, list):
-        raise _Bad(f"{what}: 'anchors' is not a list")
+        raise Bad(f"{what}: 'anchors' is not a list")
     spans: List[Anchor] = []
     for anchor in value:
         if not isinstance(anchor, dict) or "from" not in anchor or "to" not in anchor:
-            raise _Bad(f"{what}: anchor {_show(anchor)} has no 'from' and 'to'")
+            raise Bad(f"{what}: anchor {excerpt_json(anchor)} has no 'from' and 'to'")
         spans.append((_int(anchor["from"], f"{what}: anchor 'from'"),
                       _int(anchor["to"], f"{what}: anchor 'to'")))
     return spans
@@ -96,7 +108,7 @@ def _pairs(obj: Dict[str, Any], names: str, what: str) -> tuple:
     keys = _list(obj, names, what)
     values = _list(obj, "values", what)
     if len(keys) != len(values):
-        raise _Bad(f"{what}has {len(keys)} {names} but {len(values)} values")
+        raise Bad(f"{what}has {len(keys)} {names} but {len(values)} values")
     return keys, values
 
 
@@ -104,31 +116,31 @@ def decode(obj: Any) -> Graph:
     """A Graph from one decoded MRP JSON object; raises ValueError naming the problem."""
     try:
         return _decode(obj)
-    except _Bad as bad:
+    except Bad as bad:
         raise ValueError(str(bad)) from None
 
 
 def _decode(obj: Any) -> Graph:
     if not isinstance(obj, dict):
-        raise _Bad("not a JSON object")
+        raise Bad("not a JSON object")
     if "id" not in obj or obj["id"] is None:
-        raise _Bad("graph has no 'id'")
+        raise Bad("graph has no 'id'")
     gid = obj["id"]
     if not isinstance(gid, (str, int)) or isinstance(gid, bool):
-        raise _Bad(f"graph id {_show(gid)} is neither a string nor a number")
+        raise Bad(f"graph id {excerpt_json(gid)} is neither a string nor a number")
     framework = _opt_str(obj.get("framework"), "'framework'")
     flavor = obj.get("flavor")
     if flavor is not None:
         flavor = _int(flavor, "'flavor'")
     targets = obj.get("targets")
     if targets is not None and not isinstance(targets, list):
-        raise _Bad("'targets' is not a list")
+        raise Bad("'targets' is not a list")
     nodes: List[Node] = []
     for k, item in enumerate(_list(obj, "nodes", "")):
         if not isinstance(item, dict):
-            raise _Bad(f"node {k} is not a JSON object")
+            raise Bad(f"node {k} is not a JSON object")
         if item.get("id") is None:
-            raise _Bad(f"node {k} has no 'id'")
+            raise Bad(f"node {k} has no 'id'")
         nid = _int(item["id"], f"node {k}: 'id'")
         what = f"node {nid}: "
         properties, values = _pairs(item, "properties", what)
@@ -144,10 +156,10 @@ def _decode(obj: Any) -> Graph:
     edges: List[Edge] = []
     for k, item in enumerate(_list(obj, "edges", "")):
         if not isinstance(item, dict):
-            raise _Bad(f"edge {k} is not a JSON object")
+            raise Bad(f"edge {k} is not a JSON object")
         for end in ("source", "target"):
             if item.get(end) is None:
-                raise _Bad(f"edge {k} has no '{end}'")
+                raise Bad(f"edge {k} has no '{end}'")
         what = f"edge {k}: "
         legacy = "attributes" not in item and "properties" in item
         attributes, values = _pairs(item, "properties" if legacy else "attributes", what)
@@ -181,7 +193,7 @@ def _decode(obj: Any) -> Graph:
     )
     problem = check_references(graph)
     if problem is not None:
-        raise _Bad(problem)
+        raise Bad(problem)
     if obj.get("variables") is not None:
         graph.variables = _variables(obj["variables"], {node.id for node in nodes})
     if obj.get("document") is not None:
@@ -191,26 +203,26 @@ def _decode(obj: Any) -> Graph:
 
 def _variables(value: Any, known: set) -> Dict[int, str]:
     if not isinstance(value, dict):
-        raise _Bad("'variables' is not a JSON object")
+        raise Bad("'variables' is not a JSON object")
     variables: Dict[int, str] = {}
     for key, name in value.items():
         try:
             nid = int(key)
         except ValueError:
-            raise _Bad(f"'variables': key {_show(key)} is not a node id") from None
+            raise Bad(f"'variables': key {excerpt_json(key)} is not a node id") from None
         if nid not in known:
-            raise _Bad(f"'variables': node {nid} names no node")
+            raise Bad(f"'variables': node {nid} names no node")
         variables[nid] = _str(name, f"'variables': the variable of node {nid}")
     return variables
 
 
 def _placement(value: Any) -> Placement:
     if not isinstance(value, dict):
-        raise _Bad("'document' is not a JSON object")
+        raise Bad("'document' is not a JSON object")
     relations = []
     for k, item in enumerate(_list(value, "relations", "'document': ")):
         if not isinstance(item, dict):
-            raise _Bad(f"'document': relation {k} is not a JSON object")
+            raise Bad(f"'document': relation {k} is not a JSON object")
         ends = [_str(item.get(key), f"'document': relation {k}: '{key}'")
                 for key in ("kind", "source", "label", "target")]
         relations.append(Relation(*ends))
@@ -258,9 +270,14 @@ def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpti
                 if lone is not None:
                     if gid is not None:
                         gid = gid.encode("utf-8", "backslashreplace").decode("utf-8")
-                    raise _Bad(f"a string holds the lone surrogate {lone}, which is not a character")
+                    raise Bad(f"a string holds the lone surrogate {lone}, which is not a character")
+            if _MAYBE_NON_FINITE.search(text):
+                number = _non_finite(obj)
+                if number is not None:
+                    raise Bad(f"a number is {number!r} (NaN, Infinity or too large), which JSON "
+                              "does not allow")
             graph = _decode(obj)
-        except _Bad as bad:
+        except Bad as bad:
             yield FormatError(str(bad), name, line.number, gid, framework or options.framework)
             continue
         if graph.framework is None and options.framework is not None:
@@ -332,8 +349,12 @@ def encode(graph: Graph) -> Dict[str, Any]:
 
 
 def dumps(graph: Graph) -> str:
-    """One MRP JSON line (without the line break)."""
-    return ujson.dumps(encode(graph), ensure_ascii=False, escape_forward_slashes=False)
+    """One MRP JSON line (without the line break); FormatError for a NaN or infinite number."""
+    try:
+        return ujson.dumps(encode(graph), ensure_ascii=False, escape_forward_slashes=False, allow_nan=False)
+    except OverflowError:
+        raise cannot_write(graph, "MRP", Unwritable("a number is NaN or Infinity, which JSON does not allow"),
+                           ) from None
 
 
 def write(graphs: Iterable[Graph], out: TextIO, options: WriteOptions) -> None:
