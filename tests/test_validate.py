@@ -15,14 +15,14 @@ from mrp.cli.common import FATAL, OK, PROBLEMS
 from mrp.cli.validate import main_body
 from mrp.codecs import ReadOptions
 from mrp.errors import InputError
-from mrp.graph import Edge, Graph, Node
+from mrp.graph import FLAVORS, Edge, Graph, Node
 from mrp.validate import Problem, Report, validate_file, validate_for_score, validate_graph
 
 from conftest import run_cli, shared_path
 
 #: A clean EDS graph: the base that each case breaks in one place.
 GOOD: Dict[str, Any] = {
-    "id": "g1", "framework": "eds", "input": "a b", "tops": [0],
+    "id": "g1", "framework": "eds", "version": 1.1, "time": "2020-06-01", "input": "a b", "tops": [0],
     "nodes": [{"id": 0, "label": "a", "anchors": [{"from": 0, "to": 1}]},
               {"id": 1, "label": "b", "anchors": [{"from": 2, "to": 3}]}],
     "edges": [{"source": 0, "target": 1, "label": "ARG1"}],
@@ -30,14 +30,18 @@ GOOD: Dict[str, Any] = {
 
 
 def graph(**changes: Any) -> str:
-    """The MRP line of GOOD with some top-level fields replaced (None removes a field)."""
+    """The MRP line of GOOD with some top-level fields replaced (None removes a field).
+
+    The flavor is the framework's unless given.
+    """
     obj = dict(GOOD, **changes)
+    obj.setdefault("flavor", FLAVORS.get(obj.get("framework") or ""))
     return json.dumps({key: value for key, value in obj.items() if value is not None}, ensure_ascii=False)
 
 
 def node(nid: Any, *spans: Sequence[int], **fields: Any) -> Dict[str, Any]:
-    """A node object with anchors from (from, to) pairs (no anchors key without spans)."""
-    obj: Dict[str, Any] = {"id": nid, **fields}
+    """A node object with anchors from (from, to) pairs (no anchors key without spans), labelled "n"."""
+    obj: Dict[str, Any] = {"id": nid, "label": "n", **fields}
     if spans:
         obj["anchors"] = [{"from": a, "to": b} for a, b in spans]
     return obj
@@ -93,52 +97,38 @@ CASES: Dict[str, tuple] = {
                  ["FILE:2: not valid UTF-8 (byte 26 of the line)"]),
     # --- shape: the reader rejects these graphs, and its message comes last
     "no-graph-id": ([graph(id=None)], [],
-                    ["FILE:1: graph has no 'id'", "FILE:1: graph cannot be read: graph has no 'id'"]),
+                    ["FILE:1: graph has no 'id'"]),
     "graph-id-type": ([graph(id=[1])], [],
-                      ["FILE:1: graph id [1] is neither a string nor a number",
-                       "FILE:1: graph cannot be read: graph id [1] is neither a string nor a number"]),
+                      ["FILE:1: graph id [1] is neither a string nor a number"]),
     "node-id-type": ([eds(node("0", (0, 1)), tops=[0])], [],
                      ["FILE:1: graph g1: nodes[0]: 'id' is \"0\", not an integer",
-                      "FILE:1: graph g1: top 0: names no node",
-                      "FILE:1: graph g1: graph cannot be read: node 0: 'id' is \"0\", not an integer"]),
+                      "FILE:1: graph g1: top 0: names no node"]),
     "node-without-id": ([eds(node(0, (0, 1)), {"label": "x"})], [],
-                        ["FILE:1: graph g1: nodes[1]: has no 'id'",
-                         "FILE:1: graph g1: graph cannot be read: node 1 has no 'id'"]),
-    "anchor-without-from": ([eds({"id": 0, "anchors": [{"to": 1}]})], [],
+                        ["FILE:1: graph g1: nodes[1]: has no 'id'"]),
+    "anchor-without-from": ([eds({"id": 0, "label": "n", "anchors": [{"to": 1}]})], [],
                             ["FILE:1: graph g1: node 0: anchor {\"to\":1} has no 'from' and 'to'",
-                             "FILE:1: graph g1: node 0: has no anchors (EDS nodes are anchored)",
-                             "FILE:1: graph g1: graph cannot be read: node 0: anchor {\"to\":1} has no "
-                             "'from' and 'to'"]),
-    "anchor-from-type": ([eds({"id": 0, "anchors": [{"from": "0", "to": 1}]})], [],
+                             "FILE:1: graph g1: node 0: has no anchors (EDS nodes are anchored)"]),
+    "anchor-from-type": ([eds({"id": 0, "label": "n", "anchors": [{"from": "0", "to": 1}]})], [],
                          ["FILE:1: graph g1: node 0: anchor 'from' is \"0\", not an integer",
-                          "FILE:1: graph g1: node 0: has no anchors (EDS nodes are anchored)",
-                          "FILE:1: graph g1: graph cannot be read: node 0: anchor 'from' is \"0\", not an "
-                          "integer"]),
+                          "FILE:1: graph g1: node 0: has no anchors (EDS nodes are anchored)"]),
     "edge-without-target": ([graph(edges=[{"source": 0, "label": "ARG1"}])], [],
-                            ["FILE:1: graph g1: edge 0: has no 'target'",
-                             "FILE:1: graph g1: graph cannot be read: edge 0 has no 'target'"]),
+                            ["FILE:1: graph g1: edge 0: has no 'target'"]),
     "nodes-not-a-list": ([graph(nodes={"id": 0}, edges=[], tops=[])], [],
-                         ["FILE:1: graph g1: 'nodes' is {\"id\":0}, not a list",
-                          "FILE:1: graph g1: graph cannot be read: 'nodes' is not a list"]),
+                         ["FILE:1: graph g1: 'nodes' is {\"id\":0}, not a list"]),
     # --- references
     "duplicate-node-id": ([eds(node(0, (0, 1)), node(0, (2, 3)))], [],
-                          ["FILE:1: graph g1: node 0: duplicate node id (nodes[0] and nodes[1])",
-                           "FILE:1: graph g1: graph cannot be read: duplicate node id 0"]),
+                          ["FILE:1: graph g1: node 0: duplicate node id (nodes[0] and nodes[1])"]),
     "dangling-top": ([graph(tops=[9])], [],
-                     ["FILE:1: graph g1: top 9: names no node",
-                      "FILE:1: graph g1: graph cannot be read: top 9 names no node"]),
+                     ["FILE:1: graph g1: top 9: names no node"]),
     "top-twice": ([graph(tops=[0, 0])], [], ["FILE:1: graph g1: top 0: listed twice"]),
     "dangling-edge": ([graph(edges=[{"source": 7, "target": 5}])], [],
                       ["FILE:1: graph g1: edge 0: source 7 names no node",
-                       "FILE:1: graph g1: edge 0: target 5 names no node",
-                       "FILE:1: graph g1: graph cannot be read: edge 0 (7 -> 5): source 7 names no node"]),
+                       "FILE:1: graph g1: edge 0: target 5 names no node"]),
     # --- lengths
     "properties-values": ([eds(node(0, (0, 1), properties=["pos", "x"], values=["NN"]))], [],
-                          ["FILE:1: graph g1: node 0: has 2 property names but 1 value",
-                           "FILE:1: graph g1: graph cannot be read: node 0: has 2 properties but 1 values"]),
+                          ["FILE:1: graph g1: node 0: has 2 property names but 1 value"]),
     "attributes-values": ([graph(edges=[{"source": 0, "target": 1, "attributes": ["a"], "values": []}])], [],
-                          ["FILE:1: graph g1: edge 0: has 1 attribute name but 0 values",
-                           "FILE:1: graph g1: graph cannot be read: edge 0: has 1 attributes but 0 values"]),
+                          ["FILE:1: graph g1: edge 0: has 1 attribute name but 0 values"]),
     # --- anchors (offsets are code points)
     "from-after-to": ([eds(node(0, (1, 0)))], [], ["FILE:1: graph g1: node 0: anchor 1:0 has from > to"]),
     "empty-anchor": ([eds(node(0, (1, 1)))], [], ["FILE:1: graph g1: node 0: anchor 1:1 is empty"]),
@@ -151,7 +141,12 @@ CASES: Dict[str, tuple] = {
     "astral-code-points": ([eds(node(0, (0, 1)), node(1, (2, 3)), node(2, (3, 4)), input="\U0001f600 b")], [],
                            ["FILE:1: graph g1: node 2: anchor 3:4 is outside the input (3 characters)"]),
     "no-input": ([eds(node(0, (0, 1)), node(1, (9, 12)), input=None)], [],
-                 ["FILE:1: graph g1: has anchors but no 'input'; anchors not checked against the input"]),
+                 ["FILE:1: graph g1: has no 'input' (EDS graphs are anchored to their input)"]),
+    "no-input-unknown": ([eds(node(0, (0, 1)), input=None, framework="xyz", flavor=1)], [],
+                         ["FILE:1: graph g1: framework 'xyz' is not a known framework "
+                          "(amr, ccd, dm, drg, eds, eud, pas, psd, ptg, ucca, ud)",
+                          "FILE:1: graph g1: has anchors but no 'input'; anchors not checked against "
+                          "the input"]),
     "edge-anchor": ([graph(edges=[{"source": 0, "target": 1, "anchors": [{"from": 1, "to": 2}]}])], [],
                     ["FILE:1: graph g1: edge 0: anchor 1:2 covers only whitespace"]),
     # --- graph identity
@@ -183,9 +178,8 @@ CASES: Dict[str, tuple] = {
                        ["FILE:1: graph g1: node 1: has no anchors (EDS nodes are anchored)"]),
     # --- UCCA: 0 is the root, 1 a unit, 2 and 3 the words "a" and "b"
     "ucca-remote-value": ([graph(framework="ucca", nodes=[node(0), node(1, (0, 1))],
-                                 edges=[edge(0, 1, attributes=["remote"], values=["yes"])])],
-                          [], ["FILE:1: graph g1: edge 0: attribute 'remote' is \"yes\", not true or false",
-                               f"FILE:1: graph g1: node 1: {ONLY_REMOTE}"]),
+                                 edges=[edge(0, 1, label="A", attributes=["remote"], values=["yes"])])],
+                          [], ["FILE:1: graph g1: edge 0: attribute 'remote' is \"yes\", not true or false"]),
     "ucca-second-parent": ([graph(framework="ucca", nodes=[node(0), node(1), node(2, (0, 1)),
                                                            node(3, (2, 3))],
                                   edges=[{"source": 0, "target": 1, "label": "H"},
@@ -195,17 +189,17 @@ CASES: Dict[str, tuple] = {
                            [], ["FILE:1: graph g1: edge 3: node 2 already has the primary parent 0 (edge 1); "
                                 "an edge from another parent must be remote"]),
     "ucca-only-remote": ([graph(framework="ucca", nodes=[node(0), node(1, (0, 1))],
-                                edges=[edge(0, 1, properties=["remote"], values=[True])])],
+                                edges=[edge(0, 1, label="A", properties=["remote"], values=[True])])],
                          [], [f"FILE:1: graph g1: node 1: {ONLY_REMOTE}"]),
     "ucca-loop": ([graph(framework="ucca", nodes=[node(0), node(1, (0, 1))],
-                         edges=[{"source": 0, "target": 1}, {"source": 0, "target": 0}])],
+                         edges=[edge(0, 1, label="H"), edge(0, 0, label="H")])],
                   [], ["FILE:1: graph g1: edge 1: is a loop on node 0 (UCCA graphs are acyclic)"]),
     "ucca-no-top": ([graph(framework="ucca", tops=[], nodes=[node(0), node(1, (0, 1))],
-                           edges=[{"source": 0, "target": 1}])],
+                           edges=[edge(0, 1, label="H")])],
                     [], ["FILE:1: graph g1: has no top (a UCCA graph has exactly one)"]),
     "ucca-unanchored-leaf": ([graph(framework="ucca",
                                     nodes=[node(0), node(1), node(2, properties=["implicit"], values=[True])],
-                                    edges=[{"source": 0, "target": 1}, {"source": 0, "target": 2}])],
+                                    edges=[edge(0, 1, label="H"), edge(0, 2, label="A")])],
                              [], [f"FILE:1: graph g1: node 1: is a leaf without anchors ({U})"]),
 }
 
@@ -236,9 +230,9 @@ def test_all_problems_of_one_line_in_order(tmp_path: Path, capsys: pytest.Captur
         "FILE:1: graph g1: node 0: anchor 3:1 has from > to",
         "FILE:1: graph g1: node 0: anchor 1:2 covers only whitespace",
         "FILE:1: graph g1: node 2: anchor 1:1 is empty",
-        "FILE:1: graph g1: graph cannot be read: node 0: has 2 properties but 1 values",
+        "FILE:1: graph g1: node 0: has 2 anchors (an EDS node has exactly one)",
     ]
-    assert err == "FILE: 1 graph, 9 problems in 1 graph\n"
+    assert err == "FILE: 1 graph, 9 problems in 1 graph (1 cannot be read)\n"
 
 
 def test_clean_file_exit_0_and_no_problem_lines(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -246,7 +240,7 @@ def test_clean_file_exit_0_and_no_problem_lines(tmp_path: Path, capsys: pytest.C
                  edges=[{"source": 0, "target": 1, "label": "H"},
                         {"source": 1, "target": 2, "label": "A"}, {"source": 1, "target": 2, "label": "P"},
                         {"source": 1, "target": 3, "label": "D"},
-                        edge(0, 3, attributes=["remote"], values=["true"]),
+                        edge(0, 3, label="A", attributes=["remote"], values=["true"]),
                         edge(1, 2, label="E", attributes=["remote"], values=[False])])
     amr = graph(id="a", framework="amr", nodes=[{"id": 0, "label": "x", "anchors": []}], edges=[])
     lines = ["", graph(), graph(framework="dm", id="g1"), ucca, amr, "  "]
@@ -261,8 +255,6 @@ def test_lone_surrogate_is_reported_and_printable(tmp_path: Path, capsys: pytest
     assert code == PROBLEMS
     assert out == [
         "FILE:1: graph g\\ud800: a string holds the lone surrogate \\ud800, which is not a character",
-        "FILE:1: graph g\\ud800: graph cannot be read: a string holds the lone surrogate \\ud800, which is "
-        "not a character",
     ]
 
 
@@ -270,7 +262,7 @@ def test_summary_counts_and_quiet(tmp_path: Path, capsys: pytest.CaptureFixture)
     lines = [graph(), "nope", graph(tops=[9]), graph(id="g2", flavor=0)]
     code, out, err = validate(tmp_path, capsys, lines, ["--quiet"])
     assert (code, out) == (PROBLEMS, [])
-    assert err == "FILE: 3 graphs, 5 problems in 2 graphs, 1 unreadable line\n"
+    assert err == "FILE: 3 graphs, 4 problems in 2 graphs (1 cannot be read), 1 unreadable line\n"
 
 
 @pytest.mark.parametrize("what", ["missing", "directory", "gzip", "empty", "blank", "utf16", "utf16-bom"])
@@ -326,7 +318,7 @@ def test_penman_reader_errors_and_duplicates(tmp_path: Path, capsys: pytest.Capt
     assert len(out) == 2
     assert out[0].startswith("FILE:7: graph a2: Penman syntax error")
     assert out[1] == "FILE:9: graph a1: duplicate graph id (first at line 1)"
-    assert err == "FILE: 3 graphs, 2 problems in 2 graphs\n"
+    assert err == "FILE: 3 graphs, 2 problems in 2 graphs (1 cannot be read)\n"
 
 
 def test_stdin_and_subprocess(tmp_path: Path) -> None:
@@ -334,9 +326,8 @@ def test_stdin_and_subprocess(tmp_path: Path) -> None:
     assert result.code == PROBLEMS and "Traceback" not in result.err
     assert result.out.splitlines() == [
         "<stdin>:1: graph g1: top 9: names no node",
-        "<stdin>:1: graph g1: graph cannot be read: top 9 names no node",
     ]
-    assert result.err == "<stdin>: 1 graph, 2 problems in 1 graph\n"
+    assert result.err == "<stdin>: 1 graph, 1 problem in 1 graph (1 cannot be read)\n"
 
 
 def test_bad_arguments_exit_2() -> None:
@@ -377,7 +368,8 @@ def test_validate_graph_on_the_model() -> None:
         "f:7: graph x: node 1: has no anchor (DM nodes are anchored to single tokens)",
     ]
     assert [p.message for p in validate_graph(Graph(id="y", tops=[0], nodes=[Node(0)]), "amr")] == []
-    assert [p.message for p in validate_graph(Graph(id="y", nodes=[Node(0)]), "eds")] == [
+    unanchored = Graph(id="y", input="a", nodes=[Node(0, label="a")])
+    assert [p.message for p in validate_graph(unanchored, "eds")] == [
         "has no anchors (EDS nodes are anchored)"]
 
 
@@ -398,11 +390,11 @@ def test_report_api_and_score_selection(tmp_path: Path) -> None:
 
 #: The problems the shared files really have: test.tupa.mrp line 2 (graph 20003013) is a broken parser
 #: output: 25 nodes none of them anchored, node id 23 twice, a loop 23 -> 23, no top, and 23 nodes with no
-#: edge at all (0-21 and 24) — unanchored leaves. The reader rejects it (duplicate node id).
-TUPA = (["node 23: duplicate node id (nodes[0] and nodes[23])",
+#: edge at all (0-21 and 24) — unanchored leaves; and no 'flavor'. The reader rejects it (duplicate node id).
+TUPA = (["graph has no 'flavor'", "node 23: duplicate node id (nodes[0] and nodes[23])",
          "edge 1: is a loop on node 23 (UCCA graphs are acyclic)"]
         + [f"node {n}: is a leaf without anchors ({U})" for n in [*range(22), 24]]
-        + ["has no top (a UCCA graph has exactly one)", "graph cannot be read: duplicate node id 23"])
+        + ["has no top (a UCCA graph has exactly one)"])
 
 
 def _shared_mrp_files() -> List[str]:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO, Union
+from dataclasses import dataclass
+from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, Union
 
 import ujson
 
 from ..errors import FormatError, excerpt
-from ..graph import Anchor, Edge, Graph, Node, check_references
+from ..graph import FRAMEWORKS, Anchor, Edge, Graph, Node, length_problems, reference_problems
 from ..source import Line
 from .base import Item, ReadOptions, WriteOptions, write_blocks
 
@@ -16,8 +17,10 @@ from .base import Item, ReadOptions, WriteOptions, write_blocks
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
-class _Bad(Exception):
-    """A problem in one graph object (internal; becomes a FormatError)."""
+#: A problem of a graph object: (where, message); where is "", "node N", "nodes[K]", "edge K" or "top N".
+Found = Tuple[str, str]
+#: The date forms of ``time`` that the reference tool reads (it drops a graph with any other).
+_TIME = re.compile(r"\d{4}-\d{2}-\d{2}( \(\d{2}:\d{2}\))?")
 
 
 def _show(value: Any) -> str:
@@ -38,140 +41,205 @@ def _lone_surrogate(obj: Any) -> Optional[str]:
     return None
 
 
-def _int(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _Bad(f"{what} is {_show(value)}, not an integer")
-    return value
+class _Decoder:
+    """Decodes one graph object, collecting every problem instead of stopping at the first.
 
+    ``bad`` records a problem that makes the reader reject the graph (the
+    first one becomes ``rejected``, worded as the reader words it); ``note``
+    records a problem of the format that the reader reads past.  What cannot
+    be used is left out of the graph (a node without an integer id, an anchor
+    without ``from``); what the model can hold is kept.
+    """
 
-def _list(obj: Dict[str, Any], key: str, what: str) -> List[Any]:
-    value = obj.get(key)
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise _Bad(f"{what}'{key}' is not a list")
-    return value
+    def __init__(self) -> None:
+        self.found: List[Found] = []
+        self.rejected: Optional[str] = None
 
+    def bad(self, where: str, message: str, reader: Optional[str] = None) -> None:
+        self.found.append((where, message))
+        if self.rejected is None:
+            self.rejected = reader or (f"{where}: {message}" if where else message)
 
-def _str(value: Any, what: str) -> str:
-    text = _opt_str(value, what)
-    if text is None:
-        raise _Bad(f"{what} is null, not a string")
-    return text
+    def note(self, where: str, message: str) -> None:
+        self.found.append((where, message))
 
-
-def _opt_str(value: Any, what: str) -> Optional[str]:
-    if value is None or isinstance(value, str):
-        return value
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return str(value)
-    raise _Bad(f"{what} is {_show(value)}, not a string")
-
-
-def _anchors(value: Any, what: str) -> Optional[List[Anchor]]:
-    if value is None:
+    def integer(self, value: Any, where: str, what: str, reader: Optional[str] = None) -> Optional[int]:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        message = f"{what} is {_show(value)}, not an integer"
+        self.bad(where, message, reader and f"{reader}{message}")
         return None
-    if not isinstance(value, list):
-        raise _Bad(f"{what}: 'anchors' is not a list")
-    spans: List[Anchor] = []
-    for anchor in value:
-        if not isinstance(anchor, dict) or "from" not in anchor or "to" not in anchor:
-            raise _Bad(f"{what}: anchor {_show(anchor)} has no 'from' and 'to'")
-        spans.append((_int(anchor["from"], f"{what}: anchor 'from'"),
-                      _int(anchor["to"], f"{what}: anchor 'to'")))
-    return spans
 
+    def text(self, value: Any, where: str, what: str) -> Optional[str]:
+        """A string (numbers become strings), None when absent or unusable."""
+        if value is None or isinstance(value, str):
+            return value
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return str(value)
+        self.bad(where, f"{what} is {_show(value)}, not a string")
+        return None
 
-def _pairs(obj: Dict[str, Any], names: str, what: str) -> tuple:
-    keys = _list(obj, names, what)
-    values = _list(obj, "values", what)
-    if len(keys) != len(values):
-        raise _Bad(f"{what}has {len(keys)} {names} but {len(values)} values")
-    return keys, values
+    def listing(self, obj: Dict[str, Any], key: str, where: str) -> List[Any]:
+        """The list under a key ([] when absent or null; a problem and [] when not a list)."""
+        value = obj.get(key)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            prefix = f"{where}: " if where else ""
+            self.bad(where, f"'{key}' is {_show(value)}, not a list", f"{prefix}'{key}' is not a list")
+            return []
+        return value
+
+    def names(self, item: Dict[str, Any], key: str, where: str, noun: str) -> List[str]:
+        """Property or attribute names: strings (numbers become strings; others are kept as JSON)."""
+        names = []
+        for k, value in enumerate(self.listing(item, key, where)):
+            text = self.text(value, where, f"{noun} name {k}") if value is not None else None
+            if value is None:
+                self.bad(where, f"{noun} name {k} is null, not a string",
+                         f"{where}: {noun} name is null, not a string")
+            names.append(_show(value) if text is None else text)
+        return names
+
+    def anchors(self, value: Any, where: str) -> Optional[List[Anchor]]:
+        """The usable anchors of a node or edge (None when it has no ``anchors``)."""
+        if value is None:
+            return None
+        if not isinstance(value, list):
+            self.bad(where, f"'anchors' is {_show(value)}, not a list", f"{where}: 'anchors' is not a list")
+            return None
+        spans: List[Anchor] = []
+        for anchor in value:
+            if not isinstance(anchor, dict) or "from" not in anchor or "to" not in anchor:
+                self.bad(where, f"anchor {_show(anchor)} has no 'from' and 'to'")
+                continue
+            start = self.integer(anchor["from"], where, "anchor 'from'")
+            end = self.integer(anchor["to"], where, "anchor 'to'")
+            if start is not None and end is not None:
+                spans.append((start, end))
+        return spans
+
+    def node(self, k: int, item: Any) -> Optional[Node]:
+        """The k-th node, or None when it has no usable id."""
+        if not isinstance(item, dict):
+            self.bad(f"nodes[{k}]", f"is {_show(item)}, not a JSON object", f"node {k} is not a JSON object")
+            return None
+        if item.get("id") is None:
+            self.bad(f"nodes[{k}]", "has no 'id'", f"node {k} has no 'id'")
+            return None
+        nid = self.integer(item["id"], f"nodes[{k}]", "'id'", f"node {k}: ")
+        if nid is None:
+            return None
+        where = f"node {nid}"
+        return Node(id=nid, label=self.text(item.get("label"), where, "'label'"),
+                    properties=self.names(item, "properties", where, "property"),
+                    values=self.listing(item, "values", where),
+                    anchors=self.anchors(item.get("anchors"), where), anchorings=item.get("anchorings"))
+
+    def edge(self, k: int, item: Any) -> Optional[Edge]:
+        """The k-th edge, or None when it has no usable source or target."""
+        where = f"edge {k}"
+        if not isinstance(item, dict):
+            self.bad(where, f"is {_show(item)}, not a JSON object", f"edge {k} is not a JSON object")
+            return None
+        ends: List[Optional[int]] = []
+        for end in ("source", "target"):
+            if item.get(end) is None:
+                self.bad(where, f"has no '{end}'", f"edge {k} has no '{end}'")
+                ends.append(None)
+            else:
+                ends.append(self.integer(item[end], where, f"'{end}'"))
+        legacy = "attributes" not in item and "properties" in item
+        attributes = self.names(item, "properties" if legacy else "attributes", where, "attribute")
+        values = self.listing(item, "values", where)
+        label = self.text(item.get("label"), where, "'label'")
+        normal = self.text(item.get("normal"), where, "'normal'")
+        eid = None if item.get("id") is None else self.integer(item["id"], where, "'id'")
+        anchors = self.anchors(item.get("anchors"), where)
+        if ends[0] is None or ends[1] is None:
+            return None
+        return Edge(source=ends[0], target=ends[1], label=label, normal=normal, attributes=attributes,
+                    values=values, id=eid, anchors=anchors, legacy=legacy)
+
+    def identity(self, obj: Dict[str, Any], framework: Optional[str]) -> str:
+        """The graph id ("" when it has none), and the problems of the required top-level fields.
+
+        ``framework``: the framework the reader was told (it supplies a missing one; "" when
+        a graph without one is readable).
+        """
+        gid = obj.get("id")
+        if gid is None:
+            self.bad("", "graph has no 'id'")
+        elif not isinstance(gid, (str, int)) or isinstance(gid, bool):
+            self.bad("", f"graph id {_show(gid)} is neither a string nor a number")
+        elif gid == "":
+            self.note("", "graph id is empty")
+        elif not isinstance(gid, str):
+            self.note("", f"graph id {gid} is a number, not a string")
+        for key in ("framework", "flavor", "version", "time"):
+            if obj.get(key) is None:
+                if key == "framework" and framework is None:
+                    self.bad("", "graph has no 'framework'")
+                else:
+                    self.note("", f"graph has no '{key}'")
+        name = obj.get("framework")
+        if isinstance(name, str) and name not in FRAMEWORKS:
+            self.note("", f"framework '{name}' is not a known framework ({', '.join(sorted(FRAMEWORKS))})")
+        version = obj.get("version")
+        if version is not None and (not isinstance(version, (int, float, str)) or isinstance(version, bool)):
+            self.note("", f"'version' is {_show(version)}, not a number")
+        time = obj.get("time")
+        if isinstance(time, (str, int, float)) and not isinstance(time, bool) \
+                and not (isinstance(time, str) and _TIME.fullmatch(time)):
+            self.note("", f"'time' is {_show(time)}, not a date (YYYY-MM-DD, or YYYY-MM-DD (HH:MM))")
+        return str(gid) if isinstance(gid, (str, int)) and not isinstance(gid, bool) else ""
+
+    def graph(self, obj: Dict[str, Any], text: str, framework: Optional[str]) -> Graph:
+        """The graph of a JSON object decoded from ``text``."""
+        if _SURROGATE_ESCAPE.search(text):
+            lone = _lone_surrogate(obj)
+            if lone is not None:
+                self.bad("", f"a string holds the lone surrogate {lone}, which is not a character")
+        gid = self.identity(obj, framework)
+        flavor = obj.get("flavor")
+        if flavor is not None:
+            flavor = self.integer(flavor, "", "'flavor'")
+            if flavor is not None and flavor not in (0, 1, 2):
+                self.note("", f"flavor {flavor} is not 0, 1 or 2")
+        fields = {key: self.text(obj.get(key), "", f"'{key}'")
+                  for key in ("framework", "input", "language", "time", "source", "provenance")}
+        targets = obj.get("targets")
+        if targets is not None and not isinstance(targets, list):
+            self.bad("", f"'targets' is {_show(targets)}, not a list", "'targets' is not a list")
+            targets = None
+        tops = [self.integer(top, "", "top") for top in self.listing(obj, "tops", "")]
+        nodes = [self.node(k, item) for k, item in enumerate(self.listing(obj, "nodes", ""))]
+        edges = [self.edge(k, item) for k, item in enumerate(self.listing(obj, "edges", ""))]
+        graph = Graph(
+            id=gid, framework=fields["framework"] if fields["framework"] is not None else framework or None,
+            flavor=flavor, input=fields["input"],
+            language=fields["language"], time=fields["time"], source=fields["source"],
+            provenance=fields["provenance"], targets=targets, version=obj.get("version"),
+            tops=[top for top in tops if top is not None],
+            nodes=[node for node in nodes if node is not None],
+            edges=[edge for edge in edges if edge is not None],
+        )
+        for where, message, reader in (*reference_problems(graph), *length_problems(graph)):
+            if reader is not None:
+                self.bad(where, message, reader)
+            else:
+                self.note(where, message)
+        return graph
 
 
 def decode(obj: Any) -> Graph:
     """A Graph from one decoded MRP JSON object; raises ValueError naming the problem."""
-    try:
-        return _decode(obj)
-    except _Bad as bad:
-        raise ValueError(str(bad)) from None
-
-
-def _decode(obj: Any) -> Graph:
     if not isinstance(obj, dict):
-        raise _Bad("not a JSON object")
-    if "id" not in obj or obj["id"] is None:
-        raise _Bad("graph has no 'id'")
-    gid = obj["id"]
-    if not isinstance(gid, (str, int)) or isinstance(gid, bool):
-        raise _Bad(f"graph id {_show(gid)} is neither a string nor a number")
-    framework = _opt_str(obj.get("framework"), "'framework'")
-    flavor = obj.get("flavor")
-    if flavor is not None:
-        flavor = _int(flavor, "'flavor'")
-    targets = obj.get("targets")
-    if targets is not None and not isinstance(targets, list):
-        raise _Bad("'targets' is not a list")
-    nodes: List[Node] = []
-    for k, item in enumerate(_list(obj, "nodes", "")):
-        if not isinstance(item, dict):
-            raise _Bad(f"node {k} is not a JSON object")
-        if item.get("id") is None:
-            raise _Bad(f"node {k} has no 'id'")
-        nid = _int(item["id"], f"node {k}: 'id'")
-        what = f"node {nid}: "
-        properties, values = _pairs(item, "properties", what)
-        anchorings = item.get("anchorings")
-        nodes.append(Node(
-            id=nid,
-            label=_opt_str(item.get("label"), f"{what}'label'"),
-            properties=[_str(p, f"{what}property name") for p in properties],
-            values=values,
-            anchors=_anchors(item.get("anchors"), f"node {nid}"),
-            anchorings=anchorings,
-        ))
-    edges: List[Edge] = []
-    for k, item in enumerate(_list(obj, "edges", "")):
-        if not isinstance(item, dict):
-            raise _Bad(f"edge {k} is not a JSON object")
-        for end in ("source", "target"):
-            if item.get(end) is None:
-                raise _Bad(f"edge {k} has no '{end}'")
-        what = f"edge {k}: "
-        legacy = "attributes" not in item and "properties" in item
-        attributes, values = _pairs(item, "properties" if legacy else "attributes", what)
-        eid = item.get("id")
-        edges.append(Edge(
-            source=_int(item["source"], f"{what}'source'"),
-            target=_int(item["target"], f"{what}'target'"),
-            label=_opt_str(item.get("label"), f"{what}'label'"),
-            normal=_opt_str(item.get("normal"), f"{what}'normal'"),
-            attributes=[_str(a, f"{what}attribute name") for a in attributes],
-            values=values,
-            id=None if eid is None else _int(eid, f"{what}'id'"),
-            anchors=_anchors(item.get("anchors"), f"edge {k}"),
-            legacy=legacy,
-        ))
-    tops = [_int(t, "top") for t in _list(obj, "tops", "")]
-    graph = Graph(
-        id=str(gid),
-        framework=framework,
-        flavor=flavor,
-        input=_opt_str(obj.get("input"), "'input'"),
-        language=_opt_str(obj.get("language"), "'language'"),
-        time=_opt_str(obj.get("time"), "'time'"),
-        source=_opt_str(obj.get("source"), "'source'"),
-        provenance=_opt_str(obj.get("provenance"), "'provenance'"),
-        targets=targets,
-        version=obj.get("version"),
-        tops=tops,
-        nodes=nodes,
-        edges=edges,
-    )
-    problem = check_references(graph)
-    if problem is not None:
-        raise _Bad(problem)
+        raise ValueError("not a JSON object")
+    decoder = _Decoder()
+    graph = decoder.graph(obj, "", "")
+    if decoder.rejected is not None:
+        raise ValueError(decoder.rejected)
     return graph
 
 
@@ -187,8 +255,27 @@ def _identify(obj: Any) -> tuple:
     return None, None
 
 
-def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:
-    """Graphs from MRP JSON lines; a line that is not a valid graph yields a FormatError."""
+@dataclass
+class Checked:
+    """A graph object read in collecting mode: the best-effort graph and every problem of the format.
+
+    ``rejected`` is the reader's message when the reader rejects the graph
+    (then ``read`` yields a FormatError with it instead of the graph).
+    """
+
+    graph: Graph
+    problems: List[Found]
+    rejected: Optional[str]
+
+
+def check(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions,
+          select: bool = True) -> Iterator[Union[Checked, FormatError]]:
+    """MRP JSON lines read in collecting mode: every graph object with all of its problems.
+
+    A line that holds no graph object (not JSON, not an object) yields a
+    FormatError; ``options.framework`` is the framework of graphs that name
+    none, and (with ``select``) graphs of another framework are left out.
+    """
     for line in lines:
         if isinstance(line, FormatError):
             yield line
@@ -201,24 +288,30 @@ def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpti
         except (ValueError, OverflowError) as error:
             yield FormatError(f"invalid JSON: {error}", name, line.number)
             continue
-        gid, framework = _identify(obj)
-        if options.framework is not None and framework is not None and framework != options.framework:
+        if not isinstance(obj, dict):
+            yield FormatError("not a JSON object", name, line.number)
             continue
-        try:
-            if _SURROGATE_ESCAPE.search(text):
-                lone = _lone_surrogate(obj)
-                if lone is not None:
-                    if gid is not None:
-                        gid = gid.encode("utf-8", "backslashreplace").decode("utf-8")
-                    raise _Bad(f"a string holds the lone surrogate {lone}, which is not a character")
-            graph = _decode(obj)
-        except _Bad as bad:
-            yield FormatError(str(bad), name, line.number, gid, framework or options.framework)
+        _, framework = _identify(obj)
+        if select and options.framework is not None and framework is not None \
+                and framework != options.framework:
             continue
-        if graph.framework is None and options.framework is not None:
-            graph.framework = options.framework
+        decoder = _Decoder()
+        graph = decoder.graph(obj, text, options.framework)
         graph.line = line.number
-        yield graph
+        yield Checked(graph, decoder.found, decoder.rejected)
+
+
+def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:
+    """Graphs from MRP JSON lines; a line that is not a valid graph yields a FormatError."""
+    for item in check(lines, name, options):
+        if isinstance(item, FormatError):
+            yield item
+        elif item.rejected is not None:
+            graph = item.graph
+            gid = graph.id.encode("utf-8", "backslashreplace").decode("utf-8") if graph.id else None
+            yield FormatError(item.rejected, name, graph.line, gid, graph.framework)
+        else:
+            yield item.graph
 
 
 def encode(graph: Graph) -> Dict[str, Any]:
