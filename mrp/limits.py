@@ -7,8 +7,9 @@ The limits are far above real data (MRP 2019/2020, AMR and UMR corpora):
 - a property or attribute value (or ``anchorings``, ``targets``, ``version``)
   nested at most :data:`MAX_DEPTH` levels deep (values are strings in the
   format; a deeper list makes the scorers' ``str()`` recurse past Python's limit);
-- at most :data:`MAX_ANCHORED` anchored character positions in a graph (the sum
-  of its anchors' widths; the scorers turn anchors into sets of positions);
+- at most :data:`MAX_ANCHORED` anchored characters of the input in a graph (the
+  sum of its anchors' widths inside the input; the scorers turn anchors into
+  sets of positions of the input);
 - at most :data:`MAX_NODES` nodes and :data:`MAX_EDGES` edges in a graph.
 """
 
@@ -47,8 +48,16 @@ def too_deep(value: Any) -> bool:
     return nesting(value) > MAX_DEPTH
 
 
-def _width(spans: Optional[Iterable[Anchor]]) -> int:
-    return sum(max(end - start, 0) for start, end in spans or ())
+def _width(spans: Optional[Iterable[Anchor]], text: Optional[str]) -> int:
+    """The characters of the input that anchors cover, counted once per anchor (0 without input).
+
+    The scorers clip anchors to the input and expand them into positions only
+    when there is one; without input an anchor is compared as its two numbers.
+    """
+    if not text:
+        return 0
+    n = len(text)
+    return sum(max(min(end, n) - max(start, 0), 0) for start, end in spans or ())
 
 
 def limit_problems(graph: Graph) -> Iterator[Tuple[str, str]]:
@@ -65,13 +74,13 @@ def limit_problems(graph: Graph) -> Iterator[Tuple[str, str]]:
     for node in graph.nodes:
         if any(too_deep(value) for value in node.values) or too_deep(node.anchorings):
             yield f"node {node.id}", f"a property value {deep}"
-        anchored += _width(node.anchors)
+        anchored += _width(node.anchors, graph.input)
     for k, edge in enumerate(graph.edges):
         if any(too_deep(value) for value in edge.values):
             yield f"edge {k}", f"an attribute value {deep}"
-        anchored += _width(edge.anchors)
+        anchored += _width(edge.anchors, graph.input)
     if anchored > MAX_ANCHORED:
-        yield "", f"anchors cover {anchored:,} characters in all (at most {MAX_ANCHORED:,} are read)"
+        yield "", f"anchors cover {anchored:,} characters of the input (at most {MAX_ANCHORED:,} are read)"
 
 
 def limit_problem(graph: Graph) -> Optional[str]:

@@ -212,9 +212,9 @@ class _Decoder:
         if targets is not None and not isinstance(targets, list):
             self.bad("", f"'targets' is {_show(targets)}, not a list", "'targets' is not a list")
             targets = None
-        tops = [self.integer(top, "", "top") for top in self.listing(obj, "tops", "")]
         nodes = [self.node(k, item) for k, item in enumerate(self.listing(obj, "nodes", ""))]
         edges = [self.edge(k, item) for k, item in enumerate(self.listing(obj, "edges", ""))]
+        tops = [self.integer(top, "", "top") for top in self.listing(obj, "tops", "")]
         graph = Graph(
             id=gid, framework=fields["framework"] if fields["framework"] is not None else framework or None,
             flavor=flavor, input=fields["input"],
