@@ -35,7 +35,8 @@ def graph(**changes: Any) -> str:
     The flavor is the framework's unless given.
     """
     obj = dict(GOOD, **changes)
-    obj.setdefault("flavor", FLAVORS.get(obj.get("framework") or ""))
+    framework = obj.get("framework")
+    obj.setdefault("flavor", FLAVORS.get(framework) if isinstance(framework, str) else None)
     return json.dumps({key: value for key, value in obj.items() if value is not None}, ensure_ascii=False)
 
 
@@ -428,3 +429,168 @@ def test_shared_native_formats_validate_clean() -> None:
         result = run_cli("validate", args)
         assert (result.code, result.out) == (OK, ""), (args, result.out[:500], result.err)
         assert "no problems" in result.err
+
+
+# ---------------------------------------------------------------------------
+# issue 16: the fields the MRP format requires, the reference validator's rules, limits; issue 15: MRP 2020
+
+
+def ptg(**changes: Any) -> str:
+    """A clean PTG graph (flavor 1): an unanchored generated node beside anchored ones."""
+    fields: Dict[str, Any] = {"framework": "ptg", "edges": [edge(0, 1, label="ACT"), edge(0, 2, label="PAT")],
+                              "nodes": [node(0, (0, 1)), node(1, (2, 3)), node(2, label="#PersPron")]}
+    return graph(**dict(fields, **changes))
+
+
+def drg(**changes: Any) -> str:
+    """A clean DRG graph (flavor 2, unanchored)."""
+    fields: Dict[str, Any] = {"framework": "drg", "input": None, "edges": [edge(0, 1, label="REF")],
+                              "nodes": [node(0, label="b1"), node(1, label="x1")]}
+    return graph(**dict(fields, **changes))
+
+
+#: case -> (lines, extra arguments, exact problem lines); each has exit status 1.
+FIELD_CASES: Dict[str, tuple] = {
+    # --- required fields, named when missing (the reader rejects a graph without a framework)
+    "no-framework": ([graph(framework=None, flavor=1)], [], ["FILE:1: graph g1: graph has no 'framework'"]),
+    "no-flavor": ([graph(flavor=None)], [], ["FILE:1: graph g1: graph has no 'flavor'"]),
+    "no-version": ([graph(version=None)], [], ["FILE:1: graph g1: graph has no 'version'"]),
+    "no-time": ([graph(time=None)], [], ["FILE:1: graph g1: graph has no 'time'"]),
+    "no-framework-nor-flavor": ([graph(framework=None, flavor=None)], [],
+                                ["FILE:1: graph g1: graph has no 'framework'",
+                                 "FILE:1: graph g1: graph has no 'flavor'"]),
+    # --- their types
+    "graph-id-number": ([graph(id=7)], [], ["FILE:1: graph 7: graph id 7 is a number, not a string"]),
+    "framework-unknown": ([graph(framework="xyz", flavor=1)], [],
+                          ["FILE:1: graph g1: framework 'xyz' is not a known framework "
+                           "(amr, ccd, dm, drg, eds, eud, pas, psd, ptg, ucca, ud)"]),
+    "framework-type": ([graph(framework=["eds"], flavor=1)], [],
+                       ["FILE:1: graph g1: 'framework' is [\"eds\"], not a string"]),
+    "flavor-type": ([graph(flavor="1")], [], ["FILE:1: graph g1: 'flavor' is \"1\", not an integer"]),
+    "flavor-range": ([graph(flavor=3)], [], ["FILE:1: graph g1: flavor 3 is not 0, 1 or 2"]),
+    "version-type": ([graph(version=[1])], [], ["FILE:1: graph g1: 'version' is [1], not a number"]),
+    "time-format": ([graph(time="June 2020")], [],
+                    ["FILE:1: graph g1: 'time' is \"June 2020\", not a date "
+                     "(YYYY-MM-DD, or YYYY-MM-DD (HH:MM))"]),
+    "tops-not-a-list": ([graph(tops=0)], [], ["FILE:1: graph g1: 'tops' is 0, not a list"]),
+    "edges-not-a-list": ([graph(edges={})], [], ["FILE:1: graph g1: 'edges' is {}, not a list"]),
+    # --- EDS: a label and exactly one anchor per node
+    "eds-no-label": ([eds({"id": 0, "anchors": [{"from": 0, "to": 1}]})], [],
+                     ["FILE:1: graph g1: node 0: has no label (EDS nodes are labelled)"]),
+    "eds-two-anchors": ([eds(node(0, (0, 1), (2, 3)))], [],
+                        ["FILE:1: graph g1: node 0: has 2 anchors (an EDS node has exactly one)"]),
+    # --- anchored frameworks (flavor 0 and 1) need their input
+    "dm-no-input": ([graph(framework="dm", input=None)], [],
+                    ["FILE:1: graph g1: has no 'input' (DM graphs are anchored to their input)"]),
+    # --- UCCA: edge labels are the UCCA categories; a remote flag without a value is one problem
+    "ucca-label": ([graph(framework="ucca", nodes=[node(0), node(1, (0, 1))],
+                          edges=[edge(0, 1, label="ARG1")])], [],
+                   ["FILE:1: graph g1: edge 0: label \"ARG1\" is not a UCCA category "
+                    "(H, A, P, S, D, G, C, E, F, N, R, T, Q, L, U)"]),
+    "ucca-no-label": ([graph(framework="ucca", nodes=[node(0), node(1, (0, 1))], edges=[edge(0, 1)])], [],
+                      ["FILE:1: graph g1: edge 0: has no label (UCCA edges are labelled with categories)"]),
+    "ucca-remote-without-value": ([graph(framework="ucca", nodes=[node(0), node(1, (0, 1))],
+                                         edges=[edge(0, 1, label="A", attributes=["remote"], values=[])])],
+                                  [], ["FILE:1: graph g1: edge 0: has 1 attribute name but 0 values"]),
+    # --- MRP 2020: PTG (flavor 1, anchored) and DRG (flavor 2, unanchored)
+    "ptg-flavor": ([ptg(flavor=2)], [],
+                   ["FILE:1: graph g1: flavor 2 does not fit framework 'ptg' (flavor 1)"]),
+    "ptg-no-input": ([ptg(input=None)], [],
+                     ["FILE:1: graph g1: has no 'input' (PTG graphs are anchored to their input)"]),
+    "drg-flavor": ([drg(flavor=1)], [],
+                   ["FILE:1: graph g1: flavor 1 does not fit framework 'drg' (flavor 2)"]),
+    "drg-anchors": ([drg(input="a b", nodes=[node(0, (0, 1), label="b1"), node(1, label="x1")])], [],
+                    ["FILE:1: graph g1: node 0: has anchors (DRG graphs are unanchored)"]),
+    "pas-token": ([graph(framework="pas", nodes=[node(0, (0, 3)), node(1, (2, 3))])], [],
+                  ["FILE:1: graph g1: node 0: anchor 0:3 spans several tokens "
+                   "(PAS nodes are anchored to single tokens)"]),
+    # --- limits (the reader rejects these graphs: mrp-score scores them as empty)
+    "value-nested-deep": ([graph().replace('"label": "a"', '"label": "a", "properties": ["p"], "values": ['
+                                           + "[" * 101 + "]" * 101 + "]")], [],
+                          ["FILE:1: graph g1: node 0: a property value is nested more than 100 levels deep"]),
+    "anchors-too-wide": ([graph(input="a b" + " " * 999_998,
+                                nodes=[node(0, (0, 1_000_001)), node(1, (2, 3))])], [],
+                         ["FILE:1: graph g1: anchors cover 1,000,002 characters of the input "
+                          "(at most 1,000,000 are read)"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FIELD_CASES))
+def test_each_field_check_gives_its_exact_line(case: str, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture) -> None:
+    lines, args, expected = FIELD_CASES[case]
+    code, out, err = validate(tmp_path, capsys, lines, args)
+    assert out == expected
+    assert code == PROBLEMS
+    assert err.startswith("FILE: ") and f"{len(expected)} problem" in err
+
+
+def test_mrp_2020_and_flavor_0_frameworks_validate_clean(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture) -> None:
+    lines = [ptg(id="p"), drg(id="d")]
+    lines += [graph(id=name, framework=name) for name in ("ud", "eud", "ccd", "pas")]
+    assert json.loads(lines[2])["flavor"] == 0
+    code, out, err = validate(tmp_path, capsys, lines)
+    assert (code, out, err) == (OK, [], "FILE: 6 graphs, no problems\n")
+
+
+def test_rejected_graphs_are_counted_in_the_summary(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    lines = [graph(framework=None, flavor=1), graph(id="g2", flavor=None)]
+    code, out, err = validate(tmp_path, capsys, lines)
+    assert out == ["FILE:1: graph g1: graph has no 'framework'", "FILE:2: graph g2: graph has no 'flavor'"]
+    assert code == PROBLEMS
+    assert err == "FILE: 2 graphs, 2 problems in 2 graphs (1 cannot be read)\n"
+    code, out, err = validate(tmp_path, capsys, [graph(framework=None, flavor=1)], ["--framework", "eds"])
+    assert (code, out) == (PROBLEMS, ["FILE:1: graph g1: graph has no 'framework'"])
+    assert err == "FILE: 1 graph, 1 problem in 1 graph\n"
+
+
+def test_node_limit(tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("mrp.limits.MAX_NODES", 1)
+    code, out, _ = validate(tmp_path, capsys, [graph()])
+    assert (code, out) == (PROBLEMS, ["FILE:1: graph g1: has 2 nodes (at most 1 are read)"])
+
+
+def _nested_pair(tmp_path: Path) -> tuple:
+    """Gold: two EDS graphs; system: the first right, the second with a wrong label and a value nested
+    1,000 levels deep (legal JSON for ujson)."""
+    gold = write(tmp_path / "gold.mrp", [graph(), graph(id="g2")])
+    wrong = graph(id="g2", nodes=[node(0, (0, 1), label="zz"), node(1, (2, 3), label="b")])
+    deep = wrong.replace('"label": "zz"', '"label": "zz", "properties": ["p"], "values": ['
+                         + "[" * 1000 + '"x"' + "]" * 1000 + "]")
+    return (gold, write(tmp_path / "wrong.mrp", [graph(), wrong]),
+            write(tmp_path / "deep.mrp", [graph(), deep]))
+
+
+def test_deeply_nested_value_is_an_invalid_graph_end_to_end(tmp_path: Path) -> None:
+    gold, wrong, deep = _nested_pair(tmp_path)
+    result = run_cli("validate", [str(deep)])
+    assert result.code == PROBLEMS and result.out.splitlines() == [
+        f"{deep}:2: graph g2: node 0: a property value is nested more than 100 levels deep"]
+    scores = {}
+    for system in (wrong, deep):
+        result = run_cli("score", ["--gold", str(gold), str(system)])
+        assert result.code == OK and "Traceback" not in result.err and "RecursionError" not in result.err
+        scores[system] = json.loads(result.out)
+    assert scores[wrong]["invalid"] == 0 and scores[wrong]["all"]["f"] < 1.0
+    nested = scores[deep]
+    assert result.err.splitlines() == [f"{deep}:2: graph g2: node 0: a property value is nested more than "
+                                       "100 levels deep (scored as an empty graph)"]
+    assert (nested["invalid"], nested["null"]) == (1, 1)
+    # the gold tuples of the pair are missed: g counts both gold graphs, c only the first
+    assert nested["all"]["g"] == scores[wrong]["all"]["g"] == 2 * nested["all"]["c"]
+    assert nested["all"]["f"] < scores[wrong]["all"]["f"] < 1.0
+
+
+def test_graph_without_framework_is_invalid_for_the_scorer(tmp_path: Path) -> None:
+    gold = write(tmp_path / "gold.mrp", [graph(), graph(id="g2")])
+    system = write(tmp_path / "system.mrp", [graph(), graph(id="g2", framework=None, flavor=None)])
+    result = run_cli("score", ["--gold", str(gold), str(system)])
+    assert result.code == OK
+    assert result.err.splitlines() == [
+        f"{system}:2: graph g2: graph has no 'framework' (scored as an empty graph)"]
+    scores = json.loads(result.out)
+    assert (scores["invalid"], scores["null"]) == (1, 1) and scores["all"]["f"] < 1.0
+    result = run_cli("score", ["--gold", str(system), str(gold)])
+    assert result.code == FATAL and result.out == ""
+    assert result.err.splitlines()[0] == f"{system}:2: graph g2: graph has no 'framework'"
