@@ -125,6 +125,14 @@ class Graph:
         return Graph(id=self.id, framework=self.framework, flavor=self.flavor)
 
 
+def check_references(graph: Graph) -> Optional[str]:
+    """A message naming the first broken reference (duplicate node, dangling top or edge), or None."""
+    for _, _, message in reference_problems(graph):
+        if message is not None:
+            return message
+    return None
+
+
 #: A structural problem: (where, message, the reader's message or None when the reader accepts it).
 Reference = Tuple[str, str, Optional[str]]
 
@@ -153,14 +161,6 @@ def reference_problems(graph: Graph) -> Iterator[Reference]:
             if nid not in position:
                 yield (f"edge {k}", f"{end} {nid} names no node",
                        f"edge {k} ({edge.source} -> {edge.target}): {end} {nid} names no node")
-
-
-def check_references(graph: Graph) -> Optional[str]:
-    """A message naming the first broken reference (duplicate node, dangling top or edge), or None."""
-    for _, _, message in reference_problems(graph):
-        if message is not None:
-            return message
-    return None
 
 
 def length_problems(graph: Graph) -> Iterator[Reference]:
