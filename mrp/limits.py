@@ -48,20 +48,34 @@ def too_deep(value: Any) -> bool:
     return nesting(value) > MAX_DEPTH
 
 
-def _width(spans: Optional[Iterable[Anchor]], text: Optional[str]) -> int:
-    """The characters of the input that anchors cover, counted once per anchor (0 without input).
+def _too_deep_values(values: Iterable[Any]) -> bool:
+    """True when a value of the list is nested too deeply (strings and numbers are skipped fast)."""
+    for value in values:
+        if isinstance(value, (list, dict)) and too_deep(value):
+            return True
+    return False
 
-    The scorers clip anchors to the input and expand them into positions only
-    when there is one; without input an anchor is compared as its two numbers.
-    """
-    if not text:
-        return 0
-    n = len(text)
-    return sum(max(min(end, n) - max(start, 0), 0) for start, end in spans or ())
+
+def _width(spans: Optional[Iterable[Anchor]], n: int) -> int:
+    """The characters of an input of length ``n`` that anchors cover, counted once per anchor."""
+    width = 0
+    for start, end in spans or ():
+        if end > n:
+            end = n
+        if start < 0:
+            start = 0
+        if end > start:
+            width += end - start
+    return width
 
 
 def limit_problems(graph: Graph) -> Iterator[Tuple[str, str]]:
-    """(where, message) for each limit the graph is beyond (at most one per node or edge)."""
+    """(where, message) for each limit the graph is beyond (at most one per node or edge).
+
+    Anchors count only with an input: the scorers clip anchors to the input and
+    expand them into positions only when there is one (without input an anchor
+    is compared as its two numbers).
+    """
     if len(graph.nodes) > MAX_NODES:
         yield "", f"has {len(graph.nodes):,} nodes (at most {MAX_NODES:,} are read)"
     if len(graph.edges) > MAX_EDGES:
@@ -70,15 +84,19 @@ def limit_problems(graph: Graph) -> Iterator[Tuple[str, str]]:
     for name in ("targets", "version"):
         if too_deep(getattr(graph, name)):
             yield "", f"'{name}' {deep}"
+    n = len(graph.input) if graph.input else 0
     anchored = 0
     for node in graph.nodes:
-        if any(too_deep(value) for value in node.values) or too_deep(node.anchorings):
+        if (node.values and _too_deep_values(node.values)
+                or node.anchorings is not None and too_deep(node.anchorings)):
             yield f"node {node.id}", f"a property value {deep}"
-        anchored += _width(node.anchors, graph.input)
+        if n and node.anchors:
+            anchored += _width(node.anchors, n)
     for k, edge in enumerate(graph.edges):
-        if any(too_deep(value) for value in edge.values):
+        if edge.values and _too_deep_values(edge.values):
             yield f"edge {k}", f"an attribute value {deep}"
-        anchored += _width(edge.anchors, graph.input)
+        if n and edge.anchors:
+            anchored += _width(edge.anchors, n)
     if anchored > MAX_ANCHORED:
         yield "", f"anchors cover {anchored:,} characters of the input (at most {MAX_ANCHORED:,} are read)"
 

@@ -92,6 +92,8 @@ class _Decoder:
 
     def names(self, item: Dict[str, Any], key: str, where: str, noun: str) -> List[str]:
         """Property or attribute names: strings (numbers become strings; others are kept as JSON)."""
+        if item.get(key) is None:
+            return []
         names = []
         for k, value in enumerate(self.listing(item, key, where)):
             text = self.text(value, where, f"{noun} name {k}") if value is not None else None
@@ -110,6 +112,11 @@ class _Decoder:
             return None
         spans: List[Anchor] = []
         for anchor in value:
+            if type(anchor) is dict:  # the common case first: two integers
+                start, end = anchor.get("from"), anchor.get("to")
+                if type(start) is int and type(end) is int:
+                    spans.append((start, end))
+                    continue
             if not isinstance(anchor, dict) or "from" not in anchor or "to" not in anchor:
                 self.bad(where, f"anchor {_show(anchor)} has no 'from' and 'to'")
                 continue
@@ -127,11 +134,16 @@ class _Decoder:
         if item.get("id") is None:
             self.bad(f"nodes[{k}]", "has no 'id'", f"node {k} has no 'id'")
             return None
-        nid = self.integer(item["id"], f"nodes[{k}]", "'id'", f"node {k}: ")
-        if nid is None:
-            return None
+        nid = item["id"]
+        if type(nid) is not int:
+            nid = self.integer(nid, f"nodes[{k}]", "'id'", f"node {k}: ")
+            if nid is None:
+                return None
         where = f"node {nid}"
-        return Node(id=nid, label=self.text(item.get("label"), where, "'label'"),
+        label = item.get("label")
+        if label is not None and type(label) is not str:
+            label = self.text(label, where, "'label'")
+        return Node(id=nid, label=label,
                     properties=self.names(item, "properties", where, "property"),
                     values=self.listing(item, "values", where),
                     anchors=self.anchors(item.get("anchors"), where), anchorings=item.get("anchorings"))
@@ -142,18 +154,21 @@ class _Decoder:
         if not isinstance(item, dict):
             self.bad(where, f"is {_show(item)}, not a JSON object", f"edge {k} is not a JSON object")
             return None
-        ends: List[Optional[int]] = []
-        for end in ("source", "target"):
-            if item.get(end) is None:
-                self.bad(where, f"has no '{end}'", f"edge {k} has no '{end}'")
-                ends.append(None)
-            else:
-                ends.append(self.integer(item[end], where, f"'{end}'"))
+        ends: List[Optional[int]] = [item.get("source"), item.get("target")]
+        if type(ends[0]) is not int or type(ends[1]) is not int:
+            for n, end in enumerate(("source", "target")):
+                if ends[n] is None:
+                    self.bad(where, f"has no '{end}'", f"edge {k} has no '{end}'")
+                else:
+                    ends[n] = self.integer(ends[n], where, f"'{end}'")
         legacy = "attributes" not in item and "properties" in item
         attributes = self.names(item, "properties" if legacy else "attributes", where, "attribute")
         values = self.listing(item, "values", where)
-        label = self.text(item.get("label"), where, "'label'")
-        normal = self.text(item.get("normal"), where, "'normal'")
+        label, normal = item.get("label"), item.get("normal")
+        if label is not None and type(label) is not str:
+            label = self.text(label, where, "'label'")
+        if normal is not None:
+            normal = self.text(normal, where, "'normal'")
         eid = None if item.get("id") is None else self.integer(item["id"], where, "'id'")
         anchors = self.anchors(item.get("anchors"), where)
         if ends[0] is None or ends[1] is None:
