@@ -16,7 +16,7 @@ from mrp.cli.validate import main_body
 from mrp.codecs import ReadOptions
 from mrp.errors import InputError
 from mrp.graph import FLAVORS, Edge, Graph, Node
-from mrp.validate import Problem, Report, validate_file, validate_for_score, validate_graph
+from mrp.validation import Problem, Report, validate_file, validate_for_score, validate_graph
 
 from conftest import run_cli, shared_path
 

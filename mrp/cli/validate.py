@@ -13,7 +13,7 @@ import sys
 from typing import List, Optional
 
 from ..codecs import reader
-from ..validate import validate_file
+from ..validation import validate_file
 from .common import FATAL, OK, PROBLEMS, add_read_options, new_parser, read_options, run, warn
 
 PROGRAM = "mrp-validate"

@@ -34,8 +34,12 @@ class _Graphs:
         """A problem of a line that holds no graph, or of a graph that cannot be read at all."""
         self.report.problems.append(Problem(self.report.name, line, graph_id, "", message))
 
-    def graph(self, graph: Graph, found: List[Found], rejected: bool, structure: bool) -> None:
-        """Check one graph after the reader's problems ``found`` (``structure``: not yet checked)."""
+    def graph(self, graph: Graph, found: List[Found], *, rejected: bool, structure: bool) -> None:
+        """Check one graph after the reader's problems ``found``.
+
+        ``rejected``: the reader rejects it; ``structure``: references and lengths are still to check
+        (the MRP reader's collecting mode checks them while decoding).
+        """
         if self.skipped(graph.framework):
             return
         self.report.graphs += 1
@@ -81,7 +85,8 @@ def _read_mrp(lines: Iterable[Union[Line, FormatError]], state: _Graphs) -> None
             continue
         assert isinstance(item, Checked)
         limits = list(limit_problems(item.graph))
-        state.graph(item.graph, item.problems + limits, item.rejected is not None or bool(limits), False)
+        state.graph(item.graph, item.problems + limits, rejected=item.rejected is not None or bool(limits),
+                    structure=False)
 
 
 def _read_other(fmt: str, options: ReadOptions, state: _Graphs,
@@ -106,7 +111,7 @@ def _read_other(fmt: str, options: ReadOptions, state: _Graphs,
                 state.report.flawed += 1
                 state.line_problem(item.line, item.message, item.graph_id)
         else:
-            state.graph(item, [], False, True)
+            state.graph(item, [], rejected=False, structure=True)
 
 
 class _Watched:
