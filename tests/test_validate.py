@@ -10,15 +10,18 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 
 import pytest
 import ujson
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mrp.cli.common import FATAL, OK, PROBLEMS
 from mrp.cli.validate import main_body
 from mrp.codecs import ReadOptions
 from mrp.errors import InputError
 from mrp.graph import FLAVORS, Edge, Graph, Node
+from mrp.load import read_corpus
 from mrp.validation import Problem, Report, validate_file, validate_for_score, validate_graph
 
-from conftest import run_cli, shared_path
+from conftest import budget, run_cli, shared_path
 
 #: A clean EDS graph: the base that each case breaks in one place.
 GOOD: Dict[str, Any] = {
@@ -594,3 +597,51 @@ def test_graph_without_framework_is_invalid_for_the_scorer(tmp_path: Path) -> No
     result = run_cli("score", ["--gold", str(system), str(gold)])
     assert result.code == FATAL and result.out == ""
     assert result.err.splitlines()[0] == f"{system}:2: graph g2: graph has no 'framework'"
+
+
+#: Values that break a field of GOOD in one way or another (None removes the field).
+BREAKERS = [None, "", "x", 0, -1, 2, 10 ** 15, True, 1.5, [], {}, [0], ["a"], [None], {"from": 0},
+            [{"from": 0, "to": 10 ** 7}], [{"from": "0", "to": 1}], [[[[["deep"]]]]], "2020-06-01", "\ud800"]
+FIELDS = ["id", "framework", "flavor", "version", "time", "input", "tops", "nodes", "edges"]
+NODE_FIELDS = ["id", "label", "properties", "values", "anchors"]
+
+
+@st.composite
+def broken_lines(draw: st.DrawFn) -> str:
+    """GOOD with a few top-level, node and edge fields replaced by BREAKERS (or a value nested 150 deep)."""
+    obj = json.loads(graph())
+    for _ in range(draw(st.integers(0, 3))):
+        value = draw(st.sampled_from(BREAKERS + ["DEEP"]))
+        value = json.loads("[" * 150 + "]" * 150) if value == "DEEP" else value
+        where = draw(st.sampled_from(["graph", "node", "edge"]))
+        if where == "graph":
+            target, key = obj, draw(st.sampled_from(FIELDS))
+        elif where == "node" and isinstance(obj.get("nodes"), list) and obj["nodes"]:
+            target, key = obj["nodes"][0], draw(st.sampled_from(NODE_FIELDS))
+        elif where == "edge" and isinstance(obj.get("edges"), list) and obj["edges"]:
+            target, key = obj["edges"][0], draw(st.sampled_from(["source", "target", "label", "values"]))
+        else:
+            continue
+        if isinstance(target, dict):
+            if value is None:
+                target.pop(key, None)
+            else:
+                target[key] = value
+    return json.dumps(obj)  # ASCII: a lone surrogate stays a JSON escape
+
+
+@budget(60)
+@given(st.lists(broken_lines(), min_size=1, max_size=4))
+def test_validation_and_reader_agree_on_every_graph(tmp_path_factory: pytest.TempPathFactory,
+                                                    lines: List[str]) -> None:
+    """Every graph is accounted for: the graphs the reader rejects are the ones validation counts as
+    rejected, each with at least one problem; the graphs it reads have no problem only when clean."""
+    path = write(tmp_path_factory.mktemp("agree") / "x.mrp", lines)
+    corpus = read_corpus(str(path))
+    report = validate_file(str(path))
+    assert (report.graphs, report.unreadable_lines) == (len(lines), 0)
+    assert len(corpus.graphs) + len(corpus.errors) == len(lines)
+    assert report.rejected == len(corpus.errors)
+    flawed_lines = {problem.line for problem in report.problems}
+    assert {error.line for error in corpus.errors} <= flawed_lines
+    assert report.flawed == len(flawed_lines) and len(report.problems) >= report.flawed
