@@ -9,7 +9,7 @@ refer to nodes by id.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import AbstractSet, Any, Dict, Iterator, List, Optional, Tuple
 
 Anchor = Tuple[int, int]
 
@@ -137,10 +137,11 @@ def check_references(graph: Graph) -> Optional[str]:
 Reference = Tuple[str, str, Optional[str]]
 
 
-def reference_problems(graph: Graph) -> Iterator[Reference]:
+def reference_problems(graph: Graph, unread: AbstractSet[int] = frozenset()) -> Iterator[Reference]:
     """Every broken reference: duplicate node ids, tops and edge ends naming no node, a top listed twice.
 
-    ``where`` is ``node N``, ``top N`` or ``edge K`` (K counts the edges from 0).
+    ``where`` is ``node N``, ``top N`` or ``edge K`` (K counts the edges from 0).  ``unread``: ids of
+    nodes that a reader left out for a problem of their own (references to them are not problems again).
     """
     position: Dict[int, int] = {}
     for k, node in enumerate(graph.nodes):
@@ -152,13 +153,14 @@ def reference_problems(graph: Graph) -> Iterator[Reference]:
     listed: set = set()
     for top in graph.tops:
         if top not in position:
-            yield f"top {top}", "names no node", f"top {top} names no node"
+            if top not in unread:
+                yield f"top {top}", "names no node", f"top {top} names no node"
         elif top in listed:
             yield f"top {top}", "listed twice", None
         listed.add(top)
     for k, edge in enumerate(graph.edges):
         for end, nid in (("source", edge.source), ("target", edge.target)):
-            if nid not in position:
+            if nid not in position and nid not in unread:
                 yield (f"edge {k}", f"{end} {nid} names no node",
                        f"edge {k} ({edge.source} -> {edge.target}): {end} {nid} names no node")
 

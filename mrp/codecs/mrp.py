@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Set, TextIO, Tuple, Union
 
 import ujson
 
@@ -54,6 +54,8 @@ class _Decoder:
     def __init__(self) -> None:
         self.found: List[Found] = []
         self.rejected: Optional[str] = None
+        #: the ids that nodes left out for a non-integer id would have ("3" and 3.0 name node 3)
+        self.unread: Set[int] = set()
 
     def bad(self, where: str, message: str, reader: Optional[str] = None) -> None:
         self.found.append((where, message))
@@ -136,8 +138,9 @@ class _Decoder:
             return None
         nid = item["id"]
         if type(nid) is not int:
-            nid = self.integer(nid, f"nodes[{k}]", "'id'", f"node {k}: ")
+            raw, nid = nid, self.integer(nid, f"nodes[{k}]", "'id'", f"node {k}: ")
             if nid is None:
+                self.unread.update(_as_int(raw))
                 return None
         where = f"node {nid}"
         label = item.get("label")
@@ -239,12 +242,21 @@ class _Decoder:
             nodes=[node for node in nodes if node is not None],
             edges=[edge for edge in edges if edge is not None],
         )
-        for where, message, reader in (*reference_problems(graph), *length_problems(graph)):
+        for where, message, reader in (*reference_problems(graph, self.unread), *length_problems(graph)):
             if reader is not None:
                 self.bad(where, message, reader)
             else:
                 self.note(where, message)
         return graph
+
+
+def _as_int(value: Any) -> List[int]:
+    """The integer a node id written as a string or float stands for ([] when none)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return []
+    return [int(number)] if number.is_integer() else []
 
 
 def decode(obj: Any) -> Graph:
