@@ -484,6 +484,8 @@ FIELD_CASES: Dict[str, tuple] = {
     # --- anchored frameworks (flavor 0 and 1) need their input
     "dm-no-input": ([graph(framework="dm", input=None)], [],
                     ["FILE:1: graph g1: has no 'input' (DM graphs are anchored to their input)"]),
+    "ud-empty-input": ([graph(framework="ud", input="", nodes=[node(0), node(1)])], [],
+                       ["FILE:1: graph g1: has an empty 'input' (UD graphs are anchored to their input)"]),
     # --- UCCA: edge labels are the UCCA categories; a remote flag without a value is one problem
     "ucca-label": ([graph(framework="ucca", nodes=[node(0), node(1, (0, 1))],
                           edges=[edge(0, 1, label="ARG1")])], [],

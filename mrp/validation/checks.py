@@ -40,8 +40,9 @@ def _anchors(graph: Graph, name: str, found: List[Found]) -> None:
                 found.append((where, message))
         unchecked = unchecked or graph.input is None
     flavor = default_flavor(name)
-    if graph.input is None and flavor in (0, 1):
-        found.append(("", f"has no 'input' ({name.upper()} graphs are anchored to their input)"))
+    if not graph.input and flavor in (0, 1):
+        what = "has no 'input'" if graph.input is None else "has an empty 'input'"
+        found.append(("", f"{what} ({name.upper()} graphs are anchored to their input)"))
     elif unchecked and flavor != 2:  # the rules of an unanchored framework report its anchors
         found.append(("", "has anchors but no 'input'; anchors not checked against the input"))
 
