@@ -1,4 +1,9 @@
-"""MRP JSON lines (MRP 2019/2020): one graph per line, read and written with ujson."""
+"""MRP JSON lines (MRP 2019/2020): one graph per line, read and written with ujson.
+
+:func:`read` yields graphs, and a FormatError for each line it rejects;
+:func:`check` reads the same lines in collecting mode for validation: each
+graph object with every problem of the format (one decoder serves both).
+"""
 
 from __future__ import annotations
 
@@ -270,18 +275,6 @@ def decode(obj: Any) -> Graph:
     return graph
 
 
-def _identify(obj: Any) -> tuple:
-    """Best-effort id and framework of a (possibly broken) graph object, for messages."""
-    if isinstance(obj, dict):
-        gid = obj.get("id")
-        framework = obj.get("framework")
-        return (
-            str(gid) if isinstance(gid, (str, int)) and not isinstance(gid, bool) else None,
-            framework if isinstance(framework, str) else None,
-        )
-    return None, None
-
-
 @dataclass
 class Checked:
     """A graph object read in collecting mode: the best-effort graph and every problem of the format.
@@ -318,8 +311,8 @@ def check(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpt
         if not isinstance(obj, dict):
             yield FormatError("not a JSON object", name, line.number)
             continue
-        _, framework = _identify(obj)
-        if select and options.framework is not None and framework is not None \
+        framework = obj.get("framework")
+        if select and options.framework is not None and isinstance(framework, str) \
                 and framework != options.framework:
             continue
         decoder = _Decoder()
