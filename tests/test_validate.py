@@ -147,7 +147,7 @@ CASES: Dict[str, tuple] = {
                  ["FILE:1: graph g1: has no 'input' (EDS graphs are anchored to their input)"]),
     "no-input-unknown": ([eds(node(0, (0, 1)), input=None, framework="xyz", flavor=1)], [],
                          ["FILE:1: graph g1: framework 'xyz' is not a known framework "
-                          "(amr, ccd, dm, drg, eds, eud, pas, psd, ptg, ucca, ud)",
+                          "(amr, ccd, dm, drg, eds, eud, pas, psd, ptg, ucca, ud, umr)",
                           "FILE:1: graph g1: has anchors but no 'input'; anchors not checked against "
                           "the input"]),
     "edge-anchor": ([graph(edges=[{"source": 0, "target": 1, "anchors": [{"from": 1, "to": 2}]}])], [],
@@ -465,7 +465,7 @@ FIELD_CASES: Dict[str, tuple] = {
     "graph-id-number": ([graph(id=7)], [], ["FILE:1: graph 7: graph id 7 is a number, not a string"]),
     "framework-unknown": ([graph(framework="xyz", flavor=1)], [],
                           ["FILE:1: graph g1: framework 'xyz' is not a known framework "
-                           "(amr, ccd, dm, drg, eds, eud, pas, psd, ptg, ucca, ud)"]),
+                           "(amr, ccd, dm, drg, eds, eud, pas, psd, ptg, ucca, ud, umr)"]),
     "framework-type": ([graph(framework=["eds"], flavor=1)], [],
                        ["FILE:1: graph g1: 'framework' is [\"eds\"], not a string"]),
     "flavor-type": ([graph(flavor="1")], [], ["FILE:1: graph g1: 'flavor' is \"1\", not an integer"]),

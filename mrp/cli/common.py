@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Callable, List, NoReturn, Optional
+import warnings
+from typing import Any, Callable, List, NoReturn, Optional
 
 from ..codecs import ReadOptions
-from ..errors import FormatError, MRPError
+from ..errors import FormatError, MRPError, MRPWarning
 from ..load import read_text
 
 #: Exit codes: 0 fine, 1 results with problems (some graphs skipped), 2 nothing trustworthy.
@@ -53,8 +54,23 @@ def read_options(args: argparse.Namespace, framework: Optional[str] = None) -> R
     return ReadOptions(framework=framework, text=text, no_wiki=args.no_wiki, wsj_ids=args.wsj_ids)
 
 
+def _one_line_warnings(program: str) -> None:
+    """mrp's own warnings as one line each on stderr (`program: message`)."""
+    shown = warnings.showwarning
+
+    def show(message: Any, category: Any, filename: str, lineno: int, file: Any = None,
+             line: Optional[str] = None) -> None:
+        if issubclass(category, MRPWarning):
+            warn(program, str(message))
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+
+
 def run(program: str, body: Callable[[List[str]], int], argv: Optional[List[str]]) -> NoReturn:
     """Run a CLI body: MRPErrors become one line and exit 2; never a traceback."""
+    _one_line_warnings(program)
     try:
         code = body(sys.argv[1:] if argv is None else argv)
     except MRPError as error:

@@ -63,6 +63,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--framework", action="append", metavar="NAME",
                    help="score only graphs of this framework (repeatable), e.g. --framework eds")
     add_read_options(p)
+    p.add_argument("--positional", action="store_true",
+                   help="pair graphs by position even when two files without graph ids hold different "
+                        "numbers of graphs (otherwise refused: every later pair would be misaligned)")
     p.add_argument("--standardize", default="none", metavar="PRESET",
                    help="AMR standardization applied to gold and system alike: none (default), smatchpp, "
                         "reify, dereify, or options joined by '+' (roles, reify, dereify, attributes, "
@@ -164,7 +167,9 @@ def _read_system(path: str, fmt: str, read: ReadOptions, gold: Corpus, args: arg
     from ..score.pairing import pair
 
     system = _standardized(read_corpus(path, fmt, read), std)
-    pairing = pair(gold, system, args.framework)
+    pairing = pair(gold, system, args.framework, by_position=args.positional)
+    for note in pairing.notes:
+        warn(PROGRAM, note)
     for error in pairing.invalid:
         report(error, " (scored as an empty graph)")
     if not args.quiet:

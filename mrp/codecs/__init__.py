@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 from typing import Dict, Iterable, Iterator, Optional, Tuple, Union
@@ -21,23 +22,27 @@ __all__ = [
 FORMATS: Dict[str, Tuple[str, Optional[str]]] = {
     "mrp": ("mrp", None),
     "amr": ("amr", "amr"),
+    "umr": ("umr", "umr"),
     "eds": ("eds", "eds"),
     "dm": ("sdp", "dm"),
     "psd": ("sdp", "psd"),
     "sdp": ("sdp", None),
     "dot": ("dot", None),
+    "ucca": ("ucca", "ucca"),
 }
 
 _EXTENSIONS = {
     ".mrp": "mrp",
     ".amr": "amr",
     ".penman": "amr",
+    ".umr": "umr",
     ".eds": "eds",
     ".sdp": "sdp",
     ".dm": "dm",
     ".psd": "psd",
     ".dot": "dot",
     ".gv": "dot",
+    ".xml": "ucca",
 }
 
 
@@ -54,7 +59,7 @@ def _module(name: str):  # type: ignore[no-untyped-def]
 
 
 def implied_framework(name: str) -> Optional[str]:
-    """The framework a format implies (dm, psd, eds, amr), or None."""
+    """The framework a format implies (dm, psd, eds, amr, ucca), or None."""
     return FORMATS.get(name, (None, None))[1]
 
 
@@ -67,8 +72,10 @@ def reader(name: str) -> Reader:
 
 
 def _limited(read: Reader) -> Reader:
-    """A reader whose graphs beyond a limit of :mod:`mrp.limits` become FormatErrors."""
+    """A reader whose graphs beyond a limit of :mod:`mrp.limits` become FormatErrors (``__wrapped__``:
+    the codec's own reader)."""
 
+    @functools.wraps(read)
     def limited(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:
         for item in read(lines, name, options):
             problem = None if isinstance(item, FormatError) else limit_problem(item)

@@ -3,6 +3,15 @@
 :func:`read` yields graphs, and a FormatError for each line it rejects;
 :func:`check` reads the same lines in collecting mode for validation: each
 graph object with every problem of the format (one decoder serves both).
+
+Two optional keys beyond the MRP format carry what a UMR file holds besides
+the graph (both written only when present, and read back):
+
+- ``"variables"``: ``{"NODE ID": "VARIABLE", ...}``, the Penman variable of
+  each node (node ids as strings, JSON object keys);
+- ``"document"``: ``{"id": DOC, "sentence": N, "variable": "sNs0" or null,
+  "relations": [{"kind": "temporal"|"modal"|"coref", "source": S, "label": L,
+  "target": T}, ...], "info": [LINE, ...]}`` (see :class:`mrp.graph.Placement`).
 """
 
 from __future__ import annotations
@@ -14,7 +23,17 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Set, TextIO, T
 import ujson
 
 from ..errors import FormatError, excerpt
-from ..graph import FRAMEWORKS, Anchor, Edge, Graph, Node, length_problems, reference_problems
+from ..graph import (
+    FRAMEWORKS,
+    Anchor,
+    Edge,
+    Graph,
+    Node,
+    Placement,
+    Relation,
+    length_problems,
+    reference_problems,
+)
 from ..source import Line
 from .base import Item, ReadOptions, WriteOptions, write_blocks
 
@@ -252,7 +271,61 @@ class _Decoder:
                 self.bad(where, message, reader)
             else:
                 self.note(where, message)
+        if obj.get("variables") is not None:
+            graph.variables = self.variables(obj["variables"], {node.id for node in graph.nodes})
+        if obj.get("document") is not None:
+            graph.document = self.placement(obj["document"])
         return graph
+
+    def variables(self, value: Any, known: Set[int]) -> Optional[Dict[int, str]]:
+        """The UMR ``variables`` key: node id -> Penman variable."""
+        if not isinstance(value, dict):
+            self.bad("", "'variables' is not a JSON object")
+            return None
+        variables: Dict[int, str] = {}
+        for key, name in value.items():
+            try:
+                nid = int(key)
+            except ValueError:
+                self.bad("", f"'variables': key {_show(key)} is not a node id")
+                continue
+            if nid not in known:
+                self.bad("", f"'variables': node {nid} names no node")
+            variable = self.string(name, f"'variables': the variable of node {nid}")
+            if variable is not None:
+                variables[nid] = variable
+        return variables
+
+    def placement(self, value: Any) -> Optional[Placement]:
+        """The UMR ``document`` key: the graph's document and its document-level annotation."""
+        if not isinstance(value, dict):
+            self.bad("", "'document' is not a JSON object")
+            return None
+        relations = []
+        for k, item in enumerate(self.listing(value, "relations", "'document'")):
+            if not isinstance(item, dict):
+                self.bad("", f"'document': relation {k} is not a JSON object")
+                continue
+            ends = [self.string(item.get(key), f"'document': relation {k}: '{key}'")
+                    for key in ("kind", "source", "label", "target")]
+            relations.append(Relation(*(end or "" for end in ends)))
+        sentence = value.get("sentence")
+        info = [self.string(line, "'document': an 'info' line")
+                for line in self.listing(value, "info", "'document'")]
+        return Placement(
+            document=self.string(value.get("id"), "'document': 'id'") or "",
+            sentence=self.integer(sentence, "", "'document': 'sentence'") or 0,
+            variable=self.text(value.get("variable"), "", "'document': 'variable'"),
+            relations=relations,
+            info=[line or "" for line in info],
+        )
+
+    def string(self, value: Any, what: str) -> Optional[str]:
+        """A required string (numbers become strings); null is a problem."""
+        if value is None:
+            self.bad("", f"{what} is null, not a string")
+            return None
+        return self.text(value, "", what)
 
 
 def _as_int(value: Any) -> List[int]:
@@ -383,6 +456,16 @@ def encode(graph: Graph) -> Dict[str, Any]:
             item["anchors"] = [{"from": start, "to": end} for start, end in edge.anchors]
         edges.append(item)
     obj["edges"] = edges
+    if graph.variables is not None:
+        obj["variables"] = {str(nid): name for nid, name in graph.variables.items()}
+    if graph.document is not None:
+        place = graph.document
+        obj["document"] = {
+            "id": place.document, "sentence": place.sentence, "variable": place.variable,
+            "relations": [{"kind": r.kind, "source": r.source, "label": r.label, "target": r.target}
+                          for r in place.relations],
+            "info": list(place.info),
+        }
     return obj
 
 
