@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
+
+import ujson
 
 #: At most this many characters of input are quoted in a message.
 EXCERPT = 60
@@ -16,6 +18,15 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
     Input may hold a 50 MB token or id, or a carriage return; a message must stay one readable line.
     """
     return (text if len(text) <= limit else text[:limit] + "...").translate(_CONTROL)
+
+
+def excerpt_json(value: Any, limit: int = EXCERPT) -> str:
+    """A decoded JSON value written back as JSON and cut like :func:`excerpt`, for a message."""
+    try:
+        text = ujson.dumps(value)
+    except (TypeError, ValueError, OverflowError, RecursionError):
+        text = repr(value)
+    return excerpt(text, limit)
 
 
 class MRPError(Exception):

@@ -143,6 +143,9 @@ class Graph:
     document: Optional[Placement] = None
     #: how a Penman file wrote the graph: each node id's branches in order (not part of the MRP format)
     layout: Optional[Dict[int, List[Branch]]] = field(default=None, compare=False, repr=False)
+    #: what the reader repaired to read the graph, as the established tools do silently (not part
+    #: of the MRP format; None when nothing was repaired)
+    repairs: Optional[List[str]] = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.flavor is None:

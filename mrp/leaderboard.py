@@ -31,6 +31,8 @@ PRIMARY: Dict[str, Path] = {
     "edm": ("all",),
     "sdp": ("labeled",),
     "ucca": ("labeled", "primary"),
+    "unlabeled": ("all",),
+    "predications": ("predications",),
 }
 
 

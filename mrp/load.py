@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Dict, Iterator, Optional
 
 from .codecs import ReadOptions, implied_framework, infer_format, reader
-from .corpus import Corpus
+from .corpus import Corpus, Repaired
 from .errors import FormatError, InputError
 from .source import Line, display_name, read_lines
 
@@ -32,13 +33,14 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
 
     Raises InputError for a file that cannot be used at all (missing, a
     directory, compressed, or holding no graph); a graph that cannot be read
-    is recorded in ``errors`` and reading goes on.
+    is recorded in ``errors`` and reading goes on; a graph read by a repair is kept and
+    recorded in ``repaired`` too (with ``options.strict`` it is an error instead).
     """
     fmt = fmt or infer_format(path, "mrp")
     options = options or ReadOptions()
     implied = implied_framework(fmt)
     if implied is not None and options.framework is None:
-        options = ReadOptions(options.framework or implied, options.text, options.no_wiki, options.wsj_ids)
+        options = replace(options, framework=implied)
     name = display_name(path)
     corpus = Corpus(name, fmt)
     with _collector_paused():
@@ -47,6 +49,8 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
                 corpus.errors.append(item)
             else:
                 corpus.graphs.append(item)
+                if item.repairs:
+                    corpus.repaired.append(Repaired(name, item.line, item.id, tuple(item.repairs)))
     if not corpus.graphs and not corpus.errors:
         raise InputError(f"{name}: holds no graphs (empty, or only blank lines)")
     return corpus

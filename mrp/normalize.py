@@ -9,19 +9,16 @@ scoring-time anchor identity (``explode``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, Hashable, List, Optional, Sequence, Set, Tuple
 
+from . import rules
 from .graph import Anchor, Edge, Graph
+from .rules import ATTRIBUTE_DEFAULTS, PUNCTUATION, SPACE, is_default_attribute, lower
 
-#: Whitespace in the reference scorer's sense.
-SPACE = frozenset(" \t\n\f")
-#: The 22 characters trimmed at both ends of an anchor span (18 marks and 4 whitespace).
-PUNCTUATION = frozenset(".?!;,:\u201c\"\u201d\u2018'\u2019()[]{}") | SPACE
-#: Edge attribute values that mean "absent" and are dropped.
-ATTRIBUTE_DEFAULTS = {"remote": "false", "effective": "false", "member": "false"}
-#: Roles that end in -of but are not inverted (the reference scorer means to exclude
-#: these too, but a missing comma in its code makes it invert them).
-NOT_INVERTED = frozenset({"consist-of", "subset-of"})
+__all__ = [
+    "ATTRIBUTE_DEFAULTS", "PUNCTUATION", "SPACE", "NormalGraph", "explode", "lower", "normal_edge",
+    "normal_label", "normalize", "normalize_anchors", "trim_span", "union_anchors",
+]
 
 EdgeKey = Tuple[int, int, Optional[str]]
 
@@ -95,24 +92,10 @@ def explode(spans: Sequence[Anchor], text: Optional[str]) -> Hashable:
     return frozenset(positions)
 
 
-def lower(value: Any) -> str:
-    """A value as the reference compares it: ``str(value).lower()`` (JSON true -> 'true')."""
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    return str(value).lower()
-
-
 def normal_label(label: str) -> Optional[str]:
-    """The label in normal direction of an inverted role, or None when it is not inverted."""
-    if label == "mod":
-        return "domain"
-    if label.endswith("-of-of"):
-        return label[:-3]
-    if label.endswith("-of") and label not in NOT_INVERTED and not label.startswith("prep-"):
-        return label[:-3]
-    return None
+    """The label in normal direction of an inverted role (the ``mrp`` variant of
+    :func:`mrp.rules.normal_role`), or None when it is not inverted."""
+    return rules.normal_role(label, rules.MRP)
 
 
 def normal_edge(edge: Edge) -> Tuple[int, int, Optional[str], FrozenSet[Tuple[str, str]]]:
@@ -132,7 +115,7 @@ def normal_edge(edge: Edge) -> Tuple[int, int, Optional[str], FrozenSet[Tuple[st
     attributes = set()
     for name, value in zip(edge.attributes, edge.values):
         name, value = lower(name), lower(value)
-        if ATTRIBUTE_DEFAULTS.get(name) != value:
+        if not is_default_attribute(name, value):
             attributes.add((name, value))
     return source, target, label, frozenset(attributes)
 

@@ -11,7 +11,7 @@ not comparable.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, List, Optional
+from typing import Iterable, List, Optional, Tuple
 
 from . import __version__
 
@@ -23,6 +23,10 @@ NORMALIZATION = {
     "ucca": "case+anchors+edges",
     "smatch": "case",
     "aspects": "case",
+    "unlabeled": "case+anchors+edges+unlabeled",
+    "unlabeled-edges": "case+anchors+edges+unlabeled-edges",
+    "predications": "case+anchors+edges",
+    "sembleu": "case",
 }
 
 
@@ -40,6 +44,9 @@ class Settings:
     seed: int = 0
     test: Optional[str] = None
     aspect_depth: Optional[int] = 2
+    #: SemBLEU weights (None: the original's default) and compatibility mode
+    sembleu_weights: Optional[Tuple[float, ...]] = None
+    sembleu_compat: bool = False
 
 
 def _solver(settings: Settings) -> str:
@@ -51,6 +58,17 @@ def _solver(settings: Settings) -> str:
     return "+".join(parts) if parts else "exact"
 
 
+def _sembleu(settings: Settings) -> str:
+    from .score.sembleu import DEFAULT_WEIGHTS
+
+    weights = settings.sembleu_weights or DEFAULT_WEIGHTS
+    if len(weights) > 1 and weights == (1.0 / len(weights),) * len(weights):
+        shown = f"uniform{len(weights)}"
+    else:
+        shown = "+".join(repr(w) for w in weights)
+    return "weights:" + shown + ("|compat" if settings.sembleu_compat else "")
+
+
 def signature(metric: str, frameworks: Iterable[str], settings: Settings) -> str:
     """The signature of one metric's result over graphs of these frameworks."""
     names = sorted({name or "none" for name in frameworks}) or ["none"]
@@ -60,6 +78,8 @@ def signature(metric: str, frameworks: Iterable[str], settings: Settings) -> str
                       + ("+compat" if settings.smatch_compat else ""))
     if metric == "aspects":
         fields.append(f"depth:{'full' if settings.aspect_depth is None else settings.aspect_depth}")
+    if metric == "sembleu":
+        fields.append(_sembleu(settings))
     if settings.no_wiki:
         fields.append("wiki:no")
     fields.append(f"std:{settings.standardization}")

@@ -82,7 +82,7 @@ from penman import transform
 from penman.exceptions import ModelError
 from penman.models.amr import model as AMR
 
-from .codecs.amr import normal_role
+from . import rules
 from .errors import MRPError
 from .graph import Edge, Graph, Node, check_references
 from .structure import preserve_structure
@@ -395,7 +395,7 @@ def _to_graph(graph: Graph, triples: List[Triple], tops: List[str], origin: Dict
             node.label = target.value if isinstance(target, _Constant) else target
         elif _is_variable(target):
             label = _label(role)
-            edges.append(Edge(ids[source], ids[target], label, normal_role(label)))
+            edges.append(Edge(ids[source], ids[target], label, rules.normal_role(label, rules.MTOOL)))
         else:
             node.properties.append(_label(role) or "")
             node.values.append(target.value if isinstance(target, _Constant) else target)

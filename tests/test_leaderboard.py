@@ -45,7 +45,8 @@ def demo() -> Dict[str, Dict[str, Dict[str, Any]]]:
 
 def test_primary_paths() -> None:
     assert PRIMARY == {"mrp": ("all",), "smatch": (), "edm": ("all",), "sdp": ("labeled",),
-                       "ucca": ("labeled", "primary")}
+                       "ucca": ("labeled", "primary"), "unlabeled": ("all",),
+                       "predications": ("predications",)}
     assert primary("MCES") == ("all",)
     with pytest.raises(ValueError, match="aspects"):
         primary("aspects")

@@ -9,7 +9,7 @@ from typing import Any, Callable, List, NoReturn, Optional
 
 from ..codecs import ReadOptions
 from ..errors import FormatError, MRPError, MRPWarning
-from ..load import read_text
+from ..load import Corpus, read_text
 
 #: Exit codes: 0 fine, 1 results with problems (some graphs skipped), 2 nothing trustworthy.
 OK, PROBLEMS, FATAL = 0, 1, 2
@@ -23,6 +23,12 @@ def warn(program: str, message: str) -> None:
 def report(error: FormatError, suffix: str = "") -> None:
     """A FormatError as its one line `FILE:LINE: graph ID: message` on stderr."""
     print(f"{error}{suffix}", file=sys.stderr)
+
+
+def report_repairs(corpus: Corpus) -> None:
+    """One warning line `FILE:LINE: graph ID: repaired: ...` per graph that its reader repaired."""
+    for item in corpus.repaired:
+        print(item, file=sys.stderr)
 
 
 def fail(program: str, message: str) -> NoReturn:

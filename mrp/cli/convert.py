@@ -10,7 +10,17 @@ from typing import List, Optional
 from ..codecs import WriteOptions, infer_format, writer
 from ..errors import FormatError
 from ..load import read_corpus
-from .common import OK, PROBLEMS, add_read_options, new_parser, read_options, report, run, warn
+from .common import (
+    OK,
+    PROBLEMS,
+    add_read_options,
+    new_parser,
+    read_options,
+    report,
+    report_repairs,
+    run,
+    warn,
+)
 
 PROGRAM = "mrp-convert"
 #: The MRP format version written for graphs converted from other formats.
@@ -64,6 +74,7 @@ def main_body(argv: List[str]) -> int:
             errors = json.load(stream)
     for error in corpus.errors:
         report(error, " (skipped)")
+    report_repairs(corpus)
     unwritable: List[FormatError] = []
 
     lines = {(g.framework, g.id): g.line for g in corpus.graphs}

@@ -14,7 +14,7 @@ from ..report import render
 from ..score.metrics import Options, canonical, evaluator
 from ..score.pairing import Pairing
 from ..signature import Settings, signature
-from .common import OK, add_read_options, fail, new_parser, read_options, report, run, warn
+from .common import OK, add_read_options, fail, new_parser, read_options, report, report_repairs, run, warn
 from .progress import Line, terminal
 
 if TYPE_CHECKING:
@@ -53,7 +53,8 @@ def parser() -> argparse.ArgumentParser:
                    help="system graphs ('-' for stdin), e.g. system.mrp; several files give a leaderboard")
     p.add_argument("--gold", required=True, metavar="GOLD", help="gold graphs, e.g. --gold gold.mrp")
     p.add_argument("--score", default="mrp", metavar="METRIC[,METRIC...]",
-                   help="metrics to compute: mrp (default), smatch, edm, sdp, ucca, aspects; with several "
+                   help="metrics to compute: mrp (default), smatch, edm, sdp, ucca, aspects, sembleu, "
+                        "predications, unlabeled; with several "
                         "(e.g. --score mrp,smatch,edm) the JSON is keyed by metric name and the "
                         "inputs are read once")
     p.add_argument("--format", metavar="FMT",
@@ -92,6 +93,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--smatch-compat", action="store_true",
                    help="smatch: reproduce the original SMATCH tool's counts, defects included "
                         "(duplicate triples counted repeatedly, quoted strings cut to their first word)")
+    p.add_argument("--unlabeled", action="store_true",
+                   help="add the MRP metric with edge and node labels ignored (as --score unlabeled)")
+    p.add_argument("--sembleu-weights", type=_weights, metavar="K|W1,W2,...",
+                   help="SemBLEU weights of orders 1, 2, 3 (default 0.34,0.33,0.34, as the original; "
+                        "K: uniform over orders 1..K), e.g. --sembleu-weights 2")
+    p.add_argument("--sembleu-compat", action="store_true",
+                   help="SemBLEU: reproduce the original tool, defects included (unreached nodes skipped, "
+                        ":/() dropped from strings)")
     p.add_argument("--bootstrap", type=int, nargs="?", const=1000, metavar="N",
                    help="add 95%% confidence intervals (\"ci\") from N bootstrap resamples of the items "
                         "(default N 1000), e.g. --bootstrap or --bootstrap 5000")
@@ -111,6 +120,15 @@ def parser() -> argparse.ArgumentParser:
                    help="no progress line, and do not list skipped or unpaired graphs one by one "
                         "(counts are still printed)")
     return p
+
+
+def _weights(text: str) -> Any:
+    from ..score.sembleu import parse_weights
+
+    try:
+        return parse_weights(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _metrics(spec: str, aspects: bool) -> List[str]:
@@ -166,7 +184,9 @@ def _read_system(path: str, fmt: str, read: ReadOptions, gold: Corpus, args: arg
                  std: Standardization) -> Pairing:
     from ..score.pairing import pair
 
-    system = _standardized(read_corpus(path, fmt, read), std)
+    corpus = read_corpus(path, fmt, read)
+    report_repairs(corpus)
+    system = _standardized(corpus, std)
     pairing = pair(gold, system, args.framework, by_position=args.positional)
     for note in pairing.notes:
         warn(PROGRAM, note)
@@ -261,7 +281,7 @@ def main_body(argv: List[str]) -> int:
     """Run mrp-score on arguments; returns the exit status."""
     args = parser().parse_args(argv)
     _check(args)
-    metrics = _metrics(args.score, args.aspects)
+    metrics = _metrics(args.score + (",unlabeled" if args.unlabeled else ""), args.aspects)
     from ..standardize import parse
 
     std = parse(args.standardize)
@@ -273,6 +293,7 @@ def main_body(argv: List[str]) -> int:
     from ..score.pairing import duplicate_errors
 
     gold = read_corpus(args.gold, gold_format, read)
+    report_repairs(gold)
     bad = gold.errors + duplicate_errors(gold)
     if bad:
         for error in bad:
@@ -288,11 +309,13 @@ def main_body(argv: List[str]) -> int:
     depth = None if args.aspect_depth == "full" else int(args.aspect_depth)
     settings = Settings(standardization=std.name(), limit=args.limit, timeout=args.timeout,
                         smatch_compat=args.smatch_compat, penman=penman, no_wiki=args.no_wiki,
-                        bootstrap=args.bootstrap, seed=args.seed, aspect_depth=depth)
+                        bootstrap=args.bootstrap, seed=args.seed, aspect_depth=depth,
+                        sembleu_weights=args.sembleu_weights, sembleu_compat=args.sembleu_compat)
     progress = Line(PROGRAM, gold.name, show=terminal(sys.stderr) and not args.quiet)
     options = Options(limit=args.limit, timeout=args.timeout, trace=True, errors=bool(args.errors),
                       jobs=args.jobs, smatch_compat=args.smatch_compat, penman=penman, progress=progress,
-                      memo={} if len(args.system) > 1 else None, aspect_depth=depth)
+                      memo={} if len(args.system) > 1 else None, aspect_depth=depth,
+                      sembleu_weights=args.sembleu_weights, sembleu_compat=args.sembleu_compat)
     if len(args.system) == 1:
         _single(args, metrics, _read_system(args.system[0], formats[0], read, gold, args, std), options,
                 settings)

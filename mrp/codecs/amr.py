@@ -1,9 +1,11 @@
-"""AMR in Penman notation: reader and writer, through the ``penman`` library.
+"""AMR in Penman notation: reader and writer, through the ``penman`` library's public API.
 
-Reading: blank-line separated blocks (a ``#`` line after graph lines also
-starts a new block); ``# ::id`` and ``# ::snt`` metadata give the id and the
-input; blocks without a graph (LDC headers, plain comments) are skipped; a
-graph without an id gets its position in the file ("0", "1", ...).  Concepts
+Reading: one graph per balanced pair of parentheses (see :mod:`.penman_frames`;
+a graph left open at the end of its block is closed and text after a graph is
+ignored, as the original SMATCH tool reads them, and listed in ``Graph.repairs``;
+``ReadOptions.strict`` refuses them); ``# ::id`` and ``# ::snt`` metadata give the
+id and the input; blocks without a graph (LDC headers, plain comments) are
+skipped; a graph without an id gets its position in the file ("0", "1", ...).  Concepts
 become node labels, constants become node properties (values are strings, in
 order; quoted constants are kept whole), relations between nodes become edges
 as written, with ``normal`` for inverted roles (``ARG1-of`` -> ``ARG1``, and
@@ -12,7 +14,7 @@ in order of definition; the first node is the top.
 
 Property values and labels read from Penman are :class:`Quoted` or
 :class:`Symbol` strings (plain ``str`` subclasses), so that writing them back
-reproduces the quoting of the file.
+(:mod:`.penman_write`) reproduces the quoting of the file.
 """
 
 from __future__ import annotations
@@ -20,58 +22,26 @@ from __future__ import annotations
 import json
 import logging
 import re
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Set, TextIO, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, Union
 
 import penman
-from penman._lexer import lex
-from penman._parse import _parse as _parse_tokens
 
+from .. import rules
 from ..errors import FormatError, excerpt
 from ..graph import Branch, Edge, Graph, Node
 from ..source import Line, is_unicode
-from .base import Item, ReadOptions, WriteOptions, write_blocks
+from .base import Bad, Item, ReadOptions, Unwritable, WriteOptions, cannot_write, id_line_safe, write_blocks
+from .penman_frames import Frame, frames
+from .penman_write import Quoted, Symbol, penman_text, preorder
 
 _ALIGNMENT = re.compile(r"~(?:[a-z]\.?)?[0-9]+(?:,[0-9]+)*$")
 _WSJ = re.compile(r"(?:^|[._])wsj_(\d{4})\.(\d+)$")
-_SYMBOL = re.compile(r'[^ \t\r\n\v\f"()/:~]+')
-_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
-_MODES = frozenset({"imperative", "interrogative", "expressive"})
-
-
-class Quoted(str):
-    """A string that was written in double quotes in Penman."""
-
-    __slots__ = ()
-
-
-class Symbol(str):
-    """A string that was written without quotes in Penman."""
-
-    __slots__ = ()
-
-
-class _Bad(Exception):
-    """A problem in one graph (internal; becomes a FormatError)."""
-
-    def __init__(self, message: str, line: Optional[int] = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
 
 
 def normal_role(label: Optional[str]) -> Optional[str]:
-    """The normal (non-inverted) role of an inverted AMR role, else None.
-
-    ``mod`` -> ``domain``; ``X-of`` -> ``X`` unless it is a ``prep-`` role
-    (``consist-of`` included, as in the MRP 2019 AMR data).
-    """
-    if label is None:
-        return None
-    if label == "mod":
-        return "domain"
-    if label.endswith("-of-of") or (label.endswith("-of") and not label.startswith("prep-")):
-        return label[:-3] or None
-    return None
+    """The ``normal`` of an edge read from Penman: the ``mtool`` variant of
+    :func:`mrp.rules.normal_role` (``consist-of`` inverted too, as in the MRP 2019 AMR data)."""
+    return rules.normal_role(label, rules.MTOOL)
 
 
 def map_wsj_id(gid: str) -> str:
@@ -84,51 +54,6 @@ def map_wsj_id(gid: str) -> str:
 
 
 # --------------------------------------------------------------------------- reading
-
-
-def _blocks(lines: Iterable[Union[Line, FormatError]]) -> Iterator[Tuple[List[Line], List[FormatError]]]:
-    """Lines of one graph each (comments and graph lines), split at blank lines and at
-    a comment line that follows graph lines; with the unreadable lines of the block."""
-    block: List[Line] = []
-    bad: List[FormatError] = []
-    has_graph = False
-    for line in lines:
-        if isinstance(line, FormatError):
-            bad.append(line)
-            continue
-        stripped = line.text.strip()
-        if not stripped:
-            if block or bad:
-                yield block, bad
-            block, bad, has_graph = [], [], False
-            continue
-        if stripped.startswith("#"):
-            if has_graph:
-                yield block, bad
-                block, bad, has_graph = [], [], False
-        else:
-            has_graph = True
-        block.append(line)
-    if block or bad:
-        yield block, bad
-
-
-def _metadata(comments: List[Line]) -> Dict[str, str]:
-    """``::key value`` pairs of the comment lines (``::snt`` and ``::tok`` take the rest of the line)."""
-    data: Dict[str, str] = {}
-    for line in comments:
-        text = line.text.lstrip()[1:]
-        for match in re.finditer(r"::(\S+)[ \t]?", text):
-            key = match.group(1)
-            rest = text[match.end():]
-            if key in ("snt", "tok"):
-                value = rest
-            else:
-                value = rest.split(" ::", 1)[0]
-            data.setdefault(key, value.strip())
-            if key in ("snt", "tok"):
-                break
-    return data
 
 
 def _strip_alignment(text: str) -> str:
@@ -165,56 +90,62 @@ class _Warnings(logging.Filter):
 _PENMAN_LOGGER = logging.getLogger("penman")
 
 
-def _tree(graph_lines: List[Line]) -> penman.Tree:
-    """The Penman tree of the graph lines; _Bad with the file line of a syntax error."""
-    tokens = lex([line.text for line in graph_lines])
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def _repairs(frame: Frame, strict: bool) -> List[Tuple[str, int]]:
+    """What the original SMATCH tool repairs silently in a frame, as (message, line); Bad for what
+    it refuses (a ``)`` after the end of the graph) and, with ``strict``, for text after the graph
+    (a graph left open is then refused by penman itself)."""
+    found: List[Tuple[str, int]] = []
+    last = frame.chunk.lines[-1].number if frame.chunk.lines else frame.first or 0
+    for piece in frame.trailing:
+        if ")" in piece.text or strict:
+            raise Bad(f"Penman syntax error: unexpected '{excerpt(piece.text)}' after the end of the graph",
+                      piece.number)
+        found.append((f"ignored text after the end of the graph: '{excerpt(piece.text)}'", piece.number))
+    if frame.opened and not strict:
+        parentheses = _plural(frame.opened, "parenthesis", "parentheses")
+        found.append((f"closed {parentheses} left open at the end of the graph", last))
+    return found
+
+
+def _tree(frame: Frame, close: bool) -> penman.Tree:
+    """The Penman tree of a frame's text (with ``close``, closed where it was left open); Bad with
+    the file line."""
+    chunk = frame.chunk
+    text = chunk.text() + ")" * (frame.opened if close else 0)
     warnings = _Warnings()
     _PENMAN_LOGGER.addFilter(warnings)
     try:
-        tree = _parse_tokens(tokens)
+        tree = penman.parse(text)
         if warnings.messages:
-            message, _, text = warnings.messages[0].partition(": ")
-            number = next((line.number for line in graph_lines if line.text == text),
-                          graph_lines[0].number)
-            raise _Bad(f"Penman syntax error: {message.lower()}", number)
-        while tokens and tokens.peek().type == "COMMENT":
-            tokens.next()
-        if tokens:
-            extra = tokens.peek()
-            raise penman.DecodeError(f"unexpected '{excerpt(extra.text)}' after the end of the graph",
-                                     lineno=extra.lineno, offset=extra.offset)
+            message, _, shown = warnings.messages[0].partition(": ")
+            number = next((line.number for line in chunk.lines if line.text == shown), chunk.first)
+            raise Bad(f"Penman syntax error: {message.lower()}", number)
     except penman.DecodeError as error:
-        number = graph_lines[-1].number
+        piece = len(chunk.lines) - 1
         if error.lineno:
-            number = graph_lines[min(error.lineno, len(graph_lines)) - 1].number
-        where = f" (column {error.offset + 1})" if error.offset is not None else ""
-        raise _Bad(f"Penman syntax error{where}: {error.message}", number) from None
+            piece = min(error.lineno, len(chunk.lines)) - 1
+        where = ""
+        if error.offset is not None:
+            where = f" (column {chunk.column(piece, error.offset) + 1})"
+        raise Bad(f"Penman syntax error{where}: {error.message}", chunk.lines[piece].number) from None
     finally:
         _PENMAN_LOGGER.removeFilter(warnings)
     return tree
 
 
-def _preorder(root: Any) -> List[Any]:
-    """The nodes of a Penman tree in depth-first order of their definitions (no recursion)."""
-    order: List[Any] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        order.append(node)
-        children = [target for _, target in node[1] if isinstance(target, tuple)]
-        stack.extend(reversed(children))
-    return order
-
-
 def _convert(tree: penman.Tree, gid: str, options: ReadOptions) -> Graph:
-    order = _preorder(tree.node)
+    order = preorder(tree.node)
     ids: Dict[int, int] = {}
     variables: Dict[str, int] = {}
     for k, node in enumerate(order):
         ids[id(node)] = k
         var = node[0]
         if var in variables:
-            raise _Bad(f"variable '{excerpt(var)}' is defined twice")
+            raise Bad(f"variable '{excerpt(var)}' is defined twice")
         variables[var] = k
     nodes: List[Node] = []
     edges: List[Edge] = []
@@ -233,7 +164,7 @@ def _convert(tree: penman.Tree, gid: str, options: ReadOptions) -> Graph:
                 written.append((label, ids[id(target)], True))
                 continue
             if target is None:
-                raise _Bad(f"role :{excerpt(label)} of '{excerpt(var)}' has no value")
+                raise Bad(f"role :{excerpt(label)} of '{excerpt(var)}' has no value")
             text = _strip_alignment(target)
             if not text.startswith('"') and text in variables:
                 edges.append(Edge(k, variables[text], label, normal_role(label)))
@@ -256,255 +187,74 @@ def tree_graph(tree: penman.Tree, gid: str, options: ReadOptions) -> Tuple[Graph
     """
     try:
         graph = _convert(tree, gid, options)
-    except _Bad as bad:
+    except Bad as bad:
         raise ValueError(bad.message) from None
-    return graph, [var for var, _ in _preorder(tree.node)]
+    return graph, [var for var, _ in preorder(tree.node)]
 
 
-def _graph(block: List[Line], position: int, options: ReadOptions) -> Graph:
-    """The graph of one block; _BadGraph (with the graph id) when it cannot be read."""
-    comments = [line for line in block if line.text.lstrip().startswith("#")]
-    graph_lines = [line for line in block if not line.text.lstrip().startswith("#")]
-    meta = _metadata(comments)
-    gid = meta.get("id") or str(position)
-    if options.wsj_ids:
-        gid = map_wsj_id(gid)
+def _graph(frame: Frame, gid: str, meta: Dict[str, str], options: ReadOptions) -> Graph:
+    """The graph of one frame; Bad when it cannot be read."""
+    repairs = _repairs(frame, options.strict)
     try:
-        try:
-            tree = _tree(graph_lines)
-            graph = _convert(tree, gid, options)
-        except RecursionError:
-            raise _Bad("graph is nested too deeply to be read", graph_lines[0].number) from None
-        if options.text is not None:
-            text = options.text.get(gid)
-            if text is None:
-                raise _Bad(f"no sentence for graph '{gid}' in the text table (--text)")
-            graph.input = text
-        else:
-            graph.input = meta.get("snt")
-    except _Bad as bad:
-        raise _BadGraph(gid, bad) from None
-    graph.line = block[0].number
+        graph = _convert(_tree(frame, not options.strict), gid, options)
+    except RecursionError:
+        raise Bad("graph is nested too deeply to be read", frame.chunk.first) from None
+    if options.text is not None:
+        text = options.text.get(gid)
+        if text is None:
+            raise Bad(f"no sentence for graph '{gid}' in the text table (--text)")
+        graph.input = text
+    else:
+        graph.input = meta.get("snt")
+    graph.line = frame.first
+    if repairs:
+        graph.repairs = [f"{message} (line {line})" for message, line in repairs]
     return graph
 
 
-class _BadGraph(Exception):
-    """A graph that cannot be read, with its id (internal; becomes a FormatError)."""
-
-    def __init__(self, gid: str, bad: _Bad) -> None:
-        super().__init__(bad.message)
-        self.gid = gid
-        self.bad = bad
-
-
 def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:
-    """Graphs from a Penman AMR file; a graph that cannot be read yields a FormatError."""
+    """Graphs from a Penman AMR file, framed by balanced parentheses (see :mod:`.penman_frames`);
+    a graph that cannot be read yields a FormatError, a repaired one lists its ``repairs``."""
     position = 0
-    for block, bad in _blocks(lines):
-        if bad:
-            gid = _metadata([line for line in block if line.text.lstrip().startswith("#")]).get("id")
-            if gid is not None and options.wsj_ids:
-                gid = map_wsj_id(gid)
-            for error in bad:
+    framework = options.framework or "amr"
+    for frame in frames(lines):
+        meta = frame.metadata()
+        gid = meta.get("id")
+        if gid is not None and options.wsj_ids:
+            gid = map_wsj_id(gid)
+        if frame.chunk.bad:
+            for error in frame.chunk.bad:
                 error.graph_id = gid
+                error.framework = framework
                 yield error
-            if any(not line.text.lstrip().startswith("#") for line in block):
+            if frame.chunk.lines:
                 position += 1
             continue
-        if all(line.text.lstrip().startswith("#") for line in block):
-            continue
-        try:
-            graph = _graph(block, position, options)
-        except _BadGraph as error:
-            line = error.bad.line if error.bad.line is not None else block[0].number
-            yield FormatError(error.bad.message, name, line, error.gid, options.framework or "amr")
-        else:
-            yield graph
+        if not frame.chunk.lines:
+            continue  # comments only (an LDC header, a note)
+        gid = gid or str(position)
         position += 1
+        try:
+            yield _graph(frame, gid, meta, options)
+        except Bad as bad:
+            line = bad.line if bad.line is not None else frame.first
+            yield FormatError(bad.message, name, line, gid, framework)
 
 
 # --------------------------------------------------------------------------- writing
 
 
-class _Unwritable(Exception):
-    """A graph that Penman cannot represent (internal; becomes a FormatError)."""
-
-
-def _format_constant(value: Any, role: str) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return str(value)
-    text = "" if value is None else str(value)
-    if isinstance(value, Quoted):
-        return json.dumps(text, ensure_ascii=False)
-    symbol = _SYMBOL.fullmatch(text) is not None and not text.startswith("#")
-    if isinstance(value, Symbol) and symbol:
-        return text
-    if symbol and (_NUMBER.fullmatch(text) or text in ("-", "+") or (role == "mode" and text in _MODES)):
-        return text
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _format_label(label: str) -> str:
-    if isinstance(label, Quoted) or _SYMBOL.fullmatch(label) is None or label.startswith("#"):
-        return json.dumps(label, ensure_ascii=False)
-    return label
-
-
-def _inverse(label: str) -> str:
-    return label[:-3] if label.endswith("-of") else label + "-of"
-
-
-def _check(graph: Graph) -> int:
-    if not graph.nodes:
-        raise _Unwritable("graph has no nodes")
-    if len(graph.tops) > 1:
-        raise _Unwritable(f"graph has {len(graph.tops)} tops (Penman has one root)")
-    known = {node.id for node in graph.nodes}
-    for edge in graph.edges:
-        if edge.source not in known or edge.target not in known:
-            raise _Unwritable(f"edge {edge.source} -> {edge.target} names no node")
-        if edge.attributes:
-            raise _Unwritable(f"edge {edge.source} -> {edge.target} has attributes")
-        if edge.label is None or _SYMBOL.fullmatch(edge.label) is None:
-            raise _Unwritable(f"edge {edge.source} -> {edge.target} has label {edge.label!r}")
-    for node in graph.nodes:
-        for name in node.properties:
-            if not isinstance(name, str) or _SYMBOL.fullmatch(name) is None:
-                raise _Unwritable(f"node {node.id} has property name {name!r}")
-    top = graph.tops[0] if graph.tops else graph.nodes[0].id
-    if top not in known:
-        raise _Unwritable(f"top {top} names no node")
-    return top
-
-
-def _layout(graph: Graph, top: int, strict: bool, ordered: bool) -> Optional[Any]:
-    """A Penman tree whose variables are node ids, or None when this layout cannot reach every node.
-
-    The strict layout follows edges as written and nests a node only where it
-    comes next in node order, so that reading the output gives the same node
-    ids; the relaxed one nests each node at its first visit and may follow an
-    edge backwards (writing it with the inverse role).  With ``ordered``, the
-    edges of a node are written in their order in the graph, else in the node
-    order of their other ends.
-    """
-    position = {node.id: k for k, node in enumerate(graph.nodes)}
-    if strict and position[top] != 0:
-        return None
-    by_id = {node.id: node for node in graph.nodes}
-    forward: Dict[int, List[int]] = {node.id: [] for node in graph.nodes}
-    backward: Dict[int, List[int]] = {node.id: [] for node in graph.nodes}
-    for k, edge in enumerate(graph.edges):
-        forward[edge.source].append(k)
-        backward[edge.target].append(k)
-
-    def branches(node_id: int) -> Tuple[int, List[Any]]:
-        node = by_id[node_id]
-        result: List[Any] = []
-        if node.label is not None:
-            result.append(("/", _format_label(node.label)))
-        for name, value in zip(node.properties, node.values):
-            result.append((":" + name, _format_constant(value, name)))
-        return (node_id, result)
-
-    def candidates(node_id: int) -> Iterator[Tuple[int, bool]]:
-        if ordered:
-            items = [(k, False) for k in forward[node_id]]
-        else:
-            items = [(k, False) for k in sorted(forward[node_id],
-                                                key=lambda k: position[graph.edges[k].target])]
-        if not strict:
-            items += [(k, True) for k in sorted(backward[node_id],
-                                                key=lambda k: position[graph.edges[k].source])]
-        return iter(items)
-
-    trees = {top: branches(top)}
-    visited = {top}
-    written: Set[int] = set()
-    following = 1
-    stack = [(top, candidates(top))]
-    while stack:
-        current, items = stack[-1]
-        for k, inverted in items:
-            if k in written:
-                continue
-            edge = graph.edges[k]
-            other = edge.source if inverted else edge.target
-            if inverted and other in visited:
-                continue
-            label = str(edge.label)
-            role = ":" + (_inverse(label) if inverted else label)
-            written.add(k)
-            if other not in visited and (not strict or position[other] == following):
-                visited.add(other)
-                following += 1
-                trees[other] = branches(other)
-                trees[current][1].append((role, trees[other]))
-                stack.append((other, candidates(other)))
-                break
-            trees[current][1].append((role, other))
-        else:
-            stack.pop()
-    if len(visited) != len(graph.nodes):
-        return None
-    return trees[top]
-
-
-def _variables(root: Any, graph: Graph, given: Optional[Dict[int, str]] = None) -> penman.Tree:
-    """A Penman tree with the ``given`` variables, else AMR-style ones (first letter of the concept,
-    numbered)."""
-    names: Dict[int, str] = dict(given or {})
-    counts: Dict[str, int] = {}
-    by_id = {node.id: node for node in graph.nodes}
-    for node_id, _ in _preorder(root) if given is None else []:
-        label = by_id[node_id].label or "x"
-        letters = [c for c in str(label).lower() if "a" <= c <= "z"]
-        prefix = letters[0] if letters else "x"
-        counts[prefix] = counts.get(prefix, 0) + 1
-        names[node_id] = prefix if counts[prefix] == 1 else f"{prefix}{counts[prefix]}"
-
-    def rename(node: Any) -> Any:
-        node_id, branches = node
-        renamed = []
-        for role, target in branches:
-            if isinstance(target, tuple):
-                renamed.append((role, rename(target)))
-            elif isinstance(target, int) and role != "/":
-                renamed.append((role, names[target]))
-            else:
-                renamed.append((role, target))
-        return (names[node_id], renamed)
-
-    return penman.Tree(rename(root))
-
-
-def penman_text(graph: Graph, variables: Optional[Dict[int, str]] = None, indent: int = 6) -> str:
-    """The Penman text of a graph (no metadata); ``variables``: node id -> variable of every node
-    (default: AMR-style ones); FormatError when Penman cannot represent the graph."""
-    try:
-        top = _check(graph)
-        root = (_layout(graph, top, strict=True, ordered=True)
-                or _layout(graph, top, strict=True, ordered=False)
-                or _layout(graph, top, strict=False, ordered=False))
-        if root is None:
-            raise _Unwritable("not every node can be reached from the top")
-        return penman.format(_variables(root, graph, variables), indent=indent)
-    except _Unwritable as error:
-        raise FormatError(f"cannot be written as Penman: {error}", graph_id=graph.id,
-                          framework=graph.framework) from None
-    except RecursionError:
-        raise FormatError("cannot be written as Penman: graph is nested too deeply",
-                          graph_id=graph.id, framework=graph.framework) from None
 
 
 def format_graph(graph: Graph) -> str:
     """The Penman text of one graph, with ``# ::id`` and ``# ::snt`` metadata lines."""
-    if graph.framework not in (None, "amr"):
-        raise FormatError(f"cannot be written as Penman: framework {graph.framework} is not AMR",
-                          graph_id=graph.id, framework=graph.framework)
+    try:
+        if graph.framework not in (None, "amr"):
+            raise Unwritable(f"framework {graph.framework} is not AMR")
+        header = [f"# ::id {id_line_safe(graph.id, (' ::',))}"]
+    except Unwritable as error:
+        raise cannot_write(graph, "Penman", error) from None
     body = penman_text(graph)
-    header = [f"# ::id {graph.id}"]
     if graph.input is not None:
         header.append("# ::snt " + " ".join(graph.input.split()))
     return "\n".join(header + [body])

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterable, Iterator, Mapping, Optional, TextIO, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, Mapping, Optional, TextIO, Tuple, Union
 
 from ..errors import FormatError
 from ..graph import Graph
@@ -12,19 +13,64 @@ from ..source import Line
 Item = Union[Graph, FormatError]
 
 
+class Bad(Exception):
+    """A problem in one graph while it is read (internal to the codecs; the reader turns it into
+    a FormatError naming its file, line and graph id)."""
+
+    def __init__(self, message: str, line: Optional[int] = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+class Unwritable(Exception):
+    """A graph that a format cannot represent (internal to the codecs; see :func:`cannot_write`)."""
+
+
+#: Characters that end a line for some reader (``str.splitlines`` and line-based tools).
+_LINE_BREAK = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def id_line_safe(gid: str, forbidden: Tuple[str, ...] = ()) -> str:
+    """A graph id for a ``#id``-style line, unchanged; Unwritable when it would not read back as
+    itself: empty, with a line break (it would inject lines), with white space at either end, or
+    holding one of ``forbidden`` (text that the format's reader takes as syntax)."""
+    text = str(gid)
+    if not text:
+        raise Unwritable("graph id is empty")
+    if _LINE_BREAK.search(text):
+        raise Unwritable(f"graph id {text!r} holds a line break")
+    if text != text.strip():
+        raise Unwritable(f"graph id {text!r} starts or ends with white space")
+    for bad in forbidden:
+        if bad in text:
+            raise Unwritable(f"graph id {text!r} holds {bad!r}")
+    return text
+
+
+def cannot_write(graph: Graph, format_name: str, error: Exception) -> FormatError:
+    """The FormatError of a graph that cannot be written in a format."""
+    return FormatError(f"cannot be written as {format_name}: {error}", graph_id=graph.id,
+                       framework=graph.framework)
+
+
 @dataclass
 class ReadOptions:
     """Options that change how a file is read.
 
     ``framework`` sets the framework of formats that do not name one and keeps
     only graphs of that framework in formats that do; ``text`` maps graph ids to
-    input strings (for anchoring token-based formats).
+    input strings (for anchoring token-based formats).  A reader repairs what the
+    established tools repair silently (listing it in ``Graph.repairs``); with
+    ``strict`` it refuses such a graph instead.
     """
 
     framework: Optional[str] = None
     text: Optional[Mapping[str, str]] = None
     no_wiki: bool = False
     wsj_ids: bool = False
+    #: refuse (as a FormatError) a graph that the reader could only read by repairing it
+    strict: bool = False
 
 
 @dataclass

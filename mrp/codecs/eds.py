@@ -1,12 +1,15 @@
 """Elementary Dependency Structures in the native EDS text format: reader and writer.
 
-A graph is an optional ``#id`` line, then ``{top:`` (the top handle, possibly
-empty), one node per line, and ``}``::
+A graph is an optional ``#id``, then ``{top:`` (the top handle, possibly
+empty), its nodes (one per line, or separated by commas on one line), and
+``}``; graphs are framed by balanced braces, so a graph may span many lines,
+one line (``#2 {e2: e2:_rain_v_1<3:9>[]}``), or share a line with others.
+A node is::
 
     handle:label<from:to>("carg"){type PROP val, ...}[ROLE handle, ...]
 
 where the lnk ``<from:to>``, the carg ``("...")`` and the property block
-``{...}`` are optional.  Nodes get ids ``0..n-1`` in line order; the carg is the
+``{...}`` are optional.  Nodes get ids ``0..n-1`` in order; the carg is the
 property ``carg``, placed first; the type letter of the property block is
 dropped; the argument list gives the edges.  The input comes from
 ``options.text`` by id (the format itself has no sentence).
@@ -21,28 +24,24 @@ from typing import Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, Unio
 from ..errors import FormatError, excerpt
 from ..graph import Edge, Graph, Node
 from ..source import Line, is_unicode
-from .base import Item, ReadOptions, WriteOptions, write_blocks
+from .base import Bad, Item, ReadOptions, Unwritable, WriteOptions, cannot_write, id_line_safe, write_blocks
+from .framing import Chunk, Lines, scan
 
 _NODE = re.compile(
-    r"""\s*\|?(?P<handle>[^\s:]+):
+    r"""\|?(?P<handle>[^\s:{}\[\],]+):
     (?P<label>[^\s<(\[{]+|"(?:[^"\\]|\\.)*")
     (?:<(?P<start>-?\d+):(?P<end>-?\d+)>)?
     (?:\("(?P<carg>(?:[^"\\]|\\.)*)"\))?
     (?:\{(?P<properties>[^}]*)\})?
-    \[(?P<arguments>[^\]]*)\]\s*,?\s*$""",
+    \[(?P<arguments>[^\]]*)\]""",
     re.VERBOSE,
 )
-_OPEN = re.compile(r"\s*\{(?P<top>[^\s:]*):(?:\s*\([^)]*\))?\s*$")
+_OPEN = re.compile(r"\{(?P<top>[^\s:{}]*):(?:\s*\([^)]*\))?")
+#: ``#id`` followed on the same line by a graph: ``#2 {e2: ...}``
+_ID_THEN_GRAPH = re.compile(r"#\s*(?P<id>\S*)\s+(?=\{)")
 _UNSAFE = re.compile(r'[\s<>(){}\[\],"]')
 
 
-class _Bad(Exception):
-    """A problem in one graph (internal; becomes a FormatError)."""
-
-    def __init__(self, message: str, line: int) -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
 
 
 def _unescape(text: str) -> str:
@@ -62,7 +61,7 @@ def _pairs(text: str, what: str, line: int) -> List[Tuple[str, str]]:
             continue
         parts = item.split()
         if len(parts) != 2:
-            raise _Bad(f"{what} '{excerpt(item)}' is not 'NAME value'", line)
+            raise Bad(f"{what} '{excerpt(item)}' is not 'NAME value'", line)
         pairs.append((parts[0], parts[1]))
     return pairs
 
@@ -79,13 +78,10 @@ class _Builder:
         self.nodes: List[Node] = []
         self.arguments: List[Tuple[int, str, str, int]] = []
 
-    def add(self, text: str, line: int) -> None:
-        match = _NODE.match(text)
-        if match is None:
-            raise _Bad(f"not an EDS node line: {text.strip()[:80]!r}", line)
+    def add(self, match: re.Match[str], line: int) -> None:
         handle = match.group("handle")
         if handle in self.handles:
-            raise _Bad(f"node handle '{excerpt(handle)}' is used twice", line)
+            raise Bad(f"node handle '{excerpt(handle)}' is used twice", line)
         node = Node(id=len(self.nodes))
         label = match.group("label")
         node.label = _unescape(label[1:-1]) if label.startswith('"') else label
@@ -93,7 +89,7 @@ class _Builder:
             try:
                 node.anchors = [(int(match.group("start")), int(match.group("end")))]
             except ValueError:  # more digits than int() takes (sys.get_int_max_str_digits)
-                raise _Bad(f"node '{excerpt(handle)}': anchor has too many digits", line) from None
+                raise Bad(f"node '{excerpt(handle)}': anchor has too many digits", line) from None
         if match.group("carg") is not None:
             node.properties.append("carg")
             node.values.append(_unescape(match.group("carg")))
@@ -112,91 +108,159 @@ class _Builder:
         edges = []
         for source, role, target, line in self.arguments:
             if target not in self.handles:
-                raise _Bad(f"argument {excerpt(role)} names the unknown node '{excerpt(target)}'", line)
+                raise Bad(f"argument {excerpt(role)} names the unknown node '{excerpt(target)}'", line)
             edges.append(Edge(source=source, target=self.handles[target], label=role))
         tops = []
         if self.top:
             if self.top not in self.handles:
-                raise _Bad(f"top '{excerpt(self.top)}' names no node", self.line)
+                raise Bad(f"top '{excerpt(self.top)}' names no node", self.line)
             tops.append(self.handles[self.top])
         graph = Graph(id=self.gid, framework=options.framework or "eds", flavor=1,
                       tops=tops, nodes=self.nodes, edges=edges, line=self.start)
         if options.text is not None:
             text = options.text.get(self.gid)
             if text is None:
-                raise _Bad(f"no sentence for graph '{self.gid}' in the text table (--text)", self.line)
+                raise Bad(f"no sentence for graph '{self.gid}' in the text table (--text)", self.line)
             graph.input = text
         return graph
 
 
-def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:
-    """Graphs from a native EDS file; a graph that cannot be read yields a FormatError
-    and reading goes on after its closing ``}``."""
+def _skip(text: str, position: int, end: int) -> int:
+    """The position after white space and commas (between nodes and graphs)."""
+    while position < end and (text[position].isspace() or text[position] == ","):
+        position += 1
+    return position
+
+
+class _Frame:
+    """One ``{...}`` chunk with the id given before it (None: positional)."""
+
+    def __init__(self, gid: Optional[str], id_line: Optional[int]) -> None:
+        self.gid = gid
+        self.id_line = id_line
+        self.chunk = Chunk()
+        self.closed = False
+
+
+def _frames(lines: Lines, name: str, framework: str) -> Iterator[Union[_Frame, FormatError]]:
+    """Graph chunks by balanced braces outside strings, and the text that is neither id nor graph.
+
+    A graph left open ends at a blank line, a ``#id`` line or a line that opens a new
+    graph (a node never starts a line with ``{``), so the next graph keeps its id.
+    """
     gid: Optional[str] = None
     id_line: Optional[int] = None
-    builder: Optional[_Builder] = None
-    failed: Optional[str] = None  # id of a graph whose remaining lines are skipped
-    position = 0
-    framework = options.framework or "eds"
+    frame: Optional[_Frame] = None
+    depth = 0
     for line in lines:
         if isinstance(line, FormatError):
-            if builder is not None:
-                line.graph_id = builder.gid
-                failed, builder = builder.gid, None
-            line.framework = framework
-            yield line
-            continue
-        text = line.text
-        stripped = text.strip()
-        if failed is not None:
-            if stripped == "}":
-                failed = None
-                continue
-            if stripped.startswith("#") or _OPEN.match(text):
-                failed = None
+            if frame is not None:
+                frame.chunk.bad.append(line)
             else:
-                continue
-        if not stripped:
+                line.framework = framework
+                yield line
             continue
-        if builder is None:
-            if stripped.startswith("#"):
-                gid = stripped[1:].strip() or None
-                id_line = line.number
+        text, position = line.text, 0
+        if frame is not None:
+            stripped = text.lstrip()
+            if not stripped or stripped[0] in "#{":
+                yield frame
+                frame = None
+            else:
+                end, depth = scan(text, 0, depth, "{", "}")
+                if end < 0:
+                    frame.chunk.add(line)
+                    continue
+                frame.chunk.add(line, 0, end)
+                frame.closed = True
+                yield frame
+                frame, position = None, end
+        while True:
+            position = _skip(text, position, len(text))
+            if position >= len(text):
+                break
+            if text[position] == "#":
+                both = _ID_THEN_GRAPH.match(text, position)
+                if both is None:
+                    gid, id_line = text[position + 1:].strip() or None, line.number
+                    break
+                gid, id_line, position = both.group("id") or None, line.number, both.end()
                 continue
-            opening = _OPEN.match(text)
-            if opening is None:
-                yield FormatError(f"expected '#id' or '{{top:', not {stripped[:80]!r}", name,
-                                  line.number, gid, framework)
-                continue
-            builder = _Builder(gid if gid is not None else str(position), opening.group("top"),
-                               line.number, id_line if gid is not None and id_line else line.number)
+            if text[position] != "{":
+                yield FormatError(f"expected '#id' or '{{top:', not {excerpt(text[position:].strip())!r}",
+                                  name, line.number, gid, framework)
+                break
+            frame = _Frame(gid, id_line)
             gid, id_line = None, None
-            position += 1
+            end, depth = scan(text, position, 0, "{", "}")
+            if end < 0:
+                frame.chunk.add(line, position)
+                break
+            frame.chunk.add(line, position, end)
+            frame.closed = True
+            yield frame
+            frame, position = None, end
+    if frame is not None:
+        yield frame
+
+
+def _decode(frame: _Frame, gid: str, options: ReadOptions) -> Graph:
+    """The graph of a closed chunk ``{top: node, ...}``; Bad naming the line of a problem."""
+    chunk = frame.chunk
+    text = chunk.text()
+    opening = _OPEN.match(text)
+    assert opening is not None
+    first = chunk.lines[0].number
+    start = frame.id_line if frame.gid is not None and frame.id_line else first
+    builder = _Builder(gid, opening.group("top"), first, start)
+    position, end = opening.end(), len(text) - 1
+    while True:
+        position = _skip(text, position, end)
+        if position >= end:
+            break
+        match = _NODE.match(text, position, end)
+        if match is None:
+            rest = text[position:end].split("\n", 1)[0].strip()
+            raise Bad(f"not an EDS node: {excerpt(rest)!r}", chunk.line_at(position))
+        builder.add(match, chunk.line_at(match.start()) or first)
+        position = match.end()
+    return builder.graph(options)
+
+
+def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:
+    """Graphs from a native EDS file (framed by balanced braces: one graph per line, over many
+    lines, or several on a line); a graph that cannot be read yields a FormatError."""
+    position = 0
+    framework = options.framework or "eds"
+    for frame in _frames(lines, name, framework):
+        if isinstance(frame, FormatError):
+            yield frame
             continue
-        if stripped == "}":
-            try:
-                yield builder.graph(options)
-            except _Bad as bad:
-                yield FormatError(bad.message, name, bad.line, builder.gid, framework)
-            builder = None
+        chunk = frame.chunk
+        if not chunk.lines or _OPEN.match(chunk.lines[0].text) is None:
+            shown = chunk.lines[0].text.strip() if chunk.lines else ""
+            yield FormatError(f"expected '#id' or '{{top:', not {excerpt(shown)!r}", name,
+                              chunk.first, frame.gid, framework)
+            continue
+        gid = frame.gid if frame.gid is not None else str(position)
+        position += 1
+        if chunk.bad:
+            for error in chunk.bad:
+                error.graph_id, error.framework = gid, framework
+                yield error
+            continue
+        if not frame.closed:
+            yield FormatError("graph has no closing '}'", name, chunk.lines[0].number, gid, framework)
             continue
         try:
-            builder.add(text, line.number)
-        except _Bad as bad:
-            yield FormatError(bad.message, name, bad.line, builder.gid, framework)
-            failed = builder.gid
-            builder = None
-    if builder is not None:
-        yield FormatError("graph has no closing '}'", name, builder.line, builder.gid, framework)
-
-
-class _Unwritable(Exception):
-    """A graph that the EDS format cannot represent (internal; becomes a FormatError)."""
+            yield _decode(frame, gid, options)
+        except Bad as bad:
+            yield FormatError(bad.message, name, bad.line, gid, framework)
 
 
 def _safe(text: str, what: str) -> str:
     if not text or _UNSAFE.search(text):
-        raise _Unwritable(f"{what} {text!r} cannot be written in EDS")
+        raise Unwritable(f"{what} {text!r} cannot be written in EDS")
     return text
 
 
@@ -208,37 +272,36 @@ def format_graph(graph: Graph) -> str:
     """The native EDS text of one graph (``#id`` line, ``{top:``, node lines, ``}``)."""
     try:
         return _format(graph)
-    except _Unwritable as error:
-        raise FormatError(f"cannot be written as EDS: {error}", graph_id=graph.id,
-                          framework=graph.framework) from None
+    except Unwritable as error:
+        raise cannot_write(graph, "EDS", error) from None
 
 
 def _format(graph: Graph) -> str:
     handles = {node.id: f"_{k}" for k, node in enumerate(graph.nodes)}
     if len(graph.tops) > 1:
-        raise _Unwritable(f"graph has {len(graph.tops)} tops (EDS has one)")
+        raise Unwritable(f"graph has {len(graph.tops)} tops (EDS has one)")
     arguments: Dict[int, List[str]] = {node.id: [] for node in graph.nodes}
     for edge in graph.edges:
         if edge.source not in handles or edge.target not in handles:
-            raise _Unwritable(f"edge {edge.source} -> {edge.target} names no node")
+            raise Unwritable(f"edge {edge.source} -> {edge.target} names no node")
         if edge.attributes:
-            raise _Unwritable(f"edge {edge.source} -> {edge.target} has attributes")
+            raise Unwritable(f"edge {edge.source} -> {edge.target} has attributes")
         role = _safe(edge.label or "", "edge label")
         arguments[edge.source].append(f"{role} {handles[edge.target]}")
     top = ""
     if graph.tops:
         if graph.tops[0] not in handles:
-            raise _Unwritable(f"top {graph.tops[0]} names no node")
+            raise Unwritable(f"top {graph.tops[0]} names no node")
         top = handles[graph.tops[0]]
-    lines = [f"#{graph.id}", f"{{{top}:"]
+    lines = [f"#{id_line_safe(graph.id, ('{',))}", f"{{{top}:"]
     for node in graph.nodes:
         if node.label is None:
-            raise _Unwritable(f"node {node.id} has no label")
+            raise Unwritable(f"node {node.id} has no label")
         label = node.label if not _UNSAFE.search(node.label) and node.label else f'"{_quote(node.label)}"'
         parts = [f" {handles[node.id]}:{label}"]
         if node.anchors:
             if len(node.anchors) != 1:
-                raise _Unwritable(f"node {node.id} has {len(node.anchors)} anchors (EDS has one span)")
+                raise Unwritable(f"node {node.id} has {len(node.anchors)} anchors (EDS has one span)")
             start, end = node.anchors[0]
             parts.append(f"<{start}:{end}>")
         carg: Optional[str] = None

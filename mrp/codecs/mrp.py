@@ -16,13 +16,14 @@ the graph (both written only when present, and read back):
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Set, TextIO, Tuple, Union
 
 import ujson
 
-from ..errors import FormatError, excerpt
+from ..errors import FormatError, excerpt_json
 from ..graph import (
     FRAMEWORKS,
     Anchor,
@@ -35,7 +36,7 @@ from ..graph import (
     reference_problems,
 )
 from ..source import Line
-from .base import Item, ReadOptions, WriteOptions, write_blocks
+from .base import Item, ReadOptions, Unwritable, WriteOptions, cannot_write, write_blocks
 
 #: A JSON escape of a UTF-16 surrogate: only a lone one (not part of a pair) is a problem.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
@@ -47,9 +48,22 @@ Found = Tuple[str, str]
 _TIME = re.compile(r"\d{4}-\d{2}-\d{2}( \(\d{2}:\d{2}\))?")
 
 
-def _show(value: Any) -> str:
-    """A JSON value for a message, cut short when long."""
-    return excerpt(ujson.dumps(value))
+#: Text that may decode to a float that is not finite (ujson reads NaN, Infinity and 1e999).
+_MAYBE_NON_FINITE = re.compile(r"NaN|Infinity|[0-9][eE]")
+
+
+def _non_finite(obj: Any) -> Optional[float]:
+    """The first NaN or infinite number in a decoded object, or None (JSON has neither)."""
+    stack = [obj]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            return item
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
 
 
 def _lone_surrogate(obj: Any) -> Optional[str]:
@@ -92,7 +106,7 @@ class _Decoder:
     def integer(self, value: Any, where: str, what: str, reader: Optional[str] = None) -> Optional[int]:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
-        message = f"{what} is {_show(value)}, not an integer"
+        message = f"{what} is {excerpt_json(value)}, not an integer"
         self.bad(where, message, reader and f"{reader}{message}")
         return None
 
@@ -102,7 +116,7 @@ class _Decoder:
             return value
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return str(value)
-        self.bad(where, f"{what} is {_show(value)}, not a string")
+        self.bad(where, f"{what} is {excerpt_json(value)}, not a string")
         return None
 
     def listing(self, obj: Dict[str, Any], key: str, where: str) -> List[Any]:
@@ -112,7 +126,7 @@ class _Decoder:
             return []
         if not isinstance(value, list):
             prefix = f"{where}: " if where else ""
-            self.bad(where, f"'{key}' is {_show(value)}, not a list", f"{prefix}'{key}' is not a list")
+            self.bad(where, f"'{key}' is {excerpt_json(value)}, not a list", f"{prefix}'{key}' is not a list")
             return []
         return value
 
@@ -126,7 +140,7 @@ class _Decoder:
             if value is None:
                 self.bad(where, f"{noun} name {k} is null, not a string",
                          f"{where}: {noun} name is null, not a string")
-            names.append(_show(value) if text is None else text)
+            names.append(excerpt_json(value) if text is None else text)
         return names
 
     def anchors(self, value: Any, where: str) -> Optional[List[Anchor]]:
@@ -134,7 +148,8 @@ class _Decoder:
         if value is None:
             return None
         if not isinstance(value, list):
-            self.bad(where, f"'anchors' is {_show(value)}, not a list", f"{where}: 'anchors' is not a list")
+            self.bad(where, f"'anchors' is {excerpt_json(value)}, not a list",
+                     f"{where}: 'anchors' is not a list")
             return None
         spans: List[Anchor] = []
         for anchor in value:
@@ -144,7 +159,7 @@ class _Decoder:
                     spans.append((start, end))
                     continue
             if not isinstance(anchor, dict) or "from" not in anchor or "to" not in anchor:
-                self.bad(where, f"anchor {_show(anchor)} has no 'from' and 'to'")
+                self.bad(where, f"anchor {excerpt_json(anchor)} has no 'from' and 'to'")
                 continue
             start = self.integer(anchor["from"], where, "anchor 'from'")
             end = self.integer(anchor["to"], where, "anchor 'to'")
@@ -155,7 +170,8 @@ class _Decoder:
     def node(self, k: int, item: Any) -> Optional[Node]:
         """The k-th node, or None when it has no usable id."""
         if not isinstance(item, dict):
-            self.bad(f"nodes[{k}]", f"is {_show(item)}, not a JSON object", f"node {k} is not a JSON object")
+            self.bad(f"nodes[{k}]", f"is {excerpt_json(item)}, not a JSON object",
+                     f"node {k} is not a JSON object")
             return None
         if item.get("id") is None:
             self.bad(f"nodes[{k}]", "has no 'id'", f"node {k} has no 'id'")
@@ -179,7 +195,7 @@ class _Decoder:
         """The k-th edge, or None when it has no usable source or target."""
         where = f"edge {k}"
         if not isinstance(item, dict):
-            self.bad(where, f"is {_show(item)}, not a JSON object", f"edge {k} is not a JSON object")
+            self.bad(where, f"is {excerpt_json(item)}, not a JSON object", f"edge {k} is not a JSON object")
             return None
         ends: List[Optional[int]] = [item.get("source"), item.get("target")]
         if type(ends[0]) is not int or type(ends[1]) is not int:
@@ -213,7 +229,7 @@ class _Decoder:
         if gid is None:
             self.bad("", "graph has no 'id'")
         elif not isinstance(gid, (str, int)) or isinstance(gid, bool):
-            self.bad("", f"graph id {_show(gid)} is neither a string nor a number")
+            self.bad("", f"graph id {excerpt_json(gid)} is neither a string nor a number")
         elif gid == "":
             self.note("", "graph id is empty")
         elif not isinstance(gid, str):
@@ -229,11 +245,11 @@ class _Decoder:
             self.note("", f"framework '{name}' is not a known framework ({', '.join(sorted(FRAMEWORKS))})")
         version = obj.get("version")
         if version is not None and (not isinstance(version, (int, float, str)) or isinstance(version, bool)):
-            self.note("", f"'version' is {_show(version)}, not a number")
+            self.note("", f"'version' is {excerpt_json(version)}, not a number")
         time = obj.get("time")
         if isinstance(time, (str, int, float)) and not isinstance(time, bool) \
                 and not (isinstance(time, str) and _TIME.fullmatch(time)):
-            self.note("", f"'time' is {_show(time)}, not a date (YYYY-MM-DD, or YYYY-MM-DD (HH:MM))")
+            self.note("", f"'time' is {excerpt_json(time)}, not a date (YYYY-MM-DD, or YYYY-MM-DD (HH:MM))")
         return str(gid) if isinstance(gid, (str, int)) and not isinstance(gid, bool) else ""
 
     def graph(self, obj: Dict[str, Any], text: str, framework: Optional[str]) -> Graph:
@@ -242,6 +258,11 @@ class _Decoder:
             lone = _lone_surrogate(obj)
             if lone is not None:
                 self.bad("", f"a string holds the lone surrogate {lone}, which is not a character")
+        if _MAYBE_NON_FINITE.search(text):
+            number = _non_finite(obj)
+            if number is not None:
+                self.bad("", f"a number is {number!r} (NaN, Infinity or too large), which JSON "
+                             "does not allow")
         gid = self.identity(obj, framework)
         flavor = obj.get("flavor")
         if flavor is not None:
@@ -252,7 +273,7 @@ class _Decoder:
                   for key in ("framework", "input", "language", "time", "source", "provenance")}
         targets = obj.get("targets")
         if targets is not None and not isinstance(targets, list):
-            self.bad("", f"'targets' is {_show(targets)}, not a list", "'targets' is not a list")
+            self.bad("", f"'targets' is {excerpt_json(targets)}, not a list", "'targets' is not a list")
             targets = None
         nodes = [self.node(k, item) for k, item in enumerate(self.listing(obj, "nodes", ""))]
         edges = [self.edge(k, item) for k, item in enumerate(self.listing(obj, "edges", ""))]
@@ -287,7 +308,7 @@ class _Decoder:
             try:
                 nid = int(key)
             except ValueError:
-                self.bad("", f"'variables': key {_show(key)} is not a node id")
+                self.bad("", f"'variables': key {excerpt_json(key)} is not a node id")
                 continue
             if nid not in known:
                 self.bad("", f"'variables': node {nid} names no node")
@@ -470,8 +491,12 @@ def encode(graph: Graph) -> Dict[str, Any]:
 
 
 def dumps(graph: Graph) -> str:
-    """One MRP JSON line (without the line break)."""
-    return ujson.dumps(encode(graph), ensure_ascii=False, escape_forward_slashes=False)
+    """One MRP JSON line (without the line break); FormatError for a NaN or infinite number."""
+    try:
+        return ujson.dumps(encode(graph), ensure_ascii=False, escape_forward_slashes=False, allow_nan=False)
+    except OverflowError:
+        raise cannot_write(graph, "MRP", Unwritable("a number is NaN or Infinity, which JSON does not allow"),
+                           ) from None
 
 
 def write(graphs: Iterable[Graph], out: TextIO, options: WriteOptions) -> None:

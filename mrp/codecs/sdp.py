@@ -21,7 +21,8 @@ from ..errors import FormatError, excerpt
 from ..graph import Edge, Graph, Node
 from ..source import Line
 from .anchoring import AnchorError, align
-from .base import Item, ReadOptions, WriteOptions, write_blocks
+from .base import Bad, Item, ReadOptions, Unwritable, WriteOptions, cannot_write, id_line_safe, write_blocks
+from .framing import Chunk, blocks
 
 _HEADER = "#SDP 2015"
 _FIXED = 7
@@ -30,38 +31,11 @@ _HEADER_LINE = re.compile(r"#SDP(?:\s|$)")
 #: with a node id this large is refused (no sentence has so many tokens; node id 10**9 would
 #: otherwise write a billion filler rows).
 MAX_TOKENS = 100_000
+#: At most this many cells (rows x columns) in the table of one graph (a sentence of 200 tokens
+#: with 100 predicates has 21,400).
+MAX_CELLS = 2_000_000
 
 
-class _Bad(Exception):
-    """A problem in one block (internal; becomes a FormatError)."""
-
-    def __init__(self, message: str, line: Optional[int]) -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
-
-
-def _blocks(lines: Iterable[Union[Line, FormatError]]) -> Iterator[Tuple[List[Line], List[FormatError]]]:
-    """Blank-line separated blocks of lines, each with its unreadable lines.
-
-    ``#SDP 2015`` header lines are dropped wherever they occur between blocks
-    (files concatenated from several SDP files repeat them).
-    """
-    block: List[Line] = []
-    bad: List[FormatError] = []
-    for line in lines:
-        if isinstance(line, FormatError):
-            bad.append(line)
-            continue
-        if not block and _HEADER_LINE.match(line.text):
-            continue
-        if line.text.strip():
-            block.append(line)
-        elif block or bad:
-            yield block, bad
-            block, bad = [], []
-    if block or bad:
-        yield block, bad
 
 
 def _parse_block(
@@ -82,15 +56,25 @@ def _parse_block(
     forms: List[str] = []
     tops: List[int] = []
     edges: List[Edge] = []
+    repairs: List[str] = []
     for k, (line, cells) in enumerate(rows):
         if len(cells) != width:
-            raise _Bad(f"token {k + 1} has {len(cells)} columns; expected {width} "
-                       f"(7 + {len(predicates)} predicates)", line.number)
+            problem = (f"token {k + 1} has {len(cells)} columns; expected {width} "
+                       f"(7 + {len(predicates)} predicates)")
+            if not _FIXED <= len(cells) < width or options.strict:
+                raise Bad(problem, line.number)
+            missing = width - len(cells)
+            repairs.append(f"token {k + 1}: {missing} missing argument {'cell' if missing == 1 else 'cells'} "
+                           f"read as '_' (line {line.number})")
+            cells = cells + ["_"] * missing
         if cells[0] != str(k + 1):
-            raise _Bad(f"token {k + 1} has ID '{excerpt(cells[0])}'; expected {k + 1}", line.number)
+            problem = f"token {k + 1} has ID '{excerpt(cells[0])}'; expected {k + 1}"
+            if options.strict or not (cells[0].isascii() and cells[0].isdigit()):  # mtool ignores the ID
+                raise Bad(problem, line.number)
+            repairs.append(f"{problem}: read by its position (line {line.number})")
         for column, what in ((4, "TOP"), (5, "PRED")):
             if cells[column] not in ("+", "-"):
-                raise _Bad(f"token {k + 1}: {what} is '{excerpt(cells[column])}', not + or -", line.number)
+                raise Bad(f"token {k + 1}: {what} is '{excerpt(cells[column])}', not + or -", line.number)
         form, lemma, pos, frame = cells[1], cells[2], cells[3], cells[6]
         properties, values = ["pos"], [pos]
         if frame != "_":
@@ -106,14 +90,14 @@ def _parse_block(
                 edges.append(Edge(source=predicates[column], target=k, label=label))
     graph = Graph(id=graph_id, framework=options.framework, flavor=0, tops=tops, edges=edges)
     if options.text is None:
-        raise _Bad("anchoring SDP tokens needs the sentences: give a text table (--text)", None)
+        raise Bad("anchoring SDP tokens needs the sentences: give a text table (--text)", None)
     text = options.text.get(graph_id)
     if text is None:
-        raise _Bad(f"no sentence for graph '{graph_id}' in the text table (--text)", None)
+        raise Bad(f"no sentence for graph '{graph_id}' in the text table (--text)", None)
     try:
         spans = align(forms, text)
     except AnchorError as error:
-        raise _Bad(f"cannot anchor: {error}", rows[error.index][0].number) from None
+        raise Bad(f"cannot anchor: {error}", rows[error.index][0].number) from None
     for node, span in zip(nodes, spans):
         node.anchors = [span]
     graph.input = text
@@ -123,13 +107,35 @@ def _parse_block(
         connected.add(edge.source)
         connected.add(edge.target)
     graph.nodes = [node for node in nodes if node.id in connected]
+    graph.repairs = repairs or None
     return graph
+
+
+def _new_graph(line: Line, block: Chunk) -> bool:
+    """A ``#`` line after token rows (or unreadable lines) starts the next graph, even without a
+    blank line."""
+    return line.text.startswith("#") and (bool(block.bad) or any(not row.text.startswith("#")
+                                                                  for row in block.lines))
+
+
+def _chunks(lines: Iterable[Union[Line, FormatError]]) -> Iterator[Tuple[List[Line], List[FormatError]]]:
+    """The lines of each graph, framed by blank lines and ``#id`` lines, with its unreadable lines.
+
+    ``#SDP 2015`` header lines are dropped wherever they start a block (files concatenated
+    from several SDP files repeat them).
+    """
+    for chunk in blocks(lines, _new_graph):
+        block = list(chunk.lines)
+        while block and _HEADER_LINE.match(block[0].text):
+            block.pop(0)
+        if block or chunk.bad:
+            yield block, chunk.bad
 
 
 def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:
     """Graphs from an SDP 2015 file; a block that cannot be read yields a FormatError."""
     position = 0
-    for block, bad in _blocks(lines):
+    for block, bad in _chunks(lines):
         if bad:
             gid = block[0].text[1:].strip() if block and block[0].text.startswith("#") else None
             for error in bad:
@@ -142,15 +148,13 @@ def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpti
             continue
         try:
             yield _parse_block(block, name, options, position)
-        except _Bad as problem:
+        except Bad as problem:
             gid = block[0].text[1:].strip() if block[0].text.startswith("#") else str(position)
             line = problem.line if problem.line is not None else block[0].number
             yield FormatError(problem.message, name, line, gid, options.framework)
         position += 1
 
 
-class _Unwritable(Exception):
-    """A graph that SDP cannot represent (internal; becomes a FormatError)."""
 
 
 def _split(text: str, count: int) -> List[str]:
@@ -183,29 +187,44 @@ def _clean(cell: Any) -> str:
     return re.sub(r"[\t\n\r]", " ", value)
 
 
+def _check_size(graph: Graph, nodes: List[Node], text: Optional[str], predicates: int) -> None:
+    """Unwritable unless every row would be a real token: a node, or a token of the input between
+    nodes (tokens are non-empty spans, so the input has at most one per non-space character)."""
+    rows = nodes[-1].id + 1 if nodes else 0
+    limit = max(len(nodes), sum(1 for c in text if not c.isspace()) if text else 0)
+    if rows > limit:
+        held = f"an input of {limit:,} non-space characters" if text else "no input"
+        raise Unwritable(f"node ids up to {rows - 1:,} need {rows:,} token rows, but {len(nodes):,} "
+                         f"nodes and {held} hold at most {limit:,} tokens")
+    if rows * (_FIXED + predicates) > MAX_CELLS:
+        raise Unwritable(f"the SDP table would have {rows:,} rows x {_FIXED + predicates:,} columns "
+                         f"(at most {MAX_CELLS:,} cells)")
+
+
 def _rows(graph: Graph) -> List[List[str]]:
     nodes = sorted(graph.nodes, key=lambda node: node.id)
     for node in nodes:
         if not isinstance(node.id, int) or node.id < 0:
-            raise _Unwritable(f"node id {node.id!r} is not a token index")
+            raise Unwritable(f"node id {node.id!r} is not a token index")
         if node.id >= MAX_TOKENS:
-            raise _Unwritable(f"node id {node.id} is not a token index (at most {MAX_TOKENS:,} tokens)")
+            raise Unwritable(f"node id {node.id} is not a token index (at most {MAX_TOKENS:,} tokens)")
         for name in node.properties:
             if name not in ("pos", "frame"):
-                raise _Unwritable(f"node {node.id} has property '{name}' (only pos and frame fit)")
+                raise Unwritable(f"node {node.id} has property '{name}' (only pos and frame fit)")
     by_id = {node.id: node for node in nodes}
     cells: Dict[Tuple[int, int], str] = {}
     for edge in graph.edges:
         if edge.attributes:
-            raise _Unwritable(f"edge {edge.source} -> {edge.target} has attributes")
+            raise Unwritable(f"edge {edge.source} -> {edge.target} has attributes")
         if edge.source not in by_id or edge.target not in by_id:
-            raise _Unwritable(f"edge {edge.source} -> {edge.target} names no node")
+            raise Unwritable(f"edge {edge.source} -> {edge.target} names no node")
         if edge.label is None or not edge.label or re.search(r"\s", edge.label):
-            raise _Unwritable(f"edge {edge.source} -> {edge.target} has label {edge.label!r}")
+            raise Unwritable(f"edge {edge.source} -> {edge.target} has label {edge.label!r}")
         if (edge.source, edge.target) in cells:
-            raise _Unwritable(f"two edges {edge.source} -> {edge.target} (SDP has one cell per pair)")
+            raise Unwritable(f"two edges {edge.source} -> {edge.target} (SDP has one cell per pair)")
         cells[(edge.source, edge.target)] = edge.label
     text = graph.input
+    _check_size(graph, nodes, text, len({source for source, _ in cells}))
     forms: Dict[int, str] = {}
     previous_end = 0
     previous_id = -1
@@ -252,10 +271,12 @@ def format_graph(graph: Graph) -> str:
     """The SDP 2015 block of one graph (``#id`` line and token rows, no trailing blank line)."""
     try:
         rows = _rows(graph)
-    except _Unwritable as error:
-        raise FormatError(f"cannot be written as SDP: {error}", graph_id=graph.id,
-                          framework=graph.framework) from None
-    return "\n".join([f"#{graph.id}"] + ["\t".join(row) for row in rows])
+        gid = id_line_safe(graph.id)
+        if _HEADER_LINE.match("#" + gid):
+            raise Unwritable(f"graph id {gid!r} would be read as the '#SDP' header")
+    except Unwritable as error:
+        raise cannot_write(graph, "SDP", error) from None
+    return "\n".join([f"#{gid}"] + ["\t".join(row) for row in rows])
 
 
 def write(graphs: Iterable[Graph], out: TextIO, options: WriteOptions) -> None:

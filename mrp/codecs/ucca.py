@@ -39,15 +39,11 @@ from ..graph import Edge, Graph, Node
 from ..source import Line
 from .amr import map_wsj_id
 from .anchoring import AnchorError, align
-from .base import Item, ReadOptions
+from .base import Bad, Item, ReadOptions
 
 _START = re.compile(r"<root\b")
 _END = re.compile(r"</root\s*>")
 _IGNORABLE = re.compile(r"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>|\s+", re.DOTALL)
-
-
-class _Bad(Exception):
-    """A problem in one passage (internal; becomes a FormatError)."""
 
 
 def _true(value: Optional[str]) -> bool:
@@ -68,7 +64,7 @@ class _Unit:
 def _number(unit_id: str) -> Tuple[str, int]:
     layer, _, number = unit_id.partition(".")
     if not number.isdigit():
-        raise _Bad(f"node ID {excerpt(unit_id)!r} is not of the form LAYER.NUMBER")
+        raise Bad(f"node ID {excerpt(unit_id)!r} is not of the form LAYER.NUMBER")
     return layer, int(number)
 
 
@@ -86,34 +82,34 @@ def _layers(root: ET.Element) -> Tuple[Dict[int, str], Dict[str, _Unit]]:
         for node in layer.findall("node"):
             node_id = node.get("ID")
             if node_id is None:
-                raise _Bad(f"a node of layer {layer_id} has no ID")
+                raise Bad(f"a node of layer {layer_id} has no ID")
             prefix, number = _number(node_id)
             if prefix != layer_id:
-                raise _Bad(f"node {node_id} is in layer {layer_id}")
+                raise Bad(f"node {node_id} is in layer {layer_id}")
             if node_id in units or (prefix == "0" and number in terminals):
-                raise _Bad(f"node ID {node_id} occurs twice")
+                raise Bad(f"node ID {node_id} occurs twice")
             attributes = _attributes(node)
             if layer_id == "0":
                 if "text" not in attributes:
-                    raise _Bad(f"terminal {node_id} has no text")
+                    raise Bad(f"terminal {node_id} has no text")
                 terminals[number] = attributes["text"]
             elif layer_id == "1":
                 unit = _Unit(node_id, node.get("type") or "FN", _true(attributes.get("implicit")))
                 for edge in node.findall("edge"):
                     child = edge.get("toID")
                     if child is None:
-                        raise _Bad(f"an edge of unit {node_id} has no toID")
+                        raise Bad(f"an edge of unit {node_id} has no toID")
                     tags = [c.get("tag") or "" for c in edge.findall("category")] or [edge.get("type") or ""]
                     unit.edges.append((child, tags, _true(_attributes(edge).get("remote"))))
                 units[node_id] = unit
     if not terminals and not units:
-        raise _Bad("the passage has no layer 0 or layer 1 nodes")
+        raise Bad("the passage has no layer 0 or layer 1 nodes")
     for unit in units.values():
         unit.edges.sort(key=lambda edge: _number(edge[0]))
         for child, _, _ in unit.edges:
             prefix, number = _number(child)
             if child not in units and not (prefix == "0" and number in terminals):
-                raise _Bad(f"unit {unit.id} has an edge to the unknown node {excerpt(child)}")
+                raise Bad(f"unit {unit.id} has an edge to the unknown node {excerpt(child)}")
     return terminals, units
 
 
@@ -132,7 +128,7 @@ def _spans(units: Dict[str, _Unit]) -> Dict[str, Tuple[int, int]]:
             waiting = [child for child in children if child not in spans]
             if waiting:
                 if unit_id in active:
-                    raise _Bad(f"unit {unit_id} contains itself")
+                    raise Bad(f"unit {unit_id} contains itself")
                 active.add(unit_id)
                 stack.extend(waiting)
                 continue
@@ -148,16 +144,16 @@ def _spans(units: Dict[str, _Unit]) -> Dict[str, Tuple[int, int]]:
 
 
 def passage_graph(root: ET.Element, options: ReadOptions) -> Graph:
-    """The MRP graph of one parsed UCCA XML passage; _Bad for a passage that cannot be converted."""
+    """The MRP graph of one parsed UCCA XML passage; Bad for a passage that cannot be converted."""
     passage = root.get("passageID")
     if not passage:
-        raise _Bad("the passage has no passageID")
+        raise Bad("the passage has no passageID")
     gid = map_wsj_id(passage)
     terminals, all_units = _layers(root)
     units = {uid: unit for uid, unit in all_units.items() if unit.type != "LKG"}
     if options.text is not None:
         if gid not in options.text:
-            raise _Bad(f"no sentence for passage '{excerpt(gid)}' in the text table (--text)")
+            raise Bad(f"no sentence for passage '{excerpt(gid)}' in the text table (--text)")
         text = options.text[gid]
     else:
         text = " ".join(terminals[k] for k in sorted(terminals))
@@ -168,13 +164,13 @@ def passage_graph(root: ET.Element, options: ReadOptions) -> Graph:
         for child, tags, _ in unit.edges:
             if "Terminal" in tags and child not in all_units:
                 if unit.implicit:
-                    raise _Bad(f"implicit unit {uid} holds terminal {child}")
+                    raise Bad(f"implicit unit {uid} holds terminal {child}")
                 holder.setdefault(_number(child)[1], []).append(uid)
     positions = sorted(terminals)
     try:
         anchors = align([terminals[k] for k in positions], text)
     except AnchorError as error:
-        raise _Bad(f"terminal {positions[error.index]}: {error}") from None
+        raise Bad(f"terminal {positions[error.index]}: {error}") from None
     node_of: Dict[str, int] = {}
     nodes: List[Node] = []
     for position, span in zip(positions, anchors):
@@ -199,7 +195,7 @@ def passage_graph(root: ET.Element, options: ReadOptions) -> Graph:
                 continue
             has_parent.add(child)
             if units[uid].implicit:
-                raise _Bad(f"implicit unit {uid} has a child ({child})")
+                raise Bad(f"implicit unit {uid} has a child ({child})")
             if child not in node_of:
                 continue  # an implicit unit
             for tag in tags:
@@ -280,7 +276,7 @@ def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpti
             message = str(error).split(":")[0]
             yield FormatError(f"not well-formed XML ({message})", name, line + row - 1, gid, "ucca")
             continue
-        except _Bad as bad:
+        except Bad as bad:
             yield FormatError(str(bad), name, line, gid, "ucca")
             continue
         graph.line = line

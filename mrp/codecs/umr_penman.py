@@ -13,6 +13,7 @@ from ..graph import Graph
 from ..source import Line
 from .amr import _Warnings, tree_graph
 from .base import ReadOptions
+from .framing import scan
 from .umr_frame import Block
 
 _PENMAN_LOGGER = logging.getLogger("penman")
@@ -21,31 +22,21 @@ _PENMAN_LOGGER = logging.getLogger("penman")
 def _extent(lines: List[Line]) -> Tuple[Optional[int], Optional[Tuple[int, str]]]:
     """How many lines the first bracketed graph spans (None: it never closes), and the
     first text outside it (file line, text), parentheses in double-quoted strings not counted."""
-    depth, quoted, escaped, end = 0, False, False, None
+    depth, end = 0, None
     for k, line in enumerate(lines):
-        for position, char in enumerate(line.text):
-            if end is not None or (depth == 0 and char not in "( \t\r\n\f\v"):
-                if not char.isspace():
-                    return end, (line.number, line.text[position:].strip())
+        text, position = line.text, 0
+        if end is None:
+            if depth == 0:
+                position = len(text) - len(text.lstrip())
+                if position < len(text) and text[position] != "(":
+                    return None, (line.number, text[position:].strip())
+            stop, depth = scan(text, position, depth, "(", ")")
+            if stop < 0:
                 continue
-            if quoted:
-                if escaped:
-                    escaped = False
-                elif char == "\\":
-                    escaped = True
-                elif char == '"':
-                    quoted = False
-            elif char == '"':
-                quoted = True
-            elif char == "(":
-                depth += 1
-            elif char == ")":
-                depth -= 1
-                if depth == 0:
-                    end = k + 1
-                    text = line.text[position + 1:].strip()
-                    if text:
-                        return end, (line.number, text)
+            end, position = k + 1, stop
+        rest = text[position:].strip()
+        if rest:
+            return end, (line.number, rest)
     return end, None
 
 

@@ -64,8 +64,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Pattern, Set, Tuple
 
+from .. import rules
 from ..graph import Edge, Graph, Node
-from ..normalize import normal_label
 from .counting import Path, prf
 from .driver import Metric, PairResult, Run
 from .driver import evaluate as drive
@@ -119,7 +119,7 @@ ASPECTS: Tuple[str, ...] = tuple(RULES)
 def role(label: Optional[str]) -> Tuple[str, bool]:
     """A role lowercased in its normal direction, and whether it was written inverted (``mod`` is not)."""
     text = (label or "").lower()
-    normal = None if text == "mod" else normal_label(text)
+    normal = None if text == "mod" else rules.normal_role(text, rules.MRP)
     return (text, False) if normal is None else (normal, True)
 
 

@@ -25,8 +25,12 @@ METRICS: Dict[str, str] = {
     "sdp": "sdp",
     "ucca": "ucca",
     "aspects": "aspects",
+    "sembleu": "sembleu",
+    "unlabeled": "unlabeled",
+    "unlabeled-edges": "unlabeled_edges",
+    "predications": "predications",
 }
-ALIASES = {"mces": "mrp"}
+ALIASES = {"mces": "mrp", "mrp-unlabeled": "unlabeled"}
 
 
 class Progress:
@@ -60,6 +64,10 @@ class Options:
     penman: bool = False
     #: aspects: relation levels kept below a trigger (2, as Smatch++ extracts; None: everything reachable)
     aspect_depth: Optional[int] = 2
+    #: SemBLEU: weights of orders 1, 2, ... (None: the original's (0.34, 0.33, 0.34))
+    sembleu_weights: Optional[Tuple[float, ...]] = None
+    #: SemBLEU: reproduce the original's reachability and string handling
+    sembleu_compat: bool = False
     #: where progress and per-pair failures go
     progress: Optional[Progress] = None
     #: pair scores already computed, reused for an identical system graph against the same gold

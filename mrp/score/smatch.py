@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Dict, Hashable, List, Optional, Tuple
 
+from .. import rules
 from ..errors import ScoreError
 from ..graph import Graph
 from ..normalize import normalize
@@ -41,7 +42,7 @@ from .pairing import Pair, Pairing
 from .problem import from_triples
 
 #: Roles ending in -of that the original tool does not invert.
-NOT_INVERTED = frozenset({"prep-on-behalf-of", "prep-out-of", "consist-of"})
+NOT_INVERTED = rules.SMATCH.kept
 
 Local = List[Dict[Hashable, int]]
 Relations = Dict[Tuple[int, int, Hashable], int]
@@ -53,11 +54,8 @@ def norm(text: Any) -> str:
 
 
 def _inverse(label: str) -> Optional[str]:
-    if label.endswith("-of") and label not in NOT_INVERTED:
-        return label[:-3]
-    if label == "mod":
-        return "domain"
-    return None
+    """The normal role of an inverted one as the original tool reads it (the ``smatch`` variant)."""
+    return rules.normal_role(label, rules.SMATCH)
 
 
 def penman_triples(graph: Graph, compat: bool) -> Tuple[Local, Relations, int]:

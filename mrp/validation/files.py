@@ -163,7 +163,8 @@ def validate_file(path: str, fmt: Optional[str] = None, framework: Optional[str]
             _read_mrp(lines, state)
         else:
             framework = framework or implied_framework(fmt)
-            options = ReadOptions(framework, text, no_wiki, wsj_ids)
+            # a validator refuses what the scorer reads only by a repair (ReadOptions.strict)
+            options = ReadOptions(framework, text, no_wiki, wsj_ids, strict=True)
             state.framework = framework
             state.text = None
             _read_other(fmt, options, state, lines)
