@@ -7,7 +7,7 @@ from typing import Any, Iterator, List, Optional, Sequence, Tuple
 import ujson
 
 from ..graph import Anchor, Graph
-from ..normalize import lower
+from ..rules import lower
 
 #: A problem before it knows its file, line and graph: (where, message).
 Found = Tuple[str, str]

@@ -1,7 +1,7 @@
 """UCCA: category labels, remote flags, one primary parent per node, no loops, one top, anchored leaves.
 
-A ``remote`` attribute is read as the scorers read it (:func:`mrp.normalize.normal_edge`):
-a value other than false (JSON boolean or string, any case) makes the edge remote.
+A ``remote`` attribute is read as the scorers read it (:mod:`mrp.rules`: lowercased, dropped
+when it holds its default ``false``): any other value makes the edge remote.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Dict, List, Set, Tuple
 
 from ...graph import Edge, Graph
-from ...normalize import lower, normal_edge
+from ...rules import is_default_attribute, lower
 from ..common import Found, flag, one_top, show
 
 FRAMEWORKS = ("ucca",)
@@ -20,7 +20,8 @@ _NAMES = ", ".join(CATEGORIES)
 
 
 def _remote(edge: Edge) -> bool:
-    return any(name == "remote" for name, _ in normal_edge(edge)[3])
+    return any(lower(name) == "remote" and not is_default_attribute("remote", lower(value))
+               for name, value in zip(edge.attributes, edge.values))
 
 
 def _edges(graph: Graph, found: List[Found]) -> Tuple[Dict[int, Tuple[int, int]], Set[int]]:
