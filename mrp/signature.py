@@ -40,6 +40,8 @@ class Settings:
     smatch_compat: bool = False
     penman: bool = False
     no_wiki: bool = False
+    #: graphs that need a repair were refused (--strict)
+    strict: bool = False
     bootstrap: Optional[int] = None
     seed: int = 0
     test: Optional[str] = None
@@ -82,6 +84,8 @@ def signature(metric: str, frameworks: Iterable[str], settings: Settings) -> str
         fields.append(_sembleu(settings))
     if settings.no_wiki:
         fields.append("wiki:no")
+    if settings.strict:
+        fields.append("read:strict")
     fields.append(f"std:{settings.standardization}")
     fields.append(_solver(settings))
     if settings.bootstrap is not None:

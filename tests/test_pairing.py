@@ -62,3 +62,20 @@ def test_equal_counts_without_ids_pair_by_position_quietly(tmp_path: Path) -> No
     result = run_cli("score", ["--gold", gold, system])
     assert result.code == 0 and result.err == ""
     assert json.loads(result.out)["all"]["f"] == 1.0
+
+
+def test_a_repaired_system_graph_is_scored_counted_and_refused_with_strict(tmp_path: Path) -> None:
+    gold = _write(tmp_path / "gold.amr", GRAPHS)
+    broken = [(sentence, graph[:-1] if k == 0 else graph) for k, (sentence, graph) in enumerate(GRAPHS)]
+    system = _write(tmp_path / "system.amr", broken)
+    repaired = run_cli("score", ["--gold", gold, system])
+    assert repaired.code == 0
+    assert repaired.err.strip() == (f"{system}:1: graph 0: repaired: closed 1 parenthesis left open at "
+                                    "the end of the graph (line 2)")
+    out = json.loads(repaired.out)
+    assert out["repaired"] == 1 and out["invalid"] == 0 and out["all"]["f"] == 1.0
+    strict = run_cli("score", ["--strict", "--gold", gold, system])
+    assert strict.code == 0 and "Penman syntax error" in strict.err
+    out = json.loads(strict.out)
+    assert out["repaired"] == 0 and out["invalid"] == 1 and out["all"]["f"] < 1.0
+    assert "|read:strict|" in out["signature"]

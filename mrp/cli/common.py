@@ -52,12 +52,16 @@ def add_read_options(parser: argparse.ArgumentParser) -> None:
                         help="AMR: drop :wiki relations, as the MRP 2019 data do")
     parser.add_argument("--wsj-ids", action="store_true",
                         help="AMR: map WSJ ids as the MRP data do (wsj_0001.1 -> 20001001)")
+    parser.add_argument("--strict", action="store_true",
+                        help="refuse graphs that need a repair (e.g. a Penman graph whose brackets do not "
+                             "close) instead of repairing them as SMATCH and mtool do; they count as invalid")
 
 
 def read_options(args: argparse.Namespace, framework: Optional[str] = None) -> ReadOptions:
     """ReadOptions from parsed arguments (reads the --text table)."""
     text = read_text(args.text) if args.text else None
-    return ReadOptions(framework=framework, text=text, no_wiki=args.no_wiki, wsj_ids=args.wsj_ids)
+    return ReadOptions(framework=framework, text=text, no_wiki=args.no_wiki, wsj_ids=args.wsj_ids,
+                       strict=args.strict)
 
 
 def _one_line_warnings(program: str) -> None:

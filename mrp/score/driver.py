@@ -101,9 +101,9 @@ class Run:
                 "steps": sum(result.steps for result in self.results), "cut": summary}
 
     def accounting(self) -> Dict[str, int]:
-        """Graphs not scored normally: invalid, unpaired and duplicate system graphs."""
+        """System graphs not read or scored normally: invalid, unpaired, duplicate and repaired ones."""
         return {"invalid": len(self.pairing.invalid), "unpaired": len(self.pairing.unpaired),
-                "duplicates": len(self.pairing.duplicates)}
+                "duplicates": len(self.pairing.duplicates), "repaired": self.pairing.repaired}
 
 
 class Metric(ABC):
@@ -210,8 +210,12 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 
 
 def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator[PairResult]:
-    """Results in order, scored by forked workers; the pairs of a worker that died are scored again one by
-    one in a new pool, and a pair whose worker dies alone is reported as failed."""
+    """Results in order, scored by forked workers.
+
+    When a worker dies, the pool is replaced and every pair that was in flight becomes a suspect: suspects
+    are scored one at a time, alone in the pool, so a pair whose worker dies again is known for certain and
+    reported as failed, and the others are scored normally.
+    """
     global _WORK
     import gc
     import multiprocessing
@@ -219,6 +223,7 @@ def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
     jobs = options.jobs
     size = max(1, min(64, len(pairs) // (jobs * 4) or 1))
     todo: Deque[Tuple[int, int]] = deque((k, min(k + size, len(pairs))) for k in range(0, len(pairs), size))
+    suspects: Deque[int] = deque()
     done: Dict[int, PairResult] = {}
     _WORK = [metric, pairs, replace(options, progress=None, memo=None)]
     gc.collect()
@@ -229,29 +234,36 @@ def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
     position = 0
     try:
         while position < len(pairs):
-            while todo and len(running) < 2 * jobs:
-                start, end = todo.popleft()
-                running[pool.submit(_score_range, start, end)] = (start, end)
+            if suspects:
+                if not running:
+                    k = suspects.popleft()
+                    running[pool.submit(_score_range, k, k + 1)] = (k, k + 1)
+            else:
+                while todo and len(running) < 2 * jobs:
+                    start, end = todo.popleft()
+                    running[pool.submit(_score_range, start, end)] = (start, end)
+            alone = len(running) == 1 and next(iter(running.values()))
             finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
-            lost: List[Tuple[int, int]] = []
+            broken = False
             for future in finished:
                 start, end = running.pop(future)
                 try:
                     for k, result in enumerate(future.result(), start):
                         done[k] = result
                 except BrokenProcessPool:
-                    lost.append((start, end))
-            if lost:
-                lost.extend(running.values())
-                running.clear()
-                _stop(pool)
-                pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_start)
-                for start, end in sorted(lost, reverse=True):
-                    if end - start == 1:
+                    broken = True
+                    if alone == (start, end) and end - start == 1:
                         done[start] = metric.fallback(pairs[start], options, "its worker process died "
                                                       "(killed, e.g. out of memory)")
                     else:
-                        todo.extendleft((k, k + 1) for k in reversed(range(start, end)))
+                        suspects.extend(range(start, end))
+            if broken:
+                for start, end in running.values():
+                    suspects.extend(range(start, end))
+                running.clear()
+                _stop(pool)
+                pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_start)
+                suspects = deque(sorted(suspects))
             while position in done:
                 yield done.pop(position)
                 position += 1
@@ -316,5 +328,8 @@ def evaluate(metric: Metric, pairing: Pairing, options: Optional[Options] = None
     finally:
         progress.finish()
     run = Run(pairing, found, totals, options, start, cpu, children)
-    return metric.report(run), details
+    out = metric.report(run)
+    for key, value in run.accounting().items():  # every graph accounted for, whatever the metric
+        out.setdefault(key, value)
+    return out, details
 

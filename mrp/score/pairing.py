@@ -30,6 +30,8 @@ class Pairing:
     unpaired: List[Graph] = field(default_factory=list)
     duplicates: List[Graph] = field(default_factory=list)
     invalid: List[FormatError] = field(default_factory=list)
+    #: system graphs that their reader repaired (scored as repaired)
+    repaired: int = 0
     #: what the user must be told about how the graphs were paired (one line each)
     notes: List[str] = field(default_factory=list)
 
@@ -115,7 +117,7 @@ def pair(gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]] = Non
     not at all (InputError).
     """
     keep = set(frameworks) if frameworks else None
-    result = Pairing()
+    result = Pairing(repaired=len(system.repaired))
     if positional(gold) and positional(system):
         system = _positions(gold, system, by_position, result.notes)
     golds = [g for g in gold.graphs if keep is None or g.framework in keep]
