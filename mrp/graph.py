@@ -9,7 +9,7 @@ refer to nodes by id.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import AbstractSet, Any, Dict, Iterator, List, Optional, Tuple
 
 Anchor = Tuple[int, int]
 #: One branch of a node as a Penman file writes it: the role as written (``ARG0-of`` for an
@@ -23,6 +23,8 @@ FLAVORS: Dict[str, int] = {
     "psd": 0,
     "pas": 0,
     "ccd": 0,
+    "ud": 0,
+    "eud": 0,
     "eds": 1,
     "ucca": 1,
     "ptg": 1,
@@ -32,7 +34,7 @@ FLAVORS: Dict[str, int] = {
 }
 
 #: Frameworks the scorers and codecs know by name.
-FRAMEWORKS = ("amr", "dm", "eds", "psd", "ucca", "ptg", "drg", "umr")
+FRAMEWORKS = ("amr", "dm", "eds", "psd", "ucca", "ptg", "drg", "umr", "ud", "eud", "ccd", "pas")
 
 
 def default_flavor(framework: Optional[str]) -> Optional[int]:
@@ -189,17 +191,58 @@ def fingerprint(graph: Graph) -> Tuple[Any, ...]:
 
 def check_references(graph: Graph) -> Optional[str]:
     """A message naming the first broken reference (duplicate node, dangling top or edge), or None."""
-    seen: set = set()
-    for node in graph.nodes:
-        if node.id in seen:
-            return f"duplicate node id {node.id}"
-        seen.add(node.id)
-    for top in graph.tops:
-        if top not in seen:
-            return f"top {top} names no node"
-    for k, edge in enumerate(graph.edges):
-        if edge.source not in seen:
-            return f"edge {k} ({edge.source} -> {edge.target}): source {edge.source} names no node"
-        if edge.target not in seen:
-            return f"edge {k} ({edge.source} -> {edge.target}): target {edge.target} names no node"
+    for _, _, message in reference_problems(graph):
+        if message is not None:
+            return message
     return None
+
+
+#: A structural problem: (where, message, the reader's message or None when the reader accepts it).
+Reference = Tuple[str, str, Optional[str]]
+
+
+def reference_problems(graph: Graph, unread: AbstractSet[int] = frozenset()) -> Iterator[Reference]:
+    """Every broken reference: duplicate node ids, tops and edge ends naming no node, a top listed twice.
+
+    ``where`` is ``node N``, ``top N`` or ``edge K`` (K counts the edges from 0).  ``unread``: ids of
+    nodes that a reader left out for a problem of their own (references to them are not problems again).
+    """
+    position: Dict[int, int] = {}
+    for k, node in enumerate(graph.nodes):
+        if node.id in position:
+            yield (f"node {node.id}", f"duplicate node id (nodes[{position[node.id]}] and nodes[{k}])",
+                   f"duplicate node id {node.id}")
+        else:
+            position[node.id] = k
+    listed: set = set()
+    for top in graph.tops:
+        if top not in position:
+            if top not in unread:
+                yield f"top {top}", "names no node", f"top {top} names no node"
+        elif top in listed:
+            yield f"top {top}", "listed twice", None
+        listed.add(top)
+    for k, edge in enumerate(graph.edges):
+        for end, nid in (("source", edge.source), ("target", edge.target)):
+            if nid not in position and nid not in unread:
+                yield (f"edge {k}", f"{end} {nid} names no node",
+                       f"edge {k} ({edge.source} -> {edge.target}): {end} {nid} names no node")
+
+
+def length_problems(graph: Graph) -> Iterator[Reference]:
+    """Properties and values (nodes), attributes and values (edges) of different lengths."""
+    for node in graph.nodes:
+        if len(node.properties) != len(node.values):
+            where = f"node {node.id}"
+            yield _mismatch(where, len(node.properties), len(node.values), "property", "properties")
+    for k, edge in enumerate(graph.edges):
+        if len(edge.attributes) != len(edge.values):
+            noun, nouns = ("property", "properties") if edge.legacy else ("attribute", "attributes")
+            yield _mismatch(f"edge {k}", len(edge.attributes), len(edge.values), noun, nouns)
+
+
+def _mismatch(where: str, names: int, values: int, noun: str, nouns: str) -> Reference:
+    """``has 2 property names but 1 value`` (and the reader's wording)."""
+    text = f"has {names} {noun} name{'s' if names != 1 else ''} but {values} value"
+    text += "s" if values != 1 else ""
+    return where, text, f"{where}: has {names} {nouns} but {values} values"

@@ -5,7 +5,7 @@ read (Penman syntax, a variable defined twice, ...), alignment lines that name
 no variable or hold a span outside the sentence, document-level annotations
 that cannot be read, relation ends that are neither a variable of this or an
 earlier sentence nor a special node, labels outside UMR's inventories, sentence
-numbers out of order.  Each kept graph also gets :func:`mrp.validate.validate_graph`.
+numbers out of order.  Each kept graph also gets :func:`mrp.validation.validate_graph`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Dict, List, Optional
 from .codecs.umr import read_documents
 from .errors import FormatError, InputError
 from .source import display_name
-from .validate import Problem, Report, validate_graph
+from .validation import Problem, Report, validate_graph
 
 
 def _problem(error: FormatError) -> Problem:

@@ -164,7 +164,7 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def _validate(path: str, fmt: str, read: ReadOptions, frameworks: Optional[List[str]]) -> None:
-    from ..validate import validate_for_score
+    from ..validation import validate_for_score
 
     found = validate_for_score(path, fmt, read, frameworks)
     for problem in found.problems:

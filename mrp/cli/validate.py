@@ -13,7 +13,7 @@ import sys
 from typing import List, Optional
 
 from ..codecs import reader
-from ..validate import validate_file
+from ..validation import validate_file
 from .common import FATAL, OK, PROBLEMS, add_read_options, new_parser, read_options, run, warn
 
 PROGRAM = "mrp-validate"
@@ -26,11 +26,15 @@ examples:
       apply the UCCA rules to every graph, print only each file's summary
   mrp-validate --format dm --text wsj.txt wsj.sdp
 
-what is checked: JSON and field types; duplicate graph ids; tops, edges and anchors
-that name missing nodes; anchors outside the input, empty, whitespace-only or with
-from > to; properties/attributes and values of different lengths; AMR: no anchors and
-one top; DM/PSD: each node anchored to one token; EDS: every node anchored; UCCA:
+what is checked: JSON; the fields MRP requires (id, framework, flavor, version, time)
+and their types; known frameworks, and a flavor that fits the framework; duplicate
+graph ids; tops, edges and anchors that name missing nodes; anchors outside the input,
+empty, whitespace-only or with from > to; the input of anchored frameworks; properties/
+attributes and values of different lengths; reading limits (nesting, anchor width,
+size); AMR/DRG: no anchors, AMR one top; DM/PSD/CCD/PAS: each node anchored to one
+token; EDS: every node labelled, with one anchor; UCCA: edge labels are categories,
 remote flags are true/false, a second parent's edge is remote, one top, anchored leaves.
+Each problem is reported once; the summary counts the graphs mrp-score cannot read.
 
 output: problems on stdout; one summary line per file on stderr.
 exit status: 0 no problems; 1 problems; 2 a file could not be read at all (missing,

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
-from typing import Dict, Optional, Tuple
+from typing import Dict, Iterable, Iterator, Optional, Tuple, Union
 
-from ..errors import InputError
+from ..errors import FormatError, InputError
+from ..graph import Graph
+from ..limits import limit_problem
+from ..source import Line
 from .base import Item, Reader, ReadOptions, WriteOptions, Writer
 
 __all__ = [
@@ -64,7 +68,24 @@ def reader(name: str) -> Reader:
     module = _module(name)
     if not hasattr(module, "read"):
         raise InputError(f"format '{name}' can be written but not read")
-    return module.read  # type: ignore[no-any-return]
+    return _limited(module.read)
+
+
+def _limited(read: Reader) -> Reader:
+    """A reader whose graphs beyond a limit of :mod:`mrp.limits` become FormatErrors (``__wrapped__``:
+    the codec's own reader)."""
+
+    @functools.wraps(read)
+    def limited(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:
+        for item in read(lines, name, options):
+            problem = None if isinstance(item, FormatError) else limit_problem(item)
+            if problem is None:
+                yield item
+            else:
+                assert isinstance(item, Graph)
+                yield FormatError(problem, name, item.line, item.id, item.framework)
+
+    return limited
 
 
 def writer(name: str) -> Writer:
