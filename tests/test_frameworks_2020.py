@@ -107,3 +107,18 @@ def test_dot_draws_every_node_edge_and_attribute(framework: str) -> None:
             assert f"\"n{edge.source}\" -> \"n{edge.target}\"" in text
     if framework == "ptg":
         assert "member = True" in text and "effective = True" in text
+
+
+def test_2020_samples_validate_clean_and_empty_anchors_are_ptg_only(tmp_path: Path) -> None:
+    result = run_cli("validate", [str(DATA / "ptg.mrp"), str(DATA / "drg.mrp")])
+    assert result.code == 0, result.out + result.err
+    graph = json.loads((DATA / "ptg.mrp").read_text().splitlines()[0])
+    graph["framework"], graph["flavor"] = "eds", 1
+    for node in graph["nodes"]:
+        node.setdefault("label", "x")
+        if node.get("anchors"):
+            node["anchors"] = node["anchors"][:1]
+    path = tmp_path / "eds.mrp"
+    path.write_text(json.dumps(graph) + "\n")
+    flagged = run_cli("validate", [str(path)])
+    assert flagged.code == 1 and "is empty" in flagged.out + flagged.err

@@ -30,11 +30,17 @@ def _structure(graph: Graph, found: List[Found]) -> None:
     found.extend((where, message) for where, message, _ in length_problems(graph))
 
 
+#: frameworks whose data anchor generated nodes with an empty span at a position (PTG in MRP 2020)
+EMPTY_ANCHORS = frozenset({"ptg"})
+
+
 def _anchors(graph: Graph, name: str, found: List[Found]) -> None:
     """Every anchor of every node and edge; the input of an anchored framework (flavor 0 or 1)."""
     unchecked = False
     for where, spans in anchored(graph):
         for span in spans:
+            if span[0] == span[1] and name in EMPTY_ANCHORS:
+                continue
             message = anchor_problem(span, graph.input)
             if message:
                 found.append((where, message))
