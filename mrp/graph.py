@@ -96,6 +96,8 @@ class Graph:
     edges: List[Edge] = field(default_factory=list)
     #: the line of its file where the graph starts (not part of the MRP format)
     line: Optional[int] = None
+    #: node variables as written in Penman, parallel to ``nodes`` (not part of the MRP format)
+    variables: Optional[List[str]] = None
 
     def __post_init__(self) -> None:
         if self.flavor is None:

@@ -241,7 +241,7 @@ def _convert(tree: penman.Tree, gid: str, options: ReadOptions) -> Graph:
             node.values.append(_constant(text))
         nodes.append(node)
     return Graph(id=gid, framework=options.framework or "amr", flavor=2, tops=[0],
-                 nodes=nodes, edges=edges)
+                 nodes=nodes, edges=edges, variables=[node[0] for node in order])
 
 
 def _graph(block: List[Line], position: int, options: ReadOptions) -> Graph:

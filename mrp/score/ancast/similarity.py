@@ -1,0 +1,104 @@
+"""AnCast's intrinsic similarity of two concepts (no structure involved).
+
+* string similarity: ``len(shorter) / len(longer)`` when one string contains
+  the other (case-insensitive), else 0;
+* name similarity: the string similarity times ``1 - SENSE_COEFFICIENT`` when
+  the senses differ;
+* initial similarity of two nodes: the name similarity of name+ops, averaged
+  with the share of agreeing values among the other attributes both nodes
+  have (when there are any).
+
+Concept scores add the initial similarity of aligned nodes; relation scores
+use the name similarity of the plain names (without ops) of their ends.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Tuple
+
+import numpy as np
+
+from .reading import View
+
+#: How much a sense difference costs (AnCast's default).
+SENSE_COEFFICIENT = 0.1
+
+
+def string_similarity(one: str, two: str) -> float:
+    """``len(shorter) / len(longer)`` if one contains the other (lowercased), else 0 (1 for two empty strings)."""
+    one, two = one.lower(), two.lower()
+    if one in two:
+        return len(one) / len(two) if two else 1.0
+    if two in one:
+        return len(two) / len(one)
+    return 0.0
+
+
+def name_similarity(one: str, two: str, same_sense: bool) -> float:
+    """String similarity, lowered by the sense coefficient when the senses differ."""
+    return string_similarity(one, two) * (1 + SENSE_COEFFICIENT * (int(same_sense) - 1))
+
+
+class Similarity:
+    """The similarity matrices of a pair (test rows, gold columns), with a cache of name similarities."""
+
+    def __init__(self, test: View, gold: View) -> None:
+        n, m = len(test), len(gold)
+        self.initial = np.zeros((n, m))
+        #: 1 where name+ops and sense are identical (the mock-Smatch concept triple matches)
+        self.identical = np.zeros((n, m), dtype=bool)
+        #: name similarity of the plain names (relation scores)
+        self.names = np.zeros((n, m))
+        cache: Dict[Tuple[str, str], float] = {}
+
+        def similar(one: str, two: str) -> float:
+            value = cache.get((one, two))
+            if value is None:
+                value = cache[(one, two)] = string_similarity(one, two)
+            return value
+
+        full_t = [name + ops for name, ops in zip(test.names, test.ops)]
+        full_g = [name + ops for name, ops in zip(gold.names, gold.ops)]
+        for i in range(n):
+            attrs_t = test.attributes[i]
+            sense_t = test.senses[i]
+            for j in range(m):
+                same = sense_t == gold.senses[j]
+                factor = 1 + SENSE_COEFFICIENT * (int(same) - 1)
+                full = similar(full_t[i], full_g[j]) * factor
+                attrs_g = gold.attributes[j]
+                shared = agree = 0
+                for role, value in attrs_t.items():
+                    if role in attrs_g:
+                        shared += 1
+                        agree += value == attrs_g[role]
+                if shared:
+                    self.initial[i, j] = (full + agree / shared) / 2
+                else:
+                    self.initial[i, j] = (full + 0) / 1
+                self.identical[i, j] = full == 1 and same
+                self.names[i, j] = similar(test.names[i], gold.names[j]) * factor
+
+
+def constant_similarity(one: str, two: str) -> float:
+    """The name similarity of two constants (same sense)."""
+    return string_similarity(one, two)
+
+
+def ends_similarity(sim: Similarity, test: View, gold: View, t_end: object, g_end: object) -> float:
+    """The name similarity of two relation ends (nodes by name and sense, constants by text)."""
+    if isinstance(t_end, int) and isinstance(g_end, int):
+        return float(sim.names[t_end, g_end])
+    t_text = test.names[t_end] if isinstance(t_end, int) else str(t_end)
+    g_text = gold.names[g_end] if isinstance(g_end, int) else str(g_end)
+    t_sense = test.senses[t_end] if isinstance(t_end, int) else 0
+    g_sense = gold.senses[g_end] if isinstance(g_end, int) else 0
+    return name_similarity(t_text, g_text, t_sense == g_sense)
+
+
+def unique_names(view: View) -> List[bool]:
+    """Per node, whether its name occurs once in the graph."""
+    counts: Dict[str, int] = {}
+    for name in view.names:
+        counts[name] = counts.get(name, 0) + 1
+    return [counts[name] == 1 for name in view.names]
