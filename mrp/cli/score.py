@@ -89,6 +89,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--smatch-compat", action="store_true",
                    help="smatch: reproduce the original SMATCH tool's counts, defects included "
                         "(duplicate triples counted repeatedly, quoted strings cut to their first word)")
+    p.add_argument("--ancast-compat", action="store_true",
+                   help="ancast: reproduce AnCast 0.1.1 (its reading, anchor-broadcast alignment and "
+                        "scoring quirks) instead of the proved-optimal alignment")
     p.add_argument("--bootstrap", type=int, nargs="?", const=1000, metavar="N",
                    help="add 95%% confidence intervals (\"ci\") from N bootstrap resamples of the items "
                         "(default N 1000), e.g. --bootstrap or --bootstrap 5000")
@@ -287,6 +290,7 @@ def main_body(argv: List[str]) -> int:
     progress = Line(PROGRAM, gold.name, show=terminal(sys.stderr) and not args.quiet)
     options = Options(limit=args.limit, timeout=args.timeout, trace=True, errors=bool(args.errors),
                       jobs=args.jobs, smatch_compat=args.smatch_compat, penman=penman, progress=progress,
+                      ancast_compat=args.ancast_compat,
                       memo={} if len(args.system) > 1 else None, aspect_depth=depth)
     if len(args.system) == 1:
         _single(args, metrics, _read_system(args.system[0], formats[0], read, gold, args, std), options,

@@ -25,6 +25,7 @@ METRICS: Dict[str, str] = {
     "sdp": "sdp",
     "ucca": "ucca",
     "aspects": "aspects",
+    "ancast": "ancast",
 }
 ALIASES = {"mces": "mrp"}
 
@@ -56,6 +57,8 @@ class Options:
     errors: bool = False
     jobs: int = 1
     smatch_compat: bool = False
+    #: AnCast: reproduce AnCast 0.1.1 (its reading, alignment and scoring) instead of the optimum
+    ancast_compat: bool = False
     #: the graphs were read from Penman (SMATCH uses the original tool's AMR triples)
     penman: bool = False
     #: aspects: relation levels kept below a trigger (2, as Smatch++ extracts; None: everything reachable)

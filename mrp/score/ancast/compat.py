@@ -198,7 +198,7 @@ def _greedy(final: np.ndarray, test: View, gold: View, matcher: _Matcher) -> Non
             matcher.add(i, j, -1)
         rows = [i for i in rows if i not in matcher.t2g]
         columns = [j for j in columns if j not in matcher.g2t]
-    for i in rows:
+    for _ in rows:
         matcher._log(matcher.precision, 0.0, 0.0)
     for _ in columns:
         matcher._log(matcher.recall, 0.0, 0.0)

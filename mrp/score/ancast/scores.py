@@ -47,7 +47,7 @@ class Sums:
     wlr_count: float = 0.0
     extra: Dict[str, float] = field(default_factory=dict)
 
-    def add(self, other: "Sums") -> None:
+    def add(self, other: Sums) -> None:
         """Add another pair's sums."""
         for name in ("concept", "concept_count", "identical", "relations", "relations_matched", "lr",
                      "lr_count", "ulr", "wlr", "wlr_count"):

@@ -25,7 +25,7 @@ SENSE_COEFFICIENT = 0.1
 
 
 def string_similarity(one: str, two: str) -> float:
-    """``len(shorter) / len(longer)`` if one contains the other (lowercased), else 0 (1 for two empty strings)."""
+    """``len(shorter) / len(longer)`` if one contains the other (lowercased), else 0 (two empty: 1)."""
     one, two = one.lower(), two.lower()
     if one in two:
         return len(one) / len(two) if two else 1.0
@@ -39,33 +39,50 @@ def name_similarity(one: str, two: str, same_sense: bool) -> float:
     return string_similarity(one, two) * (1 + SENSE_COEFFICIENT * (int(same_sense) - 1))
 
 
+#: string similarities already computed (names repeat across a corpus)
+_CACHE: Dict[Tuple[str, str], float] = {}
+_CACHE_SIZE = 1 << 20
+
+
+def _strings(one: List[str], two: List[str]) -> np.ndarray:
+    """float64[len(one), len(two)]: string similarities, computed once per distinct pair of strings."""
+    rows: Dict[str, int] = {}
+    columns: Dict[str, int] = {}
+    index_one = np.array([rows.setdefault(text, len(rows)) for text in one], np.int64)
+    index_two = np.array([columns.setdefault(text, len(columns)) for text in two], np.int64)
+    table = np.empty((len(rows), len(columns)))
+    cache = _CACHE
+    if len(cache) > _CACHE_SIZE:
+        cache.clear()
+    for a, ka in rows.items():
+        for b, kb in columns.items():
+            value = cache.get((a, b))
+            if value is None:
+                value = cache[(a, b)] = string_similarity(a, b)
+            table[ka, kb] = value
+    return table[np.ix_(index_one, index_two)]
+
+
 class Similarity:
-    """The similarity matrices of a pair (test rows, gold columns), with a cache of name similarities."""
+    """The similarity matrices of a pair (test rows, gold columns)."""
 
     def __init__(self, test: View, gold: View) -> None:
         n, m = len(test), len(gold)
-        self.initial = np.zeros((n, m))
-        #: 1 where name+ops and sense are identical (the mock-Smatch concept triple matches)
-        self.identical = np.zeros((n, m), dtype=bool)
+        same = np.equal.outer(np.array(test.senses, np.int64), np.array(gold.senses, np.int64))
+        factor = np.where(same, 1.0, 1 + SENSE_COEFFICIENT * (0 - 1))
+        full = _strings([name + ops for name, ops in zip(test.names, test.ops)],
+                        [name + ops for name, ops in zip(gold.names, gold.ops)]) * factor
+        #: the intrinsic similarity of two nodes (concept scores, alignment)
+        self.initial = full.copy()
+        #: where name+ops and sense are identical (the mock-Smatch concept triple matches)
+        self.identical = (full == 1) & same
         #: name similarity of the plain names (relation scores)
-        self.names = np.zeros((n, m))
-        cache: Dict[Tuple[str, str], float] = {}
-
-        def similar(one: str, two: str) -> float:
-            value = cache.get((one, two))
-            if value is None:
-                value = cache[(one, two)] = string_similarity(one, two)
-            return value
-
-        full_t = [name + ops for name, ops in zip(test.names, test.ops)]
-        full_g = [name + ops for name, ops in zip(gold.names, gold.ops)]
-        for i in range(n):
+        self.names = _strings(test.names, gold.names) * factor
+        with_t = [i for i in range(n) if test.attributes[i]]
+        with_g = [j for j in range(m) if gold.attributes[j]]
+        for i in with_t:
             attrs_t = test.attributes[i]
-            sense_t = test.senses[i]
-            for j in range(m):
-                same = sense_t == gold.senses[j]
-                factor = 1 + SENSE_COEFFICIENT * (int(same) - 1)
-                full = similar(full_t[i], full_g[j]) * factor
+            for j in with_g:
                 attrs_g = gold.attributes[j]
                 shared = agree = 0
                 for role, value in attrs_t.items():
@@ -73,11 +90,7 @@ class Similarity:
                         shared += 1
                         agree += value == attrs_g[role]
                 if shared:
-                    self.initial[i, j] = (full + agree / shared) / 2
-                else:
-                    self.initial[i, j] = (full + 0) / 1
-                self.identical[i, j] = full == 1 and same
-                self.names[i, j] = similar(test.names[i], gold.names[j]) * factor
+                    self.initial[i, j] = (full[i, j] + agree / shared) / 2
 
 
 def constant_similarity(one: str, two: str) -> float:
