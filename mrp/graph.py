@@ -24,10 +24,11 @@ FLAVORS: Dict[str, int] = {
     "ptg": 1,
     "amr": 2,
     "drg": 2,
+    "umr": 2,
 }
 
 #: Frameworks the scorers and codecs know by name.
-FRAMEWORKS = ("amr", "dm", "eds", "psd", "ucca", "ptg", "drg")
+FRAMEWORKS = ("amr", "dm", "eds", "psd", "ucca", "ptg", "drg", "umr")
 
 
 def default_flavor(framework: Optional[str]) -> Optional[int]:
@@ -74,6 +75,40 @@ class Edge:
 
 
 @dataclass(slots=True)
+class Relation:
+    """A UMR document-level relation ``(source :label target)`` from the ``kind`` list of a sentence.
+
+    ``kind`` is ``temporal``, ``modal`` or ``coref``; ``source`` and ``target``
+    are Penman variables of this or an earlier sentence of the document, or
+    special nodes (``author``, ``root``, ``document-creation-time``, ...).
+    """
+
+    kind: str
+    source: str
+    label: str
+    target: str
+
+
+@dataclass(slots=True)
+class Placement:
+    """Where a sentence graph sits in its document, and the document-level annotation it carries (UMR).
+
+    ``document``: the document id; ``sentence``: the sentence number in the
+    document (``# :: sntN``); ``variable``: the variable of the sentence's
+    document-level node (``s3s0``), None when the file has no annotation for
+    it; ``relations``: its document-level relations in file order; ``info``:
+    the sentence-information lines other than ``# :: sntN``, ``Index:`` and
+    ``Words:`` (meta-info, morphemes, glosses, translations), kept verbatim.
+    """
+
+    document: str
+    sentence: int
+    variable: Optional[str] = None
+    relations: List[Relation] = field(default_factory=list)
+    info: List[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
 class Graph:
     """A meaning representation graph in the MRP model.
 
@@ -96,8 +131,10 @@ class Graph:
     edges: List[Edge] = field(default_factory=list)
     #: the line of its file where the graph starts (not part of the MRP format)
     line: Optional[int] = None
-    #: node variables as written in Penman, parallel to ``nodes`` (not part of the MRP format)
-    variables: Optional[List[str]] = None
+    #: node id -> Penman variable, when the file named them (UMR; never scored)
+    variables: Optional[Dict[int, str]] = None
+    #: the graph's document and its document-level annotation (UMR; not scored by the MRP metric)
+    document: Optional[Placement] = None
 
     def __post_init__(self) -> None:
         if self.flavor is None:

@@ -18,6 +18,7 @@ __all__ = [
 FORMATS: Dict[str, Tuple[str, Optional[str]]] = {
     "mrp": ("mrp", None),
     "amr": ("amr", "amr"),
+    "umr": ("umr", "umr"),
     "eds": ("eds", "eds"),
     "dm": ("sdp", "dm"),
     "psd": ("sdp", "psd"),
@@ -29,6 +30,7 @@ _EXTENSIONS = {
     ".mrp": "mrp",
     ".amr": "amr",
     ".penman": "amr",
+    ".umr": "umr",
     ".eds": "eds",
     ".sdp": "sdp",
     ".dm": "dm",
