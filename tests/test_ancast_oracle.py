@@ -50,7 +50,7 @@ def graphs(draw: st.DrawFn) -> Graph:
         a, b = draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1))
         edges.append(Edge(a, b, draw(st.sampled_from(ROLES))))
     return Graph(id="1", framework="amr", tops=[0], nodes=nodes, edges=edges,
-                 variables=[f"v{k}" for k in range(n)])
+                 variables={k: f"v{k}" for k in range(n)})
 
 
 def _best(test_graph: Graph, gold_graph: Graph, compat: bool) -> Tuple[float, float, List[int]]:

@@ -132,8 +132,8 @@ def view(graph: Graph, compat: bool, umr: bool = False, text: Optional[str] = No
     """The AnCast view of a graph (with ``compat``, as AnCast 0.1.1 reads the same Penman text)."""
     n = len(graph.nodes)
     position = {node.id: k for k, node in enumerate(graph.nodes)}
-    variables = list(graph.variables) if graph.variables and len(graph.variables) == n \
-        else [f"x{k}" for k in range(n)]
+    named = graph.variables or {}
+    variables = [named.get(node.id) or f"x{k}" for k, node in enumerate(graph.nodes)]
     names: List[str] = []
     senses: List[int] = []
     ops: List[str] = []
