@@ -11,6 +11,7 @@ corpus figures in compat mode leave them out, as AnCast does.
 
 from __future__ import annotations
 
-from .pair import evaluate, score_pair
+from .corpus import evaluate
+from .pair import score_pair
 
 __all__ = ["evaluate", "score_pair"]

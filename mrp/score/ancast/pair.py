@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
 from ...errors import ScoreError
 from ...graph import Graph
 from ..metrics import Options, Progress
-from ..pairing import Pair, Pairing
+from ..pairing import Pair
 from . import compat, exact
 from .alignment import Alignment, from_map
-from .reading import View, view
-from .scores import KEYS, Sums, f_score, report, score
+from .reading import View, anchor_text, view
+from .scores import Sums, report, score
 from .similarity import Similarity
 
 
@@ -32,20 +31,28 @@ class PairResult:
     #: why AnCast 0.1.1 would skip the pair (compat only)
     skipped: Optional[str] = None
     alignment: Optional[Alignment] = None
+    #: the variables of the test and the gold graph, by node position
+    variables: Tuple[List[str], List[str]] = ([], [])
 
 
 def _is_umr(graph: Graph) -> bool:
     return (graph.framework or "").lower() == "umr"
 
 
-def views(gold: Graph, system: Graph, compat_mode: bool, text: Optional[str] = None) -> Tuple[View, View]:
-    """The AnCast views of the test (system) and the gold graph."""
+def views(gold: Graph, system: Graph, compat_mode: bool) -> Tuple[View, View]:
+    """The AnCast views of the test (system) and the gold graph.
+
+    With ``compat``, the text searched for anchors is AnCast's: at document scope (UMR graphs with
+    document annotation, as AnCast++ reads them) the test sentence's header on both sides.
+    """
     umr = _is_umr(gold) or _is_umr(system)
-    return view(system, compat_mode, umr, text), view(gold, compat_mode, umr)
-
-
-def _pairs(alignment: Alignment, test: View, gold: View) -> List[List[Optional[str]]]:
-    return [[test.variables[i], gold.variables[j] if j >= 0 else None] for i, j in enumerate(alignment.t2g)]
+    if not compat_mode:
+        return view(system, False, umr), view(gold, False, umr)
+    if gold.document is not None or system.document is not None:
+        text = anchor_text(system if system.document is not None else gold, "doc")
+        return view(system, True, umr, text), view(gold, True, umr, text)
+    test = view(system, True, umr, anchor_text(system, "snt"))
+    return test, view(gold, True, umr, anchor_text(gold, "snt"))
 
 
 def _optimal(test: View, gold: View, sim: Similarity,
@@ -93,7 +100,9 @@ def score_pair(gold: Graph, system: Graph, options: Optional[Options] = None) ->
     """AnCast scores of a system graph against a gold graph."""
     options = options or Options()
     test, gold_view = views(gold, system, options.ancast_compat)
-    return score_views(test, gold_view, options, gold.id)
+    result = score_views(test, gold_view, options, gold.id)
+    result.variables = (test.variables, gold_view.variables)
+    return result
 
 
 def _failed(pair: Pair, options: Options, error: Exception) -> PairResult:
@@ -110,92 +119,10 @@ def _failed(pair: Pair, options: Options, error: Exception) -> PairResult:
     return PairResult(precision, recall, item, False, precision.lr_count, cut="error")
 
 
-def _isolated(pair: Pair, options: Options, progress: Progress) -> PairResult:
+def isolated(pair: Pair, options: Options, progress: Progress) -> PairResult:
+    """The result of one pair; a pair whose scoring raises counts as nothing aligned."""
     try:
         return score_pair(pair.gold, pair.system, options)
     except Exception as error:  # noqa: BLE001 - one pair's failure must not end the run
         progress.problem(pair.gold, f"scoring failed: {type(error).__name__}: {error}")
         return _failed(pair, options, error)
-
-
-class Totals:
-    """Micro sums and macro lists over pairs."""
-
-    def __init__(self) -> None:
-        self.precision, self.recall = Sums(), Sums()
-        self.f: Dict[str, List[float]] = {key: [] for key in KEYS}
-        self.bound = 0.0
-        self.n = 0
-
-    def add(self, result: PairResult) -> None:
-        """Count one pair."""
-        self.precision.add(result.precision)
-        self.recall.add(result.recall)
-        for key in KEYS:
-            self.f[key].append(result.item[key]["f"])
-        self.bound += result.bound
-        self.n += 1
-
-    def to_json(self, compat_mode: bool) -> Dict[str, Any]:
-        """Micro P/R/F per metric, then the macro F means."""
-        out: Dict[str, Any] = dict(report(self.precision, self.recall, compat_mode))
-        out["macro"] = {key: (sum(values) / len(values) if values else 0.0) for key, values in self.f.items()}
-        return out
-
-
-def _bound(totals: Totals) -> Dict[str, float]:
-    p_count, r_count = totals.precision.lr_count, totals.recall.lr_count
-    p = totals.bound / p_count if p_count else 0.0
-    r = totals.bound / r_count if r_count else 0.0
-    return {"p": p, "r": r, "f": f_score(p, r)}
-
-
-def evaluate(pairing: Pairing, options: Options) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """The AnCast result of a pairing: n, micro P/R/F per metric, macro F, exact, bound, skipped, time."""
-    start, cpu = time.time(), time.process_time()
-    progress = options.progress or Progress()
-    progress.start(len(pairing.pairs))
-    kept, every = Totals(), Totals()
-    skipped: Dict[str, str] = {}
-    scores: Dict[str, Dict[str, Any]] = {}
-    exact_count = steps = 0
-    cut = {"limit": 0, "timeout": 0, "error": 0}
-    for pair in pairing.pairs:
-        result = _isolated(pair, options, progress)
-        every.add(result)
-        if result.skipped is None:
-            kept.add(result)
-        else:
-            skipped[pair.gold.id] = result.skipped
-        exact_count += result.exact
-        steps += result.steps
-        if result.cut is not None:
-            cut[result.cut] += 1
-        progress.advance(result.cut is not None)
-        if options.trace:
-            item = dict(result.item)
-            if result.alignment is not None:
-                test, gold = views(pair.gold, pair.system, options.ancast_compat)
-                item["alignment"] = _pairs(result.alignment, test, gold)
-            item["precision"] = result.precision.to_json()
-            item["recall"] = result.recall.to_json()
-            scores.setdefault(pair.gold.framework or "none", {})[pair.gold.id] = item
-    progress.finish()
-    out: Dict[str, Any] = {"n": len(pairing.pairs)}
-    out.update((kept if options.ancast_compat else every).to_json(options.ancast_compat))
-    out["exact"] = exact_count
-    if options.ancast_compat:
-        out["skipped"] = {"n": len(skipped), "ids": sorted(skipped)}
-        if skipped:
-            out["with_skipped"] = every.to_json(True)
-    if options.trace:
-        out["scores"] = scores
-    out["time"] = time.time() - start
-    out["cpu"] = time.process_time() - cpu
-    if not options.ancast_compat or options.trace:
-        out["bound"] = {"lrm": _bound(every)}
-    out["steps"] = steps
-    out["cut"] = cut
-    out["compat"] = options.ancast_compat
-    out["invalid"] = len(pairing.invalid)
-    return out, {}

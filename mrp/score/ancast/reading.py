@@ -198,3 +198,22 @@ def view(graph: Graph, compat: bool, umr: bool = False, text: Optional[str] = No
                 relations.add((a, label, b))
     return View(variables, names, senses, ops, attributes, [frozenset(r) for r in roles], relations,
                 text if text is not None else (graph.input or ""), skip)
+
+
+def anchor_text(graph: Graph, scope: str) -> str:
+    """The text AnCast 0.1.1 searches for text anchors, at sentence (``snt``) or document (``doc``) scope.
+
+    At sentence scope it is the rest of the ``# :: sntN`` (or ``# ::snt``) line, which is empty when the
+    words sit on a ``Words:`` line; at document scope the whole sentence header.  A UMR sentence without
+    header lines besides ``# :: sntN`` is taken to be in AnCast's layout (the text on that line).
+    """
+    words = graph.input or ""
+    place = graph.document
+    own_layout = place is None or not place.info
+    if scope == "snt" or place is None:
+        return words if own_layout else ""
+    lines = list(place.info) + [f"# :: snt{place.sentence}" + ("\t" + words if own_layout else "")]
+    if not own_layout:
+        lines.append("Index: " + " ".join(str(k) for k in range(1, len(words.split()) + 1)))
+        lines.append("Words: " + words)
+    return "\n".join(lines)
