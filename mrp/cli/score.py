@@ -286,7 +286,8 @@ def main_body(argv: List[str]) -> int:
     depth = None if args.aspect_depth == "full" else int(args.aspect_depth)
     settings = Settings(standardization=std.name(), limit=args.limit, timeout=args.timeout,
                         smatch_compat=args.smatch_compat, penman=penman, no_wiki=args.no_wiki,
-                        bootstrap=args.bootstrap, seed=args.seed, aspect_depth=depth)
+                        bootstrap=args.bootstrap, seed=args.seed, aspect_depth=depth,
+                        ancast_compat=args.ancast_compat)
     progress = Line(PROGRAM, gold.name, show=terminal(sys.stderr) and not args.quiet)
     options = Options(limit=args.limit, timeout=args.timeout, trace=True, errors=bool(args.errors),
                       jobs=args.jobs, smatch_compat=args.smatch_compat, penman=penman, progress=progress,
