@@ -29,7 +29,7 @@ from mrp.score.ancast.similarity import Similarity
 from mrp.score.metrics import Options
 from mrp.score.pairing import pair as make_pairing
 
-from conftest import shared_file
+from conftest import run_cli, shared_file
 
 TOLERANCE = 1e-6
 FIELDS = [(key, side, key + suffix) for key in ("concept", "lrm", "ulrm", "wlrm", "smatch")
@@ -194,3 +194,26 @@ def test_text_anchor_then_broadcast() -> None:
     assert result.alignment is not None
     assert result.alignment.quality_t == [1, 0]  # dog: broadcast round 1; cat: text anchor
     assert result.item["lrm"]["f"] == pytest.approx(1.0)
+
+
+def test_cli_compat_trace_reports_the_loss() -> None:
+    """``mrp-score --score ancast --ancast-compat --trace`` on UMR files: AnCast++'s figures, the optimum."""
+    gold = str(shared_file("data", "umr", "czech-pdtc", "pdt-gold.umr"))
+    system = str(shared_file("data", "umr", "czech-pdtc", "pdt-conv.umr"))
+    compat = run_cli("score", ["--score", "ancast", "--ancast-compat", "--trace", "--gold", gold, system])
+    assert compat.code == 0, compat.err
+    result = json.loads(compat.out)
+    reference = shared_file("reference", "ancast", "czech-pdtc", "pdt.docsplit.summary.json")
+    summary = json.loads(reference.read_text())
+    names = {"sent": "lrm", "modal": "modal", "temporal": "temporal", "coref": "coref",
+             "comp": "comprehensive"}
+    for theirs, ours in names.items():
+        assert result["documents"]["macro"][ours] == pytest.approx(summary["cli_return"][theirs], abs=1e-9)
+    assert "align:ancast-0.1.1" in result["signature"]
+    items = list(result["scores"]["umr"].values())
+    assert len(items) == 25
+    assert all(item["optimum"]["lost"] >= -1e-12 for item in items)
+    assert sum(item["optimum"]["lost"] > 1e-9 for item in items) > 0
+    exact = json.loads(run_cli("score", ["--score", "ancast", "--gold", gold, system]).out)
+    assert exact["exact"] == 25 and "align:lrm-optimal" in exact["signature"]
+    assert exact["lrm"]["f"] > result["lrm"]["f"]
