@@ -49,16 +49,13 @@ def _lcm(values: List[int]) -> int:
     return out
 
 
-def _denominators(test: View, gold: View) -> List[int]:
+def _denominators(test: View, gold: View, sim: Similarity) -> List[int]:
     """The reduced denominators ``long / gcd(short, long)`` of the nonzero, non-one name similarities."""
     found = set()
-    for one in set(test.names):
-        for two in set(gold.names):
-            if one == two or not (one in two or two in one):
-                continue
-            short, long = sorted((len(one), len(two)))
-            if long:
-                found.add(long // gcd(short, long))
+    for i, j in zip(*np.nonzero(sim.names)):
+        short, long = sorted((len(test.names[i]), len(gold.names[j])))
+        if short != long:
+            found.add(long // gcd(short, long))
     return sorted(found)
 
 
@@ -70,7 +67,7 @@ class Objective:
         self.exact = exact
         if exact:
             tenths = round(10 * (1 - SENSE_COEFFICIENT))
-            lcm = _lcm(_denominators(test, gold))
+            lcm = _lcm(_denominators(test, gold, sim))
             self.scale = 20 * lcm
             same = np.equal.outer(np.array(test.senses, np.int64), np.array(gold.senses, np.int64))
             whole = np.zeros(sim.names.shape, np.int64)

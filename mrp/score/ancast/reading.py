@@ -56,6 +56,7 @@ class View:
     text: str = ""
     #: why AnCast 0.1.1 would skip this graph (or crash on it), else None
     skip: Optional[str] = None
+    _cache: Dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.names)
@@ -69,8 +70,32 @@ class View:
                 matrix[head, tail] = 1.0
         return matrix
 
+    def groups(self) -> Dict[Tuple[object, object], FrozenSet[str]]:
+        """The relations grouped by (predicate, argument) into label sets."""
+        found = self._cache.get("groups")
+        if found is None:
+            grouped: Dict[Tuple[object, object], Set[str]] = {}
+            for head, label, tail in self.relations:
+                grouped.setdefault((head, tail), set()).add(label)
+            found = self._cache["groups"] = {key: frozenset(value) for key, value in grouped.items()}
+        return found  # type: ignore[return-value]
+
+    def triples(self) -> Set[Relation]:
+        """The relation triples plus, in a graph with nodes, the TOP triple of the first (mock Smatch)."""
+        found = self._cache.get("triples")
+        if found is None:
+            top = {("TOP", "TOP", 0)} if self.names else set()
+            found = self._cache["triples"] = set(self.relations) | top
+        return found  # type: ignore[return-value]
+
     def descendants(self) -> List[int]:
         """Per node, how many nodes it reaches along predicate->argument relations (itself on a cycle)."""
+        found = self._cache.get("descendants")
+        if found is None:
+            found = self._cache["descendants"] = self._descendants()
+        return found  # type: ignore[return-value]
+
+    def _descendants(self) -> List[int]:
         n = len(self.names)
         children: List[List[int]] = [[] for _ in range(n)]
         for head, _, tail in self.relations:

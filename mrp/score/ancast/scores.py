@@ -16,13 +16,12 @@ Per side (precision over the test graph, recall over the gold graph):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
-
-import numpy as np
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 
 from .alignment import Alignment, Side
-from .reading import Relation, View
+from .reading import View
 from .similarity import Similarity, ends_similarity
 
 #: The sentence-level metrics, in output order.
@@ -89,14 +88,6 @@ def report(precision: Sums, recall: Sums, compat: bool) -> Dict[str, Dict[str, f
     return out
 
 
-def groups(relations: Set[Relation]) -> Groups:
-    """Relations grouped by (predicate, argument) into label sets."""
-    out: Dict[Tuple[object, object], Set[str]] = {}
-    for head, label, tail in relations:
-        out.setdefault((head, tail), set()).add(label)
-    return {key: frozenset(value) for key, value in out.items()}
-
-
 class _Null:
     """An unaligned node of one side (matches nothing of the other)."""
 
@@ -106,61 +97,51 @@ class _Null:
         self.k = k
 
 
-def _translate(end: object, mapping: List[int]) -> object:
-    if isinstance(end, int):
-        j = mapping[end]
-        return j if j >= 0 else _Null(end)
-    return end
-
-
 def _side(mine: View, theirs: View, mapping: List[int], similar: Callable[[object, object], float],
-          weight: Callable[[object], int], concept: Side) -> Sums:
+          weight: Callable[[object], float], concept: Side) -> Sums:
     """The sums of one side: its relations translated into the other graph and compared there."""
     sums = Sums(concept=concept.concept, concept_count=concept.count, identical=concept.identical)
-    their_groups = groups(theirs.relations)
-    for (pred, arg), labels in groups(mine.relations).items():
+    their_groups = theirs.groups()
+    ends: List[object] = [j if j >= 0 else _Null(k) for k, j in enumerate(mapping)]
+    lr = ulr = wlr = lr_count = wlr_count = 0.0
+    for (pred, arg), labels in mine.groups().items():
         count = len(labels)
-        w = float(np.sqrt(weight(arg) * weight(pred)) + 1)
-        target = (_translate(pred, mapping), _translate(arg, mapping))
-        other = their_groups.get(target)  # type: ignore[call-overload]
+        w = math.sqrt(weight(arg) * weight(pred)) + 1
+        target = (ends[pred] if type(pred) is int else pred, ends[arg] if type(arg) is int else arg)
+        lr_count += count
+        wlr_count += count * w
+        other = their_groups.get(target)
         if other is None:
-            sums.lr_count += count
-            sums.wlr_count += count * w
             continue
         overlap = len(labels & other)
         half = (similar(pred, target[0]) + similar(arg, target[1])) / 2
-        sums.lr += half * overlap
-        sums.ulr += half * min(len(other), count)
-        sums.wlr += half * (overlap * w)
-        sums.lr_count += count
-        sums.wlr_count += count * w
-    mine_triples = set(mine.relations)
-    their_triples = set(theirs.relations)
-    if len(mine):
-        mine_triples.add(("TOP", "TOP", 0))
-    if len(theirs):
-        their_triples.add(("TOP", "TOP", 0))
-    back = [-1] * len(theirs)
+        lr += half * overlap
+        ulr += half * min(len(other), count)
+        wlr += half * (overlap * w)
+    sums.lr, sums.ulr, sums.wlr, sums.lr_count, sums.wlr_count = lr, ulr, wlr, lr_count, wlr_count
+    back: List[object] = [_Null(j) for j in range(len(theirs))]
     for k, j in enumerate(mapping):
         if j >= 0:
             back[j] = k
-    translated = {(_translate(h, back), label, _translate(t, back)) for h, label, t in their_triples}
+    translated = {(back[h] if type(h) is int else h, label, back[t] if type(t) is int else t)
+                  for h, label, t in theirs.triples()}
+    mine_triples = mine.triples()
     sums.relations = len(mine_triples)
     sums.relations_matched = len(translated & mine_triples)
     return sums
 
 
-def _descendant_weight(view: View, lookup: Optional[View] = None) -> Callable[[object], int]:
+def _descendant_weight(view: View, lookup: Optional[View] = None) -> Callable[[object], float]:
     """Descendants of a relation end; with ``lookup``, of the node of that graph with the same variable."""
-    counts = view.descendants() if lookup is None else lookup.descendants()
     if lookup is None:
-        return lambda end: counts[end] if isinstance(end, int) else 0
-    where = {var: k for k, var in enumerate(lookup.variables)}
+        counts = view.descendants()
+        return lambda end: counts[end] if type(end) is int else 0  # type: ignore[index]
+    found = lookup.descendants()
+    where = {var: found[k] for k, var in enumerate(lookup.variables)}
+    by_node = [where.get(var, 0) for var in view.variables]
 
-    def weight(end: object) -> int:
-        name = view.variables[end] if isinstance(end, int) else str(end)
-        k = where.get(name)
-        return counts[k] if k is not None else 0
+    def weight(end: object) -> float:
+        return by_node[end] if type(end) is int else where.get(str(end), 0)  # type: ignore[index]
     return weight
 
 

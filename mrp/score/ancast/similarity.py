@@ -14,7 +14,7 @@ use the name similarity of the plain names (without ops) of their ends.
 
 from __future__ import annotations
 
-from typing import Dict, List, Tuple
+from typing import Dict, List
 
 import numpy as np
 
@@ -39,9 +39,21 @@ def name_similarity(one: str, two: str, same_sense: bool) -> float:
     return string_similarity(one, two) * (1 + SENSE_COEFFICIENT * (int(same_sense) - 1))
 
 
-#: string similarities already computed (names repeat across a corpus)
-_CACHE: Dict[Tuple[str, str], float] = {}
-_CACHE_SIZE = 1 << 20
+#: string similarities already computed, by first then second string (names repeat across a corpus)
+_CACHE: Dict[str, Dict[str, float]] = {}
+_CACHE_SIZE = 1 << 16
+
+
+def _row(one: str, columns: List[str]) -> List[float]:
+    known = _CACHE.get(one)
+    if known is None:
+        if len(_CACHE) > _CACHE_SIZE:
+            _CACHE.clear()
+        known = _CACHE[one] = {}
+    missing = [two for two in columns if two not in known]
+    for two in missing:
+        known[two] = string_similarity(one, two)
+    return [known[two] for two in columns]
 
 
 def _strings(one: List[str], two: List[str]) -> np.ndarray:
@@ -50,16 +62,8 @@ def _strings(one: List[str], two: List[str]) -> np.ndarray:
     columns: Dict[str, int] = {}
     index_one = np.array([rows.setdefault(text, len(rows)) for text in one], np.int64)
     index_two = np.array([columns.setdefault(text, len(columns)) for text in two], np.int64)
-    table = np.empty((len(rows), len(columns)))
-    cache = _CACHE
-    if len(cache) > _CACHE_SIZE:
-        cache.clear()
-    for a, ka in rows.items():
-        for b, kb in columns.items():
-            value = cache.get((a, b))
-            if value is None:
-                value = cache[(a, b)] = string_similarity(a, b)
-            table[ka, kb] = value
+    names = list(columns)
+    table = np.array([_row(text, names) for text in rows], dtype=np.float64).reshape(len(rows), len(names))
     return table[np.ix_(index_one, index_two)]
 
 
