@@ -48,7 +48,8 @@ class View:
     ops: List[str]
     #: other constant attributes: lowercased role -> value
     attributes: List[Dict[str, str]]
-    #: the role names at each node as written (outgoing as written, incoming inverted), for tie-breaking
+    #: the role names at each node as written (outgoing as written, incoming inverted): AnCast's
+    #: tie-break (compat only; empty otherwise)
     roles: List[FrozenSet[str]]
     #: relation triples (a set: duplicates collapse)
     relations: Set[Relation] = field(default_factory=set)
@@ -99,19 +100,19 @@ class View:
         n = len(self.names)
         children: List[List[int]] = [[] for _ in range(n)]
         for head, _, tail in self.relations:
-            if isinstance(head, int) and isinstance(tail, int):
-                children[head].append(tail)
-        counts = []
-        for start in range(n):
-            seen: Set[int] = set()
-            stack = list(children[start])
-            while stack:
-                node = stack.pop()
-                if node not in seen:
-                    seen.add(node)
-                    stack.extend(children[node])
-            counts.append(len(seen))
-        return counts
+            if type(head) is int and type(tail) is int:
+                children[head].append(tail)  # type: ignore[index]
+        reach = [0] * n  # bit sets, grown to the fixpoint (cycles included)
+        changed = True
+        while changed:
+            changed = False
+            for node in range(n):
+                found = reach[node]
+                for child in children[node]:
+                    found |= (1 << child) | reach[child]
+                if found != reach[node]:
+                    reach[node], changed = found, True
+        return [bin(found).count("1") for found in reach]
 
 
 def _reverse(role: str) -> str:
@@ -181,8 +182,8 @@ def view(graph: Graph, compat: bool, umr: bool = False, text: Optional[str] = No
                     continue  # likewise
             constant = str(value).lower()
             label = role.lower()
-            roles[k].add(role if compat else label)
             if compat:
+                roles[k].add(role)
                 if label.endswith("-of") and label != "mod-of":
                     skip = skip or f"inverted role :{role} on a constant (AnCast crashes)"
                     relations.add((constant, label[:-3], k))
@@ -212,8 +213,6 @@ def view(graph: Graph, compat: bool, umr: bool = False, text: Optional[str] = No
             else:
                 relations.add((a, label, b))
         else:
-            roles[a].add(label)
-            roles[b].add(_reverse(label))
             normal = normal_role(label)
             if label == "mod":
                 relations.add((b, "mod-of", a))
@@ -221,7 +220,7 @@ def view(graph: Graph, compat: bool, umr: bool = False, text: Optional[str] = No
                 relations.add((b, normal, a))
             else:
                 relations.add((a, label, b))
-    return View(variables, names, senses, ops, attributes, [frozenset(r) for r in roles], relations,
+    return View(variables, names, senses, ops, attributes, [frozenset(found) for found in roles], relations,
                 text if text is not None else (graph.input or ""), skip)
 
 

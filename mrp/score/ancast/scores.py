@@ -153,10 +153,16 @@ def score(test: View, gold: View, sim: Similarity, alignment: Alignment,
     by name in the test graph (AnCast's quirk); otherwise each side uses its own
     graph.
     """
+    names = sim.names.tolist()
+
     def forward(t_end: object, g_end: object) -> float:
+        if type(t_end) is int and type(g_end) is int:
+            return names[t_end][g_end]  # type: ignore[no-any-return, index]
         return ends_similarity(sim, test, gold, t_end, g_end)
 
     def backward(g_end: object, t_end: object) -> float:
+        if type(t_end) is int and type(g_end) is int:
+            return names[t_end][g_end]  # type: ignore[no-any-return, index]
         return ends_similarity(sim, test, gold, t_end, g_end)
 
     precision = _side(test, gold, alignment.t2g, forward, _descendant_weight(test, test if compat else None),
