@@ -175,3 +175,19 @@ def test_document_ids_compat_and_resolved() -> None:
     mapped = SentencePair([], [], {"s1a": "s1x"}, {"s1x": "s1a"}, empty, empty)
     assert score_document([mapped, alone], False)[0].kinds["modal"] == [1, 1]
     assert score_document([mapped, alone], True)[0].kinds["modal"] == [0, 1]  # s1a is not s1x by name
+
+
+@pytest.mark.parametrize("name", ["english_umr-0001", "english_umr-0003", "english_umr-0004"])
+def test_release_file_against_itself(name: str) -> None:
+    """The UMR 3.0 release files scored against themselves: AnCast's per-pair 100s, and 100 everywhere."""
+    graphs = _sentences("data", "umr", "english", f"{name}.umr")
+    records = _records("english-self", f"{name}.snt.pairs.jsonl")
+    pairing = make_pairing(Corpus("gold", "umr", graphs), Corpus("system", "umr", graphs))
+    for compat in (True, False):
+        result, _ = evaluate(pairing, Options(ancast_compat=compat, trace=True))
+        items = list(result["scores"]["umr"].values())
+        assert len(items) == len(records) == len(graphs)
+        for item, record in zip(items, records):
+            assert not _compare(item, record, record["pair"])
+        for key in ("lrm", "modal", "temporal", "coref", "comprehensive"):
+            assert result["documents"][key]["f"] == pytest.approx(1.0)
