@@ -217,3 +217,26 @@ def test_cli_compat_trace_reports_the_loss() -> None:
     exact = json.loads(run_cli("score", ["--score", "ancast", "--gold", gold, system]).out)
     assert exact["exact"] == 25 and "align:lrm-optimal" in exact["signature"]
     assert exact["lrm"]["f"] > result["lrm"]["f"]
+
+
+def test_a_failing_pair_is_isolated(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pair whose scoring raises is reported (cut 'error', nothing aligned) and the run goes on."""
+    from mrp.load import Corpus
+    from mrp.score.ancast import pair as pair_module
+
+    gold = [_one("# ::id a\n(a / a :ARG0 (b / b))"), _one("# ::id b\n(c / c)")]
+    system = [_one("# ::id a\n(a / a :ARG0 (b / b))"), _one("# ::id b\n(c / c)")]
+    real = pair_module.score_views
+
+    def failing(test: Any, gold_view: Any, options: Options, gid: str = "") -> Any:
+        if gid == "b":
+            raise RuntimeError("boom")
+        return real(test, gold_view, options, gid)
+
+    monkeypatch.setattr(pair_module, "score_views", failing)
+    pairing = make_pairing(Corpus("gold", "amr", gold), Corpus("system", "amr", system))
+    result, _ = evaluate(pairing, Options(trace=True))
+    assert result["cut"]["error"] == 1 and result["n"] == 2
+    assert result["scores"]["amr"]["b"]["error"] == "RuntimeError: boom"
+    assert result["scores"]["amr"]["b"]["concept"]["f"] == 0.0
+    assert result["scores"]["amr"]["a"]["lrm"]["f"] == pytest.approx(1.0)

@@ -17,8 +17,8 @@ Per side (precision over the test graph, recall over the gold graph):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Tuple
 
 from .alignment import Alignment, Side
 from .reading import View
@@ -27,7 +27,6 @@ from .similarity import Similarity, ends_similarity
 #: The sentence-level metrics, in output order.
 KEYS = ("concept", "lrm", "ulrm", "wlrm", "smatch")
 
-Groups = Dict[Tuple[object, object], FrozenSet[str]]
 
 
 @dataclass
@@ -44,7 +43,6 @@ class Sums:
     ulr: float = 0.0
     wlr: float = 0.0
     wlr_count: float = 0.0
-    extra: Dict[str, float] = field(default_factory=dict)
 
     def add(self, other: Sums) -> None:
         """Add another pair's sums."""
@@ -170,9 +168,3 @@ def score(test: View, gold: View, sim: Similarity, alignment: Alignment,
     recall = _side(gold, test, alignment.g2t, backward, _descendant_weight(gold, test if compat else None),
                    alignment.recall)
     return precision, recall
-
-
-def item(precision: Sums, recall: Sums, compat: bool) -> Dict[str, Any]:
-    """The per-pair result: P/R/F per metric."""
-    out: Dict[str, Any] = dict(report(precision, recall, compat))
-    return out

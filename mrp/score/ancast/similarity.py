@@ -97,11 +97,6 @@ class Similarity:
                     self.initial[i, j] = (full[i, j] + agree / shared) / 2
 
 
-def constant_similarity(one: str, two: str) -> float:
-    """The name similarity of two constants (same sense)."""
-    return string_similarity(one, two)
-
-
 def ends_similarity(sim: Similarity, test: View, gold: View, t_end: object, g_end: object) -> float:
     """The name similarity of two relation ends (nodes by name and sense, constants by text)."""
     if isinstance(t_end, int) and isinstance(g_end, int):
