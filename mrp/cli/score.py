@@ -191,6 +191,8 @@ def _evaluate(metric: str, pairing: Pairing, options: Options, args: argparse.Na
     annotate(result, args.bootstrap, args.seed)
     if not args.trace and len(args.system) == 1:
         result.pop("scores", None)
+        if isinstance(result.get("documents"), dict):  # AnCast's per-document items
+            result["documents"].pop("scores", None)
     result["signature"] = signature(metric, {p.gold.framework or "none" for p in pairing.pairs}, settings)
     return result, found
 
