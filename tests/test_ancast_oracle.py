@@ -103,3 +103,24 @@ def test_identical_graphs_score_one(graph: Graph) -> None:
     found = solve(test, gold, sim)
     precision, recall = score(test, gold, sim, from_map(found.mapping, len(gold), sim), False)
     assert abs(precision.value("lrm") - 1) < 1e-9 and abs(recall.value("lrm") - 1) < 1e-9
+
+
+@budget(40)
+@given(graphs(), graphs())
+def test_rounded_weights_stay_close(test_graph: Graph, gold_graph: Graph) -> None:
+    """When the exact denominators do not fit, the weights are rounded: not exact, but near the optimum."""
+    from mrp.score.ancast import exact
+
+    lr = _best(test_graph, gold_graph, False)[0]
+    test, gold = view(test_graph, False), view(gold_graph, False)
+    sim = Similarity(test, gold)
+    budget_before = exact.BUDGET
+    exact.BUDGET = 1 << 8  # too small for the exact scale of almost every pair
+    try:
+        found = solve(test, gold, sim)
+    finally:
+        exact.BUDGET = budget_before
+    found_lr = score(test, gold, sim, from_map(found.mapping, len(gold), sim), False)[0].lr
+    if found.rounded:
+        assert not found.exact
+    assert found_lr >= lr - (len(test.relations) + 1) / found.scale - 1e-9
