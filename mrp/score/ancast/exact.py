@@ -150,10 +150,10 @@ def solve(test: View, gold: View, sim: Similarity, limit: Optional[int] = None,
     while tie > 1 and largest * (pairs * tie + 1) > BUDGET:
         tie //= 10
     factor = pairs * tie + 1
-    names = objective.names
+    names: List[List[int]] = (objective.names * factor).tolist()
 
     def weight(mine: Tuple[int, int], theirs: Tuple[int, int]) -> int:
-        return int(names[mine[0], theirs[0]] + names[mine[1], theirs[1]]) * factor
+        return names[mine[0]][theirs[0]] + names[mine[1]][theirs[1]]
 
     problem = _with_edges(U * factor, rel_t, rel_g, weight)
     problem.U += np.rint(sim.initial * tie).astype(np.int64)
