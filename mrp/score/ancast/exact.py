@@ -23,7 +23,7 @@ up to ``m / SCALE_CAP`` for ``m`` relation pairs).
 from __future__ import annotations
 
 from math import gcd
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple, cast
 
 import numpy as np
 
@@ -150,7 +150,7 @@ def solve(test: View, gold: View, sim: Similarity, limit: Optional[int] = None,
     while tie > 1 and largest * (pairs * tie + 1) > BUDGET:
         tie //= 10
     factor = pairs * tie + 1
-    names: List[List[int]] = (objective.names * factor).tolist()
+    names = cast(List[List[int]], (objective.names * factor).tolist())
 
     def weight(mine: Tuple[int, int], theirs: Tuple[int, int]) -> int:
         return names[mine[0]][theirs[0]] + names[mine[1]][theirs[1]]
