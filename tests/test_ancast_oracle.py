@@ -124,3 +124,17 @@ def test_rounded_weights_stay_close(test_graph: Graph, gold_graph: Graph) -> Non
     if found.rounded:
         assert not found.exact
     assert found_lr >= lr - (len(test.relations) + 1) / found.scale - 1e-9
+
+
+@budget(100)
+@given(st.lists(st.sampled_from(["", "a", "ab", "ba", "aba", "číst", "čí", "st", "run-01"]), max_size=5),
+       st.lists(st.sampled_from(["", "a", "ab", "b", "číst", "íst", "run", "person"]), max_size=5))
+def test_vectorized_string_similarity(one: List[str], two: List[str]) -> None:
+    """The matrix of string similarities equals the definition pair by pair (empty strings included)."""
+    from mrp.score.ancast.similarity import _strings, string_similarity
+
+    matrix = _strings(one, two)
+    assert matrix.shape == (len(one), len(two))
+    for i, a in enumerate(one):
+        for j, b in enumerate(two):
+            assert matrix[i, j] == string_similarity(a, b)

@@ -39,32 +39,20 @@ def name_similarity(one: str, two: str, same_sense: bool) -> float:
     return string_similarity(one, two) * (1 + SENSE_COEFFICIENT * (int(same_sense) - 1))
 
 
-#: string similarities already computed, by first then second string (names repeat across a corpus)
-_CACHE: Dict[str, Dict[str, float]] = {}
-_CACHE_SIZE = 1 << 16
-
-
-def _row(one: str, columns: List[str]) -> List[float]:
-    known = _CACHE.get(one)
-    if known is None:
-        if len(_CACHE) > _CACHE_SIZE:
-            _CACHE.clear()
-        known = _CACHE[one] = {}
-    missing = [two for two in columns if two not in known]
-    for two in missing:
-        known[two] = string_similarity(one, two)
-    return [known[two] for two in columns]
-
-
 def _strings(one: List[str], two: List[str]) -> np.ndarray:
-    """float64[len(one), len(two)]: string similarities, computed once per distinct pair of strings."""
-    rows: Dict[str, int] = {}
-    columns: Dict[str, int] = {}
-    index_one = np.array([rows.setdefault(text, len(rows)) for text in one], np.int64)
-    index_two = np.array([columns.setdefault(text, len(columns)) for text in two], np.int64)
-    names = list(columns)
-    table = np.array([_row(text, names) for text in rows], dtype=np.float64).reshape(len(rows), len(names))
-    return table[np.ix_(index_one, index_two)]
+    """float64[len(one), len(two)]: :func:`string_similarity` of every pair (of lowercase strings)."""
+    if not one or not two:
+        return np.zeros((len(one), len(two)))
+    rows, columns = np.array(one, dtype=str), np.array(two, dtype=str)
+    long_rows = np.strings.str_len(rows).astype(np.float64)[:, np.newaxis]
+    long_columns = np.strings.str_len(columns).astype(np.float64)[np.newaxis, :]
+    row_in_column = np.strings.find(columns[np.newaxis, :], rows[:, np.newaxis]) >= 0
+    column_in_row = np.strings.find(rows[:, np.newaxis], columns[np.newaxis, :]) >= 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(row_in_column, long_rows / long_columns,
+                       np.where(column_in_row, long_columns / long_rows, 0.0))
+    out[row_in_column & (long_columns == 0)] = 1.0  # two empty strings
+    return out
 
 
 class Similarity:
