@@ -172,6 +172,19 @@ def _at(node: Any, path: Sequence[str]) -> Any:
     return node
 
 
+def _scored_paths(result: Mapping[str, Any]) -> List[Tuple[str, ...]]:
+    """The {p, r, f} objects of a result without count triples (AnCast's scores are not counts)."""
+    paths: List[Tuple[str, ...]] = []
+    for key, value in result.items():
+        if key in ("bound", "with_skipped", "scores", "macro", "ci") or not isinstance(value, Mapping):
+            continue
+        if {"p", "r", "f"} <= value.keys():
+            paths.append((key,))
+        else:
+            paths.extend((key,) + path for path in _scored_paths(value))
+    return paths
+
+
 def summary(metric: str, result: Mapping[str, Any]) -> str:
     """One system's result as a plain-text table: per count path g, s, c, micro P/R/F, macro F, CI of F."""
     header = ["score", "g", "s", "c", "P", "R", "F", "macro F"]
@@ -179,12 +192,13 @@ def summary(metric: str, result: Mapping[str, Any]) -> str:
     if has_ci:
         header.append(f"{_level(float(result.get('bootstrap', {}).get('level', 0.95)))} CI of F")
     lines: List[List[str]] = []
-    for path in reported_paths(result):
+    for path in reported_paths(result) or _scored_paths(result):
         counts = _at(result, path)
         name = " ".join([metric, *(path[1:] if path[:1] == (metric,) else path)])
-        row = [name, str(counts["g"]), str(counts["s"]), str(counts["c"]), _number(counts["p"]),
-               _number(counts["r"]), _number(counts["f"])]
-        row.append(_number(_at(result.get("macro", {}), path)["f"]) if "macro" in result else "")
+        row = [name, *(str(counts[key]) if key in counts else "" for key in ("g", "s", "c")),
+               _number(counts["p"]), _number(counts["r"]), _number(counts["f"])]
+        macro = _at(result.get("macro", {}), path)
+        row.append(_number(macro["f"] if isinstance(macro, Mapping) else macro) if macro is not None else "")
         if has_ci:
             lo, hi = _at(result["ci"], path)["micro"]["f"]
             row.append(f"[{_number(lo)}, {_number(hi)}]")

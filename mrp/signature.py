@@ -49,6 +49,7 @@ class Settings:
     #: SemBLEU weights (None: the original's default) and compatibility mode
     sembleu_weights: Optional[Tuple[float, ...]] = None
     sembleu_compat: bool = False
+    ancast_compat: bool = False
 
 
 def _solver(settings: Settings) -> str:
@@ -78,6 +79,8 @@ def signature(metric: str, frameworks: Iterable[str], settings: Settings) -> str
     if metric in ("smatch", "aspects"):
         fields.append("triples:" + ("penman" if settings.penman else "mrp")
                       + ("+compat" if settings.smatch_compat else ""))
+    if metric == "ancast":
+        fields.append("align:" + ("ancast-0.1.1" if settings.ancast_compat else "lrm-optimal"))
     if metric == "aspects":
         fields.append(f"depth:{'full' if settings.aspect_depth is None else settings.aspect_depth}")
     if metric == "sembleu":

@@ -101,6 +101,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--sembleu-compat", action="store_true",
                    help="SemBLEU: reproduce the original tool, defects included (unreached nodes skipped, "
                         ":/() dropped from strings)")
+    p.add_argument("--ancast-compat", action="store_true",
+                   help="ancast: reproduce AnCast 0.1.1 (its reading, anchor-broadcast alignment and "
+                        "scoring quirks) instead of the proved-optimal alignment")
     p.add_argument("--bootstrap", type=int, nargs="?", const=1000, metavar="N",
                    help="add 95%% confidence intervals (\"ci\") from N bootstrap resamples of the items "
                         "(default N 1000), e.g. --bootstrap or --bootstrap 5000")
@@ -213,6 +216,8 @@ def _evaluate(metric: str, pairing: Pairing, options: Options, args: argparse.Na
     annotate(result, args.bootstrap, args.seed)
     if not args.trace and len(args.system) == 1:
         result.pop("scores", None)
+        if isinstance(result.get("documents"), dict):  # AnCast's per-document items
+            result["documents"].pop("scores", None)
     result["signature"] = signature(metric, {p.gold.framework or "none" for p in pairing.pairs}, settings)
     return result, found
 
@@ -310,12 +315,14 @@ def main_body(argv: List[str]) -> int:
     settings = Settings(standardization=std.name(), limit=args.limit, timeout=args.timeout,
                         smatch_compat=args.smatch_compat, penman=penman, no_wiki=args.no_wiki,
                         strict=args.strict, bootstrap=args.bootstrap, seed=args.seed, aspect_depth=depth,
-                        sembleu_weights=args.sembleu_weights, sembleu_compat=args.sembleu_compat)
+                        sembleu_weights=args.sembleu_weights, sembleu_compat=args.sembleu_compat,
+                        ancast_compat=args.ancast_compat)
     progress = Line(PROGRAM, gold.name, show=terminal(sys.stderr) and not args.quiet)
     options = Options(limit=args.limit, timeout=args.timeout, trace=True, errors=bool(args.errors),
                       jobs=args.jobs, smatch_compat=args.smatch_compat, penman=penman, progress=progress,
                       memo={} if len(args.system) > 1 else None, aspect_depth=depth,
-                      sembleu_weights=args.sembleu_weights, sembleu_compat=args.sembleu_compat)
+                      sembleu_weights=args.sembleu_weights, sembleu_compat=args.sembleu_compat,
+                      ancast_compat=args.ancast_compat)
     if len(args.system) == 1:
         _single(args, metrics, _read_system(args.system[0], formats[0], read, gold, args, std), options,
                 settings)

@@ -177,7 +177,8 @@ def _convert(tree: penman.Tree, gid: str, options: ReadOptions) -> Graph:
             written.append((label, node.values[-1], False))
         nodes.append(node)
     return Graph(id=gid, framework=options.framework or "amr", flavor=2, tops=[0],
-                 nodes=nodes, edges=edges, layout=layout)
+                 nodes=nodes, edges=edges, layout=layout,
+                 variables={k: node[0] for k, node in enumerate(order)})
 
 
 def tree_graph(tree: penman.Tree, gid: str, options: ReadOptions) -> Tuple[Graph, List[str]]:

@@ -477,7 +477,7 @@ def encode(graph: Graph) -> Dict[str, Any]:
             item["anchors"] = [{"from": start, "to": end} for start, end in edge.anchors]
         edges.append(item)
     obj["edges"] = edges
-    if graph.variables is not None:
+    if graph.variables is not None and graph.framework != "amr":  # MRP's AMR graphs have none (as mtool)
         obj["variables"] = {str(nid): name for nid, name in graph.variables.items()}
     if graph.document is not None:
         place = graph.document

@@ -29,6 +29,7 @@ METRICS: Dict[str, str] = {
     "unlabeled": "unlabeled",
     "unlabeled-edges": "unlabeled_edges",
     "predications": "predications",
+    "ancast": "ancast",
 }
 ALIASES = {"mces": "mrp", "mrp-unlabeled": "unlabeled"}
 
@@ -60,6 +61,8 @@ class Options:
     errors: bool = False
     jobs: int = 1
     smatch_compat: bool = False
+    #: AnCast: reproduce AnCast 0.1.1 (its reading, alignment and scoring) instead of the optimum
+    ancast_compat: bool = False
     #: the graphs were read from Penman (SMATCH uses the original tool's AMR triples)
     penman: bool = False
     #: aspects: relation levels kept below a trigger (2, as Smatch++ extracts; None: everything reachable)

@@ -353,7 +353,8 @@ def annotate(result: Dict[str, Any], bootstrap: Optional[int], seed: int, level:
     for path, array in counts.items():
         p, r, f, items = macro(array)
         _place(averages, path, {"p": p, "r": r, "f": f, "items": items})
-    result["macro"] = averages
+    if averages or "macro" not in result:  # a metric without count triples keeps its own macro values
+        result["macro"] = averages
     if bootstrap is None:
         return
     intervals = _bootstrap(counts, bootstrap, seed, level)
