@@ -258,13 +258,9 @@ def _graph(block: List[Line], position: int, options: ReadOptions) -> Graph:
             graph = _convert(tree, gid, options)
         except RecursionError:
             raise _Bad("graph is nested too deeply to be read", graph_lines[0].number) from None
-        if options.text is not None:
-            text = options.text.get(gid)
-            if text is None:
-                raise _Bad(f"no sentence for graph '{gid}' in the text table (--text)")
-            graph.input = text
-        else:
-            graph.input = meta.get("snt")
+        # the text table wins; a graph missing from it keeps its own ::snt (the CLI warns)
+        text = options.text.get(gid) if options.text is not None else None
+        graph.input = text if text is not None else meta.get("snt")
     except _Bad as bad:
         raise _BadGraph(gid, bad) from None
     graph.line = block[0].number
