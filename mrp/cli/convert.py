@@ -9,6 +9,7 @@ from typing import List, Optional
 
 from ..codecs import WriteOptions, infer_format, writer
 from ..errors import FormatError
+from ..graph import Graph
 from ..load import read_corpus
 from .common import OK, PROBLEMS, add_read_options, new_parser, read_options, report, run, warn
 
@@ -48,6 +49,19 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def stamp(graphs: List[Graph], source: str) -> None:
+    """Give graphs read from a format other than MRP the version and time that MRP requires.
+
+    (mtool drops MRP lines without time.)
+    """
+    if source == "mrp":
+        return
+    today = datetime.now(timezone.utc).strftime("%Y-%m-%d")
+    for graph in graphs:
+        graph.version = graph.version if graph.version is not None else MRP_VERSION
+        graph.time = graph.time or today
+
+
 def main_body(argv: List[str]) -> int:
     """Run mrp-convert on arguments; returns the exit status."""
     args = parser().parse_args(argv)
@@ -76,12 +90,7 @@ def main_body(argv: List[str]) -> int:
         unwritable.append(error)
 
     graphs = [g for g in corpus.graphs if not args.framework or g.framework in (None, args.framework)]
-    if source != "mrp":
-        # the MRP format requires version and time (mtool drops lines without time)
-        today = datetime.now(timezone.utc).strftime("%Y-%m-%d")
-        for graph in graphs:
-            graph.version = graph.version if graph.version is not None else MRP_VERSION
-            graph.time = graph.time or today
+    stamp(graphs, source)
     options_out = WriteOptions(errors=errors, skipped=skipped)
     if args.output == "-":
         write(graphs, sys.stdout, options_out)

@@ -58,9 +58,9 @@ def check_framework_present(program: str, gold: Corpus, frameworks: Optional[Seq
 
 def warn_missing_text(program: str, corpus: Corpus, text: Optional[Mapping[str, str]], quiet: bool) -> None:
     """AMR graphs that the --text table lacks keep their own ::snt: say so (once per file, with a count)."""
-    if text is None or quiet:
+    if text is None or quiet or corpus.format != "amr":
         return
-    missing = [g for g in corpus.graphs if g.framework == "amr" and g.id not in text]
+    missing = [g for g in corpus.graphs if g.id not in text]
     if missing:
         first = missing[0]
         more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""

@@ -91,6 +91,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--aspect-depth", default="2", metavar="N|full",
                    help="aspects: relation levels kept below a trigger: 2 (default, as Smatch++ extracts) "
                         "or 'full' (everything reachable from the trigger), e.g. --aspect-depth full")
+    p.add_argument("--triples", choices=("penman", "mrp"),
+                   help="smatch on AMR read from Penman: the original SMATCH tool's triples (penman, the "
+                        "default) or mtool's triples of the MRP form (mrp, as mrp-mtool counts)")
     p.add_argument("--trace", action="store_true",
                    help="add per-item counts under \"scores\": {framework: {id: {...}}}")
     p.add_argument("--errors", metavar="FILE",
@@ -164,7 +167,8 @@ def _check(args: argparse.Namespace) -> None:
                      [args.gold, *args.system, args.text, args.select_filter])
 
 
-def _validate(path: str, fmt: str, read: ReadOptions, frameworks: Optional[List[str]]) -> None:
+def validate_report(path: str, fmt: str, read: ReadOptions, frameworks: Optional[List[str]]) -> None:
+    """Every problem of a file on stderr, then its summary (as mrp-validate reports them)."""
     from ..validate import validate_for_score
 
     found = validate_for_score(path, fmt, read, frameworks)
@@ -351,11 +355,11 @@ def main_body(argv: List[str]) -> int:
     read = read_options(args)
     gold = _read_gold(args, gold_format, read)
     if args.validate:
-        _validate(args.gold, gold_format, read, args.framework)
+        validate_report(args.gold, gold_format, read, args.framework)
         for path, fmt in zip(args.system, formats):
-            _validate(path, fmt, read, args.framework)
+            validate_report(path, fmt, read, args.framework)
     gold = _standardized(gold, std)
-    penman = all(fmt == gold_format == "amr" for fmt in formats)
+    penman = all(fmt == gold_format == "amr" for fmt in formats) and args.triples != "mrp"
     settings = settings_of(args, std, penman)
     progress = Line(PROGRAM, gold.name, show=terminal(sys.stderr) and not args.quiet)
     options = options_of(args, penman, progress)
