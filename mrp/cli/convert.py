@@ -128,7 +128,7 @@ def main_body(argv: List[str]) -> int:
         fail(PROGRAM, f"{args.input}: reading {source} needs the sentences: give --text FILE "
                       "(id<TAB>sentence lines), e.g. --text wsj.txt")
     errors = _errors(args.errors)
-    options = read_options(args, args.framework)
+    options = read_options(args, args.framework if source == "sdp" else None)
     corpus = read_corpus(args.input, source, options)
     for error in corpus.errors:
         report(error, " (skipped)")
@@ -160,8 +160,10 @@ def main_body(argv: List[str]) -> int:
     converted = len(graphs) - len(unwritable)
     skipped_count = len(corpus.errors) + len(unwritable) + len(refused)
     if converted <= 0:
-        warn(PROGRAM, f"nothing converted ({skipped_count} graph(s) skipped"
-                      f"{', none selected' if not graphs and not skipped_count else ''})")
+        what = f"{skipped_count} graph(s) skipped" if skipped_count else "no graph selected"
+        if args.framework and not any(g.framework == args.framework for g in corpus.graphs):
+            what += f"; the file holds no graph of framework {args.framework}"
+        warn(PROGRAM, f"nothing converted ({what})")
         return FATAL
     if skipped_count:
         warn(PROGRAM, f"{skipped_count} graph(s) skipped; {converted} converted")
