@@ -15,8 +15,8 @@ from ..codecs import ReadOptions
 from ..errors import excerpt
 from ..graph import Graph
 from ..load import Corpus, read_corpus
-from ..score.pairing import Pairing, key
-from .common import fail, read_ids, select, selecting, warn
+from ..score.pairing import Pairing, duplicate_errors, key, pair
+from .common import fail, read_ids, report, select, selecting, warn
 
 #: formats whose readers need the sentences of --text (they hold only tokens)
 NEEDS_TEXT = ("dm", "psd", "sdp")
@@ -108,6 +108,32 @@ def require_pairs(program: str, gold: Corpus, system: Corpus, pairing: Pairing) 
                   f"gold has {_sample(pairing.pairs[0].gold)}, system has "
                   f"{_sample(system.graphs[0]) if system.graphs else 'no graph'} "
                   "(check --framework, --format and the ids)")
+
+
+def check_gold(program: str, gold: Corpus) -> None:
+    """Exit 2 on any invalid or repeated gold graph (each listed first): a wrong gold spoils every number."""
+    bad = gold.errors + duplicate_errors(gold)
+    if bad:
+        for error in bad:
+            report(error)
+        fail(program, f"{gold.name}: {len(bad)} invalid gold graph(s); nothing scored")
+
+
+def paired(program: str, gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]],
+           quiet: bool) -> Pairing:
+    """Pair the files, report what is not scored (invalid, unpaired, duplicate), and require a pair."""
+    pairing = pair(gold, system, frameworks)
+    for error in pairing.invalid:
+        report(error, " (scored as an empty graph)")
+    if not quiet:
+        for graph in pairing.unpaired:
+            warn(program, f"{system.name}:{graph.line or '?'}: graph {excerpt(graph.id)}: no gold graph; "
+                          "not scored")
+        for graph in pairing.duplicates:
+            warn(program, f"{system.name}:{graph.line or '?'}: graph {excerpt(graph.id)}: duplicate id; "
+                          "not scored")
+    require_pairs(program, gold, system, pairing)
+    return pairing
 
 
 def _sample(graph: Graph) -> str:

@@ -16,10 +16,9 @@ import sys
 from typing import Dict, List, Optional, Set, TextIO, Tuple
 
 from ..codecs import ReadOptions, WriteOptions, writer
-from ..errors import excerpt
 from ..load import Corpus, read_corpus, read_text
 from ..score.metrics import Options, evaluator
-from ..score.pairing import Pairing, duplicate_errors, pair
+from ..score.pairing import Pairing
 from . import inputs
 from .common import (
     FATAL,
@@ -216,23 +215,9 @@ def _pairing(args: argparse.Namespace, system: Corpus, text: Optional[Dict[str, 
     gold_format = input_format(args.gold, args.format or args.read, "--format")
     inputs.check_before_reading(PROGRAM, args.gold, gold_format, args, args.framework)
     gold = _read(args.gold, gold_format, args, text)
-    bad = gold.errors + duplicate_errors(gold)
-    if bad:
-        for error in bad:
-            report(error)
-        fail(PROGRAM, f"{gold.name}: {len(bad)} invalid gold graph(s); nothing scored")
+    inputs.check_gold(PROGRAM, gold)
     inputs.check_framework_present(PROGRAM, gold, args.framework, args.quiet)
-    pairing = pair(gold, system, args.framework)
-    for error in pairing.invalid:
-        report(error, " (scored as an empty graph)")
-    if not args.quiet:
-        for graph in pairing.unpaired:
-            warn(PROGRAM, f"ignoring {system.name}:{graph.line or '?'}: graph {excerpt(graph.id)}: "
-                          "no gold graph")
-        for graph in pairing.duplicates:
-            warn(PROGRAM, f"ignoring {system.name}:{graph.line or '?'}: graph {excerpt(graph.id)}: duplicate")
-    inputs.require_pairs(PROGRAM, gold, system, pairing)
-    return pairing
+    return inputs.paired(PROGRAM, gold, system, args.framework, args.quiet)
 
 
 def _score(args: argparse.Namespace, metrics: List[str], pairing: Pairing, out: TextIO) -> None:

@@ -8,7 +8,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
 from ..codecs import ReadOptions
-from ..errors import excerpt
 from ..load import Corpus, read_corpus
 from ..report import render
 from ..score.metrics import Options, canonical, evaluator
@@ -25,7 +24,6 @@ from .common import (
     new_parser,
     read_options,
     refuse_overwrite,
-    report,
     run,
     warn,
 )
@@ -187,14 +185,8 @@ def _standardized(corpus: Corpus, std: Standardization) -> Corpus:
 
 def _read_gold(args: argparse.Namespace, fmt: str, read: ReadOptions) -> Corpus:
     """The gold corpus, valid and selected; exit 2 on any invalid gold graph or absent framework."""
-    from ..score.pairing import duplicate_errors
-
     gold = read_corpus(args.gold, fmt, inputs.read_options_for(fmt, read, args.framework))
-    bad = gold.errors + duplicate_errors(gold)
-    if bad:
-        for error in bad:
-            report(error)
-        fail(PROGRAM, f"{gold.name}: {len(bad)} invalid gold graph(s); nothing scored")
+    inputs.check_gold(PROGRAM, gold)
     inputs.check_framework_present(PROGRAM, gold, args.framework, args.quiet)
     inputs.warn_missing_text(PROGRAM, gold, read.text, args.quiet)
     return inputs.select_gold(gold, args, args.framework)
@@ -202,23 +194,10 @@ def _read_gold(args: argparse.Namespace, fmt: str, read: ReadOptions) -> Corpus:
 
 def _read_system(path: str, fmt: str, read: ReadOptions, gold: Corpus, args: argparse.Namespace,
                  std: Standardization) -> Pairing:
-    from ..score.pairing import pair
-
     system = inputs.read_system(path, fmt, inputs.read_options_for(fmt, read, args.framework), gold, args)
     inputs.warn_missing_text(PROGRAM, system, read.text, args.quiet)
     system = _standardized(system, std)
-    pairing = pair(gold, system, args.framework)
-    for error in pairing.invalid:
-        report(error, " (scored as an empty graph)")
-    if not args.quiet:
-        for graph in pairing.unpaired:
-            warn(PROGRAM, f"{system.name}:{graph.line or '?'}: graph {excerpt(graph.id)}: no gold graph; "
-                          "not scored")
-        for graph in pairing.duplicates:
-            warn(PROGRAM, f"{system.name}:{graph.line or '?'}: graph {excerpt(graph.id)}: duplicate id; "
-                          "not scored")
-    inputs.require_pairs(PROGRAM, gold, system, pairing)
-    return pairing
+    return inputs.paired(PROGRAM, gold, system, args.framework, args.quiet)
 
 
 def _amr_only(metrics: List[str], pairing: Pairing, std: Standardization, quiet: bool) -> List[str]:
