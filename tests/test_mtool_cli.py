@@ -123,3 +123,51 @@ def test_mtool_counts_equal_mrp_score(name: str) -> None:
     for key in ours:
         if key not in ("scores", "time", "cpu"):
             assert ours[key] == score[key], key
+
+
+def test_mtool_errors_cores_and_dot_pictures(tmp_path) -> None:
+    shared = shared_path()
+    gold, system = str(shared / f"{W}/eds/wsj.mrp"), str(shared / f"{P}/eds/wsj.pet.mrp")
+    errors = tmp_path / "errors.json"
+    one = run_cli("mtool", ["--read", "mrp", "--score", "mrp", "--errors", str(errors), "--gold", gold,
+                            system])
+    assert one.code == 0, one.err
+    table = json.loads(errors.read_text())
+    # mtool's layout: {framework: {id: ...}}, without the two gold graphs that have no system graph
+    assert set(table) == {"eds"} and len(table["eds"]) == 87
+    score_errors = tmp_path / "score.json"
+    assert run_cli("score", ["--quiet", "--errors", str(score_errors), "--gold", gold, system]).code == 0
+    everything = json.loads(score_errors.read_text())["eds"]
+    assert table["eds"] == {gid: entry for gid, entry in everything.items() if gid in table["eds"]}
+    every = run_cli("mtool", ["--read", "mrp", "--score", "mrp", "--cores", "0", "--gold", gold, system])
+    assert json.loads(every.out)["all"] == json.loads(one.out)["all"]
+    pictures = tmp_path / "pictures.dot"
+    drawn = run_cli("mtool", ["--read", "mrp", "--score", "mrp", "--write", "dot", "--errors", str(pictures),
+                              "--gold", gold, system])
+    assert drawn.code == 0 and pictures.read_text().count("digraph") == 89  # the gold graphs, as mtool
+
+
+def test_mtool_writes_and_selects(tmp_path) -> None:
+    shared = shared_path()
+    gold = str(shared / f"{W}/eds/wsj.mrp")
+    ids = run_cli("mtool", ["--read", "mrp", "--write", "id", "--n", "3", gold])
+    assert ids.out.split() == ["20001001", "20001002", "20003001"]
+    picked = run_cli("mtool", ["--read", "mrp", "--write", "txt", "--i", "1", gold])
+    assert picked.out.startswith("20001002\tMr. Vinken is chairman")
+    listed = tmp_path / "ids.txt"
+    listed.write_text("20003001\tanything\n20001001\n")
+    chosen = run_cli("mtool", ["--read", "mrp", "--write", "mrp", "--filter", str(listed), gold])
+    assert [json.loads(x)["id"] for x in chosen.out.splitlines()] == ["20001001", "20003001"]
+    evaluation = run_cli("mtool", ["--read", "mrp", "--write", "evaluation", "--id", "20001001", gold])
+    assert set(json.loads(evaluation.out)) >= {"id", "input"} and "nodes" not in evaluation.out
+    out = tmp_path / "one.mrp"
+    assert run_cli("mtool", ["--read", "mrp", "--write", "mrp", "--id", "20001001", gold, str(out)]).code == 0
+    assert json.loads(out.read_text())["id"] == "20001001"
+    text = tmp_path / "text"
+    text.mkdir()
+    (text / "20001001.txt").write_text("Pierre Vinken, 61 years old, will join the board as a nonexecutive "
+                                       "director Nov. 29.\n")
+    dm = run_cli("mtool", ["--read", "dm", "--write", "mrp", "--text", str(text), "--id", "20001001",
+                           str(shared / f"{W}/dm/wsj.sdp")])
+    assert dm.code == 0, dm.err
+    assert json.loads(dm.out)["framework"] == "dm" and json.loads(dm.out)["input"].startswith("Pierre")

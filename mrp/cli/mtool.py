@@ -236,7 +236,9 @@ def _score(args: argparse.Namespace, metrics: List[str], pairing: Pairing, out: 
             warn(PROGRAM, f"{metric}: {cut['n']} pair(s) not proved optimal (stopped by --timeout "
                           f"{args.timeout:g} s or failing); mrp-score reports their bounds under \"cut\"")
         if details and metric in ("mrp", "smatch") and not errors:
-            errors = details
+            # as mtool, no entry for a gold graph without a system graph
+            errors = {framework: {gid: entry for gid, entry in table.items() if (framework, gid) not in null}
+                      for framework, table in details.items()}
     if args.errors:
         _write_errors(args, pairing, errors)
 
