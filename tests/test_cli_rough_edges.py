@@ -56,6 +56,9 @@ def test_unknown_and_absent_frameworks_are_named() -> None:
     absent = run_cli("score", ["--framework", "psd", "--gold", _wsj("dm/wsj.mrp"), _wsj("dm/wsj.mrp")])
     assert absent.code == 2 and "holds no graph of this framework (it holds: dm (89))" in absent.err
     assert "holds no graphs" not in absent.err
+    for tool in ("convert", "validate"):
+        run = run_cli(tool, ["--framework", "dmm", DEMO_GOLD])
+        assert run.code == 2 and "--framework dmm: unknown framework" in run.err, tool
 
 
 def test_python_dash_m_mrp_runs_mrp_score() -> None:

@@ -282,6 +282,8 @@ def _write(args: argparse.Namespace, corpus: Corpus, out: TextIO) -> None:
 def main_body(argv: List[str]) -> int:
     """Run mrp-mtool on arguments; returns the exit status."""
     args = parser().parse_args(argv)
+    if args.quiet:
+        args.trace = 0  # as mtool: --quiet drops the per-item scores too
     metrics = _check(args)
     _notes(args)
     fmt = input_format(args.input, args.read, "--read")
