@@ -534,7 +534,8 @@ def test_10000_nested_penman_levels(tmp_path: Path) -> None:
 
 
 def test_10000_level_chain_from_mrp(tmp_path: Path) -> None:
-    """The same depth as an MRP graph: read fine; as Penman it cannot be written (skipped, exit 1)."""
+    """The same depth as an MRP graph: read fine; as Penman it cannot be written (skipped; nothing
+    converted, exit 2)."""
     n = 10_000
     graph = {"id": "deep", "framework": "amr", "tops": [0],
              "nodes": [{"id": k, "label": f"c{k}"} for k in range(n + 1)],
@@ -543,9 +544,9 @@ def test_10000_level_chain_from_mrp(tmp_path: Path) -> None:
     path.write_text(json.dumps(graph) + "\n", encoding="utf-8")
     run = cli("convert", ["--to", "amr", str(path), str(tmp_path / "deep.amr")])
     sane(run)
-    assert run.code == 1
+    assert run.code == 2
     assert_lines(run, ["{file}:1: graph deep: cannot be written as Penman: graph is nested too deeply "
-                       "(skipped)", "mrp-convert: 1 graph(s) skipped; 0 converted"], file=path)
+                       "(skipped)", "mrp-convert: nothing converted (1 graph(s) skipped)"], file=path)
     run = cli("convert", ["--to", "mrp", str(path), str(tmp_path / "again.mrp")])
     sane(run)
     assert run.code == 0 and run.lines == []
@@ -569,10 +570,10 @@ def test_huge_node_id_to_sdp(tmp_path: Path) -> None:
     path.write_text(json.dumps(graph) + "\n", encoding="utf-8")
     run = cli("convert", ["--to", "dm", str(path), str(tmp_path / "big.sdp")])
     sane(run)
-    assert run.code == 1
+    assert run.code == 2
     assert_lines(run, ["{file}:1: graph g1: cannot be written as SDP: node id 1000000000 is not a token "
                        "index (at most 100,000 tokens) (skipped)",
-                       "mrp-convert: 1 graph(s) skipped; 0 converted"], file=path)
+                       "mrp-convert: nothing converted (1 graph(s) skipped)"], file=path)
 
 
 def big_graph(n: int) -> Dict[str, Any]:
