@@ -40,9 +40,12 @@ examples:
   mrp-convert --from amr --to mrp --no-wiki --wsj-ids --text wsj.txt wsj.amr wsj.mrp
   mrp-convert --from dm --to mrp --text wsj.txt wsj.sdp > wsj.mrp
   mrp-convert --from mrp --to dot graphs.mrp graphs.dot
+  mrp-convert --to dot --errors errors.json --id 20001001 gold.mrp graph.dot
+      one gold graph with the differences of mrp-score --errors errors.json drawn in
 
 exit status: 0 every graph converted; 1 some graphs could not be read or written (each
-is reported with file, line and graph id, and the rest is converted); 2 nothing converted.
+is reported with file, line and graph id, and the rest is converted); 2 nothing converted
+(or bad arguments, or an unreadable file); 141 stdout closed (| head).
 """
 
 

@@ -50,11 +50,14 @@ examples:
       a leaderboard of three systems with intervals and paired significance tests
   mrp-score --format amr --standardize dereify --aspects --gold gold.amr system.amr
   mrp-score --validate --timeout 10 --gold gold.mrp system.mrp
+  mrp-score --framework dm --text wsj.txt --n 10 --gold gold.mrp system.sdp
+      an SDP file names no framework; the first 10 gold graphs and their system graphs
 
 exit status: 0 scored (invalid system graphs are counted in "invalid" and score zero; pairs
-stopped by --limit/--timeout or failing are counted under "cut"); 2 nothing scored (bad
-arguments, unreadable files, or any invalid gold graph); 130 interrupted (nothing written).
-To convert between formats, see mrp-convert --help.
+stopped by --limit/--timeout (default 60 s) or failing are counted under "cut"); 2 nothing
+scored (bad arguments, unreadable files, any invalid gold graph, or no system graph pairing
+with a gold graph); 130 interrupted (nothing written); 141 stdout closed (| head).
+To convert between formats, see mrp-convert --help; mtool's command line: mrp-mtool --help.
 """
 
 
