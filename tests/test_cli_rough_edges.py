@@ -243,3 +243,27 @@ def test_mtool_names_what_it_cannot_honour() -> None:
     limited = run_cli("mtool", ["--read", "mrp", "--limit", "50", "--score", "mrp", "--gold", DEMO_GOLD,
                                 DEMO_SYSTEM])
     assert limited.code == 0 and "--limit 50: not needed" in limited.err
+
+
+def test_the_heartbeat_shows_a_long_pair_running() -> None:
+    stream = io.StringIO()
+    line = Line("mrp-score", "gold.mrp", show=True, stream=stream, compiling=lambda: False)
+    line.start(10)
+    time.sleep(2.8)  # no pair finishes: the line must still move
+    line.finish()
+    assert "pair 1 running for 2s" in stream.getvalue()
+    assert "compiling" not in stream.getvalue()
+
+
+def test_solver_compiling_is_true_only_before_the_kernels_are_loaded() -> None:
+    script = ("import mrp.score.solver\n"
+              "from mrp.cli.progress import solver_compiling\n"
+              "before = solver_compiling()\n"
+              "from mrp.graph import Graph, Node\n"
+              "from mrp.score.mrp import score_pair\n"
+              "g = Graph('1', 'amr', nodes=[Node(0, 'a'), Node(1, 'b')], tops=[0])\n"
+              "score_pair(g, g)\n"
+              "print(before, solver_compiling())\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, cwd=ROOT, timeout=600,
+                         text=True)
+    assert run.stdout.split() == ["True", "False"], run.stderr

@@ -27,7 +27,8 @@ def solver_compiling() -> bool:
     if solver is None:
         return False
     kernels = [v for v in vars(solver).values() if hasattr(v, "overloads") and hasattr(v, "py_func")]
-    return any(not kernel.overloads for kernel in kernels)
+    # the entry kernel compiles (or loads) everything it calls at its first call
+    return bool(kernels) and not any(kernel.overloads for kernel in kernels)
 
 
 class Line(Progress):
