@@ -22,6 +22,10 @@ class MRPError(Exception):
     """Base class of every error that mrp raises on purpose."""
 
 
+class MRPWarning(UserWarning):
+    """Base class of the warnings mrp gives (the CLI prints each as one line)."""
+
+
 class FormatError(MRPError):
     """Input that cannot be read: names the file, the line and (when known) the graph id."""
 

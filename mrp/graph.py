@@ -12,6 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 Anchor = Tuple[int, int]
+#: One branch of a node as a Penman file writes it: the role as written (``ARG0-of`` for an
+#: inverted edge), the target (a node id, or the constant), and whether the branch holds the
+#: target node's definition (``:ARG0 (d / dog)``) rather than a reference (``:ARG0 d``).
+Branch = Tuple[str, Any, bool]
 
 #: Default flavor per framework: 0 bilexical, 1 anchored, 2 unanchored.
 FLAVORS: Dict[str, int] = {
@@ -24,10 +28,11 @@ FLAVORS: Dict[str, int] = {
     "ptg": 1,
     "amr": 2,
     "drg": 2,
+    "umr": 2,
 }
 
 #: Frameworks the scorers and codecs know by name.
-FRAMEWORKS = ("amr", "dm", "eds", "psd", "ucca", "ptg", "drg")
+FRAMEWORKS = ("amr", "dm", "eds", "psd", "ucca", "ptg", "drg", "umr")
 
 
 def default_flavor(framework: Optional[str]) -> Optional[int]:
@@ -74,6 +79,40 @@ class Edge:
 
 
 @dataclass(slots=True)
+class Relation:
+    """A UMR document-level relation ``(source :label target)`` from the ``kind`` list of a sentence.
+
+    ``kind`` is ``temporal``, ``modal`` or ``coref``; ``source`` and ``target``
+    are Penman variables of this or an earlier sentence of the document, or
+    special nodes (``author``, ``root``, ``document-creation-time``, ...).
+    """
+
+    kind: str
+    source: str
+    label: str
+    target: str
+
+
+@dataclass(slots=True)
+class Placement:
+    """Where a sentence graph sits in its document, and the document-level annotation it carries (UMR).
+
+    ``document``: the document id; ``sentence``: the sentence number in the
+    document (``# :: sntN``); ``variable``: the variable of the sentence's
+    document-level node (``s3s0``), None when the file has no annotation for
+    it; ``relations``: its document-level relations in file order; ``info``:
+    the sentence-information lines other than ``# :: sntN``, ``Index:`` and
+    ``Words:`` (meta-info, morphemes, glosses, translations), kept verbatim.
+    """
+
+    document: str
+    sentence: int
+    variable: Optional[str] = None
+    relations: List[Relation] = field(default_factory=list)
+    info: List[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
 class Graph:
     """A meaning representation graph in the MRP model.
 
@@ -96,6 +135,12 @@ class Graph:
     edges: List[Edge] = field(default_factory=list)
     #: the line of its file where the graph starts (not part of the MRP format)
     line: Optional[int] = None
+    #: node id -> Penman variable, when the file named them (UMR; never scored)
+    variables: Optional[Dict[int, str]] = None
+    #: the graph's document and its document-level annotation (UMR; not scored by the MRP metric)
+    document: Optional[Placement] = None
+    #: how a Penman file wrote the graph: each node id's branches in order (not part of the MRP format)
+    layout: Optional[Dict[int, List[Branch]]] = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.flavor is None:
@@ -121,6 +166,22 @@ class Graph:
     def empty_copy(self) -> Graph:
         """A graph with the same identity (id, framework, flavor) and no content."""
         return Graph(id=self.id, framework=self.framework, flavor=self.flavor)
+
+
+def fingerprint(graph: Graph) -> Tuple[Any, ...]:
+    """Everything a metric can see of a graph (not where it was read), as one hashable value."""
+    def freeze(value: Any) -> Any:
+        if isinstance(value, list):
+            return tuple(freeze(v) for v in value)
+        if isinstance(value, dict):
+            return ("{}",) + tuple((k, freeze(v)) for k, v in value.items())
+        return value
+
+    nodes = tuple((n.id, n.label, freeze(n.properties), freeze(n.values), freeze(n.anchors))
+                  for n in graph.nodes)
+    edges = tuple((e.source, e.target, e.label, e.normal, freeze(e.attributes), freeze(e.values),
+                   freeze(e.anchors)) for e in graph.edges)
+    return (graph.id, graph.framework, graph.flavor, graph.input, tuple(graph.tops), nodes, edges)
 
 
 def check_references(graph: Graph) -> Optional[str]:

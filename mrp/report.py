@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Mapping
+from typing import Any, Mapping
 
+from .score.counting import prf
 
-def prf(g: int, s: int, c: int) -> Dict[str, Any]:
-    """Counts with precision, recall and F1 (0.0 where undefined), computed as the reference does."""
-    p = c / s if s else 0.0
-    r = c / g if g else 0.0
-    f = 2 * p * r / (p + r) if p + r != 0 else 0.0
-    return {"g": g, "s": s, "c": c, "p": p, "r": r, "f": f}
+__all__ = ["prf", "render"]
 
 
 def render(result: Mapping[str, Any]) -> str:

@@ -62,6 +62,9 @@ Presets (:data:`PRESETS`):
 * ``reify``: ``roles+reify+dedupe``: every relation of the table as a node.
 * ``dereify``: ``roles+dereify+dedupe``: every node of the table as a relation
   where possible (the form of the AMR releases).
+* ``structure``: Penman structure preservation (:mod:`mrp.structure`): triples
+  recording which occurrence of a node holds its definition and the order of
+  every node's branches are added; it combines with no other option.
 
 A graph standardized as ``reify`` scores 1.0 against the same graph
 standardized as ``dereify`` once both sides are standardized by the same
@@ -82,6 +85,7 @@ from penman.models.amr import model as AMR
 from .codecs.amr import normal_role
 from .errors import MRPError
 from .graph import Edge, Graph, Node, check_references
+from .structure import preserve_structure
 
 #: penman's role of the concept (instance) triple
 INSTANCE = ":instance"
@@ -104,10 +108,14 @@ class Standardization:
     attributes: bool = False  #: constants become nodes
     dedupe: bool = False  #: identical triples are kept once
     no_wiki: bool = False  #: :wiki constants are dropped
+    structure: bool = False  #: triples recording the Penman layout are added (mrp.structure)
 
     def __post_init__(self) -> None:
         if self.reify and self.dereify:
             raise MRPError("a standardization cannot both reify and dereify")
+        if self.structure and any(getattr(self, f.name) for f in fields(self) if f.name != "structure"):
+            raise MRPError("structure preservation cannot be combined with other standardizations "
+                           "(they change the graph that the Penman layout describes)")
 
     def name(self) -> str:
         """'none', or the options that are on joined by '+' in a fixed order (for a signature)."""
@@ -127,6 +135,7 @@ _NAMES: Dict[str, str] = {
     "attributes": "attributes",
     "dedupe": "dedupe",
     "no_wiki": "no-wiki",
+    "structure": "structure",
 }
 _FIELDS: Dict[str, str] = {**{name: key for key, name in _NAMES.items()}, "no_wiki": "no_wiki"}
 
@@ -136,6 +145,7 @@ PRESETS: Dict[str, Standardization] = {
     "smatchpp": Standardization(roles=True, dereify=True, dedupe=True),
     "reify": Standardization(roles=True, reify=True, dedupe=True),
     "dereify": Standardization(roles=True, dereify=True, dedupe=True),
+    "structure": Standardization(structure=True),
 }
 
 
@@ -162,6 +172,8 @@ def standardize(graph: Graph, std: Standardization) -> Graph:
     ``none`` give an unchanged copy.  Tops, id, input, framework and flavor are
     kept.  MRPError for a graph whose edges or tops name no node.
     """
+    if std.structure:
+        return preserve_structure(graph)
     if graph.framework not in (None, "amr") or not std.active() or not graph.nodes:
         return copy.deepcopy(graph)
     problem = check_references(graph)
@@ -391,5 +403,6 @@ def _to_graph(graph: Graph, triples: List[Triple], tops: List[str], origin: Dict
         _keep_anchorings(nodes[k], origin.get(variable))
     shell = copy.deepcopy(replace(graph, nodes=[], edges=[], tops=[]))
     shell.nodes, shell.edges, shell.tops = nodes, edges, [ids[top] for top in tops]
+    shell.layout = None  # the Penman layout described the graph before the rewrite
     return shell
 

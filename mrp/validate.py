@@ -713,6 +713,10 @@ def validate_file(path: str, fmt: Optional[str] = None, framework: Optional[str]
     name = display_name(path)
     try:
         fmt = fmt or infer_format(path, "mrp")
+        if fmt == "umr":
+            from .validate_umr import validate_umr
+
+            return validate_umr(path, framework)
         report = Report(name, fmt)
         state = _Graphs(report, framework, text, frameworks)
         lines = _Watched(path)

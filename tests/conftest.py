@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Dict, List, NamedTuple, Optional
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import settings
 
 from mrp.codecs.mrp import encode
 from mrp.graph import Graph
@@ -54,13 +54,16 @@ FUZZ = int(os.environ.get("MRP_FUZZ", "0") or 0)
 
 def budget(examples: int) -> settings:
     """Hypothesis settings: deterministic and small by default; ``MRP_FUZZ=k`` multiplies the examples by 20 k
-    and randomizes."""
+    and randomizes.
+
+    Every health check is on.  The one relaxation is ``deadline=None``: a first example may compile the
+    solver's kernels (seconds), and CI machines vary in speed; timing belongs in ``make bench``.
+    """
     return settings(
         max_examples=examples * 20 * FUZZ if FUZZ > 0 else examples,
         derandomize=FUZZ <= 0,
         database=None,
         deadline=None,
-        suppress_health_check=list(HealthCheck),
     )
 
 

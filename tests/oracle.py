@@ -1,16 +1,20 @@
 """A brute-force reference for the MRP metric, written from its definition.
 
-Only ``mrp.normalize`` is reused (normalization is tested elsewhere); the tuple
-counting and the search over node correspondences are independent of
-``mrp.score``.  Everything here is meant to be read, not to be fast.
+Only the value rules of ``mrp.normalize`` are reused (lowercasing, edge
+direction and default attributes, anchor union/trimming/explosion: each is
+tested on its own in ``test_normalize.py``/``test_rules.py``); which tuples a
+graph has, and which of them match under a correspondence, is derived here by
+its own route, independent of ``mrp.score.tuples``: every tuple is a *fact*
+naming node positions in fixed slots, and a gold fact matches when the fact
+with its nodes carried over by the map is a system fact.  Everything here is
+meant to be read, not to be fast.
 
-Definition.  Given the normalized gold graph G, the normalized system graph S
-and an injective partial map ``pi`` from gold node positions to system node
-positions, every matched pair (i, pi(i)) gets one shared identity and every
-other node an identity of its own.  Each graph then contributes six sets of
-tuples (tops, labels, properties, anchors, edges, attributes).  Per type,
-g = |gold set|, s = |system set|, c = |gold set & system set|; "all" adds the
-six.  The MRP score of the pair uses the map with the largest "all" c.
+Definition.  Given the gold graph G, the system graph S and an injective
+partial map ``pi`` from gold node positions to system node positions, each
+graph has six sets of facts (tops, labels, properties, anchors, edges,
+attributes).  Per type, g = |gold facts|, s = |system facts|, c = the number of
+gold facts whose image under ``pi`` is a system fact; "all" adds the six.
+The MRP score of the pair uses the map with the largest "all" c.
 """
 
 from __future__ import annotations
@@ -18,73 +22,78 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations, permutations
 from math import comb, perm
-from typing import Dict, Hashable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 from mrp.graph import Graph
-from mrp.normalize import NormalGraph, normalize
+from mrp.normalize import explode, lower, normal_edge, normalize_anchors
 
 TYPES = ("tops", "labels", "properties", "anchors", "edges", "attributes")
 KEYS = TYPES + ("all",)
+#: for each type, which slots of its facts hold node positions
+NODE_SLOTS = {"tops": (0,), "labels": (0,), "properties": (0,), "anchors": (0,), "edges": (0, 1),
+              "attributes": (0, 1)}
 
 #: A map from gold positions to system positions: entry i is pi(i), or None.
 Map = Tuple[Optional[int], ...]
 Counts = Dict[str, Tuple[int, int, int]]
+Facts = Dict[str, Set[tuple]]
 
 
-def tuple_sets(graph: NormalGraph, identity: Sequence[Hashable]) -> Dict[str, Set[tuple]]:
-    """The six tuple sets of a graph whose node at position k has identity ``identity[k]``."""
-    sets: Dict[str, Set[tuple]] = {key: set() for key in TYPES}
-    for k in range(len(graph)):
-        node = identity[k]
-        if graph.tops[k]:
-            sets["tops"].add((node,))
-        if graph.labels[k] is not None:
-            sets["labels"].add((node, graph.labels[k]))
-        for name, value in graph.properties[k]:
-            sets["properties"].add((node, name, value))
-        if graph.anchors[k] is not None:
-            sets["anchors"].add((node, graph.anchors[k]))
-    for (source, target, label), attributes in graph.edges.items():
-        sets["edges"].add((identity[source], identity[target], label))
-        for attribute, value in attributes:
-            sets["attributes"].add((identity[source], identity[target], label, attribute, value))
-    return sets
+def facts(graph: Graph) -> Facts:
+    """The six fact sets of a graph, nodes named by their position in ``graph.nodes``."""
+    position = {node.id: k for k, node in enumerate(graph.nodes)}
+    found: Facts = {key: set() for key in TYPES}
+    for top in graph.tops:
+        found["tops"].add((position[top],))
+    for k, node in enumerate(graph.nodes):
+        if node.label is not None:
+            found["labels"].add((k, lower(node.label)))
+        for name, value in zip(node.properties, node.values):
+            found["properties"].add((k, lower(name), lower(value)))
+        spans = normalize_anchors(node.anchors, graph.input)
+        if spans is not None:
+            found["anchors"].add((k, explode(spans, graph.input)))
+    for edge in graph.edges:
+        source, target, label, attributes = normal_edge(edge)
+        a, b = position[source], position[target]
+        found["edges"].add((a, b, label))
+        for name, value in attributes:
+            found["attributes"].add((a, b, label, name, value))
+    return found
 
 
-def identities(gold: NormalGraph, system: NormalGraph, pi: Map) -> Tuple[List[Hashable], List[Hashable]]:
-    """Node identities under ``pi``: shared by matched pairs, unique for everything else.
-
-    A matched gold node simply takes the identity of its system partner, so the
-    system identities (and the system tuples) are the same for every map.
-    """
-    system_identity: List[Hashable] = [("system", j) for j in range(len(system))]
-    gold_identity: List[Hashable] = [
-        ("gold", i) if j is None else system_identity[j] for i, j in enumerate(pi)
-    ]
-    return gold_identity, system_identity
+def carried(fact: tuple, slots: Tuple[int, ...], pi: Map) -> Optional[tuple]:
+    """The fact with its node positions carried over by ``pi``; None when one of its nodes is unmapped."""
+    image = list(fact)
+    for slot in slots:
+        j = pi[fact[slot]]
+        if j is None:
+            return None
+        image[slot] = j
+    return tuple(image)
 
 
-def compare(gold_sets: Dict[str, Set[tuple]], system_sets: Dict[str, Set[tuple]]) -> Counts:
-    """(g, s, c) per tuple type, and their sums as "all"."""
+def compare(gold: Facts, system: Facts, pi: Map) -> Counts:
+    """(g, s, c) per type under ``pi``, and their sums as "all"."""
     counts: Counts = {}
     for key in TYPES:
-        counts[key] = (len(gold_sets[key]), len(system_sets[key]), len(gold_sets[key] & system_sets[key]))
+        c = sum(carried(fact, NODE_SLOTS[key], pi) in system[key] for fact in gold[key])
+        counts[key] = (len(gold[key]), len(system[key]), c)
     counts["all"] = tuple(sum(counts[key][k] for key in TYPES) for k in range(3))  # type: ignore[assignment]
     return counts
 
 
-def check_map(gold: NormalGraph, system: NormalGraph, pi: Map) -> None:
-    assert len(pi) == len(gold)
+def check_map(gold: Graph, system: Graph, pi: Map) -> None:
+    assert len(pi) == len(gold.nodes)
     used = [j for j in pi if j is not None]
     assert len(used) == len(set(used)), f"map {pi} is not injective"
-    assert all(0 <= j < len(system) for j in used), f"map {pi} leaves the system graph"
+    assert all(0 <= j < len(system.nodes) for j in used), f"map {pi} leaves the system graph"
 
 
-def count(gold: NormalGraph, system: NormalGraph, pi: Map) -> Counts:
-    """(g, s, c) per tuple type and for "all", when gold position i corresponds to ``pi[i]``."""
+def count(gold: Graph, system: Graph, pi: Map) -> Counts:
+    """(g, s, c) per tuple type and for "all", when gold node position i corresponds to ``pi[i]``."""
     check_map(gold, system, pi)
-    gold_identity, system_identity = identities(gold, system, pi)
-    return compare(tuple_sets(gold, gold_identity), tuple_sets(system, system_identity))
+    return compare(facts(gold), facts(system), pi)
 
 
 def count_maps(n: int, m: int, maximal_only: bool = False) -> int:
@@ -130,16 +139,12 @@ class Optimum:
 
 def optimum(gold: Graph, system: Graph, maximal_only: bool = False) -> Optimum:
     """Try every map and keep the first with the largest "all" c."""
-    normal_gold, normal_system = normalize(gold), normalize(system)
     best: Optional[Optimum] = None
     tried = 0
-    # The same as count(normal_gold, normal_system, pi), with the system tuples built once.
-    _, system_identity = identities(normal_gold, normal_system, ())
-    system_sets = tuple_sets(normal_system, system_identity)
-    for pi in maps(len(normal_gold), len(normal_system), maximal_only):
+    ours, theirs = facts(gold), facts(system)
+    for pi in maps(len(gold.nodes), len(system.nodes), maximal_only):
         tried += 1
-        gold_identity, _ = identities(normal_gold, normal_system, pi)
-        counts = compare(tuple_sets(normal_gold, gold_identity), system_sets)
+        counts = compare(ours, theirs, pi)
         if best is None or counts["all"][2] > best.best:
             best = Optimum(counts["all"][2], pi, counts, 0)
     assert best is not None  # the empty map is always there
@@ -149,12 +154,11 @@ def optimum(gold: Graph, system: Graph, maximal_only: bool = False) -> Optimum:
 
 def recount(gold: Graph, system: Graph, correspondence: Sequence[Tuple[int, int]]) -> Counts:
     """The counts under a correspondence given as (gold node id, system node id) pairs."""
-    normal_gold, normal_system = normalize(gold), normalize(system)
-    gold_position = {node_id: k for k, node_id in enumerate(normal_gold.node_ids)}
-    system_position = {node_id: k for k, node_id in enumerate(normal_system.node_ids)}
-    pi: List[Optional[int]] = [None] * len(normal_gold)
+    gold_position = {node.id: k for k, node in enumerate(gold.nodes)}
+    system_position = {node.id: k for k, node in enumerate(system.nodes)}
+    pi: List[Optional[int]] = [None] * len(gold.nodes)
     for gold_id, system_id in correspondence:
         i, j = gold_position[gold_id], system_position[system_id]
         assert pi[i] is None, f"gold node {gold_id} is paired twice"
         pi[i] = j
-    return count(normal_gold, normal_system, tuple(pi))
+    return count(gold, system, tuple(pi))

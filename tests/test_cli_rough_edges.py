@@ -236,7 +236,7 @@ def test_dot_draws_remote_edges_dashed() -> None:
 
 def test_mtool_names_what_it_cannot_honour() -> None:
     run = run_cli("mtool", ["--read", "conllu", "x.conllu"])
-    assert run.code == 2 and "--read conllu: mrp reads" in run.err
+    assert run.code == 2 and "--read conllu: mrp-mtool reads" in run.err
     reify = run_cli("mtool", ["--read", "amr", "--reify", "x.amr"])
     assert reify.code == 2 and "--reify is not honoured by mrp: for AMR use mrp-score --standardize reify" \
         in reify.err

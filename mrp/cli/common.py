@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Callable, Iterable, List, NoReturn, Optional, Sequence, Set
+import warnings
+from typing import Any, Callable, Iterable, List, NoReturn, Optional, Sequence, Set
 
 from ..codecs import ReadOptions, infer_format
-from ..errors import FormatError, InputError, MRPError
+from ..errors import FormatError, InputError, MRPError, MRPWarning
 from ..graph import FRAMEWORKS, Graph
 from ..load import read_text
 
@@ -165,8 +166,23 @@ def refuse_overwrite(program: str, outputs: Iterable[Optional[str]], inputs: Ite
                 fail(program, f"{output}: is an input file; refusing to overwrite it (name another output)")
 
 
+def _one_line_warnings(program: str) -> None:
+    """mrp's own warnings as one line each on stderr (`program: message`)."""
+    shown = warnings.showwarning
+
+    def show(message: Any, category: Any, filename: str, lineno: int, file: Any = None,
+             line: Optional[str] = None) -> None:
+        if issubclass(category, MRPWarning):
+            warn(program, str(message))
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+
+
 def run(program: str, body: Callable[[List[str]], int], argv: Optional[List[str]]) -> NoReturn:
     """Run a CLI body: MRPErrors become one line and exit 2; never a traceback."""
+    _one_line_warnings(program)
     try:
         code = body(sys.argv[1:] if argv is None else argv)
     except MRPError as error:

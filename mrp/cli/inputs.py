@@ -120,9 +120,12 @@ def check_gold(program: str, gold: Corpus) -> None:
 
 
 def paired(program: str, gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]],
-           quiet: bool) -> Pairing:
-    """Pair the files, report what is not scored (invalid, unpaired, duplicate), and require a pair."""
-    pairing = pair(gold, system, frameworks)
+           quiet: bool, by_position: bool = False) -> Pairing:
+    """Pair the files, report how (notes) and what is not scored (invalid, unpaired, duplicate), and
+    require a pair."""
+    pairing = pair(gold, system, frameworks, by_position=by_position)
+    for note in pairing.notes:
+        warn(program, note)
     for error in pairing.invalid:
         report(error, " (scored as an empty graph)")
     if not quiet:

@@ -145,8 +145,8 @@ def _check(args: argparse.Namespace) -> List[str]:
     _refuse_unsupported(args)
     for option, fmt in (("--read", args.read), ("--format", args.format)):
         if fmt is not None and fmt not in READS:
-            fail(PROGRAM, f"{option} {fmt}: mrp reads {', '.join(sorted(READS))} (UCCA as MRP; "
-                          "see mrp-convert --help)")
+            fail(PROGRAM, f"{option} {fmt}: mrp-mtool reads {', '.join(sorted(READS))} (UCCA XML: convert "
+                          "it with mrp-convert --from ucca; see mrp-convert --help)")
     if args.write is not None and args.write not in WRITES:
         fail(PROGRAM, f"--write {args.write}: mrp writes {', '.join(sorted(WRITES))} "
                       "(see mrp-convert --help)")

@@ -82,6 +82,9 @@ def parser() -> argparse.ArgumentParser:
                    help="score only graphs of this framework (repeatable), e.g. --framework eds")
     add_read_options(p)
     add_selection_options(p)
+    p.add_argument("--positional", action="store_true",
+                   help="pair graphs by position even when two files without graph ids hold different "
+                        "numbers of graphs (otherwise refused: every later pair would be misaligned)")
     p.add_argument("--standardize", default="none", metavar="PRESET",
                    help="AMR standardization applied to gold and system alike: none (default), smatchpp, "
                         "reify, dereify, or options joined by '+' (roles, reify, dereify, attributes, "
@@ -200,7 +203,7 @@ def _read_system(path: str, fmt: str, read: ReadOptions, gold: Corpus, args: arg
     system = inputs.read_system(path, fmt, inputs.read_options_for(fmt, read, args.framework), gold, args)
     inputs.warn_missing_text(PROGRAM, system, read.text, args.quiet)
     system = _standardized(system, std)
-    return inputs.paired(PROGRAM, gold, system, args.framework, args.quiet)
+    return inputs.paired(PROGRAM, gold, system, args.framework, args.quiet, args.positional)
 
 
 def _amr_only(metrics: List[str], pairing: Pairing, std: Standardization, quiet: bool) -> List[str]:

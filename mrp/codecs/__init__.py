@@ -18,23 +18,27 @@ __all__ = [
 FORMATS: Dict[str, Tuple[str, Optional[str]]] = {
     "mrp": ("mrp", None),
     "amr": ("amr", "amr"),
+    "umr": ("umr", "umr"),
     "eds": ("eds", "eds"),
     "dm": ("sdp", "dm"),
     "psd": ("sdp", "psd"),
     "sdp": ("sdp", None),
     "dot": ("dot", None),
+    "ucca": ("ucca", "ucca"),
 }
 
 _EXTENSIONS = {
     ".mrp": "mrp",
     ".amr": "amr",
     ".penman": "amr",
+    ".umr": "umr",
     ".eds": "eds",
     ".sdp": "sdp",
     ".dm": "dm",
     ".psd": "psd",
     ".dot": "dot",
     ".gv": "dot",
+    ".xml": "ucca",
 }
 
 
@@ -51,7 +55,7 @@ def _module(name: str):  # type: ignore[no-untyped-def]
 
 
 def implied_framework(name: str) -> Optional[str]:
-    """The framework a format implies (dm, psd, eds, amr), or None."""
+    """The framework a format implies (dm, psd, eds, amr, ucca), or None."""
     return FORMATS.get(name, (None, None))[1]
 
 

@@ -27,7 +27,7 @@ from penman._lexer import lex
 from penman._parse import _parse as _parse_tokens
 
 from ..errors import FormatError, excerpt
-from ..graph import Edge, Graph, Node
+from ..graph import Branch, Edge, Graph, Node
 from ..source import Line, is_unicode
 from .base import Item, ReadOptions, WriteOptions, write_blocks
 
@@ -218,8 +218,10 @@ def _convert(tree: penman.Tree, gid: str, options: ReadOptions) -> Graph:
         variables[var] = k
     nodes: List[Node] = []
     edges: List[Edge] = []
+    layout: Dict[int, List[Branch]] = {}
     for k, (var, branches) in enumerate(order):
         node = Node(id=k)
+        written = layout[k] = []
         for role, target in branches:
             if role == "/":
                 if target is not None:
@@ -228,20 +230,35 @@ def _convert(tree: penman.Tree, gid: str, options: ReadOptions) -> Graph:
             label = _strip_alignment(role)[1:]
             if isinstance(target, tuple):
                 edges.append(Edge(k, ids[id(target)], label, normal_role(label)))
+                written.append((label, ids[id(target)], True))
                 continue
             if target is None:
                 raise _Bad(f"role :{excerpt(label)} of '{excerpt(var)}' has no value")
             text = _strip_alignment(target)
             if not text.startswith('"') and text in variables:
                 edges.append(Edge(k, variables[text], label, normal_role(label)))
+                written.append((label, variables[text], False))
                 continue
             if label == "wiki" and options.no_wiki:
                 continue
             node.properties.append(label)
             node.values.append(_constant(text))
+            written.append((label, node.values[-1], False))
         nodes.append(node)
     return Graph(id=gid, framework=options.framework or "amr", flavor=2, tops=[0],
-                 nodes=nodes, edges=edges)
+                 nodes=nodes, edges=edges, layout=layout)
+
+
+def tree_graph(tree: penman.Tree, gid: str, options: ReadOptions) -> Tuple[Graph, List[str]]:
+    """The graph of a Penman tree as this reader builds it, and the variable of each node (by node id).
+
+    Raises ValueError naming the problem (a variable defined twice, a role without a value).
+    """
+    try:
+        graph = _convert(tree, gid, options)
+    except _Bad as bad:
+        raise ValueError(bad.message) from None
+    return graph, [var for var, _ in _preorder(tree.node)]
 
 
 def _graph(block: List[Line], position: int, options: ReadOptions) -> Graph:
@@ -336,8 +353,6 @@ def _inverse(label: str) -> str:
 
 
 def _check(graph: Graph) -> int:
-    if graph.framework not in (None, "amr"):
-        raise _Unwritable(f"framework {graph.framework} is not AMR")
     if not graph.nodes:
         raise _Unwritable("graph has no nodes")
     if len(graph.tops) > 1:
@@ -432,12 +447,13 @@ def _layout(graph: Graph, top: int, strict: bool, ordered: bool) -> Optional[Any
     return trees[top]
 
 
-def _variables(root: Any, graph: Graph) -> penman.Tree:
-    """A Penman tree with AMR-style variables (first letter of the concept, numbered)."""
-    names: Dict[int, str] = {}
+def _variables(root: Any, graph: Graph, given: Optional[Dict[int, str]] = None) -> penman.Tree:
+    """A Penman tree with the ``given`` variables, else AMR-style ones (first letter of the concept,
+    numbered)."""
+    names: Dict[int, str] = dict(given or {})
     counts: Dict[str, int] = {}
     by_id = {node.id: node for node in graph.nodes}
-    for node_id, _ in _preorder(root):
+    for node_id, _ in _preorder(root) if given is None else []:
         label = by_id[node_id].label or "x"
         letters = [c for c in str(label).lower() if "a" <= c <= "z"]
         prefix = letters[0] if letters else "x"
@@ -459,8 +475,9 @@ def _variables(root: Any, graph: Graph) -> penman.Tree:
     return penman.Tree(rename(root))
 
 
-def format_graph(graph: Graph) -> str:
-    """The Penman text of one graph, with ``# ::id`` and ``# ::snt`` metadata lines."""
+def penman_text(graph: Graph, variables: Optional[Dict[int, str]] = None, indent: int = 6) -> str:
+    """The Penman text of a graph (no metadata); ``variables``: node id -> variable of every node
+    (default: AMR-style ones); FormatError when Penman cannot represent the graph."""
     try:
         top = _check(graph)
         root = (_layout(graph, top, strict=True, ordered=True)
@@ -468,13 +485,21 @@ def format_graph(graph: Graph) -> str:
                 or _layout(graph, top, strict=False, ordered=False))
         if root is None:
             raise _Unwritable("not every node can be reached from the top")
-        body = penman.format(_variables(root, graph), indent=6)
+        return penman.format(_variables(root, graph, variables), indent=indent)
     except _Unwritable as error:
         raise FormatError(f"cannot be written as Penman: {error}", graph_id=graph.id,
                           framework=graph.framework) from None
     except RecursionError:
         raise FormatError("cannot be written as Penman: graph is nested too deeply",
                           graph_id=graph.id, framework=graph.framework) from None
+
+
+def format_graph(graph: Graph) -> str:
+    """The Penman text of one graph, with ``# ::id`` and ``# ::snt`` metadata lines."""
+    if graph.framework not in (None, "amr"):
+        raise FormatError(f"cannot be written as Penman: framework {graph.framework} is not AMR",
+                          graph_id=graph.id, framework=graph.framework)
+    body = penman_text(graph)
     header = [f"# ::id {graph.id}"]
     if graph.input is not None:
         header.append("# ::snt " + " ".join(graph.input.split()))

@@ -1,4 +1,14 @@
-"""MRP JSON lines (MRP 2019/2020): one graph per line, read and written with ujson."""
+"""MRP JSON lines (MRP 2019/2020): one graph per line, read and written with ujson.
+
+Two optional keys beyond the MRP format carry what a UMR file holds besides
+the graph (both written only when present, and read back):
+
+- ``"variables"``: ``{"NODE ID": "VARIABLE", ...}``, the Penman variable of
+  each node (node ids as strings, JSON object keys);
+- ``"document"``: ``{"id": DOC, "sentence": N, "variable": "sNs0" or null,
+  "relations": [{"kind": "temporal"|"modal"|"coref", "source": S, "label": L,
+  "target": T}, ...], "info": [LINE, ...]}`` (see :class:`mrp.graph.Placement`).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +18,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO, Union
 import ujson
 
 from ..errors import FormatError, excerpt
-from ..graph import Anchor, Edge, Graph, Node, check_references
+from ..graph import Anchor, Edge, Graph, Node, Placement, Relation, check_references
 from ..source import Line
 from .base import Item, ReadOptions, WriteOptions, write_blocks
 
@@ -172,7 +182,45 @@ def _decode(obj: Any) -> Graph:
     problem = check_references(graph)
     if problem is not None:
         raise _Bad(problem)
+    if obj.get("variables") is not None:
+        graph.variables = _variables(obj["variables"], {node.id for node in nodes})
+    if obj.get("document") is not None:
+        graph.document = _placement(obj["document"])
     return graph
+
+
+def _variables(value: Any, known: set) -> Dict[int, str]:
+    if not isinstance(value, dict):
+        raise _Bad("'variables' is not a JSON object")
+    variables: Dict[int, str] = {}
+    for key, name in value.items():
+        try:
+            nid = int(key)
+        except ValueError:
+            raise _Bad(f"'variables': key {_show(key)} is not a node id") from None
+        if nid not in known:
+            raise _Bad(f"'variables': node {nid} names no node")
+        variables[nid] = _str(name, f"'variables': the variable of node {nid}")
+    return variables
+
+
+def _placement(value: Any) -> Placement:
+    if not isinstance(value, dict):
+        raise _Bad("'document' is not a JSON object")
+    relations = []
+    for k, item in enumerate(_list(value, "relations", "'document': ")):
+        if not isinstance(item, dict):
+            raise _Bad(f"'document': relation {k} is not a JSON object")
+        ends = [_str(item.get(key), f"'document': relation {k}: '{key}'")
+                for key in ("kind", "source", "label", "target")]
+        relations.append(Relation(*ends))
+    return Placement(
+        document=_str(value.get("id"), "'document': 'id'"),
+        sentence=_int(value.get("sentence"), "'document': 'sentence'"),
+        variable=_opt_str(value.get("variable"), "'document': 'variable'"),
+        relations=relations,
+        info=[_str(line, "'document': an 'info' line") for line in _list(value, "info", "'document': ")],
+    )
 
 
 def _identify(obj: Any) -> tuple:
@@ -270,6 +318,16 @@ def encode(graph: Graph) -> Dict[str, Any]:
             item["anchors"] = [{"from": start, "to": end} for start, end in edge.anchors]
         edges.append(item)
     obj["edges"] = edges
+    if graph.variables is not None:
+        obj["variables"] = {str(nid): name for nid, name in graph.variables.items()}
+    if graph.document is not None:
+        place = graph.document
+        obj["document"] = {
+            "id": place.document, "sentence": place.sentence, "variable": place.variable,
+            "relations": [{"kind": r.kind, "source": r.source, "label": r.label, "target": r.target}
+                          for r in place.relations],
+            "info": list(place.info),
+        }
     return obj
 
 

@@ -61,15 +61,16 @@ on ``c`` and the F it implies).  An aspect empty on both sides of a pair counts
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Pattern, Set, Tuple
 
 from ..graph import Edge, Graph, Node
 from ..normalize import normal_label
-from ..report import prf
+from .counting import Path, prf
+from .driver import Metric, PairResult, Run
+from .driver import evaluate as drive
 from .metrics import Options
-from .pairing import Pairing
+from .pairing import Pair, Pairing
 from .smatch import Local, Relations, score_triples
 from .smatch import triples as smatch_triples
 
@@ -301,26 +302,52 @@ def _total(items: List[Dict[str, Any]]) -> Dict[str, Any]:
     return out
 
 
-def evaluate(pairing: Pairing, options: Options) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+def _aspect_items(result: PairResult) -> Dict[str, Dict[str, Any]]:
+    """Per aspect the item of a pair (rebuilt from the counts for a pair whose scoring failed)."""
+    items = result.extra.get("aspects")
+    if items is not None:
+        return items  # type: ignore[no-any-return]
+    out = {}
+    for aspect in ASPECTS:
+        g, s, c = result.counts.get((aspect,), (0, 0, 0))
+        out[aspect] = {"g": g, "s": s, "c": c, "exact": False, "bound": min(g, s), "gold": g > 0,
+                       "system": s > 0}
+    return out
+
+
+class Aspects(Metric):
+    """Fine-grained AMR aspects: SMATCH on the sub-graphs of each aspect."""
+
+    name = "aspects"
+
+    def prepare(self, options: Options) -> None:
+        from .solver import solve  # noqa: F401 - compile or load the kernels before the first pair
+
+    def score(self, pair: Pair, options: Options) -> PairResult:
+        items = score_aspects(pair.gold, pair.system, options, options.aspect_depth)
+        counts: Dict[Path, Tuple[Any, ...]] = {(aspect,): (item["g"], item["s"], item["c"])
+                                               for aspect, item in items.items()}
+        cut = next((item["cut"] for item in items.values() if item.get("cut")), None)
+        return PairResult(counts, exact=all(item["exact"] for item in items.values()), cut=cut,
+                          extra={"aspects": items})
+
+    def report(self, run: Run) -> Dict[str, Any]:
+        per_aspect: Dict[str, List[Dict[str, Any]]] = {aspect: [] for aspect in ASPECTS}
+        for result in run.results:
+            for aspect, item in _aspect_items(result).items():
+                per_aspect[aspect].append(item)
+        out: Dict[str, Any] = {"n": run.n,
+                               "aspects": {aspect: _total(items) for aspect, items in per_aspect.items()}}
+        if run.options.trace:
+            out["scores"] = run.scores(self.item)
+        out["time"], out["cpu"] = run.seconds()
+        return out
+
+
+METRIC = Aspects()
+
+
+def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """Aspect scores of a pairing (sub-graphs ``options.aspect_depth`` levels deep; None: all levels):
     n, aspects (per aspect totals), (scores), time, cpu."""
-    depth = options.aspect_depth
-    start, cpu = time.time(), time.process_time()
-    per_aspect: Dict[str, List[Dict[str, Any]]] = {aspect: [] for aspect in ASPECTS}
-    scores: Dict[str, Dict[str, Any]] = {}
-    for pair in pairing.pairs:
-        result = score_aspects(pair.gold, pair.system, options, depth)
-        for aspect, item in result.items():
-            per_aspect[aspect].append(item)
-        if options.trace:
-            scores.setdefault(pair.gold.framework or "none", {})[pair.gold.id] = {
-                aspect: {key: item[key] for key in ("g", "s", "c")} for aspect, item in result.items()}
-    out: Dict[str, Any] = {"n": len(pairing.pairs),
-                           "aspects": {aspect: _total(items) for aspect, items in per_aspect.items()}}
-    if options.trace:
-        out["scores"] = scores
-    out["time"] = time.time() - start
-    out["cpu"] = time.process_time() - cpu
-    return out, {}
-
-
+    return drive(METRIC, pairing, options)

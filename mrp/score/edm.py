@@ -35,14 +35,15 @@ Deliberate differences from the reference scorer (``mtool``, score/edm.py):
 
 from __future__ import annotations
 
-import time
 from typing import Any, Dict, FrozenSet, Hashable, List, NamedTuple, Optional, Set, Tuple
 
 from ..graph import Anchor, Graph
 from ..normalize import explode, lower, normal_edge, normalize_anchors
-from ..report import prf
+from .counting import prf
+from .driver import Metric, PairResult, Run
+from .driver import evaluate as drive
 from .metrics import Options
-from .pairing import Pairing
+from .pairing import Pair, Pairing
 
 #: The tuple types in the reference's output order.
 TYPES = ("names", "arguments", "tops", "properties")
@@ -102,28 +103,28 @@ def score_pair(gold: Graph, system: Graph) -> Dict[str, Tuple[int, int, int]]:
     return {name: (len(ours[name]), len(theirs[name]), len(ours[name] & theirs[name])) for name in TYPES}
 
 
+class EDM(Metric):
+    """Elementary dependency match: tuples over nodes identified by their anchoring."""
+
+    name = "edm"
+
+    def score(self, pair: Pair, options: Options) -> PairResult:
+        return PairResult({(name,): counts for name, counts in score_pair(pair.gold, pair.system).items()})
+
+    def report(self, run: Run) -> Dict[str, Any]:
+        out: Dict[str, Any] = {"n": run.n}
+        if run.options.trace:
+            out["scores"] = run.scores(self.item)
+        for name in TYPES:
+            out[name] = prf(*run.totals.get((name,), (0, 0, 0)))
+        out["all"] = prf(*(sum(run.totals.get((name,), (0, 0, 0))[k] for name in TYPES) for k in range(3)))
+        out["time"], out["cpu"] = run.seconds()
+        return out
+
+
+METRIC = EDM()
+
+
 def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """The EDM result of a pairing in the reference's key order (no --errors data)."""
-    options = options or Options()
-    start, cpu = time.time(), time.process_time()
-    totals = {name: [0, 0, 0] for name in TYPES}
-    scores: Dict[str, Dict[str, Any]] = {}
-    for pair in pairing.pairs:
-        counts = score_pair(pair.gold, pair.system)
-        for name in TYPES:
-            for k in range(3):
-                totals[name][k] += counts[name][k]
-        if options.trace:
-            framework = pair.gold.framework or "none"
-            scores.setdefault(framework, {})[pair.gold.id] = {
-                name: dict(zip("gsc", counts[name])) for name in TYPES
-            }
-    out: Dict[str, Any] = {"n": len(pairing.pairs)}
-    if options.trace:
-        out["scores"] = scores
-    for name in TYPES:
-        out[name] = prf(*totals[name])
-    out["all"] = prf(*(sum(totals[name][k] for name in TYPES) for k in range(3)))
-    out["time"] = time.time() - start
-    out["cpu"] = time.process_time() - cpu
-    return out, {}
+    return drive(METRIC, pairing, options)

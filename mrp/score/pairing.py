@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import difflib
+from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..errors import FormatError
+from ..corpus import Corpus
+from ..errors import FormatError, InputError
 from ..graph import Graph
-from ..load import Corpus
 
 Key = Tuple[Optional[str], str]
 
@@ -29,6 +30,8 @@ class Pairing:
     unpaired: List[Graph] = field(default_factory=list)
     duplicates: List[Graph] = field(default_factory=list)
     invalid: List[FormatError] = field(default_factory=list)
+    #: what the user must be told about how the graphs were paired (one line each)
+    notes: List[str] = field(default_factory=list)
 
 
 def key(graph: Graph) -> Key:
@@ -51,15 +54,70 @@ def duplicate_errors(corpus: Corpus) -> List[FormatError]:
     return errors
 
 
-def pair(gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]] = None) -> Pairing:
+def positional(corpus: Corpus) -> bool:
+    """True when the graphs of a file have no ids of their own (readers then number them 0, 1, ...)."""
+    ids = [graph.id for graph in corpus.graphs] + [error.graph_id for error in corpus.errors]
+    return bool(ids) and set(ids) == {str(k) for k in range(len(ids))}
+
+
+def _sentence(graph: Graph) -> str:
+    return " ".join((graph.input or "").split())
+
+
+def _by_sentence(gold: Corpus, system: Corpus, notes: List[str]) -> Corpus:
+    """The system corpus with each graph renamed to the gold graph of the same sentence (in order)."""
+    ours = [_sentence(graph) for graph in gold.graphs]
+    theirs = [_sentence(graph) for graph in system.graphs]
+    matcher = difflib.SequenceMatcher(None, ours, theirs, autojunk=False)
+    renamed = {}
+    for block in matcher.get_matching_blocks():
+        for k in range(block.size):
+            renamed[block.b + k] = gold.graphs[block.a + k].id
+    graphs = []
+    for k, graph in enumerate(system.graphs):
+        if k in renamed:
+            graphs.append(replace(graph, id=renamed[k]))
+        else:
+            graphs.append(replace(graph, id=f"unmatched-{k}"))
+    moved = sum(1 for k, gid in renamed.items() if gid != system.graphs[k].id)
+    notes.append(f"{system.name}: graphs have no ids; paired with {gold.name} by their sentences (::snt): "
+                 f"{len(renamed)} of {len(gold.graphs)} gold graphs found, {moved} not at their position")
+    return Corpus(system.name, system.format, graphs, [])
+
+
+def _positions(gold: Corpus, system: Corpus, by_position: bool, notes: List[str]) -> Corpus:
+    """The system corpus to pair with ``gold`` when neither file gives ids; InputError when pairing by
+    position would misalign the graphs and the user did not ask for it."""
+    n, m = len(gold.graphs) + len(gold.errors), len(system.graphs) + len(system.errors)
+    if n == m:
+        return system
+    if by_position:
+        notes.append(f"{gold.name} has {n} graphs and {system.name} {m}, without ids: paired by position "
+                     "(--positional); pairs after a missing graph may be misaligned")
+        return system
+    if all(_sentence(graph) for graph in gold.graphs + system.graphs) and not system.errors:
+        return _by_sentence(gold, system, notes)
+    raise InputError(f"{gold.name} has {n} graphs and {system.name} {m}, and neither gives graph ids "
+                     "(# ::id): pairing by position would pair every graph after a missing one with "
+                     "the wrong gold graph; add ids, or pass --positional to pair by position anyway")
+
+
+def pair(gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]] = None,
+         by_position: bool = False) -> Pairing:
     """Pair a valid gold corpus with a system corpus.
 
     A system graph that could not be read but whose id is known stands as an
     empty graph (it scores zero and is counted in ``invalid``); a gold graph
-    without a system graph is paired with an empty graph (``null``).
+    without a system graph is paired with an empty graph (``null``).  When
+    neither file gives ids, graphs pair
+    by position when the files hold as many graphs (or ``by_position`` says
+    so), else by their sentences where both sides carry them, and otherwise
+    not at all (InputError).
     """
     keep = set(frameworks) if frameworks else None
     result = Pairing()
+    if positional(gold) and positional(system):
+        system = _positions(gold, system, by_position, result.notes)
     golds = [g for g in gold.graphs if keep is None or g.framework in keep]
     gold_keys = {key(g) for g in golds}
     by_key: Dict[Key, Graph] = {}

@@ -22,14 +22,15 @@ Deliberate differences from the reference scorer (``mtool``, score/sdp.py):
 
 from __future__ import annotations
 
-import time
 from typing import Any, Dict, Hashable, Optional, Set, Tuple
 
 from ..graph import Graph
-from ..report import prf
+from .counting import prf
+from .driver import Metric, PairResult, Run
+from .driver import evaluate as drive
 from .edm import normal_edges, normal_spans
 from .metrics import Options
-from .pairing import Pairing
+from .pairing import Pair, Pairing
 
 #: The measures in the reference's output order.
 MEASURES = ("labeled", "unlabeled")
@@ -60,30 +61,30 @@ def score_pair(gold: Graph, system: Graph) -> Dict[str, Tuple[int, int, int, int
     }
 
 
+class SDP(Metric):
+    """The SDP 2015 measures: labeled and unlabeled dependencies, with complete-graph matches."""
+
+    name = "sdp"
+    letters = "gscm"
+
+    def score(self, pair: Pair, options: Options) -> PairResult:
+        return PairResult({(name,): counts for name, counts in score_pair(pair.gold, pair.system).items()})
+
+    def report(self, run: Run) -> Dict[str, Any]:
+        out: Dict[str, Any] = {"n": run.n}
+        for name in MEASURES:
+            g, s, c, matches = run.totals.get((name,), (0, 0, 0, 0))
+            out[name] = prf(g, s, c)
+            out[name]["m"] = matches / run.n if run.n else 0.0
+        if run.options.trace:
+            out["scores"] = run.scores(self.item)
+        out["time"], out["cpu"] = run.seconds()
+        return out
+
+
+METRIC = SDP()
+
+
 def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """The SDP result of a pairing in the reference's key order (no --errors data)."""
-    options = options or Options()
-    start, cpu = time.time(), time.process_time()
-    totals = {name: [0, 0, 0, 0] for name in MEASURES}
-    scores: Dict[str, Dict[str, Any]] = {}
-    for pair in pairing.pairs:
-        counts = score_pair(pair.gold, pair.system)
-        for name in MEASURES:
-            for k in range(4):
-                totals[name][k] += counts[name][k]
-        if options.trace:
-            framework = pair.gold.framework or "none"
-            scores.setdefault(framework, {})[pair.gold.id] = {
-                name: dict(zip("gscm", counts[name])) for name in MEASURES
-            }
-    n = len(pairing.pairs)
-    out: Dict[str, Any] = {"n": n}
-    for name in MEASURES:
-        g, s, c, matches = totals[name]
-        out[name] = prf(g, s, c)
-        out[name]["m"] = matches / n if n else 0.0
-    if options.trace:
-        out["scores"] = scores
-    out["time"] = time.time() - start
-    out["cpu"] = time.process_time() - cpu
-    return out, {}
+    return drive(METRIC, pairing, options)

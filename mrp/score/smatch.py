@@ -26,15 +26,16 @@ metric (no random restarts); each item reports ``exact`` and ``bound``.
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from typing import Any, Dict, Hashable, List, Optional, Tuple
 
 from ..errors import ScoreError
 from ..graph import Graph
 from ..normalize import normalize
-from ..report import prf
-from .metrics import Options, Progress
+from .counting import Path, prf
+from .driver import Metric, PairResult, Run
+from .driver import evaluate as drive
+from .metrics import Options
 from .mrp import solve_problem
 from .pairing import Pair, Pairing
 from .problem import from_triples
@@ -205,55 +206,40 @@ def score_triples(gid: str, gold: Tuple[Local, Relations, int], system: Tuple[Lo
     return item
 
 
-def _isolated(pair: Pair, options: Options, progress: Progress) -> Dict[str, Any]:
-    """The item of one pair; a pair whose scoring raises counts its triples with none matched."""
-    try:
-        return score_pair(pair.gold, pair.system, options)
-    except Exception as error:  # noqa: BLE001 - one pair's failure must not end the run
-        progress.problem(pair.gold, f"scoring failed: {type(error).__name__}: {error}")
-        try:
-            g, s = triples(pair.gold, options)[2], triples(pair.system, options)[2]
-        except Exception:  # noqa: BLE001 - not even the triples can be counted
-            g = s = 0
-        return {"g": g, "s": s, "c": 0, "exact": False, "bound": min(g, s), "steps": 0, "cut": "error"}
+class SMATCH(Metric):
+    """SMATCH: triple overlap under the best node alignment."""
+
+    name = "smatch"
+    searches = True
+
+    def prepare(self, options: Options) -> None:
+        from .solver import solve  # noqa: F401 - compile or load the kernels before the first pair
+
+    def score(self, pair: Pair, options: Options) -> PairResult:
+        item = score_pair(pair.gold, pair.system, options)
+        return PairResult({(): (item["g"], item["s"], item["c"])}, exact=item["exact"], bound=item["bound"],
+                          steps=item["steps"], cut=item.get("cut"), errors=item.get("differences"))
+
+    def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
+        total = triples(graph, options)[2]
+        return {(): (total, 0, 0) if gold else (0, total, 0)}
+
+    def report(self, run: Run) -> Dict[str, Any]:
+        out: Dict[str, Any] = {"n": run.n}
+        out.update(prf(*run.totals.get((), (0, 0, 0))))
+        out["exact"] = sum(result.exact for result in run.results)
+        if run.options.trace:
+            out["scores"] = run.scores(self.item)
+        out["time"], out["cpu"] = run.seconds()
+        out.update(run.search(()))
+        out["compat"] = run.options.smatch_compat
+        out["invalid"] = len(run.pairing.invalid)
+        return out
 
 
-def evaluate(pairing: Pairing, options: Options) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+METRIC = SMATCH()
+
+
+def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """The SMATCH result of a pairing: n, g, s, c, p, r, f, exact, (scores), time, cpu, bound, cut."""
-    from .corpus import cut_summary
-
-    start, cpu = time.time(), time.process_time()
-    g = s = c = exact = bound = steps = 0
-    cut = {"limit": 0, "timeout": 0, "error": 0}
-    scores: Dict[str, Dict[str, Any]] = {}
-    details: Dict[str, Dict[str, Any]] = {}
-    progress = options.progress or Progress()
-    progress.start(len(pairing.pairs))
-    for pair in pairing.pairs:
-        item = _isolated(pair, options, progress)
-        found = item.pop("differences", None)
-        if found is not None:
-            details.setdefault(pair.gold.framework or "none", {})[pair.gold.id] = found
-        g, s, c = g + item["g"], s + item["s"], c + item["c"]
-        exact += item["exact"]
-        bound += item["bound"]
-        steps += item["steps"]
-        if "cut" in item:
-            cut[item["cut"]] += 1
-        progress.advance("cut" in item)
-        if options.trace:
-            scores.setdefault(pair.gold.framework or "none", {})[pair.gold.id] = item
-    progress.finish()
-    out: Dict[str, Any] = {"n": len(pairing.pairs)}
-    out.update({key: value for key, value in prf(g, s, c).items()})
-    out["exact"] = exact
-    if options.trace:
-        out["scores"] = scores
-    out["time"] = time.time() - start
-    out["cpu"] = time.process_time() - cpu
-    out["bound"] = {"c": bound, "f": prf(g, s, bound)["f"]}
-    out["steps"] = steps
-    out["cut"] = cut_summary(cut, g, s, c, bound)
-    out["compat"] = options.smatch_compat
-    out["invalid"] = len(pairing.invalid)
-    return out, details
+    return drive(METRIC, pairing, options)

@@ -27,7 +27,8 @@ arithmetic is in integers scaled by ``SCALE``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .jit import kernel
 
 _INF = np.int64(1) << np.int64(60)
 #: Potentials are integers in units of 1/SCALE of a tuple.
@@ -36,7 +37,7 @@ SCALE = 64
 ROUNDS = 80
 
 
-@njit(cache=True)
+@kernel()
 def _ends(n, src, tgt, lab):  # pragma: no cover - compiled
     """Edge ends grouped by (gold node, direction, label): CSR by node, and the group key of each end."""
     E = src.shape[0]
@@ -65,7 +66,7 @@ def _ends(n, src, tgt, lab):  # pragma: no cover - compiled
     return ptr, end_edge, end_dir, end_key
 
 
-@njit(cache=True)
+@kernel()
 def _row(x, row, m, assign, free_only, ptr, end_edge, end_dir, end_key, src, tgt,
          cptr, cc, cd, cf, cw, share, fj_src, fj_tgt, emax, fmax, acc_a, acc_b, seen, tj, tf):
     """Recompute the edge potential of gold node x at every system node (into ``row``).
@@ -130,7 +131,7 @@ def _row(x, row, m, assign, free_only, ptr, end_edge, end_dir, end_key, src, tgt
             seen[j] = False
 
 
-@njit(cache=True)
+@kernel()
 def _assignment(B):  # pragma: no cover - compiled
     """Maximum-weight assignment of rows to columns of a non-negative matrix.
 
@@ -198,7 +199,7 @@ def _assignment(B):  # pragma: no cover - compiled
     return value, col
 
 
-@njit(cache=True)
+@kernel()
 def _edge_weight(e, c, d, cptr, cc, cd, cw):  # pragma: no cover - compiled
     """The weight of candidate (c, d) of gold edge e, or 0 (binary search: candidates are sorted)."""
     if c < 0 or d < 0:
@@ -215,7 +216,7 @@ def _edge_weight(e, c, d, cptr, cc, cd, cw):  # pragma: no cover - compiled
     return 0
 
 
-@njit(cache=True)
+@kernel()
 def _objective(pi, U, src, tgt, cptr, cc, cd, cw):  # pragma: no cover - compiled
     """The objective of a complete map (``-1`` for unmatched)."""
     value = 0
@@ -227,7 +228,7 @@ def _objective(pi, U, src, tgt, cptr, cc, cd, cw):  # pragma: no cover - compile
     return value
 
 
-@njit(cache=True)
+@kernel()
 def _incidence(n, src, tgt):  # pragma: no cover - compiled
     """CSR lists of the edges incident to each gold node."""
     deg = np.zeros(n + 1, np.int64)
@@ -246,7 +247,7 @@ def _incidence(n, src, tgt):  # pragma: no cover - compiled
     return deg, edges
 
 
-@njit(cache=True)
+@kernel()
 def _gain(i, j, k, pi, U, src, tgt, iptr, iedges, cptr, cc, cd, cw):  # pragma: no cover
     """Change of the objective when i moves to j (k: the gold node holding j, or -1: they swap)."""
     old_i = pi[i]
@@ -281,7 +282,7 @@ def _gain(i, j, k, pi, U, src, tgt, iptr, iedges, cptr, cc, cd, cw):  # pragma: 
     return delta
 
 
-@njit(cache=True)
+@kernel()
 def _positive(U):  # pragma: no cover - compiled
     """CSR lists, per gold node, of the system nodes with a positive reward."""
     n, m = U.shape
@@ -301,7 +302,7 @@ def _positive(U):  # pragma: no cover - compiled
     return ptr, cols
 
 
-@njit(cache=True)
+@kernel()
 def _improve(pi, m, U, src, tgt, iptr, iedges, cptr, cc, cd, cw, upos, ucol, passes,
              stop):  # pragma: no cover
     """Hill-climb a map with improving moves (to a free node or unmatched) and swaps.
@@ -390,7 +391,7 @@ def _improve(pi, m, U, src, tgt, iptr, iedges, cptr, cc, cd, cw, upos, ucol, pas
             break
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def solve(U, src, tgt, lab, cptr, cc, cd, cf, cw, ssrc, stgt, limit, lap_size, stop):  # pragma: no cover
     """Maximize the objective; returns (value, bound, steps, exact, map).
 

@@ -36,15 +36,16 @@ Deliberate differences from the reference scorer (``mtool``, score/ucca.py):
 
 from __future__ import annotations
 
-import time
 from typing import Any, Dict, Hashable, List, Optional, Set, Tuple
 
 from ..graph import Anchor, Graph
 from ..normalize import explode
-from ..report import prf
+from .counting import prf
+from .driver import Metric, PairResult, Run
+from .driver import evaluate as drive
 from .edm import NormalEdge, normal_edges, normal_spans
 from .metrics import Options
-from .pairing import Pairing
+from .pairing import Pair, Pairing
 
 #: (measure, bucket) in the reference's output order.
 MEASURES = ("labeled", "unlabeled")
@@ -122,28 +123,27 @@ def score_pair(gold: Graph, system: Graph) -> Dict[Tuple[str, str], Tuple[int, i
     return {key: (len(ours[key]), len(theirs[key]), len(ours[key] & theirs[key])) for key in ours}
 
 
+class UCCA(Metric):
+    """The UCCA measures: primary and remote edges between yields, labeled and unlabeled."""
+
+    name = "ucca"
+
+    def score(self, pair: Pair, options: Options) -> PairResult:
+        return PairResult({key: counts for key, counts in score_pair(pair.gold, pair.system).items()})
+
+    def report(self, run: Run) -> Dict[str, Any]:
+        out: Dict[str, Any] = {"n": run.n}
+        for measure in MEASURES:
+            out[measure] = {bucket: prf(*run.totals.get((measure, bucket), (0, 0, 0))) for bucket in BUCKETS}
+        if run.options.trace:
+            out["scores"] = run.scores(self.item)
+        out["time"], out["cpu"] = run.seconds()
+        return out
+
+
+METRIC = UCCA()
+
+
 def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """The UCCA result of a pairing in the reference's key order (no --errors data)."""
-    options = options or Options()
-    begin, cpu = time.time(), time.process_time()
-    totals = {(measure, bucket): [0, 0, 0] for measure in MEASURES for bucket in BUCKETS}
-    scores: Dict[str, Dict[str, Any]] = {}
-    for pair in pairing.pairs:
-        counts = score_pair(pair.gold, pair.system)
-        for key, total in totals.items():
-            for k in range(3):
-                total[k] += counts[key][k]
-        if options.trace:
-            framework = pair.gold.framework or "none"
-            scores.setdefault(framework, {})[pair.gold.id] = {
-                measure: {bucket: dict(zip("gsc", counts[(measure, bucket)])) for bucket in BUCKETS}
-                for measure in MEASURES
-            }
-    out: Dict[str, Any] = {"n": len(pairing.pairs)}
-    for measure in MEASURES:
-        out[measure] = {bucket: prf(*totals[(measure, bucket)]) for bucket in BUCKETS}
-    if options.trace:
-        out["scores"] = scores
-    out["time"] = time.time() - begin
-    out["cpu"] = time.process_time() - cpu
-    return out, {}
+    return drive(METRIC, pairing, options)

@@ -1,0 +1,357 @@
+"""UMR (Uniform Meaning Representation) documents: reader, writer and the document API.
+
+A UMR file holds documents; a document holds sentences; a sentence has a
+Penman graph, an alignment and a document-level annotation (layouts:
+:mod:`mrp.codecs.umr_frame`; alignment and annotation syntax:
+:mod:`mrp.codecs.umr_document`).  In the graph model:
+
+- each sentence is one :class:`~mrp.graph.Graph`, framework ``umr`` (flavor
+  2), read from Penman as the AMR reader reads it (node ids ``0..n-1`` in order
+  of definition, the first node the top; concepts such as ``být-011`` or
+  Chinese ones kept exactly);
+- ``input`` is the sentence's words (the ``Words:`` line, else the text of
+  ``# :: sntN``) joined by single spaces; an alignment span ``I-J`` becomes the
+  node anchor from the start of word I to the end of word J (several spans,
+  several anchors); ``0-0`` and ``-1--1`` leave the node unanchored (and are
+  written back as ``0-0``);
+- ``Graph.variables`` maps node ids to the Penman variables of the file;
+- ``Graph.document`` (:class:`~mrp.graph.Placement`) holds the document id,
+  the sentence number, the sentence's document-level variable (``s3s0``), its
+  relations ``(source, label, target)`` of kind temporal, modal or coref,
+  and the sentence-information lines besides ``Index:``/``Words:`` (verbatim).
+
+Ids pair a system file with a gold file sentence by sentence: the graph id is
+``dK.sN``, K the document's position in the file (from 1) and N the sentence
+number of ``# :: sntN``.  A new document starts at ``# :: snt1``, so that
+files concatenating several documents (as the PDT-C evaluation files do) pair
+document by document; a number that does not exceed the previous one is
+reported (the release's ``snt1155`` between ``snt114`` and ``snt116``).
+
+Problems are reported as ``FILE:LINE: graph ID: problem``.  A sentence whose
+graph cannot be read (no graph, a Penman syntax error, a variable defined twice
+in the graph, an undecodable line) is lost and yields a FormatError; the rest
+of the document is read (the variables its graph defines still count as
+defined, so later references to them are not reported again).  A problem of a sentence's other parts keeps the
+graph: an alignment line that cannot be read, names no variable of the graph,
+aligns a variable twice or holds a span outside the sentence is left out; an
+annotation that cannot be read is left out; a relation whose end is neither a
+variable of this or an earlier sentence nor a special node, or whose label is
+not in UMR's inventories, is kept.  The registry reader logs these (logger
+``mrp.codecs.umr``, one warning each); :func:`read_documents` returns them, and
+``mrp-validate`` reports them.
+
+For document-level work (AnCast++-style scores), :func:`read_documents` gives
+:class:`Document` objects: the sentence graphs in order, ``relations()``
+(sentence number, relation) and ``resolve(name, sentence)`` (the sentence and
+node a variable names); :func:`token_spans` gives a graph's alignment back as
+token spans.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field, replace
+from typing import Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, Union
+
+from ..errors import FormatError, excerpt
+from ..graph import Graph, Placement, Relation
+from ..source import Line, display_name, read_lines
+from . import umr_document as annotation
+from .amr import Quoted, Symbol, penman_text
+from .base import Item, ReadOptions, WriteOptions, write_blocks
+from .umr_frame import Block, blocks
+from .umr_penman import sentence_graph
+
+__all__ = ["Document", "read_documents", "parse_documents", "read", "write", "format_graph", "token_spans",
+           "graph_id", "SPECIAL", "LABELS"]
+
+SPECIAL = annotation.SPECIAL
+LABELS = annotation.LABELS
+
+_LOG = logging.getLogger(__name__)
+_VARIABLE = re.compile(r'[^\s()/:"~]+')
+_DEFINITION = re.compile(r'\(\s*([^\s()/:"~]+)\s*/')
+#: roles whose values UMR writes unquoted (closed-class attributes)
+_SYMBOL_ROLES = frozenset({
+    "aspect", "modal-strength", "refer-number", "refer-person", "refer-definiteness", "polarity",
+    "mode", "polite", "degree", "quant", "value", "modal-predicate",
+})
+
+
+def graph_id(document: int, sentence: int) -> str:
+    """The id of sentence N of the K-th document of a file (both from 1): ``dK.sN``."""
+    return f"d{document}.s{sentence}"
+
+
+@dataclass
+class Document:
+    """One UMR document of a file: its sentence graphs in order and what was wrong with them.
+
+    ``errors``: sentences whose graph could not be read (they are not in
+    ``graphs``); ``problems``: problems of the sentences' other parts (the
+    graphs are kept).  Both are in file order.
+    """
+
+    id: str
+    graphs: List[Graph] = field(default_factory=list)
+    errors: List[FormatError] = field(default_factory=list)
+    problems: List[FormatError] = field(default_factory=list)
+
+    def relations(self) -> List[Tuple[int, Relation]]:
+        """Every document-level relation with the number of the sentence that holds it, in order."""
+        return [(graph.document.sentence, relation) for graph in self.graphs if graph.document is not None
+                for relation in graph.document.relations]
+
+    def resolve(self, name: str, sentence: Optional[int] = None) -> Optional[Tuple[int, int]]:
+        """The (sentence number, node id) a variable names, as seen from ``sentence`` (default: the end).
+
+        The latest definition in that sentence or an earlier one wins; None for a
+        special node or a name no such sentence defines.
+        """
+        found = None
+        for graph in self.graphs:
+            if graph.document is None or (sentence is not None and graph.document.sentence > sentence):
+                continue
+            for nid, var in (graph.variables or {}).items():
+                if var == name:
+                    found = (graph.document.sentence, nid)
+        return found
+
+
+class _Reader:
+    """Reads blocks into documents, keeping the variables each document has defined so far."""
+
+    def __init__(self, name: str, options: ReadOptions) -> None:
+        self.name = name
+        self.options = ReadOptions(framework="umr", no_wiki=options.no_wiki)
+        self.count = 0
+        self.previous = 0
+        self.document: Optional[Document] = None
+        self.defined: Dict[str, int] = {}
+
+    def block(self, block: Block) -> Optional[Document]:
+        """Read one block; returns the document it closes, if it starts a new one."""
+        number = block.number if block.number is not None else self.previous + 1
+        done = None
+        if self.document is None or number == 1:
+            done = self.document
+            self.count += 1
+            self.document = Document(f"d{self.count}")
+            self.defined = {}
+        gid = graph_id(self.count, number)
+        document = self.document
+        if number <= self.previous and number != 1:
+            document.problems.append(FormatError(
+                f"sentence number {number} does not follow {self.previous} (the previous one)",
+                self.name, block.number_line or block.line, gid, "umr"))
+        self.previous = number
+        if block.unread:
+            for error in block.unread:
+                error.graph_id = gid
+                error.framework = "umr"
+                document.errors.append(error)
+            return done
+        try:
+            graph = sentence_graph(block, gid, self.options)
+        except FormatError as error:
+            error.file = self.name
+            document.errors.append(error)
+            for graph_line in block.sections.get("graph", (0, []))[1]:
+                # the variables of a lost graph are defined: their uses later are not problems of their own
+                self.defined.update((var, number) for var in _DEFINITION.findall(graph_line.text))
+            return done
+        problems = [(line, f"a second '{name}' section (left out)") for name, line in block.repeated]
+        self._redefined(graph, number, block, problems)
+        self._align(graph, block, problems)
+        graph.document = Placement(document.id, number, info=list(block.info))
+        self._annotate(graph, block, problems)
+        document.graphs.append(graph)
+        document.problems.extend(FormatError(message, self.name, line, gid, "umr")
+                                 for line, message in problems)
+        return done
+
+    def _redefined(self, graph: Graph, number: int, block: Block, problems: List[Tuple[int, str]]) -> None:
+        line = block.sections["graph"][0]
+        for var in (graph.variables or {}).values():
+            if var in self.defined:
+                problems.append((line, f"variable '{excerpt(var)}' is already defined in sentence "
+                                       f"{self.defined[var]} of the document"))
+            self.defined[var] = number
+
+    def _align(self, graph: Graph, block: Block, problems: List[Tuple[int, str]]) -> None:
+        if "alignment" not in block.sections:
+            return
+        tokens = block.tokens()
+        offsets, position = [], 0
+        for token in tokens:
+            offsets.append((position, position + len(token)))
+            position += len(token) + 1
+        nodes = {var: nid for nid, var in (graph.variables or {}).items()}
+        seen: Dict[str, int] = {}
+        for line in block.sections["alignment"][1]:
+            if not line.text.strip():
+                continue
+            try:
+                var, spans = annotation.parse_alignment(line.text)
+            except ValueError as error:
+                problems.append((line.number, f"alignment: {error}"))
+                continue
+            what = f"alignment of '{excerpt(var)}': "
+            if var not in nodes:
+                problems.append((line.number, f"{what}the graph has no variable '{excerpt(var)}'"))
+                continue
+            if var in seen:
+                problems.append((line.number, f"{what}already aligned at line {seen[var]}"))
+                continue
+            bad = [p for p in (annotation.span_problem(span, len(tokens)) for span in spans) if p]
+            if bad:
+                problems.append((line.number, what + bad[0]))
+                continue
+            seen[var] = line.number
+            anchors = [(offsets[i - 1][0], offsets[j - 1][1]) for i, j in spans
+                       if not annotation.unaligned((i, j))]
+            node = graph.nodes[nodes[var]]
+            node.anchors = anchors or None
+
+    def _annotate(self, graph: Graph, block: Block, problems: List[Tuple[int, str]]) -> None:
+        if "document" not in block.sections:
+            return
+        place = graph.document
+        assert place is not None
+        try:
+            variable, relations = annotation.parse_document(block.sections["document"][1])
+        except annotation.DocumentError as error:
+            problems.append((error.line, f"document-level annotation: {error.message} (left out)"))
+            return
+        place.variable = variable
+        for relation, line in relations:
+            place.relations.append(relation)
+            what = f"document-level relation ({relation.source} :{relation.label} {relation.target}): "
+            problem = annotation.label_problem(relation)
+            if problem is not None:
+                problems.append((line, what + problem))
+            for end in (relation.source, relation.target):
+                if end not in self.defined and end not in SPECIAL:
+                    problems.append((line, f"{what}'{excerpt(end)}' is neither a variable of this or an "
+                                           "earlier sentence nor a special node"))
+
+    def finish(self) -> Optional[Document]:
+        return self.document
+
+
+def parse_documents(lines: Iterable[Union[Line, FormatError]], name: str,
+                    options: Optional[ReadOptions] = None) -> Iterator[Document]:
+    """The documents of UMR lines, in file order, each with its problems."""
+    reader = _Reader(name, options or ReadOptions())
+    for block in blocks(lines):
+        done = reader.block(block)
+        if done is not None:
+            yield done
+    last = reader.finish()
+    if last is not None:
+        yield last
+
+
+def read_documents(path: str, options: Optional[ReadOptions] = None) -> List[Document]:
+    """The documents of a UMR file (``-`` for stdin); InputError for a file that cannot be used."""
+    return list(parse_documents(read_lines(path), display_name(path), options))
+
+
+def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:
+    """The sentence graphs of a UMR file, and a FormatError for each sentence that cannot be read.
+
+    Problems of a kept graph's alignment and document-level annotation are
+    logged as warnings (logger ``mrp.codecs.umr``).
+    """
+    for document in parse_documents(lines, name, options):
+        items: List[Tuple[int, int, Item]] = []
+        items.extend((graph.line or 0, 1, graph) for graph in document.graphs)
+        items.extend((error.line or 0, 0, error) for error in document.errors)
+        for _, _, item in sorted(items, key=lambda entry: (entry[0], entry[1])):
+            yield item
+        for problem in document.problems:
+            _LOG.warning("%s", problem)
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _variables(graph: Graph, number: int) -> Dict[int, str]:
+    """The graph's own variables when every node has a distinct one, else fresh ``sN<letter>[k]`` ones."""
+    given = graph.variables or {}
+    names = [given.get(node.id) for node in graph.nodes]
+    if len(set(names)) == len(names) and all(name and _VARIABLE.fullmatch(name) for name in names):
+        return {node.id: given[node.id] for node in graph.nodes}
+    fresh: Dict[int, str] = {}
+    counts: Dict[str, int] = {}
+    for node in graph.nodes:
+        letters = [c for c in str(node.label or "x").lower() if "a" <= c <= "z"]
+        prefix = f"s{number}{letters[0] if letters else 'x'}"
+        counts[prefix] = counts.get(prefix, 0) + 1
+        fresh[node.id] = prefix if counts[prefix] == 1 else f"{prefix}{counts[prefix]}"
+    return fresh
+
+
+def _symbols(graph: Graph) -> Graph:
+    """A copy whose closed-class attribute values (``:aspect state``) are written unquoted."""
+    nodes = []
+    for node in graph.nodes:
+        values = [Symbol(value) if (isinstance(value, str) and not isinstance(value, (Quoted, Symbol))
+                                    and name in _SYMBOL_ROLES and _VARIABLE.fullmatch(value)) else value
+                  for name, value in zip(node.properties, node.values)]
+        nodes.append(replace(node, values=values))
+    return replace(graph, nodes=nodes)
+
+
+def token_spans(graph: Graph) -> Dict[int, List[Tuple[int, int]]]:
+    """Node id -> the token spans (from 1) its anchors cover in the whitespace tokens of the input."""
+    tokens = [(m.start(), m.end()) for m in re.finditer(r"\S+", graph.input or "")]
+    spans: Dict[int, List[Tuple[int, int]]] = {}
+    for node in graph.nodes:
+        for start, end in node.anchors or []:
+            covered = [k for k, (a, b) in enumerate(tokens, start=1) if a < end and start < b]
+            if covered:
+                spans.setdefault(node.id, []).append((covered[0], covered[-1]))
+    return spans
+
+
+def format_graph(graph: Graph, number: int = 1) -> str:
+    """One sentence block in the release layout; ``number``: the sentence number when the graph has no
+    placement.  FormatError when the graph cannot be written as UMR."""
+    if graph.framework not in (None, "umr", "amr"):
+        raise FormatError(f"cannot be written as UMR: framework {graph.framework} is not UMR",
+                          graph_id=graph.id, framework=graph.framework)
+    place = graph.document or Placement("d1", number, f"s{number}s0")
+    number = place.sentence
+    names = _variables(graph, number)
+    body = penman_text(_symbols(graph), names, indent=4)
+    words = (graph.input or "").split()
+    widths = [max(len(str(k)), len(word)) for k, word in enumerate(words, start=1)]
+    lines = ["#" * 80]
+    lines.extend(line for line in place.info if line.lstrip().startswith("#"))
+    lines.append(f"# :: snt{number}")
+    lines.append("Index: " + " ".join(str(k).ljust(w) for k, w in enumerate(widths, start=1)).rstrip())
+    lines.append("Words: " + " ".join(word.ljust(w) for word, w in zip(words, widths)).rstrip())
+    lines.extend(line for line in place.info if not line.lstrip().startswith("#"))
+    lines += ["", "# sentence level graph:", body, "", "# alignment:"]
+    spans = token_spans(graph)
+    lines.extend(f"{names[node.id]}: {annotation.format_spans(spans.get(node.id, []))}"
+                 for node in graph.nodes)
+    variable = place.variable
+    if variable is None and place.relations:
+        variable = f"s{number}s0"
+    lines += ["", "# document level annotation:", annotation.format_document(variable, place.relations)]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def write(graphs: Iterable[Graph], out: TextIO, options: WriteOptions) -> None:
+    """Write sentence graphs as UMR blocks in the release layout."""
+    count = 0
+
+    def one(graph: Graph) -> str:
+        nonlocal count
+        count += 1
+        return format_graph(graph, count)
+
+    write_blocks(graphs, out, options, one, separator="\n\n")

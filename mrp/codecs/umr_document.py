@@ -1,0 +1,177 @@
+"""UMR alignments and document-level annotation: parsing, inventories and checks.
+
+An alignment line is ``VAR: I-J`` with token indices from 1, several spans
+separated by commas; ``0-0`` and ``-1--1`` mark an unaligned node.
+
+A document-level annotation is ``(sNs0 / sentence :temporal (REL ...) :modal
+(REL ...) :coref (REL ...))`` where each REL is ``(SOURCE :LABEL TARGET)``.
+Its ends are variables of this or an earlier sentence of the document, or one
+of :data:`SPECIAL` nodes.  The labels of each list come from UMR's
+document-level inventories (:data:`LABELS`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional, Tuple
+
+from ..graph import Relation
+from ..source import Line
+
+#: UMR's document-level relation labels, per kind (the UMR guidelines, part 4).
+LABELS: Dict[str, frozenset] = {
+    "temporal": frozenset({"before", "after", "overlap", "contained", "depends-on"}),
+    "modal": frozenset({"modal", "full-affirmative", "partial-affirmative", "neutral-affirmative",
+                        "full-negative", "partial-negative", "neutral-negative", "unspecified"}),
+    "coref": frozenset({"same-entity", "same-event", "subset-of"}),
+}
+#: The nodes a document-level relation may name besides variables (conceivers and temporal metanodes).
+SPECIAL = frozenset({"author", "root", "null-conceiver", "have-condition", "document-creation-time",
+                     "present-reference", "past-reference", "future-reference"})
+
+#: A span of token indices (from 1), as written.
+Span = Tuple[int, int]
+
+_ALIGNMENT = re.compile(r"\s*([^\s:]+)\s*:(.*)$")
+_SPAN = re.compile(r"\s*(-?\d+)\s*-\s*(-?\d+)\s*$")
+_TOKEN = re.compile(r'\s*(?:([()/])|(:[^\s()/:"]*)|("(?:[^"\\]|\\.)*")|([^\s()/:"]+))')
+
+
+def unaligned(span: Span) -> bool:
+    """True for the spans that mark an unaligned node (``0-0``, ``-1--1``)."""
+    return span in ((0, 0), (-1, -1))
+
+
+def parse_alignment(text: str) -> Tuple[str, List[Span]]:
+    """The variable and the spans of one alignment line; ValueError naming the problem."""
+    match = _ALIGNMENT.match(text)
+    if match is None:
+        raise ValueError("expected 'VARIABLE: I-J'")
+    spans: List[Span] = []
+    for part in match.group(2).split(","):
+        span = _SPAN.match(part)
+        if span is None:
+            raise ValueError(f"'{part.strip()}' is not a span I-J")
+        spans.append((int(span.group(1)), int(span.group(2))))
+    return match.group(1), spans
+
+
+def span_problem(span: Span, length: int) -> Optional[str]:
+    """Why a span cannot anchor in a sentence of ``length`` tokens, or None."""
+    start, end = span
+    if unaligned(span):
+        return None
+    if start > end:
+        return f"span {start}-{end} ends before it starts"
+    if start < 1 or end > length:
+        return f"span {start}-{end} is outside the sentence (tokens 1-{length})"
+    return None
+
+
+def format_spans(spans: List[Span]) -> str:
+    """Spans as an alignment line writes them (``0-0`` for none)."""
+    return ", ".join(f"{start}-{end}" for start, end in spans) if spans else "0-0"
+
+
+class _Tokens:
+    """The tokens of a document-level annotation, each with its file line."""
+
+    def __init__(self, lines: List[Line]) -> None:
+        self.items: List[Tuple[str, str, int]] = []
+        for line in lines:
+            text, position = line.text, 0
+            while position < len(text):
+                match = _TOKEN.match(text, position)
+                if match is None or match.end() == position:
+                    if text[position:].strip():
+                        raise DocumentError(f"unexpected '{text[position:].strip()[:20]}'", line.number)
+                    break
+                if match.group(1):
+                    kind = match.group(1)
+                else:
+                    kind = "role" if match.group(2) else "symbol"
+                value = match.group(1) or match.group(2) or match.group(3) or match.group(4)
+                self.items.append((kind, value, line.number))
+                position = match.end()
+        self.position = 0
+        self.last = lines[-1].number if lines else 0
+
+    def peek(self) -> Optional[str]:
+        return self.items[self.position][0] if self.position < len(self.items) else None
+
+    def take(self, kind: str, what: str) -> Tuple[str, int]:
+        if self.position >= len(self.items):
+            raise DocumentError(f"expected {what}, found the end of the annotation", self.last)
+        found, value, number = self.items[self.position]
+        if found != kind:
+            raise DocumentError(f"expected {what}, found '{value[:20]}'", number)
+        self.position += 1
+        return value, number
+
+
+class DocumentError(Exception):
+    """A document-level annotation that cannot be read, with the file line of the problem."""
+
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+def parse_document(lines: List[Line]) -> Tuple[Optional[str], List[Tuple[Relation, int]]]:
+    """The sentence variable and the relations (each with its file line) of an annotation.
+
+    No lines (an empty section) give (None, []); DocumentError for bad syntax.
+    """
+    tokens = _Tokens(lines)
+    if tokens.peek() is None:
+        return None, []
+    tokens.take("(", "'('")
+    variable, _ = tokens.take("symbol", "the sentence variable")
+    tokens.take("/", "'/'")
+    concept, number = tokens.take("symbol", "the concept 'sentence'")
+    if concept != "sentence":
+        raise DocumentError(f"the document-level node is '{concept[:20]}', not 'sentence'", number)
+    relations: List[Tuple[Relation, int]] = []
+    while tokens.peek() == "role":
+        kind, _ = tokens.take("role", "a role")
+        tokens.take("(", f"'(' opening the {kind} list")
+        while tokens.peek() == "(":
+            tokens.take("(", "'('")
+            source, number = tokens.take("symbol", "a relation's source")
+            label, _ = tokens.take("role", "a relation's label")
+            target, _ = tokens.take("symbol", "a relation's target")
+            tokens.take(")", "')' closing the relation")
+            relations.append((Relation(kind[1:], source, label[1:], target), number))
+        tokens.take(")", f"')' closing the {kind} list")
+    tokens.take(")", "')' closing the annotation")
+    if tokens.peek() is not None:
+        _, value, number = tokens.items[tokens.position]
+        raise DocumentError(f"unexpected '{value[:20]}' after the end of the annotation", number)
+    return variable, relations
+
+
+def label_problem(relation: Relation) -> Optional[str]:
+    """Why a relation's kind or label is outside UMR's inventories, or None."""
+    labels = LABELS.get(relation.kind)
+    if labels is None:
+        return f"':{relation.kind}' is not a document-level relation list (temporal, modal, coref)"
+    if relation.label not in labels:
+        return f"':{relation.label}' is not a {relation.kind} relation (known: {', '.join(sorted(labels))})"
+    return None
+
+
+def format_document(variable: Optional[str], relations: List[Relation]) -> str:
+    """The text of a document-level annotation (empty for no variable and no relations)."""
+    if variable is None and not relations:
+        return ""
+    parts = [f"({variable} / sentence"]
+    kinds: List[str] = []
+    for relation in relations:
+        if relation.kind not in kinds:
+            kinds.append(relation.kind)
+    for kind in kinds:
+        items = [f"({r.source} :{r.label} {r.target})" for r in relations if r.kind == kind]
+        indent = " " * (len(kind) + 7)
+        parts.append(f"    :{kind} (" + ("\n" + indent).join(items) + ")")
+    return "\n".join(parts) + ")"

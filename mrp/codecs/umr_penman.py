@@ -1,0 +1,105 @@
+"""The sentence graph of a UMR block: its Penman section read with penman's public API."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import List, Optional, Tuple
+
+import penman
+
+from ..errors import FormatError, excerpt
+from ..graph import Graph
+from ..source import Line
+from .amr import _Warnings, tree_graph
+from .base import ReadOptions
+from .umr_frame import Block
+
+_PENMAN_LOGGER = logging.getLogger("penman")
+
+
+def _extent(lines: List[Line]) -> Tuple[Optional[int], Optional[Tuple[int, str]]]:
+    """How many lines the first bracketed graph spans (None: it never closes), and the
+    first text outside it (file line, text), parentheses in double-quoted strings not counted."""
+    depth, quoted, escaped, end = 0, False, False, None
+    for k, line in enumerate(lines):
+        for position, char in enumerate(line.text):
+            if end is not None or (depth == 0 and char not in "( \t\r\n\f\v"):
+                if not char.isspace():
+                    return end, (line.number, line.text[position:].strip())
+                continue
+            if quoted:
+                if escaped:
+                    escaped = False
+                elif char == "\\":
+                    escaped = True
+                elif char == '"':
+                    quoted = False
+            elif char == '"':
+                quoted = True
+            elif char == "(":
+                depth += 1
+            elif char == ")":
+                depth -= 1
+                if depth == 0:
+                    end = k + 1
+                    text = line.text[position + 1:].strip()
+                    if text:
+                        return end, (line.number, text)
+    return end, None
+
+
+def _check_variables(tree: penman.Tree, lines: List[Line], gid: str) -> None:
+    """FormatError at the line of a variable's second definition."""
+    seen = set()
+    for var, _ in tree.nodes():
+        if var in seen:
+            pattern = re.compile(r"\(\s*" + re.escape(var) + r"\s*/")
+            where = [line.number for line in lines for _ in pattern.finditer(line.text)]
+            number = where[1] if len(where) > 1 else lines[0].number
+            raise FormatError(f"variable '{excerpt(var)}' is defined twice", None, number, gid, "umr")
+        seen.add(var)
+
+
+def sentence_graph(block: Block, gid: str, options: ReadOptions) -> Graph:
+    """The graph of a block's ``# sentence level graph:`` section, with its variables and input;
+    FormatError (line and graph id set, file not) when it cannot be read."""
+    if "graph" not in block.sections:
+        raise FormatError("the sentence has no '# sentence level graph:' section",
+                          None, block.line, gid, "umr")
+    header, lines = block.sections["graph"]
+    lines = [line for line in lines if line.text.strip()]
+    if not lines:
+        raise FormatError("the sentence level graph is empty", None, header, gid, "umr")
+    end, extra = _extent(lines)
+    if extra is not None:
+        raise FormatError(f"Penman syntax error: unexpected '{excerpt(extra[1], 20)}' "
+                          + ("after the end of the graph" if end is not None else "before the graph"),
+                          None, extra[0], gid, "umr")
+    used = lines[:end] if end is not None else lines
+    warnings = _Warnings()
+    _PENMAN_LOGGER.addFilter(warnings)
+    try:
+        tree = penman.parse("\n".join(line.text for line in used))
+        if warnings.messages:
+            message, _, text = warnings.messages[0].partition(": ")
+            number = next((line.number for line in used if line.text == text), used[0].number)
+            raise FormatError(f"Penman syntax error: {message.lower()}", None, number, gid, "umr")
+        _check_variables(tree, used, gid)
+        graph, variables = tree_graph(tree, gid, options)
+    except penman.DecodeError as error:
+        number = used[min(error.lineno, len(used)) - 1].number if error.lineno else used[-1].number
+        where = f" (column {error.offset + 1})" if error.offset is not None else ""
+        raise FormatError(f"Penman syntax error{where}: {error.message}", None, number, gid, "umr") from None
+    except ValueError as error:
+        raise FormatError(str(error), None, header, gid, "umr") from None
+    except RecursionError:
+        raise FormatError("graph is nested too deeply to be read", None, header, gid, "umr") from None
+    finally:
+        _PENMAN_LOGGER.removeFilter(warnings)
+    graph.framework, graph.flavor = "umr", 2
+    graph.variables = dict(enumerate(variables))
+    tokens = block.tokens()
+    graph.input = " ".join(tokens) if tokens else None
+    graph.line = block.line
+    return graph

@@ -1,0 +1,66 @@
+"""Validation of UMR files: every problem the UMR reader finds, plus the checks of every graph.
+
+The reader's problems (see :mod:`mrp.codecs.umr`): sentences that cannot be
+read (Penman syntax, a variable defined twice, ...), alignment lines that name
+no variable or hold a span outside the sentence, document-level annotations
+that cannot be read, relation ends that are neither a variable of this or an
+earlier sentence nor a special node, labels outside UMR's inventories, sentence
+numbers out of order.  Each kept graph also gets :func:`mrp.validate.validate_graph`.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional
+
+from .codecs.umr import read_documents
+from .errors import FormatError, InputError
+from .source import display_name
+from .validate import Problem, Report, validate_graph
+
+
+def _problem(error: FormatError) -> Problem:
+    return Problem(error.file, error.line, error.graph_id, "", error.message)
+
+
+def validate_umr(path: str, framework: Optional[str] = None) -> Report:
+    """Validate a UMR file (``-`` for stdin); never raises for bad input.
+
+    ``framework``: the framework whose rules apply to the graphs (default: umr).
+    """
+    name = display_name(path)
+    report = Report(name, "umr")
+    try:
+        documents = read_documents(path)
+    except (InputError, FormatError) as failure:
+        return Report(name, "umr", fatal=str(failure))
+    first: Dict[str, Optional[int]] = {}
+    for document in documents:
+        found: List[Problem] = []
+        flawed: set = set()
+        for error in document.errors:
+            report.graphs += 1
+            report.rejected += 1
+            if error.graph_id is None:
+                report.unreadable_lines += 1
+            found.append(_problem(error))
+        for graph in document.graphs:
+            report.graphs += 1
+            own = validate_graph(graph, framework, file=name)
+            if graph.id in first:
+                where = first[graph.id]
+                own.append(Problem(name, graph.line, graph.id, "",
+                                   "duplicate graph id" + (f" (first at line {where})" if where else "")))
+            else:
+                first[graph.id] = graph.line
+            if own:
+                flawed.add(graph.id)
+            found.extend(own)
+        for error in document.problems:
+            flawed.add(error.graph_id)
+            found.append(_problem(error))
+        report.flawed += len(flawed) + len(document.errors)
+        found.sort(key=lambda problem: problem.line or 0)
+        report.problems.extend(found)
+    if not report.graphs:
+        return Report(name, "umr", fatal=f"{name}: holds no UMR sentences")
+    return report
