@@ -1,17 +1,20 @@
-"""`python -m mrp`: the help of mrp-score, and a pointer to mrp-convert."""
+"""`python -m mrp ARGS`: runs mrp-score ARGS (without arguments: its help, and where conversion is)."""
 
 from __future__ import annotations
 
 import sys
 
-from .cli.score import parser
+from .cli import score
 
 
 def main() -> None:
-    """Print mrp-score's help and where to find conversion."""
-    parser().print_help()
-    print("\nTo convert between formats (mrp, amr, eds, dm, psd, dot): mrp-convert --help")
-    sys.exit(0)
+    """Run mrp-score on the arguments; without any, print its help and point to mrp-convert."""
+    if len(sys.argv) <= 1:
+        score.parser().print_help()
+        print("\nTo convert between formats (mrp, amr, eds, dm, psd, dot): mrp-convert --help; "
+              "mtool's command line: mrp-mtool --help")
+        sys.exit(0)
+    score.main(sys.argv[1:])
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ def leaderboard(metric: str, results: Sequence[Tuple[str, Mapping[str, Any]]], n
     ``results`` are (system name, traced result against the same gold) pairs.
     Each system gets its micro P, R, F, percentile bootstrap intervals (``n``
     replicates, ``seed``, ``level``) and macro F over its own items; ties in F
-    are ranked by name.  Each system is compared with the next one down by
+    share a rank (1, 1, 3) and are listed by name.  Each system is compared with the next one down by
     :func:`mrp.score.stats.paired_test` (``method``, ``n``, ``seed``) on the
     items, aligned by (framework, id), that both were scored on; when their
     item sets differ the comparison says so in ``"note"``.  Returns::
@@ -86,7 +86,11 @@ def leaderboard(metric: str, results: Sequence[Tuple[str, Mapping[str, Any]]], n
         rows.append({"system": name, "p": p, "r": r, "f": f, "ci": interval,
                      "macro": {"f": macro(array)[2]}, "n": int(array.shape[0])})
     rows.sort(key=lambda row: (-row["f"], row["system"]))
-    systems = [{"rank": rank, **row} for rank, row in enumerate(rows, start=1)]
+    systems: List[Dict[str, Any]] = []
+    for place, row in enumerate(rows, start=1):
+        # equal F share a rank (competition ranking: 1, 1, 3), listed by name
+        tied = systems and systems[-1]["f"] == row["f"]
+        systems.append({"rank": systems[-1]["rank"] if tied else place, **row})
     by_name = dict(results)
     comparisons = []
     for better, worse in zip(systems, systems[1:]):

@@ -342,17 +342,17 @@ CONVERT = {
     # A lone-surrogate escape in a quoted Penman constant is kept as written (like any bad escape).
     "lone-surrogate.amr": ("lone-surrogate.amr", ("--to", "mrp"), 0, []),
     "bom.dm": ("bom.dm", ("--to", "eds", *TEXT), 0, []),
-    "crlf.eds": ("crlf.eds", ("--to", "amr", *TEXT), 1, [
+    "crlf.eds": ("crlf.eds", ("--to", "amr", *TEXT), 2, [
         "{file}:1: graph g1: cannot be written as Penman: framework eds is not AMR (skipped)",
         "{file}:8: graph g2: cannot be written as Penman: framework eds is not AMR (skipped)",
-        "mrp-convert: 2 graph(s) skipped; 0 converted"]),
+        "mrp-convert: nothing converted (2 graph(s) skipped)"]),
     "utf16.mrp": ("utf16.mrp", ("--to", "mrp"), 2, [
         "mrp-convert: {file}: is UTF-16- or UTF-32-encoded (it starts with their byte-order mark); "
         "convert it to UTF-8 first"]),
-    "zero-nodes.mrp to amr": ("zero-nodes.mrp", ("--to", "amr"), 1, [
+    "zero-nodes.mrp to amr": ("zero-nodes.mrp", ("--to", "amr"), 2, [
         "{file}:1: graph g1: cannot be written as Penman: framework eds is not AMR (skipped)",
         "{file}:2: graph g2: cannot be written as Penman: framework eds is not AMR (skipped)",
-        "mrp-convert: 2 graph(s) skipped; 0 converted"]),
+        "mrp-convert: nothing converted (2 graph(s) skipped)"]),
     "loops.mrp to dot": ("loops.mrp", ("--to", "dot"), 0, []),
     "astral.mrp to eds": ("astral.mrp", ("--to", "eds"), 0, []),
 }
@@ -440,6 +440,9 @@ def test_every_nasty_file_converted_to_every_format(name: str, tmp_path: Path) -
             *problems, summary = problems
             assert problems and summary.startswith("mrp-convert: ") and "skipped" in summary, run.err
             for line in problems:
+                assert line.startswith(f"{path}:") and line.endswith(" (skipped)"), (target, line)
+        elif run.lines[-1].startswith("mrp-convert: nothing converted ("):
+            for line in run.lines[:-1]:  # every graph skipped, each with its line
                 assert line.startswith(f"{path}:") and line.endswith(" (skipped)"), (target, line)
         else:
             assert len(run.lines) == 1 and run.lines[0].startswith(f"mrp-convert: {path}: "), run.err
@@ -543,7 +546,8 @@ def test_10000_nested_penman_levels(tmp_path: Path) -> None:
 
 
 def test_10000_level_chain_from_mrp(tmp_path: Path) -> None:
-    """The same depth as an MRP graph: read fine; as Penman it cannot be written (skipped, exit 1)."""
+    """The same depth as an MRP graph: read fine; as Penman it cannot be written (skipped; nothing
+    converted, exit 2)."""
     n = 10_000
     graph = {"id": "deep", "framework": "amr", "tops": [0],
              "nodes": [{"id": k, "label": f"c{k}"} for k in range(n + 1)],
@@ -552,9 +556,9 @@ def test_10000_level_chain_from_mrp(tmp_path: Path) -> None:
     path.write_text(json.dumps(graph) + "\n", encoding="utf-8")
     run = cli("convert", ["--to", "amr", str(path), str(tmp_path / "deep.amr")])
     sane(run)
-    assert run.code == 1
+    assert run.code == 2
     assert_lines(run, ["{file}:1: graph deep: cannot be written as Penman: graph is nested too deeply "
-                       "(skipped)", "mrp-convert: 1 graph(s) skipped; 0 converted"], file=path)
+                       "(skipped)", "mrp-convert: nothing converted (1 graph(s) skipped)"], file=path)
     run = cli("convert", ["--to", "mrp", str(path), str(tmp_path / "again.mrp")])
     sane(run)
     assert run.code == 0 and run.lines == []
@@ -578,10 +582,10 @@ def test_huge_node_id_to_sdp(tmp_path: Path) -> None:
     path.write_text(json.dumps(graph) + "\n", encoding="utf-8")
     run = cli("convert", ["--to", "dm", str(path), str(tmp_path / "big.sdp")])
     sane(run)
-    assert run.code == 1
+    assert run.code == 2
     assert_lines(run, ["{file}:1: graph g1: cannot be written as SDP: node id 1000000000 is not a token "
                        "index (at most 100,000 tokens) (skipped)",
-                       "mrp-convert: 1 graph(s) skipped; 0 converted"], file=path)
+                       "mrp-convert: nothing converted (1 graph(s) skipped)"], file=path)
 
 
 def big_graph(n: int) -> Dict[str, Any]:

@@ -60,7 +60,7 @@ def test_ranking_order_ties_and_comparisons() -> None:
     board = leaderboard("smatch", [("gamma", gamma), ("delta", delta), ("beta", beta), ("alpha", alpha)],
                         999, 0)
     assert [(e["rank"], e["system"]) for e in board["systems"]] == [
-        (1, "alpha"), (2, "beta"), (3, "gamma"), (4, "delta")]  # beta and gamma tie: by name
+        (1, "alpha"), (2, "beta"), (2, "gamma"), (4, "delta")]  # beta and gamma tie: one rank, by name
     first = board["systems"][0]
     assert first == {"rank": 1, "system": "alpha", "p": 0.9, "r": 0.9, "f": 0.9,
                      "ci": {"p": [0.9, 0.9], "r": [0.9, 0.9], "f": [0.9, 0.9]},
@@ -156,7 +156,7 @@ def test_table_rendering() -> None:
         "----  ------  ------  ------  ------  ----------------  ------  -------  ---",
         "   1  alpha   0.9000  0.9000  0.9000  [0.9000, 0.9000]  0.2333   0.0010  *",
         "   2  beta    0.7500  0.6000  0.6667  [0.6667, 0.6667]  0.0000   1.0000",
-        "   3  gamma   0.7500  0.6000  0.6667  [0.6667, 0.6667]",
+        "   2  gamma   0.7500  0.6000  0.6667  [0.6667, 0.6667]",
         "",
         "ranked by micro F (smatch); delta and p-value: against the next system down",
         "* p < 0.05 (paired bootstrap, 999 samples, seed 0)",

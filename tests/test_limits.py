@@ -125,15 +125,15 @@ def test_a_failing_pair_is_reported_and_the_others_are_kept(monkeypatch: pytest.
 def test_progress_line_on_a_terminal() -> None:
     stream = io.StringIO()
     line = Line("mrp-score", "gold.mrp", show=True, stream=stream)
-    line.start(3)
-    for cut in (False, True, False):
+    line.start(6)
+    for cut in (False, True, False, False, False, False):
         line.advance(cut)
     line.problem(Graph(id="x", line=4), "scoring failed: boom")
     line.finish()
     text = stream.getvalue()
-    assert "mrp-score: 3/3 pairs" in text and "pairs/s" in text and "ETA" in text and "1 cut" in text
+    assert "mrp-score: 6/6 pairs" in text and "pairs/s" in text and "ETA" in text and "1 cut" in text
     assert "\r\033[Kgold.mrp:4: graph x: scoring failed: boom\n" in text  # the line is cleared first
-    assert text.index("3/3 pairs") < text.index("gold.mrp:4")
+    assert text.index("6/6 pairs") < text.index("gold.mrp:4")
 
 
 def test_no_progress_line_when_not_a_terminal() -> None:

@@ -120,7 +120,9 @@ def test_intervals_narrow_as_the_corpus_grows() -> None:
 def test_signatures_name_the_options_and_repeat() -> None:
     plain = score("--gold", DEMO_GOLD, DEMO_SYSTEM)["signature"]
     assert plain == score("--gold", DEMO_GOLD, DEMO_SYSTEM)["signature"]
-    assert plain.startswith("mrp:amr+dm+eds+psd+ucca|norm:case+anchors+edges|std:none|exact|v")
+    assert plain.startswith("mrp:amr+dm+eds+psd+ucca|norm:case+anchors+edges|std:none|timeout:60s|v")
+    uncapped = score("--timeout", "0", "--gold", DEMO_GOLD, DEMO_SYSTEM)["signature"]
+    assert uncapped.startswith("mrp:amr+dm+eds+psd+ucca|norm:case+anchors+edges|std:none|exact|v")
     limited = score("--limit", "10", "--timeout", "5", "--gold", DEMO_GOLD, DEMO_SYSTEM)["signature"]
     assert "|limit:10+timeout:5s|" in limited
     std = score("--standardize", "reify", "--gold", DEMO_GOLD, DEMO_SYSTEM)["signature"]

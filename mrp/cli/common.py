@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import warnings
-from typing import Any, Callable, List, NoReturn, Optional
+from typing import Any, Callable, Iterable, List, NoReturn, Optional, Sequence, Set
 
-from ..codecs import ReadOptions
-from ..errors import FormatError, MRPError, MRPWarning
-from ..load import Corpus, read_text
+from ..codecs import ReadOptions, infer_format
+from ..corpus import Corpus
+from ..errors import FormatError, InputError, MRPError, MRPWarning
+from ..graph import FRAMEWORKS, Graph
+from ..load import read_text
 
 #: Exit codes: 0 fine, 1 results with problems (some graphs skipped), 2 nothing trustworthy.
 OK, PROBLEMS, FATAL = 0, 1, 2
+#: Exit code after the reader of stdout went away (`| head`): 128 + SIGPIPE, as a killed tool's.
+CLOSED_PIPE = 141
+#: Extensions of compressed files, which no reader reads directly.
+COMPRESSED = (".gz", ".bz2", ".xz", ".zip", ".zst", ".lzma", ".7z")
 
 
 def warn(program: str, message: str) -> None:
@@ -39,8 +46,16 @@ def fail(program: str, message: str) -> NoReturn:
 
 def new_parser(program: str, description: str, epilog: str) -> argparse.ArgumentParser:
     """An argument parser in the style all the tools share (examples in the epilog, no abbreviations)."""
-    return argparse.ArgumentParser(prog=program, description=description, epilog=epilog,
-                                   formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
+    return Parser(prog=program, description=description, epilog=epilog,
+                  formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser that accepts options between file names (``a.mrp --to dot b.dot``)."""
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def, override]
+        """Parse options and positional arguments in any order."""
+        return self.parse_intermixed_args(args, namespace)
 
 
 def add_read_options(parser: argparse.ArgumentParser) -> None:
@@ -62,6 +77,104 @@ def read_options(args: argparse.Namespace, framework: Optional[str] = None) -> R
     text = read_text(args.text) if args.text else None
     return ReadOptions(framework=framework, text=text, no_wiki=args.no_wiki, wsj_ids=args.wsj_ids,
                        strict=args.strict)
+
+
+def add_selection_options(parser: argparse.ArgumentParser) -> None:
+    """mtool's options that pick graphs by id or position (--id, --i, --n, --filter)."""
+    group = parser.add_argument_group("selecting graphs (as mtool selects them)")
+    group.add_argument("--id", dest="select_id", metavar="ID",
+                       help="only the graph with this id, e.g. --id 20001001")
+    group.add_argument("--i", dest="select_i", type=int, metavar="K",
+                       help="only the K-th graph (from 0, counted after --framework and --filter), "
+                            "e.g. --i 0")
+    group.add_argument("--n", dest="select_n", type=int, metavar="N",
+                       help="only the first N graphs (counted after --framework and --filter), "
+                            "e.g. --n 500")
+    group.add_argument("--filter", dest="select_filter", metavar="FILE",
+                       help="only graphs whose id is listed in FILE (first tab-separated field of each "
+                            "line), e.g. --filter ids.txt")
+
+
+def selecting(args: argparse.Namespace) -> bool:
+    """Whether any selection option was given."""
+    return (args.select_id is not None or args.select_i is not None or args.select_n is not None
+            or args.select_filter is not None)
+
+
+def read_ids(path: str) -> Set[str]:
+    """The ids of a --filter file: the first tab-separated field of each non-blank line."""
+    ids: Set[str] = set()
+    for line in read_text_lines(path):
+        field = line.split("\t", 1)[0].strip()
+        if field:
+            ids.add(field)
+    return ids
+
+
+def read_text_lines(path: str) -> List[str]:
+    """The lines of a small text file (a --filter list); InputError when it cannot be read."""
+    from ..source import Line, read_lines
+
+    out: List[str] = []
+    for line in read_lines(path):
+        if isinstance(line, FormatError):
+            raise line
+        assert isinstance(line, Line)
+        out.append(line.text)
+    return out
+
+
+def select(graphs: Sequence[Graph], args: argparse.Namespace, ids: Optional[Set[str]] = None) -> List[Graph]:
+    """The graphs that --filter, then --id, --i or --n (in this precedence) keep, as mtool keeps them."""
+    kept = [g for g in graphs if ids is None or g.id in ids]
+    if args.select_id is not None:
+        return [g for g in kept if g.id == args.select_id]
+    if args.select_i is not None and args.select_i >= 0:
+        return kept[args.select_i:args.select_i + 1]
+    if args.select_n is not None and args.select_n >= 1:
+        return kept[:args.select_n]
+    return kept
+
+
+def check_frameworks(program: str, names: Optional[Iterable[str]]) -> None:
+    """Refuse a --framework name that no framework has."""
+    for name in names or ():
+        if name not in FRAMEWORKS:
+            fail(program, f"--framework {name}: unknown framework (known: {', '.join(FRAMEWORKS)})")
+
+
+def input_format(path: str, given: Optional[str], option: str, default: Optional[str] = None) -> str:
+    """The format of an input file: ``given``, else its extension (else ``default``).
+
+    A missing file, a directory or a compressed file is named as such
+    (InputError), not as a file of unknown format; ``option`` is the option
+    that names the format in the calling tool (for the message).
+    """
+    if path != "-":
+        if not os.path.exists(path):
+            raise InputError(f"{path}: no such file")
+        if os.path.isdir(path):
+            raise InputError(f"{path}: is a directory, not a file")
+        if path.lower().endswith(COMPRESSED):
+            raise InputError(f"{path}: is a compressed file; decompress it first")
+    if given:
+        return given
+    try:
+        return infer_format(path, default)
+    except InputError:
+        raise InputError(f"{path}: cannot tell the format from the file name; "
+                         f"name it with {option}") from None
+
+
+def refuse_overwrite(program: str, outputs: Iterable[Optional[str]], inputs: Iterable[Optional[str]]) -> None:
+    """Exit 2 when an output file names an input file (it would be overwritten before it is read)."""
+    existing = [path for path in inputs if path and path != "-" and os.path.exists(path)]
+    for output in outputs:
+        if not output or output == "-" or not os.path.exists(output):
+            continue
+        for path in existing:
+            if os.path.samefile(output, path):
+                fail(program, f"{output}: is an input file; refusing to overwrite it (name another output)")
 
 
 def _one_line_warnings(program: str) -> None:
@@ -89,7 +202,7 @@ def run(program: str, body: Callable[[List[str]], int], argv: Optional[List[str]
         warn(program, "interrupted; no results written")
         sys.exit(130)
     except BrokenPipeError:
-        sys.exit(FATAL)
+        _closed_pipe()
     except OSError as error:  # an output file that cannot be written
         where = f"{error.filename}: " if error.filename else ""
         fail(program, f"{where}{error.strerror or error}")
@@ -99,4 +212,18 @@ def run(program: str, body: Callable[[List[str]], int], argv: Optional[List[str]
         fail(program, "out of memory")
     except Exception as error:  # noqa: BLE001 - the last line of defence against a traceback
         fail(program, f"internal error: {type(error).__name__}: {error} (please report this)")
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _closed_pipe()
     sys.exit(code)
+
+
+def _closed_pipe() -> NoReturn:
+    """The reader of stdout went away (`| head`): end quietly, without Python's message at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    sys.exit(CLOSED_PIPE)

@@ -5,20 +5,30 @@ from __future__ import annotations
 import argparse
 import sys
 from datetime import datetime, timezone
-from typing import List, Optional
+from typing import Any, Dict, List, Optional
 
 from ..codecs import WriteOptions, infer_format, writer
 from ..errors import FormatError
+from ..graph import Graph
 from ..load import read_corpus
 from .common import (
+    FATAL,
     OK,
     PROBLEMS,
     add_read_options,
+    add_selection_options,
+    check_frameworks,
+    fail,
+    input_format,
     new_parser,
+    read_ids,
     read_options,
+    refuse_overwrite,
     report,
     report_repairs,
     run,
+    select,
+    selecting,
     warn,
 )
 
@@ -31,9 +41,12 @@ examples:
   mrp-convert --from amr --to mrp --no-wiki --wsj-ids --text wsj.txt wsj.amr wsj.mrp
   mrp-convert --from dm --to mrp --text wsj.txt wsj.sdp > wsj.mrp
   mrp-convert --from mrp --to dot graphs.mrp graphs.dot
+  mrp-convert --to dot --errors errors.json --id 20001001 gold.mrp graph.dot
+      one gold graph with the differences of mrp-score --errors errors.json drawn in
 
 exit status: 0 every graph converted; 1 some graphs could not be read or written (each
-is reported with file, line and graph id, and the rest is converted); 2 nothing converted.
+is reported with file, line and graph id, and the rest is converted); 2 nothing converted
+(or bad arguments, or an unreadable file); 141 stdout closed (| head).
 """
 
 
@@ -53,55 +66,112 @@ def parser() -> argparse.ArgumentParser:
                    help="set the framework of formats that do not name one, and keep only graphs "
                         "of it in those that do, e.g. --framework psd")
     add_read_options(p)
+    add_selection_options(p)
     p.add_argument("--errors", metavar="FILE",
-                   help="DOT: colour the missing (red) and surplus (blue) tuples of mrp-score --errors FILE")
+                   help="DOT: colour the missing (red) and surplus (blue) tuples of mrp-score --errors FILE "
+                        "on the GOLD graphs (a graph the file does not describe is refused)")
     return p
+
+
+def stamp(graphs: List[Graph], source: str) -> None:
+    """Give graphs read from a format other than MRP the version and time that MRP requires.
+
+    (mtool drops MRP lines without time.)
+    """
+    if source == "mrp":
+        return
+    today = datetime.now(timezone.utc).strftime("%Y-%m-%d")
+    for graph in graphs:
+        graph.version = graph.version if graph.version is not None else MRP_VERSION
+        graph.time = graph.time or today
+
+
+def report_error(error: FormatError, name: str, lines: Dict[Any, Optional[int]]) -> FormatError:
+    """Report a graph left out, naming its file and line; returns the error."""
+    if error.file is None:
+        error.file = name
+        error.line = lines.get((error.framework, error.graph_id or ""))
+    report(error, " (skipped)")
+    return error
+
+
+def _errors(path: Optional[str]) -> Optional[Dict[str, Any]]:
+    """The --errors file of mrp-score (or mtool): JSON {framework: {id: differences}}; exit 2 otherwise."""
+    if not path:
+        return None
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as stream:
+            errors = json.load(stream)
+    except (ValueError, UnicodeDecodeError) as error:
+        fail(PROGRAM, f"{path}: not an --errors file of mrp-score (JSON): {error}")
+    if not isinstance(errors, dict) or not all(isinstance(v, dict) for v in errors.values()):
+        fail(PROGRAM, f"{path}: not an --errors file of mrp-score ({{framework: {{id: ...}}}} expected)")
+    for table in errors.values():
+        for entry in table.values():
+            if isinstance(entry, dict) and "triples" in entry:
+                fail(PROGRAM, f"{path}: holds SMATCH differences; DOT draws the MRP metric's: "
+                              "mrp-score --score mrp --errors FILE")
+    return errors
 
 
 def main_body(argv: List[str]) -> int:
     """Run mrp-convert on arguments; returns the exit status."""
     args = parser().parse_args(argv)
-    source = args.source or infer_format(args.input)
+    refuse_overwrite(PROGRAM, [args.output], [args.input, args.text, args.errors, args.select_filter])
+    if args.framework:
+        check_frameworks(PROGRAM, [args.framework])
+    source = input_format(args.input, args.source, "--from")
     target = args.target or (infer_format(args.output, "mrp") if args.output != "-" else "mrp")
     write = writer(target)
-    options = read_options(args, args.framework)
+    if source == "sdp" and not args.framework:
+        fail(PROGRAM, f"{args.input}: an SDP file does not name its framework: give --framework dm or "
+                      "--framework psd (or --from dm)")
+    if source in ("dm", "psd", "sdp") and not args.text:
+        fail(PROGRAM, f"{args.input}: reading {source} needs the sentences: give --text FILE "
+                      "(id<TAB>sentence lines), e.g. --text wsj.txt")
+    errors = _errors(args.errors)
+    options = read_options(args, args.framework if source == "sdp" else None)
     corpus = read_corpus(args.input, source, options)
-    errors = None
-    if args.errors:
-        import json
-
-        with open(args.errors, encoding="utf-8") as stream:
-            errors = json.load(stream)
     for error in corpus.errors:
         report(error, " (skipped)")
     report_repairs(corpus)
     unwritable: List[FormatError] = []
+    refused: List[FormatError] = []
 
     lines = {(g.framework, g.id): g.line for g in corpus.graphs}
 
     def skipped(error: FormatError) -> None:
-        if error.file is None:
-            error.file = corpus.name
-            error.line = lines.get((error.framework, error.graph_id or ""))
-        report(error, " (skipped)")
-        unwritable.append(error)
+        unwritable.append(report_error(error, corpus.name, lines))
 
     graphs = [g for g in corpus.graphs if not args.framework or g.framework in (None, args.framework)]
-    if source != "mrp":
-        # the MRP format requires version and time (mtool drops lines without time)
-        today = datetime.now(timezone.utc).strftime("%Y-%m-%d")
-        for graph in graphs:
-            graph.version = graph.version if graph.version is not None else MRP_VERSION
-            graph.time = graph.time or today
+    if selecting(args):
+        graphs = select(graphs, args, read_ids(args.select_filter) if args.select_filter else None)
+    if errors is not None and target == "dot":
+        from .dot_check import drawable
+
+        def refuse(error: FormatError) -> None:
+            refused.append(report_error(error, corpus.name, lines))
+
+        graphs = drawable(graphs, errors, refuse)
+    stamp(graphs, source)
     options_out = WriteOptions(errors=errors, skipped=skipped)
     if args.output == "-":
         write(graphs, sys.stdout, options_out)
     else:
         with open(args.output, "w", encoding="utf-8") as stream:
             write(graphs, stream, options_out)
-    skipped_count = len(corpus.errors) + len(unwritable)
+    converted = len(graphs) - len(unwritable)
+    skipped_count = len(corpus.errors) + len(unwritable) + len(refused)
+    if converted <= 0:
+        what = f"{skipped_count} graph(s) skipped" if skipped_count else "no graph selected"
+        if args.framework and not any(g.framework == args.framework for g in corpus.graphs):
+            what += f"; the file holds no graph of framework {args.framework}"
+        warn(PROGRAM, f"nothing converted ({what})")
+        return FATAL
     if skipped_count:
-        warn(PROGRAM, f"{skipped_count} graph(s) skipped; {len(graphs) - len(unwritable)} converted")
+        warn(PROGRAM, f"{skipped_count} graph(s) skipped; {converted} converted")
         return PROBLEMS
     return OK
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sys
+import threading
 import time
-from typing import Optional, TextIO
+from typing import Callable, Optional, TextIO
 
 from ..errors import excerpt
 from ..graph import Graph
@@ -12,39 +13,90 @@ from ..score.metrics import Progress
 
 #: seconds between redraws of the progress line
 INTERVAL = 0.2
+#: pairs done before an ETA is shown (the first pairs compile or warm up, and mislead)
+ETA_AFTER = 5
+#: seconds one pair may run before the line says that it is still running
+SLOW = 2.0
+#: seconds between checks of the heartbeat thread
+BEAT = 0.5
+
+
+def solver_compiling() -> bool:
+    """Whether the solver's kernels are loaded but not yet compiled in this process (the first run)."""
+    solver = sys.modules.get("mrp.score.solver")
+    if solver is None:
+        return False
+    kernels = [v for v in vars(solver).values() if hasattr(v, "overloads") and hasattr(v, "py_func")]
+    # the entry kernel compiles (or loads) everything it calls at its first call
+    return bool(kernels) and not any(kernel.overloads for kernel in kernels)
 
 
 class Line(Progress):
     """`pairs done/total, pairs/s, ETA, cut` redrawn in place when ``show``; problems always printed."""
 
-    def __init__(self, program: str, file: str, show: bool, stream: Optional[TextIO] = None) -> None:
+    def __init__(self, program: str, file: str, show: bool, stream: Optional[TextIO] = None,
+                 compiling: Callable[[], bool] = solver_compiling) -> None:
         self.program = program
         self.file = file
         self.show = show
         self.stream = stream or sys.stderr
+        self.compiling = compiling
         self.total = self.done = self.cut = 0
-        self.started = self.drawn = 0.0
+        self.started = self.drawn = self.last = 0.0
         self.visible = False
+        self.told_compiling = False
+        self._lock = threading.Lock()
+        self._stop: Optional[threading.Event] = None
 
     def start(self, total: int) -> None:
         self.total, self.done, self.cut = total, 0, 0
-        self.started = self.drawn = time.monotonic()
+        self.started = self.drawn = self.last = time.monotonic()
+        if self.show and total:
+            self._stop = threading.Event()
+            threading.Thread(target=self._beat, args=(self._stop,), name="mrp-progress", daemon=True).start()
+
+    def _beat(self, stop: threading.Event) -> None:
+        """Between pairs: say once that the solver compiles; during a long pair, that it still runs."""
+        while not stop.wait(BEAT):
+            with self._lock:
+                if stop.is_set():
+                    return
+                now = time.monotonic()
+                first = self.done == 0 and now - self.started >= 1.0
+                if first and not self.told_compiling and self.compiling():
+                    self._clear()
+                    self.stream.write(f"{self.program}: compiling the solver, once (about 15 s; "
+                                      "later runs start at once)\n")
+                    self.stream.flush()
+                    self.told_compiling = True
+                elif now - self.last >= SLOW:
+                    self._draw(now)
 
     def advance(self, cut: bool) -> None:
-        self.done += 1
-        self.cut += cut
-        now = time.monotonic()
-        if self.show and (now - self.drawn >= INTERVAL or self.done == self.total):
-            self.drawn = now
-            self._draw(now)
+        with self._lock:
+            self.done += 1
+            self.cut += cut
+            now = self.last = time.monotonic()
+            if self.show and (now - self.drawn >= INTERVAL or self.done == self.total):
+                self._draw(now)
 
-    def _draw(self, now: float) -> None:
+    def text(self, now: float) -> str:
+        """The progress line at a moment: pairs done, rate, ETA (after a few pairs), cut, a running pair."""
         elapsed = max(now - self.started, 1e-9)
         rate = self.done / elapsed
-        left = (self.total - self.done) / rate if rate > 0 else 0.0
-        text = (f"{self.program}: {self.done}/{self.total} pairs, {rate:.0f} pairs/s, "
-                f"ETA {left:.0f}s, {self.cut} cut")
-        self.stream.write("\r" + text + "\033[K")
+        parts = [f"{self.program}: {self.done}/{self.total} pairs"]
+        if self.done >= ETA_AFTER:
+            left = (self.total - self.done) / rate if rate > 0 else 0.0
+            parts.append(f"{rate:.0f} pairs/s, ETA {left:.0f}s")
+        parts.append(f"{self.cut} cut")
+        running = now - self.last
+        if self.done < self.total and running >= SLOW:
+            parts.append(f"pair {self.done + 1} running for {running:.0f}s")
+        return ", ".join(parts)
+
+    def _draw(self, now: float) -> None:
+        self.drawn = now
+        self.stream.write("\r" + self.text(now) + "\033[K")
         self.stream.flush()
         self.visible = True
 
@@ -55,12 +107,17 @@ class Line(Progress):
             self.visible = False
 
     def problem(self, graph: Graph, message: str) -> None:
-        self._clear()
-        print(f"{self.file}:{graph.line or '?'}: graph {excerpt(graph.id)}: {excerpt(message, 400)}",
-              file=self.stream)
+        with self._lock:
+            self._clear()
+            print(f"{self.file}:{graph.line or '?'}: graph {excerpt(graph.id)}: {excerpt(message, 400)}",
+                  file=self.stream)
 
     def finish(self) -> None:
-        self._clear()
+        with self._lock:
+            if self._stop is not None:
+                self._stop.set()
+                self._stop = None
+            self._clear()
 
 
 def terminal(stream: TextIO) -> bool:

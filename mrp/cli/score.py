@@ -7,20 +7,35 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
-from ..codecs import ReadOptions, infer_format
-from ..errors import excerpt
+from ..codecs import ReadOptions
 from ..load import Corpus, read_corpus
 from ..report import render
 from ..score.metrics import Options, canonical, evaluator
 from ..score.pairing import Pairing
 from ..signature import Settings, signature
-from .common import OK, add_read_options, fail, new_parser, read_options, report, report_repairs, run, warn
+from . import inputs
+from .common import (
+    OK,
+    add_read_options,
+    add_selection_options,
+    check_frameworks,
+    fail,
+    input_format,
+    new_parser,
+    read_options,
+    refuse_overwrite,
+    report_repairs,
+    run,
+    warn,
+)
 from .progress import Line, terminal
 
 if TYPE_CHECKING:
     from ..standardize import Standardization
 
 PROGRAM = "mrp-score"
+#: seconds per pair at most unless --timeout says otherwise (recorded in the signature)
+DEFAULT_TIMEOUT = 60.0
 
 EPILOG = """\
 examples:
@@ -36,11 +51,14 @@ examples:
       a leaderboard of three systems with intervals and paired significance tests
   mrp-score --format amr --standardize dereify --aspects --gold gold.amr system.amr
   mrp-score --validate --timeout 10 --gold gold.mrp system.mrp
+  mrp-score --framework dm --text wsj.txt --n 10 --gold gold.mrp system.sdp
+      an SDP file names no framework; the first 10 gold graphs and their system graphs
 
 exit status: 0 scored (invalid system graphs are counted in "invalid" and score zero; pairs
-stopped by --limit/--timeout or failing are counted under "cut"); 2 nothing scored (bad
-arguments, unreadable files, or any invalid gold graph); 130 interrupted (nothing written).
-To convert between formats, see mrp-convert --help.
+stopped by --limit/--timeout (default 60 s) or failing are counted under "cut"); 2 nothing
+scored (bad arguments, unreadable files, any invalid gold graph, or no system graph pairing
+with a gold graph); 130 interrupted (nothing written); 141 stdout closed (| head).
+To convert between formats, see mrp-convert --help; mtool's command line: mrp-mtool --help.
 """
 
 
@@ -60,10 +78,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--format", metavar="FMT",
                    help="format of SYSTEM (default: from its extension, else mrp), e.g. --format amr")
     p.add_argument("--gold-format", metavar="FMT",
-                   help="format of GOLD (default: --format, else from its extension), e.g. --gold-format mrp")
+                   help="format of GOLD (default: from its extension, else mrp; --format does not apply "
+                        "to GOLD), e.g. --gold-format mrp")
     p.add_argument("--framework", action="append", metavar="NAME",
                    help="score only graphs of this framework (repeatable), e.g. --framework eds")
     add_read_options(p)
+    add_selection_options(p)
     p.add_argument("--positional", action="store_true",
                    help="pair graphs by position even when two files without graph ids hold different "
                         "numbers of graphs (otherwise refused: every later pair would be misaligned)")
@@ -77,6 +97,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--aspect-depth", default="2", metavar="N|full",
                    help="aspects: relation levels kept below a trigger: 2 (default, as Smatch++ extracts) "
                         "or 'full' (everything reachable from the trigger), e.g. --aspect-depth full")
+    p.add_argument("--triples", choices=("penman", "mrp"),
+                   help="smatch on AMR read from Penman: the original SMATCH tool's triples (penman, the "
+                        "default) or mtool's triples of the MRP form (mrp, as mrp-mtool counts)")
     p.add_argument("--trace", action="store_true",
                    help="add per-item counts under \"scores\": {framework: {id: {...}}}")
     p.add_argument("--errors", metavar="FILE",
@@ -85,9 +108,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, metavar="N",
                    help="search steps per pair at most (default 5000000); a pair stopped by it is "
                         "reported inexact with an upper bound, e.g. --limit 100000")
-    p.add_argument("--timeout", type=float, metavar="SECONDS",
-                   help="seconds per pair at most; a pair stopped by it keeps its best correspondence "
-                        "and an upper bound, counted under \"cut\", e.g. --timeout 10")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help=f"seconds per pair at most (default {DEFAULT_TIMEOUT:g}; 0: no cap); a pair "
+                        "stopped by it keeps its best correspondence and an upper bound, counted under "
+                        "\"cut\", e.g. --timeout 10")
     p.add_argument("--jobs", type=int, default=1, metavar="N",
                    help="worker processes (default 1); results are identical for any N, e.g. --jobs 2")
     p.add_argument("--smatch-compat", action="store_true",
@@ -154,8 +178,8 @@ def _check(args: argparse.Namespace) -> None:
         fail(PROGRAM, "--jobs must be at least 1")
     if args.limit is not None and args.limit < 0:
         fail(PROGRAM, "--limit must not be negative")
-    if args.timeout is not None and not args.timeout > 0:
-        fail(PROGRAM, "--timeout must be a positive number of seconds")
+    if args.timeout is not None and not args.timeout >= 0:
+        fail(PROGRAM, "--timeout must be a number of seconds (0: no cap)")
     if args.bootstrap is not None and args.bootstrap < 1:
         fail(PROGRAM, "--bootstrap needs at least 1 resample")
     if args.aspect_depth != "full" and not (args.aspect_depth.isdigit()):
@@ -164,9 +188,13 @@ def _check(args: argparse.Namespace) -> None:
         fail(PROGRAM, "--errors works with one SYSTEM file")
     if len(set(args.system)) != len(args.system):
         fail(PROGRAM, "a SYSTEM file is named twice")
+    check_frameworks(PROGRAM, args.framework)
+    refuse_overwrite(PROGRAM, [args.output, args.errors],
+                     [args.gold, *args.system, args.text, args.select_filter])
 
 
-def _validate(path: str, fmt: str, read: ReadOptions, frameworks: Optional[List[str]]) -> None:
+def validate_report(path: str, fmt: str, read: ReadOptions, frameworks: Optional[List[str]]) -> None:
+    """Every problem of a file on stderr, then its summary (as mrp-validate reports them)."""
     from ..validation import validate_for_score
 
     found = validate_for_score(path, fmt, read, frameworks)
@@ -183,28 +211,45 @@ def _standardized(corpus: Corpus, std: Standardization) -> Corpus:
     return corpus
 
 
+def _read_gold(args: argparse.Namespace, fmt: str, read: ReadOptions) -> Corpus:
+    """The gold corpus, valid and selected; exit 2 on any invalid gold graph or absent framework."""
+    gold = read_corpus(args.gold, fmt, inputs.read_options_for(fmt, read, args.framework))
+    report_repairs(gold)
+    inputs.check_gold(PROGRAM, gold)
+    inputs.check_framework_present(PROGRAM, gold, args.framework, args.quiet)
+    inputs.warn_missing_text(PROGRAM, gold, read.text, args.quiet)
+    return inputs.select_gold(gold, args, args.framework)
+
+
 def _read_system(path: str, fmt: str, read: ReadOptions, gold: Corpus, args: argparse.Namespace,
                  std: Standardization) -> Pairing:
-    from ..score.pairing import pair
+    system = inputs.read_system(path, fmt, inputs.read_options_for(fmt, read, args.framework), gold, args)
+    inputs.warn_missing_text(PROGRAM, system, read.text, args.quiet)
+    system = _standardized(system, std)
+    return inputs.paired(PROGRAM, gold, system, args.framework, args.quiet, args.positional)
 
-    corpus = read_corpus(path, fmt, read)
-    report_repairs(corpus)
-    system = _standardized(corpus, std)
-    pairing = pair(gold, system, args.framework, by_position=args.positional)
-    for note in pairing.notes:
-        warn(PROGRAM, note)
-    for error in pairing.invalid:
-        report(error, " (scored as an empty graph)")
-    if not args.quiet:
-        for graph in pairing.unpaired:
-            warn(PROGRAM, f"{system.name}:{graph.line or '?'}: graph {excerpt(graph.id)}: no gold graph; "
-                          "not scored")
-        for graph in pairing.duplicates:
-            warn(PROGRAM, f"{system.name}:{graph.line or '?'}: graph {excerpt(graph.id)}: duplicate id; "
-                          "not scored")
-    if not pairing.pairs:
-        fail(PROGRAM, "no gold graphs to score (check --framework)")
-    return pairing
+
+def _amr_only(metrics: List[str], pairing: Pairing, std: Standardization, quiet: bool) -> List[str]:
+    """Warn about AMR-only options on other frameworks; drop aspects when no AMR graph is scored."""
+    others = [name for name in inputs.frameworks_scored(pairing) if name != "amr"]
+    if not others:
+        return metrics
+    where = f"not applied to {', '.join(others)} graphs"
+    if std.active() and not quiet:
+        warn(PROGRAM, f"--standardize applies to AMR graphs only; {where}")
+    if "aspects" in metrics:
+        if not quiet:
+            warn(PROGRAM, f"--aspects scores AMR graphs only; {where}")
+        if "amr" not in inputs.frameworks_scored(pairing):
+            metrics = [m for m in metrics if m != "aspects"] or ["mrp"]
+    return metrics
+
+
+def _claimed(settings: Settings, pairing: Pairing) -> Settings:
+    """The settings a signature may claim for this pairing (no standardization without AMR graphs)."""
+    if "amr" not in inputs.frameworks_scored(pairing):
+        return replace(settings, standardization="none")
+    return settings
 
 
 def _evaluate(metric: str, pairing: Pairing, options: Options, args: argparse.Namespace,
@@ -218,7 +263,7 @@ def _evaluate(metric: str, pairing: Pairing, options: Options, args: argparse.Na
         result.pop("scores", None)
         if isinstance(result.get("documents"), dict):  # AnCast's per-document items
             result["documents"].pop("scores", None)
-    result["signature"] = signature(metric, {p.gold.framework or "none" for p in pairing.pairs}, settings)
+    result["signature"] = signature(metric, inputs.frameworks_scored(pairing), _claimed(settings, pairing))
     return result, found
 
 
@@ -230,6 +275,15 @@ def _write(args: argparse.Namespace, text: str, document: Dict[str, Any]) -> Non
             sys.stdout.write(text)
     else:
         sys.stdout.write(text)
+
+
+def write_errors(path: str, details: Dict[str, Any]) -> None:
+    """The --errors file: one JSON document."""
+    import json
+
+    with open(path, "w", encoding="utf-8") as stream:
+        json.dump(details, stream, ensure_ascii=False)
+        stream.write("\n")
 
 
 def _single(args: argparse.Namespace, metrics: List[str], pairing: Pairing, options: Options,
@@ -244,11 +298,7 @@ def _single(args: argparse.Namespace, metrics: List[str], pairing: Pairing, opti
         details = details.get(metrics[0], {})
     document = results[metrics[0]] if len(metrics) == 1 else results
     if args.errors:
-        import json
-
-        with open(args.errors, "w", encoding="utf-8") as stream:
-            json.dump(details, stream, ensure_ascii=False)
-            stream.write("\n")
+        write_errors(args.errors, details)
     text = render(document)
     if args.table:
         from ..leaderboard import summary
@@ -262,6 +312,8 @@ def _board(args: argparse.Namespace, metrics: List[str], runs: Dict[str, List[Tu
     from ..leaderboard import PRIMARY, leaderboard, table
 
     test = replace(settings, test=args.significance)
+    if "amr" not in frameworks:
+        test = replace(test, standardization="none")
     document: Dict[str, Any] = {}
     text = ""
     for metric in metrics:
@@ -282,6 +334,26 @@ def _board(args: argparse.Namespace, metrics: List[str], runs: Dict[str, List[Tu
     _write(args, text if args.table else render(document), document)
 
 
+def settings_of(args: argparse.Namespace, std: Standardization, penman: bool) -> Settings:
+    """What the signature records about this run's options."""
+    depth = None if args.aspect_depth == "full" else int(args.aspect_depth)
+    return Settings(standardization=std.name(), limit=args.limit, timeout=args.timeout or None,
+                    smatch_compat=args.smatch_compat, penman=penman, no_wiki=args.no_wiki,
+                    strict=args.strict, bootstrap=args.bootstrap, seed=args.seed, aspect_depth=depth,
+                    sembleu_weights=args.sembleu_weights, sembleu_compat=args.sembleu_compat,
+                    ancast_compat=args.ancast_compat)
+
+
+def options_of(args: argparse.Namespace, penman: bool, progress: Line) -> Options:
+    """How the metrics score in this run."""
+    depth = None if args.aspect_depth == "full" else int(args.aspect_depth)
+    return Options(limit=args.limit, timeout=args.timeout or None, trace=True, errors=bool(args.errors),
+                   jobs=args.jobs, smatch_compat=args.smatch_compat, penman=penman, progress=progress,
+                   memo={} if len(args.system) > 1 else None, aspect_depth=depth,
+                   sembleu_weights=args.sembleu_weights, sembleu_compat=args.sembleu_compat,
+                   ancast_compat=args.ancast_compat)
+
+
 def main_body(argv: List[str]) -> int:
     """Run mrp-score on arguments; returns the exit status."""
     args = parser().parse_args(argv)
@@ -290,51 +362,33 @@ def main_body(argv: List[str]) -> int:
     from ..standardize import parse
 
     std = parse(args.standardize)
-    frameworks = args.framework
-    one = frameworks[0] if frameworks and len(frameworks) == 1 else None
-    gold_format = args.gold_format or args.format or infer_format(args.gold, "mrp")
-    read = read_options(args, one)
-
-    from ..score.pairing import duplicate_errors
-
-    gold = read_corpus(args.gold, gold_format, read)
-    report_repairs(gold)
-    bad = gold.errors + duplicate_errors(gold)
-    if bad:
-        for error in bad:
-            report(error)
-        fail(PROGRAM, f"{gold.name}: {len(bad)} invalid gold graph(s); nothing scored")
-    formats = [args.format or infer_format(path, "mrp") for path in args.system]
+    gold_format = input_format(args.gold, args.gold_format, "--gold-format", "mrp")
+    formats = [input_format(path, args.format, "--format", "mrp") for path in args.system]
+    for path, fmt in [(args.gold, gold_format), *zip(args.system, formats)]:
+        inputs.check_before_reading(PROGRAM, path, fmt, args, args.framework)
+    read = read_options(args)
+    gold = _read_gold(args, gold_format, read)
     if args.validate:
-        _validate(args.gold, gold_format, read, frameworks)
+        validate_report(args.gold, gold_format, read, args.framework)
         for path, fmt in zip(args.system, formats):
-            _validate(path, fmt, read, frameworks)
+            validate_report(path, fmt, read, args.framework)
     gold = _standardized(gold, std)
-    penman = all(fmt == gold_format == "amr" for fmt in formats)
-    depth = None if args.aspect_depth == "full" else int(args.aspect_depth)
-    settings = Settings(standardization=std.name(), limit=args.limit, timeout=args.timeout,
-                        smatch_compat=args.smatch_compat, penman=penman, no_wiki=args.no_wiki,
-                        strict=args.strict, bootstrap=args.bootstrap, seed=args.seed, aspect_depth=depth,
-                        sembleu_weights=args.sembleu_weights, sembleu_compat=args.sembleu_compat,
-                        ancast_compat=args.ancast_compat)
+    penman = all(fmt == gold_format == "amr" for fmt in formats) and args.triples != "mrp"
+    settings = settings_of(args, std, penman)
     progress = Line(PROGRAM, gold.name, show=terminal(sys.stderr) and not args.quiet)
-    options = Options(limit=args.limit, timeout=args.timeout, trace=True, errors=bool(args.errors),
-                      jobs=args.jobs, smatch_compat=args.smatch_compat, penman=penman, progress=progress,
-                      memo={} if len(args.system) > 1 else None, aspect_depth=depth,
-                      sembleu_weights=args.sembleu_weights, sembleu_compat=args.sembleu_compat,
-                      ancast_compat=args.ancast_compat)
+    options = options_of(args, penman, progress)
     if len(args.system) == 1:
-        _single(args, metrics, _read_system(args.system[0], formats[0], read, gold, args, std), options,
-                settings)
+        pairing = _read_system(args.system[0], formats[0], read, gold, args, std)
+        _single(args, _amr_only(metrics, pairing, std, args.quiet), pairing, options, settings)
         return OK
     runs: Dict[str, List[Tuple[str, Dict[str, Any]]]] = {metric: [] for metric in metrics}
     scored: Set[str] = set()
     for path, fmt in zip(args.system, formats):
         pairing = _read_system(path, fmt, read, gold, args, std)
-        scored.update(p.gold.framework or "none" for p in pairing.pairs)
-        for metric in metrics:
+        scored.update(inputs.frameworks_scored(pairing))
+        for metric in _amr_only(metrics, pairing, std, args.quiet):
             runs[metric].append((path, _evaluate(metric, pairing, options, args, settings)[0]))
-    _board(args, metrics, runs, settings, scored)
+    _board(args, [m for m in metrics if runs[m]], runs, settings, scored)
     return OK
 
 

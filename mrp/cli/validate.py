@@ -14,7 +14,17 @@ from typing import List, Optional
 
 from ..codecs import reader
 from ..validation import validate_file
-from .common import FATAL, OK, PROBLEMS, add_read_options, new_parser, read_options, run, warn
+from .common import (
+    FATAL,
+    OK,
+    PROBLEMS,
+    add_read_options,
+    check_frameworks,
+    new_parser,
+    read_options,
+    run,
+    warn,
+)
 
 PROGRAM = "mrp-validate"
 
@@ -60,6 +70,8 @@ def parser() -> argparse.ArgumentParser:
 def main_body(argv: List[str]) -> int:
     """Run mrp-validate on arguments; returns the exit status."""
     args = parser().parse_args(argv)
+    if args.framework:
+        check_frameworks(PROGRAM, [args.framework])
     if args.format:
         reader(args.format)  # refuse an unknown or write-only format before reading anything
     options = read_options(args, args.framework)

@@ -200,13 +200,9 @@ def _graph(frame: Frame, gid: str, meta: Dict[str, str], options: ReadOptions) -
         graph = _convert(_tree(frame, not options.strict), gid, options)
     except RecursionError:
         raise Bad("graph is nested too deeply to be read", frame.chunk.first) from None
-    if options.text is not None:
-        text = options.text.get(gid)
-        if text is None:
-            raise Bad(f"no sentence for graph '{gid}' in the text table (--text)")
-        graph.input = text
-    else:
-        graph.input = meta.get("snt")
+    # the text table wins; a graph missing from it keeps its own ::snt (the CLI warns)
+    text = options.text.get(gid) if options.text is not None else None
+    graph.input = text if text is not None else meta.get("snt")
     graph.line = frame.first
     if repairs:
         graph.repairs = [f"{message} (line {line})" for message, line in repairs]

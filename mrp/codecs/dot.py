@@ -112,6 +112,8 @@ class _Drawing:
             label = edge.label if edge.label is not None else ""
             arc = _Arc(f"n{edge.source}", f"n{edge.target}", label)
             for name, value in zip(edge.attributes, edge.values):
+                if str(name).lower() == "remote" and str(value).lower() != "false":
+                    arc.dashed = True  # a remote edge (UCCA) is drawn dashed, as UCCA draws it
                 arc.notes.append((f"{name} = {value}", None))
             self.arcs.append(arc)
         self.tops: List[Tuple[str, Optional[str]]] = [(f"n{top}", None) for top in graph.tops]

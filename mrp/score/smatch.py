@@ -133,14 +133,60 @@ def triples(graph: Graph, options: Options) -> Tuple[Local, Relations, int]:
 
 
 def score_pair(gold: Graph, system: Graph, options: Optional[Options] = None) -> Dict[str, Any]:
-    """SMATCH counts of one pair: g, s, c, and whether c is proved optimal (with its bound)."""
+    """SMATCH counts of one pair: g, s, c, and whether c is proved optimal (with its bound).
+
+    With ``options.errors`` the item also holds ``differences`` (see :func:`differences`).
+    """
     options = options or Options()
-    return score_triples(gold.id, triples(gold, options), triples(system, options), options)
+    tg, ts = triples(gold, options), triples(system, options)
+    item = score_triples(gold.id, tg, ts, options, mapping=options.errors)
+    if options.errors:
+        mapping = item.pop("mapping", None) or [-1] * len(tg[0])
+        item["differences"] = differences(gold, system, mapping, tg, ts)
+    return item
+
+
+def _plain(key: Hashable) -> List[Any]:
+    """A triple's name and value as JSON values (an anchor set as its sorted positions)."""
+    parts = key if isinstance(key, tuple) else (key,)
+    return [sorted(part) if isinstance(part, frozenset) else part for part in parts]
+
+
+def differences(gold: Graph, system: Graph, mapping: List[int], tg: Tuple[Local, Relations, int],
+                ts: Tuple[Local, Relations, int]) -> Dict[str, Any]:
+    """The triples unmatched under a map: ``{"correspondences": [[gold id, system id]...], "triples":
+    {"missing": [[gold node id(s)..., name, value]...], "surplus": [[system node id(s)...]...]}}``."""
+    (local_g, rel_g, _), (local_s, rel_s, _) = tg, ts
+    inverse = {j: i for i, j in enumerate(mapping) if j >= 0}
+
+    def unmatched(local_a: Local, rel_a: Relations, local_b: Local, rel_b: Relations,
+                  to: Dict[int, int], ids: List[Any]) -> List[List[Any]]:
+        out: List[List[Any]] = []
+        for i, keys in enumerate(local_a):
+            j = to.get(i, -1)
+            for key, copies in keys.items():
+                if copies > (local_b[j].get(key, 0) if j >= 0 else 0):
+                    out.append([ids[i], *_plain(key)])
+        for (a, b, key), copies in rel_a.items():
+            c, d = to.get(a, -1), to.get(b, -1)
+            if copies > (rel_b.get((c, d, key), 0) if c >= 0 and d >= 0 else 0):
+                out.append([ids[a], ids[b], *_plain(key)])
+        return out
+
+    gold_ids = [node.id for node in gold.nodes]
+    system_ids = [node.id for node in system.nodes]
+    forward = {i: j for i, j in enumerate(mapping) if j >= 0}
+    return {"correspondences": [[gold_ids[i], system_ids[j]] for i, j in forward.items()],
+            "triples": {"missing": unmatched(local_g, rel_g, local_s, rel_s, forward, gold_ids),
+                        "surplus": unmatched(local_s, rel_s, local_g, rel_g, inverse, system_ids)}}
 
 
 def score_triples(gid: str, gold: Tuple[Local, Relations, int], system: Tuple[Local, Relations, int],
-                  options: Options) -> Dict[str, Any]:
-    """SMATCH counts of two triple sets under the exact optimal alignment (no search when one is empty)."""
+                  options: Options, mapping: bool = False) -> Dict[str, Any]:
+    """SMATCH counts of two triple sets under the exact optimal alignment (no search when one is empty).
+
+    ``mapping``: the item also holds the alignment (gold position -> system position or -1).
+    """
     local_g, rel_g, g = gold
     local_s, rel_s, s = system
     if not (local_g and local_s):
@@ -151,6 +197,8 @@ def score_triples(gid: str, gold: Tuple[Local, Relations, int], system: Tuple[Lo
                          "triples matched")
     item: Dict[str, Any] = {"g": g, "s": s, "c": solution.value, "exact": solution.exact,
                             "bound": solution.bound, "steps": solution.steps}
+    if mapping:
+        item["mapping"] = [int(j) for j in solution.mapping]
     if solution.cut:
         item["cut"] = solution.cut
     return item
@@ -168,7 +216,7 @@ class SMATCH(Metric):
     def score(self, pair: Pair, options: Options) -> PairResult:
         item = score_pair(pair.gold, pair.system, options)
         return PairResult({(): (item["g"], item["s"], item["c"])}, exact=item["exact"], bound=item["bound"],
-                          steps=item["steps"], cut=item.get("cut"))
+                          steps=item["steps"], cut=item.get("cut"), errors=item.get("differences"))
 
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
         total = triples(graph, options)[2]

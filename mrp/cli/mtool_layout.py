@@ -1,0 +1,76 @@
+"""mtool's output: its keys, in its order, printed by its hand-rolled JSON writer.
+
+mrp's results carry more (bounds, cut pairs, macro scores, the signature);
+mrp-mtool prints only what the reference scorer prints, so that scripts
+reading its output keep working: per metric the top-level keys of §6.1/§5 of
+the reference notes, per-item ``scores`` with ``--trace`` (by framework for
+``mrp``, by graph id for the others; items with an empty system graph left
+out for ``mrp``), then ``time`` and ``cpu``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, Mapping, Sequence, Set, Tuple
+
+from ..score.tuples import TYPES
+
+#: metric -> its top-level keys, in mtool's order
+KEYS: Dict[str, Sequence[str]] = {
+    "mrp": ("n", "null", "exact", *TYPES, "all", "scores", "time", "cpu"),
+    "smatch": ("n", "g", "s", "c", "p", "r", "f", "scores", "time", "cpu"),
+    "edm": ("n", "scores", "names", "arguments", "tops", "properties", "all", "time", "cpu"),
+    "sdp": ("n", "labeled", "unlabeled", "scores", "time", "cpu"),
+    "ucca": ("n", "labeled", "unlabeled", "scores", "time", "cpu"),
+}
+#: the fields of a count block: in totals, and in per-item scores
+TOTAL = ("g", "s", "c", "p", "r", "f", "m")
+ITEM = ("g", "s", "c", "m")
+
+
+def _counts(value: Any, fields: Sequence[str]) -> Any:
+    """A count block (or a nest of them) with only mtool's fields."""
+    if not isinstance(value, Mapping):
+        return value
+    if "g" in value:
+        return {name: value[name] for name in fields if name in value}
+    return {name: _counts(inner, fields) for name, inner in value.items() if isinstance(inner, Mapping)}
+
+
+def _mrp_item(item: Mapping[str, Any]) -> Dict[str, Any]:
+    out: Dict[str, Any] = {kind: _counts(item[kind], ITEM) for kind in TYPES if kind in item}
+    out["exact"] = bool(item.get("exact", True))
+    out["steps"] = int(item.get("steps", 0))
+    return out
+
+
+Null = Set[Tuple[str, str]]
+
+
+def _scores(metric: str, scores: Mapping[str, Mapping[str, Any]], null: Null) -> Dict[str, Any]:
+    if metric == "mrp":
+        return {framework: {gid: _mrp_item(item) for gid, item in items.items()
+                            if (framework, gid) not in null}
+                for framework, items in scores.items()}
+    flat: Dict[str, Any] = {}
+    for items in scores.values():
+        for gid, item in items.items():
+            flat[gid] = _counts({k: v for k, v in item.items() if isinstance(v, Mapping) or k in ITEM}, ITEM)
+    return flat
+
+
+def layout(metric: str, result: Mapping[str, Any], trace: bool, null: Set[Tuple[str, str]]) -> Dict[str, Any]:
+    """mrp's result of a metric as mtool lays it out (``null``: (framework, id) of empty system graphs)."""
+    out: Dict[str, Any] = {}
+    for key in KEYS[metric]:
+        if key == "scores":
+            if trace:
+                out[key] = _scores(metric, result.get("scores", {}), null)
+        elif key in result:
+            out[key] = _counts(result[key], TOTAL)
+    return out
+
+
+def render(result: Mapping[str, Any]) -> str:
+    """mtool's JSON text: ``{"key": value`` joined by ``,\\n `` and ``}``, ASCII-escaped as json.dump does."""
+    return "{" + ",\n ".join(f'"{key}": {json.dumps(value)}' for key, value in result.items()) + "}\n"
