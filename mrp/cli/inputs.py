@@ -9,6 +9,7 @@ with a gold graph stops (exit 2) instead of printing a silent 0.0.
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import Dict, List, Mapping, Optional, Sequence, Set
 
 from ..codecs import ReadOptions
@@ -36,7 +37,7 @@ def check_before_reading(program: str, path: str, fmt: str, args: argparse.Names
 def read_options_for(fmt: str, base: ReadOptions, frameworks: Optional[Sequence[str]]) -> ReadOptions:
     """Read options for one file: the framework goes only to a format that cannot name it itself."""
     framework = frameworks[0] if fmt == "sdp" and frameworks else None
-    return ReadOptions(framework, base.text, base.no_wiki, base.wsj_ids)
+    return replace(base, framework=framework)
 
 
 def check_framework_present(program: str, gold: Corpus, frameworks: Optional[Sequence[str]],
