@@ -193,3 +193,14 @@ def test_an_unwritable_numba_cache_still_scores(tmp_path: Path) -> None:
     plain = run_cli("score", ["--gold", DEMO_GOLD, DEMO_SYSTEM])
     assert json.loads(proc.stdout)["all"] == json.loads(plain.out)["all"]
     assert json.loads(plain.out)["all"]["c"] > 0
+
+
+def test_a_failing_ancast_pair_never_raises_a_score(monkeypatch: pytest.MonkeyPatch) -> None:
+    gold_path = str(ROOT / "data/demo/gold.mrp")
+    pairing = pair(read_corpus(gold_path), read_corpus(DEMO_SYSTEM), ["amr"])
+    healthy, _ = evaluator("ancast")(pairing, Options(trace=True))
+    _flaky(_metric("ancast"), monkeypatch, pairing.pairs[0].gold.id)
+    failed, _ = evaluator("ancast")(pairing, Options(trace=True))
+    assert failed["cut"]["error"] == 1
+    for key in ("concept", "lrm", "smatch"):
+        assert failed[key]["r"] <= healthy[key]["r"] and failed[key]["f"] <= healthy[key]["f"]

@@ -11,7 +11,7 @@ corpus figures in compat mode leave them out, as AnCast does.
 
 from __future__ import annotations
 
-from .corpus import evaluate
+from .corpus import METRIC, evaluate
 from .pair import score_pair
 
-__all__ = ["evaluate", "score_pair"]
+__all__ = ["METRIC", "evaluate", "score_pair"]

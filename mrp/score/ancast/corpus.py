@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any, Dict, List, Optional, Tuple
 
 from ...graph import Graph
-from ..metrics import Options, Progress
+from ..driver import Metric, Run
+from ..driver import PairResult as DriverResult
+from ..driver import evaluate as drive
+from ..metrics import Options
 from ..pairing import Pair, Pairing
 from .documents import KINDS, DocRelation, DocSums, SentencePair, score_document
 from .documents import report as document_report
-from .pair import PairResult, isolated
+from .pair import PairResult, failed, score_pair
 from .scores import KEYS, Sums, f_score, report
 
 #: Document keys in output order (AnCast++ calls them sent, modal, temporal, coref, comp).
@@ -113,51 +115,73 @@ def _trace_item(result: PairResult) -> Dict[str, Any]:
     return item
 
 
-def evaluate(pairing: Pairing, options: Options) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """The AnCast result of a pairing: n, micro P/R/F per metric, macro F, exact, bound, documents, time."""
-    start, cpu = time.time(), time.process_time()
-    progress = options.progress or Progress()
-    progress.start(len(pairing.pairs))
-    kept, every = Totals(), Totals()
-    skipped: List[str] = []
-    scores: Dict[str, Dict[str, Any]] = {}
-    scored: List[Tuple[Pair, PairResult]] = []
-    exact_count = steps = 0
-    cut = {"limit": 0, "timeout": 0, "error": 0}
-    for pair in pairing.pairs:
-        result = isolated(pair, options, progress)
-        scored.append((pair, result))
-        every.add(result)
-        if result.skipped is None:
-            kept.add(result)
-        else:
-            skipped.append(pair.gold.id)
-        exact_count += result.exact
-        steps += result.steps
-        if result.cut is not None:
-            cut[result.cut] += 1
-        progress.advance(result.cut is not None)
+class AnCast(Metric):
+    """AnCast: concept and relation scores, and UMR document scores, under an alignment of the nodes."""
+
+    name = "ancast"
+    searches = True
+
+    def prepare(self, options: Options) -> None:
+        if not options.ancast_compat:
+            from ..solver import solve  # noqa: F401 - compile or load the kernels before the first pair
+
+    def score(self, pair: Pair, options: Options) -> DriverResult:
+        return self._wrap(score_pair(pair.gold, pair.system, options))
+
+    def fallback(self, pair: Pair, options: Options, failure: str) -> DriverResult:
+        result = self._wrap(failed(pair, options, failure))
+        result.failure = failure
+        return result
+
+    @staticmethod
+    def _wrap(result: PairResult) -> DriverResult:
+        return DriverResult({}, exact=result.exact, bound=result.bound, steps=result.steps, cut=result.cut,
+                            extra={"ancast": result})
+
+    def item(self, pair: Pair, result: DriverResult) -> Dict[str, Any]:
+        return _trace_item(result.extra["ancast"])
+
+    def report(self, run: Run) -> Dict[str, Any]:
+        options = run.options
+        kept, every = Totals(), Totals()
+        skipped: List[str] = []
+        scored: List[Tuple[Pair, PairResult]] = []
+        for pair, found in zip(run.pairing.pairs, run.results):
+            result: PairResult = found.extra["ancast"]
+            scored.append((pair, result))
+            every.add(result)
+            if result.skipped is None:
+                kept.add(result)
+            else:
+                skipped.append(pair.gold.id)
+        out: Dict[str, Any] = {"n": run.n}
+        out.update((kept if options.ancast_compat else every).to_json(options.ancast_compat))
+        documented = documents(scored, options)
+        if documented is not None:
+            out["documents"] = documented
+        out["exact"] = sum(result.exact for result in run.results)
+        if options.ancast_compat:
+            out["skipped"] = {"n": len(skipped), "ids": sorted(skipped)}
+            if skipped:
+                out["with_skipped"] = every.to_json(True)
         if options.trace:
-            scores.setdefault(pair.gold.framework or "none", {})[pair.gold.id] = _trace_item(result)
-    progress.finish()
-    out: Dict[str, Any] = {"n": len(pairing.pairs)}
-    out.update((kept if options.ancast_compat else every).to_json(options.ancast_compat))
-    found = documents(scored, options)
-    if found is not None:
-        out["documents"] = found
-    out["exact"] = exact_count
-    if options.ancast_compat:
-        out["skipped"] = {"n": len(skipped), "ids": sorted(skipped)}
-        if skipped:
-            out["with_skipped"] = every.to_json(True)
-    if options.trace:
-        out["scores"] = scores
-    out["time"] = time.time() - start
-    out["cpu"] = time.process_time() - cpu
-    if not options.ancast_compat or options.trace:
-        out["bound"] = {"lrm": every.bound_json()}
-    out["steps"] = steps
-    out["cut"] = cut
-    out["compat"] = options.ancast_compat
-    out["invalid"] = len(pairing.invalid)
-    return out, {}
+            out["scores"] = run.scores(self.item)
+        out["time"], out["cpu"] = run.seconds()
+        if not options.ancast_compat or options.trace:
+            out["bound"] = {"lrm": every.bound_json()}
+        out["steps"] = sum(result.steps for result in run.results)
+        cut = {"limit": 0, "timeout": 0, "error": 0}
+        for found in run.results:
+            if found.cut is not None:
+                cut[found.cut] += 1
+        out["cut"] = cut
+        out["compat"] = options.ancast_compat
+        return out
+
+
+METRIC = AnCast()
+
+
+def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """The AnCast result of a pairing: n, micro P/R/F per metric, macro F, exact, bound, documents, time."""
+    return drive(METRIC, pairing, options)

@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ...errors import ScoreError
 from ...graph import Graph
-from ..metrics import Options, Progress
+from ..metrics import Options
 from ..pairing import Pair
 from . import compat, exact
 from .alignment import Alignment, from_map
@@ -107,24 +107,19 @@ def score_pair(gold: Graph, system: Graph, options: Optional[Options] = None) ->
     return result
 
 
-def _failed(pair: Pair, options: Options, error: Exception) -> PairResult:
-    """A pair whose scoring raised: nothing aligned (a lower bound), or nothing at all."""
-    try:
-        test, gold = views(pair.gold, pair.system, options.ancast_compat)
-        sim = Similarity(test, gold)
-        precision, recall = score(test, gold, sim, from_map([-1] * len(test), len(gold), sim),
-                                  options.ancast_compat)
-    except Exception:  # noqa: BLE001 - not even the views can be built
-        precision, recall = Sums(), Sums()
+def failed(pair: Pair, options: Options, failure: str) -> PairResult:
+    """A pair whose scoring raised: nothing aligned, so the gold graph's relations count as missed (and the
+    system graph's as surplus, when it can be read at all); a failure never raises a score."""
+    precision, recall = Sums(), Sums()
+    for system in (pair.system, pair.system.empty_copy()):
+        try:
+            test, gold = views(pair.gold, system, options.ancast_compat)
+            sim = Similarity(test, gold)
+            precision, recall = score(test, gold, sim, from_map([-1] * len(test), len(gold), sim),
+                                      options.ancast_compat)
+            break
+        except Exception:  # noqa: BLE001 - try again without the system graph
+            continue
     item: Dict[str, Any] = dict(report(precision, recall, options.ancast_compat))
-    item["error"] = f"{type(error).__name__}: {error}"
+    item["error"] = failure
     return PairResult(precision, recall, item, False, precision.lr_count, cut="error")
-
-
-def isolated(pair: Pair, options: Options, progress: Progress) -> PairResult:
-    """The result of one pair; a pair whose scoring raises counts as nothing aligned."""
-    try:
-        return score_pair(pair.gold, pair.system, options)
-    except Exception as error:  # noqa: BLE001 - one pair's failure must not end the run
-        progress.problem(pair.gold, f"scoring failed: {type(error).__name__}: {error}")
-        return _failed(pair, options, error)
