@@ -108,3 +108,12 @@ def test_mrp_score_standardize_structure(tmp_path: Path) -> None:
         result = json.loads(done.out)
         assert result["all"]["f"] == pytest.approx(f)
         assert f"|std:{std}|" in result["signature"]
+
+
+def test_structure_on_graphs_without_layout_warns() -> None:
+    from conftest import run_cli, shared_file
+
+    gold, system = shared_file("data/pairs/amr/test1.mrp"), shared_file("data/pairs/amr/test2.mrp")
+    result = run_cli("score", ["--standardize", "structure", "--gold", str(gold), str(system)])
+    assert result.code == 0
+    assert "test1.mrp: 3 AMR graph(s) have no Penman layout" in result.err

@@ -207,6 +207,13 @@ def _standardized(corpus: Corpus, std: Standardization) -> Corpus:
     if std.active():
         from ..standardize import standardize
 
+        if std.structure:
+            from ..structure import applies
+
+            missing = sum(graph.framework in (None, "amr") and not applies(graph) for graph in corpus.graphs)
+            if missing:
+                warn(PROGRAM, f"{corpus.name}: {missing} AMR graph(s) have no Penman layout (read from "
+                              "MRP JSON?); structure preservation leaves them unchanged")
         corpus.graphs = [standardize(graph, std) for graph in corpus.graphs]
     return corpus
 
