@@ -198,5 +198,5 @@ def test_issue_cases_through_the_cli(tmp_path: Path) -> None:
                                 "nodes": [{"id": 0, "label": "x"}]}) + "\n", encoding="utf-8")
     amr = tmp_path / "evil.amr"
     run = run_cli("convert", ["--to", "amr", str(evil), str(amr)])
-    assert run.code == 1 and "holds a line break" in run.err
-    assert "::id g2" not in amr.read_text(encoding="utf-8")
+    assert run.code == 2 and "holds a line break" in run.err  # nothing converted: exit 2
+    assert not amr.exists() or "::id g2" not in amr.read_text(encoding="utf-8")
