@@ -1,23 +1,56 @@
-"""Compiling the solver's kernels: numba's on-disk cache where it can write, else a private one, else none.
+"""Compiling the solver's kernels: numba imported without packages it does not need here, and numba's
+on-disk cache where it can write, else a private one, else none.
 
-An installation where numba cannot write its cache (a read-only site-packages
-with no writable home, or a read-only ``NUMBA_CACHE_DIR``) must still score:
-the kernels are then cached in a private directory under the system's temporary
-directory, and where even that is impossible they are compiled in memory for
-this process only.  Either way one :class:`CacheWarning` says so.
+When SciPy is installed, numba imports it to check its version and, at the
+first compiled call, imports ``scipy.linalg.cython_blas`` (some 85 modules) to
+offer BLAS-backed ``np.dot`` and friends.  The solver uses none of it, so numba
+and its array-math module are imported with SciPy hidden (unless SciPy is
+already imported); SciPy stays importable afterwards, but compiled code in
+this process then has no BLAS functions.
+
+An installation where numba cannot write its cache (a read-only
+site-packages with no writable home, or a read-only ``NUMBA_CACHE_DIR``) must
+still score: the kernels are then cached in a private directory under the
+system's temporary directory, and where even that is impossible they are
+compiled in memory for this process only.  Either way one
+:class:`CacheWarning` says so.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 import warnings
 from typing import Any, Callable, Optional
 
-import numba
-from numba import njit
-
 from ..errors import MRPWarning
+
+#: Packages numba imports when installed that the solver never needs.
+_UNNEEDED = ("scipy",)
+
+
+def _import_numba() -> None:
+    if "numba" in sys.modules:
+        return
+    hidden = [name for name in _UNNEEDED if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]  # `import name` now raises ImportError
+    try:
+        import numba  # noqa: F401
+        import numba.np.arraymath  # noqa: F401  # decides once whether BLAS (SciPy) is there
+    finally:
+        for name in hidden:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
+
+
+_import_numba()
+
+import numba  # noqa: E402
+from numba import njit as _njit  # noqa: E402
+
+__all__ = ["CacheWarning", "kernel", "njit"]
 
 
 class CacheWarning(MRPWarning):
@@ -39,32 +72,41 @@ def _private_cache() -> str:
             tempfile.TemporaryFile(dir=path).close()
             _FALLBACK = path
             warnings.warn(f"numba cannot write its cache; the solver is cached in {path} instead",
-                          CacheWarning, stacklevel=3)
+                          CacheWarning, stacklevel=4)
         except OSError:
             _FALLBACK = ""
             warnings.warn("numba cannot write a cache anywhere; the solver is compiled in memory on every "
-                          "run (about 15 s)", CacheWarning, stacklevel=3)
+                          "run (about 15 s)", CacheWarning, stacklevel=4)
     return _FALLBACK
+
+
+def _cached(function: Callable[..., Any], options: Any) -> Any:
+    if _FALLBACK is None:
+        try:
+            return _njit(cache=True, **options)(function)
+        except RuntimeError as error:
+            if "cannot cache" not in str(error):
+                raise
+    directory = _private_cache()
+    if directory:
+        numba.config.CACHE_DIR = directory  # type: ignore[attr-defined]  # read when a kernel looks for it
+        try:
+            return _njit(cache=True, **options)(function)
+        except RuntimeError as error:
+            if "cannot cache" not in str(error):
+                raise
+    return _njit(**options)(function)
 
 
 def kernel(**options: Any) -> Callable[[Callable[..., Any]], Any]:
     """``numba.njit(cache=True, **options)``, falling back as the module says when the cache is unwritable."""
+    return lambda function: _cached(function, options)
 
-    def wrap(function: Callable[..., Any]) -> Any:
-        if _FALLBACK is None:
-            try:
-                return njit(cache=True, **options)(function)
-            except RuntimeError as error:
-                if "cannot cache" not in str(error):
-                    raise
-        directory = _private_cache()
-        if directory:
-            numba.config.CACHE_DIR = directory  # type: ignore[attr-defined]  # read when a kernel looks for it
-            try:
-                return njit(cache=True, **options)(function)
-            except RuntimeError as error:
-                if "cannot cache" not in str(error):
-                    raise
-        return njit(**options)(function)
 
-    return wrap
+def njit(*args: Any, **options: Any) -> Any:
+    """``numba.njit`` as the solver modules call it; ``cache=True`` falls back as :func:`kernel` does."""
+    if options.pop("cache", False):
+        if args and callable(args[0]):
+            return _cached(args[0], options)
+        return kernel(**options)
+    return _njit(*args, **options)
