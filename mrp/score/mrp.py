@@ -78,8 +78,7 @@ def solve_problem(problem: Problem, limit: Optional[int] = None, timeout: Option
     stop = np.zeros(1, np.int64)
     if timeout is not None:
         watchdog().arm(stop, timeout)
-    arguments = (problem.U, problem.src, problem.tgt, problem.lab, problem.cptr, problem.cc, problem.cd,
-                 problem.cf, problem.cw, problem.ssrc, problem.stgt, steps_limit, LAP_SIZE, stop)
+    arguments = (problem, steps_limit, LAP_SIZE, stop)
     try:
         if threading.current_thread() is threading.main_thread():
             value, bound, steps, exact, pi = _interruptible(solve, arguments, stop)

@@ -2,28 +2,42 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Dict, Hashable, List, Mapping, Tuple
+from typing import Any, Callable, Dict, Hashable, List, Mapping, NamedTuple, Tuple
 
 import numpy as np
 
 from ..normalize import NormalGraph
 
 
-@dataclass
-class Problem:
-    """The solver's input for one graph pair (see mrp.score.solver.solve)."""
+class Problem(NamedTuple):
+    """The solver's input for one graph pair: integer arrays only (see mrp.score.solver).
 
+    Gold nodes are ``0..n-1``, system nodes ``0..m-1``; gold edges ``0..E-1`` are
+    not loops (a loop's weight is in ``U``); the candidates of gold edge ``e``
+    are ``cptr[e]..cptr[e+1]-1``, sorted by (system source, system target).
+    """
+
+    #: int64[n, m]: the reward of matching gold node i with system node j (labels, properties, loops ...)
     U: np.ndarray
+    #: int64[E]: source gold node of each gold edge
     src: np.ndarray
+    #: int64[E]: target gold node of each gold edge
     tgt: np.ndarray
+    #: int64[E]: label id of each gold edge (candidates share it; the bound groups edges by it)
     lab: np.ndarray
+    #: int64[E+1]: CSR start of each gold edge's candidates
     cptr: np.ndarray
+    #: int64[K]: system source node of each candidate
     cc: np.ndarray
+    #: int64[K]: system target node of each candidate
     cd: np.ndarray
+    #: int64[K]: the system edge of each candidate (index into ssrc/stgt)
     cf: np.ndarray
+    #: int64[K]: weight of each candidate (tuples matched when the edge maps onto it; > 0)
     cw: np.ndarray
+    #: int64[F]: source system node of each system edge that has a gold counterpart label
     ssrc: np.ndarray
+    #: int64[F]: target system node of each such system edge
     stgt: np.ndarray
 
 
