@@ -164,7 +164,7 @@ def improve(pi, m, pb, ix, passes, stop):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def greedy(K, stop):  # pragma: no cover - compiled
+def greedy(K):  # pragma: no cover - compiled
     """A map taking, for rows in order of their best value, the best column still free (K: int64[n, m])."""
     n, m = K.shape
     col = np.full(n, -1, np.int64)
@@ -175,8 +175,6 @@ def greedy(K, stop):  # pragma: no cover - compiled
             if K[i, j] > rowbest[i]:
                 rowbest[i] = K[i, j]
     for i in np.argsort(-rowbest, kind="mergesort"):
-        if stop[0]:
-            break
         bj = -1
         bv = 0
         for j in range(m):

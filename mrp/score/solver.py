@@ -46,7 +46,17 @@ from .search import search
 __all__ = ["SCALE", "ROUNDS", "solve"]
 
 #: Subgradient iterations at the root at most.
-ROUNDS = 80
+#: Subgradient rounds at the root at most.
+ROUNDS = 400
+#: The first step moves a share by THETA of its candidate's weight ...
+THETA = 0.5
+#: ... and shrinks by DECAY after STALL rounds without a better bound ...
+STALL = 4
+DECAY = 0.8
+#: ... until it is below EPS.
+EPS = 0.004
+#: Root rounds stop after about this many elementary steps of assignments (N^3 each).
+ROOT_WORK = 4e9
 
 
 @njit(cache=True)
@@ -71,8 +81,12 @@ def row_col_bound(K):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def subgradient(pb, share, col, step):  # pragma: no cover - compiled
-    """Move each candidate's share toward the end whose pair the assignment ``col`` did not take."""
+def subgradient(pb, share, col, theta):  # pragma: no cover - compiled
+    """Move shares toward the end whose pair the assignment ``col`` did not take.
+
+    Candidate q moves by ``theta * cw[q] * SCALE`` (at least 1).  Returns how many moved.
+    """
+    moving = 0
     for e in range(pb.src.shape[0]):
         a, b = pb.src[e], pb.tgt[e]
         for q in range(pb.cptr[e], pb.cptr[e + 1]):
@@ -80,13 +94,15 @@ def subgradient(pb, share, col, step):  # pragma: no cover - compiled
             on_b = col[b] == pb.cd[q]
             if on_a == on_b:
                 continue
-            delta = int(step * pb.cw[q] * SCALE)
+            moving += 1
+            delta = int(theta * pb.cw[q] * SCALE)
             if delta < 1:
                 delta = 1
             if on_a:
                 share[q] = max(0, share[q] - delta)
             else:
                 share[q] = min(pb.cw[q] * SCALE, share[q] + delta)
+    return moving
 
 
 @njit(cache=True)
@@ -102,9 +118,11 @@ def root(pb, ix, share, use_lap, stop, sc, best_pi):  # pragma: no cover - compi
     best = -1
     bound = 1 << 60
     best_share = share.copy()
-    step = 0.25
+    theta = THETA
     stall = 0
-    for rnd in range(ROUNDS if use_lap else 1):
+    size = max(n, m)
+    rounds = min(ROUNDS, max(8, int(ROOT_WORK / (size * size * size)))) if use_lap else 1
+    for rnd in range(rounds):
         if rnd > 0 and stop[0]:
             break
         potentials(P, True, pb, ix, share, sc)
@@ -114,15 +132,15 @@ def root(pb, ix, share, use_lap, stop, sc, best_pi):  # pragma: no cover - compi
             done, lap, col, _ = assignment(P, stop, False)
         if not done:
             lap = row_col_bound(P)
-            col = greedy(P, stop)
+            col = greedy(P)
         if lap // SCALE < bound:
             bound = lap // SCALE
             best_share[:] = share
             stall = 0
         else:
             stall += 1
-            if stall >= 3:
-                step *= 0.6
+            if stall >= STALL:
+                theta *= DECAY
                 stall = 0
         pi[:] = col
         value = objective(pi, pb)
@@ -132,11 +150,34 @@ def root(pb, ix, share, use_lap, stop, sc, best_pi):  # pragma: no cover - compi
         if value > best:
             best = value
             best_pi[:] = pi
-        if best >= bound or step * SCALE < 1.0 or not done:
+        if best >= bound or theta < EPS or not done:
             break
-        subgradient(pb, share, col, step)
+        if subgradient(pb, share, col, theta) == 0:
+            break
     share[:] = best_share
     return best, bound
+
+
+@njit(cache=True)
+def fixing(pb, ix, share, best, stop, sc):  # pragma: no cover - compiled
+    """Pairs (i, j) that no map better than ``best`` uses (reduced-cost fixing), or None when stopped.
+
+    With the potentials under ``share``, the assignment's reduced cost
+    ``slack[i, j]`` bounds every map through (i, j) by ``lap - slack[i, j]``.
+    """
+    n, m = pb.U.shape
+    P = np.zeros((n, m), np.int64)
+    potentials(P, True, pb, ix, share, sc)
+    done, lap, _, slack = assignment(P, stop, True)
+    banned = np.zeros((n, m), np.bool_)
+    if not done:
+        return banned
+    target = SCALE * (best + 1)
+    for i in range(n):
+        for j in range(m):
+            if lap - slack[i, j] < target:
+                banned[i, j] = True
+    return banned
 
 
 @njit(cache=True, nogil=True)
@@ -161,6 +202,6 @@ def solve(pb, limit, lap_size, stop):  # pragma: no cover - compiled
     best, bound = root(pb, ix, share, use_lap, stop, sc, best_pi)
     if best >= bound or limit <= 0:
         return best, max(best, bound), 0, best >= bound, best_pi
-    banned = np.zeros((n, m), np.bool_)
+    banned = fixing(pb, ix, share, best, stop, sc) if use_lap else np.zeros((n, m), np.bool_)
     best, bound, steps, exact = search(pb, ix, share, best, best_pi, bound, limit, use_lap, banned, stop, sc)
     return best, bound, steps, exact, best_pi
