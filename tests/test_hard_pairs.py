@@ -36,7 +36,8 @@ def uniform(n: int, seed: int, extra: int = 1) -> Graph:
     """A random tree plus extra * n random edges, one node label and one edge label."""
     rng = random.Random(seed)
     edges = {(rng.randrange(k), k, "e") for k in range(1, n)}
-    edges |= {(a, b, "e") for a, b in ((rng.randrange(n), rng.randrange(n)) for _ in range(extra * n)) if a != b}
+    ends = [(rng.randrange(n), rng.randrange(n)) for _ in range(extra * n)]
+    edges |= {(a, b, "e") for a, b in ends if a != b}
     return graph("uniform", ["x"] * n, sorted(edges))
 
 
@@ -158,8 +159,9 @@ def test_reduced_cost_fixing_never_bans_a_pair_of_a_better_map(seed: int) -> Non
     ix = index(problem)
     sc = scratch(m, len(problem.ssrc))
     for trial in range(4):  # any split of the edge weights gives a valid bound
-        share = np.array([rng.randint(0, w * SCALE) if trial else w * SCALE // 2 for w in problem.cw], np.int64)
+        share = np.array([rng.randint(0, w * SCALE) if trial else w * SCALE // 2 for w in problem.cw],
+                         np.int64)
         for best in (optimum - 1, optimum - 2):
             banned = fixing(problem, ix, share, best, np.zeros(1, np.int64), sc)
             for i, j in zip(*np.nonzero(banned)):
-                assert through[i, j] <= best, f"pair {i}->{j} banned but a map through it is worth {through[i, j]}"
+                assert through[i, j] <= best, f"{i}->{j} banned but a map through it is worth {through[i, j]}"
