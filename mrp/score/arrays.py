@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 
 class Index(NamedTuple):

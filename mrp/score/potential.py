@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 #: Potentials are integers in units of 1/SCALE of a tuple.
 SCALE = 64

@@ -14,8 +14,8 @@ candidates best first and "unmatched" last.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .jit import njit
 from .lap import assignment
 from .potential import FREE, SCALE, row
 

@@ -35,10 +35,10 @@ upper bound; it is exact when the bound equals the value found.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .arrays import index
 from .incumbent import greedy, improve, objective
+from .jit import njit
 from .lap import assignment
 from .potential import SCALE, potentials, scratch
 from .search import search
