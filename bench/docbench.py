@@ -79,14 +79,16 @@ print(json.dumps(counts))
 """
 
 
-def tool_run(python: str, gold: Path, system: Path, budget: float) -> Optional[Dict[str, Any]]:
-    """The original SMATCH tool (4 restarts): CPU s, corpus F and per-pair F, or None when over budget."""
+def tool_run(python: str, gold: Path, system: Path, budget: float) -> Dict[str, Any]:
+    """The original SMATCH tool (4 restarts): CPU s, corpus F and per-pair F, or {"failed": why}."""
     before = children_cpu()
     try:
         out = subprocess.run([python, "-c", _TOOL, str(gold), str(system)], capture_output=True, text=True,
                              check=True, timeout=budget).stdout
     except subprocess.TimeoutExpired:
-        return None
+        return {"failed": f"stopped after {budget:.0f} s"}
+    except subprocess.CalledProcessError as error:
+        return {"failed": f"exit status {error.returncode} (a negative one is a signal, -9: out of memory?)"}
     cpu = children_cpu() - before
     counts = json.loads(out)
     match, test, gold_n = (sum(c[k] for c in counts) for k in range(3))
@@ -129,8 +131,9 @@ def run(ks: Tuple[int, ...] = KS, limit: Optional[int] = None, smatch_python: Op
                         f"{ours['cpu']:7.1f} {ours['f']:7.4f} {ours['f_bound']:7.4f}")
                 if tool and metric == "smatch":
                     theirs = tool_run(tool, gold, system, TOOL_BUDGET)
-                    if theirs is None:
-                        line += f"  (tool stopped after {TOOL_BUDGET:.0f} s)"
+                    if "failed" in theirs:
+                        line += f"  (tool: {theirs['failed']})"
+                        row["tool"] = theirs["failed"]
                     else:
                         below = sum(1 for a, b in zip(ours["per"], theirs["per"]) if a + 1e-6 < b)
                         row.update({"tool cpu s": theirs["cpu"], "tool F": theirs["f"],

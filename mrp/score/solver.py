@@ -55,8 +55,10 @@ STALL = 4
 DECAY = 0.8
 #: ... until it is below EPS.
 EPS = 0.004
-#: Root rounds stop after about this many elementary steps of assignments (N^3 each).
+#: Root rounds stop after about this many elementary steps of assignments (N^3 each; one at least).
 ROOT_WORK = 4e9
+#: The root solves assignments up to this many nodes on the larger side (the search up to ``lap_size``).
+ROOT_LAP_SIZE = 2000
 
 
 @njit(cache=True)
@@ -121,7 +123,7 @@ def root(pb, ix, share, use_lap, stop, sc, best_pi):  # pragma: no cover - compi
     theta = THETA
     stall = 0
     size = max(n, m)
-    rounds = min(ROUNDS, max(8, int(ROOT_WORK / (size * size * size)))) if use_lap else 1
+    rounds = min(ROUNDS, max(1, int(ROOT_WORK / (size * size * size)))) if use_lap else 1
     for rnd in range(rounds):
         if rnd > 0 and stop[0]:
             break
@@ -199,7 +201,8 @@ def solve(pb, limit, lap_size, stop):  # pragma: no cover - compiled
     for q in range(share.shape[0]):
         share[q] = pb.cw[q] * SCALE // 2
     use_lap = max(n, m) <= lap_size
-    best, bound = root(pb, ix, share, use_lap, stop, sc, best_pi)
+    root_lap = max(n, m) <= max(lap_size, ROOT_LAP_SIZE)
+    best, bound = root(pb, ix, share, root_lap, stop, sc, best_pi)
     if best >= bound or limit <= 0:
         return best, max(best, bound), 0, best >= bound, best_pi
     banned = fixing(pb, ix, share, best, stop, sc) if use_lap else np.zeros((n, m), np.bool_)
