@@ -55,6 +55,10 @@ STALL = 4
 DECAY = 0.8
 #: ... until it is below EPS.
 EPS = 0.004
+#: Below this many nodes on the larger side, a short schedule (the search closes small gaps faster
+#: than long tuning): first step QUICK[0], shrinking by QUICK[2] after QUICK[1] stalls, down to QUICK[3].
+SHORT_ROOT = 100
+QUICK = (0.25, 3, 0.6, 1 / 64)
 #: Root rounds stop after about this many elementary steps of assignments (N^3 each; one at least).
 ROOT_WORK = 4e9
 #: The root solves assignments up to this many nodes on the larger side (the search up to ``lap_size``).
@@ -120,9 +124,9 @@ def root(pb, ix, share, use_lap, stop, sc, best_pi):  # pragma: no cover - compi
     best = -1
     bound = 1 << 60
     best_share = share.copy()
-    theta = THETA
-    stall = 0
     size = max(n, m)
+    theta, stall_most, decay, eps = (THETA, STALL, DECAY, EPS) if size >= SHORT_ROOT else QUICK
+    stall = 0
     rounds = min(ROUNDS, max(1, int(ROOT_WORK / (size * size * size)))) if use_lap else 1
     for rnd in range(rounds):
         if rnd > 0 and stop[0]:
@@ -141,8 +145,8 @@ def root(pb, ix, share, use_lap, stop, sc, best_pi):  # pragma: no cover - compi
             stall = 0
         else:
             stall += 1
-            if stall >= STALL:
-                theta *= DECAY
+            if stall >= stall_most:
+                theta *= decay
                 stall = 0
         pi[:] = col
         value = objective(pi, pb)
@@ -152,7 +156,7 @@ def root(pb, ix, share, use_lap, stop, sc, best_pi):  # pragma: no cover - compi
         if value > best:
             best = value
             best_pi[:] = pi
-        if best >= bound or theta < EPS or not done:
+        if best >= bound or theta < eps or not done:
             break
         if subgradient(pb, share, col, theta) == 0:
             break
