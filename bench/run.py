@@ -15,7 +15,7 @@ counts pages shared after fork once) is reported as well.
 
 ``python bench/run.py --only NAME`` runs the suites whose name contains NAME
 (repeatable; ``readers`` for the reader table, ``documents`` for merged coli documents at
-k = 1 .. 64, see bench/docbench.py); ``--pair-nodes`` and ``--graphs`` shrink the synthetic
+k = 1 .. 64, see bench/docbench.py, ``hard`` for the adversarial pairs of bench/hard.py); ``--pair-nodes`` and ``--graphs`` shrink the synthetic
 suites to try them out.
 """
 
@@ -374,6 +374,11 @@ def main(argv: Optional[List[str]] = None) -> None:
             print(f"  {row['reader']:6} {row['file']:40} {row['graphs']:6d} graphs "
                   f"{row['seconds']:7.3f} s {row['graphs_per_s']:9.0f} graphs/s")
         print(f"  (took {time.perf_counter() - reader_start:.0f} s)")
+    if chosen("hard pairs"):
+        import hard  # type: ignore[import-not-found]
+
+        with tempfile.TemporaryDirectory(prefix="mrp-hard-") as tmp:
+            hard.run(Path(tmp))
     if chosen("documents"):
         import docbench  # type: ignore[import-not-found]
 
