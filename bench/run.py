@@ -15,8 +15,8 @@ counts pages shared after fork once) is reported as well.
 
 ``python bench/run.py --only NAME`` runs the suites whose name contains NAME
 (repeatable; ``readers`` for the reader table, ``documents`` for merged coli documents at
-k = 1 .. 64, see bench/docbench.py, ``hard`` for the adversarial pairs of bench/hard.py); ``--pair-nodes`` and ``--graphs`` shrink the synthetic
-suites to try them out.
+k = 1 .. 64, see bench/docbench.py, ``hard`` for the adversarial pairs of bench/hard.py);
+``--pair-nodes`` and ``--graphs`` shrink the synthetic suites to try them out.
 """
 
 from __future__ import annotations
