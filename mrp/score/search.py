@@ -99,6 +99,16 @@ def link(i, j, sign, pb, ix, L, assign):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def record(value, best, assign, best_pi):  # pragma: no cover - compiled
+    """The new incumbent value: ``value`` (its map ``assign`` copied into best_pi) when above ``best``."""
+    if value <= best:
+        return best
+    for i in range(assign.shape[0]):
+        best_pi[i] = assign[i] if assign[i] >= 0 else -1
+    return value
+
+
+@njit(cache=True)
 def search(pb, ix, share, best, best_pi, root, limit, use_lap, banned, stop, sc):  # pragma: no cover
     """Branch and bound from an incumbent ``best`` (map ``best_pi``, updated) below ``root``.
 
@@ -164,11 +174,8 @@ def search(pb, ix, share, best, best_pi, root, limit, use_lap, banned, stop, sc)
                 pass  # pruned
             elif rowsum == 0:
                 # every free node is best left unmatched: the completion is exact
-                if value > best:
-                    best = value
-                    target = SCALE * (best + 1)
-                    for i in range(n):
-                        best_pi[i] = assign[i] if assign[i] >= 0 else -1
+                best = record(value, best, assign, best_pi)
+                target = SCALE * (best + 1)
             else:
                 depth += 1
                 i = besti
@@ -268,11 +275,8 @@ def search(pb, ix, share, best, best_pi, root, limit, use_lap, banned, stop, sc)
             used[j] = True
             value += U[i, j] + L[i, j]
         if nfree == 0:
-            if value > best:
-                best = value
-                target = SCALE * (best + 1)
-                for t in range(n):
-                    best_pi[t] = assign[t] if assign[t] >= 0 else -1
+            best = record(value, best, assign, best_pi)
+            target = SCALE * (best + 1)
         else:
             expand = True
     if stopped:
