@@ -14,8 +14,9 @@ process tree is sampled from /proc and the largest sum of RSS and of PSS (which
 counts pages shared after fork once) is reported as well.
 
 ``python bench/run.py --only NAME`` runs the suites whose name contains NAME
-(repeatable; ``readers`` for the reader table); ``--pair-nodes`` and ``--graphs``
-shrink the synthetic suites to try them out.
+(repeatable; ``readers`` for the reader table, ``documents`` for merged coli documents at
+k = 1 .. 64, see bench/docbench.py, ``hard`` for the adversarial pairs of bench/hard.py);
+``--pair-nodes`` and ``--graphs`` shrink the synthetic suites to try them out.
 """
 
 from __future__ import annotations
@@ -361,6 +362,12 @@ def main(argv: Optional[List[str]] = None) -> None:
                    help="nodes of each graph of the big pair (default 2000; to try the bench out)")
     p.add_argument("--graphs", type=int, default=100_000, metavar="N",
                    help="graphs of the synthetic corpus (default 100000; to try the bench out)")
+    p.add_argument("--documents-k", type=int, action="append", metavar="K",
+                   help="the document suite's sentences per document (repeatable; default 1 2 4 8 16 32 64)")
+    p.add_argument("--documents-limit", type=int, metavar="N", help="the document suite's documents per k")
+    p.add_argument("--smatch-python", metavar="PYTHON", default=os.environ.get("SMATCH_PYTHON"),
+                   help="a Python that imports the original smatch tool (for the document suite's "
+                        "comparison; default $SMATCH_PYTHON, else the column is skipped)")
     args = p.parse_args(argv)
     def chosen(name: str) -> bool:
         return not args.only or any(part.lower() in name.lower() for part in args.only)
@@ -384,6 +391,15 @@ def main(argv: Optional[List[str]] = None) -> None:
             print(f"  {row['reader']:6} {row['file']:40} {row['graphs']:6d} graphs "
                   f"{row['seconds']:7.3f} s {row['graphs_per_s']:9.0f} graphs/s")
         print(f"  (took {time.perf_counter() - reader_start:.0f} s)")
+    if chosen("hard pairs"):
+        import hard  # type: ignore[import-not-found]
+
+        with tempfile.TemporaryDirectory(prefix="mrp-hard-") as tmp:
+            hard.run(Path(tmp))
+    if chosen("documents"):
+        import docbench  # type: ignore[import-not-found]
+
+        docbench.run(tuple(args.documents_k or docbench.KS), args.documents_limit, args.smatch_python)
     print(f"\nbench took {time.perf_counter() - started:.0f} s")
 
 

@@ -6,7 +6,7 @@ import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
@@ -68,19 +68,27 @@ class Solution(NamedTuple):
     steps: int
     #: why the search stopped before proving optimality: "limit", "timeout", or None
     cut: Optional[str]
+    #: False when the problem was solved on node rewards only (too large, or out of time while built):
+    #: ``value`` and ``bound`` then count node rewards only, and the caller counts the map itself
+    complete: bool = True
 
 
-def solve_problem(problem: Problem, limit: Optional[int] = None, timeout: Optional[float] = None) -> Solution:
-    """An optimal map, or the best found within ``limit`` steps and ``timeout`` seconds with a bound."""
+def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limit: Optional[int] = None,
+                  timeout: Optional[float] = None) -> Solution:
+    """An optimal map, or the best found within ``limit`` steps and ``timeout`` seconds with a bound.
+
+    ``problem`` may be a function of the stop flag that builds the Problem: the
+    timeout then covers building too.
+    """
     from .solver import solve  # numba only when a pair is scored
 
     steps_limit = DEFAULT_LIMIT if limit is None else limit
     stop = np.zeros(1, np.int64)
     if timeout is not None:
         watchdog().arm(stop, timeout)
-    arguments = (problem.U, problem.src, problem.tgt, problem.lab, problem.cptr, problem.cc, problem.cd,
-                 problem.cf, problem.cw, problem.ssrc, problem.stgt, steps_limit, LAP_SIZE, stop)
     try:
+        built = problem if isinstance(problem, Problem) else problem(stop)
+        arguments = (built, steps_limit, LAP_SIZE, stop)
         if threading.current_thread() is threading.main_thread():
             value, bound, steps, exact, pi = _interruptible(solve, arguments, stop)
         else:
@@ -88,29 +96,46 @@ def solve_problem(problem: Problem, limit: Optional[int] = None, timeout: Option
     finally:
         if timeout is not None:
             watchdog().disarm()
+    exact = bool(exact) and built.complete
     cut = None if exact else ("timeout" if stop[0] else "limit")
-    return Solution([int(j) for j in pi], int(value), int(bound), bool(exact), int(steps), cut)
+    return Solution([int(j) for j in pi], int(value), int(bound), exact, int(steps), cut, built.complete)
 
 
 def solve_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None,
                  timeout: Optional[float] = None) -> Solution:
     """The optimal correspondence of two normalized graphs under the MRP metric."""
-    return solve_problem(build(gold, system), limit, timeout)
+    if same(gold, system):
+        return Solution(list(range(len(gold))), -1, -1, True, 0, None, False)
+    return solve_problem(lambda stop: build(gold, system, stop), limit, timeout)
+
+
+def same(gold: NormalGraph, system: NormalGraph) -> bool:
+    """Whether two normalized graphs are the same graph node by node (then the identity is optimal)."""
+    return (gold.tops == system.tops and gold.labels == system.labels and gold.anchors == system.anchors
+            and gold.properties == system.properties and gold.edges == system.edges)
 
 
 def score_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None,
                  errors: bool = False, timeout: Optional[float] = None) -> PairScore:
-    """Score two normalized graphs."""
+    """Score two normalized graphs.
+
+    Identical graphs are matched node by node at once (every tuple matches:
+    proved optimal).  A pair solved without its edges reports the tuples its
+    map matches and the bound min(g, s).
+    """
     solution = solve_normal(gold, system, limit, timeout)
     mapping = solution.mapping
     counts = count(gold, system, mapping)
-    if counts["all"][2] != solution.value:
+    g, s, c = counts["all"]
+    if solution.complete and c != solution.value:
         raise ScoreError(f"graph {gold.id}: internal error: solver value {solution.value} but "
-                         f"{counts['all'][2]} tuples match")
+                         f"{c} tuples match")
+    if solution.exact and not solution.complete and not g == s == c:
+        raise ScoreError(f"graph {gold.id}: internal error: identical graphs but {c} of {g} tuples match")
     return PairScore(
         counts=counts,
         exact=solution.exact,
-        bound=solution.bound,
+        bound=solution.bound if solution.complete else (c if solution.exact else min(g, s)),
         steps=solution.steps,
         cut=solution.cut,
         correspondence=[

@@ -2,29 +2,54 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Dict, Hashable, List, Mapping, Tuple
+from collections import Counter
+from typing import Any, Callable, Dict, Hashable, List, Mapping, NamedTuple, Optional, Tuple
 
 import numpy as np
 
 from ..normalize import NormalGraph
 
 
-@dataclass
-class Problem:
-    """The solver's input for one graph pair (see mrp.score.solver.solve)."""
+class Problem(NamedTuple):
+    """The solver's input for one graph pair: integer arrays only (see mrp.score.solver).
 
+    Gold nodes are ``0..n-1``, system nodes ``0..m-1``; gold edges ``0..E-1`` are
+    not loops (a loop's weight is in ``U``); the candidates of gold edge ``e``
+    are ``cptr[e]..cptr[e+1]-1``, sorted by (system source, system target).
+    """
+
+    #: int64[n, m]: the reward of matching gold node i with system node j (labels, properties, loops ...)
     U: np.ndarray
+    #: int64[E]: source gold node of each gold edge
     src: np.ndarray
+    #: int64[E]: target gold node of each gold edge
     tgt: np.ndarray
+    #: int64[E]: label id of each gold edge (candidates share it; the bound groups edges by it)
     lab: np.ndarray
+    #: int64[E+1]: CSR start of each gold edge's candidates
     cptr: np.ndarray
+    #: int64[K]: system source node of each candidate
     cc: np.ndarray
+    #: int64[K]: system target node of each candidate
     cd: np.ndarray
+    #: int64[K]: the system edge of each candidate (index into ssrc/stgt)
     cf: np.ndarray
+    #: int64[K]: weight of each candidate (tuples matched when the edge maps onto it; > 0)
     cw: np.ndarray
+    #: int64[F]: source system node of each system edge that has a gold counterpart label
     ssrc: np.ndarray
+    #: int64[F]: target system node of each such system edge
     stgt: np.ndarray
+    #: False when the edges were left out (more than MAX_CANDIDATES candidates, or out of time while
+    #: building): the solver then maximizes the node rewards only, and its value and bound count nothing
+    #: else
+    complete: bool = True
+
+
+#: Candidate edge matches per pair at most (beyond, a pair is solved on its node rewards only).
+MAX_CANDIDATES = 8_000_000
+#: Gold edges between two looks at the stop flag while building.
+_CHECK_EVERY = 256
 
 
 def _ids(values: List[Hashable], table: Dict[Hashable, int]) -> np.ndarray:
@@ -35,8 +60,11 @@ def _ids(values: List[Hashable], table: Dict[Hashable, int]) -> np.ndarray:
     return out
 
 
-def build(gold: NormalGraph, system: NormalGraph) -> Problem:
-    """Node rewards (tops, labels, properties, anchors, loops) and edge candidates with weights."""
+def build(gold: NormalGraph, system: NormalGraph, stop: Optional[np.ndarray] = None) -> Problem:
+    """Node rewards (tops, labels, properties, anchors, loops) and edge candidates with weights.
+
+    When ``stop[0]`` is set before the end, the Problem is not ``complete``.
+    """
     n, m = len(gold), len(system)
     U = np.zeros((n, m), np.int64)
     if n and m:
@@ -55,12 +83,12 @@ def build(gold: NormalGraph, system: NormalGraph) -> Problem:
                     U[i, j] += 1
     gold_edges = {key: frozenset(attributes) for key, attributes in gold.edges.items()}
     system_edges = {key: frozenset(attributes) for key, attributes in system.edges.items()}
-    return _with_edges(U, gold_edges, system_edges, lambda mine, theirs: 1 + len(mine & theirs))
+    return _with_edges(U, gold_edges, system_edges, lambda mine, theirs: 1 + len(mine & theirs), stop)
 
 
 def from_triples(local_g: List[Dict[Hashable, int]], local_s: List[Dict[Hashable, int]],
                  rel_g: Dict[Tuple[int, int, Hashable], int],
-                 rel_s: Dict[Tuple[int, int, Hashable], int]) -> Problem:
+                 rel_s: Dict[Tuple[int, int, Hashable], int], stop: Optional[np.ndarray] = None) -> Problem:
     """The solver's input for triple counts (SMATCH): node-local triples and relations by key.
 
     Each count is a multiplicity; two matched triples are worth the product of
@@ -77,17 +105,19 @@ def from_triples(local_g: List[Dict[Hashable, int]], local_s: List[Dict[Hashable
         for key, count in triples.items():
             for j, theirs in where.get(key, ()):
                 U[i, j] += count * theirs
-    return _with_edges(U, rel_g, rel_s, lambda mine, theirs: mine * theirs)
+    return _with_edges(U, rel_g, rel_s, lambda mine, theirs: mine * theirs, stop)
 
 
 def _with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
-                system: Mapping[Tuple[int, int, Any], Any], weight: Callable[[Any, Any], int]) -> Problem:
+                system: Mapping[Tuple[int, int, Any], Any], weight: Callable[[Any, Any], int],
+                stop: Optional[np.ndarray] = None) -> Problem:
     """The Problem for rewards U and edges keyed (source, target, label) with a payload each.
 
     A gold edge and a system edge with the same label match with ``weight(gold
     payload, system payload)``; loops can only match loops and go into U.  The
     candidates of each gold edge are sorted by (source, target), as the solver
-    requires.
+    requires.  Past MAX_CANDIDATES candidates, or when ``stop[0]`` is set, the
+    Problem keeps the rewards only (not ``complete``).
     """
     labels: Dict[Hashable, int] = {}
     s_edges: Dict[Hashable, List[Tuple[int, int, Any]]] = {}
@@ -108,12 +138,17 @@ def _with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
         stgt.extend(edge[1] for edge in found)
         blocks[key] = (np.array(ssrc[first:], np.int64), np.array(stgt[first:], np.int64),
                        np.arange(first, len(ssrc), dtype=np.int64), [edge[2] for edge in found])
+    gold_labels = Counter(key for a, b, key in gold if a != b)
+    if sum(count * len(s_edges.get(key, ())) for key, count in gold_labels.items()) > MAX_CANDIDATES:
+        return _rewards_only(U)
     src: List[int] = []
     tgt: List[int] = []
     lab: List[int] = []
     sizes: List[int] = []
     parts: List[Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
-    for (a, b, key), payload in gold.items():
+    for number, ((a, b, key), payload) in enumerate(gold.items()):
+        if stop is not None and number % _CHECK_EVERY == 0 and stop[0]:
+            return _rewards_only(U)
         if a == b:
             for j, theirs in s_loops.get(key, ()):
                 U[a, j] += weight(payload, theirs)
@@ -139,3 +174,10 @@ def _with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
 
     return Problem(U, array(src), array(tgt), array(lab), cptr, joined(0), joined(1), joined(2), joined(3),
                    array(ssrc), array(stgt))
+
+
+def _rewards_only(U: np.ndarray) -> Problem:
+    """The Problem of node rewards U without edges (not ``complete``)."""
+    empty = np.zeros(0, np.int64)
+    return Problem(U, empty, empty, empty, np.zeros(1, np.int64), empty, empty, empty, empty, empty, empty,
+                   False)

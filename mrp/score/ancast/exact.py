@@ -155,7 +155,6 @@ def solve(test: View, gold: View, sim: Similarity, limit: Optional[int] = None,
     def weight(mine: Tuple[int, int], theirs: Tuple[int, int]) -> int:
         return names[mine[0]][theirs[0]] + names[mine[1]][theirs[1]]
 
-    problem = _with_edges(U * factor, rel_t, rel_g, weight)
-    problem.U += np.rint(sim.initial * tie).astype(np.int64)
-    solution = solve_problem(problem, limit, timeout)
+    rewards = U * factor + np.rint(sim.initial * tie).astype(np.int64)  # the tie-break: concept similarity
+    solution = solve_problem(lambda stop: _with_edges(rewards, rel_t, rel_g, weight, stop), limit, timeout)
     return ExactResult(solution, objective, factor)
