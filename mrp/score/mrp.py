@@ -85,6 +85,8 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
     steps_limit = DEFAULT_LIMIT if limit is None else limit
     stop = np.zeros(1, np.int64)
     if timeout is not None:
+        if timeout <= 0:
+            stop[0] = 1  # no time at all: stopped before building, not whenever the watchdog wakes up
         watchdog().arm(stop, timeout)
     try:
         built = problem if isinstance(problem, Problem) else problem(stop)
