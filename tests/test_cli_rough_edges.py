@@ -262,7 +262,8 @@ def test_solver_compiling_is_true_only_before_the_kernels_are_loaded() -> None:
               "from mrp.graph import Graph, Node\n"
               "from mrp.score.mrp import score_pair\n"
               "g = Graph('1', 'amr', nodes=[Node(0, 'a'), Node(1, 'b')], tops=[0])\n"
-              "score_pair(g, g)\n"
+              "h = Graph('1', 'amr', nodes=[Node(0, 'a'), Node(1, 'c')], tops=[0])\n"
+              "score_pair(g, h)  # not identical: identical graphs are matched without the solver\n"
               "print(before, solver_compiling())\n")
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, cwd=ROOT, timeout=600,
                          text=True)

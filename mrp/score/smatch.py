@@ -207,8 +207,12 @@ def score_triples(gid: str, gold: Tuple[Local, Relations, int], system: Tuple[Lo
     if not (local_g and local_s):
         return {"g": g, "s": s, "c": 0, "exact": True, "bound": 0, "steps": 0}
     if local_g == local_s and rel_g == rel_s:  # the same graph: the identity matches every triple
-        c = matched(list(range(len(local_g))), local_g, local_s, rel_g, rel_s)
-        return {"g": g, "s": s, "c": c, "exact": True, "bound": c, "steps": 0}
+        identity = list(range(len(local_g)))
+        c = matched(identity, local_g, local_s, rel_g, rel_s)
+        same: Dict[str, Any] = {"g": g, "s": s, "c": c, "exact": True, "bound": c, "steps": 0}
+        if mapping:
+            same["mapping"] = identity
+        return same
     solution = solve_problem(lambda stop: from_triples(local_g, local_s, rel_g, rel_s, stop), options.limit,
                              options.timeout)
     c = matched(solution.mapping, local_g, local_s, rel_g, rel_s)
