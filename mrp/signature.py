@@ -50,6 +50,8 @@ class Settings:
     sembleu_weights: Optional[Tuple[float, ...]] = None
     sembleu_compat: bool = False
     ancast_compat: bool = False
+    #: pairs the search leaves open go to the mixed-integer program (False: --no-mip)
+    mip: bool = True
 
 
 def _solver(settings: Settings) -> str:
@@ -58,6 +60,8 @@ def _solver(settings: Settings) -> str:
         parts.append(f"limit:{settings.limit}")
     if settings.timeout is not None:
         parts.append(f"timeout:{settings.timeout:g}s")
+    if not settings.mip:
+        parts.append("nomip")
     return "+".join(parts) if parts else "exact"
 
 

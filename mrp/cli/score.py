@@ -112,6 +112,9 @@ def parser() -> argparse.ArgumentParser:
                    help=f"seconds per pair at most (default {DEFAULT_TIMEOUT:g}; 0: no cap); a pair "
                         "stopped by it keeps its best correspondence and an upper bound, counted under "
                         "\"cut\", e.g. --timeout 10")
+    p.add_argument("--no-mip", action="store_true",
+                   help="decide every pair by the branch and bound alone (by default a pair it has not "
+                        "closed after 1000 steps goes to a mixed-integer program solved by HiGHS)")
     p.add_argument("--jobs", type=int, default=1, metavar="N",
                    help="worker processes (default 1); results are identical for any N, e.g. --jobs 2")
     p.add_argument("--smatch-compat", action="store_true",
@@ -348,7 +351,7 @@ def settings_of(args: argparse.Namespace, std: Standardization, penman: bool) ->
                     smatch_compat=args.smatch_compat, penman=penman, no_wiki=args.no_wiki,
                     strict=args.strict, bootstrap=args.bootstrap, seed=args.seed, aspect_depth=depth,
                     sembleu_weights=args.sembleu_weights, sembleu_compat=args.sembleu_compat,
-                    ancast_compat=args.ancast_compat)
+                    ancast_compat=args.ancast_compat, mip=not args.no_mip)
 
 
 def options_of(args: argparse.Namespace, penman: bool, progress: Line) -> Options:
@@ -365,6 +368,10 @@ def main_body(argv: List[str]) -> int:
     """Run mrp-score on arguments; returns the exit status."""
     args = parser().parse_args(argv)
     _check(args)
+    if args.no_mip:
+        from ..score import mip
+
+        mip.ENABLED = False
     metrics = _metrics(args.score + (",unlabeled" if args.unlabeled else ""), args.aspects)
     from ..standardize import parse
 

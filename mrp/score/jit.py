@@ -18,6 +18,7 @@ compiled in memory for this process only.  Either way one
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 import tempfile
@@ -33,19 +34,49 @@ _UNNEEDED = ("scipy",)
 def _import_numba() -> None:
     if "numba" in sys.modules:
         return
-    hidden = [name for name in _UNNEEDED if name not in sys.modules]
+    hidden = [name for name in _UNNEEDED if name not in sys.modules and importlib.util.find_spec(name)]
     for name in hidden:
         sys.modules[name] = None  # type: ignore[assignment]  # `import name` now raises ImportError
     try:
         import numba  # noqa: F401
-        import numba.np.arraymath  # noqa: F401  # decides once whether BLAS (SciPy) is there
+        if hidden:
+            import numba.np.arraymath  # noqa: F401  # decides once, while SciPy is hidden, that there is no BLAS
     finally:
         for name in hidden:
             if name in sys.modules and sys.modules[name] is None:
                 del sys.modules[name]
 
 
+def _load_lightly() -> None:
+    """Load cached kernels without refreshing every registry first.
+
+    Before loading a cached kernel numba refreshes its typing and lowering
+    registries, importing some sixty modules (about 0.1 s, half of loading the
+    solver); a kernel loaded from the cache needs only the runtime.  Compiling
+    still refreshes everything, and a load that fails the light way is retried
+    numba's way.
+    """
+    try:
+        from numba.core.caching import Cache
+        from numba.core.runtime import rtsys
+        original = Cache.load_overload
+        Cache._load_overload, Cache._guard_against_spurious_io_errors  # noqa: B018  # both must exist
+    except (ImportError, AttributeError):
+        return
+
+    def load_overload(self: Any, sig: Any, target_context: Any) -> Any:
+        try:
+            rtsys.initialize(target_context)
+            with self._guard_against_spurious_io_errors():
+                return self._load_overload(sig, target_context)
+        except Exception:  # noqa: BLE001  # a numba this was not made for: its own way
+            return original(self, sig, target_context)
+
+    Cache.load_overload = load_overload  # type: ignore[method-assign]
+
+
 _import_numba()
+_load_lightly()
 
 import numba  # noqa: E402
 from numba import njit as _njit  # noqa: E402

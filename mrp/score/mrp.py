@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple, Union
@@ -13,6 +14,7 @@ import numpy as np
 from ..errors import ScoreError
 from ..graph import Graph
 from ..normalize import NormalGraph, normalize
+from . import mip
 from .problem import Problem, build
 from .tuples import count, differences
 from .watchdog import watchdog
@@ -21,6 +23,10 @@ from .watchdog import watchdog
 DEFAULT_LIMIT = 5_000_000
 #: The assignment bound is computed for pairs up to this many nodes on the larger side.
 LAP_SIZE = 700
+#: Search steps after which a pair the search has not closed goes to the mixed-integer program.
+MIP_AFTER = 1000
+#: Seconds the program gets for a pair when no timeout is set.
+MIP_SECONDS = 120.0
 
 
 @dataclass
@@ -71,6 +77,8 @@ class Solution(NamedTuple):
     #: False when the problem was solved on node rewards only (too large, or out of time while built):
     #: ``value`` and ``bound`` then count node rewards only, and the caller counts the map itself
     complete: bool = True
+    #: True when the mixed-integer program (mrp.score.mip) took over from the search
+    mip: bool = False
 
 
 def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limit: Optional[int] = None,
@@ -78,29 +86,50 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
     """An optimal map, or the best found within ``limit`` steps and ``timeout`` seconds with a bound.
 
     ``problem`` may be a function of the stop flag that builds the Problem: the
-    timeout then covers building too.
+    timeout then covers building too.  A pair the search has not closed after
+    ``MIP_AFTER`` steps goes to the mixed-integer program of mrp.score.mip when
+    HiGHS is installed and the limit allows more steps than that.
     """
-    from .solver import solve  # numba only when a pair is scored
-
     steps_limit = DEFAULT_LIMIT if limit is None else limit
     stop = np.zeros(1, np.int64)
+    started = time.monotonic()
     if timeout is not None:
         if timeout <= 0:
             stop[0] = 1  # no time at all: stopped before building, not whenever the watchdog wakes up
         watchdog().arm(stop, timeout)
     try:
         built = problem if isinstance(problem, Problem) else problem(stop)
-        arguments = (built, steps_limit, LAP_SIZE, stop)
+        arguments = (built, steps_limit, None if timeout is None else started + timeout, stop)
         if threading.current_thread() is threading.main_thread():
-            value, bound, steps, exact, pi = _interruptible(solve, arguments, stop)
+            solution = _interruptible(_solve, arguments, stop)
         else:
-            value, bound, steps, exact, pi = solve(*arguments)
+            solution = _solve(*arguments)
     finally:
         if timeout is not None:
             watchdog().disarm()
-    exact = bool(exact) and built.complete
+    exact = solution.exact and built.complete
     cut = None if exact else ("timeout" if stop[0] else "limit")
-    return Solution([int(j) for j in pi], int(value), int(bound), exact, int(steps), cut, built.complete)
+    return solution._replace(exact=exact, cut=cut, complete=built.complete)
+
+
+def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarray) -> Solution:
+    """The search, then (for a pair it leaves open) the program; ``cut`` and ``complete`` are the caller's."""
+    from .solver import solve  # numba only when a pair is scored
+
+    handoff = built.complete and limit > MIP_AFTER and mip.ENABLED and mip.available()
+    value, bound, steps, exact, pi = solve(built, MIP_AFTER if handoff else limit, LAP_SIZE, stop)
+    used = False
+    if handoff and not exact and not stop[0]:
+        seconds = MIP_SECONDS if deadline is None else deadline - time.monotonic()
+        proof = mip.prove(built, pi, seconds, stop)
+        if proof is not None:
+            used = True
+            if proof.value > value:
+                value, pi = proof.value, proof.mapping
+            if proof.bound is not None:
+                bound = min(bound, proof.bound)
+            exact = value >= bound
+    return Solution([int(j) for j in pi], int(value), int(bound), bool(exact), int(steps), None, True, used)
 
 
 def solve_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None,

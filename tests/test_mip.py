@@ -1,0 +1,133 @@
+"""The mixed-integer program that proves what the branch and bound leaves open (mrp.score.mip).
+
+Its optimum is checked against the brute-force oracle on small random pairs (a wrong row would show as a
+wrong value or a bound below the optimum); its hand-over from the search on a real document pair that the
+search alone does not close in 1000 steps; its stop flag; and the search alone when HiGHS is missing.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+from typing import Tuple
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mrp.graph import Graph
+from mrp.normalize import normalize
+from mrp.score import mip
+from mrp.score import mrp as mrp_metric
+from mrp.score.mrp import solve_problem
+from mrp.score.problem import Problem, build
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_oracle import pairs  # noqa: E402
+
+from conftest import budget, shared_path  # noqa: E402
+from oracle import optimum  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not mip.available(), reason="HiGHS (highspy) is not installed")
+
+
+def nobody(problem) -> np.ndarray:
+    return np.full(problem.U.shape[0], -1, np.int64)
+
+
+@budget(300)
+@given(pairs(max_nodes=6))
+def test_the_program_finds_the_brute_force_optimum(pair: Tuple[Graph, Graph]) -> None:
+    gold, system = pair
+    problem = build(normalize(gold), normalize(system))
+    best = optimum(gold, system, maximal_only=True).best
+    proof = mip.prove(problem, nobody(problem), None, np.zeros(1, np.int64))
+    assert proof is not None and proof.finished
+    assert proof.value == best, "the program's map is not optimal"
+    assert proof.bound == best, "the program's bound is not the optimum"
+    assert mip.value_of(problem, proof.mapping) == best
+
+
+@budget(200)
+@given(pairs(max_nodes=6), st.randoms(use_true_random=False))
+def test_the_value_of_a_map_is_the_searchs(pair: Tuple[Graph, Graph], rng) -> None:
+    from mrp.score.incumbent import objective
+
+    gold, system = pair
+    problem = build(normalize(gold), normalize(system))
+    n, m = problem.U.shape
+    targets = list(range(m)) + [-1] * n
+    rng.shuffle(targets)
+    pi = np.array([j if j < m else -1 for j in targets[:n]], np.int64)
+    assert mip.value_of(problem, pi) == objective(pi, problem)
+
+
+@budget(100)
+@given(pairs(max_nodes=6))
+def test_every_pair_handed_over_at_once_is_still_optimal(pair: Tuple[Graph, Graph]) -> None:
+    """The search hands every pair it has not closed at the root over to the program."""
+    gold, system = pair
+    best = optimum(gold, system, maximal_only=True).best
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mrp_metric, "MIP_AFTER", 0)
+        solution = solve_problem(build(normalize(gold), normalize(system)))
+    assert solution.exact and solution.value == best == solution.bound
+
+
+def document(k: int, number: int) -> Problem:
+    """The SMATCH Problem of merged coli document ``number`` (0-based) of k sentences."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import documents
+
+    from mrp.codecs.amr import read_string
+    from mrp.score import smatch
+    from mrp.score.metrics import Options
+    from mrp.score.problem import from_triples
+
+    root = shared_path()
+    options = Options(smatch_compat=True, penman=True)
+    sides = []
+    for source in documents.COLI:
+        sentences = documents.graphs(root / source)[number * k:(number + 1) * k]
+        text = documents.merged(sentences, number + 1)
+        graph = read_string(text)[0]
+        assert isinstance(graph, Graph)
+        sides.append(smatch.triples(graph, options))
+    (local_g, rel_g, _), (local_s, rel_s, _) = sides
+    return from_triples(local_g, local_s, rel_g, rel_s)
+
+
+def test_a_document_the_search_leaves_open_is_proved_by_the_program(monkeypatch: pytest.MonkeyPatch) -> None:
+    problem = document(8, 152)
+    monkeypatch.setattr(mip, "ENABLED", False)
+    alone = solve_problem(problem, limit=1000)
+    assert not alone.exact and alone.bound > alone.value, "the search closes this pair alone: pick another"
+    monkeypatch.setattr(mip, "ENABLED", True)
+    both = solve_problem(problem)
+    assert both.mip and both.exact and both.bound == both.value >= alone.value
+    assert mip.value_of(problem, np.array(both.mapping)) == both.value
+
+
+def test_a_stopped_program_claims_nothing() -> None:
+    problem = document(16, 75)
+    stop = np.zeros(1, np.int64)
+    timer = threading.Timer(0.3, lambda: stop.__setitem__(0, 1))
+    timer.start()
+    try:
+        proof = mip.prove(problem, nobody(problem), None, stop)
+    finally:
+        timer.cancel()
+    assert proof is not None and not proof.finished
+    assert proof.bound is None or proof.value <= proof.bound
+    stop[0] = 1
+    assert mip.prove(problem, nobody(problem), None, stop) is None
+
+
+def test_without_highspy_the_search_decides_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mip, "_HIGHSPY", False)
+    assert not mip.available()
+    problem = document(8, 152)
+    solution = solve_problem(problem, limit=2000)
+    assert not solution.mip and solution.steps > 1000 and not solution.exact
