@@ -74,28 +74,26 @@ preset (``reify`` or ``dereify``).
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, fields, replace
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from dataclasses import dataclass, fields
+from typing import Any, Callable, Dict, List, Sequence
 
-import penman
 from penman import transform
 from penman.exceptions import ModelError
 from penman.models.amr import model as AMR
 
-from . import rules
 from .errors import MRPError
-from .graph import Edge, Graph, Node, check_references
+from .graph import Graph, check_references
+from .standardize_triples import (
+    GUARD_ROLE,
+    GUARD_VARIABLE,
+    INSTANCE,
+    Triple,
+    is_variable,
+    penman_graph,
+    to_graph,
+    to_triples,
+)
 from .structure import preserve_structure
-
-#: penman's role of the concept (instance) triple
-INSTANCE = ":instance"
-#: a variable and role used only to keep nodes from being dereified (removed afterwards)
-_GUARD_VARIABLE = "guard"
-_GUARD_ROLE = ":mrp-guard"
-#: prefix that keeps a role named like the instance role from being taken for it
-_ESCAPE = "\x00"
-
-Triple = Tuple[Any, str, Any]
 
 
 @dataclass(frozen=True)
@@ -181,77 +179,11 @@ def standardize(graph: Graph, std: Standardization) -> Graph:
         raise MRPError(f"graph {graph.id}: cannot be standardized: {problem}")
     names = {node.id: f"v{k}" for k, node in enumerate(graph.nodes)}
     tops = list(dict.fromkeys(names[top] for top in graph.tops))
-    triples = _to_triples(graph, names, std.no_wiki)
+    triples = to_triples(graph, names, std.no_wiki)
     for step in _steps(std, tops):
         triples = step(triples)
     origin = {names[node.id]: node for node in graph.nodes}
-    return _to_graph(graph, triples, tops, origin)
-
-
-# --------------------------------------------------------------------------- triples
-
-
-class _Constant:
-    """A constant in a triple: never equal to a variable, and keeping the original value object."""
-
-    __slots__ = ("value", "_key")
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-        self._key = ("str", str(value)) if isinstance(value, str) else ("other", repr(value))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Constant) and self._key == other._key
-
-    def __hash__(self) -> int:
-        return hash(self._key)
-
-    def __repr__(self) -> str:
-        return f"_Constant({self.value!r})"
-
-
-def _role(label: Optional[str]) -> str:
-    """The penman role of an edge label or property name (escaped if it could become ':instance')."""
-    text = "" if label is None else str(label)
-    stem = text
-    while stem.endswith("-of"):
-        stem = stem[:-3]
-    if stem == INSTANCE[1:]:
-        text = _ESCAPE + text
-    return ":" + text
-
-
-def _label(role: str) -> Optional[str]:
-    """The edge label or property name of a penman role (None for the empty role)."""
-    text = role[1:] if role.startswith(":") else role
-    if text.startswith(_ESCAPE):
-        text = text[len(_ESCAPE):]
-    return text or None
-
-
-def _is_variable(target: Any) -> bool:
-    return isinstance(target, str)
-
-
-def _to_triples(graph: Graph, names: Dict[int, str], no_wiki: bool) -> List[Triple]:
-    """Triples of a graph: concept and constants per node, then edges in their normal direction."""
-    triples: List[Triple] = []
-    for node in graph.nodes:
-        variable = names[node.id]
-        triples.append((variable, INSTANCE, node.label))
-        for name, value in zip(node.properties, node.values):
-            if no_wiki and name == "wiki":
-                continue
-            triples.append((variable, _role(name), _Constant(value)))
-    for edge in graph.edges:
-        triples.append(AMR.deinvert((names[edge.source], _role(edge.label), names[edge.target])))
-    return triples
-
-
-def _penman_graph(triples: Sequence[Triple], tops: Sequence[str]) -> penman.Graph:
-    """A penman graph of the triples, with the (empty) layout data its transforms look up."""
-    top = tops[0] if tops else _GUARD_VARIABLE
-    return penman.Graph(list(triples), top=top, epidata={triple: [] for triple in triples})
+    return to_graph(graph, triples, tops, origin)
 
 
 # --------------------------------------------------------------------------- the steps
@@ -292,7 +224,7 @@ def _canonical_role(triple: Triple) -> Triple:
     if role == INSTANCE:
         return triple
     role = AMR.canonicalize_role(role)
-    if not _is_variable(target):
+    if not is_variable(target):
         return (source, role, target)
     if AMR.is_role_inverted(role):
         source, role, target = target, AMR.invert_role(role), source
@@ -307,12 +239,12 @@ def _canonical_roles(triples: List[Triple]) -> List[Triple]:
 
 def _reify(triples: List[Triple], tops: Sequence[str]) -> List[Triple]:
     """Every relation of the reification table as its node (penman's ``reify_edges``)."""
-    return list(transform.reify_edges(_penman_graph(triples, tops), AMR).triples)
+    return list(transform.reify_edges(penman_graph(triples, tops), AMR).triples)
 
 
 def _reify_attributes(triples: List[Triple], tops: Sequence[str]) -> List[Triple]:
     """Every constant as a node labelled with it (penman's ``reify_attributes``)."""
-    return list(transform.reify_attributes(_penman_graph(triples, tops)).triples)
+    return list(transform.reify_attributes(penman_graph(triples, tops)).triples)
 
 
 def _dereify(triples: List[Triple], tops: Sequence[str]) -> List[Triple]:
@@ -322,9 +254,9 @@ def _dereify(triples: List[Triple], tops: Sequence[str]) -> List[Triple]:
     made the target of a guard triple, which penman takes as an incoming
     relation; the guard triples are removed afterwards.
     """
-    guards = [(_GUARD_VARIABLE, _GUARD_ROLE, variable) for variable in _keep_reified(triples, tops)]
-    result = transform.dereify_edges(_penman_graph(triples + guards, tops), AMR)
-    return [triple for triple in result.triples if triple[1] != _GUARD_ROLE]
+    guards = [(GUARD_VARIABLE, GUARD_ROLE, variable) for variable in _keep_reified(triples, tops)]
+    result = transform.dereify_edges(penman_graph(triples + guards, tops), AMR)
+    return [triple for triple in result.triples if triple[1] != GUARD_ROLE]
 
 
 def _keep_reified(triples: Sequence[Triple], tops: Sequence[str]) -> List[str]:
@@ -353,56 +285,4 @@ def _constant_source(concept: Triple, others: List[Triple]) -> bool:
         source = AMR.dereify(concept, others[0], others[1])[0]
     except (ModelError, TypeError):
         return False
-    return not _is_variable(source)
-
-
-# --------------------------------------------------------------------------- back to a graph
-
-
-def _order(triples: Iterable[Triple], tops: Sequence[str]) -> List[str]:
-    """Variables: the tops first, then in order of first mention."""
-    order: Dict[str, None] = dict.fromkeys(tops)
-    for source, role, target in triples:
-        order.setdefault(source)
-        if role != INSTANCE and _is_variable(target):
-            order.setdefault(target)
-    return list(order)
-
-
-def _new_node(k: int, original: Optional[Node]) -> Node:
-    node = Node(id=k)
-    if original is not None and original.anchors is not None:
-        node.anchors = list(original.anchors)
-    return node
-
-
-def _keep_anchorings(node: Node, original: Optional[Node]) -> None:
-    """Per-property anchors stay only where the properties did not change."""
-    if original is None or original.anchorings is None:
-        return
-    if node.properties == list(original.properties) and node.values == list(original.values):
-        node.anchorings = copy.deepcopy(original.anchorings)
-
-
-def _to_graph(graph: Graph, triples: List[Triple], tops: List[str], origin: Dict[str, Node]) -> Graph:
-    """A new graph of the triples: ids 0..n-1, constants as properties, edges as written."""
-    ids = {variable: k for k, variable in enumerate(_order(triples, tops))}
-    nodes = [_new_node(k, origin.get(variable)) for variable, k in ids.items()]
-    edges: List[Edge] = []
-    for source, role, target in triples:
-        node = nodes[ids[source]]
-        if role == INSTANCE:
-            node.label = target.value if isinstance(target, _Constant) else target
-        elif _is_variable(target):
-            label = _label(role)
-            edges.append(Edge(ids[source], ids[target], label, rules.normal_role(label, rules.MTOOL)))
-        else:
-            node.properties.append(_label(role) or "")
-            node.values.append(target.value if isinstance(target, _Constant) else target)
-    for variable, k in ids.items():
-        _keep_anchorings(nodes[k], origin.get(variable))
-    shell = copy.deepcopy(replace(graph, nodes=[], edges=[], tops=[]))
-    shell.nodes, shell.edges, shell.tops = nodes, edges, [ids[top] for top in tops]
-    shell.layout = None  # the Penman layout described the graph before the rewrite
-    return shell
-
+    return not is_variable(source)

@@ -1,0 +1,162 @@
+"""mrp-score's command line: its arguments, their help, and the checks made before anything is read."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .common import (
+    add_read_options,
+    add_selection_options,
+    check_frameworks,
+    fail,
+    new_parser,
+    refuse_overwrite,
+)
+
+PROGRAM = "mrp-score"
+#: seconds per pair at most unless --timeout says otherwise (recorded in the signature)
+DEFAULT_TIMEOUT = 60.0
+
+EPILOG = """\
+examples:
+  mrp-score --gold gold.mrp system.mrp
+      the MRP metric (exact), one JSON object on stdout
+  mrp-score --framework eds --trace --errors errors.json --gold gold.mrp system.mrp
+      per-item counts under "scores", missing and surplus tuples in errors.json
+  mrp-score --jobs 2 --limit 100000 --output result.json --gold gold.mrp system.mrp
+  mrp-score --format amr --no-wiki --gold gold.amr system.amr
+  mrp-score --bootstrap --seed 1 --gold gold.mrp system.mrp
+      adds 95% confidence intervals ("ci") to the micro and macro scores
+  mrp-score --table --gold gold.mrp a.mrp b.mrp c.mrp
+      a leaderboard of three systems with intervals and paired significance tests
+  mrp-score --format amr --standardize dereify --aspects --gold gold.amr system.amr
+  mrp-score --validate --timeout 10 --gold gold.mrp system.mrp
+  mrp-score --framework dm --text wsj.txt --n 10 --gold gold.mrp system.sdp
+      an SDP file names no framework; the first 10 gold graphs and their system graphs
+
+exit status: 0 scored (invalid system graphs are counted in "invalid" and score zero; pairs
+stopped by --limit/--timeout (default 60 s) or failing are counted under "cut"); 2 nothing
+scored (bad arguments, unreadable files, any invalid gold graph, or no system graph pairing
+with a gold graph); 130 interrupted (nothing written); 141 stdout closed (| head).
+To convert between formats, see mrp-convert --help; mtool's command line: mrp-mtool --help.
+"""
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of mrp-score."""
+    p = new_parser(PROGRAM, "Score system graphs against gold graphs (MRP metric with a provably optimal "
+                    "node correspondence). Prints one JSON document; with several SYSTEM files, a "
+                    "leaderboard.", EPILOG)
+    p.add_argument("system", metavar="SYSTEM", nargs="+",
+                   help="system graphs ('-' for stdin), e.g. system.mrp; several files give a leaderboard")
+    p.add_argument("--gold", required=True, metavar="GOLD", help="gold graphs, e.g. --gold gold.mrp")
+    p.add_argument("--score", default="mrp", metavar="METRIC[,METRIC...]",
+                   help="metrics to compute: mrp (default), smatch, edm, sdp, ucca, aspects, sembleu, "
+                        "predications, unlabeled; with several "
+                        "(e.g. --score mrp,smatch,edm) the JSON is keyed by metric name and the "
+                        "inputs are read once")
+    p.add_argument("--format", metavar="FMT",
+                   help="format of SYSTEM (default: from its extension, else mrp), e.g. --format amr")
+    p.add_argument("--gold-format", metavar="FMT",
+                   help="format of GOLD (default: from its extension, else mrp; --format does not apply "
+                        "to GOLD), e.g. --gold-format mrp")
+    p.add_argument("--framework", action="append", metavar="NAME",
+                   help="score only graphs of this framework (repeatable), e.g. --framework eds")
+    add_read_options(p)
+    add_selection_options(p)
+    p.add_argument("--positional", action="store_true",
+                   help="pair graphs by position even when two files without graph ids hold different "
+                        "numbers of graphs (otherwise refused: every later pair would be misaligned)")
+    p.add_argument("--standardize", default="none", metavar="PRESET",
+                   help="AMR standardization applied to gold and system alike: none (default), smatchpp, "
+                        "reify, dereify, or options joined by '+' (roles, reify, dereify, attributes, "
+                        "dedupe, no-wiki), e.g. --standardize roles+dedupe")
+    p.add_argument("--aspects", action="store_true",
+                   help="add fine-grained AMR aspect scores (named entities, negation, ...) "
+                        "under \"aspects\"")
+    p.add_argument("--aspect-depth", default="2", metavar="N|full",
+                   help="aspects: relation levels kept below a trigger: 2 (default, as Smatch++ extracts) "
+                        "or 'full' (everything reachable from the trigger), e.g. --aspect-depth full")
+    p.add_argument("--triples", choices=("penman", "mrp"),
+                   help="smatch on AMR read from Penman: the original SMATCH tool's triples (penman, the "
+                        "default) or mtool's triples of the MRP form (mrp, as mrp-mtool counts)")
+    p.add_argument("--trace", action="store_true",
+                   help="add per-item counts under \"scores\": {framework: {id: {...}}}")
+    p.add_argument("--errors", metavar="FILE",
+                   help="write per item the correspondence and the missing/surplus tuples, "
+                        "e.g. --errors errors.json")
+    p.add_argument("--limit", type=int, metavar="N",
+                   help="search steps per pair at most (default 5000000); a pair stopped by it is "
+                        "reported inexact with an upper bound, e.g. --limit 100000")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help=f"seconds per pair at most (default {DEFAULT_TIMEOUT:g}; 0: no cap); a pair "
+                        "stopped by it keeps its best correspondence and an upper bound, counted under "
+                        "\"cut\", e.g. --timeout 10")
+    p.add_argument("--no-mip", action="store_true",
+                   help="decide every pair by the branch and bound alone (by default a pair it has not "
+                        "closed after 1000 steps goes to a mixed-integer program solved by HiGHS)")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="worker processes (default 1); results are identical for any N, e.g. --jobs 2")
+    p.add_argument("--smatch-compat", action="store_true",
+                   help="smatch: reproduce the original SMATCH tool's counts, defects included "
+                        "(duplicate triples counted repeatedly, quoted strings cut to their first word)")
+    p.add_argument("--unlabeled", action="store_true",
+                   help="add the MRP metric with edge and node labels ignored (as --score unlabeled)")
+    p.add_argument("--sembleu-weights", type=_weights, metavar="K|W1,W2,...",
+                   help="SemBLEU weights of orders 1, 2, 3 (default 0.34,0.33,0.34, as the original; "
+                        "K: uniform over orders 1..K), e.g. --sembleu-weights 2")
+    p.add_argument("--sembleu-compat", action="store_true",
+                   help="SemBLEU: reproduce the original tool, defects included (unreached nodes skipped, "
+                        ":/() dropped from strings)")
+    p.add_argument("--ancast-compat", action="store_true",
+                   help="ancast: reproduce AnCast 0.1.1 (its reading, anchor-broadcast alignment and "
+                        "scoring quirks) instead of the proved-optimal alignment")
+    p.add_argument("--bootstrap", type=int, nargs="?", const=1000, metavar="N",
+                   help="add 95%% confidence intervals (\"ci\") from N bootstrap resamples of the items "
+                        "(default N 1000), e.g. --bootstrap or --bootstrap 5000")
+    p.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="random seed of the bootstrap and of significance tests (default 0)")
+    p.add_argument("--significance", choices=("randomization", "bootstrap"), default="randomization",
+                   help="leaderboard: paired test between adjacent systems: approximate randomization "
+                        "(default) or paired bootstrap")
+    p.add_argument("--table", action="store_true",
+                   help="print the result as a plain-text table instead of JSON (a leaderboard with "
+                        "several systems)")
+    p.add_argument("--validate", action="store_true",
+                   help="first report every problem of GOLD and SYSTEM on stderr (as mrp-validate), "
+                        "then score")
+    p.add_argument("--output", metavar="FILE", help="write the JSON here instead of stdout")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress line, and do not list skipped or unpaired graphs one by one "
+                        "(counts are still printed)")
+    return p
+
+
+def _weights(text: str) -> Any:
+    from ..score.sembleu import parse_weights
+
+    try:
+        return parse_weights(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def check(args: argparse.Namespace) -> None:
+    if args.jobs < 1:
+        fail(PROGRAM, "--jobs must be at least 1")
+    if args.limit is not None and args.limit < 0:
+        fail(PROGRAM, "--limit must not be negative")
+    if args.timeout is not None and not args.timeout >= 0:
+        fail(PROGRAM, "--timeout must be a number of seconds (0: no cap)")
+    if args.bootstrap is not None and args.bootstrap < 1:
+        fail(PROGRAM, "--bootstrap needs at least 1 resample")
+    if args.aspect_depth != "full" and not (args.aspect_depth.isdigit()):
+        fail(PROGRAM, "--aspect-depth must be a number of levels or 'full'")
+    if len(args.system) > 1 and args.errors:
+        fail(PROGRAM, "--errors works with one SYSTEM file")
+    if len(set(args.system)) != len(args.system):
+        fail(PROGRAM, "a SYSTEM file is named twice")
+    check_frameworks(PROGRAM, args.framework)
+    refuse_overwrite(PROGRAM, [args.output, args.errors],
+                     [args.gold, *args.system, args.text, args.select_filter])
