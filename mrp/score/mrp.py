@@ -23,6 +23,11 @@ from .watchdog import watchdog
 DEFAULT_LIMIT = 5_000_000
 #: The assignment bound is computed for pairs up to this many nodes on the larger side.
 LAP_SIZE = 700
+#: Pairs of at most this many node pairs are first searched for QUICK steps in the main thread (a few
+#: milliseconds at most, so Ctrl-C still stops a run at once; the helper thread would cost more than the
+#: search); a pair that this does not settle is searched again in the helper thread.
+_SMALL = 2500
+QUICK = 1000
 #: Search steps after which a pair the search has not closed goes to the mixed-integer program.
 MIP_AFTER = 1000
 #: Seconds the program gets for a pair when no timeout is set.
@@ -100,16 +105,29 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
     try:
         built = problem if isinstance(problem, Problem) else problem(stop)
         arguments = (built, steps_limit, None if timeout is None else started + timeout, stop)
-        if threading.current_thread() is threading.main_thread():
-            solution = _interruptible(_solve, arguments, stop)
-        else:
+        solution: Optional[Solution] = None
+        if threading.current_thread() is not threading.main_thread():
             solution = _solve(*arguments)
+        elif built.U.size <= _SMALL:
+            solution = _quick(built, steps_limit, stop)
+        if solution is None:
+            solution = _interruptible(_solve, arguments, stop)
     finally:
         if timeout is not None:
             watchdog().disarm()
     exact = solution.exact and built.complete
     cut = None if exact else ("timeout" if stop[0] else "limit")
     return solution._replace(exact=exact, cut=cut, complete=built.complete)
+
+
+def _quick(built: Problem, limit: int, stop: np.ndarray) -> Optional[Solution]:
+    """A small pair's search in this thread, bounded by QUICK steps; None when that does not settle it."""
+    from .solver import solve
+
+    value, bound, steps, exact, pi = solve(built, min(limit, QUICK), LAP_SIZE, stop)
+    if not exact and limit > QUICK:
+        return None  # the full search, in the helper thread
+    return Solution([int(j) for j in pi], int(value), int(bound), bool(exact), int(steps), None)
 
 
 def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarray) -> Solution:
