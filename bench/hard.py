@@ -45,6 +45,8 @@ def wide(n: int, every: int = 0) -> Graph:
 def cases(directory: Path) -> List[Tuple[str, Graph, Graph, Dict[str, Optional[float]]]]:
     big = synthetic.big_pair(directory, nodes=2000)
     gold, system = (read_corpus(str(path)).graphs[0] for path in big)
+    huge = synthetic.big_pair(directory / "5000", nodes=5000)
+    gold5, system5 = (read_corpus(str(path)).graphs[0] for path in huge)
     return [
         ("complete 150 vs itself", complete(150), complete(150), {"timeout": None, "limit": None}),
         ("complete 60 vs perturbed", complete(60), _perturbed(complete(60)), {"timeout": 5, "limit": None}),
@@ -54,6 +56,7 @@ def cases(directory: Path) -> List[Tuple[str, Graph, Graph, Dict[str, Optional[f
         ("uniform 700, --limit 0", uniform(700, 3), uniform(700, 4), {"timeout": None, "limit": 0}),
         ("uniform 700, --timeout 5", uniform(700, 3), uniform(700, 4), {"timeout": 5, "limit": None}),
         ("2000-node pair, --timeout 5", gold, system, {"timeout": 5, "limit": None}),
+        ("5000-node pair, --timeout 5", gold5, system5, {"timeout": 5, "limit": None}),
     ]
 
 
