@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Tuple
 
@@ -111,18 +112,28 @@ def test_a_document_the_search_leaves_open_is_proved_by_the_program(monkeypatch:
 
 
 def test_a_stopped_program_claims_nothing() -> None:
+    """Stopped from outside (Ctrl-C, the watchdog), the program ends at once and proves nothing."""
     problem = document(16, 75)
     stop = np.zeros(1, np.int64)
     timer = threading.Timer(0.3, lambda: stop.__setitem__(0, 1))
     timer.start()
+    started = time.monotonic()
     try:
         proof = mip.prove(problem, nobody(problem), None, stop)
     finally:
         timer.cancel()
-    assert proof is not None and not proof.finished
-    assert proof.bound is None or proof.value <= proof.bound
-    stop[0] = 1
-    assert mip.prove(problem, nobody(problem), None, stop) is None
+    assert time.monotonic() - started < 2.0, "the program did not stop"
+    assert proof is None or (not proof.finished and (proof.bound is None or proof.value <= proof.bound))
+    assert mip.prove(problem, nobody(problem), None, stop) is None  # stopped before it starts
+
+
+def test_the_program_keeps_its_time_limit() -> None:
+    """HiGHS does not look at the clock in every phase: the program is ended at its limit + GRACE."""
+    problem = document(16, 75)
+    started = time.monotonic()
+    proof = mip.prove(problem, nobody(problem), 0.5, np.zeros(1, np.int64))
+    assert time.monotonic() - started < 0.5 + mip.GRACE + 1.0
+    assert proof is None or proof.bound is None or proof.value <= proof.bound
 
 
 def test_without_highspy_the_search_decides_alone(monkeypatch: pytest.MonkeyPatch) -> None:

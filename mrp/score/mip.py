@@ -27,17 +27,26 @@ The map it returns is checked and valued here, not taken on trust.
 from __future__ import annotations
 
 import math
+import os
+import pickle
+import select
+import signal
 import time
-from typing import Any, Callable, List, NamedTuple, Optional
+from typing import Any, Callable, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 
 from .problem import Problem
 
-__all__ = ["MAX_COLUMNS", "Proof", "available", "prove", "value_of"]
+__all__ = ["MAX_COLUMNS", "Proof", "available", "columns", "fits", "prove", "value_of"]
 
 #: Programs with more variables than this are not built (memory and time beyond any per-pair budget).
 MAX_COLUMNS = 1_000_000
+#: HiGHS's presolve and root work take about this many seconds per variable (measured on merged coli
+#: documents: 160,000 variables, 43 s); a program gets a pair only when that fits half its time left.
+COLUMN_SECONDS = 3e-4
+#: A child process running HiGHS is killed this many seconds after its time limit.
+GRACE = 1.0
 #: Slack added to HiGHS's floating-point dual bound before rounding it down to an integer.
 _EPS = 1e-6
 
@@ -102,31 +111,52 @@ def _grouped(keys: np.ndarray, first: int, columns: np.ndarray, x_of: Callable[[
     return int(unique.shape[0])
 
 
-def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float],
-          stop: np.ndarray) -> Optional[Proof]:
-    """Solve the Problem's program from the map ``mapping`` within ``seconds`` (None: no limit).
+class _Model(NamedTuple):
+    """The program's arrays (no HiGHS objects: they are made where the program runs)."""
 
-    Stops when ``stop[0]`` is set.  Returns None when HiGHS is missing or the
-    program is too large to build.
-    """
+    xi: np.ndarray
+    xj: np.ndarray
+    cost: np.ndarray
+    rows: int
+    upper: np.ndarray
+    column_start: np.ndarray
+    row_index: np.ndarray
+    coefficient: np.ndarray
+    initial: np.ndarray
+
+
+def columns(problem: Problem) -> int:
+    """The number of variables of the Problem's program."""
+    useful, _ = _useful(problem)
+    return int(np.count_nonzero(useful)) + int(problem.cc.shape[0])
+
+
+def fits(problem: Problem, seconds: Optional[float]) -> bool:
+    """Whether the program is worth building: HiGHS is there, and its size fits MAX_COLUMNS and (by
+    COLUMN_SECONDS) half the time left."""
     if not available():
-        return None
-    highspy = _HIGHSPY
-    started = time.monotonic()
+        return False
+    size = columns(problem)
+    return size <= MAX_COLUMNS and (seconds is None or size * COLUMN_SECONDS <= seconds / 2)
+
+
+def _useful(problem: Problem) -> Tuple[np.ndarray, np.ndarray]:
+    """The node pairs that can score (a reward or a candidate edge end), and each candidate's gold edge."""
+    edge = np.repeat(np.arange(problem.src.shape[0]), np.diff(problem.cptr))
+    useful = problem.U > 0
+    useful[problem.src[edge], problem.cc] = True
+    useful[problem.tgt[edge], problem.cd] = True
+    return useful, edge
+
+
+def _model(problem: Problem, mapping: np.ndarray) -> _Model:
     U = problem.U
     n, m = U.shape
-    E, K = problem.src.shape[0], problem.cc.shape[0]
-    edge = np.repeat(np.arange(E), np.diff(problem.cptr))
+    K = problem.cc.shape[0]
+    useful, edge = _useful(problem)
     a, b = problem.src[edge], problem.tgt[edge]
-    useful = U > 0
-    useful[a, problem.cc] = True
-    useful[b, problem.cd] = True
     xi, xj = np.nonzero(useful)
     X = xi.shape[0]
-    if X == 0:  # nothing can score: every map is worth 0
-        return Proof(np.full(n, -1, np.int64), 0, 0, True)
-    if X + K > MAX_COLUMNS:
-        return None
     x_id = np.full((n, m), -1, np.int64)
     x_id[xi, xj] = np.arange(X)
     ys = X + np.arange(K)
@@ -142,59 +172,145 @@ def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float],
     coefficient = np.concatenate([np.full(part[0].shape[0], part[2] if len(part) > 2 else 1.0)
                                   for part in rows])
     order = np.lexsort((row, column))
+    return _Model(xi, xj, np.concatenate([U[xi, xj], problem.cw]).astype(np.float64), count,
+                  np.concatenate([np.ones(n + m), np.zeros(count - n - m)]),
+                  np.searchsorted(column[order], np.arange(X + K + 1)).astype(np.int32),
+                  row[order].astype(np.int32), coefficient[order], _start(problem, mapping, x_id, X, K, edge))
+
+
+def _run(model: _Model, n: int, seconds: Optional[float], stop: Optional[np.ndarray]) -> Tuple[
+        Optional[np.ndarray], float, bool]:
+    """HiGHS on the program: its map (None when it has none), its dual bound, and whether it finished."""
+    highspy = _HIGHSPY
+    X, size = model.xi.shape[0], model.cost.shape[0]
     lp = highspy.HighsLp()
-    lp.num_col_ = X + K
-    lp.num_row_ = count
+    lp.num_col_ = size
+    lp.num_row_ = model.rows
     lp.sense_ = highspy.ObjSense.kMaximize
-    lp.col_cost_ = np.concatenate([U[xi, xj], problem.cw]).astype(np.float64)
-    lp.col_lower_ = np.zeros(X + K)
-    lp.col_upper_ = np.ones(X + K)
-    lp.row_lower_ = np.full(count, -highspy.kHighsInf)
-    lp.row_upper_ = np.concatenate([np.ones(n + m), np.zeros(count - n - m)])
+    lp.col_cost_ = model.cost
+    lp.col_lower_ = np.zeros(size)
+    lp.col_upper_ = np.ones(size)
+    lp.row_lower_ = np.full(model.rows, -highspy.kHighsInf)
+    lp.row_upper_ = model.upper
     lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = np.searchsorted(column[order], np.arange(X + K + 1)).astype(np.int32)
-    lp.a_matrix_.index_ = row[order].astype(np.int32)
-    lp.a_matrix_.value_ = coefficient[order]
-    lp.integrality_ = [highspy.HighsVarType.kInteger] * X + [highspy.HighsVarType.kContinuous] * K
+    lp.a_matrix_.start_ = model.column_start
+    lp.a_matrix_.index_ = model.row_index
+    lp.a_matrix_.value_ = model.coefficient
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * X + [highspy.HighsVarType.kContinuous] * (size - X)
     solver = highspy.Highs()
     for option, setting in (("output_flag", False), ("threads", 1), ("random_seed", 0),
                             ("mip_rel_gap", 0.0), ("mip_abs_gap", 1 - 1e-4)):
         solver.setOptionValue(option, setting)
     if seconds is not None:
-        solver.setOptionValue("time_limit", max(0.0, seconds - (time.monotonic() - started)))
+        solver.setOptionValue("time_limit", max(0.0, seconds))
     solver.passModel(lp)
-    start = _start(problem, mapping, x_id, X, K, edge)
     solution = highspy.HighsSolution()
-    solution.col_value = start
+    solution.col_value = model.initial
     solution.value_valid = True
     solver.setSolution(solution)
+    if stop is not None:
+        def interrupt(event: Any) -> None:
+            if stop[0]:
+                event.interrupt()
 
-    def interrupt(event: Any) -> None:
-        if stop[0]:
-            event.interrupt()
+        for callback in (solver.cbMipInterrupt, solver.cbSimplexInterrupt, solver.cbIpmInterrupt):
+            callback.subscribe(interrupt)
+    solver.run()
+    finished = solver.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    dual = float(solver.getInfo().mip_dual_bound)
+    values = np.asarray(solver.getSolution().col_value[:X])
+    if values.shape[0] != X:
+        return None, dual, finished
+    chosen = np.nonzero(values > 0.5)[0]
+    found = np.full(n, -1, np.int64)
+    found[model.xi[chosen]] = model.xj[chosen]
+    pairs = chosen.shape[0]
+    injective = np.unique(model.xi[chosen]).shape[0] == np.unique(model.xj[chosen]).shape[0] == pairs
+    return (found if injective else None), dual, finished
 
-    for callback in (solver.cbMipInterrupt, solver.cbSimplexInterrupt, solver.cbIpmInterrupt):
-        callback.subscribe(interrupt)
+
+def _in_child(model: _Model, n: int, seconds: Optional[float], stop: np.ndarray) -> Optional[Tuple[
+        Optional[np.ndarray], float, bool]]:
+    """:func:`_run` in a forked process, killed at ``seconds`` + GRACE or when ``stop[0]`` is set (HiGHS
+    does not look at the clock in every phase); None when it was killed or failed."""
+    deadline = None if seconds is None else time.monotonic() + seconds + GRACE
+    readable, writable = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            os.close(readable)
+            _die_with_parent()
+            payload = pickle.dumps(_run(model, n, seconds, None))
+            with os.fdopen(writable, "wb") as out:
+                out.write(payload)
+        finally:
+            os._exit(0)
+    os.close(writable)
+    data = bytearray()
+    killed = False
+    with os.fdopen(readable, "rb", buffering=0) as pipe:
+        while True:
+            if stop[0] or (deadline is not None and time.monotonic() > deadline):
+                os.kill(pid, signal.SIGKILL)
+                killed = True
+                break
+            ready, _, _ = select.select([pipe], [], [], 0.05)
+            if ready:
+                chunk = pipe.read(1 << 20)
+                if not chunk:
+                    break
+                data += chunk
+    os.waitpid(pid, 0)
+    if killed or not data:
+        return None
+    try:
+        return pickle.loads(bytes(data))  # type: ignore[no-any-return]
+    except (pickle.UnpicklingError, EOFError):
+        return None
+
+
+def _die_with_parent() -> None:  # pragma: no cover - the child
+    """Ask Linux to end this process when its parent ends (a killed mrp-score leaves no solver behind)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float],
+          stop: np.ndarray) -> Optional[Proof]:
+    """Solve the Problem's program from the map ``mapping`` within ``seconds`` (None: no limit).
+
+    Where processes can fork, HiGHS runs in a child process that is killed when
+    ``stop[0]`` is set or ``seconds`` (plus GRACE) have passed; else in this
+    thread, stopped through HiGHS's callbacks.  Returns None when HiGHS is
+    missing, the program is larger than MAX_COLUMNS, or it was stopped before
+    it had anything to say.
+    """
+    if not available():
+        return None
+    n = problem.U.shape[0]
+    size = columns(problem)
+    if size == problem.cc.shape[0]:  # no node pair can score: every map is worth 0
+        return Proof(np.full(n, -1, np.int64), 0, 0, True)
+    if size > MAX_COLUMNS or stop[0]:
+        return None
+    model = _model(problem, mapping)
     if stop[0]:
         return None
-    solver.run()
-    status = solver.getModelStatus()
-    info = solver.getInfo()
+    ran = _in_child(model, n, seconds, stop) if hasattr(os, "fork") else _run(model, n, seconds, stop)
+    if ran is None:
+        return None
+    candidate, dual, finished = ran
     found = np.asarray(mapping, np.int64).copy()
     best = value_of(problem, found)
-    columns = np.asarray(solver.getSolution().col_value[:X]) if X else np.zeros(0)
-    if columns.shape[0] == X:
-        candidate = np.full(n, -1, np.int64)
-        chosen = np.nonzero(columns > 0.5)[0]
-        candidate[xi[chosen]] = xj[chosen]
-        injective = np.unique(xj[chosen]).shape[0] == np.unique(xi[chosen]).shape[0] == chosen.shape[0]
-        if injective:
-            value = value_of(problem, candidate)
-            if value > best:
-                found, best = candidate, value
-    dual = float(info.mip_dual_bound)
+    if candidate is not None:
+        value = value_of(problem, candidate)
+        if value > best:
+            found, best = candidate, value
     bound = math.floor(dual + _EPS) if math.isfinite(dual) else None
-    finished = status == highspy.HighsModelStatus.kOptimal
     return Proof(found, best, None if bound is None else max(best, bound), finished)
 
 

@@ -93,7 +93,8 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
     ``problem`` may be a function of the stop flag that builds the Problem: the
     timeout then covers building too.  A pair the search has not closed after
     ``MIP_AFTER`` steps goes to the mixed-integer program of mrp.score.mip when
-    HiGHS is installed and the limit allows more steps than that.
+    HiGHS is installed, the limit allows more steps than that, and the program
+    fits the time left (``mip.fits``).
     """
     steps_limit = DEFAULT_LIMIT if limit is None else limit
     stop = np.zeros(1, np.int64)
@@ -134,7 +135,8 @@ def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarr
     """The search, then (for a pair it leaves open) the program; ``cut`` and ``complete`` are the caller's."""
     from .solver import solve  # numba only when a pair is scored
 
-    handoff = built.complete and limit > MIP_AFTER and mip.ENABLED and mip.available()
+    seconds = MIP_SECONDS if deadline is None else deadline - time.monotonic()
+    handoff = built.complete and limit > MIP_AFTER and mip.ENABLED and mip.fits(built, seconds)
     value, bound, steps, exact, pi = solve(built, MIP_AFTER if handoff else limit, LAP_SIZE, stop)
     used = False
     if handoff and not exact and not stop[0]:
