@@ -96,25 +96,32 @@ def from_triples(local_g: List[Dict[Hashable, int]], local_s: List[Dict[Hashable
     multiplicity is 1).
     """
     n, m = len(local_g), len(local_s)
-    U = np.zeros((n, m), np.int64)
     where: Dict[Hashable, List[Tuple[int, int]]] = {}
     for j, triples in enumerate(local_s):
         for key, count in triples.items():
             where.setdefault(key, []).append((j, count))
+    rows: List[int] = []
+    cols: List[int] = []
+    values: List[int] = []
     for i, triples in enumerate(local_g):
         for key, count in triples.items():
             for j, theirs in where.get(key, ()):
-                U[i, j] += count * theirs
-    return _with_edges(U, rel_g, rel_s, lambda mine, theirs: mine * theirs, stop)
+                rows.append(i)
+                cols.append(j)
+                values.append(count * theirs)
+    U = np.zeros((n, m), np.int64)
+    np.add.at(U, (np.array(rows, np.int64), np.array(cols, np.int64)), np.array(values, np.int64))
+    return _with_edges(U, rel_g, rel_s, None, stop)
 
 
 def _with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
-                system: Mapping[Tuple[int, int, Any], Any], weight: Callable[[Any, Any], int],
+                system: Mapping[Tuple[int, int, Any], Any], weight: Optional[Callable[[Any, Any], int]],
                 stop: Optional[np.ndarray] = None) -> Problem:
     """The Problem for rewards U and edges keyed (source, target, label) with a payload each.
 
     A gold edge and a system edge with the same label match with ``weight(gold
-    payload, system payload)``; loops can only match loops and go into U.  The
+    payload, system payload)`` (the product of the two when ``weight`` is None:
+    integer payloads); loops can only match loops and go into U.  The
     candidates of each gold edge are sorted by (source, target), as the solver
     requires.  Past MAX_CANDIDATES candidates, or when ``stop[0]`` is set, the
     Problem keeps the rewards only (not ``complete``).
@@ -130,14 +137,16 @@ def _with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
     ssrc: List[int] = []
     stgt: List[int] = []
     # per label: the system edges sorted by ends, as arrays (source, target, system edge index)
-    blocks: Dict[Hashable, Tuple[np.ndarray, np.ndarray, np.ndarray, List[Any]]] = {}
+    blocks: Dict[Hashable, Tuple[np.ndarray, np.ndarray, np.ndarray, List[Any], Any]] = {}
     for key, found in s_edges.items():
         found.sort(key=lambda edge: (edge[0], edge[1]))
         first = len(ssrc)
         ssrc.extend(edge[0] for edge in found)
         stgt.extend(edge[1] for edge in found)
+        payloads = [edge[2] for edge in found]
         blocks[key] = (np.array(ssrc[first:], np.int64), np.array(stgt[first:], np.int64),
-                       np.arange(first, len(ssrc), dtype=np.int64), [edge[2] for edge in found])
+                       np.arange(first, len(ssrc), dtype=np.int64), payloads,
+                       np.array(payloads, np.int64) if weight is None else None)
     gold_labels = Counter(key for a, b, key in gold if a != b)
     if sum(count * len(s_edges.get(key, ())) for key, count in gold_labels.items()) > MAX_CANDIDATES:
         return _rewards_only(U)
@@ -151,7 +160,7 @@ def _with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
             return _rewards_only(U)
         if a == b:
             for j, theirs in s_loops.get(key, ()):
-                U[a, j] += weight(payload, theirs)
+                U[a, j] += payload * theirs if weight is None else weight(payload, theirs)
             continue
         src.append(a)
         tgt.append(b)
@@ -160,7 +169,10 @@ def _with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
         if block is None:
             sizes.append(0)
             continue
-        weights = np.fromiter((weight(payload, theirs) for theirs in block[3]), np.int64, len(block[3]))
+        if weight is None:  # integer payloads that multiply
+            weights = payload * block[4]
+        else:
+            weights = np.fromiter((weight(payload, theirs) for theirs in block[3]), np.int64, len(block[3]))
         parts.append((block[0], block[1], block[2], weights))
         sizes.append(len(weights))
     cptr = np.zeros(len(sizes) + 1, np.int64)
