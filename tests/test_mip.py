@@ -142,3 +142,11 @@ def test_without_highspy_the_search_decides_alone(monkeypatch: pytest.MonkeyPatc
     problem = document(8, 152)
     solution = solve_problem(problem, limit=2000)
     assert not solution.mip and solution.steps > 1000 and not solution.exact
+
+
+def test_a_program_too_large_for_the_time_left_is_not_built() -> None:
+    problem = document(16, 75)
+    size = mip.columns(problem)
+    assert mip.fits(problem, None)
+    assert mip.fits(problem, 2 * size * mip.COLUMN_SECONDS)
+    assert not mip.fits(problem, size * mip.COLUMN_SECONDS)
