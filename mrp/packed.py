@@ -2,9 +2,10 @@
 
 A live graph of a few dozen nodes costs about 14 KB of Python objects; packed, about 500 bytes.
 :func:`pack` and :func:`unpack` round-trip every field of a :class:`~mrp.graph.Graph` exactly.
-:class:`PackedGraphs` is a sequence of graphs that stores them packed (compressed blocks in one buffer, so that
-forked processes read it without copying it) and gives a fresh graph for each access; its
-:class:`Packed` entries carry what pairing needs (id, framework, flavor, line) without unpacking.
+:class:`PackedGraphs` is a sequence of graphs that stores them packed (compressed blocks in one
+buffer, which forked processes read without copying it) and gives a fresh graph for each access;
+its :class:`Packed` entries carry what pairing needs (id, framework, flavor, line, size) without
+unpacking.
 """
 
 from __future__ import annotations
@@ -119,8 +120,8 @@ class PackedGraphs(Sequence[Graph]):
         return self._entries
 
     def nbytes(self) -> int:
-        """The size of the packed graphs."""
-        return len(self._data)
+        """The size of the packed graphs (compressed blocks, and the last block's graphs uncompressed)."""
+        return len(self._data) + sum(len(data) for data in self._pending)
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import random
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -13,7 +14,7 @@ import mrp.load
 from mrp.cli.score import main_body
 from mrp.graph import Edge, Graph, Node, Placement, Relation, fingerprint
 from mrp.load import read_corpus
-from mrp.packed import Packed, PackedGraphs, entries, mapped, pack, unpack
+from mrp.packed import BLOCK, Packed, PackedGraphs, entries, mapped, pack, unpack
 from mrp.score.pairing import Pair, pair
 
 from conftest import ROOT
@@ -81,6 +82,16 @@ def test_packed_graphs_sequence_and_entries() -> None:
     assert packed + [] == list(graphs) and [] + packed == list(graphs)
     changed = mapped(packed, lambda g: Graph(id=g.id + "!"))
     assert isinstance(changed, PackedGraphs) and [g.id for g in changed] == [g.id + "!" for g in graphs]
+
+
+def test_packed_graphs_across_blocks_in_any_order() -> None:
+    graphs = list(read_corpus(str(DEMO / "gold.mrp")).graphs) * 20  # several compressed blocks
+    packed = PackedGraphs(graphs)
+    assert len(graphs) > 3 * BLOCK and packed.nbytes() < sum(len(pack(g)) for g in graphs)
+    order = list(range(len(graphs)))
+    random.Random(1).shuffle(order)
+    assert [fingerprint(packed[k]) for k in order] == [fingerprint(graphs[k]) for k in order]
+    assert [_typed(_fields(g)) for g in packed] == [_typed(_fields(g)) for g in graphs]
 
 
 def test_read_corpus_packs_past_the_limit() -> None:
