@@ -147,3 +147,17 @@ def test_leaderboard_packed_gives_the_same_result(capsys: pytest.CaptureFixture[
     before = _score(args, capsys)
     monkeypatch.setattr(mrp.load, "PACK_AFTER", 0)
     assert _score(args, capsys) == before
+
+
+def test_pairing_by_sentences_packed(tmp_path: Path) -> None:
+    graphs = [("The girl sleeps.", "(s / sleep-01 :ARG0 (g / girl))"), ("It rains.", "(r / rain-01)"),
+              ("Dogs bark.", "(b / bark-01 :ARG0 (d / dog))")]
+    gold, gap = tmp_path / "gold.amr", tmp_path / "gap.amr"
+    gold.write_text("\n\n".join(f"# ::snt {s}\n{g}" for s, g in graphs) + "\n")
+    gap.write_text("\n\n".join(f"# ::snt {s}\n{g}" for s, g in graphs[1:]) + "\n")
+    results = []
+    for limit in (None, 0):
+        pairing = pair(read_corpus(str(gold), pack_after=limit), read_corpus(str(gap), pack_after=limit))
+        results.append((pairing.pairs, pairing.notes, [p.null for p in pairing.pairs]))
+    assert results[0] == results[1] and results[0][2] == [True, False, False]
+    assert "by their sentences (::snt): 2 of 3 gold graphs found" in results[1][1][0]

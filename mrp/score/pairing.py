@@ -104,14 +104,14 @@ def _by_sentence(gold: Corpus, system: Corpus, notes: List[str]) -> Corpus:
     renamed = {}
     for block in matcher.get_matching_blocks():
         for k in range(block.size):
-            renamed[block.b + k] = gold.graphs[block.a + k].id
+            renamed[block.b + k] = entries(gold.graphs)[block.a + k].id
     graphs = []
     for k, graph in enumerate(system.graphs):
         if k in renamed:
             graphs.append(replace(graph, id=renamed[k]))
         else:
             graphs.append(replace(graph, id=f"unmatched-{k}"))
-    moved = sum(1 for k, gid in renamed.items() if gid != system.graphs[k].id)
+    moved = sum(1 for k, gid in renamed.items() if gid != entries(system.graphs)[k].id)
     notes.append(f"{system.name}: graphs have no ids; paired with {gold.name} by their sentences (::snt): "
                  f"{len(renamed)} of {len(gold.graphs)} gold graphs found, {moved} not at their position")
     return Corpus(system.name, system.format, graphs, [])
