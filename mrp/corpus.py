@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from .errors import EXCERPT, FormatError, excerpt
 from .graph import Graph
@@ -33,6 +33,7 @@ class Corpus:
 
     name: str
     format: str
-    graphs: List[Graph] = field(default_factory=list)
+    #: a list, or for a large corpus a :class:`~mrp.packed.PackedGraphs` (each graph unpacked on access)
+    graphs: Sequence[Graph] = field(default_factory=list)
     errors: List[FormatError] = field(default_factory=list)
     repaired: List[Repaired] = field(default_factory=list)

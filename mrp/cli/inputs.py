@@ -16,6 +16,7 @@ from ..codecs import ReadOptions
 from ..errors import excerpt
 from ..graph import Graph
 from ..load import Corpus, read_corpus
+from ..packed import entries
 from ..score.pairing import Pairing, duplicate_errors, key, pair
 from .common import fail, read_ids, report, report_repairs, select, selecting, warn
 
@@ -46,7 +47,7 @@ def check_framework_present(program: str, gold: Corpus, frameworks: Optional[Seq
     if not frameworks:
         return
     counts: Dict[str, int] = {}
-    for graph in gold.graphs:
+    for graph in entries(gold.graphs):
         counts[graph.framework or "none"] = counts.get(graph.framework or "none", 0) + 1
     held = ", ".join(f"{name} ({n})" for name, n in sorted(counts.items())) or "no graph"
     absent = [name for name in frameworks if name not in counts]
@@ -61,7 +62,7 @@ def warn_missing_text(program: str, corpus: Corpus, text: Optional[Mapping[str, 
     """AMR graphs that the --text table lacks keep their own ::snt: say so (once per file, with a count)."""
     if text is None or quiet or corpus.format != "amr":
         return
-    missing = [g for g in corpus.graphs if g.id not in text]
+    missing = [g for g in entries(corpus.graphs) if g.id not in text]
     if missing:
         first = missing[0]
         more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
@@ -104,7 +105,7 @@ def require_pairs(program: str, gold: Corpus, system: Corpus, pairing: Pairing) 
     """Stop when not one system graph pairs with a gold graph (wrong framework, ids or files)."""
     if not pairing.pairs:
         fail(program, f"{gold.name}: no gold graph to score (check --framework and the graph selection)")
-    paired = {key(g) for g in system.graphs} & {key(p.gold) for p in pairing.pairs}
+    paired = {key(g) for g in entries(system.graphs)} & {key(p.gold_entry) for p in pairing.pairs}
     if paired or pairing.invalid:
         return
     fail(program, f"{system.name}: no system graph pairs with a gold graph by (framework, id); "
@@ -148,4 +149,4 @@ def _sample(graph: Graph) -> str:
 
 def frameworks_scored(pairing: Pairing) -> List[str]:
     """The frameworks of the scored gold graphs ('none' for graphs without one), sorted."""
-    return sorted({p.gold.framework or "none" for p in pairing.pairs})
+    return sorted({p.gold_entry.framework or "none" for p in pairing.pairs})

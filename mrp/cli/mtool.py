@@ -258,7 +258,7 @@ def _write(args: argparse.Namespace, corpus: Corpus, out: TextIO) -> None:
 
     if args.write in (None, "json"):
         return
-    graphs = corpus.graphs
+    graphs = list(corpus.graphs)  # live graphs: stamp() changes them in place
     if args.write in ("mrp", "evaluation"):
         stamp(graphs, corpus.format)
     if args.write in ("txt", "id", "evaluation"):

@@ -58,6 +58,7 @@ def validate_report(path: str, fmt: str, read: ReadOptions, frameworks: Optional
 
 def _standardized(corpus: Corpus, std: Standardization) -> Corpus:
     if std.active():
+        from ..packed import mapped
         from ..standardize import standardize
 
         if std.structure:
@@ -67,7 +68,7 @@ def _standardized(corpus: Corpus, std: Standardization) -> Corpus:
             if missing:
                 warn(PROGRAM, f"{corpus.name}: {missing} AMR graph(s) have no Penman layout (read from "
                               "MRP JSON?); structure preservation leaves them unchanged")
-        corpus.graphs = [standardize(graph, std) for graph in corpus.graphs]
+        corpus.graphs = mapped(corpus.graphs, lambda graph: standardize(graph, std))
     return corpus
 
 

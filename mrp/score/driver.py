@@ -83,7 +83,8 @@ class Run:
         """Per-item trace objects {framework: {id: item(pair, result)}} in gold order."""
         out: Dict[str, Dict[str, Any]] = {}
         for pair, result in zip(self.pairing.pairs, self.results):
-            out.setdefault(pair.gold.framework or "none", {})[pair.gold.id] = item(pair, result)
+            gold = pair.gold_entry
+            out.setdefault(gold.framework or "none", {})[gold.id] = item(pair, result)
         return out
 
     def search(self, main: Path) -> Dict[str, Any]:
@@ -169,6 +170,7 @@ class Metric(ABC):
 
 def _isolated(metric: Metric, pair: Pair, options: Options) -> PairResult:
     """A pair's result; an exception while scoring it gives the fallback result with the failure named."""
+    pair = pair.live()  # unpacked once here, and dropped with the pair's result
     try:
         return metric.score(pair, options)
     except Exception as error:  # noqa: BLE001 - one pair's failure must not end the run
@@ -253,7 +255,7 @@ def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
                 except BrokenProcessPool:
                     broken = True
                     if alone == (start, end) and end - start == 1:
-                        done[start] = metric.fallback(pairs[start], options, "its worker process died "
+                        done[start] = metric.fallback(pairs[start].live(), options, "its worker process died "
                                                       "(killed, e.g. out of memory)")
                     else:
                         suspects.extend(range(start, end))
@@ -288,7 +290,7 @@ def _memoized(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
     if memo is None:
         yield from results(metric, pairs, options)
         return
-    keys = [(metric.name, id(pair.gold), fingerprint(pair.system)) for pair in pairs]
+    keys = [(metric.name, id(pair.gold_entry), fingerprint(pair.system)) for pair in pairs]
     todo: List[Pair] = []
     planned = set()
     for pair, key in zip(pairs, keys):
@@ -324,7 +326,8 @@ def evaluate(metric: Metric, pairing: Pairing, options: Optional[Options] = None
                 progress.problem(pair.gold, f"scoring failed: {result.failure}")
             progress.advance(result.cut is not None)
             if options.errors and result.errors is not None:
-                details.setdefault(pair.gold.framework or "none", {})[pair.gold.id] = result.errors
+                gold = pair.gold_entry
+                details.setdefault(gold.framework or "none", {})[gold.id] = result.errors
     finally:
         progress.finish()
     run = Run(pairing, found, totals, options, start, cpu, children)

@@ -4,22 +4,51 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field, replace
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..corpus import Corpus
 from ..errors import FormatError, InputError
 from ..graph import Graph
+from ..packed import Entry, Packed, entries, live
 
 Key = Tuple[Optional[str], str]
 
 
-@dataclass
 class Pair:
-    """A gold graph and its system graph (an empty graph when the system has none)."""
+    """A gold graph and its system graph (an empty graph when the system has none).
 
-    gold: Graph
-    system: Graph
-    null: bool
+    Either graph may be held packed (:class:`~mrp.packed.Packed`, from a large corpus): ``gold`` and
+    ``system`` then unpack it on each access; :meth:`live` gives the pair with both unpacked once.
+    """
+
+    __slots__ = ("gold_entry", "system_entry", "null")
+
+    def __init__(self, gold: Entry, system: Entry, null: bool) -> None:
+        self.gold_entry, self.system_entry, self.null = gold, system, null
+
+    @property
+    def gold(self) -> Graph:
+        """The gold graph."""
+        return live(self.gold_entry)
+
+    @property
+    def system(self) -> Graph:
+        """The system graph."""
+        return live(self.system_entry)
+
+    def live(self) -> Pair:
+        """This pair with both graphs unpacked (itself when neither is packed)."""
+        if isinstance(self.gold_entry, Packed) or isinstance(self.system_entry, Packed):
+            return Pair(self.gold, self.system, self.null)
+        return self
+
+    def __eq__(self, other: Any) -> bool:
+        if not isinstance(other, Pair):
+            return NotImplemented
+        return (self.gold, self.system, self.null) == (other.gold, other.system, other.null)
+
+    def __repr__(self) -> str:
+        return f"Pair(gold={self.gold!r}, system={self.system!r}, null={self.null!r})"
 
 
 @dataclass
@@ -27,8 +56,9 @@ class Pairing:
     """Pairs in gold file order, and what could not be paired (each counted and reported)."""
 
     pairs: List[Pair] = field(default_factory=list)
-    unpaired: List[Graph] = field(default_factory=list)
-    duplicates: List[Graph] = field(default_factory=list)
+    #: system graphs not scored (as held: id, framework and line without unpacking)
+    unpaired: List[Entry] = field(default_factory=list)
+    duplicates: List[Entry] = field(default_factory=list)
     invalid: List[FormatError] = field(default_factory=list)
     #: system graphs that their reader repaired (scored as repaired)
     repaired: int = 0
@@ -36,16 +66,16 @@ class Pairing:
     notes: List[str] = field(default_factory=list)
 
 
-def key(graph: Graph) -> Key:
-    """The pairing key of a graph."""
+def key(graph: Entry) -> Key:
+    """The pairing key of a graph (live or packed)."""
     return (graph.framework, graph.id)
 
 
 def duplicate_errors(corpus: Corpus) -> List[FormatError]:
     """One error for each graph whose (framework, id) occurred earlier in the same file."""
-    first: Dict[Key, Graph] = {}
+    first: Dict[Key, Entry] = {}
     errors = []
-    for graph in corpus.graphs:
+    for graph in entries(corpus.graphs):
         k = key(graph)
         if k in first:
             where = f" (first at line {first[k].line})" if first[k].line else ""
@@ -58,7 +88,7 @@ def duplicate_errors(corpus: Corpus) -> List[FormatError]:
 
 def positional(corpus: Corpus) -> bool:
     """True when the graphs of a file have no ids of their own (readers then number them 0, 1, ...)."""
-    ids = [graph.id for graph in corpus.graphs] + [error.graph_id for error in corpus.errors]
+    ids = [graph.id for graph in entries(corpus.graphs)] + [error.graph_id for error in corpus.errors]
     return bool(ids) and set(ids) == {str(k) for k in range(len(ids))}
 
 
@@ -74,14 +104,14 @@ def _by_sentence(gold: Corpus, system: Corpus, notes: List[str]) -> Corpus:
     renamed = {}
     for block in matcher.get_matching_blocks():
         for k in range(block.size):
-            renamed[block.b + k] = gold.graphs[block.a + k].id
+            renamed[block.b + k] = entries(gold.graphs)[block.a + k].id
     graphs = []
     for k, graph in enumerate(system.graphs):
         if k in renamed:
             graphs.append(replace(graph, id=renamed[k]))
         else:
             graphs.append(replace(graph, id=f"unmatched-{k}"))
-    moved = sum(1 for k, gid in renamed.items() if gid != system.graphs[k].id)
+    moved = sum(1 for k, gid in renamed.items() if gid != entries(system.graphs)[k].id)
     notes.append(f"{system.name}: graphs have no ids; paired with {gold.name} by their sentences (::snt): "
                  f"{len(renamed)} of {len(gold.graphs)} gold graphs found, {moved} not at their position")
     return Corpus(system.name, system.format, graphs, [])
@@ -97,7 +127,7 @@ def _positions(gold: Corpus, system: Corpus, by_position: bool, notes: List[str]
         notes.append(f"{gold.name} has {n} graphs and {system.name} {m}, without ids: paired by position "
                      "(--positional); pairs after a missing graph may be misaligned")
         return system
-    if all(_sentence(graph) for graph in gold.graphs + system.graphs) and not system.errors:
+    if all(_sentence(graph) for graph in [*gold.graphs, *system.graphs]) and not system.errors:
         return _by_sentence(gold, system, notes)
     raise InputError(f"{gold.name} has {n} graphs and {system.name} {m}, and neither gives graph ids "
                      "(# ::id): pairing by position would pair every graph after a missing one with "
@@ -120,10 +150,10 @@ def pair(gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]] = Non
     result = Pairing(repaired=len(system.repaired))
     if positional(gold) and positional(system):
         system = _positions(gold, system, by_position, result.notes)
-    golds = [g for g in gold.graphs if keep is None or g.framework in keep]
+    golds = [g for g in entries(gold.graphs) if keep is None or g.framework in keep]
     gold_keys = {key(g) for g in golds}
-    by_key: Dict[Key, Graph] = {}
-    for graph in system.graphs:
+    by_key: Dict[Key, Entry] = {}
+    for graph in entries(system.graphs):
         if keep is not None and graph.framework not in keep:
             continue
         k = key(graph)
@@ -142,5 +172,10 @@ def pair(gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]] = Non
         if partner is None:
             result.pairs.append(Pair(graph, graph.empty_copy(), True))
         else:
-            result.pairs.append(Pair(graph, partner, not partner.nodes))
+            result.pairs.append(Pair(graph, partner, _empty(partner)))
     return result
+
+
+def _empty(graph: Entry) -> bool:
+    """True for a graph without nodes."""
+    return graph.size == 0 if isinstance(graph, Packed) else not graph.nodes
