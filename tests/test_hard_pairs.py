@@ -154,7 +154,7 @@ def test_reduced_cost_fixing_never_bans_a_pair_of_a_better_map(seed: int) -> Non
         for i, j in enumerate(pi):
             if j >= 0:
                 through[i, j] = max(through[i, j], v)
-    found, bound, _, exact, _ = solve(problem, 10**6, 700, np.zeros(1, np.int64))
+    found, bound, _, exact, _ = solve(problem, 10**6, 700, np.zeros(1, np.int64), np.zeros(0, np.int64))
     assert found == optimum and exact and bound == optimum
     ix = index(problem)
     sc = scratch(m, len(problem.ssrc))

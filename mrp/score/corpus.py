@@ -43,8 +43,9 @@ class MRP(Metric):
         return ("all",)
 
     def score(self, pair: Pair, options: Options) -> PairResult:
-        return _result(score_normal(normalize(pair.gold), normalize(pair.system), options.limit,
-                                    options.errors, options.timeout))
+        gold, system = pair.gold, pair.system
+        return _result(score_normal(normalize(gold), normalize(system), options.limit, options.errors,
+                                    options.timeout, (gold, system)))
 
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
         normal = normalize(graph)

@@ -86,15 +86,21 @@ class Solution(NamedTuple):
     mip: bool = False
 
 
+#: What the solver gets for "no seed".
+_NO_SEED = np.zeros(0, np.int64)
+
+
 def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limit: Optional[int] = None,
-                  timeout: Optional[float] = None) -> Solution:
+                  timeout: Optional[float] = None,
+                  seeding: Optional[Callable[[Problem], Optional[np.ndarray]]] = None) -> Solution:
     """An optimal map, or the best found within ``limit`` steps and ``timeout`` seconds with a bound.
 
     ``problem`` may be a function of the stop flag that builds the Problem: the
     timeout then covers building too.  A pair the search has not closed after
     ``MIP_AFTER`` steps goes to the mixed-integer program of mrp.score.mip when
     HiGHS is installed, the limit allows more steps than that, and the program
-    fits the time left (``mip.fits``).
+    fits the time left (``mip.fits``).  ``seeding`` gives a map to start from
+    for the built Problem (e.g. mrp.score.seed's sentence-by-sentence map), or None.
     """
     steps_limit = DEFAULT_LIMIT if limit is None else limit
     stop = np.zeros(1, np.int64)
@@ -105,12 +111,14 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
         watchdog().arm(stop, timeout)
     try:
         built = problem if isinstance(problem, Problem) else problem(stop)
-        arguments = (built, steps_limit, None if timeout is None else started + timeout, stop)
+        seed = seeding(built) if seeding is not None and built.complete and not stop[0] else None
+        seed = _NO_SEED if seed is None else seed
+        arguments = (built, steps_limit, None if timeout is None else started + timeout, stop, seed)
         solution: Optional[Solution] = None
         if threading.current_thread() is not threading.main_thread():
             solution = _solve(*arguments)
         elif built.U.size <= _SMALL:
-            solution = _quick(built, steps_limit, stop)
+            solution = _quick(built, steps_limit, stop, seed)
         if solution is None:
             solution = _interruptible(_solve, arguments, stop)
     finally:
@@ -121,23 +129,24 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
     return solution._replace(exact=exact, cut=cut, complete=built.complete)
 
 
-def _quick(built: Problem, limit: int, stop: np.ndarray) -> Optional[Solution]:
+def _quick(built: Problem, limit: int, stop: np.ndarray, seed: np.ndarray) -> Optional[Solution]:
     """A small pair's search in this thread, bounded by QUICK steps; None when that does not settle it."""
     from .solver import solve
 
-    value, bound, steps, exact, pi = solve(built, min(limit, QUICK), LAP_SIZE, stop)
+    value, bound, steps, exact, pi = solve(built, min(limit, QUICK), LAP_SIZE, stop, seed)
     if not exact and limit > QUICK:
         return None  # the full search, in the helper thread
     return Solution([int(j) for j in pi], int(value), int(bound), bool(exact), int(steps), None)
 
 
-def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarray) -> Solution:
+def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarray,
+           seed: np.ndarray) -> Solution:
     """The search, then (for a pair it leaves open) the program; ``cut`` and ``complete`` are the caller's."""
     from .solver import solve  # numba only when a pair is scored
 
     seconds = MIP_SECONDS if deadline is None else deadline - time.monotonic()
     handoff = built.complete and limit > MIP_AFTER and mip.ENABLED and mip.fits(built, seconds)
-    value, bound, steps, exact, pi = solve(built, MIP_AFTER if handoff else limit, LAP_SIZE, stop)
+    value, bound, steps, exact, pi = solve(built, MIP_AFTER if handoff else limit, LAP_SIZE, stop, seed)
     used = False
     if handoff and not exact and not stop[0]:
         seconds = MIP_SECONDS if deadline is None else deadline - time.monotonic()
@@ -153,11 +162,21 @@ def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarr
 
 
 def solve_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None,
-                 timeout: Optional[float] = None) -> Solution:
-    """The optimal correspondence of two normalized graphs under the MRP metric."""
+                 timeout: Optional[float] = None, graphs: Optional[Tuple[Graph, Graph]] = None) -> Solution:
+    """The optimal correspondence of two normalized graphs under the MRP metric (``graphs``: the two
+    graphs they normalize, for a sentence-by-sentence start on documents)."""
     if same(gold, system):
         return Solution(list(range(len(gold))), -1, -1, True, 0, None, False)
-    return solve_problem(lambda stop: build(gold, system, stop), limit, timeout)
+    return solve_problem(lambda stop: build(gold, system, stop), limit, timeout, seeding(graphs))
+
+
+def seeding(graphs: Optional[Tuple[Graph, Graph]]) -> Optional[Callable[[Problem], Optional[np.ndarray]]]:
+    """The sentence-by-sentence start of mrp.score.seed for a pair of graphs (None without them)."""
+    if graphs is None:
+        return None
+    from .seed import sentence_seed
+
+    return lambda problem: sentence_seed(problem, graphs[0], graphs[1])
 
 
 def same(gold: NormalGraph, system: NormalGraph) -> bool:
@@ -167,14 +186,15 @@ def same(gold: NormalGraph, system: NormalGraph) -> bool:
 
 
 def score_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None,
-                 errors: bool = False, timeout: Optional[float] = None) -> PairScore:
+                 errors: bool = False, timeout: Optional[float] = None,
+                 graphs: Optional[Tuple[Graph, Graph]] = None) -> PairScore:
     """Score two normalized graphs.
 
     Identical graphs are matched node by node at once (every tuple matches:
     proved optimal).  A pair solved without its edges reports the tuples its
     map matches and the bound min(g, s).
     """
-    solution = solve_normal(gold, system, limit, timeout)
+    solution = solve_normal(gold, system, limit, timeout, graphs)
     mapping = solution.mapping
     counts = count(gold, system, mapping)
     g, s, c = counts["all"]
@@ -199,4 +219,4 @@ def score_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = 
 def score_pair(gold: Graph, system: Graph, limit: Optional[int] = None, errors: bool = False,
                timeout: Optional[float] = None) -> PairScore:
     """Score a system graph against a gold graph with the MRP metric (exact unless a limit stops it)."""
-    return score_normal(normalize(gold), normalize(system), limit, errors, timeout)
+    return score_normal(normalize(gold), normalize(system), limit, errors, timeout, (gold, system))

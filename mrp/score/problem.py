@@ -193,3 +193,25 @@ def _rewards_only(U: np.ndarray) -> Problem:
     empty = np.zeros(0, np.int64)
     return Problem(U, empty, empty, empty, np.zeros(1, np.int64), empty, empty, empty, empty, empty, empty,
                    False)
+
+
+def restrict(problem: Problem, rows: np.ndarray, cols: np.ndarray) -> Problem:
+    """The Problem on gold nodes ``rows`` and system nodes ``cols`` only (both ascending), renumbered
+    ``0..len-1`` in that order; edges and candidates with an end outside are left out."""
+    n, m = problem.U.shape
+    gold_at = np.full(n, -1, np.int64)
+    gold_at[rows] = np.arange(rows.shape[0])
+    system_at = np.full(m, -1, np.int64)
+    system_at[cols] = np.arange(cols.shape[0])
+    kept_edges = (gold_at[problem.src] >= 0) & (gold_at[problem.tgt] >= 0)
+    edge_of = np.repeat(np.arange(problem.src.shape[0]), np.diff(problem.cptr))
+    kept = kept_edges[edge_of] & (system_at[problem.cc] >= 0) & (system_at[problem.cd] >= 0)
+    edges = np.nonzero(kept_edges)[0]
+    cptr = np.zeros(edges.shape[0] + 1, np.int64)
+    np.cumsum(np.bincount(edge_of[kept], minlength=problem.src.shape[0])[edges], out=cptr[1:])
+    kept_system = (system_at[problem.ssrc] >= 0) & (system_at[problem.stgt] >= 0)
+    system_edge_at = np.cumsum(kept_system) - 1
+    return Problem(problem.U[np.ix_(rows, cols)], gold_at[problem.src[edges]], gold_at[problem.tgt[edges]],
+                   problem.lab[edges], cptr, system_at[problem.cc[kept]], system_at[problem.cd[kept]],
+                   system_edge_at[problem.cf[kept]], problem.cw[kept], system_at[problem.ssrc[kept_system]],
+                   system_at[problem.stgt[kept_system]], problem.complete)

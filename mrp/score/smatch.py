@@ -38,7 +38,7 @@ from .counting import Path, prf
 from .driver import Metric, PairResult, Run
 from .driver import evaluate as drive
 from .metrics import Options
-from .mrp import solve_problem
+from .mrp import seeding, solve_problem
 from .pairing import Pair, Pairing
 from .problem import from_triples
 
@@ -154,7 +154,7 @@ def score_pair(gold: Graph, system: Graph, options: Optional[Options] = None) ->
     """
     options = options or Options()
     tg, ts = triples(gold, options), triples(system, options)
-    item = score_triples(gold.id, tg, ts, options, mapping=options.errors)
+    item = score_triples(gold.id, tg, ts, options, mapping=options.errors, graphs=(gold, system))
     if options.errors:
         mapping = item.pop("mapping", None) or [-1] * len(tg[0])
         item["differences"] = differences(gold, system, mapping, tg, ts)
@@ -197,7 +197,8 @@ def differences(gold: Graph, system: Graph, mapping: List[int], tg: Tuple[Local,
 
 
 def score_triples(gid: str, gold: Tuple[Local, Relations, int], system: Tuple[Local, Relations, int],
-                  options: Options, mapping: bool = False) -> Dict[str, Any]:
+                  options: Options, mapping: bool = False,
+                  graphs: Optional[Tuple[Graph, Graph]] = None) -> Dict[str, Any]:
     """SMATCH counts of two triple sets under the exact optimal alignment (no search when one is empty).
 
     ``mapping``: the item also holds the alignment (gold position -> system position or -1).
@@ -214,7 +215,7 @@ def score_triples(gid: str, gold: Tuple[Local, Relations, int], system: Tuple[Lo
             same["mapping"] = identity
         return same
     solution = solve_problem(lambda stop: from_triples(local_g, local_s, rel_g, rel_s, stop), options.limit,
-                             options.timeout)
+                             options.timeout, seeding(graphs))
     c = matched(solution.mapping, local_g, local_s, rel_g, rel_s)
     if solution.complete and c != solution.value:
         raise ScoreError(f"graph {gid}: internal error: solver value {solution.value} disagrees with the "

@@ -187,13 +187,15 @@ def fixing(pb, ix, share, best, stop, sc):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def solve(pb, limit, lap_size, stop):  # pragma: no cover - compiled
+def solve(pb, limit, lap_size, stop, seed):  # pragma: no cover - compiled
     """Maximize the objective of Problem ``pb``; returns (value, bound, steps, exact, map).
 
     ``limit``: search steps at most; ``lap_size``: the largest side for which
     assignment bounds are used; ``stop``: a one-element array that another
     thread sets non-zero to stop early (the result is then the best map so far
-    with a valid bound).  ``map[i]`` is gold node i's system node or -1.
+    with a valid bound); ``seed``: a map to start from (hill-climbed, kept when
+    better than the root's), or an empty array.  ``map[i]`` is gold node i's
+    system node or -1.
     """
     n, m = pb.U.shape
     best_pi = np.full(n, -1, np.int64)
@@ -207,6 +209,13 @@ def solve(pb, limit, lap_size, stop):  # pragma: no cover - compiled
     use_lap = max(n, m) <= lap_size
     root_lap = max(n, m) <= max(lap_size, ROOT_LAP_SIZE)
     best, bound = root(pb, ix, share, root_lap, stop, sc, best_pi)
+    if seed.shape[0] == n and best < bound:
+        pi = seed.copy()
+        improve(pi, m, pb, ix, 50, stop)
+        value = objective(pi, pb)
+        if value > best:
+            best = value
+            best_pi[:] = pi
     if best >= bound or limit <= 0:
         return best, max(best, bound), 0, best >= bound, best_pi
     banned = fixing(pb, ix, share, best, stop, sc) if use_lap else np.zeros((n, m), np.bool_)

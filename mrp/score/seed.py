@@ -1,0 +1,94 @@
+"""A starting map for document graphs: each sentence aligned with its counterpart.
+
+A multi-sentence AMR (``(m / multi-sentence :snt1 … :snt2 …)``, as DocAMR and
+merged documents write it) aligns mostly sentence to sentence.  The map that
+aligns the root with the root and each gold sentence ``sntK`` optimally with the
+system's ``sntK`` is always a valid correspondence, so the solver starts from
+it: on documents too large to prove, the answer is never below the
+sentence-by-sentence alignment.  Sentences are found from the graph alone: the
+nodes reached from each ``sntK`` edge along edges in their written direction,
+a node reached from several sentences belonging to the first; graphs of
+another shape get no seed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional
+
+import numpy as np
+
+from ..graph import Graph
+from .problem import Problem, restrict
+
+__all__ = ["sentences", "sentence_seed"]
+
+_SENTENCE = re.compile(r"snt(\d+)$", re.IGNORECASE)
+#: Search steps per sentence pair (the sentences of a document are small; the seed needs no proof).
+SENTENCE_STEPS = 20_000
+
+
+def sentences(graph: Graph) -> Optional[Dict[int, List[int]]]:
+    """Node positions per sentence number of a multi-sentence graph (the root in none), or None."""
+    if not graph.tops or not graph.nodes:
+        return None
+    position = {node.id: k for k, node in enumerate(graph.nodes)}
+    root = position.get(graph.tops[0])
+    if root is None or str(graph.nodes[root].label or "").lower() != "multi-sentence":
+        return None
+    children: Dict[int, List[int]] = {}
+    starts: Dict[int, int] = {}
+    for edge in graph.edges:
+        a, b = position.get(edge.source), position.get(edge.target)
+        if a is None or b is None:
+            continue
+        found = _SENTENCE.match(edge.label or "") if a == root else None
+        if found:
+            starts.setdefault(int(found.group(1)), b)
+        elif a != root and b != root:
+            children.setdefault(a, []).append(b)  # in the direction written (a Penman tree's branches)
+    if len(starts) < 2:
+        return None
+    owner = {root: 0}
+    blocks: Dict[int, List[int]] = {}
+    for number in sorted(starts):
+        start = starts[number]
+        if start in owner:
+            continue
+        owner[start] = number
+        block, todo = [start], [start]
+        while todo:
+            for neighbour in children.get(todo.pop(), ()):
+                if neighbour not in owner:
+                    owner[neighbour] = number
+                    block.append(neighbour)
+                    todo.append(neighbour)
+        blocks[number] = block
+    return blocks
+
+
+def sentence_seed(problem: Problem, gold: Graph, system: Graph) -> Optional[np.ndarray]:
+    """The sentence-by-sentence map of two multi-sentence graphs under ``problem`` (positions), or None."""
+    from .solver import solve
+
+    ours, theirs = sentences(gold), sentences(system)
+    n, m = problem.U.shape
+    if not ours or not theirs or n != len(gold.nodes) or m != len(system.nodes):
+        return None
+    seed = np.full(n, -1, np.int64)
+    seed[_root(gold)] = _root(system)
+    stop = np.zeros(1, np.int64)
+    empty = np.zeros(0, np.int64)
+    for number, rows in ours.items():
+        cols = theirs.get(number)
+        if not cols:
+            continue
+        gold_nodes, system_nodes = np.array(sorted(rows), np.int64), np.array(sorted(cols), np.int64)
+        pi = solve(restrict(problem, gold_nodes, system_nodes), SENTENCE_STEPS, 700, stop, empty)[4]
+        matched = pi >= 0
+        seed[gold_nodes[matched]] = system_nodes[pi[matched]]
+    return seed
+
+
+def _root(graph: Graph) -> int:
+    return next(k for k, node in enumerate(graph.nodes) if node.id == graph.tops[0])
