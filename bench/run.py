@@ -189,7 +189,20 @@ def measured(args: List[str], env: Dict[str, str], tree: Optional[Dict[str, floa
 
 
 def slowest_pair(gold: str, system: str, extra: List[str]) -> Tuple[str, float, int]:
-    """The pair that takes longest to score in this process (warm kernels): id, seconds, steps."""
+    """The pair that takes longest to score (warm kernels): id, seconds, steps.
+
+    Measured in a child process: this one must stay small, because Linux counts the memory a process
+    had when it started another (fork, then exec) in the new process's peak RSS (ru_maxrss).
+    """
+    code = ("import json, sys; sys.path.insert(0, 'bench'); import run; "
+            "print(json.dumps(run._slowest_here(*json.loads(sys.argv[1]))))")
+    out = subprocess.run([sys.executable, "-c", code, json.dumps([gold, system, extra])], capture_output=True,
+                         text=True, check=True, cwd=ROOT).stdout
+    name, seconds, steps = json.loads(out)
+    return name, seconds, steps
+
+
+def _slowest_here(gold: str, system: str, extra: List[str]) -> Tuple[str, float, int]:
     from mrp.codecs import ReadOptions
     from mrp.load import read_corpus
     from mrp.normalize import normalize
