@@ -55,6 +55,15 @@ _HIGHSPY: Any = None
 ENABLED = True
 
 
+def installed() -> bool:
+    """Whether HiGHS is installed (without importing it)."""
+    if _HIGHSPY is None:
+        import importlib.util
+
+        return importlib.util.find_spec("highspy") is not None
+    return bool(_HIGHSPY)
+
+
 def available() -> bool:
     """Whether HiGHS can be imported (imported on first use)."""
     global _HIGHSPY
@@ -134,7 +143,7 @@ def columns(problem: Problem) -> int:
 def fits(problem: Problem, seconds: Optional[float]) -> bool:
     """Whether the program is worth building: HiGHS is there, and its size fits MAX_COLUMNS and (by
     COLUMN_SECONDS) half the time left."""
-    if not available():
+    if not installed():
         return False
     size = columns(problem)
     return size <= MAX_COLUMNS and (seconds is None or size * COLUMN_SECONDS <= seconds / 2)
