@@ -34,6 +34,13 @@ from oracle import optimum  # noqa: E402
 pytestmark = pytest.mark.skipif(not mip.available(), reason="HiGHS (highspy) is not installed")
 
 
+def random_map(rng, n: int, m: int) -> np.ndarray:
+    """A random injective partial map of n gold onto m system positions (-1: unmatched)."""
+    targets = list(range(m)) + [-1] * n
+    rng.shuffle(targets)
+    return np.array(targets[:n], np.int64)
+
+
 def nobody(problem) -> np.ndarray:
     return np.full(problem.U.shape[0], -1, np.int64)
 
@@ -58,10 +65,7 @@ def test_the_value_of_a_map_is_the_searchs(pair: Tuple[Graph, Graph], rng) -> No
 
     gold, system = pair
     problem = build(normalize(gold), normalize(system))
-    n, m = problem.U.shape
-    targets = list(range(m)) + [-1] * n
-    rng.shuffle(targets)
-    pi = np.array([j if j < m else -1 for j in targets[:n]], np.int64)
+    pi = random_map(rng, *problem.U.shape)
     assert mip.value_of(problem, pi) == objective(pi, problem)
 
 

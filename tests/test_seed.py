@@ -19,6 +19,7 @@ from mrp.score.problem import build, restrict
 from mrp.score.seed import sentence_seed, sentences
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_mip import random_map  # noqa: E402
 from test_oracle import pairs  # noqa: E402
 
 from conftest import budget  # noqa: E402
@@ -59,9 +60,7 @@ def test_a_restricted_problem_values_maps_as_the_whole_does(pair: Tuple[Graph, G
     rows = np.array(sorted(rng.sample(range(n), rng.randint(0, n))), np.int64)
     cols = np.array(sorted(rng.sample(range(m), rng.randint(0, m))), np.int64)
     part = restrict(problem, rows, cols)
-    targets = list(range(cols.shape[0])) + [-1] * rows.shape[0]
-    rng.shuffle(targets)
-    pi = np.array([j if j < cols.shape[0] else -1 for j in targets[:rows.shape[0]]], np.int64)
+    pi = random_map(rng, rows.shape[0], cols.shape[0])
     whole = np.full(n, -1, np.int64)
     whole[rows[pi >= 0]] = cols[pi[pi >= 0]]
     assert mip.value_of(part, pi) == mip.value_of(problem, whole)

@@ -158,11 +158,10 @@ def _useful(problem: Problem) -> Tuple[np.ndarray, np.ndarray]:
     return useful, edge
 
 
-def _model(problem: Problem, mapping: np.ndarray) -> _Model:
+def _model(problem: Problem, mapping: np.ndarray, useful: np.ndarray, edge: np.ndarray) -> _Model:
     U = problem.U
     n, m = U.shape
     K = problem.cc.shape[0]
-    useful, edge = _useful(problem)
     a, b = problem.src[edge], problem.tgt[edge]
     xi, xj = np.nonzero(useful)
     X = xi.shape[0]
@@ -301,12 +300,13 @@ def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float],
     if not available():
         return None
     n = problem.U.shape[0]
-    size = columns(problem)
-    if size == problem.cc.shape[0]:  # no node pair can score: every map is worth 0
+    useful, edge = _useful(problem)
+    scoring = int(np.count_nonzero(useful))
+    if scoring == 0:  # no node pair can score: every map is worth 0
         return Proof(np.full(n, -1, np.int64), 0, 0, True)
-    if size > MAX_COLUMNS or stop[0]:
+    if scoring + problem.cc.shape[0] > MAX_COLUMNS or stop[0]:
         return None
-    model = _model(problem, mapping)
+    model = _model(problem, mapping, useful, edge)
     if stop[0]:
         return None
     ran = _in_child(model, n, seconds, stop) if hasattr(os, "fork") else _run(model, n, seconds, stop)

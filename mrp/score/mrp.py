@@ -136,7 +136,7 @@ def _quick(built: Problem, limit: int, stop: np.ndarray, seed: np.ndarray) -> Op
     value, bound, steps, exact, pi = solve(built, min(limit, QUICK), LAP_SIZE, stop, seed)
     if not exact and limit > QUICK:
         return None  # the full search, in the helper thread
-    return Solution([int(j) for j in pi], int(value), int(bound), bool(exact), int(steps), None)
+    return _solution(value, bound, steps, exact, pi, False)
 
 
 def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarray,
@@ -158,6 +158,11 @@ def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarr
             if proof.bound is not None:
                 bound = min(bound, proof.bound)
             exact = value >= bound
+    return _solution(value, bound, steps, exact, pi, used)
+
+
+def _solution(value: Any, bound: Any, steps: Any, exact: Any, pi: np.ndarray, used: bool) -> Solution:
+    """A Solution of the solver's numbers (``cut`` and ``complete`` are set by solve_problem)."""
     return Solution([int(j) for j in pi], int(value), int(bound), bool(exact), int(steps), None, True, used)
 
 

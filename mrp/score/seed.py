@@ -30,12 +30,10 @@ SENTENCE_STEPS = 20_000
 
 def sentences(graph: Graph) -> Optional[Dict[int, List[int]]]:
     """Node positions per sentence number of a multi-sentence graph (the root in none), or None."""
-    if not graph.tops or not graph.nodes:
-        return None
-    position = {node.id: k for k, node in enumerate(graph.nodes)}
-    root = position.get(graph.tops[0])
+    root = _root(graph)
     if root is None or str(graph.nodes[root].label or "").lower() != "multi-sentence":
         return None
+    position = {node.id: k for k, node in enumerate(graph.nodes)}
     children: Dict[int, List[int]] = {}
     starts: Dict[int, int] = {}
     for edge in graph.edges:
@@ -73,10 +71,12 @@ def sentence_seed(problem: Problem, gold: Graph, system: Graph) -> Optional[np.n
 
     ours, theirs = sentences(gold), sentences(system)
     n, m = problem.U.shape
-    if not ours or not theirs or n != len(gold.nodes) or m != len(system.nodes):
+    top, their_top = _root(gold), _root(system)
+    if not ours or not theirs or top is None or their_top is None or (n, m) != (len(gold.nodes),
+                                                                          len(system.nodes)):
         return None
     seed = np.full(n, -1, np.int64)
-    seed[_root(gold)] = _root(system)
+    seed[top] = their_top
     stop = np.zeros(1, np.int64)
     empty = np.zeros(0, np.int64)
     for number, rows in ours.items():
@@ -90,5 +90,8 @@ def sentence_seed(problem: Problem, gold: Graph, system: Graph) -> Optional[np.n
     return seed
 
 
-def _root(graph: Graph) -> int:
-    return next(k for k, node in enumerate(graph.nodes) if node.id == graph.tops[0])
+def _root(graph: Graph) -> Optional[int]:
+    """The position of the graph's (first) top, or None."""
+    if not graph.tops:
+        return None
+    return next((k for k, node in enumerate(graph.nodes) if node.id == graph.tops[0]), None)
