@@ -20,7 +20,7 @@ PACK_AFTER = 5000
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """No garbage collection while a file is read (graphs hold no cycles; the collector would only walk
     the growing corpus again and again, about half the reading time), and the graphs read are then
     moved out of the collector's way for the rest of the run."""
@@ -56,7 +56,7 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
     limit = PACK_AFTER if pack_after is None else pack_after
     graphs: List[Graph] = []
     packed: Optional[PackedGraphs] = None
-    with _collector_paused():
+    with collector_paused():
         for item in reader(fmt)(read_lines(path), name, options):
             if isinstance(item, FormatError):
                 corpus.errors.append(item)

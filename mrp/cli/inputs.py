@@ -12,10 +12,11 @@ import argparse
 from dataclasses import replace
 from typing import Dict, List, Mapping, Optional, Sequence, Set
 
+from ..ahead import Ahead
 from ..codecs import ReadOptions
 from ..errors import excerpt
 from ..graph import Graph
-from ..load import Corpus, read_corpus
+from ..load import Corpus
 from ..packed import entries
 from ..score.pairing import Pairing, duplicate_errors, key, pair
 from .common import fail, read_ids, report, report_repairs, select, selecting, warn
@@ -94,9 +95,10 @@ def restrict_system(system: Corpus, gold: Corpus) -> Corpus:
     return system
 
 
-def read_system(path: str, fmt: str, read: ReadOptions, gold: Corpus, args: argparse.Namespace) -> Corpus:
-    """A system file, restricted to the selected gold graphs when graphs are selected."""
-    system = read_corpus(path, fmt, read)
+def read_system(ahead: Ahead, gold: Corpus, args: argparse.Namespace) -> Corpus:
+    """A system file (read ahead, or now), restricted to the selected gold graphs when graphs are
+    selected."""
+    system = ahead.corpus()
     report_repairs(system)
     return restrict_system(system, gold) if selecting(args) else system
 

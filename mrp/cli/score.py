@@ -7,10 +7,11 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
+from ..ahead import Ahead
 from ..codecs import ReadOptions
 from ..load import Corpus, read_corpus
 from ..report import render
-from ..score.metrics import Options, canonical, evaluator
+from ..score.metrics import Options, canonical, evaluator, warm
 from ..score.pairing import Pairing
 from ..signature import Settings, signature
 from . import inputs
@@ -82,9 +83,9 @@ def _read_gold(args: argparse.Namespace, fmt: str, read: ReadOptions) -> Corpus:
     return inputs.select_gold(gold, args, args.framework)
 
 
-def _read_system(path: str, fmt: str, read: ReadOptions, gold: Corpus, args: argparse.Namespace,
+def _read_system(ahead: Ahead, read: ReadOptions, gold: Corpus, args: argparse.Namespace,
                  std: Standardization) -> Pairing:
-    system = inputs.read_system(path, fmt, inputs.read_options_for(fmt, read, args.framework), gold, args)
+    system = inputs.read_system(ahead, gold, args)
     inputs.warn_missing_text(PROGRAM, system, read.text, args.quiet)
     system = _standardized(system, std)
     return inputs.paired(PROGRAM, gold, system, args.framework, args.quiet, args.positional)
@@ -232,6 +233,11 @@ def main_body(argv: List[str]) -> int:
     for path, fmt in [(args.gold, gold_format), *zip(args.system, formats)]:
         inputs.check_before_reading(PROGRAM, path, fmt, args, args.framework)
     read = read_options(args)
+
+    def ahead(k: int) -> Ahead:  # the k-th system file, read by a child while this process works on
+        return Ahead(args.system[k], formats[k], inputs.read_options_for(formats[k], read, args.framework))
+
+    system = ahead(0)
     gold = _read_gold(args, gold_format, read)
     if args.validate:
         validate_report(args.gold, gold_format, read, args.framework)
@@ -242,14 +248,19 @@ def main_body(argv: List[str]) -> int:
     settings = settings_of(args, std, penman)
     progress = Line(PROGRAM, gold.name, show=terminal(sys.stderr) and not args.quiet)
     options = options_of(args, penman, progress)
+    if system.ahead:  # the kernels load while the system file is read
+        for metric in metrics:
+            warm(metric, options)
     if len(args.system) == 1:
-        pairing = _read_system(args.system[0], formats[0], read, gold, args, std)
+        pairing = _read_system(system, read, gold, args, std)
         _single(args, _amr_only(metrics, pairing, std, args.quiet), pairing, options, settings)
         return OK
     runs: Dict[str, List[Tuple[str, Dict[str, Any]]]] = {metric: [] for metric in metrics}
     scored: Set[str] = set()
-    for path, fmt in zip(args.system, formats):
-        pairing = _read_system(path, fmt, read, gold, args, std)
+    for k, path in enumerate(args.system):
+        pairing = _read_system(system, read, gold, args, std)
+        if k + 1 < len(args.system):  # the next file is read while this one is scored
+            system = ahead(k + 1)
         scored.update(inputs.frameworks_scored(pairing))
         for metric in _amr_only(metrics, pairing, std, args.quiet):
             runs[metric].append((path, _evaluate(metric, pairing, options, args, settings)[0]))

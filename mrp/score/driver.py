@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Deque, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..errors import ScoreError
+from ..forked import die_with_parent
 from ..graph import Graph, fingerprint
 from .counting import Path, add, nest, prf
 from .metrics import Options, Progress
@@ -188,13 +189,7 @@ _WORK: List[Any] = []
 def _worker_start() -> None:
     """Workers leave Ctrl-C to the parent and die with it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: killed when the parent dies
-    except (OSError, AttributeError):  # not Linux: the parent's shutdown still stops them
-        pass
+    die_with_parent()
 
 
 def _score_range(start: int, end: int) -> List[PairResult]:

@@ -88,13 +88,28 @@ def canonical(name: str) -> str:
     return name
 
 
-def evaluator(name: str) -> Evaluate:
-    """The evaluate function of a metric; MRPError when this installation lacks it."""
+def _module(name: str) -> Any:
+    """The module of a metric; MRPError when this installation lacks it."""
     module_name = METRICS[canonical(name)]
     try:
-        module = importlib.import_module(f"{__package__}.{module_name}")
+        return importlib.import_module(f"{__package__}.{module_name}")
     except ModuleNotFoundError as error:
         if error.name == f"{__package__}.{module_name}":
             raise MRPError(f"metric '{name}' is not available in this version") from None
         raise
-    return module.evaluate  # type: ignore[no-any-return]
+
+
+def evaluator(name: str) -> Evaluate:
+    """The evaluate function of a metric; MRPError when this installation lacks it."""
+    return _module(name).evaluate  # type: ignore[no-any-return]
+
+
+def warm(name: str, options: Options) -> None:
+    """Load what a metric needs before its first pair (the solver's kernels), where that can be done
+    now; a failure is left for scoring to report."""
+    try:
+        metric = getattr(_module(name), "METRIC", None)
+        if metric is not None:
+            metric.prepare(options)
+    except Exception:  # noqa: BLE001, S110 - scoring prepares again and says what failed
+        pass

@@ -28,14 +28,12 @@ from __future__ import annotations
 
 import math
 import os
-import pickle
-import select
-import signal
 import time
 from typing import Any, Callable, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 
+from ..forked import Child
 from .problem import Problem
 
 __all__ = ["MAX_COLUMNS", "Proof", "available", "columns", "fits", "prove", "value_of"]
@@ -242,49 +240,9 @@ def _in_child(model: _Model, n: int, seconds: Optional[float], stop: np.ndarray)
     """:func:`_run` in a forked process, killed at ``seconds`` + GRACE or when ``stop[0]`` is set (HiGHS
     does not look at the clock in every phase); None when it was killed or failed."""
     deadline = None if seconds is None else time.monotonic() + seconds + GRACE
-    readable, writable = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child
-        try:
-            os.close(readable)
-            _die_with_parent()
-            payload = pickle.dumps(_run(model, n, seconds, None))
-            with os.fdopen(writable, "wb") as out:
-                out.write(payload)
-        finally:
-            os._exit(0)
-    os.close(writable)
-    data = bytearray()
-    killed = False
-    with os.fdopen(readable, "rb", buffering=0) as pipe:
-        while True:
-            if stop[0] or (deadline is not None and time.monotonic() > deadline):
-                os.kill(pid, signal.SIGKILL)
-                killed = True
-                break
-            ready, _, _ = select.select([pipe], [], [], 0.05)
-            if ready:
-                chunk = pipe.read(1 << 20)
-                if not chunk:
-                    break
-                data += chunk
-    os.waitpid(pid, 0)
-    if killed or not data:
-        return None
-    try:
-        return pickle.loads(bytes(data))  # type: ignore[no-any-return]
-    except (pickle.UnpicklingError, EOFError):
-        return None
-
-
-def _die_with_parent() -> None:  # pragma: no cover - the child
-    """Ask Linux to end this process when its parent ends (a killed mrp-score leaves no solver behind)."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
+    child = Child(lambda: _run(model, n, seconds, None))
+    found: Optional[Tuple[Optional[np.ndarray], float, bool]] = child.result(deadline, lambda: bool(stop[0]))
+    return found
 
 
 def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float],

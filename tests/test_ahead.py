@@ -1,0 +1,172 @@
+"""Reading ahead (mrp.ahead, mrp.forked): a file read by a forked child gives the corpus read_corpus
+gives, messages in the same place, the same errors, and a fallback whenever the child fails."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, List
+
+import pytest
+
+import mrp.ahead
+import mrp.load
+from mrp.ahead import Ahead
+from mrp.errors import InputError
+from mrp.forked import Child, can_fork
+from mrp.load import read_corpus
+from mrp.packed import PackedGraphs
+
+from conftest import ROOT
+
+NASTY = ROOT / "tests" / "nasty"
+DEMO = ROOT / "data" / "demo"
+FILES = [DEMO / "gold.mrp", DEMO / "system.mrp", NASTY / "gold.amr", NASTY / "lone-brace.amr",
+         NASTY / "crlf.amr", NASTY / "nul.mrp", NASTY / "lone-brace.eds", NASTY / "bom.dm",
+         ROOT / "tests" / "data" / "ptg.mrp"]
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="reading ahead needs fork")
+
+
+@pytest.fixture
+def forking(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read ahead even though the test process runs threads (the solver's thread from other tests)."""
+    monkeypatch.setattr(mrp.ahead, "enabled", lambda: True)
+
+
+def _same(a: Any, b: Any) -> None:
+    assert [(g, g.layout, g.repairs, g.line, g.variables) for g in a.graphs] == \
+           [(g, g.layout, g.repairs, g.line, g.variables) for g in b.graphs]
+    assert [str(e) for e in a.errors] == [str(e) for e in b.errors]
+    assert a.repaired == b.repaired and (a.name, a.format) == (b.name, b.format)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_read_ahead_gives_what_read_corpus_gives(path: Path, forking: None) -> None:
+    ahead = Ahead(str(path))
+    assert ahead.ahead
+    _same(ahead.corpus(), read_corpus(str(path)))
+
+
+def test_a_large_corpus_comes_back_packed(forking: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mrp.load, "PACK_AFTER", 2)
+    corpus = Ahead(str(DEMO / "gold.mrp")).corpus()
+    assert isinstance(corpus.graphs, PackedGraphs)
+    _same(corpus, read_corpus(str(DEMO / "gold.mrp")))
+
+
+def test_what_the_reader_writes_appears_when_the_corpus_is_taken(
+        forking: None, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    def noisy(path: str, *args: Any, **kwargs: Any) -> Any:
+        print(f"reading {Path(path).name}", file=sys.stderr)
+        return read_corpus(path, *args, **kwargs)
+
+    monkeypatch.setattr(mrp.ahead, "read_corpus", noisy)
+    ahead = Ahead(str(DEMO / "gold.mrp"))
+    time.sleep(0.3)  # the child has written by now, and yet its line comes when the corpus is taken
+    print("before", file=sys.stderr)
+    corpus = ahead.corpus()
+    assert len(corpus.graphs) == len(read_corpus(str(DEMO / "gold.mrp")).graphs)
+    assert capfd.readouterr().err == "before\nreading gold.mrp\n"
+
+
+def test_a_file_that_cannot_be_used_raises_as_read_corpus_does(forking: None, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.mrp"
+    empty.write_text("\n\n")
+    with pytest.raises(InputError) as here:
+        read_corpus(str(empty))
+    ahead = Ahead(str(empty))
+    assert ahead.ahead
+    with pytest.raises(InputError) as there:
+        ahead.corpus()
+    assert str(there.value) == str(here.value)
+
+
+def test_a_child_that_fails_or_dies_leaves_reading_to_this_process(forking: None,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    parent = os.getpid()
+
+    def failing(*args: Any, **kwargs: Any) -> Any:
+        if os.getpid() != parent:
+            raise RuntimeError("the child breaks")
+        return read_corpus(*args, **kwargs)
+
+    monkeypatch.setattr(mrp.ahead, "read_corpus", failing)
+    ahead = Ahead(str(DEMO / "gold.mrp"))
+    assert ahead.ahead
+    _same(ahead.corpus(), read_corpus(str(DEMO / "gold.mrp")))
+    monkeypatch.undo()
+
+    monkeypatch.setattr(mrp.ahead, "enabled", lambda: True)
+    ahead = Ahead(str(DEMO / "gold.mrp"))
+    assert ahead._child is not None
+    os.kill(ahead._child.pid, signal.SIGKILL)
+    _same(ahead.corpus(), read_corpus(str(DEMO / "gold.mrp")))
+    ahead = Ahead(str(DEMO / "gold.mrp"))
+    ahead.cancel()
+    assert not ahead.ahead
+    _same(ahead.corpus(), read_corpus(str(DEMO / "gold.mrp")))
+
+
+def test_when_not_to_read_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mrp.ahead, "can_fork", lambda: True)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setenv("MRP_READ_AHEAD", "0")
+    assert not mrp.ahead.enabled()
+    monkeypatch.setenv("MRP_READ_AHEAD", "1")
+    assert mrp.ahead.enabled()
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    assert not mrp.ahead.enabled()
+    monkeypatch.setattr(mrp.ahead, "enabled", lambda: True)
+    assert not Ahead("-").ahead  # standard input is read here
+
+
+def test_no_fork_while_another_thread_runs() -> None:
+    release = threading.Event()
+    thread = threading.Thread(target=release.wait)
+    thread.start()
+    try:
+        assert not can_fork()
+    finally:
+        release.set()
+        thread.join()
+
+
+def test_child_results_deadlines_and_stops() -> None:
+    assert Child(lambda: {"a": [1, 2]}).result() == {"a": [1, 2]}
+    assert Child(lambda: 1 / 0).result() is None
+    started = time.monotonic()
+    assert Child(lambda: time.sleep(30)).result(deadline=time.monotonic() + 0.2) is None
+    assert Child(lambda: time.sleep(30)).result(stopped=lambda: True) is None
+    assert time.monotonic() - started < 10
+
+
+def _run(args: List[str], ahead: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, MRP_READ_AHEAD=ahead)
+    return subprocess.run([sys.executable, "-m", "mrp.cli.score", *args], capture_output=True, text=True,
+                          env=env, cwd=ROOT)
+
+
+@pytest.mark.parametrize("args", [
+    ["--gold", str(NASTY / "gold.amr"), str(NASTY / "lone-brace.amr"), "--score", "smatch"],
+    ["--gold", str(DEMO / "gold.mrp"), str(DEMO / "system.mrp"), str(NASTY / "nul.mrp"),
+     str(DEMO / "gold.mrp")],
+    ["--gold", str(NASTY / "lone-brace.amr"), str(NASTY / "gold.amr")],
+], ids=["smatch", "leaderboard", "bad-gold"])
+def test_the_command_prints_the_same_with_and_without_reading_ahead(args: List[str]) -> None:
+    here, ahead = _run(args, "0"), _run(args, "1")
+    assert ahead.returncode == here.returncode
+    assert ahead.stderr == here.stderr
+    assert _timeless(json.loads(ahead.stdout or "null")) == _timeless(json.loads(here.stdout or "null"))
+
+
+def _timeless(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _timeless(v) for k, v in value.items() if k not in ("time", "cpu")}
+    return [_timeless(v) for v in value] if isinstance(value, list) else value
