@@ -111,7 +111,9 @@ def _rewards(test: View, gold: View, objective: Objective) -> Tuple[np.ndarray, 
         elif isinstance(tail, int):
             for j in by_constant.get((label, str(head), False), ()):
                 U[tail, j] += names[tail, j] + one
-    return U, rel_t, rel_g
+    # relations are sets: in a fixed order, the solver picks the same map among equally good ones in
+    # every process (string hashing differs between processes)
+    return U, dict(sorted(rel_t.items())), dict(sorted(rel_g.items()))
 
 
 class ExactResult:

@@ -101,22 +101,29 @@ def _side(mine: View, theirs: View, mapping: List[int], similar: Callable[[objec
     sums = Sums(concept=concept.concept, concept_count=concept.count, identical=concept.identical)
     their_groups = theirs.groups()
     ends: List[object] = [j if j >= 0 else _Null(k) for k, j in enumerate(mapping)]
-    lr = ulr = wlr = lr_count = wlr_count = 0.0
+    # the groups come from sets, in an order that differs between processes: the sums are exactly
+    # rounded (math.fsum), so they do not depend on it
+    lr: List[float] = []
+    ulr: List[float] = []
+    wlr: List[float] = []
+    wlr_count: List[float] = []
+    lr_count = 0
     for (pred, arg), labels in mine.groups().items():
         count = len(labels)
         w = math.sqrt(weight(arg) * weight(pred)) + 1
         target = (ends[pred] if type(pred) is int else pred, ends[arg] if type(arg) is int else arg)
         lr_count += count
-        wlr_count += count * w
+        wlr_count.append(count * w)
         other = their_groups.get(target)
         if other is None:
             continue
         overlap = len(labels & other)
         half = (similar(pred, target[0]) + similar(arg, target[1])) / 2
-        lr += half * overlap
-        ulr += half * min(len(other), count)
-        wlr += half * (overlap * w)
-    sums.lr, sums.ulr, sums.wlr, sums.lr_count, sums.wlr_count = lr, ulr, wlr, lr_count, wlr_count
+        lr.append(half * overlap)
+        ulr.append(half * min(len(other), count))
+        wlr.append(half * (overlap * w))
+    sums.lr, sums.ulr, sums.wlr = math.fsum(lr), math.fsum(ulr), math.fsum(wlr)
+    sums.lr_count, sums.wlr_count = float(lr_count), math.fsum(wlr_count)
     back: List[object] = [_Null(j) for j in range(len(theirs))]
     for k, j in enumerate(mapping):
         if j >= 0:
