@@ -134,27 +134,27 @@ def _with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
             s_loops.setdefault(key, []).append((c, payload))
         else:
             s_edges.setdefault(key, []).append((c, d, payload))
+    # the system edges by label, each label's sorted by ends: label key -> (first index, count)
     ssrc: List[int] = []
     stgt: List[int] = []
-    # per label: the system edges sorted by ends, as arrays (source, target, system edge index)
-    blocks: Dict[Hashable, Tuple[np.ndarray, np.ndarray, np.ndarray, List[Any], Any]] = {}
+    spay: List[Any] = []
+    blocks: Dict[Hashable, Tuple[int, int]] = {}
     for key, found in s_edges.items():
         found.sort(key=lambda edge: (edge[0], edge[1]))
-        first = len(ssrc)
-        ssrc.extend(edge[0] for edge in found)
-        stgt.extend(edge[1] for edge in found)
-        payloads = [edge[2] for edge in found]
-        blocks[key] = (np.array(ssrc[first:], np.int64), np.array(stgt[first:], np.int64),
-                       np.arange(first, len(ssrc), dtype=np.int64), payloads,
-                       np.array(payloads, np.int64) if weight is None else None)
+        blocks[key] = (len(ssrc), len(found))
+        for c, d, payload in found:
+            ssrc.append(c)
+            stgt.append(d)
+            spay.append(payload)
     gold_labels = Counter(key for a, b, key in gold if a != b)
     if sum(count * len(s_edges.get(key, ())) for key, count in gold_labels.items()) > MAX_CANDIDATES:
         return _rewards_only(U)
     src: List[int] = []
     tgt: List[int] = []
     lab: List[int] = []
+    firsts: List[int] = []
     sizes: List[int] = []
-    parts: List[Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    gpay: List[Any] = []
     for number, ((a, b, key), payload) in enumerate(gold.items()):
         if stop is not None and number % _CHECK_EVERY == 0 and stop[0]:
             return _rewards_only(U)
@@ -165,27 +165,28 @@ def _with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
         src.append(a)
         tgt.append(b)
         lab.append(labels.setdefault(key, len(labels)))
-        block = blocks.get(key)
-        if block is None:
-            sizes.append(0)
-            continue
-        if weight is None:  # integer payloads that multiply
-            weights = payload * block[4]
-        else:
-            weights = np.fromiter((weight(payload, theirs) for theirs in block[3]), np.int64, len(block[3]))
-        parts.append((block[0], block[1], block[2], weights))
-        sizes.append(len(weights))
+        first, size = blocks.get(key, (0, 0))
+        firsts.append(first)
+        sizes.append(size)
+        gpay.append(payload)
     cptr = np.zeros(len(sizes) + 1, np.int64)
     np.cumsum(sizes, out=cptr[1:])
+    counts = _ints(sizes)
+    # candidate k of gold edge e is system edge firsts[e] + (k - cptr[e])
+    cf = np.arange(cptr[-1], dtype=np.int64) + np.repeat(_ints(firsts) - cptr[:-1], counts)
+    if weight is None:  # integer payloads that multiply
+        cw = np.repeat(_ints(gpay), counts) * _ints(spay)[cf]
+    else:
+        cw = np.fromiter((weight(mine, spay[f]) for mine, first, size in zip(gpay, firsts, sizes)
+                          for f in range(first, first + size)), np.int64, int(cptr[-1]))
+    system_src, system_tgt = _ints(ssrc), _ints(stgt)
+    return Problem(U, _ints(src), _ints(tgt), _ints(lab), cptr, system_src[cf], system_tgt[cf], cf, cw,
+                   system_src, system_tgt)
 
-    def joined(k: int) -> np.ndarray:
-        return np.concatenate([part[k] for part in parts]) if parts else np.zeros(0, np.int64)
 
-    def array(values: List[int]) -> np.ndarray:
-        return np.array(values, np.int64)
-
-    return Problem(U, array(src), array(tgt), array(lab), cptr, joined(0), joined(1), joined(2), joined(3),
-                   array(ssrc), array(stgt))
+def _ints(values: List[int]) -> np.ndarray:
+    """Integers as an int64 array (an empty list too)."""
+    return np.array(values, np.int64)
 
 
 def _rewards_only(U: np.ndarray) -> Problem:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from functools import lru_cache
 from typing import Any, Dict, Hashable, List, Optional, Tuple
 
 from .. import rules
@@ -59,35 +60,48 @@ def _inverse(label: str) -> Optional[str]:
     return rules.normal_role(label, rules.SMATCH)
 
 
+# the same few thousand names and values recur in every graph of a corpus
+_norm = lru_cache(maxsize=1 << 16, typed=True)(norm)
+_inverted = lru_cache(maxsize=1 << 12)(_inverse)
+_INSTANCE = ("TOP", "top")
+
+
 def penman_triples(graph: Graph, compat: bool) -> Tuple[Local, Relations, int]:
     """Node-local triples, relations (by node position) and the triple count of an AMR graph."""
-    position = {node.id: k for k, node in enumerate(graph.nodes)}
-    local: Local = [Counter() for _ in graph.nodes]
-    relations: Relations = Counter()
-    for k, node in enumerate(graph.nodes):
-        local[k][("instance", norm(node.label if node.label is not None else ""))] += 1
+    nodes = graph.nodes
+    position = {node.id: k for k, node in enumerate(nodes)}
+    local: Local = []
+    total = 0
+    for node in nodes:
+        triples: Dict[Hashable, int] = {("instance", _norm(node.label if node.label is not None else "")): 1}
         for name, value in zip(node.properties, node.values):
-            text = str(value)
             if compat:
-                if _inverse(name) is not None:
+                if _inverted(name) is not None:
                     continue  # the tool files it under the constant, which is no node: lost
-                words = text.split()
-                text = words[0] if words else ""
-            local[k][(norm(name), norm(text))] += 1
-    if graph.nodes:
+                words = str(value).split()
+                key = (_norm(name), _norm(words[0] if words else ""))
+            else:
+                key = (_norm(name), _norm(value))
+            triples[key] = triples.get(key, 0) + 1
+        local.append(triples)
+    if nodes:
         root = position.get(graph.tops[0], 0) if graph.tops else 0
-        local[root][("TOP", "top")] += 1
+        local[root][_INSTANCE] = local[root].get(_INSTANCE, 0) + 1
+    relations: Relations = {}
     for edge in graph.edges:
         label = edge.label or ""
         a, b = position[edge.source], position[edge.target]
-        normal = _inverse(label)
+        normal = _inverted(label)
         if normal is not None:
             a, b, label = b, a, normal
-        relations[(a, b, norm(label))] += 1
-    if not compat:
-        local = [Counter(dict.fromkeys(triples, 1)) for triples in local]
-        relations = Counter(dict.fromkeys(relations, 1))
-    total = sum(sum(triples.values()) for triples in local) + sum(relations.values())
+        relation = (a, b, _norm(label))
+        relations[relation] = relations.get(relation, 0) + 1
+    if compat:
+        total = sum(sum(triples.values()) for triples in local) + sum(relations.values())
+    else:
+        local = [dict.fromkeys(triples, 1) for triples in local]
+        relations = dict.fromkeys(relations, 1)
+        total = sum(len(triples) for triples in local) + len(relations)
     return local, relations, total
 
 
