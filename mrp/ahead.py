@@ -4,8 +4,9 @@ file, loads the solver), and hands the graphs over packed (:mod:`mrp.packed`).
 The corpus given back is the one :func:`~mrp.load.read_corpus` reads, graph for graph, with its
 unreadable and repaired graphs, and what the reader wrote to standard error is written when the
 corpus is taken, so messages keep the order of a run that reads in turn.  Where reading ahead cannot
-help or is not safe (one CPU, no ``fork``, other threads running, standard input, or
-``MRP_READ_AHEAD=0``), and whenever the child fails for any reason, the file is read here instead.
+help or is not safe (one CPU, no ``fork``, other threads running, standard input or another file that
+can be read only once, or ``MRP_READ_AHEAD=0``), and whenever the child fails for any reason, the file
+is read here instead.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ class Ahead:
     def __init__(self, path: str, fmt: Optional[str] = None, options: Optional[ReadOptions] = None) -> None:
         self.path, self.format, self.options = path, fmt, options
         self._child: Optional[Child] = None
-        if path != "-" and enabled():
+        if os.path.isfile(path) and enabled():  # not standard input, a pipe or a device: read once, here
             self._child = Child(lambda: _read(path, fmt, options))
 
     @property

@@ -124,7 +124,13 @@ def test_when_not_to_read_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
     assert not mrp.ahead.enabled()
     monkeypatch.setattr(mrp.ahead, "enabled", lambda: True)
-    assert not Ahead("-").ahead  # standard input is read here
+    assert not Ahead("-").ahead  # standard input is read here, and so is a pipe
+    read, write = os.pipe()
+    try:
+        assert not Ahead(f"/dev/fd/{read}").ahead
+    finally:
+        os.close(read)
+        os.close(write)
 
 
 def test_no_fork_while_another_thread_runs() -> None:
