@@ -176,3 +176,12 @@ def _timeless(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _timeless(v) for k, v in value.items() if k not in ("time", "cpu")}
     return [_timeless(v) for v in value] if isinstance(value, list) else value
+
+
+def test_a_child_forked_from_another_thread_reports_too() -> None:
+    """The HiGHS hand-over forks from the solver's thread."""
+    found: List[Any] = []
+    thread = threading.Thread(target=lambda: found.append(Child(lambda: [42]).result()))
+    thread.start()
+    thread.join()
+    assert found == [[42]]
