@@ -54,6 +54,14 @@ def test_read_ahead_gives_what_read_corpus_gives(path: Path, forking: None) -> N
     _same(ahead.corpus(), read_corpus(str(path)))
 
 
+def test_repaired_graphs_come_back_with_their_repairs(forking: None, tmp_path: Path) -> None:
+    path = tmp_path / "open.amr"
+    path.write_text("# ::id r1\n(a / bark-01 :ARG0 (d / dog)\n\n# ::id r2\n(s / sleep-01)\n")
+    corpus = Ahead(str(path)).corpus()
+    assert [r.graph_id for r in corpus.repaired] == ["r1"] and corpus.graphs[0].repairs
+    _same(corpus, read_corpus(str(path)))
+
+
 def test_a_large_corpus_comes_back_packed(forking: None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(mrp.load, "PACK_AFTER", 2)
     corpus = Ahead(str(DEMO / "gold.mrp")).corpus()
