@@ -34,7 +34,7 @@ from typing import Any, Callable, List, NamedTuple, Optional, Tuple
 import numpy as np
 
 from ..forked import Child
-from .problem import Problem
+from .problem import Problem, candidate_edges
 
 __all__ = ["MAX_COLUMNS", "Proof", "available", "columns", "fits", "prove", "value_of"]
 
@@ -103,7 +103,7 @@ def value_of(problem: Problem, mapping: np.ndarray) -> int:
     rows = np.nonzero(pi >= 0)[0]
     total = int(problem.U[rows, pi[rows]].sum())
     if problem.cc.shape[0]:
-        edge = np.repeat(np.arange(problem.src.shape[0]), np.diff(problem.cptr))
+        edge = candidate_edges(problem)
         hit = (pi[problem.src[edge]] == problem.cc) & (pi[problem.tgt[edge]] == problem.cd)
         total += int(problem.cw[hit].sum())
     return total
@@ -149,7 +149,7 @@ def fits(problem: Problem, seconds: Optional[float]) -> bool:
 
 def _useful(problem: Problem) -> Tuple[np.ndarray, np.ndarray]:
     """The node pairs that can score (a reward or a candidate edge end), and each candidate's gold edge."""
-    edge = np.repeat(np.arange(problem.src.shape[0]), np.diff(problem.cptr))
+    edge = candidate_edges(problem)
     useful = problem.U > 0
     useful[problem.src[edge], problem.cc] = True
     useful[problem.tgt[edge], problem.cd] = True

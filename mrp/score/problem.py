@@ -196,6 +196,11 @@ def _rewards_only(U: np.ndarray) -> Problem:
                    False)
 
 
+def candidate_edges(problem: Problem) -> np.ndarray:
+    """The gold edge of each candidate (``cptr`` unrolled)."""
+    return np.repeat(np.arange(problem.src.shape[0]), np.diff(problem.cptr))
+
+
 def restrict(problem: Problem, rows: np.ndarray, cols: np.ndarray) -> Problem:
     """The Problem on gold nodes ``rows`` and system nodes ``cols`` only (both ascending), renumbered
     ``0..len-1`` in that order; edges and candidates with an end outside are left out."""
@@ -205,7 +210,7 @@ def restrict(problem: Problem, rows: np.ndarray, cols: np.ndarray) -> Problem:
     system_at = np.full(m, -1, np.int64)
     system_at[cols] = np.arange(cols.shape[0])
     kept_edges = (gold_at[problem.src] >= 0) & (gold_at[problem.tgt] >= 0)
-    edge_of = np.repeat(np.arange(problem.src.shape[0]), np.diff(problem.cptr))
+    edge_of = candidate_edges(problem)
     kept = kept_edges[edge_of] & (system_at[problem.cc] >= 0) & (system_at[problem.cd] >= 0)
     edges = np.nonzero(kept_edges)[0]
     cptr = np.zeros(edges.shape[0] + 1, np.int64)

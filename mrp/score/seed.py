@@ -67,6 +67,7 @@ def sentences(graph: Graph) -> Optional[Dict[int, List[int]]]:
 
 def sentence_seed(problem: Problem, gold: Graph, system: Graph) -> Optional[np.ndarray]:
     """The sentence-by-sentence map of two multi-sentence graphs under ``problem`` (positions), or None."""
+    from .mrp import LAP_SIZE
     from .solver import solve
 
     ours, theirs = sentences(gold), sentences(system)
@@ -84,7 +85,7 @@ def sentence_seed(problem: Problem, gold: Graph, system: Graph) -> Optional[np.n
         if not cols:
             continue
         gold_nodes, system_nodes = np.array(sorted(rows), np.int64), np.array(sorted(cols), np.int64)
-        pi = solve(restrict(problem, gold_nodes, system_nodes), SENTENCE_STEPS, 700, stop, empty)[4]
+        pi = solve(restrict(problem, gold_nodes, system_nodes), SENTENCE_STEPS, LAP_SIZE, stop, empty)[4]
         matched = pi >= 0
         seed[gold_nodes[matched]] = system_nodes[pi[matched]]
     return seed
