@@ -92,3 +92,28 @@ def test_a_document_starts_from_its_sentence_by_sentence_map() -> None:
     assert seeded.value >= start and seeded.value >= alone.value
     assert seeded.bound == alone.bound  # the seed changes the start, never the bound
 
+
+
+def test_the_seed_stops_with_the_pair(monkeypatch) -> None:
+    """The pair's stop flag (set by --timeout) reaches every sentence's search."""
+    import mrp.score.solver as solver
+
+    gold = amr(DOCUMENT)
+    system = amr(DOCUMENT.replace("fast", "slow"))
+    problem = build(normalize(gold), normalize(system))
+    flags = []
+    real = solver.solve
+
+    def recording(pb, limit, lap_size, stop, seed):  # type: ignore[no-untyped-def]
+        flags.append(stop)
+        return real(pb, limit, lap_size, stop, seed)
+
+    monkeypatch.setattr(solver, "solve", recording)
+    stop = np.ones(1, np.int64)
+    seed = sentence_seed(problem, gold, system, stop)
+    assert seed is not None and flags and all(flag is stop for flag in flags)
+    mapped = seed[seed >= 0]
+    assert np.unique(mapped).shape[0] == mapped.shape[0] and (mapped < len(system.nodes)).all()
+    flags.clear()
+    solve_problem(problem, seeding=seeding((gold, system)))
+    assert flags and flags[0] is flags[-1]  # the seed's searches got the pair's own flag

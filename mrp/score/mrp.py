@@ -86,13 +86,15 @@ class Solution(NamedTuple):
     mip: bool = False
 
 
+#: A start for a built Problem, given the pair's stop flag (None: no start).
+Seeding = Callable[[Problem, np.ndarray], Optional[np.ndarray]]
 #: What the solver gets for "no seed".
 _NO_SEED = np.zeros(0, np.int64)
 
 
 def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limit: Optional[int] = None,
                   timeout: Optional[float] = None,
-                  seeding: Optional[Callable[[Problem], Optional[np.ndarray]]] = None) -> Solution:
+                  seeding: Optional[Seeding] = None) -> Solution:
     """An optimal map, or the best found within ``limit`` steps and ``timeout`` seconds with a bound.
 
     ``problem`` may be a function of the stop flag that builds the Problem: the
@@ -100,7 +102,8 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
     ``MIP_AFTER`` steps goes to the mixed-integer program of mrp.score.mip when
     HiGHS is installed, the limit allows more steps than that, and the program
     fits the time left (``mip.fits``).  ``seeding`` gives a map to start from
-    for the built Problem (e.g. mrp.score.seed's sentence-by-sentence map), or None.
+    for the built Problem and the pair's stop flag (e.g. mrp.score.seed's
+    sentence-by-sentence map), or None.
     """
     steps_limit = DEFAULT_LIMIT if limit is None else limit
     stop = np.zeros(1, np.int64)
@@ -111,7 +114,7 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
         watchdog().arm(stop, timeout)
     try:
         built = problem if isinstance(problem, Problem) else problem(stop)
-        seed = seeding(built) if seeding is not None and built.complete and not stop[0] else None
+        seed = seeding(built, stop) if seeding is not None and built.complete and not stop[0] else None
         seed = _NO_SEED if seed is None else seed
         arguments = (built, steps_limit, None if timeout is None else started + timeout, stop, seed)
         solution: Optional[Solution] = None
@@ -175,13 +178,13 @@ def solve_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = 
     return solve_problem(lambda stop: build(gold, system, stop), limit, timeout, seeding(graphs))
 
 
-def seeding(graphs: Optional[Tuple[Graph, Graph]]) -> Optional[Callable[[Problem], Optional[np.ndarray]]]:
+def seeding(graphs: Optional[Tuple[Graph, Graph]]) -> Optional[Seeding]:
     """The sentence-by-sentence start of mrp.score.seed for a pair of graphs (None without them)."""
     if graphs is None:
         return None
     from .seed import sentence_seed
 
-    return lambda problem: sentence_seed(problem, graphs[0], graphs[1])
+    return lambda problem, stop: sentence_seed(problem, graphs[0], graphs[1], stop)
 
 
 def same(gold: NormalGraph, system: NormalGraph) -> bool:

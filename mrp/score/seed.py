@@ -65,8 +65,10 @@ def sentences(graph: Graph) -> Optional[Dict[int, List[int]]]:
     return blocks
 
 
-def sentence_seed(problem: Problem, gold: Graph, system: Graph) -> Optional[np.ndarray]:
-    """The sentence-by-sentence map of two multi-sentence graphs under ``problem`` (positions), or None."""
+def sentence_seed(problem: Problem, gold: Graph, system: Graph,
+                  stop: Optional[np.ndarray] = None) -> Optional[np.ndarray]:
+    """The sentence-by-sentence map of two multi-sentence graphs under ``problem`` (positions), or None;
+    ``stop[0]`` set (the pair's time is up) ends each sentence's search with what it has."""
     from .mrp import LAP_SIZE
     from .solver import solve
 
@@ -78,7 +80,7 @@ def sentence_seed(problem: Problem, gold: Graph, system: Graph) -> Optional[np.n
         return None
     seed = np.full(n, -1, np.int64)
     seed[top] = their_top
-    stop = np.zeros(1, np.int64)
+    stop = np.zeros(1, np.int64) if stop is None else stop
     empty = np.zeros(0, np.int64)
     for number, rows in ours.items():
         cols = theirs.get(number)
