@@ -14,18 +14,16 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from typing import Any, List, Optional, Tuple, Union
+from typing import Any, Optional, Tuple
 
 from .codecs import ReadOptions
-from .corpus import Corpus, Repaired
-from .errors import FormatError, MRPError
+from .corpus import Corpus
+from .errors import MRPError
 from .forked import Child, can_fork
 from .load import collector_paused, read_corpus
 from .packed import PackedGraphs, pack, unpack
 
 __all__ = ["Ahead", "enabled"]
-
-_Payload = Tuple[str, str, Union[List[bytes], PackedGraphs], List[FormatError], List[Repaired]]
 
 
 def enabled() -> bool:

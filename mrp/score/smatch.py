@@ -63,7 +63,7 @@ def _inverse(label: str) -> Optional[str]:
 # the same few thousand names and values recur in every graph of a corpus
 _norm = lru_cache(maxsize=1 << 16, typed=True)(norm)
 _inverted = lru_cache(maxsize=1 << 12)(_inverse)
-_INSTANCE = ("TOP", "top")
+_TOP = ("TOP", "top")
 
 
 def penman_triples(graph: Graph, compat: bool) -> Tuple[Local, Relations, int]:
@@ -71,7 +71,6 @@ def penman_triples(graph: Graph, compat: bool) -> Tuple[Local, Relations, int]:
     nodes = graph.nodes
     position = {node.id: k for k, node in enumerate(nodes)}
     local: Local = []
-    total = 0
     for node in nodes:
         triples: Dict[Hashable, int] = {("instance", _norm(node.label if node.label is not None else "")): 1}
         for name, value in zip(node.properties, node.values):
@@ -86,7 +85,7 @@ def penman_triples(graph: Graph, compat: bool) -> Tuple[Local, Relations, int]:
         local.append(triples)
     if nodes:
         root = position.get(graph.tops[0], 0) if graph.tops else 0
-        local[root][_INSTANCE] = local[root].get(_INSTANCE, 0) + 1
+        local[root][_TOP] = local[root].get(_TOP, 0) + 1
     relations: Relations = {}
     for edge in graph.edges:
         label = edge.label or ""
