@@ -30,7 +30,7 @@ from .score_args import DEFAULT_TIMEOUT, PROGRAM, check, parser
 __all__ = ["DEFAULT_TIMEOUT", "PROGRAM", "main", "main_body", "parser", "validate_report"]
 
 if TYPE_CHECKING:
-    from ..standardize import Standardization
+    from ..standardization import Standardization
 
 def _metrics(spec: str, aspects: bool) -> List[str]:
     names = [name.strip() for name in spec.split(",") if name.strip()]
@@ -225,7 +225,7 @@ def main_body(argv: List[str]) -> int:
 
         mip.ENABLED = False
     metrics = _metrics(args.score + (",unlabeled" if args.unlabeled else ""), args.aspects)
-    from ..standardize import parse
+    from ..standardization import parse
 
     std = parse(args.standardize)
     gold_format = input_format(args.gold, args.gold_format, "--gold-format", "mrp")
