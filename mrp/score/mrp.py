@@ -5,9 +5,8 @@ from __future__ import annotations
 import os
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
@@ -18,6 +17,9 @@ from . import mip
 from .problem import Problem, build
 from .tuples import count, differences
 from .watchdog import watchdog
+
+if TYPE_CHECKING:  # imported when a pair first needs the helper thread
+    from concurrent.futures import ThreadPoolExecutor
 
 #: Search steps per pair unless --limit says otherwise.
 DEFAULT_LIMIT = 5_000_000
@@ -57,6 +59,8 @@ _EXECUTOR_PID = -1
 def _interruptible(solve: Callable[..., Any], arguments: Tuple[Any, ...], stop: np.ndarray) -> Any:
     """Run the compiled search in a helper thread so that Ctrl-C in the main thread stops it at once."""
     global _EXECUTOR, _EXECUTOR_PID
+    from concurrent.futures import ThreadPoolExecutor
+
     if _EXECUTOR is None or _EXECUTOR_PID != os.getpid():  # a forked worker needs its own thread
         _EXECUTOR = ThreadPoolExecutor(1, thread_name_prefix="mrp-solver")
         _EXECUTOR_PID = os.getpid()
