@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Iterator, List, Sequence, Tuple, Uni
 
 from .graph import Edge, Graph, Node
 
-__all__ = ["Entry", "Packed", "PackedGraphs", "entries", "live", "mapped", "pack", "unpack"]
+__all__ = ["Entry", "Packed", "PackedGraphs", "entries", "live", "mapped", "pack", "size", "unpack"]
 
 _GRAPH = tuple(f.name for f in fields(Graph))
 _NODE = attrgetter(*(f.name for f in fields(Node)))
@@ -175,3 +175,8 @@ def mapped(graphs: Sequence[Graph], change: Callable[[Graph], Graph]) -> Sequenc
 def live(entry: Entry) -> Graph:
     """The graph of an entry (unpacked when packed)."""
     return entry.graph() if isinstance(entry, Packed) else entry
+
+
+def size(entry: Entry) -> int:
+    """The number of nodes of an entry's graph (without unpacking it)."""
+    return entry.size if isinstance(entry, Packed) else len(entry.nodes)

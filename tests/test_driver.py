@@ -204,3 +204,98 @@ def test_a_failing_ancast_pair_never_raises_a_score(monkeypatch: pytest.MonkeyPa
     assert failed["cut"]["error"] == 1
     for key in ("concept", "lrm", "smatch"):
         assert failed[key]["r"] <= healthy[key]["r"] and failed[key]["f"] <= healthy[key]["f"]
+
+
+# --- --jobs auto --------------------------------------------------------------------------------------------
+
+
+def _sized_pairs(n: int, nodes: int) -> List[Pair]:
+    from mrp.graph import Graph, Node
+
+    def graph(k: int) -> Graph:
+        return Graph(id=str(k), framework="eds", nodes=[Node(i, "x") for i in range(nodes)])
+
+    return [Pair(graph(k), graph(k), False) for k in range(n)]
+
+
+def test_explicit_jobs_are_kept() -> None:
+    pairs = _sized_pairs(3, 2)
+    assert [driver.workers(jobs, pairs) for jobs in (1, 2, 7)] == [1, 2, 7]
+
+
+def test_auto_jobs_follow_the_work_and_the_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(driver, "available_cpus", lambda: 8)
+    side = 50  # 2,500 node pairs a pair: 80 of them reach AUTO_WORK
+    needed = -(-driver.AUTO_WORK // (side * side))
+    assert driver.workers(driver.AUTO, _sized_pairs(needed - 1, side)) == 1
+    assert driver.workers(driver.AUTO, _sized_pairs(needed, side)) == driver.AUTO_MAX == 4
+    assert driver.workers(driver.AUTO, _sized_pairs(1, 10_000)) == 1  # one pair: nothing to share
+    monkeypatch.setattr(driver, "available_cpus", lambda: 2)
+    assert driver.workers(driver.AUTO, _sized_pairs(needed, side)) == 2
+    monkeypatch.setattr(driver, "available_cpus", lambda: 1)
+    assert driver.workers(driver.AUTO, _sized_pairs(needed, side)) == 1
+
+
+def test_auto_jobs_count_packed_graphs_without_unpacking(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mrp.packed import PackedGraphs
+
+    pairs = _sized_pairs(100, 50)
+    packed = PackedGraphs(pair.gold for pair in pairs)
+    monkeypatch.setattr(PackedGraphs, "__getitem__", lambda self, index: pytest.fail("unpacked"))
+    entries = [Pair(entry, entry, False) for entry in packed.entries()]
+    monkeypatch.setattr(driver, "available_cpus", lambda: 2)
+    assert driver.workers(driver.AUTO, entries) == 2
+
+
+def test_available_cpus_is_this_process_s_share() -> None:
+    expected = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    assert driver.available_cpus() == expected
+
+
+def test_auto_jobs_score_in_workers_with_the_same_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mrp.graph import Edge, Graph, Node
+
+    def graph(k: int, shift: int) -> Graph:
+        nodes = [Node(i, f"l{(i + shift * (i % 3 == 0)) % 7}") for i in range(24)]
+        edges = [Edge(i, (i * 5 + k) % 24, f"e{i % 3}") for i in range(24) if (i * 5 + k) % 24 != i]
+        return Graph(id=str(k), framework="eds", tops=[0], nodes=nodes, edges=edges)
+
+    pairing = pair(read_corpus_of([graph(k, 0) for k in range(400)]),
+                   read_corpus_of([graph(k, 1) for k in range(400)]))
+    used: List[int] = []
+    original = driver._parallel
+
+    def parallel(metric: driver.Metric, pairs: Any, options: Options) -> Any:
+        used.append(options.jobs)
+        return original(metric, pairs, options)
+
+    monkeypatch.setattr(driver, "_parallel", parallel)
+    monkeypatch.setattr(driver, "available_cpus", lambda: 2)
+    serial, _ = evaluator("mrp")(pairing, Options(trace=True, jobs=1))
+    assert used == []
+    auto, _ = evaluator("mrp")(pairing, Options(trace=True, jobs=driver.AUTO))
+    assert used == [2]
+    for key in ("time", "cpu"):
+        serial.pop(key), auto.pop(key)
+    assert auto == serial
+
+
+def read_corpus_of(graphs: List[Any]) -> Any:
+    from mrp.corpus import Corpus
+
+    return Corpus("memory", "mrp", list(graphs))
+
+
+def test_cli_jobs_take_a_number_or_auto() -> None:
+    for bad, message in (("0", "must be at least 1 (or auto)"),
+                         ("two", "not a number of processes or 'auto'")):
+        run = run_cli("score", ["--jobs", bad, "--gold", DEMO_GOLD, DEMO_SYSTEM])
+        assert run.code == 2 and message in run.err and "Traceback" not in run.err
+    outs = [run_cli("score", [*jobs, "--gold", DEMO_GOLD, DEMO_SYSTEM]) for jobs in ([], ["--jobs", "auto"],
+                                                                                      ["--jobs", "1"])]
+    assert all(run.code == 0 for run in outs)
+    assert len({_without_clock(run.out) for run in outs}) == 1
+
+
+def _without_clock(out: str) -> str:
+    return "\n".join(line for line in out.splitlines() if not line.startswith((' "time"', ' "cpu"')))

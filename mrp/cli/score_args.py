@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..score.driver import AUTO, AUTO_MAX
 from .common import (
     add_read_options,
     add_selection_options,
@@ -96,8 +97,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--no-mip", action="store_true",
                    help="decide every pair by the branch and bound alone (by default a pair it has not "
                         "closed after 1000 steps goes to a mixed-integer program solved by HiGHS)")
-    p.add_argument("--jobs", type=int, default=1, metavar="N",
-                   help="worker processes (default 1); results are identical for any N, e.g. --jobs 2")
+    p.add_argument("--jobs", type=_jobs, default=AUTO, metavar="N|auto",
+                   help=f"worker processes; auto (the default): one per CPU, at most {AUTO_MAX}, when there "
+                        "is enough to score (else none: the pairs are scored in this process); results are "
+                        "identical for any N, e.g. --jobs 1")
     p.add_argument("--smatch-compat", action="store_true",
                    help="smatch: reproduce the original SMATCH tool's counts, defects included "
                         "(duplicate triples counted repeatedly, quoted strings cut to their first word)")
@@ -133,6 +136,18 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _jobs(text: str) -> int:
+    if text.strip().lower() == "auto":
+        return AUTO
+    try:
+        jobs = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of processes or 'auto': '{text}'") from None
+    if jobs < 1:
+        raise argparse.ArgumentTypeError("must be at least 1 (or auto)")
+    return jobs
+
+
 def _weights(text: str) -> Any:
     from ..score.sembleu import parse_weights
 
@@ -143,8 +158,6 @@ def _weights(text: str) -> Any:
 
 
 def check(args: argparse.Namespace) -> None:
-    if args.jobs < 1:
-        fail(PROGRAM, "--jobs must be at least 1")
     if args.limit is not None and args.limit < 0:
         fail(PROGRAM, "--limit must not be negative")
     if args.timeout is not None and not args.timeout >= 0:

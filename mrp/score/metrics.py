@@ -59,6 +59,7 @@ class Options:
     timeout: Optional[float] = None
     trace: bool = False
     errors: bool = False
+    #: worker processes; AUTO (0): as many as pay off (:func:`mrp.score.driver.workers`)
     jobs: int = 1
     smatch_compat: bool = False
     #: AnCast: reproduce AnCast 0.1.1 (its reading, alignment and scoring) instead of the optimum
