@@ -195,6 +195,59 @@ def test_an_unwritable_numba_cache_still_scores(tmp_path: Path) -> None:
     assert json.loads(plain.out)["all"]["c"] > 0
 
 
+#: Run in a fresh process with the kernels cached: load the solver, then compile something new.
+_LIGHT_LOAD = """
+import json, sys
+import numpy as np
+from mrp.score.mrp import solve_problem
+from mrp.score.problem import from_triples
+loaded = solve_problem(from_triples([{"a": 1}, {"b": 1}], [{"a": 1}, {"b": 1}], {(0, 1, "r"): 1},
+                                    {(0, 1, "r"): 1}))
+imported = "numba.np.arrayobj" in sys.modules
+import numba
+from numba.core.environment import Environment
+
+@numba.njit
+def fresh(n):
+    a = np.arange(n) * 1.5
+    if n < 0:
+        raise ValueError("negative", n)
+    return a.sum(), str(n)
+
+stubs = [env.env_name for env in list(Environment._memo.values()) if set(env.globals) == {"__name__"}]
+print(json.dumps({"value": loaded.value, "exact": loaded.exact, "imported": imported, "fresh": fresh(4),
+                  "stubs": len(stubs), "after": "numba.np.arrayobj" in sys.modules}))
+"""
+
+
+def test_cached_kernels_load_without_numba_s_implementation_modules() -> None:
+    code = [sys.executable, "-c", _LIGHT_LOAD]
+    subprocess.run(code, capture_output=True, cwd=ROOT, check=True, timeout=600)  # the kernels cached
+    out = json.loads(subprocess.run(code, capture_output=True, cwd=ROOT, check=True, timeout=600).stdout)
+    assert out["value"] == 3 and out["exact"]
+    assert out["imported"] is False, "loading the solver imported numba.np.arrayobj"
+    assert out["stubs"] > 0
+    assert out["fresh"] == [9.0, "4"] and out["after"] is True  # compiling afterwards is numba's own way
+
+
+def test_light_environments_keep_constants_and_leave_other_modules_to_numba() -> None:
+    from numba.core import environment
+
+    from mrp.score import jit
+
+    original = environment._rebuild_env
+    with jit._light_environments():
+        rebuild = environment._rebuild_env
+        assert rebuild is not original
+        name = "numba.np.nothing_imported_here"
+        env = rebuild(name, [1, "two"], "_ZN8NumbaEnv_test_light_1")
+        assert env.globals == {"__name__": name} and list(env.consts) == [1, "two"]
+        assert rebuild(name, [], "_ZN8NumbaEnv_test_light_1") is env  # memoized, as numba's are
+        mine = rebuild("json", [3], "_ZN8NumbaEnv_test_light_2")  # not numba's: its module's globals
+        assert mine.globals is json.__dict__ and list(mine.consts) == [3]
+    assert environment._rebuild_env is original
+
+
 def test_a_failing_ancast_pair_never_raises_a_score(monkeypatch: pytest.MonkeyPatch) -> None:
     gold_path = str(ROOT / "data/demo/gold.mrp")
     pairing = pair(read_corpus(gold_path), read_corpus(DEMO_SYSTEM), ["amr"])

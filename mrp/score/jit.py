@@ -18,12 +18,13 @@ compiled in memory for this process only.  Either way one
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import sys
 import tempfile
 import warnings
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterator, Optional
 
 from ..errors import MRPWarning
 
@@ -47,14 +48,57 @@ def _import_numba() -> None:
                 del sys.modules[name]
 
 
+@contextlib.contextmanager
+def _light_environments() -> Iterator[None]:
+    """While a cached kernel loads, numba's own modules are not imported to rebuild their environments.
+
+    Each compiled function carries an environment: its module's globals and its
+    constants.  Loading a kernel from the cache rebuilds the environment of every
+    function it contains by importing the function's module, and the solver
+    contains functions of numba's array, string and math implementations, whose
+    modules take about 0.04 s to import.  Compiled code never reads an
+    environment's globals (only object-mode code does, and the solver has none);
+    it reads the constants, which are kept.  So the environment of a function of
+    a numba module that is not imported yet gets globals holding only the module's
+    name, and every other environment is rebuilt as numba does.
+    """
+    try:
+        from numba.core import environment
+        original = environment._rebuild_env
+        lookup, Environment = environment.lookup_environment, environment.Environment
+        Environment._memo  # noqa: B018  # must exist
+    except (ImportError, AttributeError):
+        yield
+        return
+
+    def rebuild(modname: Any, consts: Any, env_name: Any) -> Any:
+        env = lookup(env_name)
+        if env is not None:
+            return env
+        if not isinstance(modname, str) or not modname.startswith("numba.") or modname in sys.modules:
+            return original(modname, consts, env_name)
+        env = Environment({"__name__": modname})  # "__name__": a static environment, as numba's are
+        env.consts[:] = consts
+        env.env_name = env_name
+        Environment._memo[env_name] = env
+        return env
+
+    environment._rebuild_env = rebuild
+    try:
+        yield
+    finally:
+        environment._rebuild_env = original
+
+
 def _load_lightly() -> None:
     """Load cached kernels without refreshing every registry first.
 
     Before loading a cached kernel numba refreshes its typing and lowering
     registries, importing some sixty modules (about 0.1 s, half of loading the
-    solver); a kernel loaded from the cache needs only the runtime.  Compiling
-    still refreshes everything, and a load that fails the light way is retried
-    numba's way.
+    solver); a kernel loaded from the cache needs only the runtime (and, see
+    :func:`_light_environments`, not the modules of numba's implementations).
+    Compiling still refreshes everything, and a load that fails the light way is
+    retried numba's way.
     """
     try:
         from numba.core.caching import Cache
@@ -67,7 +111,7 @@ def _load_lightly() -> None:
     def load_overload(self: Any, sig: Any, target_context: Any) -> Any:
         try:
             rtsys.initialize(target_context)
-            with self._guard_against_spurious_io_errors():
+            with self._guard_against_spurious_io_errors(), _light_environments():
                 return self._load_overload(sig, target_context)
         except Exception:  # noqa: BLE001  # a numba this was not made for: its own way
             return original(self, sig, target_context)
