@@ -72,7 +72,8 @@ def sentence_seed(problem: Problem, gold: Graph, system: Graph,
     from .mrp import LAP_SIZE
     from .solver import solve
 
-    ours, theirs = sentences(gold), sentences(system)
+    ours = sentences(gold)
+    theirs = sentences(system) if ours else None  # most graphs are not documents: one look suffices
     n, m = problem.U.shape
     top, their_top = _root(gold), _root(system)
     if not ours or not theirs or top is None or their_top is None or (n, m) != (len(gold.nodes),
