@@ -19,7 +19,7 @@ from typing import Any, Optional, Tuple
 from .codecs import ReadOptions
 from .corpus import Corpus
 from .errors import MRPError
-from .forked import Child, can_fork
+from .forked import Child, available_cpus, can_fork
 from .load import collector_paused, read_corpus
 from .packed import PackedGraphs, pack, unpack
 
@@ -30,10 +30,7 @@ def enabled() -> bool:
     """Whether files may be read ahead in this process now."""
     if os.environ.get("MRP_READ_AHEAD", "1").strip() == "0" or not can_fork():
         return False
-    try:
-        return len(os.sched_getaffinity(0)) > 1
-    except AttributeError:  # no affinity on this platform
-        return (os.cpu_count() or 1) > 1
+    return available_cpus() > 1
 
 
 def _read(path: str, fmt: Optional[str], options: Optional[ReadOptions]) -> Tuple[str, Any, bytes]:

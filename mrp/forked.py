@@ -16,7 +16,7 @@ import threading
 import time
 from typing import Any, Callable, Optional
 
-__all__ = ["Child", "can_fork", "die_with_parent"]
+__all__ = ["Child", "available_cpus", "can_fork", "die_with_parent"]
 
 
 def die_with_parent() -> None:
@@ -27,6 +27,14 @@ def die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):  # not Linux: the parent's shutdown still stops them
         pass
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity where the platform has one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # no affinity on this platform
+        return os.cpu_count() or 1
 
 
 def can_fork() -> bool:

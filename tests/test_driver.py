@@ -300,9 +300,14 @@ def test_auto_jobs_count_packed_graphs_without_unpacking(monkeypatch: pytest.Mon
     assert driver.workers(driver.AUTO, entries) == 2
 
 
-def test_available_cpus_is_this_process_s_share() -> None:
+def test_available_cpus_is_this_process_s_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mrp import forked
+
     expected = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    assert driver.available_cpus() == expected
+    assert forked.available_cpus() == expected
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3}, raising=False)
+    assert forked.available_cpus() == 1  # a process pinned to one CPU gets no workers
+    assert driver.workers(driver.AUTO, _sized_pairs(200, 50)) == 1
 
 
 def test_auto_jobs_score_in_workers_with_the_same_result(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Deque, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..errors import ScoreError
-from ..forked import die_with_parent
+from ..forked import available_cpus, die_with_parent
 from ..graph import Graph, fingerprint
 from ..packed import size
 from .counting import Path, add, nest, prf
@@ -230,8 +230,8 @@ def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
     from concurrent.futures.process import BrokenProcessPool
 
     jobs = options.jobs
-    size = max(1, min(64, len(pairs) // (jobs * 4) or 1))
-    todo: Deque[Tuple[int, int]] = deque((k, min(k + size, len(pairs))) for k in range(0, len(pairs), size))
+    chunk = max(1, min(64, len(pairs) // (jobs * 4) or 1))
+    todo: Deque[Tuple[int, int]] = deque((k, min(k + chunk, len(pairs))) for k in range(0, len(pairs), chunk))
     suspects: Deque[int] = deque()
     done: Dict[int, PairResult] = {}
     _WORK = [metric, pairs, replace(options, progress=None, memo=None)]
@@ -280,14 +280,6 @@ def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
         _stop(pool)
         _WORK = []
         gc.unfreeze()
-
-
-def available_cpus() -> int:
-    """The CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not on Linux
-        return os.cpu_count() or 1
 
 
 def workers(jobs: int, pairs: Sequence[Pair]) -> int:
