@@ -357,3 +357,26 @@ def test_cli_jobs_take_a_number_or_auto() -> None:
 
 def _without_clock(out: str) -> str:
     return "\n".join(line for line in out.splitlines() if not line.startswith((' "time"', ' "cpu"')))
+
+
+def test_cpu_time_counts_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    pairing = pair(read_corpus(DEMO_GOLD), read_corpus(DEMO_SYSTEM))
+    metric = _metric("edm")
+    original = type(metric).score
+    parent = os.getpid()
+
+    def busy(self: driver.Metric, pair: Pair, options: Options) -> driver.PairResult:
+        if os.getpid() != parent:
+            end = time.process_time() + 0.15
+            while time.process_time() < end:
+                pass
+        return original(self, pair, options)
+
+    monkeypatch.setattr(type(metric), "score", busy)
+    before = os.times()
+    result, _ = evaluator("edm")(pairing, Options(trace=True, jobs=2))
+    after = os.times()
+    burnt = 0.15 * result["n"]
+    children = after.children_user + after.children_system - before.children_user - before.children_system
+    assert children >= burnt * 0.9, "the workers were not reaped"
+    assert result["cpu"] >= burnt * 0.9

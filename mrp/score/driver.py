@@ -207,13 +207,19 @@ def _score_range(start: int, end: int) -> List[PairResult]:
     return [_isolated(metric, pair, options) for pair in pairs[start:end]]
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool at once: cancel what waits and end its workers."""
+def _stop(pool: ProcessPoolExecutor, done: bool = False) -> None:
+    """End a pool's workers and reap them (so that their CPU time counts in this process's children):
+    when its work is ``done``, let them finish; else at once, cancelling what waits."""
+    if done:
+        pool.shutdown(wait=True)
+        return
     processes = list(getattr(pool, "_processes", {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
             process.kill()
+    for process in processes:
+        process.join(5)
 
 
 def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator[PairResult]:
@@ -277,7 +283,7 @@ def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
                 yield done.pop(position)
                 position += 1
     finally:
-        _stop(pool)
+        _stop(pool, done=position >= len(pairs))
         _WORK = []
         gc.unfreeze()
 
