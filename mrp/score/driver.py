@@ -207,12 +207,9 @@ def _score_range(start: int, end: int) -> List[PairResult]:
     return [_isolated(metric, pair, options) for pair in pairs[start:end]]
 
 
-def _stop(pool: ProcessPoolExecutor, done: bool = False) -> None:
-    """End a pool's workers and reap them (so that their CPU time counts in this process's children):
-    when its work is ``done``, let them finish; else at once, cancelling what waits."""
-    if done:
-        pool.shutdown(wait=True)
-        return
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """End a pool at once (cancelling what waits, killing its workers) and reap the workers, so that their
+    CPU time counts in this process's children and none outlives it (about 0.01 s)."""
     processes = list(getattr(pool, "_processes", {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
@@ -283,7 +280,7 @@ def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
                 yield done.pop(position)
                 position += 1
     finally:
-        _stop(pool, done=position >= len(pairs))
+        _stop(pool)  # every result is in, or the run is ending
         _WORK = []
         gc.unfreeze()
 
