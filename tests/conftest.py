@@ -34,6 +34,13 @@ def shared_file(*parts: str) -> Path:
     return shared_path().joinpath(*parts)
 
 
+def timeless(value: Any) -> Any:
+    """A result (JSON value) without its clock readings ("time", "cpu"), at every depth."""
+    if isinstance(value, dict):
+        return {k: timeless(v) for k, v in value.items() if k not in ("time", "cpu")}
+    return [timeless(v) for v in value] if isinstance(value, list) else value
+
+
 def canonical(graph: Any) -> Dict[str, Any]:
     """The MRP JSON of a graph without time/version, with edges as a sorted list."""
     obj = encode(graph) if isinstance(graph, Graph) else dict(graph)

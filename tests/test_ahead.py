@@ -23,7 +23,7 @@ from mrp.forked import Child, can_fork
 from mrp.load import read_corpus
 from mrp.packed import PackedGraphs
 
-from conftest import ROOT
+from conftest import ROOT, timeless
 
 NASTY = ROOT / "tests" / "nasty"
 DEMO = ROOT / "data" / "demo"
@@ -177,13 +177,8 @@ def test_the_command_prints_the_same_with_and_without_reading_ahead(args: List[s
     here, ahead = _run(args, "0"), _run(args, "1")
     assert ahead.returncode == here.returncode
     assert ahead.stderr == here.stderr
-    assert _timeless(json.loads(ahead.stdout or "null")) == _timeless(json.loads(here.stdout or "null"))
+    assert timeless(json.loads(ahead.stdout or "null")) == timeless(json.loads(here.stdout or "null"))
 
-
-def _timeless(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _timeless(v) for k, v in value.items() if k not in ("time", "cpu")}
-    return [_timeless(v) for v in value] if isinstance(value, list) else value
 
 
 def test_a_child_forked_from_another_thread_reports_too() -> None:

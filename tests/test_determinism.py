@@ -11,20 +11,14 @@ from typing import Any, List
 
 import pytest
 
-from conftest import ROOT, shared_file
-
-
-def _timeless(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _timeless(v) for k, v in value.items() if k not in ("time", "cpu")}
-    return [_timeless(v) for v in value] if isinstance(value, list) else value
+from conftest import ROOT, shared_file, timeless
 
 
 def _run(args: List[str], seed: int) -> Any:
     env = dict(os.environ, PYTHONHASHSEED=str(seed))
     done = subprocess.run([sys.executable, "-m", "mrp.cli.score", "--trace", *args], capture_output=True,
                           text=True, env=env, cwd=ROOT, check=True)
-    return _timeless(json.loads(done.stdout))
+    return timeless(json.loads(done.stdout))
 
 
 @pytest.mark.parametrize("metrics", ["ancast,smatch,mrp", "ancast"])
