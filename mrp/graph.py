@@ -180,7 +180,8 @@ def fingerprint(graph: Graph) -> Tuple[Any, ...]:
             return tuple(freeze(v) for v in value)
         if isinstance(value, dict):
             return ("{}",) + tuple((k, freeze(v)) for k, v in value.items())
-        return value
+        # True == 1 == 1.0 and hash alike: the type keeps "1", 1, 1.0 and true apart
+        return (type(value).__name__, value)
 
     nodes = tuple((n.id, n.label, freeze(n.properties), freeze(n.values), freeze(n.anchors))
                   for n in graph.nodes)
