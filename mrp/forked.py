@@ -16,7 +16,7 @@ import threading
 import time
 from typing import Any, Callable, Optional
 
-__all__ = ["Child", "available_cpus", "can_fork", "die_with_parent"]
+__all__ = ["Child", "available_cpus", "can_fork", "child_start", "die_with_parent", "keep_stdout"]
 
 
 def die_with_parent() -> None:
@@ -27,6 +27,34 @@ def die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):  # not Linux: the parent's shutdown still stops them
         pass
+
+
+def keep_stdout() -> None:
+    """In a child process: whatever it writes to standard output goes to standard error instead.
+
+    Standard output carries the parent's report; a child (or a library it calls, such as HiGHS, which
+    prints a banner from C) must not write there.  Redirected at the file-descriptor level, so that C
+    code and inherited Python streams are covered alike.
+    """
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+    try:
+        os.dup2(2, 1)
+    except OSError:  # no standard error to share: nowhere at all
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    sys.stdout = sys.stderr
+
+
+def child_start() -> None:
+    """What every child mrp forks does first: leave Ctrl-C to the parent, die with it, and keep off its
+    standard output."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    die_with_parent()
+    keep_stdout()
 
 
 def available_cpus() -> int:
@@ -59,8 +87,7 @@ class Child:
             code = 1
             try:
                 os.close(readable)
-                die_with_parent()
-                signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+                child_start()
                 payload = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
                 with os.fdopen(writable, "wb") as out:
                     out.write(payload)

@@ -17,7 +17,6 @@ graph's tuples as surplus when they can be counted at all.
 from __future__ import annotations
 
 import os
-import signal
 import time
 from abc import ABC, abstractmethod
 from collections import deque
@@ -25,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Deque, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..errors import ScoreError
-from ..forked import available_cpus, die_with_parent
+from ..forked import available_cpus, child_start
 from ..graph import Graph, fingerprint
 from ..packed import size
 from .counting import Path, add, nest, prf
@@ -131,6 +130,13 @@ class Metric(ABC):
     def prepare(self, options: Options) -> None:  # noqa: B027 - most metrics need nothing loaded
         """Load what scoring needs (e.g. compiled kernels); an error here stops the run."""
 
+    @staticmethod
+    def load_solver(options: Options) -> None:
+        """Compile or load the solver's kernels now, outside every pair's clock (metrics that search)."""
+        from .warmup import ready
+
+        ready(options.progress.compiling if options.progress is not None else None)
+
     @abstractmethod
     def score(self, pair: Pair, options: Options) -> PairResult:
         """Score one pair."""
@@ -196,12 +202,6 @@ def _isolated(metric: Metric, pair: Pair, options: Options) -> PairResult:
 _WORK: List[Any] = []
 
 
-def _worker_start() -> None:
-    """Workers leave Ctrl-C to the parent and die with it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    die_with_parent()
-
-
 def _score_range(start: int, end: int) -> List[PairResult]:
     metric, pairs, options = _WORK
     return [_isolated(metric, pair, options) for pair in pairs[start:end]]
@@ -241,7 +241,7 @@ def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
     gc.collect()
     gc.freeze()  # the workers' collector then leaves the inherited objects (and their pages) alone
     context = multiprocessing.get_context("fork")
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_start)
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=child_start)
     running: Dict[Future, Tuple[int, int]] = {}
     position = 0
     try:
@@ -274,7 +274,7 @@ def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
                     suspects.extend(range(start, end))
                 running.clear()
                 _stop(pool)
-                pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_start)
+                pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=child_start)
                 suspects = deque(sorted(suspects))
             while position in done:
                 yield done.pop(position)
