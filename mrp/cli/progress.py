@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from typing import Callable, Optional, TextIO
+from typing import Optional, TextIO
 
 from ..errors import excerpt
 from ..graph import Graph
@@ -19,32 +19,21 @@ ETA_AFTER = 5
 SLOW = 2.0
 #: seconds between checks of the heartbeat thread
 BEAT = 0.5
-
-
-def solver_compiling() -> bool:
-    """Whether the solver's kernels are loaded but not yet compiled in this process (the first run)."""
-    solver = sys.modules.get("mrp.score.solver")
-    if solver is None:
-        return False
-    kernels = [v for v in vars(solver).values() if hasattr(v, "overloads") and hasattr(v, "py_func")]
-    # the entry kernel compiles (or loads) everything it calls at its first call
-    return bool(kernels) and not any(kernel.overloads for kernel in kernels)
+#: what compiling the solver takes, as said to the user (measured: 30-55 s on a 2-core machine)
+COMPILE_SECONDS = "30-60"
 
 
 class Line(Progress):
     """`pairs done/total, pairs/s, ETA, cut` redrawn in place when ``show``; problems always printed."""
 
-    def __init__(self, program: str, file: str, show: bool, stream: Optional[TextIO] = None,
-                 compiling: Callable[[], bool] = solver_compiling) -> None:
+    def __init__(self, program: str, file: str, show: bool, stream: Optional[TextIO] = None) -> None:
         self.program = program
         self.file = file
         self.show = show
         self.stream = stream or sys.stderr
-        self.compiling = compiling
         self.total = self.done = self.cut = 0
         self.started = self.drawn = self.last = 0.0
         self.visible = False
-        self.told_compiling = False
         self._lock = threading.Lock()
         self._stop: Optional[threading.Event] = None
 
@@ -55,21 +44,25 @@ class Line(Progress):
             self._stop = threading.Event()
             threading.Thread(target=self._beat, args=(self._stop,), name="mrp-progress", daemon=True).start()
 
+    def compiling(self) -> None:
+        """Say that the solver's kernels are being compiled (where the line is shown)."""
+        if not self.show:
+            return
+        with self._lock:
+            self._clear()
+            self.stream.write(f"{self.program}: compiling the solver's kernels, once for this installation "
+                              f"(about {COMPILE_SECONDS} s; no pair's time runs meanwhile, later runs start "
+                              "at once)\n")
+            self.stream.flush()
+
     def _beat(self, stop: threading.Event) -> None:
-        """Between pairs: say once that the solver compiles; during a long pair, that it still runs."""
+        """During a long pair, show that it still runs."""
         while not stop.wait(BEAT):
             with self._lock:
                 if stop.is_set():
                     return
                 now = time.monotonic()
-                first = self.done == 0 and now - self.started >= 1.0
-                if first and not self.told_compiling and self.compiling():
-                    self._clear()
-                    self.stream.write(f"{self.program}: compiling the solver, once (about 15 s; "
-                                      "later runs start at once)\n")
-                    self.stream.flush()
-                    self.told_compiling = True
-                elif now - self.last >= SLOW:
+                if now - self.last >= SLOW:
                     self._draw(now)
 
     def advance(self, cut: bool) -> None:

@@ -321,7 +321,7 @@ class Aspects(Metric):
     name = "aspects"
 
     def prepare(self, options: Options) -> None:
-        from .solver import solve  # noqa: F401 - compile or load the kernels before the first pair
+        self.load_solver(options)
 
     def score(self, pair: Pair, options: Options) -> PairResult:
         items = score_aspects(pair.gold, pair.system, options, options.aspect_depth)

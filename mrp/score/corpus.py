@@ -37,7 +37,7 @@ class MRP(Metric):
     searches = True
 
     def prepare(self, options: Options) -> None:
-        from .solver import solve  # noqa: F401 - compile or load the kernels before the first pair
+        self.load_solver(options)
 
     def main(self) -> Path:
         return ("all",)

@@ -90,31 +90,51 @@ def _light_environments() -> Iterator[None]:
         environment._rebuild_env = original
 
 
+class CacheWarning(MRPWarning):
+    """numba could not use its usual cache directory, or a cached kernel could not be loaded."""
+
+
 def _load_lightly() -> None:
-    """Load cached kernels without refreshing every registry first.
+    """Load cached kernels without refreshing every registry first, and compile afresh where a cached
+    kernel cannot be loaded.
 
     Before loading a cached kernel numba refreshes its typing and lowering
     registries, importing some sixty modules (about 0.1 s, half of loading the
     solver); a kernel loaded from the cache needs only the runtime (and, see
     :func:`_light_environments`, not the modules of numba's implementations).
     Compiling still refreshes everything, and a load that fails the light way is
-    retried numba's way.
+    retried numba's way.  A cache entry that fails both ways (a truncated or
+    otherwise damaged file) counts as no entry: the kernel is compiled and the
+    entry written anew, with one :class:`CacheWarning`; numba's own way would
+    raise at every call, on every later run too.
     """
     try:
         from numba.core.caching import Cache
-        from numba.core.runtime import rtsys
         original = Cache.load_overload
-        Cache._load_overload, Cache._guard_against_spurious_io_errors  # noqa: B018  # both must exist
     except (ImportError, AttributeError):
         return
+    try:
+        from numba.core.runtime import rtsys
+        Cache._load_overload, Cache._guard_against_spurious_io_errors  # noqa: B018  # both must exist
+        light = True
+    except (ImportError, AttributeError):
+        light = False
 
     def load_overload(self: Any, sig: Any, target_context: Any) -> Any:
+        if light:
+            try:
+                rtsys.initialize(target_context)
+                with self._guard_against_spurious_io_errors(), _light_environments():
+                    return self._load_overload(sig, target_context)
+            except Exception:  # noqa: BLE001  # a numba this was not made for: its own way
+                pass
         try:
-            rtsys.initialize(target_context)
-            with self._guard_against_spurious_io_errors(), _light_environments():
-                return self._load_overload(sig, target_context)
-        except Exception:  # noqa: BLE001  # a numba this was not made for: its own way
             return original(self, sig, target_context)
+        except Exception as error:  # noqa: BLE001  # a damaged entry: compiled afresh, not a failed pair
+            warnings.warn(f"numba's cached copy of {getattr(self, '_name', 'a kernel')} could not be loaded "
+                          f"({type(error).__name__}: {error}); compiled afresh and cached again",
+                          CacheWarning, stacklevel=2)
+            return None
 
     Cache.load_overload = load_overload  # type: ignore[method-assign]
 
@@ -126,10 +146,6 @@ import numba  # noqa: E402
 from numba import njit as _njit  # noqa: E402
 
 __all__ = ["CacheWarning", "kernel", "njit"]
-
-
-class CacheWarning(MRPWarning):
-    """numba could not use its usual cache directory."""
 
 
 #: None: not yet needed; a directory: the private cache in use; "": compiling in memory
@@ -151,7 +167,7 @@ def _private_cache() -> str:
         except OSError:
             _FALLBACK = ""
             warnings.warn("numba cannot write a cache anywhere; the solver is compiled in memory on every "
-                          "run (about 15 s)", CacheWarning, stacklevel=4)
+                          "run (30-60 s)", CacheWarning, stacklevel=4)
     return _FALLBACK
 
 

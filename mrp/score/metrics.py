@@ -46,6 +46,9 @@ class Progress:
     def problem(self, graph: Graph, message: str) -> None:
         """A pair (named by its gold graph) could not be scored normally."""
 
+    def compiling(self) -> None:
+        """The solver's kernels are being compiled (before any pair; it takes a while, once)."""
+
     def finish(self) -> None:
         """The run is over."""
 

@@ -250,7 +250,7 @@ class SMATCH(Metric):
     searches = True
 
     def prepare(self, options: Options) -> None:
-        from .solver import solve  # noqa: F401 - compile or load the kernels before the first pair
+        self.load_solver(options)
 
     def score(self, pair: Pair, options: Options) -> PairResult:
         item = score_pair(pair.gold, pair.system, options)

@@ -123,7 +123,7 @@ class AnCast(Metric):
 
     def prepare(self, options: Options) -> None:
         if not options.ancast_compat:
-            from ..solver import solve  # noqa: F401 - compile or load the kernels before the first pair
+            self.load_solver(options)
 
     def score(self, pair: Pair, options: Options) -> DriverResult:
         return self._wrap(score_pair(pair.gold, pair.system, options))

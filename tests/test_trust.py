@@ -1,0 +1,234 @@
+"""What a user must be able to trust on a fresh machine: standard output carries the report only (whatever
+a child process or a library writes), and a number never depends on the kernel cache or the order of the
+system files."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+
+from mrp.forked import Child
+from mrp.graph import Graph, Node
+from mrp.score import driver
+from mrp.score.metrics import Options
+from mrp.score.pairing import Pair
+
+from conftest import ROOT, run_cli, shared_file, timeless
+
+BENCH = ROOT / "bench"
+
+
+# --- standard output ----------------------------------------------------------------------------------------
+
+
+def test_a_child_writing_to_standard_output_reaches_standard_error(capfd: pytest.CaptureFixture[str]) -> None:
+    def noisy() -> int:
+        os.write(1, b"from C, on fd 1\n")
+        print("from Python, on sys.stdout")
+        return 5
+
+    assert Child(noisy).result() == 5
+    out, err = capfd.readouterr()
+    assert out == ""
+    assert "from C, on fd 1" in err and "from Python, on sys.stdout" in err
+
+
+class _Noisy(driver.Metric):
+    """Scores every pair 1 of 1, writing to standard output on the way (as a chatty library would)."""
+
+    name = "noisy"
+
+    def score(self, pair: Pair, options: Options) -> driver.PairResult:
+        os.write(1, b"worker noise\n")
+        print("worker print")
+        return driver.PairResult({(): (1, 1, 1)})
+
+    def report(self, run: driver.Run) -> Dict[str, Any]:
+        return {"n": run.n}
+
+
+def test_worker_processes_never_write_to_standard_output(capfd: pytest.CaptureFixture[str]) -> None:
+    graph = Graph("1", "amr", nodes=[Node(0, "a")], tops=[0])
+    pairs = [Pair(graph, graph, True) for _ in range(8)]
+    found = list(driver.results(_Noisy(), pairs, Options(jobs=2)))
+    assert len(found) == 8 and all(result.counts == {(): (1, 1, 1)} for result in found)
+    out, err = capfd.readouterr()
+    assert out == "" and "worker noise" in err
+
+
+#: runs mrp-score with every pair the search leaves open handed to HiGHS at once, and says on stderr how
+#: many programs HiGHS ran (the banner of highspy >= 1.16 goes to standard output unless kept from it)
+_HANDED_OVER = textwrap.dedent("""
+    import sys
+    import mrp.score.mip as mip
+    import mrp.score.mrp as solver
+    solver.MIP_AFTER = 0
+    proved = mip.prove
+    count = [0]
+    def prove(*args, **kwargs):
+        count[0] += 1
+        return proved(*args, **kwargs)
+    mip.prove = prove
+    from mrp.cli.score import main
+    try:
+        code = main(sys.argv[1:])
+    finally:
+        sys.stderr.write(f"programs: {count[0]}\\n")
+    sys.exit(code)
+""")
+
+
+@pytest.mark.parametrize("metric", ["smatch", "mrp"])
+def test_a_document_pair_handed_to_highs_prints_parseable_json(metric: str, tmp_path: Path) -> None:
+    shared_file("README.md")
+    sys.path.insert(0, str(BENCH))
+    try:
+        import documents
+    finally:
+        sys.path.remove(str(BENCH))
+    k, number = 8, 152  # a merged coli document the search leaves open at its root
+    paths = []
+    for source, side in zip(documents.COLI, ("gold", "system")):
+        sentences = documents.graphs(shared_file(source))[number * k:(number + 1) * k]
+        paths.append(tmp_path / f"{side}.amr")
+        paths[-1].write_text(documents.merged(sentences, 1) + "\n", encoding="utf-8")
+    gold, system = paths
+    run = subprocess.run([sys.executable, "-c", _HANDED_OVER, "--score", metric, "--jobs", "1",
+                          "--gold", str(gold), str(system)], capture_output=True, text=True, cwd=ROOT,
+                         timeout=600)
+    assert run.returncode == 0, run.stderr
+    programs = int(run.stderr.rsplit("programs: ", 1)[1].split()[0])
+    assert programs > 0, "no pair reached HiGHS: the test proves nothing"
+    document = json.loads(run.stdout)
+    assert document["n"] == 1
+
+
+# --- the leaderboard's memo ---------------------------------------------------------------------------------
+
+
+def _property_graph(values: List[Any]) -> Dict[str, Any]:
+    return {"id": "1", "framework": "eds", "flavor": 1, "tops": [0],
+            "nodes": [{"id": 0, "label": "x", "properties": ["a", "b"], "values": values}], "edges": []}
+
+
+def test_a_leaderboard_scores_each_system_as_alone_whatever_the_order(tmp_path: Path) -> None:
+    """``1``, ``"1"``, ``true`` and ``1.0`` are four values, though Python finds them equal."""
+    files = {"gold": ["1", "true"], "A": [1, True], "B": [True, 1], "C": ["1", "true"], "D": [1.0, "true"]}
+    paths = {}
+    for name, values in files.items():
+        paths[name] = tmp_path / f"{name}.mrp"
+        paths[name].write_text(json.dumps(_property_graph(values)) + "\n", encoding="utf-8")
+    systems = [name for name in files if name != "gold"]
+    alone = {}
+    for name in systems:
+        run = run_cli("score", ["--gold", str(paths["gold"]), str(paths[name])])
+        assert run.code == 0, run.err
+        alone[name] = timeless(json.loads(run.out))["properties"]
+    assert alone["A"]["c"] == alone["C"]["c"] == 2 and alone["B"]["c"] == 0  # values are compared as text
+    for order in itertools.permutations(systems):
+        run = run_cli("score", ["--gold", str(paths["gold"])] + [str(paths[name]) for name in order])
+        assert run.code == 0, run.err
+        for path, result in json.loads(run.out)["results"].items():
+            assert timeless(result)["properties"] == alone[Path(path).stem], (order, path)
+
+
+# --- the kernel cache ---------------------------------------------------------------------------------------
+
+
+_SIGNATURES = textwrap.dedent("""
+    import json, sys
+    from mrp.load import read_corpus
+    from mrp.score import smatch
+    from mrp.score.metrics import Options, evaluator
+    from mrp.score.pairing import pair
+    from mrp.score.solver import solve
+    options = Options(penman=True, timeout=60)
+    smatch.METRIC.prepare(options)
+    ready = len(solve.signatures)
+    gold, system = (read_corpus(path, "amr") for path in sys.argv[1:3])
+    for name in ("smatch", "mrp", "ancast"):
+        evaluator(name)(pair(gold, system), options)
+    print(json.dumps([ready, len(solve.signatures)]))
+""")
+
+
+def test_the_kernels_are_ready_before_the_first_pair_and_no_pair_compiles() -> None:
+    gold = shared_file("data/pairs/amr/coli.gold.amr")
+    system = shared_file("data/pairs/amr/coli.system.amr")
+    head = [block for block in gold.read_text(encoding="utf-8").split("\n\n") if block.strip()][:40]
+    tail = [block for block in system.read_text(encoding="utf-8").split("\n\n") if block.strip()][:40]
+    directory = Path(os.environ.get("TMPDIR", "/tmp"))
+    files = []
+    for name, blocks in (("gold", head), ("system", tail)):
+        files.append(directory / f"mrp-trust-{os.getpid()}-{name}.amr")
+        files[-1].write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
+    try:
+        run = subprocess.run([sys.executable, "-c", _SIGNATURES] + [str(path) for path in files],
+                             capture_output=True, text=True, cwd=ROOT, timeout=900)
+    finally:
+        for path in files:
+            path.unlink()
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == [1, 1]  # loaded before any pair; no pair compiled a variant of it
+
+
+_KERNEL = textwrap.dedent("""
+    from mrp.score.jit import njit
+
+    @njit(cache=True)
+    def plus_one(x):
+        return x + 1
+""")
+
+
+def test_a_damaged_cached_kernel_is_compiled_afresh(tmp_path: Path) -> None:
+    (tmp_path / "tiny_kernel.py").write_text(_KERNEL, encoding="utf-8")
+    script = "import tiny_kernel; print(tiny_kernel.plus_one(41))"
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]),
+                       NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONWARNINGS="always")
+
+    def run() -> subprocess.CompletedProcess[str]:
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path,
+                              env=environment, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split() == ["42"], done.stderr
+        return done
+
+    run()
+    data = list((tmp_path / "cache").rglob("*.nbc"))
+    assert data, "numba cached nothing: the test proves nothing"
+    for path in data:
+        path.write_bytes(path.read_bytes()[:20])  # truncated, as a full disk or a killed write leaves it
+    damaged = run()
+    assert "could not be loaded" in damaged.stderr and "compiled afresh" in damaged.stderr
+    assert "could not be loaded" not in run().stderr  # cached again
+
+
+def test_a_cold_run_equals_a_warm_run_pair_for_pair(tmp_path: Path) -> None:
+    """With an empty kernel cache (a fresh install), compiling is no pair's time: the default --jobs auto and
+    a short --timeout give the warm run's numbers, pair for pair."""
+    gold = str(shared_file("data/pairs/amr/coli.gold.amr"))
+    system = str(shared_file("data/pairs/amr/coli.system.amr"))
+    arguments = [sys.executable, "-m", "mrp", "--score", "smatch", "--trace", "--timeout", "20",
+                 "--gold", gold, system]
+    runs = []
+    for cache in (tmp_path / "empty", None):
+        environment = dict(os.environ)
+        if cache is not None:
+            environment["NUMBA_CACHE_DIR"] = str(cache)
+        done = subprocess.run(arguments, capture_output=True, text=True, cwd=ROOT, env=environment,
+                              timeout=900)
+        assert done.returncode == 0, done.stderr
+        runs.append(timeless(json.loads(done.stdout)))
+    assert list((tmp_path / "empty").rglob("*.nbi")), "the cold run did not compile into its own cache"
+    cold, warm = runs
+    assert cold["exact"] == warm["exact"] == cold["n"]
+    assert cold == warm
