@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench fuzz clean bytecode
+.PHONY: demo test test-oldest lint bench fuzz clean bytecode
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,17 @@ lint: $(VENV)/.installed-test
 test: lint
 	$(BIN)/pytest
 
+# The same tests against the lowest versions setup.cfg declares (constraints/oldest.txt), in a venv of their
+# own with a kernel cache of its own (numba's cache holds one numba version's kernels at a time).
+OLDEST := .venv-oldest
+$(OLDEST)/.installed: setup.cfg pyproject.toml constraints/oldest.txt
+	$(PYTHON) -m venv $(OLDEST)
+	$(OLDEST)/bin/pip install -q --disable-pip-version-check -c constraints/oldest.txt -e '.[test]'
+	touch $@
+
+test-oldest: $(OLDEST)/.installed
+	NUMBA_CACHE_DIR=$(CURDIR)/$(OLDEST)/numba-cache $(OLDEST)/bin/pytest
+
 bench: $(VENV)/.installed-test bytecode
 	$(BIN)/python bench/run.py
 
@@ -38,4 +49,4 @@ fuzz: $(VENV)/.installed-test
 	MRP_FUZZ=1 $(BIN)/pytest -x tests/test_oracle.py tests/test_hostile.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(OLDEST) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
