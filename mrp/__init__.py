@@ -1,13 +1,43 @@
-"""mrp: score and convert meaning representation graphs (AMR, EDS, DM, PSD, UCCA).
+"""mrp: score and convert meaning representation graphs (AMR, UMR, EDS, DM, PSD, UCCA, PTG, DRG).
 
+The library in five names::
+
+    graphs = mrp.read("gold.amr")                       # -> [mrp.Graph, ...]
+    result = mrp.score("gold.amr", "system.amr", metric="smatch")
+    result.f, result.pairs, result.signature, result.to_dict()
+    scorer = mrp.Scorer("smatch"); scorer.update(gold, system); scorer.compute()
+    mrp.write(graphs, "out.mrp")
+
+Errors are :mod:`mrp.errors` types; the library never prints and never exits.
 The package is layered: ``mrp.codecs`` read and write files into the one graph
-model of ``mrp.graph``; ``mrp.normalize`` applies the metric's normalization;
-``mrp.score`` turns graph pairs into counts (with an exact solver); the
-``mrp.cli`` modules are the command-line front ends.
+model of ``mrp.graph``; ``mrp.normalize`` applies a metric's normalization;
+``mrp.score`` turns graph pairs into counts (with an exact solver); ``mrp.api``
+is the library's front and the ``mrp.cli`` modules are the command-line front.
 """
+
+from __future__ import annotations
+
+from typing import Any
 
 __version__ = "0.1.0"
 
+from . import errors  # noqa: E402
 from .graph import Edge, Graph, Node  # noqa: E402
 
-__all__ = ["Graph", "Node", "Edge", "__version__"]
+__all__ = ["Edge", "Figures", "Graph", "Node", "PairResult", "Result", "Scorer", "__version__", "errors",
+           "read", "score", "write"]
+
+#: names of mrp.api, imported on first use (``import mrp`` stays light for the command-line tools)
+_API = ("Figures", "PairResult", "Result", "Scorer", "read", "score", "write")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'mrp' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_API))

@@ -334,9 +334,9 @@ def _memoized(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
         yield memo[key]
 
 
-def evaluate(metric: Metric, pairing: Pairing, options: Optional[Options] = None
-             ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """A metric's result over a pairing, and its --errors data {framework: {id: data}}."""
+def run(metric: Metric, pairing: Pairing, options: Optional[Options] = None) -> Tuple[Run, Dict[str, Any]]:
+    """Every pair of a pairing scored: the Run (for :func:`summary`), and the --errors data
+    {framework: {id: data}}."""
     options = options or Options()
     start, cpu, children = time.time(), time.process_time(), os.times()
     try:
@@ -360,9 +360,38 @@ def evaluate(metric: Metric, pairing: Pairing, options: Optional[Options] = None
                 details.setdefault(gold.framework or "none", {})[gold.id] = result.errors
     finally:
         progress.finish()
-    run = Run(pairing, found, totals, options, start, cpu, children)
+    return Run(pairing, found, totals, options, start, cpu, children), details
+
+
+def combined(runs: Sequence[Run]) -> Run:
+    """One Run of several (batches of one metric, scored with the same options), as if their pairings had
+    been scored as one: pairs, results and what was not scored, in order; time from the first start."""
+    first = runs[0]
+    pairing = Pairing(repaired=sum(part.pairing.repaired for part in runs))
+    totals: Dict[Path, List[Any]] = {}
+    results: List[PairResult] = []
+    for part in runs:
+        pairing.pairs.extend(part.pairing.pairs)
+        pairing.unpaired.extend(part.pairing.unpaired)
+        pairing.duplicates.extend(part.pairing.duplicates)
+        pairing.invalid.extend(part.pairing.invalid)
+        pairing.notes.extend(part.pairing.notes)
+        for result in part.results:
+            add(totals, result.counts)
+            results.append(result)
+    return Run(pairing, results, totals, first.options, first.start, first.cpu, first.children)
+
+
+def summary(metric: Metric, run: Run) -> Dict[str, Any]:
+    """A metric's result object over a Run, every graph accounted for."""
     out = metric.report(run)
     for key, value in run.accounting().items():  # every graph accounted for, whatever the metric
         out.setdefault(key, value)
-    return out, details
+    return out
 
+
+def evaluate(metric: Metric, pairing: Pairing, options: Optional[Options] = None
+             ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """A metric's result over a pairing, and its --errors data {framework: {id: data}}."""
+    done, details = run(metric, pairing, options)
+    return summary(metric, done), details

@@ -103,6 +103,11 @@ def _module(name: str) -> Any:
         raise
 
 
+def module_of(name: str) -> Any:
+    """The module of a metric (its ``evaluate`` and ``METRIC``); MRPError when this installation lacks it."""
+    return _module(name)
+
+
 def evaluator(name: str) -> Evaluate:
     """The evaluate function of a metric; MRPError when this installation lacks it."""
     return _module(name).evaluate  # type: ignore[no-any-return]

@@ -29,6 +29,9 @@ from typing import Any, Dict, Optional, Tuple
 
 from ..graph import Edge, Graph, Node
 from ..normalize import normal_edge
+from .corpus import MRP
+from .driver import PairResult
+from .driver import evaluate as drive
 from .metrics import Options
 from .pairing import Pair, Pairing
 
@@ -48,23 +51,21 @@ def unlabel(graph: Graph, nodes: bool = True) -> Graph:
     return dataclasses.replace(graph, nodes=kept, edges=edges)
 
 
-def unlabeled_pairing(pairing: Pairing, nodes: bool = True) -> Pairing:
-    """The same pairing with every graph unlabeled (node labels too with ``nodes``)."""
-    pairs = [Pair(unlabel(pair.gold, nodes), unlabel(pair.system, nodes), pair.null)
-             for pair in pairing.pairs]
-    return dataclasses.replace(pairing, pairs=pairs)
+class Unlabeled(MRP):
+    """The MRP metric on graphs without edge labels and (``nodes``) node labels."""
+
+    def __init__(self, name: str, nodes: bool) -> None:
+        self.name = name
+        self.nodes = nodes
+
+    def score(self, pair: Pair, options: Options) -> PairResult:
+        unlabeled = Pair(unlabel(pair.gold, self.nodes), unlabel(pair.system, self.nodes), pair.null)
+        return super().score(unlabeled, options)
 
 
-def evaluate_variant(pairing: Pairing, options: Optional[Options], nodes: bool) -> Tuple[Dict[str, Any],
-                                                                                        Dict[str, Any]]:
-    """The MRP result of a pairing with edge labels (and with ``nodes`` node labels) ignored."""
-    from .corpus import evaluate as evaluate_mrp
-
-    options = options or Options()
-    # the memo of the labeled metric is keyed by graph objects: never share it
-    return evaluate_mrp(unlabeled_pairing(pairing, nodes), dataclasses.replace(options, memo=None))
+METRIC = Unlabeled("unlabeled", nodes=True)
 
 
 def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """The unlabeled MRP result of a pairing, in the MRP metric's layout, and the --errors data."""
-    return evaluate_variant(pairing, options, nodes=True)
+    return drive(METRIC, pairing, options)

@@ -1,0 +1,115 @@
+"""What the library accepts as graphs, made into corpora: paths, text, mrp Graphs, penman Graphs, MRP JSON."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from typing import Any, Iterable, List, Optional, Sequence, Union
+
+from ..codecs import ReadOptions, implied_framework, infer_format, reader
+from ..corpus import Corpus, Repaired
+from ..errors import FormatError, InputError
+from ..graph import Graph
+from ..load import read_corpus
+from ..source import Line
+
+__all__ = ["Graphs", "corpus_of", "read_options"]
+
+#: what :func:`mrp.score` and :func:`mrp.read` take as graphs
+Graphs = Union[str, "os.PathLike[str]", Graph, Sequence[Any]]
+
+
+def read_options(framework: Optional[str] = None, text: Optional[Any] = None, no_wiki: bool = False,
+                 strict: bool = False, wsj_ids: bool = False) -> ReadOptions:
+    """The reading options the library takes as keyword arguments."""
+    return ReadOptions(framework=framework, text=text, no_wiki=no_wiki, strict=strict, wsj_ids=wsj_ids)
+
+
+def _is_path(value: Any) -> bool:
+    if isinstance(value, os.PathLike):
+        return True
+    return isinstance(value, str) and "\n" not in value and not value.lstrip().startswith(("(", "{", "#")) \
+        and len(value) < 4096
+
+
+def _guess(text: str) -> str:
+    """The format of text held in a string: MRP JSON lines, else Penman."""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped:
+            return "mrp" if stripped.startswith("{") else "amr"
+    return "amr"
+
+
+def _from_text(text: str, fmt: Optional[str], options: ReadOptions, name: str) -> Corpus:
+    fmt = fmt or _guess(text)
+    implied = implied_framework(fmt)
+    if implied is not None and options.framework is None:
+        options = replace(options, framework=implied)
+    corpus = Corpus(name, fmt)
+    lines = [Line(number, line) for number, line in enumerate(text.split("\n"), start=1)]
+    graphs: List[Graph] = []
+    for item in reader(fmt)(lines, name, options):
+        if isinstance(item, FormatError):
+            corpus.errors.append(item)
+        else:
+            graphs.append(item)
+            if item.repairs:
+                corpus.repaired.append(Repaired(name, item.line, item.id, tuple(item.repairs)))
+    corpus.graphs = graphs
+    if not graphs and not corpus.errors:
+        raise InputError(f"{name}: holds no graphs")
+    return corpus
+
+
+def _penman_text(graph: Any) -> str:
+    import penman
+
+    return str(penman.encode(graph))
+
+
+def _item_text(item: Any) -> Optional[str]:
+    """One item of a list as text in a format (None for an mrp Graph)."""
+    if isinstance(item, Graph):
+        return None
+    if isinstance(item, str):
+        return item
+    if isinstance(item, dict):
+        import ujson
+
+        return str(ujson.dumps(item, ensure_ascii=False))
+    if type(item).__module__.startswith("penman"):
+        return _penman_text(item)
+    raise InputError(f"cannot score a {type(item).__name__}: give paths, Penman or MRP JSON strings, MRP "
+                     "dicts, penman.Graph or mrp.Graph objects")
+
+
+def _joined(texts: Iterable[str], fmt: str) -> str:
+    """Graphs as one file holds them: MRP JSON one per line, Penman separated by blank lines (graphs
+    without ids are then numbered by position, as in a file)."""
+    if fmt == "mrp":
+        return "\n".join(" ".join(text.split("\n")) for text in texts)
+    return "\n\n".join(text.strip() for text in texts)
+
+
+def corpus_of(graphs: Graphs, fmt: Optional[str], options: ReadOptions, name: str) -> Corpus:
+    """A corpus of what the caller gave: a path, text, or a list of graphs of one kind."""
+    if isinstance(graphs, Graph):
+        graphs = [graphs]
+    if isinstance(graphs, (str, os.PathLike)):
+        if _is_path(graphs):
+            path = os.fspath(graphs)
+            return read_corpus(path, fmt or infer_format(path, "mrp"), options)
+        return _from_text(str(graphs), fmt, options, name)
+    if isinstance(graphs, dict):
+        graphs = [graphs]
+    items = list(graphs)
+    if not items:
+        raise InputError(f"{name}: holds no graphs")
+    texts = [_item_text(item) for item in items]
+    if all(text is None for text in texts):
+        return Corpus(name, fmt or "mrp", graphs=[graph for graph in items if isinstance(graph, Graph)])
+    if any(text is None for text in texts):
+        raise InputError(f"{name}: mixes mrp.Graph objects with other kinds of graphs")
+    fmt = fmt or ("mrp" if isinstance(items[0], dict) else _guess(texts[0] or ""))
+    return _from_text(_joined([text or "" for text in texts], fmt), fmt, options, name)

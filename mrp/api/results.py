@@ -1,0 +1,139 @@
+"""The typed result of :func:`mrp.score`: corpus figures, per-pair results, exactness, signature."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
+
+__all__ = ["Figures", "PairResult", "Result"]
+
+Path = Tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Figures:
+    """Counts and their precision, recall and F: ``g`` gold tuples, ``s`` system tuples, ``c`` correct."""
+
+    g: float
+    s: float
+    c: float
+    p: float
+    r: float
+    f: float
+
+    @classmethod
+    def of(cls, node: Mapping[str, Any]) -> Figures:
+        """The figures of a result object holding g, s, c (and p, r, f; computed when absent)."""
+        g, s, c = node.get("g", 0), node.get("s", 0), node.get("c", 0)
+        if "f" in node:
+            return cls(g, s, c, node["p"], node["r"], node["f"])
+        p = c / s if s else 0.0
+        r = c / g if g else 0.0
+        return cls(g, s, c, p, r, 2 * p * r / (p + r) if p + r else 0.0)
+
+
+def _at(node: Mapping[str, Any], path: Path) -> Optional[Mapping[str, Any]]:
+    for step in path:
+        if not isinstance(node, Mapping) or step not in node:
+            return None
+        node = node[step]
+    return node if isinstance(node, Mapping) else None
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """One pair's result: its gold graph's id and framework, its primary figures, whether its
+    correspondence is proved optimal, and the metric's per-item object (``item``)."""
+
+    id: str
+    framework: str
+    figures: Optional[Figures]
+    exact: bool
+    #: upper bound of the primary count c (searching metrics), else None
+    bound: Optional[float]
+    #: why the search stopped before proving optimality, or None
+    cut: Optional[str]
+    item: Mapping[str, Any] = field(repr=False)
+
+    @property
+    def f(self) -> float:
+        """The pair's primary F (0.0 for a metric without per-pair counts)."""
+        return self.figures.f if self.figures is not None else 0.0
+
+
+@dataclass
+class Result:
+    """A metric's result over a corpus, as ``mrp-score`` prints it (:meth:`to_dict`), with typed access."""
+
+    metric: str
+    #: the count path the metric ranks by (its primary figures)
+    primary: Path
+    document: Dict[str, Any] = field(repr=False)
+    #: whether per-pair objects ("scores") belong in :meth:`to_dict` (mrp-score --trace)
+    trace: bool = False
+
+    @property
+    def signature(self) -> str:
+        """Everything that can change the numbers, in one string."""
+        return str(self.document.get("signature", ""))
+
+    @property
+    def figures(self) -> Figures:
+        """The primary corpus figures (micro-averaged)."""
+        node = _at(self.document, self.primary)
+        if node is None:
+            raise KeyError(f"{self.metric}: no figures at {'/'.join(self.primary) or 'the top'}")
+        return Figures.of(node)
+
+    @property
+    def p(self) -> float:
+        """Primary precision."""
+        return self.figures.p
+
+    @property
+    def r(self) -> float:
+        """Primary recall."""
+        return self.figures.r
+
+    @property
+    def f(self) -> float:
+        """Primary F."""
+        return self.figures.f
+
+    @property
+    def macro(self) -> Dict[str, Any]:
+        """Macro-averaged figures (the result's "macro" object)."""
+        return dict(self.document.get("macro", {}))
+
+    @property
+    def exact(self) -> bool:
+        """True when every pair's correspondence is proved optimal (or the metric does not search)."""
+        return all(pair.exact for pair in self.pairs)
+
+    @property
+    def pairs(self) -> List[PairResult]:
+        """Per-pair results in gold order."""
+        return list(self._pairs())
+
+    def _pairs(self) -> Iterator[PairResult]:
+        for framework, items in self.document.get("scores", {}).items():
+            if not isinstance(items, Mapping):
+                continue
+            for gid, item in items.items():
+                node = _at(item, self.primary)
+                yield PairResult(gid, framework, None if node is None else Figures.of(node),
+                                 bool(item.get("exact", True)), item.get("bound"), item.get("cut"), item)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.document[key]
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The JSON document mrp-score prints for the same inputs and options (per-pair "scores" with
+        ``trace``)."""
+        out = copy.deepcopy(self.document)
+        if not self.trace:
+            out.pop("scores", None)
+            if isinstance(out.get("documents"), dict):
+                out["documents"].pop("scores", None)
+        return out

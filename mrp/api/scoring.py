@@ -1,0 +1,241 @@
+"""Scoring from Python: :func:`score` for a corpus, :class:`Scorer` for batches, and :func:`finish`, the
+last step every result takes (macro figures, intervals, signature), shared with mrp-score."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, replace
+from typing import Any, Dict, Iterator, List, Optional, Tuple
+
+from ..corpus import Corpus
+from ..errors import ScoreError
+from ..packed import entries, mapped
+from ..score import driver
+from ..score.metrics import Options, canonical, module_of
+from ..score.pairing import Pairing, duplicate_errors, key, pair
+from ..signature import Settings, signature
+from .inputs import Graphs, corpus_of, read_options
+from .results import Result
+
+__all__ = ["DEFAULT_TIMEOUT", "Scorer", "finish", "frameworks_scored", "primary_path", "score"]
+
+#: seconds per pair at most unless ``timeout`` says otherwise (mrp-score's default too)
+DEFAULT_TIMEOUT = 60.0
+
+_READING = ("framework", "text", "no_wiki", "strict", "wsj_ids")
+_OPTIONS = ("limit", "timeout", "jobs", "smatch_compat", "ancast_compat", "aspect_depth", "sembleu_weights",
+            "sembleu_compat", "errors")
+
+
+def frameworks_scored(pairing: Pairing) -> List[str]:
+    """The frameworks of the scored gold graphs ('none' for graphs without one), sorted."""
+    return sorted({p.gold_entry.framework or "none" for p in pairing.pairs})
+
+
+def primary_path(metric: str) -> Tuple[str, ...]:
+    """The count path a metric's primary figures sit at."""
+    from ..leaderboard import PRIMARY
+
+    return PRIMARY.get(canonical(metric), ())
+
+
+def finish(metric: str, result: Dict[str, Any], pairing: Pairing, settings: Settings,
+           bootstrap: Optional[int] = None, seed: int = 0) -> Dict[str, Any]:
+    """A metric's traced result completed as mrp-score prints it: macro figures, with ``bootstrap``
+    confidence intervals, and the signature (claiming no standardization where no AMR graph is scored)."""
+    from ..score.stats import annotate
+
+    annotate(result, bootstrap, seed)
+    frameworks = frameworks_scored(pairing)
+    if "amr" not in frameworks:
+        settings = replace(settings, standardization="none")
+    result["signature"] = signature(canonical(metric), frameworks, settings)
+    return result
+
+
+@dataclass
+class _Plan:
+    """Everything :func:`score` decides from its keyword arguments."""
+
+    metric: str
+    options: Options
+    settings: Settings
+    standardization: Any
+    bootstrap: Optional[int]
+    seed: int
+    triples: Optional[str]
+    mip: bool
+    formats: Tuple[Optional[str], Optional[str]]
+    reading: Dict[str, Any]
+
+
+def _plan(metric: str, arguments: Dict[str, Any]) -> _Plan:
+    known = set(_READING) | set(_OPTIONS) | {"standardize", "bootstrap", "seed", "triples", "mip", "format",
+                                             "gold_format", "progress"}
+    unknown = sorted(set(arguments) - known)
+    if unknown:
+        raise TypeError(f"mrp.score() got unexpected keyword argument(s): {', '.join(unknown)}")
+    from ..standardization import parse
+
+    name = canonical(metric)
+    std = parse(arguments.get("standardize", "none"))
+    values = {option: arguments[option] for option in _OPTIONS if option in arguments}
+    values.setdefault("timeout", DEFAULT_TIMEOUT)
+    if values["timeout"] == 0:
+        values["timeout"] = None
+    values["jobs"] = {"auto": driver.AUTO}.get(values.get("jobs", 1), values.get("jobs", 1))
+    progress = arguments.get("progress")
+    if progress is True:
+        from ..cli.progress import Line
+
+        progress = Line("mrp", "gold", show=True)
+    options = Options(trace=True, progress=progress or None, **values)
+    settings = Settings(standardization=std.name(), limit=options.limit, timeout=options.timeout,
+                        smatch_compat=options.smatch_compat, no_wiki=bool(arguments.get("no_wiki")),
+                        strict=bool(arguments.get("strict")), bootstrap=arguments.get("bootstrap"),
+                        seed=arguments.get("seed", 0), aspect_depth=options.aspect_depth,
+                        sembleu_weights=options.sembleu_weights, sembleu_compat=options.sembleu_compat,
+                        ancast_compat=options.ancast_compat, mip=arguments.get("mip", True))
+    return _Plan(name, options, settings, std, arguments.get("bootstrap"), arguments.get("seed", 0),
+                 arguments.get("triples"), arguments.get("mip", True),
+                 (arguments.get("gold_format", arguments.get("format")), arguments.get("format")),
+                 {option: arguments[option] for option in _READING if option in arguments})
+
+
+def _penman(gold: Corpus, system: Corpus, triples: Optional[str]) -> bool:
+    """SMATCH counts the original tool's triples on AMR read from Penman (as mrp-score does)."""
+    if triples == "mrp":
+        return False
+    if gold.format == system.format == "amr":
+        return True
+    return all(graph.framework in (None, "amr") and graph.layout is not None
+               for corpus in (gold, system) for graph in entries(corpus.graphs))
+
+
+def _checked_gold(gold: Corpus) -> None:
+    bad = gold.errors + duplicate_errors(gold)
+    if bad:
+        raise ScoreError(f"{gold.name}: {len(bad)} invalid gold graph(s), the first: {bad[0]}; nothing scored")
+
+
+def _paired(gold: Corpus, system: Corpus, plan: _Plan) -> Pairing:
+    frameworks = [plan.reading["framework"]] if plan.reading.get("framework") else None
+    pairing = pair(gold, system, frameworks)
+    if not pairing.pairs:
+        raise ScoreError(f"{gold.name}: no gold graph to score")
+    paired = {key(g) for g in entries(system.graphs)} & {key(p.gold_entry) for p in pairing.pairs}
+    if not paired and not pairing.invalid:
+        raise ScoreError(f"{system.name}: no system graph pairs with a gold graph by (framework, id)")
+    return pairing
+
+
+def _standardized(corpus: Corpus, std: Any) -> Corpus:
+    if std.active():
+        from ..standardize import standardize
+
+        corpus.graphs = mapped(corpus.graphs, lambda graph: standardize(graph, std))
+    return corpus
+
+
+@contextlib.contextmanager
+def _mip(enabled: bool) -> Iterator[None]:
+    from ..score import mip
+
+    before = mip.ENABLED
+    mip.ENABLED = enabled
+    try:
+        yield
+    finally:
+        mip.ENABLED = before
+
+
+def _pairing(gold: Graphs, system: Graphs, plan: _Plan) -> Tuple[Pairing, Options]:
+    reading = read_options(**plan.reading)
+    gold_corpus = corpus_of(gold, plan.formats[0], reading, "gold")
+    _checked_gold(gold_corpus)
+    system_corpus = corpus_of(system, plan.formats[1], reading, "system")
+    penman = _penman(gold_corpus, system_corpus, plan.triples)
+    gold_corpus = _standardized(gold_corpus, plan.standardization)
+    system_corpus = _standardized(system_corpus, plan.standardization)
+    return _paired(gold_corpus, system_corpus, plan), replace(plan.options, penman=penman)
+
+
+def score(gold: Graphs, system: Graphs, metric: str = "mrp", **options: Any) -> Result:
+    """Score system graphs against gold graphs with one metric, as ``mrp-score`` does.
+
+    ``gold`` and ``system``: a path, text (Penman or MRP JSON lines), or a list of
+    :class:`mrp.Graph`, ``penman.Graph``, Penman strings, MRP JSON strings or dicts.
+    Options (the defaults are mrp-score's): ``timeout`` (60 s per pair; 0: none),
+    ``limit``, ``mip``, ``jobs`` (1, or "auto"), ``triples`` ("penman"/"mrp"),
+    ``smatch_compat``, ``ancast_compat``, ``aspect_depth``, ``sembleu_weights``,
+    ``sembleu_compat``, ``standardize``, ``bootstrap``, ``seed``, ``errors``,
+    ``format``, ``gold_format``, ``framework``, ``text``, ``no_wiki``, ``strict``,
+    ``progress``.  Raises :class:`mrp.errors.MRPError` subclasses for input that
+    cannot be scored; never prints.
+    """
+    plan = _plan(metric, options)
+    pairing, scoring = _pairing(gold, system, plan)
+    with _mip(plan.mip):
+        result, details = module_of(plan.metric).evaluate(pairing, scoring)
+    finish(plan.metric, result, pairing, replace(plan.settings, penman=scoring.penman), plan.bootstrap,
+           plan.seed)
+    if details:
+        result["errors"] = details
+    return Result(plan.metric, primary_path(plan.metric), result)
+
+
+class Scorer:
+    """A metric's score accumulated over batches (``update``), then computed once (``compute``): the same
+    numbers as scoring the concatenated batches in one call."""
+
+    def __init__(self, metric: str = "mrp", **options: Any) -> None:
+        self._plan = _plan(metric, options)
+        self._runs: List[driver.Run] = []
+        self._penman: Optional[bool] = None
+        self._seen = 0
+
+    def update(self, gold: Graphs, system: Graphs) -> None:
+        """Score one batch of pairs (gold and system in the same order, or paired by id)."""
+        pairing, scoring = _pairing(gold, system, self._plan)
+        if self._penman is None:
+            self._penman = scoring.penman
+        elif self._penman != scoring.penman:
+            raise ScoreError("a batch of Penman graphs and a batch of other graphs cannot be scored together")
+        pairing = _renumbered(pairing, self._seen)
+        self._seen += len(pairing.pairs)
+        with _mip(self._plan.mip):
+            run, _ = driver.run(module_of(self._plan.metric).METRIC, pairing, scoring)
+        self._runs.append(run)
+
+    def reset(self) -> None:
+        """Forget every batch."""
+        self._runs, self._penman, self._seen = [], None, 0
+
+    def compute(self) -> Result:
+        """The result over every batch so far."""
+        if not self._runs:
+            raise ScoreError("no batch was scored: call update() first")
+        module = module_of(self._plan.metric)
+        run = driver.combined(self._runs)
+        result = driver.summary(module.METRIC, run)
+        finish(self._plan.metric, result, run.pairing, replace(self._plan.settings, penman=bool(self._penman)),
+               self._plan.bootstrap, self._plan.seed)
+        return Result(self._plan.metric, primary_path(self._plan.metric), result)
+
+
+def _renumbered(pairing: Pairing, offset: int) -> Pairing:
+    """Pairs whose gold graphs are numbered by position get ids counted across batches (so that the items
+    of two batches do not share ids)."""
+    if not offset:
+        return pairing
+    from ..score.pairing import Pair
+
+    pairs = []
+    for position, item in enumerate(pairing.pairs):
+        gold, system = item.gold, item.system
+        if gold.id == str(position):
+            gold = replace(gold, id=str(position + offset))
+            system = replace(system, id=str(position + offset))
+        pairs.append(Pair(gold, system, item.null))
+    return replace(pairing, pairs=pairs)
+
