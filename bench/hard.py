@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from mrp.graph import Edge, Graph, Node
-from mrp.load import read_corpus
-from mrp.score.mrp import score_pair
+from mrp.io.load import read_corpus
+from mrp.metrics.mrp_pair import score_pair
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import synthetic  # noqa: E402

@@ -206,10 +206,10 @@ def slowest_pair(gold: str, system: str, extra: List[str]) -> Tuple[str, float, 
 
 def _slowest_here(gold: str, system: str, extra: List[str]) -> Tuple[str, float, int]:
     from mrp.codecs import ReadOptions
-    from mrp.load import read_corpus
+    from mrp.io.load import read_corpus
+    from mrp.metrics.mrp_pair import score_normal
+    from mrp.metrics.pairing import pair
     from mrp.normalize import normalize
-    from mrp.score.mrp import score_normal
-    from mrp.score.pairing import pair
 
     fmt = extra[extra.index("--format") + 1] if "--format" in extra else None
     options = ReadOptions(no_wiki="--no-wiki" in extra)
@@ -272,9 +272,9 @@ def shared_suites(names: List[str]) -> List[Dict[str, Any]]:
 #: What every scoring run pays before it reads a file: name -> Python code run in a fresh process.
 FLOOR = {
     "python": "pass",
-    "+ import numba (as mrp does)": "import mrp.score.jit",
-    "+ load the cached solver": "from mrp.score.mrp import solve_problem; "
-                                "from mrp.score.problem import from_triples; solve_problem("
+    "+ import numba (as mrp does)": "import mrp.solver.jit",
+    "+ load the cached solver": "from mrp.metrics.mrp_pair import solve_problem; "
+                                "from mrp.solver.problem import from_triples; solve_problem("
                                 "from_triples([{'a': 1}, {'b': 1}], [{'a': 1}, {'b': 1}], "
                                 "{(0, 1, 'r'): 1}, {(0, 1, 'r'): 1}))",
 }

@@ -11,7 +11,7 @@ The library in five names::
 Errors are :mod:`mrp.errors` types; the library never prints and never exits.
 The package is layered: ``mrp.codecs`` read and write files into the one graph
 model of ``mrp.graph``; ``mrp.normalize`` applies a metric's normalization;
-``mrp.score`` turns graph pairs into counts (with an exact solver); ``mrp.api``
+``mrp.metrics`` turns graph pairs into counts (with an exact solver); ``mrp.api``
 is the library's front and the ``mrp.cli`` modules are the command-line front.
 """
 
@@ -21,8 +21,8 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-from . import errors  # noqa: E402
-from .graph import Edge, Graph, Node  # noqa: E402
+from mrp import errors  # noqa: E402
+from mrp.graph import Edge, Graph, Node  # noqa: E402
 
 __all__ = ["Edge", "Figures", "Graph", "Node", "PairResult", "Result", "Scorer", "__version__", "errors",
            "read", "score", "write"]
@@ -33,7 +33,7 @@ _API = ("Figures", "PairResult", "Result", "Scorer", "read", "score", "write")
 
 def __getattr__(name: str) -> Any:
     if name in _API:
-        from . import api
+        from mrp import api
 
         return getattr(api, name)
     raise AttributeError(f"module 'mrp' has no attribute {name!r}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .cli import score
+from mrp.cli import score
 
 
 def main() -> None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, Hashable, List, Optional, Sequence, Set, Tuple
 
-from . import rules
-from .graph import Anchor, Edge, Graph
-from .rules import ATTRIBUTE_DEFAULTS, PUNCTUATION, SPACE, is_default_attribute, lower
+from mrp import rules
+from mrp.graph import Anchor, Edge, Graph
+from mrp.rules import ATTRIBUTE_DEFAULTS, PUNCTUATION, SPACE, is_default_attribute, lower
 
 __all__ = [
     "ATTRIBUTE_DEFAULTS", "PUNCTUATION", "SPACE", "NormalGraph", "explode", "lower", "normal_edge",

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional
 
-from .codecs.umr import read_documents
-from .errors import FormatError, InputError
-from .source import display_name
-from .validation import Problem, Report, validate_graph
+from mrp.codecs.umr import read_documents
+from mrp.errors import FormatError, InputError
+from mrp.io.source import display_name
+from mrp.validation import Problem, Report, validate_graph
 
 
 def _problem(error: FormatError) -> Problem:

@@ -14,7 +14,7 @@ from hypothesis import settings
 
 from mrp.codecs.mrp import encode
 from mrp.graph import Graph
-from mrp.source import Line
+from mrp.io.source import Line
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"

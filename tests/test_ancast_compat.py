@@ -18,16 +18,16 @@ import pytest
 
 from mrp.codecs.amr import read_string
 from mrp.graph import Graph
-from mrp.load import read_corpus
-from mrp.score.ancast import evaluate, score_pair
-from mrp.score.ancast.compat import align
-from mrp.score.ancast.exact import solve
-from mrp.score.ancast.pair import views
-from mrp.score.ancast.reading import view
-from mrp.score.ancast.scores import report, score
-from mrp.score.ancast.similarity import Similarity
-from mrp.score.metrics import Options
-from mrp.score.pairing import pair as make_pairing
+from mrp.io.load import read_corpus
+from mrp.metrics.ancast import evaluate, score_pair
+from mrp.metrics.ancast.compat import align
+from mrp.metrics.ancast.exact import solve
+from mrp.metrics.ancast.pair import views
+from mrp.metrics.ancast.reading import view
+from mrp.metrics.ancast.scores import report, score
+from mrp.metrics.ancast.similarity import Similarity
+from mrp.metrics.pairing import pair as make_pairing
+from mrp.metrics.registry import Options
 
 from conftest import run_cli, shared_file
 
@@ -95,7 +95,7 @@ def test_amr_samples_every_pair() -> None:
 
 def test_coli_corpus(coli: Tuple[List[Graph], List[Graph]]) -> None:
     """Micro LRM as AnCast prints it, and the micro/macro values it computes but does not print."""
-    from mrp.load import Corpus
+    from mrp.io.load import Corpus
 
     system, gold = coli
     pairing = make_pairing(Corpus("gold", "amr", gold), Corpus("system", "amr", system))
@@ -131,7 +131,7 @@ def test_coli_exact_beats_compat(coli: Tuple[List[Graph], List[Graph]]) -> None:
 
 
 def test_default_mode_exact_on_coli(coli: Tuple[List[Graph], List[Graph]]) -> None:
-    from mrp.load import Corpus
+    from mrp.io.load import Corpus
 
     system, gold = coli
     pairing = make_pairing(Corpus("gold", "amr", gold), Corpus("system", "amr", system))
@@ -221,8 +221,8 @@ def test_cli_compat_trace_reports_the_loss() -> None:
 
 def test_a_failing_pair_is_isolated(monkeypatch: pytest.MonkeyPatch) -> None:
     """A pair whose scoring raises is reported (cut 'error', nothing aligned) and the run goes on."""
-    from mrp.load import Corpus
-    from mrp.score.ancast import pair as pair_module
+    from mrp.io.load import Corpus
+    from mrp.metrics.ancast import pair as pair_module
 
     gold = [_one("# ::id a\n(a / a :ARG0 (b / b))"), _one("# ::id b\n(c / c)")]
     system = [_one("# ::id a\n(a / a :ARG0 (b / b))"), _one("# ::id b\n(c / c)")]

@@ -1,4 +1,4 @@
-"""The exact AnCast alignment (``mrp.score.ancast.exact``) against a brute-force oracle.
+"""The exact AnCast alignment (``mrp.metrics.ancast.exact``) against a brute-force oracle.
 
 Hypothesis draws small AMR-like graph pairs (concepts that contain one another,
 senses, constants, reentrancies, loops, inverted roles and ``mod``); the oracle
@@ -20,11 +20,11 @@ from hypothesis import given, note
 from hypothesis import strategies as st
 
 from mrp.graph import Edge, Graph, Node
-from mrp.score.ancast.alignment import from_map
-from mrp.score.ancast.exact import solve
-from mrp.score.ancast.reading import view
-from mrp.score.ancast.scores import score
-from mrp.score.ancast.similarity import Similarity
+from mrp.metrics.ancast.alignment import from_map
+from mrp.metrics.ancast.exact import solve
+from mrp.metrics.ancast.reading import view
+from mrp.metrics.ancast.scores import score
+from mrp.metrics.ancast.similarity import Similarity
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import budget  # noqa: E402
@@ -109,7 +109,7 @@ def test_identical_graphs_score_one(graph: Graph) -> None:
 @given(graphs(), graphs())
 def test_rounded_weights_stay_close(test_graph: Graph, gold_graph: Graph) -> None:
     """When the exact denominators do not fit, the weights are rounded: not exact, but near the optimum."""
-    from mrp.score.ancast import exact
+    from mrp.metrics.ancast import exact
 
     lr = _best(test_graph, gold_graph, False)[0]
     test, gold = view(test_graph, False), view(gold_graph, False)
@@ -131,7 +131,7 @@ def test_rounded_weights_stay_close(test_graph: Graph, gold_graph: Graph) -> Non
        st.lists(st.sampled_from(["", "a", "ab", "b", "číst", "íst", "run", "person"]), max_size=5))
 def test_vectorized_string_similarity(one: List[str], two: List[str]) -> None:
     """The matrix of string similarities equals the definition pair by pair (empty strings included)."""
-    from mrp.score.ancast.similarity import _strings, string_similarity
+    from mrp.metrics.ancast.similarity import _strings, string_similarity
 
     matrix = _strings(one, two)
     assert matrix.shape == (len(one), len(two))

@@ -20,18 +20,18 @@ import pytest
 
 from mrp.codecs.umr import read_documents
 from mrp.graph import Graph
-from mrp.load import Corpus
-from mrp.score.ancast import evaluate
-from mrp.score.ancast.closure import clusters, coref_steps, overlap, temporal_steps
-from mrp.score.ancast.compat import align
-from mrp.score.ancast.documents import SentencePair, score_document
-from mrp.score.ancast.exact import solve
-from mrp.score.ancast.pair import views
-from mrp.score.ancast.reading import anchor_text, view
-from mrp.score.ancast.scores import Sums, report, score
-from mrp.score.ancast.similarity import Similarity
-from mrp.score.metrics import Options
-from mrp.score.pairing import pair as make_pairing
+from mrp.io.load import Corpus
+from mrp.metrics.ancast import evaluate
+from mrp.metrics.ancast.closure import clusters, coref_steps, overlap, temporal_steps
+from mrp.metrics.ancast.compat import align
+from mrp.metrics.ancast.documents import SentencePair, score_document
+from mrp.metrics.ancast.exact import solve
+from mrp.metrics.ancast.pair import views
+from mrp.metrics.ancast.reading import anchor_text, view
+from mrp.metrics.ancast.scores import Sums, report, score
+from mrp.metrics.ancast.similarity import Similarity
+from mrp.metrics.pairing import pair as make_pairing
+from mrp.metrics.registry import Options
 
 from conftest import shared_file
 

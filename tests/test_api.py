@@ -1,4 +1,4 @@
-"""The library: mrp.score gives mrp-score's numbers and signature for every metric, Scorer over batches
+"""The library: mrp.metrics gives mrp-score's numbers and signature for every metric, Scorer over batches
 gives one call's, every accepted kind of input gives the same numbers, and bad input raises mrp.errors."""
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ def test_every_metric_gives_mrp_scores_numbers_and_signature(metric: str) -> Non
 def test_the_primary_figures_and_the_pairs() -> None:
     result = mrp.score(shared_file("data/wsj/eds/wsj.mrp"), shared_file("data/pairs/eds/wsj.pet.mrp"))
     document = result.to_dict()
-    assert (result.p, result.r, result.f) == (document["all"]["p"], document["all"]["r"], document["all"]["f"])
+    figures = document["all"]
+    assert (result.p, result.r, result.f) == (figures["p"], figures["r"], figures["f"])
     assert len(result.pairs) == document["n"] == 89 and result.exact
     assert sum(pair.figures.c for pair in result.pairs if pair.figures) == document["all"]["c"]
     assert all(pair.bound == pair.figures.c for pair in result.pairs if pair.figures)
@@ -85,8 +86,9 @@ def test_mrp_json_strings_dicts_and_graphs_agree() -> None:
     expected = timeless(mrp.score(gold_path, system_path).to_dict())
     lines = [[line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
              for path in (gold_path, system_path)]
-    for gold, system in ((lines[0], lines[1]), ([json.loads(x) for x in lines[0]], [json.loads(x) for x in lines[1]]),
-                         (mrp.read(gold_path), mrp.read(system_path))):
+    dicts = [[json.loads(x) for x in side] for side in lines]
+    graphs = [mrp.read(gold_path), mrp.read(system_path)]
+    for gold, system in ((lines[0], lines[1]), (dicts[0], dicts[1]), (graphs[0], graphs[1])):
         assert timeless(mrp.score(gold, system).to_dict()) == expected
 
 

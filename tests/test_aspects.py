@@ -11,10 +11,10 @@ import pytest
 
 from mrp.codecs.amr import read_string
 from mrp.graph import Graph, Node
-from mrp.load import read_corpus
-from mrp.score.aspects import ASPECTS, evaluate, extract, score_aspects
-from mrp.score.metrics import Options
-from mrp.score.pairing import Pair, Pairing, pair
+from mrp.io.load import read_corpus
+from mrp.metrics.aspects import ASPECTS, evaluate, extract, score_aspects
+from mrp.metrics.pairing import Pair, Pairing, pair
+from mrp.metrics.registry import Options
 
 from conftest import shared_path
 

@@ -15,7 +15,7 @@ from mrp.codecs.amr import Quoted, Symbol, map_wsj_id, normal_role, read_string
 from mrp.codecs.mrp import encode
 from mrp.errors import FormatError
 from mrp.graph import Edge, Graph, Node
-from mrp.load import read_corpus, read_text
+from mrp.io.load import read_corpus, read_text
 
 from conftest import canonical, lines
 from conftest import shared_file as shared

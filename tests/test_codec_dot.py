@@ -11,7 +11,7 @@ import pytest
 
 from mrp.codecs.dot import BLUE, RED, covered, format_graph
 from mrp.graph import Edge, Graph, Node
-from mrp.load import read_corpus
+from mrp.io.load import read_corpus
 
 from conftest import run_cli
 from conftest import shared_file as shared

@@ -13,7 +13,7 @@ from mrp.codecs import ReadOptions, WriteOptions, reader, writer
 from mrp.codecs.mrp import encode
 from mrp.errors import FormatError
 from mrp.graph import Edge, Graph, Node
-from mrp.load import read_corpus, read_text
+from mrp.io.load import read_corpus, read_text
 
 from conftest import canonical, lines
 from conftest import shared_file as shared

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from mrp.codecs import ReadOptions, infer_format, reader
 from mrp.errors import FormatError
 from mrp.graph import Graph, check_references
-from mrp.load import read_text
-from mrp.score.mrp import score_pair
+from mrp.io.load import read_text
+from mrp.metrics.mrp_pair import score_pair
 
 from conftest import budget, canonical, lines, run_cli
 from conftest import shared_file as shared

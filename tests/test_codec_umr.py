@@ -22,7 +22,7 @@ from mrp.codecs.mrp import decode, dumps
 from mrp.codecs.umr import Document, format_graph, parse_documents, read, read_documents, token_spans
 from mrp.errors import FormatError, InputError
 from mrp.graph import Graph, Node, Placement, Relation, check_references
-from mrp.load import read_corpus
+from mrp.io.load import read_corpus
 from mrp.validate_umr import validate_umr
 
 from conftest import budget, lines, run_cli, shared_file

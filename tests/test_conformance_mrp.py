@@ -16,12 +16,12 @@ import pytest
 
 from mrp.codecs import ReadOptions
 from mrp.graph import Graph, Node
-from mrp.load import read_corpus
-from mrp.score.corpus import evaluate
-from mrp.score.metrics import Options
-from mrp.score.mrp import score_pair
-from mrp.score.pairing import pair
-from mrp.score.tuples import TYPES
+from mrp.io.load import read_corpus
+from mrp.metrics.mrp import evaluate
+from mrp.metrics.mrp_pair import score_pair
+from mrp.metrics.pairing import pair
+from mrp.metrics.registry import Options
+from mrp.metrics.tuples import TYPES
 
 from conftest import shared_path
 

@@ -12,7 +12,7 @@ import pytest
 
 from mrp.codecs import ReadOptions, WriteOptions, writer
 from mrp.graph import default_flavor
-from mrp.load import read_corpus
+from mrp.io.load import read_corpus
 
 from conftest import run_cli
 

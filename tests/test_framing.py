@@ -12,7 +12,7 @@ import pytest
 from mrp.codecs import ReadOptions, reader
 from mrp.errors import FormatError
 from mrp.graph import Graph
-from mrp.load import read_corpus
+from mrp.io.load import read_corpus
 
 from conftest import lines
 

@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 from mrp.graph import Edge, Graph, Node
+from mrp.metrics.mrp_pair import score_pair, solve_problem
+from mrp.metrics.registry import Options
+from mrp.metrics.smatch import score_pair as smatch_pair
 from mrp.normalize import normalize
-from mrp.score.metrics import Options
-from mrp.score.mrp import score_pair, solve_problem
-from mrp.score.problem import MAX_CANDIDATES, Problem, build, from_triples
-from mrp.score.smatch import score_pair as smatch_pair
+from mrp.solver.problem import MAX_CANDIDATES, Problem, build, from_triples
 
 
 def graph(gid: str, labels: List[str], edges: List[Tuple[int, int, str]]) -> Graph:
@@ -139,9 +139,9 @@ def every_map(n: int, m: int):
 
 @pytest.mark.parametrize("seed", range(60))
 def test_reduced_cost_fixing_never_bans_a_pair_of_a_better_map(seed: int) -> None:
-    from mrp.score.arrays import index
-    from mrp.score.potential import SCALE, scratch
-    from mrp.score.solver import fixing, solve
+    from mrp.solver.arrays import index
+    from mrp.solver.kernel import fixing, solve
+    from mrp.solver.potential import SCALE, scratch
 
     rng = random.Random(seed)
     n, m = rng.randint(2, 5), rng.randint(2, 5)

@@ -44,12 +44,12 @@ from mrp.codecs import ReadOptions, WriteOptions, reader, writer
 from mrp.codecs.amr import read_string
 from mrp.errors import FormatError, InputError, MRPError
 from mrp.graph import FLAVORS, Edge, Graph, Node, check_references
-from mrp.load import Corpus, read_corpus
+from mrp.io.load import Corpus, read_corpus
+from mrp.io.source import Line
+from mrp.metrics.mrp_pair import score_pair
+from mrp.metrics.pairing import pair
+from mrp.metrics.registry import Options, evaluator
 from mrp.normalize import normalize_anchors
-from mrp.score.metrics import Options, evaluator
-from mrp.score.mrp import score_pair
-from mrp.score.pairing import pair
-from mrp.source import Line
 
 from conftest import budget, run_cli
 
@@ -191,7 +191,7 @@ CASES.update(_both("lone-brace.eds", "gold.eds", "1: expected '#id' or '{top:', 
 CASES.update(_both("lone-brace.dm", "gold.dm",
                    "1: graph 0: token 1 has 1 columns; expected 7 (7 + 0 predicates)",
                    "1: graph 0: token 1 <*>", NONE_READ, TEXT))
-# NUL bytes: the line is refused (by mrp.source, for every format) and its graph is invalid.
+# NUL bytes: the line is refused (by mrp.io.source, for every format) and its graph is invalid.
 CASES.update(_both("nul.mrp", "gold.mrp", "2: " + NUL, "2: " + NUL, SECOND_LOST))
 CASES.update(_both("nul.amr", "gold.amr", "9: graph g2: " + NUL, "9: graph g2: " + NUL, SECOND_LOST))
 CASES.update(_both("nul.eds", "gold.eds", "11: graph g2: " + NUL, "11: graph g2: " + NUL, SECOND_LOST, TEXT))

@@ -8,11 +8,11 @@ from typing import Any, Dict, List, Sequence, Tuple
 import numpy as np
 import pytest
 
-from mrp.leaderboard import PRIMARY, leaderboard, primary, table
-from mrp.load import read_corpus
-from mrp.score.metrics import Options, evaluator
-from mrp.score.pairing import pair
-from mrp.score.stats import item_counts, micro
+from mrp.io.load import read_corpus
+from mrp.metrics.pairing import pair
+from mrp.metrics.registry import Options, evaluator
+from mrp.report.leaderboard import PRIMARY, leaderboard, primary, table
+from mrp.report.stats import item_counts, micro
 
 from conftest import ROOT
 

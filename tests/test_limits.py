@@ -17,10 +17,10 @@ import pytest
 
 from mrp.cli.progress import Line
 from mrp.graph import Graph
-from mrp.load import read_corpus
-from mrp.score import corpus
-from mrp.score.metrics import Options, Progress
-from mrp.score.pairing import pair
+from mrp.io.load import read_corpus
+from mrp.metrics import mrp as corpus
+from mrp.metrics.pairing import pair
+from mrp.metrics.registry import Options, Progress
 
 from conftest import ROOT, run_cli
 
@@ -164,7 +164,7 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path, jobs: str) -> None:
 
 
 def test_a_failing_smatch_pair_is_reported_and_the_others_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
-    from mrp.score import smatch
+    from mrp.metrics import smatch
 
     pairing = pair(read_corpus(DEMO_GOLD), read_corpus(DEMO_SYSTEM))
     healthy, _ = smatch.evaluate(pairing, Options(trace=True))

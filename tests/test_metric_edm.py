@@ -6,10 +6,10 @@ import json
 from typing import Any, Dict, List, Sequence
 
 from mrp.graph import Edge, Graph, Node
-from mrp.load import read_corpus
-from mrp.score.edm import evaluate, normal_edges, normal_spans
-from mrp.score.metrics import Options, evaluator
-from mrp.score.pairing import Pair, Pairing, pair
+from mrp.io.load import read_corpus
+from mrp.metrics.edm import evaluate, normal_edges, normal_spans
+from mrp.metrics.pairing import Pair, Pairing, pair
+from mrp.metrics.registry import Options, evaluator
 
 from conftest import shared_path
 

@@ -6,10 +6,10 @@ import json
 from typing import Any, Dict, List, Sequence
 
 from mrp.graph import Edge, Graph, Node
-from mrp.load import read_corpus
-from mrp.score.metrics import Options, evaluator
-from mrp.score.pairing import Pair, Pairing, pair
-from mrp.score.ucca import evaluate, yields
+from mrp.io.load import read_corpus
+from mrp.metrics.pairing import Pair, Pairing, pair
+from mrp.metrics.registry import Options, evaluator
+from mrp.metrics.ucca import evaluate, yields
 
 from conftest import shared_path
 

@@ -1,4 +1,4 @@
-"""The mixed-integer program that proves what the branch and bound leaves open (mrp.score.mip).
+"""The mixed-integer program that proves what the branch and bound leaves open (mrp.solver.mip).
 
 Its optimum is checked against the brute-force oracle on small random pairs (a wrong row would show as a
 wrong value or a bound below the optimum); its hand-over from the search on a real document pair that the
@@ -19,11 +19,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mrp.graph import Graph
+from mrp.metrics import mrp_pair as mrp_metric
+from mrp.metrics.mrp_pair import solve_problem
 from mrp.normalize import normalize
-from mrp.score import mip
-from mrp.score import mrp as mrp_metric
-from mrp.score.mrp import solve_problem
-from mrp.score.problem import Problem, build
+from mrp.solver import mip
+from mrp.solver.problem import Problem, build
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_oracle import pairs  # noqa: E402
@@ -61,7 +61,7 @@ def test_the_program_finds_the_brute_force_optimum(pair: Tuple[Graph, Graph]) ->
 @budget(200)
 @given(pairs(max_nodes=6), st.randoms(use_true_random=False))
 def test_the_value_of_a_map_is_the_searchs(pair: Tuple[Graph, Graph], rng) -> None:
-    from mrp.score.incumbent import objective
+    from mrp.solver.incumbent import objective
 
     gold, system = pair
     problem = build(normalize(gold), normalize(system))
@@ -87,9 +87,9 @@ def document(k: int, number: int) -> Problem:
     import documents
 
     from mrp.codecs.amr import read_string
-    from mrp.score import smatch
-    from mrp.score.metrics import Options
-    from mrp.score.problem import from_triples
+    from mrp.metrics import smatch
+    from mrp.metrics.registry import Options
+    from mrp.solver.problem import from_triples
 
     root = shared_path()
     options = Options(smatch_compat=True, penman=True)

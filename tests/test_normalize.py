@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from mrp.graph import Edge, Graph, Node
+from mrp.metrics.mrp_pair import score_pair
 from mrp.normalize import explode, normal_label, normalize, normalize_anchors, trim_span, union_anchors
-from mrp.score.mrp import score_pair
 
 
 def test_union_merges_touching_spans_only() -> None:

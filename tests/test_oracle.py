@@ -1,4 +1,4 @@
-"""The exact MRP solver (``mrp.score.mrp.score_pair``) against a brute-force oracle.
+"""The exact MRP solver (``mrp.metrics.mrp_pair.score_pair``) against a brute-force oracle.
 
 ``tests/oracle.py`` enumerates node correspondences and counts tuples straight
 from the definition of the metric; here hypothesis draws small graph pairs
@@ -22,7 +22,7 @@ from hypothesis import assume, currently_in_test_context, given, note
 from hypothesis import strategies as st
 
 from mrp.graph import Edge, Graph, Node
-from mrp.score.mrp import score_pair
+from mrp.metrics.mrp_pair import score_pair
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import budget  # noqa: E402

@@ -10,10 +10,10 @@ from test_oracle import pairs
 
 from mrp.codecs import ReadOptions
 from mrp.graph import Edge, Graph, Node
-from mrp.load import read_corpus, read_text
-from mrp.score.metrics import Options, Progress, evaluator
-from mrp.score.pairing import Pair, Pairing, pair
-from mrp.score.predications import by_anchors, evaluate, score_pair
+from mrp.io.load import read_corpus, read_text
+from mrp.metrics.pairing import Pair, Pairing, pair
+from mrp.metrics.predications import by_anchors, evaluate, score_pair
+from mrp.metrics.registry import Options, Progress, evaluator
 
 from conftest import budget, shared_file
 
@@ -187,7 +187,7 @@ def test_random_pairs_are_bounded_and_match_themselves(pair: Tuple[Graph, Graph]
 
 
 def test_a_pair_whose_alignment_fails_is_reported_and_counted(monkeypatch: pytest.MonkeyPatch) -> None:
-    import mrp.score.predications as module
+    import mrp.metrics.predications as module
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("solver exploded")

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from mrp.codecs import ReadOptions, reader
 from mrp.errors import FormatError
 from mrp.graph import Graph
-from mrp.source import Line
+from mrp.io.source import Line
 
 from conftest import budget
 

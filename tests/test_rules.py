@@ -10,10 +10,10 @@ import pytest
 from mrp import rules
 from mrp.codecs.amr import read_string
 from mrp.graph import Edge, Graph, Node
+from mrp.metrics.aspects import role
+from mrp.metrics.smatch import penman_triples
 from mrp.normalize import normalize
-from mrp.score.aspects import role
-from mrp.score.smatch import penman_triples
-from mrp.standardize import Standardization, standardize
+from mrp.standardize.graph import Standardization, standardize
 
 #: label -> expected normal role under (mtool, mrp, smatch, ancast); None: not inverted.
 INVERSIONS: Dict[str, Tuple[Optional[str], ...]] = {

@@ -1,4 +1,4 @@
-"""The sentence-by-sentence start for document graphs (mrp.score.seed) and Problem restriction."""
+"""The sentence-by-sentence start for document graphs (mrp.metrics.seed) and Problem restriction."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 
 from mrp.codecs.amr import read_string
 from mrp.graph import Graph
+from mrp.metrics.mrp_pair import seeding, solve_problem
+from mrp.metrics.seed import sentence_seed, sentences
 from mrp.normalize import normalize
-from mrp.score import mip
-from mrp.score.mrp import seeding, solve_problem
-from mrp.score.problem import build, restrict
-from mrp.score.seed import sentence_seed, sentences
+from mrp.solver import mip
+from mrp.solver.problem import build, restrict
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_mip import random_map  # noqa: E402
@@ -68,9 +68,9 @@ def test_a_restricted_problem_values_maps_as_the_whole_does(pair: Tuple[Graph, G
 
 def test_a_document_starts_from_its_sentence_by_sentence_map() -> None:
     from mrp.codecs.amr import read_string as read
-    from mrp.score import smatch
-    from mrp.score.metrics import Options
-    from mrp.score.problem import from_triples
+    from mrp.metrics import smatch
+    from mrp.metrics.registry import Options
+    from mrp.solver.problem import from_triples
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     import documents
@@ -96,7 +96,7 @@ def test_a_document_starts_from_its_sentence_by_sentence_map() -> None:
 
 def test_the_seed_stops_with_the_pair(monkeypatch) -> None:
     """The pair's stop flag (set by --timeout) reaches every sentence's search."""
-    import mrp.score.solver as solver
+    import mrp.solver.kernel as solver
 
     gold = amr(DOCUMENT)
     system = amr(DOCUMENT.replace("fast", "slow"))

@@ -15,10 +15,10 @@ from test_oracle import pairs
 from mrp.codecs import ReadOptions
 from mrp.codecs.amr import read_string
 from mrp.graph import Edge, Graph, Node
-from mrp.load import read_corpus
-from mrp.score.metrics import Options
-from mrp.score.pairing import Pair, Pairing
-from mrp.score.sembleu import (
+from mrp.io.load import read_corpus
+from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.registry import Options
+from mrp.metrics.sembleu import (
     DEFAULT_WEIGHTS,
     Counts,
     bleu,
@@ -30,7 +30,7 @@ from mrp.score.sembleu import (
     parse_weights,
     score_pair,
 )
-from mrp.signature import Settings, signature
+from mrp.report.signature import Settings, signature
 
 from conftest import budget, run_cli, shared_file
 
@@ -314,7 +314,7 @@ def test_sembleu_and_the_new_metric_modules_do_not_import_numba() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, mrp.score.sembleu as s, mrp.score.predications, mrp.score.unlabeled; "
+    code = ("import sys, mrp.metrics.sembleu as s, mrp.metrics.predications, mrp.metrics.unlabeled; "
             "from mrp.codecs.amr import read_string; (g,) = read_string('(a / b :c (d / e))'); "
             "s.score_pair(g, g); print('numba' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -343,7 +343,7 @@ def test_every_shared_framework_scores_one_against_itself(framework: str) -> Non
 
 
 def test_an_eds_parser_scores_below_one() -> None:
-    from mrp.score.pairing import pair
+    from mrp.metrics.pairing import pair
 
     gold = read_corpus(str(shared_file("data/wsj/eds/wsj.mrp")))
     system = read_corpus(str(shared_file("data/pairs/eds/wsj.pet.mrp")))

@@ -10,10 +10,10 @@ import pytest
 from mrp.codecs import ReadOptions
 from mrp.codecs.amr import read_string
 from mrp.graph import Graph
-from mrp.load import read_corpus
-from mrp.score.metrics import Options
-from mrp.score.pairing import pair
-from mrp.score.smatch import _inverse, evaluate, penman_triples, score_pair
+from mrp.io.load import read_corpus
+from mrp.metrics.pairing import pair
+from mrp.metrics.registry import Options
+from mrp.metrics.smatch import _inverse, evaluate, penman_triples, score_pair
 
 from conftest import run_cli, shared_path
 

@@ -14,11 +14,11 @@ from mrp.codecs.amr import Quoted, Symbol, read_string
 from mrp.codecs.mrp import encode
 from mrp.errors import MRPError
 from mrp.graph import Edge, Graph, Node
-from mrp.load import Corpus, read_corpus
+from mrp.io.load import Corpus, read_corpus
+from mrp.metrics.pairing import pair
+from mrp.metrics.registry import Options, evaluator
 from mrp.normalize import normal_edge
-from mrp.score.metrics import Options, evaluator
-from mrp.score.pairing import pair
-from mrp.standardize import PRESETS, Standardization, parse, standardize
+from mrp.standardize.graph import PRESETS, Standardization, parse, standardize
 
 from conftest import shared_file
 
@@ -171,7 +171,7 @@ def test_dereify_only_where_possible(text: str) -> None:
 
 
 def test_penman_alone_dereifies_into_a_constant_source() -> None:
-    # the condition added in mrp.standardize: penman's dereify_edges makes the constant a source
+    # the condition added in mrp.standardize.graph: penman's dereify_edges makes the constant a source
     graph = penman.decode('(t / thing :ARG2-of (b / be-located-at-91 :ARG1 "Paris"))', model=amr_model)
     assert ('"Paris"', ":location", "t") in transform.dereify_edges(graph, amr_model).triples
 

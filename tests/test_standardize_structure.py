@@ -11,11 +11,11 @@ import pytest
 from mrp.codecs import ReadOptions, reader
 from mrp.errors import MRPError
 from mrp.graph import Edge, Graph, Node
-from mrp.score.metrics import Options
-from mrp.score.mrp import score_pair as mrp_pair
-from mrp.score.smatch import score_pair as smatch_pair
-from mrp.standardize import PRESETS, Standardization, parse, standardize
-from mrp.structure import applies
+from mrp.metrics.mrp_pair import score_pair as mrp_pair
+from mrp.metrics.registry import Options
+from mrp.metrics.smatch import score_pair as smatch_pair
+from mrp.standardize.graph import PRESETS, Standardization, parse, standardize
+from mrp.standardize.structure import applies
 
 from conftest import lines, run_cli
 

@@ -11,8 +11,8 @@ import pytest
 
 from mrp.codecs import WriteOptions, writer
 from mrp.graph import Graph
-from mrp.load import read_corpus
-from mrp.standardize import Standardization, parse, standardize
+from mrp.io.load import read_corpus
+from mrp.standardize.graph import Standardization, parse, standardize
 
 from conftest import ROOT, run_cli, shared_file
 
@@ -106,7 +106,7 @@ def test_bootstrap_intervals_contain_the_estimate_and_repeat_with_the_seed() -> 
 def test_intervals_narrow_as_the_corpus_grows() -> None:
     coli = [str(shared_file("data/pairs/amr", name)) for name in ("coli.gold.amr", "coli.system.amr")]
     result = score("--format", "amr", "--trace", "--bootstrap", "300", "--gold", *coli)
-    from mrp.score.stats import annotate
+    from mrp.report.stats import annotate
 
     small = json.loads(json.dumps(result))
     items = small["scores"]["amr"]

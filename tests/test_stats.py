@@ -10,10 +10,10 @@ from typing import Any, Dict, Iterator, List, Sequence, Tuple
 import numpy as np
 import pytest
 
-from mrp.load import read_corpus
-from mrp.score.metrics import Options, evaluator
-from mrp.score.pairing import pair
-from mrp.score.stats import (
+from mrp.io.load import read_corpus
+from mrp.metrics.pairing import pair
+from mrp.metrics.registry import Options, evaluator
+from mrp.report.stats import (
     annotate,
     bootstrap,
     item_counts,

@@ -15,11 +15,11 @@ from typing import Any, Dict, List
 
 import pytest
 
-from mrp.forked import Child
 from mrp.graph import Graph, Node
-from mrp.score import driver
-from mrp.score.metrics import Options
-from mrp.score.pairing import Pair
+from mrp.metrics import driver
+from mrp.metrics.pairing import Pair
+from mrp.metrics.registry import Options
+from mrp.process.forked import Child
 
 from conftest import ROOT, run_cli, shared_file, timeless
 
@@ -68,8 +68,8 @@ def test_worker_processes_never_write_to_standard_output(capfd: pytest.CaptureFi
 #: many programs HiGHS ran (the banner of highspy >= 1.16 goes to standard output unless kept from it)
 _HANDED_OVER = textwrap.dedent("""
     import sys
-    import mrp.score.mip as mip
-    import mrp.score.mrp as solver
+    import mrp.solver.mip as mip
+    import mrp.metrics.mrp_pair as solver
     solver.MIP_AFTER = 0
     proved = mip.prove
     count = [0]
@@ -145,11 +145,11 @@ def test_a_leaderboard_scores_each_system_as_alone_whatever_the_order(tmp_path: 
 
 _SIGNATURES = textwrap.dedent("""
     import json, sys
-    from mrp.load import read_corpus
-    from mrp.score import smatch
-    from mrp.score.metrics import Options, evaluator
-    from mrp.score.pairing import pair
-    from mrp.score.solver import solve
+    from mrp.io.load import read_corpus
+    from mrp.metrics import smatch
+    from mrp.metrics.registry import Options, evaluator
+    from mrp.metrics.pairing import pair
+    from mrp.solver.kernel import solve
     options = Options(penman=True, timeout=60)
     smatch.METRIC.prepare(options)
     ready = len(solve.signatures)
@@ -181,7 +181,7 @@ def test_the_kernels_are_ready_before_the_first_pair_and_no_pair_compiles() -> N
 
 
 _KERNEL = textwrap.dedent("""
-    from mrp.score.jit import njit
+    from mrp.solver.jit import njit
 
     @njit(cache=True)
     def plus_one(x):

@@ -11,12 +11,12 @@ from typing import Dict, Hashable, Sequence, Set, Tuple
 from hypothesis import given
 
 from mrp.graph import Edge, Graph, Node
+from mrp.metrics.mrp_pair import score_pair
+from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.registry import Options, canonical, evaluator
+from mrp.metrics.unlabeled import evaluate, unlabel
 from mrp.normalize import NormalGraph, normalize
-from mrp.score.metrics import Options, canonical, evaluator
-from mrp.score.mrp import score_pair
-from mrp.score.pairing import Pair, Pairing
-from mrp.score.unlabeled import evaluate, unlabel
-from mrp.signature import Settings, signature
+from mrp.report.signature import Settings, signature
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_oracle import pairs  # noqa: E402

@@ -18,7 +18,7 @@ from mrp.cli.validate import main_body
 from mrp.codecs import ReadOptions
 from mrp.errors import InputError
 from mrp.graph import FLAVORS, Edge, Graph, Node
-from mrp.load import read_corpus
+from mrp.io.load import read_corpus
 from mrp.validation import Problem, Report, validate_file, validate_for_score, validate_graph
 
 from conftest import budget, run_cli, shared_path
@@ -550,7 +550,7 @@ def test_rejected_graphs_are_counted_in_the_summary(tmp_path: Path, capsys: pyte
 
 
 def test_node_limit(tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("mrp.limits.MAX_NODES", 1)
+    monkeypatch.setattr("mrp.io.limits.MAX_NODES", 1)
     code, out, _ = validate(tmp_path, capsys, [graph()])
     assert (code, out) == (PROBLEMS, ["FILE:1: graph g1: has 2 nodes (at most 1 are read)"])
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .reading import read, write
-from .results import Figures, PairResult, Result
-from .scoring import DEFAULT_TIMEOUT, Scorer, score
+from mrp.api.reading import read, write
+from mrp.api.results import Figures, PairResult, Result
+from mrp.api.scoring import DEFAULT_TIMEOUT, Scorer, score
 
 __all__ = ["DEFAULT_TIMEOUT", "Figures", "PairResult", "Result", "Scorer", "read", "score", "write"]

@@ -6,16 +6,16 @@ import os
 from dataclasses import replace
 from typing import Any, Iterable, List, Optional, Sequence, Union
 
-from ..codecs import ReadOptions, implied_framework, infer_format, reader
-from ..corpus import Corpus, Repaired
-from ..errors import FormatError, InputError
-from ..graph import Graph
-from ..load import read_corpus
-from ..source import Line
+from mrp.codecs import ReadOptions, implied_framework, infer_format, reader
+from mrp.errors import FormatError, InputError
+from mrp.graph import Graph
+from mrp.io.corpus import Corpus, Repaired
+from mrp.io.load import read_corpus
+from mrp.io.source import Line
 
 __all__ = ["Graphs", "corpus_of", "read_options"]
 
-#: what :func:`mrp.score` and :func:`mrp.read` take as graphs
+#: what :func:`mrp.metrics` and :func:`mrp.read` take as graphs
 Graphs = Union[str, "os.PathLike[str]", Graph, Sequence[Any]]
 
 

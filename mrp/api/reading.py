@@ -6,11 +6,11 @@ import os
 import warnings
 from typing import Any, Iterable, List, Optional, TextIO, Union
 
-from ..codecs import WriteOptions, infer_format, writer
-from ..errors import InputError, MRPWarning
-from ..graph import Graph
-from ..packed import live
-from .inputs import Graphs, corpus_of, read_options
+from mrp.api.inputs import Graphs, corpus_of, read_options
+from mrp.codecs import WriteOptions, infer_format, writer
+from mrp.errors import InputError, MRPWarning
+from mrp.graph import Graph
+from mrp.process.packed import live
 
 __all__ = ["ReadWarning", "read", "write"]
 

@@ -1,4 +1,4 @@
-"""The typed result of :func:`mrp.score`: corpus figures, per-pair results, exactness, signature."""
+"""The typed result of :func:`mrp.metrics`: corpus figures, per-pair results, exactness, signature."""
 
 from __future__ import annotations
 

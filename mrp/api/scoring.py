@@ -7,15 +7,15 @@ import contextlib
 from dataclasses import dataclass, replace
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-from ..corpus import Corpus
-from ..errors import ScoreError
-from ..packed import entries, mapped
-from ..score import driver
-from ..score.metrics import Options, canonical, module_of
-from ..score.pairing import Pairing, duplicate_errors, key, pair
-from ..signature import Settings, signature
-from .inputs import Graphs, corpus_of, read_options
-from .results import Result
+from mrp.api.inputs import Graphs, corpus_of, read_options
+from mrp.api.results import Result
+from mrp.errors import ScoreError
+from mrp.io.corpus import Corpus
+from mrp.metrics import driver
+from mrp.metrics.pairing import Pairing, duplicate_errors, key, pair
+from mrp.metrics.registry import Options, canonical, module_of
+from mrp.process.packed import entries, mapped
+from mrp.report.signature import Settings, signature
 
 __all__ = ["DEFAULT_TIMEOUT", "Scorer", "finish", "frameworks_scored", "primary_path", "score"]
 
@@ -34,7 +34,7 @@ def frameworks_scored(pairing: Pairing) -> List[str]:
 
 def primary_path(metric: str) -> Tuple[str, ...]:
     """The count path a metric's primary figures sit at."""
-    from ..leaderboard import PRIMARY
+    from mrp.report.leaderboard import PRIMARY
 
     return PRIMARY.get(canonical(metric), ())
 
@@ -43,7 +43,7 @@ def finish(metric: str, result: Dict[str, Any], pairing: Pairing, settings: Sett
            bootstrap: Optional[int] = None, seed: int = 0) -> Dict[str, Any]:
     """A metric's traced result completed as mrp-score prints it: macro figures, with ``bootstrap``
     confidence intervals, and the signature (claiming no standardization where no AMR graph is scored)."""
-    from ..score.stats import annotate
+    from mrp.report.stats import annotate
 
     annotate(result, bootstrap, seed)
     frameworks = frameworks_scored(pairing)
@@ -75,7 +75,7 @@ def _plan(metric: str, arguments: Dict[str, Any]) -> _Plan:
     unknown = sorted(set(arguments) - known)
     if unknown:
         raise TypeError(f"mrp.score() got unexpected keyword argument(s): {', '.join(unknown)}")
-    from ..standardization import parse
+    from mrp.standardize.options import parse
 
     name = canonical(metric)
     std = parse(arguments.get("standardize", "none"))
@@ -86,7 +86,7 @@ def _plan(metric: str, arguments: Dict[str, Any]) -> _Plan:
     values["jobs"] = {"auto": driver.AUTO}.get(values.get("jobs", 1), values.get("jobs", 1))
     progress = arguments.get("progress")
     if progress is True:
-        from ..cli.progress import Line
+        from mrp.cli.progress import Line
 
         progress = Line("mrp", "gold", show=True)
     options = Options(trace=True, progress=progress or None, **values)
@@ -109,13 +109,14 @@ def _penman(gold: Corpus, system: Corpus, triples: Optional[str]) -> bool:
     if gold.format == system.format == "amr":
         return True
     return all(graph.framework in (None, "amr") and graph.layout is not None
-               for corpus in (gold, system) for graph in entries(corpus.graphs))
+               for corpus in (gold, system) for graph in corpus.graphs)
 
 
 def _checked_gold(gold: Corpus) -> None:
     bad = gold.errors + duplicate_errors(gold)
     if bad:
-        raise ScoreError(f"{gold.name}: {len(bad)} invalid gold graph(s), the first: {bad[0]}; nothing scored")
+        raise ScoreError(f"{gold.name}: {len(bad)} invalid gold graph(s), the first: {bad[0]}; "
+                         "nothing scored")
 
 
 def _paired(gold: Corpus, system: Corpus, plan: _Plan) -> Pairing:
@@ -131,7 +132,7 @@ def _paired(gold: Corpus, system: Corpus, plan: _Plan) -> Pairing:
 
 def _standardized(corpus: Corpus, std: Any) -> Corpus:
     if std.active():
-        from ..standardize import standardize
+        from mrp.standardize.graph import standardize
 
         corpus.graphs = mapped(corpus.graphs, lambda graph: standardize(graph, std))
     return corpus
@@ -139,7 +140,7 @@ def _standardized(corpus: Corpus, std: Any) -> Corpus:
 
 @contextlib.contextmanager
 def _mip(enabled: bool) -> Iterator[None]:
-    from ..score import mip
+    from mrp.solver import mip
 
     before = mip.ENABLED
     mip.ENABLED = enabled
@@ -218,8 +219,8 @@ class Scorer:
         module = module_of(self._plan.metric)
         run = driver.combined(self._runs)
         result = driver.summary(module.METRIC, run)
-        finish(self._plan.metric, result, run.pairing, replace(self._plan.settings, penman=bool(self._penman)),
-               self._plan.bootstrap, self._plan.seed)
+        settings = replace(self._plan.settings, penman=bool(self._penman))
+        finish(self._plan.metric, result, run.pairing, settings, self._plan.bootstrap, self._plan.seed)
         return Result(self._plan.metric, primary_path(self._plan.metric), result)
 
 
@@ -228,7 +229,7 @@ def _renumbered(pairing: Pairing, offset: int) -> Pairing:
     of two batches do not share ids)."""
     if not offset:
         return pairing
-    from ..score.pairing import Pair
+    from mrp.metrics.pairing import Pair
 
     pairs = []
     for position, item in enumerate(pairing.pairs):

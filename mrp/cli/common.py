@@ -8,11 +8,11 @@ import sys
 import warnings
 from typing import Any, Callable, Iterable, List, NoReturn, Optional, Sequence, Set
 
-from ..codecs import ReadOptions, infer_format
-from ..corpus import Corpus
-from ..errors import FormatError, InputError, MRPError, MRPWarning
-from ..graph import FRAMEWORKS, Graph
-from ..load import read_text
+from mrp.codecs import ReadOptions, infer_format
+from mrp.errors import FormatError, InputError, MRPError, MRPWarning
+from mrp.graph import FRAMEWORKS, Graph
+from mrp.io.corpus import Corpus
+from mrp.io.load import read_text
 
 #: Exit codes: 0 fine, 1 results with problems (some graphs skipped), 2 nothing trustworthy.
 OK, PROBLEMS, FATAL = 0, 1, 2
@@ -113,7 +113,7 @@ def read_ids(path: str) -> Set[str]:
 
 def read_text_lines(path: str) -> List[str]:
     """The lines of a small text file (a --filter list); InputError when it cannot be read."""
-    from ..source import Line, read_lines
+    from mrp.io.source import Line, read_lines
 
     out: List[str] = []
     for line in read_lines(path):

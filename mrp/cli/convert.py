@@ -7,11 +7,7 @@ import sys
 from datetime import datetime, timezone
 from typing import Any, Dict, List, Optional
 
-from ..codecs import WriteOptions, infer_format, writer
-from ..errors import FormatError
-from ..graph import Graph
-from ..load import read_corpus
-from .common import (
+from mrp.cli.common import (
     FATAL,
     OK,
     PROBLEMS,
@@ -31,6 +27,10 @@ from .common import (
     selecting,
     warn,
 )
+from mrp.codecs import WriteOptions, infer_format, writer
+from mrp.errors import FormatError
+from mrp.graph import Graph
+from mrp.io.load import read_corpus
 
 PROGRAM = "mrp-convert"
 #: The MRP format version written for graphs converted from other formats.
@@ -149,7 +149,7 @@ def main_body(argv: List[str]) -> int:
     if selecting(args):
         graphs = select(graphs, args, read_ids(args.select_filter) if args.select_filter else None)
     if errors is not None and target == "dot":
-        from .dot_check import drawable
+        from mrp.cli.dot_check import drawable
 
         def refuse(error: FormatError) -> None:
             refused.append(report_error(error, corpus.name, lines))

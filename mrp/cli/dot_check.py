@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional
 
-from ..errors import FormatError
-from ..graph import Graph
-from ..normalize import lower, normalize
+from mrp.errors import FormatError
+from mrp.graph import Graph
+from mrp.normalize import lower, normalize
 
 
 def _same(a: Any, b: Any) -> bool:

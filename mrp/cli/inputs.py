@@ -12,14 +12,14 @@ import argparse
 from dataclasses import replace
 from typing import Dict, List, Mapping, Optional, Sequence, Set
 
-from ..ahead import Ahead
-from ..codecs import ReadOptions
-from ..errors import excerpt
-from ..graph import Graph
-from ..load import Corpus
-from ..packed import entries
-from ..score.pairing import Pairing, duplicate_errors, key, pair
-from .common import fail, read_ids, report, report_repairs, select, selecting, warn
+from mrp.cli.common import fail, read_ids, report, report_repairs, select, selecting, warn
+from mrp.codecs import ReadOptions
+from mrp.errors import excerpt
+from mrp.graph import Graph
+from mrp.io.load import Corpus
+from mrp.metrics.pairing import Pairing, duplicate_errors, key, pair
+from mrp.process.ahead import Ahead
+from mrp.process.packed import entries
 
 #: formats whose readers need the sentences of --text (they hold only tokens)
 NEEDS_TEXT = ("dm", "psd", "sdp")

@@ -15,12 +15,8 @@ import os
 import sys
 from typing import Dict, List, Optional, Set, TextIO, Tuple
 
-from ..codecs import ReadOptions, WriteOptions, writer
-from ..load import Corpus, read_corpus, read_text
-from ..score.metrics import Options, evaluator
-from ..score.pairing import Pairing
-from . import inputs
-from .common import (
+from mrp.cli import inputs
+from mrp.cli.common import (
     FATAL,
     OK,
     Parser,
@@ -34,8 +30,12 @@ from .common import (
     select,
     warn,
 )
-from .mtool_layout import layout, render
-from .progress import Line, terminal
+from mrp.cli.mtool_layout import layout, render
+from mrp.cli.progress import Line, terminal
+from mrp.codecs import ReadOptions, WriteOptions, writer
+from mrp.io.load import Corpus, read_corpus, read_text
+from mrp.metrics.pairing import Pairing
+from mrp.metrics.registry import Options, evaluator
 
 PROGRAM = "mrp-mtool"
 #: mtool's input codecs that mrp reads (the rest are refused with a pointer)
@@ -254,7 +254,7 @@ def _write_errors(args: argparse.Namespace, pairing: Pairing, errors: Dict[str, 
 
 
 def _write(args: argparse.Namespace, corpus: Corpus, out: TextIO) -> None:
-    from .convert import stamp
+    from mrp.cli.convert import stamp
 
     if args.write in (None, "json"):
         return
@@ -264,7 +264,7 @@ def _write(args: argparse.Namespace, corpus: Corpus, out: TextIO) -> None:
     if args.write in ("txt", "id", "evaluation"):
         import json
 
-        from ..codecs.mrp import encode
+        from mrp.codecs.mrp import encode
 
         for graph in graphs:
             if args.write == "txt":
@@ -295,7 +295,7 @@ def main_body(argv: List[str]) -> int:
     if args.unique:
         system = _unique(system)
     if args.validate:
-        from .score import validate_report
+        from mrp.cli.score import validate_report
 
         validate_report(args.input, fmt, ReadOptions(None, text, not args.full, fmt == "amr"),
                         args.framework)

@@ -7,9 +7,9 @@ import threading
 import time
 from typing import Optional, TextIO
 
-from ..errors import excerpt
-from ..graph import Graph
-from ..score.metrics import Progress
+from mrp.errors import excerpt
+from mrp.graph import Graph
+from mrp.metrics.registry import Progress
 
 #: seconds between redraws of the progress line
 INTERVAL = 0.2

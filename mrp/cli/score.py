@@ -7,15 +7,8 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
-from ..ahead import Ahead
-from ..codecs import ReadOptions
-from ..load import Corpus, read_corpus
-from ..report import render
-from ..score.metrics import Options, canonical, evaluator, warm
-from ..score.pairing import Pairing
-from ..signature import Settings, signature
-from . import inputs
-from .common import (
+from mrp.cli import inputs
+from mrp.cli.common import (
     OK,
     fail,
     input_format,
@@ -24,13 +17,20 @@ from .common import (
     run,
     warn,
 )
-from .progress import Line, terminal
-from .score_args import DEFAULT_TIMEOUT, PROGRAM, check, parser
+from mrp.cli.progress import Line, terminal
+from mrp.cli.score_args import DEFAULT_TIMEOUT, PROGRAM, check, parser
+from mrp.codecs import ReadOptions
+from mrp.io.load import Corpus, read_corpus
+from mrp.metrics.pairing import Pairing
+from mrp.metrics.registry import Options, canonical, evaluator, warm
+from mrp.process.ahead import Ahead
+from mrp.report.render import render
+from mrp.report.signature import Settings, signature
 
 __all__ = ["DEFAULT_TIMEOUT", "PROGRAM", "main", "main_body", "parser", "validate_report"]
 
 if TYPE_CHECKING:
-    from ..standardization import Standardization
+    from mrp.standardize.options import Standardization
 
 def _metrics(spec: str, aspects: bool) -> List[str]:
     names = [name.strip() for name in spec.split(",") if name.strip()]
@@ -49,7 +49,7 @@ def _metrics(spec: str, aspects: bool) -> List[str]:
 
 def validate_report(path: str, fmt: str, read: ReadOptions, frameworks: Optional[List[str]]) -> None:
     """Every problem of a file on stderr, then its summary (as mrp-validate reports them)."""
-    from ..validation import validate_for_score
+    from mrp.validation import validate_for_score
 
     found = validate_for_score(path, fmt, read, frameworks)
     for problem in found.problems:
@@ -59,11 +59,11 @@ def validate_report(path: str, fmt: str, read: ReadOptions, frameworks: Optional
 
 def _standardized(corpus: Corpus, std: Standardization) -> Corpus:
     if std.active():
-        from ..packed import mapped
-        from ..standardize import standardize
+        from mrp.process.packed import mapped
+        from mrp.standardize.graph import standardize
 
         if std.structure:
-            from ..structure import applies
+            from mrp.standardize.structure import applies
 
             missing = sum(graph.framework in (None, "amr") and not applies(graph) for graph in corpus.graphs)
             if missing:
@@ -117,7 +117,7 @@ def _claimed(settings: Settings, pairing: Pairing) -> Settings:
 def _evaluate(metric: str, pairing: Pairing, options: Options, args: argparse.Namespace,
               settings: Settings) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """One metric's result with macro scores, intervals and signature; per-item scores only with --trace."""
-    from ..score.stats import annotate
+    from mrp.report.stats import annotate
 
     result, found = evaluator(metric)(pairing, options)
     annotate(result, args.bootstrap, args.seed)
@@ -163,7 +163,7 @@ def _single(args: argparse.Namespace, metrics: List[str], pairing: Pairing, opti
         write_errors(args.errors, details)
     text = render(document)
     if args.table:
-        from ..leaderboard import summary
+        from mrp.report.leaderboard import summary
 
         text = "".join(summary(metric, results[metric]) for metric in metrics)
     _write(args, text, document)
@@ -171,7 +171,7 @@ def _single(args: argparse.Namespace, metrics: List[str], pairing: Pairing, opti
 
 def _board(args: argparse.Namespace, metrics: List[str], runs: Dict[str, List[Tuple[str, Dict[str, Any]]]],
            settings: Settings, frameworks: Set[str]) -> None:
-    from ..leaderboard import PRIMARY, leaderboard, table
+    from mrp.report.leaderboard import PRIMARY, leaderboard, table
 
     test = replace(settings, test=args.significance)
     if "amr" not in frameworks:
@@ -221,11 +221,11 @@ def main_body(argv: List[str]) -> int:
     args = parser().parse_args(argv)
     check(args)
     if args.no_mip:
-        from ..score import mip
+        from mrp.solver import mip
 
         mip.ENABLED = False
     metrics = _metrics(args.score + (",unlabeled" if args.unlabeled else ""), args.aspects)
-    from ..standardization import parse
+    from mrp.standardize.options import parse
 
     std = parse(args.standardize)
     gold_format = input_format(args.gold, args.gold_format, "--gold-format", "mrp")

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..score.driver import AUTO, AUTO_MAX
-from .common import (
+from mrp.cli.common import (
     add_read_options,
     add_selection_options,
     check_frameworks,
@@ -14,6 +13,7 @@ from .common import (
     new_parser,
     refuse_overwrite,
 )
+from mrp.metrics.driver import AUTO, AUTO_MAX
 
 PROGRAM = "mrp-score"
 #: seconds per pair at most unless --timeout says otherwise (recorded in the signature)
@@ -149,7 +149,7 @@ def _jobs(text: str) -> int:
 
 
 def _weights(text: str) -> Any:
-    from ..score.sembleu import parse_weights
+    from mrp.metrics.sembleu import parse_weights
 
     try:
         return parse_weights(text)

@@ -12,9 +12,7 @@ import argparse
 import sys
 from typing import List, Optional
 
-from ..codecs import reader
-from ..validation import validate_file
-from .common import (
+from mrp.cli.common import (
     FATAL,
     OK,
     PROBLEMS,
@@ -25,6 +23,8 @@ from .common import (
     run,
     warn,
 )
+from mrp.codecs import reader
+from mrp.validation import validate_file
 
 PROGRAM = "mrp-validate"
 

@@ -7,11 +7,11 @@ import importlib
 import os
 from typing import Dict, Iterable, Iterator, Optional, Tuple, Union
 
-from ..errors import FormatError, InputError
-from ..graph import Graph
-from ..limits import limit_problem
-from ..source import Line
-from .base import Item, Reader, ReadOptions, WriteOptions, Writer
+from mrp.codecs.base import Item, Reader, ReadOptions, WriteOptions, Writer
+from mrp.errors import FormatError, InputError
+from mrp.graph import Graph
+from mrp.io.limits import limit_problem
+from mrp.io.source import Line
 
 __all__ = [
     "FORMATS", "Item", "ReadOptions", "WriteOptions", "Reader", "Writer",
@@ -72,7 +72,7 @@ def reader(name: str) -> Reader:
 
 
 def _limited(read: Reader) -> Reader:
-    """A reader whose graphs beyond a limit of :mod:`mrp.limits` become FormatErrors (``__wrapped__``:
+    """A reader whose graphs beyond a limit of :mod:`mrp.io.limits` become FormatErrors (``__wrapped__``:
     the codec's own reader)."""
 
     @functools.wraps(read)

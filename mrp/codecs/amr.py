@@ -26,13 +26,22 @@ from typing import Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, Unio
 
 import penman
 
-from .. import rules
-from ..errors import FormatError, excerpt
-from ..graph import Branch, Edge, Graph, Node
-from ..source import Line, is_unicode
-from .base import Bad, Item, ReadOptions, Unwritable, WriteOptions, cannot_write, id_line_safe, write_blocks
-from .penman_frames import Frame, frames
-from .penman_write import Quoted, Symbol, penman_text, preorder
+from mrp import rules
+from mrp.codecs.base import (
+    Bad,
+    Item,
+    ReadOptions,
+    Unwritable,
+    WriteOptions,
+    cannot_write,
+    id_line_safe,
+    write_blocks,
+)
+from mrp.codecs.penman_frames import Frame, frames
+from mrp.codecs.penman_write import Quoted, Symbol, penman_text, preorder
+from mrp.errors import FormatError, excerpt
+from mrp.graph import Branch, Edge, Graph, Node
+from mrp.io.source import Line, is_unicode
 
 _ALIGNMENT = re.compile(r"~(?:[a-z]\.?)?[0-9]+(?:,[0-9]+)*$")
 _WSJ = re.compile(r"(?:^|[._])wsj_(\d{4})\.(\d+)$")

@@ -12,8 +12,8 @@ import re
 from functools import lru_cache
 from typing import List, Optional, Pattern, Sequence, Tuple
 
-from ..errors import excerpt
-from ..graph import Anchor
+from mrp.errors import excerpt
+from mrp.graph import Anchor
 
 #: Groups of interchangeable spellings; longer spellings first within each group.
 _GROUPS: Tuple[Tuple[str, ...], ...] = (

@@ -6,9 +6,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, Iterator, Mapping, Optional, TextIO, Tuple, Union
 
-from ..errors import FormatError
-from ..graph import Graph
-from ..source import Line
+from mrp.errors import FormatError
+from mrp.graph import Graph
+from mrp.io.source import Line
 
 Item = Union[Graph, FormatError]
 

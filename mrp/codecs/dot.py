@@ -15,8 +15,8 @@ import html
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, TextIO, Tuple
 
-from ..graph import Graph, Node
-from .base import WriteOptions, write_blocks
+from mrp.codecs.base import WriteOptions, write_blocks
+from mrp.graph import Graph, Node
 
 RED = "#d01c1c"
 BLUE = "#1f4fd8"

@@ -21,11 +21,20 @@ import json
 import re
 from typing import Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, Union
 
-from ..errors import FormatError, excerpt
-from ..graph import Edge, Graph, Node
-from ..source import Line, is_unicode
-from .base import Bad, Item, ReadOptions, Unwritable, WriteOptions, cannot_write, id_line_safe, write_blocks
-from .framing import Chunk, Lines, scan
+from mrp.codecs.base import (
+    Bad,
+    Item,
+    ReadOptions,
+    Unwritable,
+    WriteOptions,
+    cannot_write,
+    id_line_safe,
+    write_blocks,
+)
+from mrp.codecs.framing import Chunk, Lines, scan
+from mrp.errors import FormatError, excerpt
+from mrp.graph import Edge, Graph, Node
+from mrp.io.source import Line, is_unicode
 
 _NODE = re.compile(
     r"""\|?(?P<handle>[^\s:{}\[\],]+):

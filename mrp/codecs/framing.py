@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, List, Optional, Tuple, Union
 
-from ..errors import FormatError
-from ..source import Line
+from mrp.errors import FormatError
+from mrp.io.source import Line
 
 Lines = Iterable[Union[Line, FormatError]]
 

@@ -21,13 +21,13 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO, Union
 
 import ujson
 
-from ..errors import FormatError
-from ..graph import (
+from mrp.codecs.base import Item, ReadOptions, Unwritable, WriteOptions, cannot_write, write_blocks
+from mrp.codecs.mrp_decode import Decoder, Found, decode
+from mrp.errors import FormatError
+from mrp.graph import (
     Graph,
 )
-from ..source import Line
-from .base import Item, ReadOptions, Unwritable, WriteOptions, cannot_write, write_blocks
-from .mrp_decode import Decoder, Found, decode
+from mrp.io.source import Line
 
 __all__ = ["Checked", "check", "decode", "dumps", "encode", "read", "write"]
 

@@ -13,8 +13,8 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 
 import ujson
 
-from ..errors import excerpt_json
-from ..graph import (
+from mrp.errors import excerpt_json
+from mrp.graph import (
     FRAMEWORKS,
     Anchor,
     Edge,

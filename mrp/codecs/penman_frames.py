@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, Iterator, List, Optional
 
-from ..errors import FormatError
-from ..source import Line
-from .framing import Chunk, Lines, scan
+from mrp.codecs.framing import Chunk, Lines, scan
+from mrp.errors import FormatError
+from mrp.io.source import Line
 
 #: what matters when looking for the next graph: strings (with their escapes) and "("
 _SIGNIFICANT = re.compile(r'\\.|["(]')

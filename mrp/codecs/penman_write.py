@@ -9,9 +9,9 @@ from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
 import penman
 
-from .. import rules
-from ..graph import Graph
-from .base import Unwritable, cannot_write
+from mrp import rules
+from mrp.codecs.base import Unwritable, cannot_write
+from mrp.graph import Graph
 
 _SYMBOL = re.compile(r'[^ \t\r\n\v\f"()/:~]+')
 _NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")

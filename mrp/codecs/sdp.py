@@ -17,12 +17,21 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
 
-from ..errors import FormatError, excerpt
-from ..graph import Edge, Graph, Node
-from ..source import Line
-from .anchoring import AnchorError, align
-from .base import Bad, Item, ReadOptions, Unwritable, WriteOptions, cannot_write, id_line_safe, write_blocks
-from .framing import Chunk, blocks
+from mrp.codecs.anchoring import AnchorError, align
+from mrp.codecs.base import (
+    Bad,
+    Item,
+    ReadOptions,
+    Unwritable,
+    WriteOptions,
+    cannot_write,
+    id_line_safe,
+    write_blocks,
+)
+from mrp.codecs.framing import Chunk, blocks
+from mrp.errors import FormatError, excerpt
+from mrp.graph import Edge, Graph, Node
+from mrp.io.source import Line
 
 _HEADER = "#SDP 2015"
 _FIXED = 7

@@ -34,12 +34,12 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
-from ..errors import FormatError, excerpt
-from ..graph import Edge, Graph, Node
-from ..source import Line
-from .amr import map_wsj_id
-from .anchoring import AnchorError, align
-from .base import Bad, Item, ReadOptions
+from mrp.codecs.amr import map_wsj_id
+from mrp.codecs.anchoring import AnchorError, align
+from mrp.codecs.base import Bad, Item, ReadOptions
+from mrp.errors import FormatError, excerpt
+from mrp.graph import Edge, Graph, Node
+from mrp.io.source import Line
 
 _START = re.compile(r"<root\b")
 _END = re.compile(r"</root\s*>")

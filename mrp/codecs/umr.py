@@ -54,14 +54,14 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, Union
 
-from ..errors import FormatError, excerpt
-from ..graph import Graph, Placement, Relation
-from ..source import Line, display_name, read_lines
-from . import umr_document as annotation
-from .amr import Quoted, Symbol, penman_text
-from .base import Item, ReadOptions, WriteOptions, write_blocks
-from .umr_frame import Block, blocks
-from .umr_penman import sentence_graph
+from mrp.codecs import umr_document as annotation
+from mrp.codecs.amr import Quoted, Symbol, penman_text
+from mrp.codecs.base import Item, ReadOptions, WriteOptions, write_blocks
+from mrp.codecs.umr_frame import Block, blocks
+from mrp.codecs.umr_penman import sentence_graph
+from mrp.errors import FormatError, excerpt
+from mrp.graph import Graph, Placement, Relation
+from mrp.io.source import Line, display_name, read_lines
 
 __all__ = ["Document", "read_documents", "parse_documents", "read", "write", "format_graph", "token_spans",
            "graph_id", "SPECIAL", "LABELS"]

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional, Tuple
 
-from ..graph import Relation
-from ..source import Line
+from mrp.graph import Relation
+from mrp.io.source import Line
 
 #: UMR's document-level relation labels, per kind (the UMR guidelines, part 4).
 LABELS: Dict[str, frozenset] = {

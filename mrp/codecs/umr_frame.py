@@ -23,8 +23,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
-from ..errors import FormatError
-from ..source import Line
+from mrp.errors import FormatError
+from mrp.io.source import Line
 
 _RULE = re.compile(r"\s*#{3,}\s*$")
 _SNT = re.compile(r"\s*#\s*::\s*snt(\d+)\b[ \t]*(.*)$")

@@ -8,13 +8,13 @@ from typing import List, Optional, Tuple
 
 import penman
 
-from ..errors import FormatError, excerpt
-from ..graph import Graph
-from ..source import Line
-from .amr import _Warnings, tree_graph
-from .base import ReadOptions
-from .framing import scan
-from .umr_frame import Block
+from mrp.codecs.amr import _Warnings, tree_graph
+from mrp.codecs.base import ReadOptions
+from mrp.codecs.framing import scan
+from mrp.codecs.umr_frame import Block
+from mrp.errors import FormatError, excerpt
+from mrp.graph import Graph
+from mrp.io.source import Line
 
 _PENMAN_LOGGER = logging.getLogger("penman")
 

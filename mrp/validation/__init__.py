@@ -21,7 +21,7 @@ of a graph object, not only the first: the fields the format requires and
 their types (``id``, ``framework``, ``flavor``, ``version``, ``time``; lists,
 integer ids, anchors ``{"from": int, "to": int}``), lone surrogates,
 duplicate node ids, references to no node, names and values of different
-lengths, and the limits of :mod:`mrp.limits`.  The summary counts the graphs
+lengths, and the limits of :mod:`mrp.io.limits`.  The summary counts the graphs
 that the reader rejects (mrp-score scores them as empty graphs).
 
 Then, for every graph: a duplicate graph id (same framework and id as an
@@ -35,10 +35,10 @@ module per framework).
 
 from __future__ import annotations
 
-from .common import anchor_problem
-from .files import validate_file, validate_for_score, validate_graph
-from .frameworks import RULES
-from .problems import Problem, Report
+from mrp.validation.common import anchor_problem
+from mrp.validation.files import validate_file, validate_for_score, validate_graph
+from mrp.validation.frameworks import RULES
+from mrp.validation.problems import Problem, Report
 
 __all__ = ["Problem", "Report", "RULES", "anchor_problem", "validate_file", "validate_for_score",
            "validate_graph"]

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from ..graph import Graph, default_flavor, length_problems, reference_problems
-from .common import Found, anchor_problem, anchored
-from .frameworks import RULES
+from mrp.graph import Graph, default_flavor, length_problems, reference_problems
+from mrp.validation.common import Found, anchor_problem, anchored
+from mrp.validation.frameworks import RULES
 
 
 def _identity(graph: Graph, framework: Optional[str], found: List[Found]) -> None:

@@ -6,8 +6,8 @@ from typing import Any, Iterator, List, Optional, Sequence, Tuple
 
 import ujson
 
-from ..graph import Anchor, Graph
-from ..rules import lower
+from mrp.graph import Anchor, Graph
+from mrp.rules import lower
 
 #: A problem before it knows its file, line and graph: (where, message).
 Found = Tuple[str, str]

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
-from ..codecs import ReadOptions, implied_framework, infer_format, reader
-from ..codecs.mrp import Checked, check
-from ..errors import FormatError, InputError
-from ..graph import Graph
-from ..limits import limit_problems
-from ..source import Line, display_name, read_lines
-from .checks import content_problems, model_problems
-from .common import Found
-from .problems import Problem, Report
+from mrp.codecs import ReadOptions, implied_framework, infer_format, reader
+from mrp.codecs.mrp import Checked, check
+from mrp.errors import FormatError, InputError
+from mrp.graph import Graph
+from mrp.io.limits import limit_problems
+from mrp.io.source import Line, display_name, read_lines
+from mrp.validation.checks import content_problems, model_problems
+from mrp.validation.common import Found
+from mrp.validation.problems import Problem, Report
 
 
 class _Graphs:
@@ -153,7 +153,7 @@ def validate_file(path: str, fmt: Optional[str] = None, framework: Optional[str]
     try:
         fmt = fmt or infer_format(path, "mrp")
         if fmt == "umr":
-            from ..validate_umr import validate_umr
+            from mrp.validate_umr import validate_umr
 
             return validate_umr(path, framework)
         report = Report(name, fmt)

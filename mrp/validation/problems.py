@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import List, Optional
 
-from .common import plural
+from mrp.validation.common import plural
 
 
 @dataclass

@@ -14,8 +14,8 @@ import importlib
 import pkgutil
 from typing import Callable, Dict, List
 
-from ...graph import Graph
-from ..common import Found
+from mrp.graph import Graph
+from mrp.validation.common import Found
 
 #: A framework's rules: (graph, framework name, found problems) -> None.
 Rule = Callable[[Graph, str, List[Found]], None]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import List
 
-from ...graph import Graph
-from ..common import Found, unanchored
+from mrp.graph import Graph
+from mrp.validation.common import Found, unanchored
 
 FRAMEWORKS = ("drg",)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import List
 
-from ...graph import Graph
-from ..common import Found, anchor_problem
+from mrp.graph import Graph
+from mrp.validation.common import Found, anchor_problem
 
 FRAMEWORKS = ("dm", "psd", "ccd", "pas")
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Dict, List, Set, Tuple
 
-from ...graph import Edge, Graph
-from ...rules import is_default_attribute, lower
-from ..common import Found, flag, one_top, show
+from mrp.graph import Edge, Graph
+from mrp.rules import is_default_attribute, lower
+from mrp.validation.common import Found, flag, one_top, show
 
 FRAMEWORKS = ("ucca",)
 

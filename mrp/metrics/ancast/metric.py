@@ -1,0 +1,187 @@
+"""AnCast over a pairing: per-pair items, micro and macro figures, and UMR documents."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+from mrp.graph import Graph
+from mrp.metrics.ancast.documents import KINDS, DocRelation, DocSums, SentencePair, score_document
+from mrp.metrics.ancast.documents import report as document_report
+from mrp.metrics.ancast.pair import PairResult, failed, score_pair
+from mrp.metrics.ancast.scores import KEYS, Sums, f_score, report
+from mrp.metrics.driver import Metric, Run
+from mrp.metrics.driver import PairResult as DriverResult
+from mrp.metrics.driver import evaluate as drive
+from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.registry import Options
+
+#: Document keys in output order (AnCast++ calls them sent, modal, temporal, coref, comp).
+DOCUMENT_KEYS = {"sent": "lrm", "modal": "modal", "temporal": "temporal", "coref": "coref",
+                 "comp": "comprehensive"}
+
+
+class Totals:
+    """Micro sums and macro lists over pairs."""
+
+    def __init__(self) -> None:
+        self.precision, self.recall = Sums(), Sums()
+        self.f: Dict[str, List[float]] = {key: [] for key in KEYS}
+        self.bound = 0.0
+
+    def add(self, result: PairResult) -> None:
+        """Count one pair."""
+        self.precision.add(result.precision)
+        self.recall.add(result.recall)
+        for key in KEYS:
+            self.f[key].append(result.item[key]["f"])
+        self.bound += result.bound
+
+    def to_json(self, compat_mode: bool) -> Dict[str, Any]:
+        """Micro P/R/F per metric, then the macro F means (over pairs)."""
+        out: Dict[str, Any] = dict(report(self.precision, self.recall, compat_mode))
+        out["macro"] = {key: (sum(values) / len(values) if values else 0.0) for key, values in self.f.items()}
+        return out
+
+    def bound_json(self) -> Dict[str, float]:
+        """LRM P/R/F with the proved upper bounds of the numerators."""
+        p_count, r_count = self.precision.lr_count, self.recall.lr_count
+        p = self.bound / p_count if p_count else 0.0
+        r = self.bound / r_count if r_count else 0.0
+        return {"p": p, "r": r, "f": f_score(p, r)}
+
+
+def _relations(graph: Graph) -> List[DocRelation]:
+    if graph.document is None:
+        return []
+    return [(relation.kind, relation.source, relation.label, relation.target)
+            for relation in graph.document.relations]
+
+
+def _sentence(pair: Pair, result: PairResult) -> SentencePair:
+    test_vars, gold_vars = result.variables
+    t2g: Dict[str, Optional[str]] = {}
+    g2t: Dict[str, Optional[str]] = {}
+    if result.alignment is not None:
+        for i, j in enumerate(result.alignment.t2g):
+            t2g[test_vars[i]] = gold_vars[j] if j >= 0 else None
+        for j, i in enumerate(result.alignment.g2t):
+            g2t[gold_vars[j]] = test_vars[i] if i >= 0 else None
+    return SentencePair(_relations(pair.system), _relations(pair.gold), t2g, g2t, result.precision,
+                        result.recall)
+
+
+def documents(scored: List[Tuple[Pair, PairResult]], options: Options) -> Optional[Dict[str, Any]]:
+    """Document figures (UMR): micro over documents, AnCast++'s mean over documents, and per document."""
+    grouped: Dict[str, List[SentencePair]] = {}
+    for pair, result in scored:
+        if pair.gold.document is None:
+            continue
+        if options.ancast_compat and result.skipped is not None:
+            continue
+        grouped.setdefault(pair.gold.document.document, []).append(_sentence(pair, result))
+    if not grouped:
+        return None
+    precision, recall = DocSums(), DocSums()
+    per_document: Dict[str, Any] = {}
+    means: Dict[str, List[float]] = {key: [] for key in DOCUMENT_KEYS.values()}
+    for name, pairs in grouped.items():
+        p, r = score_document(pairs, options.ancast_compat)
+        precision.sentences.add(p.sentences)
+        recall.sentences.add(r.sentences)
+        for kind in KINDS:
+            for mine, theirs in ((precision, p), (recall, r)):
+                mine.kinds[kind] = [mine.kinds[kind][0] + theirs.kinds[kind][0],
+                                    mine.kinds[kind][1] + theirs.kinds[kind][1]]
+        values = {DOCUMENT_KEYS[key]: value for key, value in document_report(p, r).items()}
+        for key, value in values.items():
+            means[key].append(value["f"])
+        per_document[name] = dict(values, n=len(pairs))
+    out: Dict[str, Any] = {"n": len(grouped)}
+    out.update((DOCUMENT_KEYS[key], value) for key, value in document_report(precision, recall).items())
+    out["macro"] = {key: sum(values) / len(values) for key, values in means.items()}
+    if options.trace:
+        out["scores"] = per_document
+    return out
+
+
+def _trace_item(result: PairResult) -> Dict[str, Any]:
+    item = dict(result.item)
+    if result.alignment is not None:
+        test_vars, gold_vars = result.variables
+        item["alignment"] = [[test_vars[i], gold_vars[j] if j >= 0 else None]
+                             for i, j in enumerate(result.alignment.t2g)]
+    item["precision"] = result.precision.to_json()
+    item["recall"] = result.recall.to_json()
+    return item
+
+
+class AnCast(Metric):
+    """AnCast: concept and relation scores, and UMR document scores, under an alignment of the nodes."""
+
+    name = "ancast"
+    searches = True
+
+    def prepare(self, options: Options) -> None:
+        if not options.ancast_compat:
+            self.load_solver(options)
+
+    def score(self, pair: Pair, options: Options) -> DriverResult:
+        return self._wrap(score_pair(pair.gold, pair.system, options))
+
+    def fallback(self, pair: Pair, options: Options, failure: str) -> DriverResult:
+        result = self._wrap(failed(pair, options, failure))
+        result.failure = failure
+        return result
+
+    @staticmethod
+    def _wrap(result: PairResult) -> DriverResult:
+        return DriverResult({}, exact=result.exact, bound=result.bound, steps=result.steps, cut=result.cut,
+                            extra={"ancast": result})
+
+    def item(self, pair: Pair, result: DriverResult) -> Dict[str, Any]:
+        return _trace_item(result.extra["ancast"])
+
+    def report(self, run: Run) -> Dict[str, Any]:
+        options = run.options
+        kept, every = Totals(), Totals()
+        skipped: List[str] = []
+        scored: List[Tuple[Pair, PairResult]] = []
+        for pair, found in zip(run.pairing.pairs, run.results):
+            result: PairResult = found.extra["ancast"]
+            scored.append((pair, result))
+            every.add(result)
+            if result.skipped is None:
+                kept.add(result)
+            else:
+                skipped.append(pair.gold.id)
+        out: Dict[str, Any] = {"n": run.n}
+        out.update((kept if options.ancast_compat else every).to_json(options.ancast_compat))
+        documented = documents(scored, options)
+        if documented is not None:
+            out["documents"] = documented
+        out["exact"] = sum(result.exact for result in run.results)
+        if options.ancast_compat:
+            out["skipped"] = {"n": len(skipped), "ids": sorted(skipped)}
+            if skipped:
+                out["with_skipped"] = every.to_json(True)
+        if options.trace:
+            out["scores"] = run.scores(self.item)
+        out["time"], out["cpu"] = run.seconds()
+        if not options.ancast_compat or options.trace:
+            out["bound"] = {"lrm": every.bound_json()}
+        out["steps"] = sum(result.steps for result in run.results)
+        cut = {"limit": 0, "timeout": 0, "error": 0}
+        for found in run.results:
+            if found.cut is not None:
+                cut[found.cut] += 1
+        out["cut"] = cut
+        out["compat"] = options.ancast_compat
+        return out
+
+
+METRIC = AnCast()
+
+
+def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """The AnCast result of a pairing: n, micro P/R/F per metric, macro F, exact, bound, documents, time."""
+    return drive(METRIC, pairing, options)

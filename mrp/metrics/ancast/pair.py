@@ -1,0 +1,125 @@
+"""AnCast scores of one graph pair, and of a pairing (``evaluate``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Tuple
+
+from mrp.errors import ScoreError
+from mrp.graph import Graph
+from mrp.metrics.ancast import compat, exact
+from mrp.metrics.ancast.alignment import Alignment, from_map
+from mrp.metrics.ancast.reading import View, anchor_text, view
+from mrp.metrics.ancast.scores import Sums, report, score
+from mrp.metrics.ancast.similarity import Similarity
+from mrp.metrics.pairing import Pair
+from mrp.metrics.registry import Options
+
+
+@dataclass
+class PairResult:
+    """One pair: its sums per side, the per-pair item, and the solver's verdict."""
+
+    precision: Sums
+    recall: Sums
+    item: Dict[str, Any]
+    exact: bool
+    #: upper bound on the LRM numerator (the numerator itself when nothing better can exist)
+    bound: float
+    steps: int = 0
+    cut: Optional[str] = None
+    #: why AnCast 0.1.1 would skip the pair (compat only)
+    skipped: Optional[str] = None
+    alignment: Optional[Alignment] = None
+    #: the variables of the test and the gold graph, by node position
+    variables: Tuple[List[str], List[str]] = ([], [])
+
+
+def _is_umr(graph: Graph) -> bool:
+    return (graph.framework or "").lower() == "umr"
+
+
+def views(gold: Graph, system: Graph, compat_mode: bool) -> Tuple[View, View]:
+    """The AnCast views of the test (system) and the gold graph.
+
+    With ``compat``, the text searched for anchors is AnCast's: at document scope (UMR graphs with
+    document annotation, as AnCast++ reads them) the test sentence's header on both sides.
+    """
+    umr = _is_umr(gold) or _is_umr(system)
+    if not compat_mode:
+        return view(system, False, umr), view(gold, False, umr)
+    if gold.document is not None or system.document is not None:
+        text = anchor_text(system if system.document is not None else gold, "doc")
+        return view(system, True, umr, text), view(gold, True, umr, text)
+    test = view(system, True, umr, anchor_text(system, "snt"))
+    return test, view(gold, True, umr, anchor_text(gold, "snt"))
+
+
+def _optimal(test: View, gold: View, sim: Similarity,
+             options: Options) -> Tuple[Alignment, exact.ExactResult]:
+    found = exact.solve(test, gold, sim, options.limit, options.timeout)
+    return from_map(found.mapping, len(gold), sim), found
+
+
+def score_views(test: View, gold: View, options: Options, gid: str = "") -> PairResult:
+    """Score two AnCast views: AnCast's alignment with ``ancast_compat``, else the proved optimum."""
+    sim = Similarity(test, gold)
+    if options.ancast_compat:
+        alignment = compat.align(test, gold, sim)
+        precision, recall = score(test, gold, sim, alignment, True)
+        item: Dict[str, Any] = dict(report(precision, recall, True))
+        result = PairResult(precision, recall, item, False, precision.lr, alignment=alignment)
+        if options.trace:
+            best, found = _optimal(test, gold, sim, options)
+            p_best, r_best = score(test, gold, sim, best, True)
+            optimum = report(p_best, r_best, True)["lrm"]
+            item["optimum"] = {"lrm": optimum, "lost": optimum["f"] - item["lrm"]["f"], "exact": found.exact}
+            result.exact = found.exact and abs(found.lr - precision.lr) < 1e-9
+            result.bound = found.bound
+        skip = test.skip or gold.skip
+        if skip is not None:
+            result.skipped = skip
+            item["skipped"] = skip
+        return result
+    alignment, found = _optimal(test, gold, sim, options)
+    precision, recall = score(test, gold, sim, alignment, False)
+    slack = 1e-6 * max(1.0, found.lr)
+    if found.rounded:  # each relation pair's weight was rounded to 1 / (2 * scale)
+        slack += (len(test.relations) + 1) / found.scale
+    if abs(precision.lr - found.lr) > slack or abs(recall.lr - precision.lr) > 1e-6 * max(1.0, found.lr):
+        raise ScoreError(f"graph {gid}: internal error: solver LRM {found.lr} but the alignment gives "
+                         f"{precision.lr}")
+    item = dict(report(precision, recall, False))
+    item.update(exact=found.exact, bound=found.bound, steps=found.steps)
+    if found.rounded:
+        item["rounded"] = True
+    result = PairResult(precision, recall, item, found.exact, found.bound, found.steps, found.cut,
+                        alignment=alignment)
+    return result
+
+
+def score_pair(gold: Graph, system: Graph, options: Optional[Options] = None) -> PairResult:
+    """AnCast scores of a system graph against a gold graph."""
+    options = options or Options()
+    test, gold_view = views(gold, system, options.ancast_compat)
+    result = score_views(test, gold_view, options, gold.id)
+    result.variables = (test.variables, gold_view.variables)
+    return result
+
+
+def failed(pair: Pair, options: Options, failure: str) -> PairResult:
+    """A pair whose scoring raised: nothing aligned, so the gold graph's relations count as missed (and the
+    system graph's as surplus, when it can be read at all); a failure never raises a score."""
+    precision, recall = Sums(), Sums()
+    for system in (pair.system, pair.system.empty_copy()):
+        try:
+            test, gold = views(pair.gold, system, options.ancast_compat)
+            sim = Similarity(test, gold)
+            precision, recall = score(test, gold, sim, from_map([-1] * len(test), len(gold), sim),
+                                      options.ancast_compat)
+            break
+        except Exception:  # noqa: BLE001 - try again without the system graph
+            continue
+    item: Dict[str, Any] = dict(report(precision, recall, options.ancast_compat))
+    item["error"] = failure
+    return PairResult(precision, recall, item, False, precision.lr_count, cut="error")

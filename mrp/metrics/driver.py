@@ -1,0 +1,397 @@
+"""One corpus driver for every metric.
+
+A metric supplies what differs: how one pair is scored (:meth:`Metric.score`),
+what a pair counts when its scoring fails (:meth:`Metric.fallback`), and the
+layout of its result (:meth:`Metric.report`).  The driver owns the rest: the
+loop over the pairs, ``--jobs`` worker processes (a dead worker is detected
+and its pairs are scored again or reported), per-pair failure isolation,
+reuse of identical system graphs in leaderboards, progress, per-item trace,
+``--errors`` data, and the bookkeeping every result carries (``n``, time, cpu,
+cut counts, invalid/unpaired/duplicate graphs).
+
+A pair whose scoring fails never raises a score: it counts the gold graph's
+tuples as missed (``g`` from the gold graph, ``c`` = 0) and the system
+graph's tuples as surplus when they can be counted at all.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from abc import ABC, abstractmethod
+from collections import deque
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Deque, Dict, Iterator, List, Optional, Sequence, Tuple
+
+from mrp.errors import ScoreError
+from mrp.graph import Graph, fingerprint
+from mrp.metrics.counting import Path, add, nest, prf
+from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.registry import Options, Progress
+from mrp.process.forked import available_cpus, child_start
+from mrp.process.packed import size
+
+if TYPE_CHECKING:  # the process pool (and multiprocessing) is imported only for --jobs
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+#: why a pair's search stopped early, in the order results list them
+CUTS = ("limit", "timeout", "error")
+#: ``Options.jobs`` for "as many worker processes as pay off" (see :func:`workers`)
+AUTO = 0
+#: AUTO uses at most this many workers ...
+AUTO_MAX = 4
+#: ... and only for pairs holding at least this many node pairs (gold nodes x system nodes, summed): less
+#: is scored faster than worker processes start (the 1,368 coli AMR pairs hold 362,000, the 89 EDS pairs of
+#: the MRP 2019 sample 83,000)
+AUTO_WORK = 200_000
+
+
+@dataclass
+class PairResult:
+    """The result of one pair: count tuples by path (summed over the corpus) and how they were found."""
+
+    counts: Dict[Path, Tuple[Any, ...]]
+    exact: bool = True
+    #: upper bound of the main count's c (searching metrics)
+    bound: Any = 0
+    steps: int = 0
+    #: why the search stopped before proving optimality ("limit", "timeout", "error"), None when proved
+    cut: Optional[str] = None
+    #: what went wrong when scoring the pair failed (the counts are then a lower bound)
+    failure: Optional[str] = None
+    #: the --errors data of the pair
+    errors: Optional[Dict[str, Any]] = None
+    #: metric-specific per-item data (kept for the metric's report)
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Run:
+    """What the driver gathered over a pairing, handed to :meth:`Metric.report`."""
+
+    pairing: Pairing
+    results: List[PairResult]
+    totals: Dict[Path, List[Any]]
+    options: Options
+    start: float
+    cpu: float
+    children: Any
+
+    @property
+    def n(self) -> int:
+        """Number of pairs."""
+        return len(self.results)
+
+    def seconds(self) -> Tuple[float, float]:
+        """Wall and CPU seconds since the run began (CPU includes finished worker processes)."""
+        after = os.times()
+        cpu = time.process_time() - self.cpu + (after.children_user - self.children.children_user) + (
+            after.children_system - self.children.children_system)
+        return time.time() - self.start, cpu
+
+    def scores(self, item: Any) -> Dict[str, Dict[str, Any]]:
+        """Per-item trace objects {framework: {id: item(pair, result)}} in gold order."""
+        out: Dict[str, Dict[str, Any]] = {}
+        for pair, result in zip(self.pairing.pairs, self.results):
+            gold = pair.gold_entry
+            out.setdefault(gold.framework or "none", {})[gold.id] = item(pair, result)
+        return out
+
+    def search(self, main: Path) -> Dict[str, Any]:
+        """exact, bound, steps and cut keys of a searching metric, for its ``main`` count path."""
+        g, s, c = self.totals.get(main, [0, 0, 0])[:3]
+        bound = sum(result.bound for result in self.results)
+        cut = {name: 0 for name in CUTS}
+        for result in self.results:
+            if result.cut:
+                cut[result.cut] += 1
+        summary: Dict[str, Any] = {"n": sum(cut.values())}
+        summary.update(cut)
+        summary["f"] = [prf(g, s, c)["f"], prf(g, s, bound)["f"]]
+        return {"bound": {"c": bound, "f": prf(g, s, bound)["f"]},
+                "steps": sum(result.steps for result in self.results), "cut": summary}
+
+    def accounting(self) -> Dict[str, int]:
+        """System graphs not read or scored normally: invalid, unpaired, duplicate and repaired ones."""
+        return {"invalid": len(self.pairing.invalid), "unpaired": len(self.pairing.unpaired),
+                "duplicates": len(self.pairing.duplicates), "repaired": self.pairing.repaired}
+
+
+class Metric(ABC):
+    """What a metric supplies to the driver."""
+
+    #: the registry name
+    name: str = ""
+    #: the letters of a count tuple in per-item objects
+    letters: str = "gsc"
+    #: whether the metric searches a correspondence (its items carry exact, bound, steps, cut)
+    searches: bool = False
+
+    def prepare(self, options: Options) -> None:  # noqa: B027 - most metrics need nothing loaded
+        """Load what scoring needs (e.g. compiled kernels); an error here stops the run."""
+
+    @staticmethod
+    def load_solver(options: Options) -> None:
+        """Compile or load the solver's kernels now, outside every pair's clock (metrics that search)."""
+        from mrp.solver.warmup import ready
+
+        ready(options.progress.compiling if options.progress is not None else None)
+
+    @abstractmethod
+    def score(self, pair: Pair, options: Options) -> PairResult:
+        """Score one pair."""
+
+    def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
+        """The count tuples of one graph scored against nothing (its tuples as g, or as s)."""
+        empty = graph.empty_copy()
+        pair = Pair(graph, empty, True) if gold else Pair(empty, graph, False)
+        return self.score(pair, options).counts
+
+    def fallback(self, pair: Pair, options: Options, failure: str) -> PairResult:
+        """The result of a pair whose scoring failed: gold tuples missed, system tuples surplus, c = 0."""
+        gold = self.alone(pair.gold, True, options)
+        try:
+            system = self.alone(pair.system, False, options)
+        except Exception:  # noqa: BLE001 - a system graph that cannot even be counted counts nothing
+            system = {}
+        counts: Dict[Path, Tuple[Any, ...]] = {}
+        for path, values in gold.items():
+            mine = list(values)
+            mine[1:] = [0] * (len(mine) - 1)
+            if path in system:
+                mine[1] = system[path][1]
+            counts[path] = tuple(mine)
+        main = counts.get(self.main(), (0, 0))
+        return PairResult(counts, exact=False, bound=min(main[0], main[1]), cut="error", failure=failure)
+
+    def main(self) -> Path:
+        """The path of the count whose bound and cut interval a searching metric reports."""
+        return ()
+
+    def item(self, pair: Pair, result: PairResult) -> Dict[str, Any]:
+        """The per-item trace object of a pair."""
+        out = nest(result.counts, self.letters)
+        if self.searches:
+            out.update(exact=result.exact, bound=result.bound, steps=result.steps)
+            if result.cut:
+                out["cut"] = result.cut
+        return out
+
+    @abstractmethod
+    def report(self, run: Run) -> Dict[str, Any]:
+        """The result object of a run, in the metric's key order."""
+
+
+# --- scoring pairs, isolated and optionally in worker processes -------------------------------------------
+
+
+def _isolated(metric: Metric, pair: Pair, options: Options) -> PairResult:
+    """A pair's result; an exception while scoring it gives the fallback result with the failure named."""
+    pair = pair.live()  # unpacked once here, and dropped with the pair's result
+    try:
+        return metric.score(pair, options)
+    except Exception as error:  # noqa: BLE001 - one pair's failure must not end the run
+        message = f"{type(error).__name__}: {error}"
+    try:
+        return metric.fallback(pair, options, message)
+    except Exception as error:  # noqa: BLE001 - not even the gold graph can be counted
+        return PairResult({}, exact=False, cut="error", failure=f"{message}; counting failed too: {error}")
+
+
+#: the running pool's work, inherited by forked workers (which then receive only positions)
+_WORK: List[Any] = []
+
+
+def _score_range(start: int, end: int) -> List[PairResult]:
+    metric, pairs, options = _WORK
+    return [_isolated(metric, pair, options) for pair in pairs[start:end]]
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """End a pool at once (cancelling what waits, killing its workers) and reap the workers, so that their
+    CPU time counts in this process's children and none outlives it (about 0.01 s)."""
+    processes = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.kill()
+    for process in processes:
+        process.join(5)
+
+
+def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator[PairResult]:
+    """Results in order, scored by forked workers.
+
+    When a worker dies, the pool is replaced and every pair that was in flight becomes a suspect: suspects
+    are scored one at a time, alone in the pool, so a pair whose worker dies again is known for certain and
+    reported as failed, and the others are scored normally.
+    """
+    global _WORK
+    import gc
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    jobs = options.jobs
+    chunk = max(1, min(64, len(pairs) // (jobs * 4) or 1))
+    todo: Deque[Tuple[int, int]] = deque((k, min(k + chunk, len(pairs))) for k in range(0, len(pairs), chunk))
+    suspects: Deque[int] = deque()
+    done: Dict[int, PairResult] = {}
+    _WORK = [metric, pairs, replace(options, progress=None, memo=None)]
+    gc.collect()
+    gc.freeze()  # the workers' collector then leaves the inherited objects (and their pages) alone
+    context = multiprocessing.get_context("fork")
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=child_start)
+    running: Dict[Future, Tuple[int, int]] = {}
+    position = 0
+    try:
+        while position < len(pairs):
+            if suspects:
+                if not running:
+                    k = suspects.popleft()
+                    running[pool.submit(_score_range, k, k + 1)] = (k, k + 1)
+            else:
+                while todo and len(running) < 2 * jobs:
+                    start, end = todo.popleft()
+                    running[pool.submit(_score_range, start, end)] = (start, end)
+            alone = len(running) == 1 and next(iter(running.values()))
+            finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+            broken = False
+            for future in finished:
+                start, end = running.pop(future)
+                try:
+                    for k, result in enumerate(future.result(), start):
+                        done[k] = result
+                except BrokenProcessPool:
+                    broken = True
+                    if alone == (start, end) and end - start == 1:
+                        done[start] = metric.fallback(pairs[start].live(), options, "its worker process died "
+                                                      "(killed, e.g. out of memory)")
+                    else:
+                        suspects.extend(range(start, end))
+            if broken:
+                for start, end in running.values():
+                    suspects.extend(range(start, end))
+                running.clear()
+                _stop(pool)
+                pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=child_start)
+                suspects = deque(sorted(suspects))
+            while position in done:
+                yield done.pop(position)
+                position += 1
+    finally:
+        _stop(pool)  # every result is in, or the run is ending
+        _WORK = []
+        gc.unfreeze()
+
+
+def workers(jobs: int, pairs: Sequence[Pair]) -> int:
+    """The worker processes for ``pairs`` (1: none, scored in this process).
+
+    ``jobs`` as given, or for :data:`AUTO` one per available CPU (at most
+    :data:`AUTO_MAX`) when the pairs hold at least :data:`AUTO_WORK` node pairs, else 1.
+    """
+    if jobs != AUTO:
+        return jobs
+    cpus = min(available_cpus(), AUTO_MAX)
+    if cpus < 2 or len(pairs) < 2:
+        return 1
+    work = 0
+    for pair in pairs:
+        work += size(pair.gold_entry) * size(pair.system_entry)
+        if work >= AUTO_WORK:
+            return cpus
+    return 1
+
+
+def results(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator[PairResult]:
+    """The results of the pairs, in order (in worker processes when :func:`workers` says so)."""
+    jobs = workers(options.jobs, pairs)
+    if jobs > 1 and len(pairs) > 1 and hasattr(os, "fork"):
+        yield from _parallel(metric, pairs, replace(options, jobs=jobs))
+    else:
+        for pair in pairs:
+            yield _isolated(metric, pair, options)
+
+
+def _memoized(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator[PairResult]:
+    """Results in order, reusing ``options.memo`` for a system graph already scored against the same gold."""
+    memo = options.memo
+    if memo is None:
+        yield from results(metric, pairs, options)
+        return
+    keys = [(metric.name, id(pair.gold_entry), fingerprint(pair.system)) for pair in pairs]
+    todo: List[Pair] = []
+    planned = set()
+    for pair, key in zip(pairs, keys):
+        if key not in memo and key not in planned:
+            planned.add(key)
+            todo.append(pair)
+    fresh = results(metric, todo, options)
+    for key in keys:
+        if key not in memo:
+            memo[key] = next(fresh)
+        yield memo[key]
+
+
+def run(metric: Metric, pairing: Pairing, options: Optional[Options] = None) -> Tuple[Run, Dict[str, Any]]:
+    """Every pair of a pairing scored: the Run (for :func:`summary`), and the --errors data
+    {framework: {id: data}}."""
+    options = options or Options()
+    start, cpu, children = time.time(), time.process_time(), os.times()
+    try:
+        metric.prepare(options)
+    except Exception as error:  # noqa: BLE001 - without its kernels the metric cannot score anything
+        raise ScoreError(f"{metric.name}: cannot load the solver: {type(error).__name__}: {error}") from error
+    progress = options.progress or Progress()
+    progress.start(len(pairing.pairs))
+    totals: Dict[Path, List[Any]] = {}
+    found: List[PairResult] = []
+    details: Dict[str, Dict[str, Any]] = {}
+    try:
+        for pair, result in zip(pairing.pairs, _memoized(metric, pairing.pairs, options)):
+            add(totals, result.counts)
+            found.append(result)
+            if result.failure:
+                progress.problem(pair.gold, f"scoring failed: {result.failure}")
+            progress.advance(result.cut is not None)
+            if options.errors and result.errors is not None:
+                gold = pair.gold_entry
+                details.setdefault(gold.framework or "none", {})[gold.id] = result.errors
+    finally:
+        progress.finish()
+    return Run(pairing, found, totals, options, start, cpu, children), details
+
+
+def combined(runs: Sequence[Run]) -> Run:
+    """One Run of several (batches of one metric, scored with the same options), as if their pairings had
+    been scored as one: pairs, results and what was not scored, in order; time from the first start."""
+    first = runs[0]
+    pairing = Pairing(repaired=sum(part.pairing.repaired for part in runs))
+    totals: Dict[Path, List[Any]] = {}
+    results: List[PairResult] = []
+    for part in runs:
+        pairing.pairs.extend(part.pairing.pairs)
+        pairing.unpaired.extend(part.pairing.unpaired)
+        pairing.duplicates.extend(part.pairing.duplicates)
+        pairing.invalid.extend(part.pairing.invalid)
+        pairing.notes.extend(part.pairing.notes)
+        for result in part.results:
+            add(totals, result.counts)
+            results.append(result)
+    return Run(pairing, results, totals, first.options, first.start, first.cpu, first.children)
+
+
+def summary(metric: Metric, run: Run) -> Dict[str, Any]:
+    """A metric's result object over a Run, every graph accounted for."""
+    out = metric.report(run)
+    for key, value in run.accounting().items():  # every graph accounted for, whatever the metric
+        out.setdefault(key, value)
+    return out
+
+
+def evaluate(metric: Metric, pairing: Pairing, options: Optional[Options] = None
+             ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """A metric's result over a pairing, and its --errors data {framework: {id: data}}."""
+    done, details = run(metric, pairing, options)
+    return summary(metric, done), details

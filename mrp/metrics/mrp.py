@@ -1,0 +1,80 @@
+"""The MRP metric over a whole pairing (on the shared corpus driver).
+
+Each pair is scored in isolation: an exception while scoring one pair is
+reported for that item (its gold tuples count as missed, its system tuples
+as surplus, and its upper bound is min(g, s)) and the run goes on.  Pairs
+stopped by ``--limit`` or ``--timeout`` keep the best correspondence found
+and their upper bound; the result counts them under ``cut`` with the F
+interval they imply.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Tuple
+
+from mrp.graph import Graph
+from mrp.metrics.counting import Path, prf
+from mrp.metrics.driver import Metric, PairResult, Run
+from mrp.metrics.driver import evaluate as drive
+from mrp.metrics.mrp_pair import PairScore, score_normal
+from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.registry import Options
+from mrp.metrics.tuples import TYPES, count
+from mrp.normalize import normalize
+
+_KEYS = TYPES + ("all",)
+
+
+def _result(score: PairScore) -> PairResult:
+    return PairResult({(name,): score.counts[name] for name in _KEYS}, exact=score.exact, bound=score.bound,
+                      steps=score.steps, cut=score.cut, failure=score.failure, errors=score.errors)
+
+
+class MRP(Metric):
+    """The MRP metric: tuple counts by type under an optimal node correspondence."""
+
+    name = "mrp"
+    searches = True
+
+    def prepare(self, options: Options) -> None:
+        self.load_solver(options)
+
+    def main(self) -> Path:
+        return ("all",)
+
+    def score(self, pair: Pair, options: Options) -> PairResult:
+        gold, system = pair.gold, pair.system
+        return _result(score_normal(normalize(gold), normalize(system), options.limit, options.errors,
+                                    options.timeout, (gold, system)))
+
+    def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
+        normal = normalize(graph)
+        empty = normalize(graph.empty_copy())
+        counts = count(normal, empty, [-1] * len(normal)) if gold else count(empty, normal, [])
+        return {(name,): counts[name] for name in _KEYS}
+
+    def item(self, pair: Pair, result: PairResult) -> Dict[str, Any]:
+        out = super().item(pair, result)
+        if pair.null:
+            out["null"] = True
+        return out
+
+    def report(self, run: Run) -> Dict[str, Any]:
+        out: Dict[str, Any] = {"n": run.n, "null": sum(pair.null for pair in run.pairing.pairs),
+                               "exact": sum(result.exact for result in run.results)}
+        for name in _KEYS:
+            out[name] = prf(*run.totals.get((name,), (0, 0, 0)))
+        if run.options.trace:
+            out["scores"] = run.scores(self.item)
+        out["time"], out["cpu"] = run.seconds()
+        out.update(run.search(("all",)))
+        out.update(run.accounting())
+        return out
+
+
+METRIC = MRP()
+
+
+def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """The MRP result of a pairing (mtool's layout, then new keys), and the --errors data."""
+    return drive(METRIC, pairing, options)

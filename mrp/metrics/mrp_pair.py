@@ -1,0 +1,234 @@
+"""The MRP metric (MRP 2019/2020): tuple counts over an optimal node correspondence."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Tuple, Union
+
+import numpy as np
+
+from mrp.errors import ScoreError
+from mrp.graph import Graph
+from mrp.metrics.tuples import count, differences
+from mrp.normalize import NormalGraph, normalize
+from mrp.solver import mip
+from mrp.solver.problem import Problem, build
+from mrp.solver.watchdog import watchdog
+
+if TYPE_CHECKING:  # imported when a pair first needs the helper thread
+    from concurrent.futures import ThreadPoolExecutor
+
+#: Search steps per pair unless --limit says otherwise.
+DEFAULT_LIMIT = 5_000_000
+#: The assignment bound is computed for pairs up to this many nodes on the larger side.
+LAP_SIZE = 700
+#: Pairs of at most this many node pairs are first searched for QUICK steps in the main thread (a few
+#: milliseconds at most, so Ctrl-C still stops a run at once; the helper thread would cost more than the
+#: search); a pair that this does not settle is searched again in the helper thread.
+_SMALL = 2500
+QUICK = 1000
+#: Search steps after which a pair the search has not closed goes to the mixed-integer program.
+MIP_AFTER = 1000
+#: Seconds the program gets for a pair when no timeout is set.
+MIP_SECONDS = 120.0
+
+
+@dataclass
+class PairScore:
+    """The result of one graph pair: per type (g, s, c), and how the correspondence was found."""
+
+    counts: Dict[str, Tuple[int, int, int]]
+    exact: bool
+    bound: int
+    steps: int
+    #: why the search stopped early ("limit" or "timeout"), None when proved optimal
+    cut: Optional[str] = None
+    correspondence: List[Tuple[int, int]] = field(default_factory=list)
+    errors: Optional[Dict[str, Any]] = None
+    #: what went wrong when scoring the pair raised (the counts are then a lower bound)
+    failure: Optional[str] = None
+
+
+_EXECUTOR: Optional[ThreadPoolExecutor] = None
+_EXECUTOR_PID = -1
+
+
+def _interruptible(solve: Callable[..., Any], arguments: Tuple[Any, ...], stop: np.ndarray) -> Any:
+    """Run the compiled search in a helper thread so that Ctrl-C in the main thread stops it at once."""
+    global _EXECUTOR, _EXECUTOR_PID
+    from concurrent.futures import ThreadPoolExecutor
+
+    if _EXECUTOR is None or _EXECUTOR_PID != os.getpid():  # a forked worker needs its own thread
+        _EXECUTOR = ThreadPoolExecutor(1, thread_name_prefix="mrp-solver")
+        _EXECUTOR_PID = os.getpid()
+    future = _EXECUTOR.submit(solve, *arguments)
+    try:
+        return future.result()
+    except KeyboardInterrupt:
+        stop[0] = 1
+        future.result()
+        raise
+
+
+class Solution(NamedTuple):
+    """A correspondence (gold position -> system position or -1) with its value and proof status."""
+
+    mapping: List[int]
+    value: int
+    bound: int
+    exact: bool
+    steps: int
+    #: why the search stopped before proving optimality: "limit", "timeout", or None
+    cut: Optional[str]
+    #: False when the problem was solved on node rewards only (too large, or out of time while built):
+    #: ``value`` and ``bound`` then count node rewards only, and the caller counts the map itself
+    complete: bool = True
+    #: True when the mixed-integer program (mrp.solver.mip) took over from the search
+    mip: bool = False
+
+
+#: A start for a built Problem, given the pair's stop flag (None: no start).
+Seeding = Callable[[Problem, np.ndarray], Optional[np.ndarray]]
+#: What the solver gets for "no seed".
+_NO_SEED = np.zeros(0, np.int64)
+
+
+def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limit: Optional[int] = None,
+                  timeout: Optional[float] = None,
+                  seeding: Optional[Seeding] = None) -> Solution:
+    """An optimal map, or the best found within ``limit`` steps and ``timeout`` seconds with a bound.
+
+    ``problem`` may be a function of the stop flag that builds the Problem: the
+    timeout then covers building too.  A pair the search has not closed after
+    ``MIP_AFTER`` steps goes to the mixed-integer program of mrp.solver.mip when
+    HiGHS is installed, the limit allows more steps than that, and the program
+    fits the time left (``mip.fits``).  ``seeding`` gives a map to start from
+    for the built Problem and the pair's stop flag (e.g. mrp.metrics.seed's
+    sentence-by-sentence map), or None.
+    """
+    steps_limit = DEFAULT_LIMIT if limit is None else limit
+    stop = np.zeros(1, np.int64)
+    started = time.monotonic()
+    if timeout is not None:
+        if timeout <= 0:
+            stop[0] = 1  # no time at all: stopped before building, not whenever the watchdog wakes up
+        watchdog().arm(stop, timeout)
+    try:
+        built = problem if isinstance(problem, Problem) else problem(stop)
+        seed = seeding(built, stop) if seeding is not None and built.complete and not stop[0] else None
+        seed = _NO_SEED if seed is None else seed
+        arguments = (built, steps_limit, None if timeout is None else started + timeout, stop, seed)
+        solution: Optional[Solution] = None
+        if threading.current_thread() is not threading.main_thread():
+            solution = _solve(*arguments)
+        elif built.U.size <= _SMALL:
+            solution = _quick(built, steps_limit, stop, seed)
+        if solution is None:
+            solution = _interruptible(_solve, arguments, stop)
+    finally:
+        if timeout is not None:
+            watchdog().disarm()
+    exact = solution.exact and built.complete
+    cut = None if exact else ("timeout" if stop[0] else "limit")
+    return solution._replace(exact=exact, cut=cut, complete=built.complete)
+
+
+def _quick(built: Problem, limit: int, stop: np.ndarray, seed: np.ndarray) -> Optional[Solution]:
+    """A small pair's search in this thread, bounded by QUICK steps; None when that does not settle it."""
+    from mrp.solver.kernel import solve
+
+    value, bound, steps, exact, pi = solve(built, min(limit, QUICK), LAP_SIZE, stop, seed)
+    if not exact and limit > QUICK:
+        return None  # the full search, in the helper thread
+    return _solution(value, bound, steps, exact, pi, False)
+
+
+def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarray,
+           seed: np.ndarray) -> Solution:
+    """The search, then (for a pair it leaves open) the program; ``cut`` and ``complete`` are the caller's."""
+    from mrp.solver.kernel import solve  # numba only when a pair is scored
+
+    seconds = MIP_SECONDS if deadline is None else deadline - time.monotonic()
+    handoff = built.complete and limit > MIP_AFTER and mip.ENABLED and mip.fits(built, seconds)
+    value, bound, steps, exact, pi = solve(built, MIP_AFTER if handoff else limit, LAP_SIZE, stop, seed)
+    used = False
+    if handoff and not exact and not stop[0]:
+        seconds = MIP_SECONDS if deadline is None else deadline - time.monotonic()
+        proof = mip.prove(built, pi, seconds, stop)
+        if proof is not None:
+            used = True
+            if proof.value > value:
+                value, pi = proof.value, proof.mapping
+            if proof.bound is not None:
+                bound = min(bound, proof.bound)
+            exact = value >= bound
+    return _solution(value, bound, steps, exact, pi, used)
+
+
+def _solution(value: Any, bound: Any, steps: Any, exact: Any, pi: np.ndarray, used: bool) -> Solution:
+    """A Solution of the solver's numbers (``cut`` and ``complete`` are set by solve_problem)."""
+    return Solution([int(j) for j in pi], int(value), int(bound), bool(exact), int(steps), None, True, used)
+
+
+def solve_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None,
+                 timeout: Optional[float] = None, graphs: Optional[Tuple[Graph, Graph]] = None) -> Solution:
+    """The optimal correspondence of two normalized graphs under the MRP metric (``graphs``: the two
+    graphs they normalize, for a sentence-by-sentence start on documents)."""
+    if same(gold, system):
+        return Solution(list(range(len(gold))), -1, -1, True, 0, None, False)
+    return solve_problem(lambda stop: build(gold, system, stop), limit, timeout, seeding(graphs))
+
+
+def seeding(graphs: Optional[Tuple[Graph, Graph]]) -> Optional[Seeding]:
+    """The sentence-by-sentence start of mrp.metrics.seed for a pair of graphs (None without them)."""
+    if graphs is None:
+        return None
+    from mrp.metrics.seed import sentence_seed
+
+    return lambda problem, stop: sentence_seed(problem, graphs[0], graphs[1], stop)
+
+
+def same(gold: NormalGraph, system: NormalGraph) -> bool:
+    """Whether two normalized graphs are the same graph node by node (then the identity is optimal)."""
+    return (gold.tops == system.tops and gold.labels == system.labels and gold.anchors == system.anchors
+            and gold.properties == system.properties and gold.edges == system.edges)
+
+
+def score_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None,
+                 errors: bool = False, timeout: Optional[float] = None,
+                 graphs: Optional[Tuple[Graph, Graph]] = None) -> PairScore:
+    """Score two normalized graphs.
+
+    Identical graphs are matched node by node at once (every tuple matches:
+    proved optimal).  A pair solved without its edges reports the tuples its
+    map matches and the bound min(g, s).
+    """
+    solution = solve_normal(gold, system, limit, timeout, graphs)
+    mapping = solution.mapping
+    counts = count(gold, system, mapping)
+    g, s, c = counts["all"]
+    if solution.complete and c != solution.value:
+        raise ScoreError(f"graph {gold.id}: internal error: solver value {solution.value} but "
+                         f"{c} tuples match")
+    if solution.exact and not solution.complete and not g == s == c:
+        raise ScoreError(f"graph {gold.id}: internal error: identical graphs but {c} of {g} tuples match")
+    return PairScore(
+        counts=counts,
+        exact=solution.exact,
+        bound=solution.bound if solution.complete else (c if solution.exact else min(g, s)),
+        steps=solution.steps,
+        cut=solution.cut,
+        correspondence=[
+            (gold.node_ids[i], system.node_ids[j]) for i, j in enumerate(mapping) if j >= 0
+        ],
+        errors=differences(gold, system, mapping) if errors else None,
+    )
+
+
+def score_pair(gold: Graph, system: Graph, limit: Optional[int] = None, errors: bool = False,
+               timeout: Optional[float] = None) -> PairScore:
+    """Score a system graph against a gold graph with the MRP metric (exact unless a limit stops it)."""
+    return score_normal(normalize(gold), normalize(system), limit, errors, timeout, (gold, system))

@@ -1,0 +1,181 @@
+"""Pairing gold and system graphs by (framework, id)."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field, replace
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from mrp.errors import FormatError, InputError
+from mrp.graph import Graph
+from mrp.io.corpus import Corpus
+from mrp.process.packed import Entry, Packed, entries, live
+
+Key = Tuple[Optional[str], str]
+
+
+class Pair:
+    """A gold graph and its system graph (an empty graph when the system has none).
+
+    Either graph may be held packed (:class:`~mrp.process.packed.Packed`, from a large corpus): ``gold`` and
+    ``system`` then unpack it on each access; :meth:`live` gives the pair with both unpacked once.
+    """
+
+    __slots__ = ("gold_entry", "system_entry", "null")
+
+    def __init__(self, gold: Entry, system: Entry, null: bool) -> None:
+        self.gold_entry, self.system_entry, self.null = gold, system, null
+
+    @property
+    def gold(self) -> Graph:
+        """The gold graph."""
+        return live(self.gold_entry)
+
+    @property
+    def system(self) -> Graph:
+        """The system graph."""
+        return live(self.system_entry)
+
+    def live(self) -> Pair:
+        """This pair with both graphs unpacked (itself when neither is packed)."""
+        if isinstance(self.gold_entry, Packed) or isinstance(self.system_entry, Packed):
+            return Pair(self.gold, self.system, self.null)
+        return self
+
+    def __eq__(self, other: Any) -> bool:
+        if not isinstance(other, Pair):
+            return NotImplemented
+        return (self.gold, self.system, self.null) == (other.gold, other.system, other.null)
+
+    def __repr__(self) -> str:
+        return f"Pair(gold={self.gold!r}, system={self.system!r}, null={self.null!r})"
+
+
+@dataclass
+class Pairing:
+    """Pairs in gold file order, and what could not be paired (each counted and reported)."""
+
+    pairs: List[Pair] = field(default_factory=list)
+    #: system graphs not scored (as held: id, framework and line without unpacking)
+    unpaired: List[Entry] = field(default_factory=list)
+    duplicates: List[Entry] = field(default_factory=list)
+    invalid: List[FormatError] = field(default_factory=list)
+    #: system graphs that their reader repaired (scored as repaired)
+    repaired: int = 0
+    #: what the user must be told about how the graphs were paired (one line each)
+    notes: List[str] = field(default_factory=list)
+
+
+def key(graph: Entry) -> Key:
+    """The pairing key of a graph (live or packed)."""
+    return (graph.framework, graph.id)
+
+
+def duplicate_errors(corpus: Corpus) -> List[FormatError]:
+    """One error for each graph whose (framework, id) occurred earlier in the same file."""
+    first: Dict[Key, Entry] = {}
+    errors = []
+    for graph in entries(corpus.graphs):
+        k = key(graph)
+        if k in first:
+            where = f" (first at line {first[k].line})" if first[k].line else ""
+            errors.append(FormatError(f"duplicate graph id{where}", corpus.name, graph.line, graph.id,
+                                      graph.framework))
+        else:
+            first[k] = graph
+    return errors
+
+
+def positional(corpus: Corpus) -> bool:
+    """True when the graphs of a file have no ids of their own (readers then number them 0, 1, ...)."""
+    ids = [graph.id for graph in entries(corpus.graphs)] + [error.graph_id for error in corpus.errors]
+    return bool(ids) and set(ids) == {str(k) for k in range(len(ids))}
+
+
+def _sentence(graph: Graph) -> str:
+    return " ".join((graph.input or "").split())
+
+
+def _by_sentence(gold: Corpus, system: Corpus, notes: List[str]) -> Corpus:
+    """The system corpus with each graph renamed to the gold graph of the same sentence (in order)."""
+    ours = [_sentence(graph) for graph in gold.graphs]
+    theirs = [_sentence(graph) for graph in system.graphs]
+    matcher = difflib.SequenceMatcher(None, ours, theirs, autojunk=False)
+    renamed = {}
+    for block in matcher.get_matching_blocks():
+        for k in range(block.size):
+            renamed[block.b + k] = entries(gold.graphs)[block.a + k].id
+    graphs = []
+    for k, graph in enumerate(system.graphs):
+        if k in renamed:
+            graphs.append(replace(graph, id=renamed[k]))
+        else:
+            graphs.append(replace(graph, id=f"unmatched-{k}"))
+    moved = sum(1 for k, gid in renamed.items() if gid != entries(system.graphs)[k].id)
+    notes.append(f"{system.name}: graphs have no ids; paired with {gold.name} by their sentences (::snt): "
+                 f"{len(renamed)} of {len(gold.graphs)} gold graphs found, {moved} not at their position")
+    return Corpus(system.name, system.format, graphs, [])
+
+
+def _positions(gold: Corpus, system: Corpus, by_position: bool, notes: List[str]) -> Corpus:
+    """The system corpus to pair with ``gold`` when neither file gives ids; InputError when pairing by
+    position would misalign the graphs and the user did not ask for it."""
+    n, m = len(gold.graphs) + len(gold.errors), len(system.graphs) + len(system.errors)
+    if n == m:
+        return system
+    if by_position:
+        notes.append(f"{gold.name} has {n} graphs and {system.name} {m}, without ids: paired by position "
+                     "(--positional); pairs after a missing graph may be misaligned")
+        return system
+    if all(_sentence(graph) for graph in [*gold.graphs, *system.graphs]) and not system.errors:
+        return _by_sentence(gold, system, notes)
+    raise InputError(f"{gold.name} has {n} graphs and {system.name} {m}, and neither gives graph ids "
+                     "(# ::id): pairing by position would pair every graph after a missing one with "
+                     "the wrong gold graph; add ids, or pass --positional to pair by position anyway")
+
+
+def pair(gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]] = None,
+         by_position: bool = False) -> Pairing:
+    """Pair a valid gold corpus with a system corpus.
+
+    A system graph that could not be read but whose id is known stands as an
+    empty graph (it scores zero and is counted in ``invalid``); a gold graph
+    without a system graph is paired with an empty graph (``null``).  When
+    neither file gives ids, graphs pair
+    by position when the files hold as many graphs (or ``by_position`` says
+    so), else by their sentences where both sides carry them, and otherwise
+    not at all (InputError).
+    """
+    keep = set(frameworks) if frameworks else None
+    result = Pairing(repaired=len(system.repaired))
+    if positional(gold) and positional(system):
+        system = _positions(gold, system, by_position, result.notes)
+    golds = [g for g in entries(gold.graphs) if keep is None or g.framework in keep]
+    gold_keys = {key(g) for g in golds}
+    by_key: Dict[Key, Entry] = {}
+    for graph in entries(system.graphs):
+        if keep is not None and graph.framework not in keep:
+            continue
+        k = key(graph)
+        if k in by_key:
+            result.duplicates.append(graph)
+        elif k not in gold_keys:
+            result.unpaired.append(graph)
+        else:
+            by_key[k] = graph
+    for error in system.errors:
+        if keep is not None and error.framework is not None and error.framework not in keep:
+            continue
+        result.invalid.append(error)
+    for graph in golds:
+        partner = by_key.get(key(graph))
+        if partner is None:
+            result.pairs.append(Pair(graph, graph.empty_copy(), True))
+        else:
+            result.pairs.append(Pair(graph, partner, _empty(partner)))
+    return result
+
+
+def _empty(graph: Entry) -> bool:
+    """True for a graph without nodes."""
+    return graph.size == 0 if isinstance(graph, Packed) else not graph.nodes

@@ -1,0 +1,93 @@
+"""Reading a file ahead: a forked child reads it while this process does other work (reads the gold
+file, loads the solver), and hands the graphs over packed (:mod:`mrp.process.packed`).
+
+The corpus given back is the one :func:`~mrp.io.load.read_corpus` reads, graph for graph, with its
+unreadable and repaired graphs, and what the reader wrote to standard error is written when the
+corpus is taken, so messages keep the order of a run that reads in turn.  Where reading ahead cannot
+help or is not safe (one CPU, no ``fork``, other threads running, standard input or another file that
+can be read only once, or ``MRP_READ_AHEAD=0``), and whenever the child fails for any reason, the file
+is read here instead.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from typing import Any, Optional, Tuple
+
+from mrp.codecs import ReadOptions
+from mrp.errors import MRPError
+from mrp.io.corpus import Corpus
+from mrp.io.load import collector_paused, read_corpus
+from mrp.process.forked import Child, available_cpus, can_fork
+from mrp.process.packed import PackedGraphs, pack, unpack
+
+__all__ = ["Ahead", "enabled"]
+
+
+def enabled() -> bool:
+    """Whether files may be read ahead in this process now."""
+    if os.environ.get("MRP_READ_AHEAD", "1").strip() == "0" or not can_fork():
+        return False
+    return available_cpus() > 1
+
+
+def _read(path: str, fmt: Optional[str], options: Optional[ReadOptions]) -> Tuple[str, Any, bytes]:
+    """In the child: the corpus as a payload (or the MRPError reading raised), and its standard error."""
+    with tempfile.TemporaryFile() as captured:
+        os.dup2(captured.fileno(), 2)  # what is written to file descriptor 2, and to sys.stderr
+        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)
+        result: Tuple[str, Any]
+        try:
+            corpus = read_corpus(path, fmt, options)
+            graphs = corpus.graphs
+            packed = graphs if isinstance(graphs, PackedGraphs) else [pack(graph) for graph in graphs]
+            result = ("corpus", (corpus.name, corpus.format, packed, corpus.errors, corpus.repaired))
+        except MRPError as error:  # InputError and the like: the parent raises it as its own
+            result = ("error", error)
+        sys.stderr.flush()
+        captured.seek(0)
+        return result[0], result[1], captured.read()
+
+
+class Ahead:
+    """A file being read: :meth:`corpus` waits for it (reading it here if it was not read ahead)."""
+
+    def __init__(self, path: str, fmt: Optional[str] = None, options: Optional[ReadOptions] = None) -> None:
+        self.path, self.format, self.options = path, fmt, options
+        self._child: Optional[Child] = None
+        if os.path.isfile(path) and enabled():  # not standard input, a pipe or a device: read once, here
+            self._child = Child(lambda: _read(path, fmt, options))
+
+    @property
+    def ahead(self) -> bool:
+        """Whether a child reads the file."""
+        return self._child is not None
+
+    def corpus(self) -> Corpus:
+        """The corpus :func:`~mrp.io.load.read_corpus` gives for the file (raising what it raises)."""
+        child, self._child = self._child, None
+        found = child.result() if child is not None else None
+        if found is None:  # not read ahead, or the child failed: read it here
+            return read_corpus(self.path, self.format, self.options)
+        kind, value, messages = found
+        if messages:
+            sys.stderr.write(messages.decode("utf-8", "replace"))
+            sys.stderr.flush()
+        if kind == "error":
+            raise value
+        name, fmt, packed, errors, repaired = value
+        corpus = Corpus(name, fmt, errors=errors, repaired=repaired)
+        if isinstance(packed, PackedGraphs):
+            corpus.graphs = packed
+        else:
+            with collector_paused():
+                corpus.graphs = [unpack(data) for data in packed]
+        return corpus
+
+    def cancel(self) -> None:
+        """Stop reading ahead (the child is killed)."""
+        if self._child is not None:
+            self._child.kill()
+            self._child = None

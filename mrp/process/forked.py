@@ -1,0 +1,146 @@
+"""Work done in a forked child process: its result comes back pickled through a pipe, and the child
+dies with its parent.
+
+Used to read a file while the parent does other work (:mod:`mrp.process.ahead`) and to run HiGHS where it can
+be killed at a time limit (:mod:`mrp.solver.mip`).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import select
+import signal
+import sys
+import threading
+import time
+from typing import Any, Callable, Optional
+
+__all__ = ["Child", "available_cpus", "can_fork", "child_start", "die_with_parent", "keep_stdout"]
+
+
+def die_with_parent() -> None:
+    """Ask Linux to end this process when its parent ends (a killed command leaves no child behind)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the parent's shutdown still stops them
+        pass
+
+
+def keep_stdout() -> None:
+    """In a child process: whatever it writes to standard output goes to standard error instead.
+
+    Standard output carries the parent's report; a child (or a library it calls, such as HiGHS, which
+    prints a banner from C) must not write there.  Redirected at the file-descriptor level, so that C
+    code and inherited Python streams are covered alike.
+    """
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+    try:
+        os.dup2(2, 1)
+    except OSError:  # no standard error to share: nowhere at all
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    sys.stdout = sys.stderr
+
+
+def child_start() -> None:
+    """What every child mrp forks does first: leave Ctrl-C to the parent, die with it, and keep off its
+    standard output."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    die_with_parent()
+    keep_stdout()
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity where the platform has one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # no affinity on this platform
+        return os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    """Whether a child can be forked safely: the platform forks, and this process runs no other
+    thread (a thread holding a lock at the fork would leave it held in the child)."""
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+class Child:
+    """``work()`` run in a forked process; :meth:`result` gives what it returned (pickled through a
+    pipe), or None when the child failed, was killed, or returned nothing that unpickles."""
+
+    def __init__(self, work: Callable[[], Any]) -> None:
+        for stream in (sys.stdout, sys.stderr):  # nothing buffered is written twice
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        readable, writable = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child (its coverage is not collected)
+            code = 1
+            try:
+                os.close(readable)
+                child_start()
+                payload = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
+                with os.fdopen(writable, "wb") as out:
+                    out.write(payload)
+                code = 0
+            except BaseException:  # noqa: BLE001 - the parent sees no result and decides
+                pass
+            finally:
+                os._exit(code)
+        os.close(writable)
+        self.pid = pid
+        self._pipe = os.fdopen(readable, "rb", buffering=0)
+        self._data = bytearray()
+        self._done = False
+
+    def kill(self) -> None:
+        """End the child now (its result is then None)."""
+        if not self._done:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self._finish()
+
+    def _finish(self) -> None:
+        self._pipe.close()
+        try:
+            os.waitpid(self.pid, 0)
+        except ChildProcessError:
+            pass
+        self._done = True
+
+    def result(self, deadline: Optional[float] = None,
+               stopped: Optional[Callable[[], bool]] = None) -> Optional[Any]:
+        """Wait for the child's result; kill it when ``time.monotonic()`` passes ``deadline`` or
+        ``stopped()`` is true, and give None then (or when it failed)."""
+        if self._done:
+            return None
+        polled = deadline is not None or stopped is not None
+        while True:
+            if polled and ((stopped is not None and stopped())
+                           or (deadline is not None and time.monotonic() > deadline)):
+                self.kill()
+                return None
+            if polled and not select.select([self._pipe], [], [], 0.05)[0]:
+                continue
+            chunk = self._pipe.read(1 << 20)
+            if not chunk:
+                break
+            self._data += chunk
+        self._finish()
+        if not self._data:
+            return None
+        try:
+            return pickle.loads(bytes(self._data))
+        except Exception:  # noqa: BLE001 - a truncated or foreign payload: no result
+            return None

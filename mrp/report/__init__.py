@@ -1,0 +1,1 @@
+"""Reports: rendering results, signatures, statistics (macro, intervals, tests) and leaderboards."""

@@ -1,0 +1,390 @@
+"""Statistics over per-item counts: macro averages, bootstrap intervals and paired significance tests.
+
+Everything here works on the per-item ``(g, s, c)`` counts of a traced result
+(``--trace``: ``"scores": {framework: {id: item}}``).  A *count path* names a
+count triple of the result, e.g. ``("all",)`` for MRP, ``("labeled", "primary")``
+for UCCA and ``()`` for SMATCH, whose counts sit at the top level.
+
+* :func:`item_counts` turns a traced result into one ``(items, 3)`` int64 array
+  per count path, rows in a stable item order (framework, then id, as the
+  result lists them; :func:`item_keys` gives that order).
+* :func:`micro` and :func:`macro` are the point estimates: micro P/R/F from the
+  summed counts (as the scorers report them), macro the mean of per-item P/R/F
+  over the items with something to count (``g + s > 0``).
+* :func:`bootstrap` gives percentile confidence intervals of both, resampling
+  items with replacement (one set of resampled items per replicate, shared by
+  all paths).
+* :func:`paired_test` gives the p-value of the difference in micro F between two
+  systems scored on the same items.
+* :func:`annotate` adds ``"macro"`` (and with a bootstrap ``"ci"`` and
+  ``"bootstrap"``) to a traced result.
+
+P = c/s, R = c/g, F = 2PR/(P+R), each 0.0 where undefined (as :func:`mrp.report.render.prf`).
+All randomness comes from ``numpy.random.default_rng(seed)``: the same input
+and seed always give the same output.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Hashable, List, Mapping, Optional, Sequence, Tuple, TypeVar
+
+import numpy as np
+
+Path = Tuple[str, ...]
+Interval = List[float]
+#: one item's (g, s, c), or None when the item does not report them
+Counts = Optional[Tuple[int, int, int]]
+#: the key of a set of per-item counts (a count path, or anything else hashable)
+Key = TypeVar("Key", bound=Hashable)
+
+#: keys of a result that hold no count triples of its own (per-item counts, and what annotate adds)
+_SKIP = frozenset(("scores", "macro", "ci", "bootstrap"))
+_TRIPLE = ("g", "s", "c")
+_REPORTED = frozenset(("g", "s", "c", "p", "r", "f"))
+#: at most this many (replicate, item) cells are held in memory at once
+_CELLS = 1 << 22
+#: floating-point slack when comparing differences in F with the observed one
+_EPS = 1e-12
+
+METHODS = ("bootstrap", "randomization")
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _is_triple(node: Any, keys: frozenset = _REPORTED) -> bool:
+    return isinstance(node, Mapping) and keys <= node.keys() and all(_is_count(node[k]) for k in _TRIPLE)
+
+
+def reported_paths(result: Mapping[str, Any]) -> List[Path]:
+    """The paths of every reported count triple ({g, s, c, p, r, f}) of a result, in result order."""
+    paths: List[Path] = []
+
+    def walk(node: Mapping[str, Any], path: Path) -> None:
+        if _is_triple(node):
+            paths.append(path)
+        for key, value in node.items():
+            if not path and key in _SKIP:
+                continue
+            if isinstance(value, Mapping):
+                walk(value, path + (str(key),))
+
+    walk(result, ())
+    return paths
+
+
+def _lookup(node: Any, path: Path) -> Counts:
+    for key in path:
+        if not isinstance(node, Mapping) or key not in node:
+            return None
+        node = node[key]
+    if not _is_triple(node, frozenset(_TRIPLE)):
+        return None
+    return int(node["g"]), int(node["s"]), int(node["c"])
+
+
+def _items(result: Mapping[str, Any]) -> List[Tuple[str, str, Mapping[str, Any]]]:
+    scores = result.get("scores") if isinstance(result, Mapping) else None
+    if not isinstance(scores, Mapping):
+        raise ValueError("the result carries no per-item \"scores\" (score with --trace)")
+    items = []
+    for framework, by_id in scores.items():
+        if not isinstance(by_id, Mapping):
+            raise ValueError(f"\"scores\" of framework '{framework}' is not an object of items")
+        for gid, item in by_id.items():
+            items.append((str(framework), str(gid), item))
+    return items
+
+
+def _rows(items: Sequence[Tuple[str, str, Mapping[str, Any]]], path: Path) -> List[Counts]:
+    """The per-item counts at path, or at the longest non-empty tail of it that some item reports.
+
+    Items may leave out leading keys of the path: the "aspects" layout reports
+    ``{"aspects": {name: ...}}`` in total but ``{name: {g, s, c}}`` per item.
+    """
+    rows = [_lookup(item, path) for _, _, item in items]
+    for start in range(1, len(path)):
+        if any(row is not None for row in rows):
+            break
+        rows = [_lookup(item, path[start:]) for _, _, item in items]
+    return rows
+
+
+def item_keys(result: Mapping[str, Any]) -> List[Tuple[str, str]]:
+    """The (framework, id) of every item of a traced result, in the row order of :func:`item_counts`.
+
+    Raises ValueError when the result carries no ``"scores"``.
+    """
+    return [(framework, gid) for framework, gid, _ in _items(result)]
+
+
+def item_counts(result: Mapping[str, Any]) -> Dict[Path, np.ndarray]:
+    """Per-item (g, s, c) of every reported count triple of a traced result.
+
+    Returns count path -> int64 array of shape (items, 3), rows in
+    :func:`item_keys` order, paths in the order the result reports them.
+    Per-item entries may leave out leading keys of the path (the "aspects"
+    layout: ``{"aspects": {name: {...}}}`` in total, ``{name: {g, s, c}}`` per
+    item).  A path no item reports (EDM ``"all"``) is the per-item sum of its
+    sibling paths (same parent) when its reported total equals the sum of
+    theirs; a path that can be resolved neither way is left out.  Raises
+    ValueError when the result carries no ``"scores"``, or when some items
+    report a path and others do not.
+    """
+    items = _items(result)
+    paths = reported_paths(result)
+    out: Dict[Path, np.ndarray] = {}
+    unresolved: List[Path] = []
+    for path in paths:
+        rows = _rows(items, path)
+        missing = [k for k, row in enumerate(rows) if row is None]
+        if not missing:
+            out[path] = np.array(rows, dtype=np.int64).reshape(len(rows), 3)
+        elif len(missing) == len(rows) and rows:
+            unresolved.append(path)
+        else:
+            framework, gid, _ = items[missing[0]]
+            raise ValueError(f"item {framework}/{gid} has no counts for {'/'.join(path) or 'the total'}"
+                             " while other items have them")
+    for path in unresolved:
+        siblings = [p for p in out if len(p) == len(path) and p[:-1] == path[:-1]]
+        total = _lookup(result, path)
+        if not siblings or total is None:
+            continue
+        summed = sum((out[p] for p in siblings), np.zeros((len(items), 3), dtype=np.int64))
+        reported = [_lookup(result, p) for p in siblings]
+        if tuple(int(x) for x in np.sum(np.array(reported, dtype=np.int64), axis=0)) == total:
+            out[path] = summed
+    return {path: out[path] for path in paths if path in out}
+
+
+def _check(counts: np.ndarray) -> np.ndarray:
+    array = np.asarray(counts)
+    if array.ndim != 2 or array.shape[1] != 3:
+        raise ValueError(f"per-item counts must have shape (items, 3), not {array.shape}")
+    return array
+
+
+def _prf(g: np.ndarray, s: np.ndarray, c: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Elementwise P, R, F of float arrays, 0.0 where undefined (the formula of mrp.report.render.prf)."""
+    p = np.divide(c, s, out=np.zeros(np.shape(c)), where=s != 0)
+    r = np.divide(c, g, out=np.zeros(np.shape(c)), where=g != 0)
+    total = p + r
+    f = np.divide(2 * p * r, total, out=np.zeros(np.shape(c)), where=total != 0)
+    return p, r, f
+
+
+def micro(counts: np.ndarray) -> Tuple[float, float, float]:
+    """Micro P, R, F: from the counts summed over items (what the scorers report)."""
+    g, s, c = np.asarray(_check(counts), dtype=np.float64).sum(axis=0)
+    p, r, f = _prf(np.array(g), np.array(s), np.array(c))
+    return float(p), float(r), float(f)
+
+
+def _per_item(counts: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per-item P, R, F, and the mask (as 0.0/1.0) of the items with g + s > 0."""
+    array = _check(counts).astype(np.float64)
+    g, s, c = array[:, 0], array[:, 1], array[:, 2]
+    p, r, f = _prf(g, s, c)
+    mask = ((g + s) > 0).astype(np.float64)
+    return p, r, f, mask
+
+
+def macro(counts: np.ndarray) -> Tuple[float, float, float, int]:
+    """Macro P, R, F and how many items were averaged.
+
+    The mean of per-item P, R and F over the items with ``g + s > 0`` (an item
+    with nothing to count in either graph is left out); all 0.0 and 0 items
+    when there is no such item.
+    """
+    p, r, f, mask = _per_item(counts)
+    keep = mask > 0
+    items = int(np.count_nonzero(keep))
+    if not items:
+        return 0.0, 0.0, 0.0, 0
+    return float(np.mean(p[keep])), float(np.mean(r[keep])), float(np.mean(f[keep])), items
+
+
+def _weights(rng: np.random.Generator, replicates: int, items: int) -> np.ndarray:
+    """A (replicates, items) float matrix: how often each item is drawn in each bootstrap replicate."""
+    draws = rng.integers(0, items, size=(replicates, items))
+    flat = (draws + (np.arange(replicates, dtype=np.int64) * items)[:, None]).ravel()
+    return np.bincount(flat, minlength=replicates * items).reshape(replicates, items).astype(np.float64)
+
+
+def _chunks(n: int, items: int) -> List[int]:
+    size = max(1, _CELLS // max(1, items))
+    return [min(size, n - start) for start in range(0, n, size)]
+
+
+def _check_level(level: float) -> None:
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"the confidence level must lie strictly between 0 and 1, not {level}")
+
+
+def bootstrap(counts_by_path: Mapping[Key, np.ndarray], n: int, seed: int,
+              level: float = 0.95) -> Dict[Key, Dict[str, Dict[str, Interval]]]:
+    """Percentile bootstrap intervals of micro and macro P, R, F for every path.
+
+    Each of the ``n`` replicates resamples the items with replacement (the
+    same resampled items for every path), and the interval of each measure is
+    the ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles of its replicate
+    values.  Returns path -> ``{"micro": {"p": [lo, hi], "r": ..., "f": ...},
+    "macro": {...}}``.  Raises ValueError for ``n < 1``, a level outside
+    (0, 1), or paths with different numbers of items.
+    """
+    if n < 1:
+        raise ValueError(f"the number of bootstrap replicates must be at least 1, not {n}")
+    _check_level(level)
+    arrays = {path: _check(counts).astype(np.float64) for path, counts in counts_by_path.items()}
+    sizes = {array.shape[0] for array in arrays.values()}
+    if len(sizes) > 1:
+        raise ValueError(f"all paths must have the same items, but their item counts are {sorted(sizes)}")
+    if not arrays:
+        return {}
+    items = sizes.pop()
+    # per path: the columns whose weighted sums give the replicate's micro counts and macro sums
+    columns = {}
+    for path, array in arrays.items():
+        p, r, f, mask = _per_item(array)
+        columns[path] = np.column_stack([array, p * mask, r * mask, f * mask, mask])
+    values = {path: np.zeros((n, 6)) for path in arrays}
+    rng = np.random.default_rng(seed)
+    start = 0
+    for size in _chunks(n, items):
+        weights = _weights(rng, size, items) if items else np.zeros((size, 0))
+        for path, column in columns.items():
+            sums = weights @ column
+            block = values[path][start:start + size]
+            block[:, 0], block[:, 1], block[:, 2] = _prf(sums[:, 0], sums[:, 1], sums[:, 2])
+            averaged = sums[:, 6]
+            for k in range(3):
+                block[:, 3 + k] = np.divide(sums[:, 3 + k], averaged, out=np.zeros(size), where=averaged > 0)
+        start += size
+    quantiles = [(1.0 - level) / 2.0, (1.0 + level) / 2.0]
+    out: Dict[Key, Dict[str, Dict[str, Interval]]] = {}
+    for path, table in values.items():
+        bounds = np.quantile(table, quantiles, axis=0)
+        out[path] = {
+            kind: {name: [float(bounds[0, offset + k]), float(bounds[1, offset + k])]
+                   for k, name in enumerate("prf")}
+            for kind, offset in (("micro", 0), ("macro", 3))
+        }
+    return out
+
+
+def _micro_f(g: np.ndarray, s: np.ndarray, c: np.ndarray) -> np.ndarray:
+    return _prf(g, s, c)[2]
+
+
+def paired_test(a: np.ndarray, b: np.ndarray, n: int, seed: int, method: str = "bootstrap") -> float:
+    """The p-value that the difference in micro F between systems A and B is due to chance.
+
+    ``a`` and ``b`` are the per-item (g, s, c) of the two systems on the same
+    items in the same order.  The test is two-sided, and both methods return
+    ``(k + 1) / (n + 1)`` (never 0; exactly 1.0 for identical systems):
+
+    * ``"bootstrap"``: the paired bootstrap of Berg-Kirkpatrick, Burkett and
+      Klein (2012), made two-sided.  Each of ``n`` replicates resamples the
+      items jointly for both systems; ``k`` counts the replicates whose
+      difference ``d*`` strays at least as far from the observed ``d`` as ``d``
+      from zero, ``|d* - d| >= |d|`` (the bootstrap distribution shifted to
+      mean zero approximates the null; their one-sided test counts ``d* > 2d``).
+      This is not Koehn's (2004) test, which counts the replicates where A
+      does not beat B.
+    * ``"randomization"``: approximate randomization (Noreen 1989; Riezler and
+      Maxwell 2005).  Each of ``n`` replicates swaps the two systems' counts of
+      each item with probability 1/2; ``k`` counts ``|d*| >= |d|``.
+
+    Raises ValueError for arrays of different shapes, ``n < 1`` or an unknown method.
+    """
+    if method not in METHODS:
+        raise ValueError(f"unknown test method '{method}' (known: {', '.join(METHODS)})")
+    if n < 1:
+        raise ValueError(f"the number of test samples must be at least 1, not {n}")
+    first, second = _check(a).astype(np.float64), _check(b).astype(np.float64)
+    if first.shape != second.shape:
+        raise ValueError(f"the two systems must be scored on the same items: shapes {first.shape} and "
+                         f"{second.shape}")
+    items = first.shape[0]
+    if not items:
+        return 1.0
+    total_a, total_b = first.sum(axis=0), second.sum(axis=0)
+    observed = float(_micro_f(*total_a) - _micro_f(*total_b))
+    threshold = abs(observed) - _EPS
+    rng = np.random.default_rng(seed)
+    hits = 0
+    for size in _chunks(n, items):
+        if method == "bootstrap":
+            weights = _weights(rng, size, items)
+            sums_a, sums_b = weights @ first, weights @ second
+            deltas = _micro_f(*sums_a.T) - _micro_f(*sums_b.T) - observed
+        else:
+            swaps = (rng.random((size, items)) < 0.5).astype(np.float64)
+            moved = swaps @ (second - first)
+            sums_a, sums_b = total_a + moved, total_b - moved
+            deltas = _micro_f(*sums_a.T) - _micro_f(*sums_b.T)
+        hits += int(np.count_nonzero(np.abs(deltas) >= threshold))
+    return (hits + 1) / (n + 1)
+
+
+def _place(document: Dict[str, Any], path: Path, value: Mapping[str, Any]) -> None:
+    """Put value at path of a nested document (at the top, merged in, for the empty path)."""
+    node = document
+    for key in path:
+        node = node.setdefault(key, {})
+    node.update(value)
+
+
+def annotate(result: Dict[str, Any], bootstrap: Optional[int], seed: int, level: float = 0.95) -> None:
+    """Add macro averages, and with ``bootstrap`` replicates confidence intervals, to a traced result.
+
+    Adds ``"macro"``, mirroring the result's nesting with ``{"p", "r", "f",
+    "items"}`` at each count path (for SMATCH, whose counts are at the top,
+    ``"macro"`` is that object itself).  With ``bootstrap`` (the number of
+    replicates) also ``"ci"``, mirroring it with ``{"micro": {"p": [lo, hi],
+    "r": ..., "f": ...}, "macro": {...}}``, and ``"bootstrap": {"n", "seed",
+    "level"}``.  ``"scores"`` is kept.  Raises ValueError when the result
+    carries no ``"scores"``.
+    """
+    counts = item_counts(result)
+    averages: Dict[str, Any] = {}
+    for path, array in counts.items():
+        p, r, f, items = macro(array)
+        _place(averages, path, {"p": p, "r": r, "f": f, "items": items})
+    if averages or "macro" not in result:  # a metric without count triples keeps its own macro values
+        result["macro"] = averages
+    if bootstrap is None:
+        return
+    intervals = _bootstrap(counts, bootstrap, seed, level)
+    ci: Dict[str, Any] = {}
+    for path, value in intervals.items():
+        _place(ci, path, value)
+    result["ci"] = ci
+    result["bootstrap"] = {"n": bootstrap, "seed": seed, "level": level}
+
+
+_bootstrap = bootstrap
+
+
+def pair_counts(results: Sequence[Mapping[str, Any]], path: Path) -> Tuple[List[Tuple[str, str]],
+                                                                           List[np.ndarray]]:
+    """The counts at path of several traced results on the items all of them share.
+
+    Returns the shared (framework, id) keys, in the first result's order, and
+    for each result its (items, 3) array in that order.  Raises ValueError
+    when a result lacks the path.
+    """
+    keyed = []
+    for result in results:
+        counts = item_counts(result)
+        if path not in counts:
+            raise ValueError(f"the result has no counts at {'/'.join(path) or 'the top level'}")
+        keyed.append(dict(zip(item_keys(result), counts[path])))
+    if not keyed:
+        return [], []
+    shared = [key for key in keyed[0] if all(key in other for other in keyed[1:])]
+    arrays = [np.array([table[key] for key in shared], dtype=np.int64).reshape(len(shared), 3)
+              for table in keyed]
+    return shared, arrays

@@ -1,0 +1,5 @@
+"""The exact solver: the Problem (integer arrays, no graphs), its compiled branch and bound, the
+mixed-integer hand-over, the per-pair watchdog, and compiling the kernels ahead of any pair.
+
+Importing this package does not import numba or HiGHS.
+"""

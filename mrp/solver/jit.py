@@ -1,0 +1,203 @@
+"""Compiling the solver's kernels: numba imported without packages it does not need here, and numba's
+on-disk cache where it can write, else a private one, else none.
+
+When SciPy is installed, numba imports it to check its version and, at the
+first compiled call, imports ``scipy.linalg.cython_blas`` (some 85 modules) to
+offer BLAS-backed ``np.dot`` and friends.  The solver uses none of it, so numba
+and its array-math module are imported with SciPy hidden (unless SciPy is
+already imported); SciPy stays importable afterwards, but compiled code in
+this process then has no BLAS functions.
+
+An installation where numba cannot write its cache (a read-only
+site-packages with no writable home, or a read-only ``NUMBA_CACHE_DIR``) must
+still score: the kernels are then cached in a private directory under the
+system's temporary directory, and where even that is impossible they are
+compiled in memory for this process only.  Either way one
+:class:`CacheWarning` says so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import sys
+import tempfile
+import warnings
+from typing import Any, Callable, Iterator, Optional
+
+from mrp.errors import MRPWarning
+
+#: Packages numba imports when installed that the solver never needs.
+_UNNEEDED = ("scipy",)
+
+
+def _import_numba() -> None:
+    if "numba" in sys.modules:
+        return
+    hidden = [name for name in _UNNEEDED if name not in sys.modules and importlib.util.find_spec(name)]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]  # `import name` now raises ImportError
+    try:
+        import numba  # noqa: F401
+        if hidden:
+            import numba.np.arraymath  # noqa: F401  # decides once, while SciPy is hidden, that there is no BLAS
+    finally:
+        for name in hidden:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
+
+
+@contextlib.contextmanager
+def _light_environments() -> Iterator[None]:
+    """While a cached kernel loads, numba's own modules are not imported to rebuild their environments.
+
+    Each compiled function carries an environment: its module's globals and its
+    constants.  Loading a kernel from the cache rebuilds the environment of every
+    function it contains by importing the function's module, and the solver
+    contains functions of numba's array, string and math implementations, whose
+    modules take about 0.04 s to import.  Compiled code never reads an
+    environment's globals (only object-mode code does, and the solver has none);
+    it reads the constants, which are kept.  So the environment of a function of
+    a numba module that is not imported yet gets globals holding only the module's
+    name, and every other environment is rebuilt as numba does.
+    """
+    try:
+        from numba.core import environment
+        original = environment._rebuild_env
+        lookup, Environment = environment.lookup_environment, environment.Environment
+        Environment._memo  # noqa: B018  # must exist
+    except (ImportError, AttributeError):
+        yield
+        return
+
+    def rebuild(modname: Any, consts: Any, env_name: Any) -> Any:
+        env = lookup(env_name)
+        if env is not None:
+            return env
+        if not isinstance(modname, str) or not modname.startswith("numba.") or modname in sys.modules:
+            return original(modname, consts, env_name)
+        env = Environment({"__name__": modname})  # "__name__": a static environment, as numba's are
+        env.consts[:] = consts
+        env.env_name = env_name
+        Environment._memo[env_name] = env
+        return env
+
+    environment._rebuild_env = rebuild
+    try:
+        yield
+    finally:
+        environment._rebuild_env = original
+
+
+class CacheWarning(MRPWarning):
+    """numba could not use its usual cache directory, or a cached kernel could not be loaded."""
+
+
+def _load_lightly() -> None:
+    """Load cached kernels without refreshing every registry first, and compile afresh where a cached
+    kernel cannot be loaded.
+
+    Before loading a cached kernel numba refreshes its typing and lowering
+    registries, importing some sixty modules (about 0.1 s, half of loading the
+    solver); a kernel loaded from the cache needs only the runtime (and, see
+    :func:`_light_environments`, not the modules of numba's implementations).
+    Compiling still refreshes everything, and a load that fails the light way is
+    retried numba's way.  A cache entry that fails both ways (a truncated or
+    otherwise damaged file) counts as no entry: the kernel is compiled and the
+    entry written anew, with one :class:`CacheWarning`; numba's own way would
+    raise at every call, on every later run too.
+    """
+    try:
+        from numba.core.caching import Cache
+        original = Cache.load_overload
+    except (ImportError, AttributeError):
+        return
+    try:
+        from numba.core.runtime import rtsys
+        Cache._load_overload, Cache._guard_against_spurious_io_errors  # noqa: B018  # both must exist
+        light = True
+    except (ImportError, AttributeError):
+        light = False
+
+    def load_overload(self: Any, sig: Any, target_context: Any) -> Any:
+        if light:
+            try:
+                rtsys.initialize(target_context)
+                with self._guard_against_spurious_io_errors(), _light_environments():
+                    return self._load_overload(sig, target_context)
+            except Exception:  # noqa: BLE001  # a numba this was not made for: its own way
+                pass
+        try:
+            return original(self, sig, target_context)
+        except Exception as error:  # noqa: BLE001  # a damaged entry: compiled afresh, not a failed pair
+            warnings.warn(f"numba's cached copy of {getattr(self, '_name', 'a kernel')} could not be loaded "
+                          f"({type(error).__name__}: {error}); compiled afresh and cached again",
+                          CacheWarning, stacklevel=2)
+            return None
+
+    Cache.load_overload = load_overload  # type: ignore[method-assign]
+
+
+_import_numba()
+_load_lightly()
+
+import numba  # noqa: E402
+from numba import njit as _njit  # noqa: E402
+
+__all__ = ["CacheWarning", "kernel", "njit"]
+
+
+#: None: not yet needed; a directory: the private cache in use; "": compiling in memory
+_FALLBACK: Optional[str] = None
+
+
+def _private_cache() -> str:
+    """A writable private cache directory, or "" when there is none; warns once."""
+    global _FALLBACK
+    if _FALLBACK is None:
+        uid = os.getuid() if hasattr(os, "getuid") else "user"
+        path = os.path.join(tempfile.gettempdir(), f"mrp-numba-cache-{uid}")
+        try:
+            os.makedirs(path, mode=0o700, exist_ok=True)
+            tempfile.TemporaryFile(dir=path).close()
+            _FALLBACK = path
+            warnings.warn(f"numba cannot write its cache; the solver is cached in {path} instead",
+                          CacheWarning, stacklevel=4)
+        except OSError:
+            _FALLBACK = ""
+            warnings.warn("numba cannot write a cache anywhere; the solver is compiled in memory on every "
+                          "run (30-60 s)", CacheWarning, stacklevel=4)
+    return _FALLBACK
+
+
+def _cached(function: Callable[..., Any], options: Any) -> Any:
+    if _FALLBACK is None:
+        try:
+            return _njit(cache=True, **options)(function)
+        except RuntimeError as error:
+            if "cannot cache" not in str(error):
+                raise
+    directory = _private_cache()
+    if directory:
+        numba.config.CACHE_DIR = directory  # type: ignore[attr-defined]  # read when a kernel looks for it
+        try:
+            return _njit(cache=True, **options)(function)
+        except RuntimeError as error:
+            if "cannot cache" not in str(error):
+                raise
+    return _njit(**options)(function)
+
+
+def kernel(**options: Any) -> Callable[[Callable[..., Any]], Any]:
+    """``numba.njit(cache=True, **options)``, falling back as the module says when the cache is unwritable."""
+    return lambda function: _cached(function, options)
+
+
+def njit(*args: Any, **options: Any) -> Any:
+    """``numba.njit`` as the solver modules call it; ``cache=True`` falls back as :func:`kernel` does."""
+    if options.pop("cache", False):
+        if args and callable(args[0]):
+            return _cached(args[0], options)
+        return kernel(**options)
+    return _njit(*args, **options)

@@ -1,0 +1,223 @@
+"""An exact solver for maximum common edge subgraph problems with node rewards.
+
+The problem (a ``Problem`` of integer arrays: the solver knows nothing of
+graphs): find an injective partial map ``pi`` from gold nodes ``0..n-1`` to
+system nodes ``0..m-1`` that maximizes
+
+    sum_i U[i, pi(i)]  +  sum over gold edges e = (a, b) of w(e, pi(a), pi(b))
+
+where ``w(e, c, d)`` is the weight of the candidate system edge ``(c, d)`` of
+``e`` (zero when there is none).  Loops belong in ``U``; gold edges are not
+loops and their candidates are system edges that are not loops.
+
+The steps, each a function:
+
+1. ``index`` (arrays.py): lookup tables over the gold side (an ``Index``).
+2. ``root`` (here): the root bound.  The weight of each candidate edge match
+   is split between its two node pairs (``share``, potential.py); a node
+   pair's potential is its reward plus the best shares its edges can collect
+   there, and a linear assignment over the potentials bounds the optimum
+   (Gilmore-Lawler with a Lagrangian split).  Subgradient steps tune the
+   shares; each round's assignment also seeds the incumbent.
+3. The incumbent (incumbent.py): each round's assignment, hill-climbed with
+   moves and swaps; a greedy map where assignments are too large.
+4. ``fixing`` (here): reduced-cost fixing.  The assignment's dual bounds every
+   map through a pair (i, j); pairs whose bound cannot beat the incumbent are
+   banned from the search.
+5. ``search`` (search.py): depth-first branch and bound with the best shares,
+   bounded by row/column maxima and an assignment (``assignment``, lap.py)
+   at every node.
+
+All arithmetic is in integers scaled by ``SCALE``.  Every answer carries an
+upper bound; it is exact when the bound equals the value found.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mrp.solver.arrays import index
+from mrp.solver.incumbent import greedy, improve, objective
+from mrp.solver.jit import njit
+from mrp.solver.lap import assignment
+from mrp.solver.potential import SCALE, potentials, scratch
+from mrp.solver.search import search
+
+__all__ = ["SCALE", "ROUNDS", "solve"]
+
+#: Subgradient iterations at the root at most.
+#: Subgradient rounds at the root at most.
+ROUNDS = 400
+#: The first step moves a share by THETA of its candidate's weight ...
+THETA = 0.5
+#: ... and shrinks by DECAY after STALL rounds without a better bound ...
+STALL = 4
+DECAY = 0.8
+#: ... until it is below EPS.
+EPS = 0.004
+#: Below this many nodes on the larger side, a short schedule (the search closes small gaps faster
+#: than long tuning): first step QUICK[0], shrinking by QUICK[2] after QUICK[1] stalls, down to QUICK[3].
+SHORT_ROOT = 100
+QUICK = (0.25, 3, 0.6, 1 / 64)
+#: Root rounds stop after about this many elementary steps of assignments (N^3 each; one at least).
+ROOT_WORK = 4e9
+#: The root solves assignments up to this many nodes on the larger side (the search up to ``lap_size``).
+ROOT_LAP_SIZE = 2000
+
+
+@njit(cache=True)
+def row_col_bound(K):  # pragma: no cover - compiled
+    """The smaller of the sums of row maxima and of column maxima of a non-negative matrix."""
+    n, m = K.shape
+    rows = 0
+    for i in range(n):
+        top = 0
+        for j in range(m):
+            if K[i, j] > top:
+                top = K[i, j]
+        rows += top
+    cols = 0
+    for j in range(m):
+        top = 0
+        for i in range(n):
+            if K[i, j] > top:
+                top = K[i, j]
+        cols += top
+    return rows if rows < cols else cols
+
+
+@njit(cache=True)
+def subgradient(pb, share, col, theta):  # pragma: no cover - compiled
+    """Move shares toward the end whose pair the assignment ``col`` did not take.
+
+    Candidate q moves by ``theta * cw[q] * SCALE`` (at least 1).  Returns how many moved.
+    """
+    moving = 0
+    for e in range(pb.src.shape[0]):
+        a, b = pb.src[e], pb.tgt[e]
+        for q in range(pb.cptr[e], pb.cptr[e + 1]):
+            on_a = col[a] == pb.cc[q]
+            on_b = col[b] == pb.cd[q]
+            if on_a == on_b:
+                continue
+            moving += 1
+            delta = int(theta * pb.cw[q] * SCALE)
+            if delta < 1:
+                delta = 1
+            if on_a:
+                share[q] = max(0, share[q] - delta)
+            else:
+                share[q] = min(pb.cw[q] * SCALE, share[q] + delta)
+    return moving
+
+
+@njit(cache=True)
+def root(pb, ix, share, use_lap, stop, sc, best_pi):  # pragma: no cover - compiled
+    """The root bound and incumbent: returns (best, bound); ``share`` ends as the best shares found.
+
+    ``best_pi`` receives the incumbent's map.  Without assignments
+    (``use_lap`` False) one round: the row/column bound and a greedy map.
+    """
+    n, m = pb.U.shape
+    P = np.zeros((n, m), np.int64)
+    pi = np.full(n, -1, np.int64)
+    best = -1
+    bound = 1 << 60
+    best_share = share.copy()
+    size = max(n, m)
+    theta, stall_most, decay, eps = (THETA, STALL, DECAY, EPS) if size >= SHORT_ROOT else QUICK
+    stall = 0
+    rounds = min(ROUNDS, max(1, int(ROOT_WORK / (size * size * size)))) if use_lap else 1
+    for rnd in range(rounds):
+        if rnd > 0 and stop[0]:
+            break
+        potentials(P, True, pb, ix, share, sc)
+        done = False
+        lap = 0
+        if use_lap:
+            done, lap, col, _ = assignment(P, stop, False)
+        if not done:
+            lap = row_col_bound(P)
+            col = greedy(P)
+        if lap // SCALE < bound:
+            bound = lap // SCALE
+            best_share[:] = share
+            stall = 0
+        else:
+            stall += 1
+            if stall >= stall_most:
+                theta *= decay
+                stall = 0
+        pi[:] = col
+        value = objective(pi, pb)
+        if value < bound or rnd == 0:
+            improve(pi, m, pb, ix, 50, stop)
+            value = objective(pi, pb)
+        if value > best:
+            best = value
+            best_pi[:] = pi
+        if best >= bound or theta < eps or not done:
+            break
+        if subgradient(pb, share, col, theta) == 0:
+            break
+    share[:] = best_share
+    return best, bound
+
+
+@njit(cache=True)
+def fixing(pb, ix, share, best, stop, sc):  # pragma: no cover - compiled
+    """Pairs (i, j) that no map better than ``best`` uses (reduced-cost fixing), or None when stopped.
+
+    With the potentials under ``share``, the assignment's reduced cost
+    ``slack[i, j]`` bounds every map through (i, j) by ``lap - slack[i, j]``.
+    """
+    n, m = pb.U.shape
+    P = np.zeros((n, m), np.int64)
+    potentials(P, True, pb, ix, share, sc)
+    done, lap, _, slack = assignment(P, stop, True)
+    banned = np.zeros((n, m), np.bool_)
+    if not done:
+        return banned
+    target = SCALE * (best + 1)
+    for i in range(n):
+        for j in range(m):
+            if lap - slack[i, j] < target:
+                banned[i, j] = True
+    return banned
+
+
+@njit(cache=True, nogil=True)
+def solve(pb, limit, lap_size, stop, seed):  # pragma: no cover - compiled
+    """Maximize the objective of Problem ``pb``; returns (value, bound, steps, exact, map).
+
+    ``limit``: search steps at most; ``lap_size``: the largest side for which
+    assignment bounds are used; ``stop``: a one-element array that another
+    thread sets non-zero to stop early (the result is then the best map so far
+    with a valid bound); ``seed``: a map to start from (hill-climbed, kept when
+    better than the root's), or an empty array.  ``map[i]`` is gold node i's
+    system node or -1.
+    """
+    n, m = pb.U.shape
+    best_pi = np.full(n, -1, np.int64)
+    if n == 0 or m == 0:
+        return 0, 0, 0, True, best_pi
+    ix = index(pb)
+    sc = scratch(m, pb.ssrc.shape[0])
+    share = np.empty(pb.cw.shape[0], np.int64)
+    for q in range(share.shape[0]):
+        share[q] = pb.cw[q] * SCALE // 2
+    use_lap = max(n, m) <= lap_size
+    root_lap = max(n, m) <= max(lap_size, ROOT_LAP_SIZE)
+    best, bound = root(pb, ix, share, root_lap, stop, sc, best_pi)
+    if seed.shape[0] == n and best < bound:
+        pi = seed.copy()
+        improve(pi, m, pb, ix, 50, stop)
+        value = objective(pi, pb)
+        if value > best:
+            best = value
+            best_pi[:] = pi
+    if best >= bound or limit <= 0:
+        return best, max(best, bound), 0, best >= bound, best_pi
+    banned = fixing(pb, ix, share, best, stop, sc) if use_lap else np.zeros((n, m), np.bool_)
+    best, bound, steps, exact = search(pb, ix, share, best, best_pi, bound, limit, use_lap, banned, stop, sc)
+    return best, bound, steps, exact, best_pi

@@ -1,0 +1,88 @@
+"""Maximum-weight assignment with its dual (compiled; numba only)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mrp.solver.jit import njit
+
+_INF = np.int64(1) << np.int64(60)
+
+
+@njit(cache=True)
+def assignment(B, stop, with_slack):  # pragma: no cover - compiled
+    """Maximum-weight assignment of rows to columns of a non-negative matrix.
+
+    Returns (done, value, col, slack): ``col[i]`` is row i's column or -1, and
+    (when ``with_slack``; else empty) ``slack[i, j] >= 0`` is the reduced cost
+    of (i, j): every assignment that uses (i, j) is worth at most ``value -
+    slack[i, j]``.  Shortest augmenting
+    paths on the square zero-padded cost matrix (Hungarian method, O(N^3));
+    ``done`` is False when ``stop[0]`` was set before the end (nothing else is
+    then valid).
+    """
+    n, m = B.shape
+    N = max(n, m)
+    top = 0
+    for i in range(n):
+        for j in range(m):
+            if B[i, j] > top:
+                top = B[i, j]
+    cost = np.full((N + 1, N + 1), top, np.int64)
+    for i in range(n):
+        for j in range(m):
+            cost[i + 1, j + 1] = top - B[i, j]
+    u = np.zeros(N + 1, np.int64)
+    v = np.zeros(N + 1, np.int64)
+    p = np.zeros(N + 1, np.int64)
+    way = np.zeros(N + 1, np.int64)
+    minv = np.empty(N + 1, np.int64)
+    used = np.empty(N + 1, np.bool_)
+    col = np.full(n, -1, np.int64)
+    slack = np.zeros((n, m) if with_slack else (0, 0), np.int64)
+    for i in range(1, N + 1):
+        if stop[0]:
+            return False, 0, col, slack
+        p[0] = i
+        j0 = 0
+        minv[:] = _INF
+        used[:] = False
+        while True:
+            used[j0] = True
+            i0 = p[j0]
+            delta = _INF
+            j1 = 0
+            for j in range(1, N + 1):
+                if not used[j]:
+                    cur = cost[i0, j] - u[i0] - v[j]
+                    if cur < minv[j]:
+                        minv[j] = cur
+                        way[j] = j0
+                    if minv[j] < delta:
+                        delta = minv[j]
+                        j1 = j
+            for j in range(N + 1):
+                if used[j]:
+                    u[p[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
+            j0 = j1
+            if p[j0] == 0:
+                break
+        while True:
+            j1 = way[j0]
+            p[j0] = p[j1]
+            j0 = j1
+            if j0 == 0:
+                break
+    value = 0
+    for j in range(1, N + 1):
+        i = p[j] - 1
+        if i < n and j - 1 < m and B[i, j - 1] > 0:
+            col[i] = j - 1
+            value += B[i, j - 1]
+    for i in range(slack.shape[0]):
+        for j in range(m):
+            slack[i, j] = cost[i + 1, j + 1] - u[i + 1] - v[j + 1]
+    return True, value, col, slack

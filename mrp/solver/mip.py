@@ -1,0 +1,298 @@
+"""Proving what the branch and bound leaves open: the Problem as a mixed-integer program, solved by HiGHS.
+
+The program (``x`` binary, ``y`` continuous in [0, 1]):
+
+    maximize   sum U[i, j] x[i, j]  +  sum over candidates k of cw[k] y[k]
+    subject to sum_j x[i, j] <= 1 for each gold node i, sum_i x[i, j] <= 1 for each system node j,
+               for each gold edge e = (a, b) and system node c:
+                   sum of y[k] over e's candidates leaving c   <= x[a, c]
+                   sum of y[k] over e's candidates entering c  <= x[b, c]
+               for each system edge f = (c, d) and gold node a:
+                   sum of y[k] over f's candidates from gold edges leaving a  <= x[a, c]
+                   sum of y[k] over f's candidates from gold edges entering a <= x[a, d]
+
+Each sum holds at most one candidate that a map can realise, so every map is
+feasible with its own objective, and for integral ``x`` the best ``y`` is
+integral: the optimum is the Problem's.  Grouping the candidates per node
+(rather than ``y[k] <= x`` one by one) makes the linear relaxation far
+tighter; it closes the gaps the Lagrangian bound leaves on document-sized
+graphs.  Only pairs (i, j) that can score get an ``x``.
+
+HiGHS (``highspy``) is imported only when a pair needs it.  Its bound is
+floating point: the bound reported is ``floor(dual bound + 1e-6)``, within
+HiGHS's feasibility tolerances (1e-7) of the true one on these integer data.
+The map it returns is checked and valued here, not taken on trust.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from typing import Any, Callable, List, NamedTuple, Optional, Tuple
+
+import numpy as np
+
+from mrp.process.forked import Child
+from mrp.solver.problem import Problem, candidate_edges
+
+__all__ = ["MAX_COLUMNS", "Proof", "available", "columns", "fits", "prove", "value_of"]
+
+#: Programs with more variables than this are not built (memory and time beyond any per-pair budget).
+MAX_COLUMNS = 1_000_000
+#: HiGHS's presolve and root work take about this many seconds per variable (measured on merged coli
+#: documents: 160,000 variables, 43 s); a program gets a pair only when that fits half its time left.
+COLUMN_SECONDS = 3e-4
+#: A child process running HiGHS is killed this many seconds after its time limit.
+GRACE = 1.0
+#: Slack added to HiGHS's floating-point dual bound before rounding it down to an integer.
+_EPS = 1e-6
+
+_HIGHSPY: Any = None
+#: False turns the program off (``mrp-score --no-mip``): the search alone then decides every pair.
+ENABLED = True
+
+
+def installed() -> bool:
+    """Whether HiGHS is installed (without importing it)."""
+    if _HIGHSPY is None:
+        import importlib.util
+
+        return importlib.util.find_spec("highspy") is not None
+    return bool(_HIGHSPY)
+
+
+def available() -> bool:
+    """Whether HiGHS can be imported (imported on first use)."""
+    global _HIGHSPY
+    if _HIGHSPY is None:
+        try:
+            import highspy
+            _HIGHSPY = highspy
+        except ImportError:
+            _HIGHSPY = False
+    return bool(_HIGHSPY)
+
+
+def version() -> str:
+    """HiGHS's version, or "" when it is not installed."""
+    if not available():
+        return ""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+    try:
+        return installed("highspy")
+    except PackageNotFoundError:  # pragma: no cover - imported from elsewhere
+        return "?"
+
+
+class Proof(NamedTuple):
+    """What the program found: a map with its value, an upper bound, and whether it ran to the end."""
+
+    mapping: np.ndarray
+    value: int
+    #: None when HiGHS was stopped before it had a bound
+    bound: Optional[int]
+    #: True when HiGHS proved its answer optimal (else it was stopped and ``bound`` is what it had)
+    finished: bool
+
+
+def value_of(problem: Problem, mapping: np.ndarray) -> int:
+    """The objective of a map (gold position -> system position or -1) under the Problem."""
+    pi = np.asarray(mapping, np.int64)
+    rows = np.nonzero(pi >= 0)[0]
+    total = int(problem.U[rows, pi[rows]].sum())
+    if problem.cc.shape[0]:
+        edge = candidate_edges(problem)
+        hit = (pi[problem.src[edge]] == problem.cc) & (pi[problem.tgt[edge]] == problem.cd)
+        total += int(problem.cw[hit].sum())
+    return total
+
+
+def _grouped(keys: np.ndarray, first: int, columns: np.ndarray, x_of: Callable[[np.ndarray], np.ndarray],
+             rows: List[Any]) -> int:
+    """Rows "sum of y over each key group - x[group] <= 0"; returns the number of rows added."""
+    unique, inverse = np.unique(keys, return_inverse=True)
+    rows.append((first + inverse, columns))
+    rows.append((first + np.arange(unique.shape[0]), x_of(unique), -1.0))
+    return int(unique.shape[0])
+
+
+class _Model(NamedTuple):
+    """The program's arrays (no HiGHS objects: they are made where the program runs)."""
+
+    xi: np.ndarray
+    xj: np.ndarray
+    cost: np.ndarray
+    rows: int
+    upper: np.ndarray
+    column_start: np.ndarray
+    row_index: np.ndarray
+    coefficient: np.ndarray
+    initial: np.ndarray
+
+
+def columns(problem: Problem) -> int:
+    """The number of variables of the Problem's program."""
+    useful, _ = _useful(problem)
+    return int(np.count_nonzero(useful)) + int(problem.cc.shape[0])
+
+
+def fits(problem: Problem, seconds: Optional[float]) -> bool:
+    """Whether the program is worth building: HiGHS is there, and its size fits MAX_COLUMNS and (by
+    COLUMN_SECONDS) half the time left."""
+    if not installed():
+        return False
+    size = columns(problem)
+    return size <= MAX_COLUMNS and (seconds is None or size * COLUMN_SECONDS <= seconds / 2)
+
+
+def _useful(problem: Problem) -> Tuple[np.ndarray, np.ndarray]:
+    """The node pairs that can score (a reward or a candidate edge end), and each candidate's gold edge."""
+    edge = candidate_edges(problem)
+    useful = problem.U > 0
+    useful[problem.src[edge], problem.cc] = True
+    useful[problem.tgt[edge], problem.cd] = True
+    return useful, edge
+
+
+def _model(problem: Problem, mapping: np.ndarray, useful: np.ndarray, edge: np.ndarray) -> _Model:
+    U = problem.U
+    n, m = U.shape
+    K = problem.cc.shape[0]
+    a, b = problem.src[edge], problem.tgt[edge]
+    xi, xj = np.nonzero(useful)
+    X = xi.shape[0]
+    x_id = np.full((n, m), -1, np.int64)
+    x_id[xi, xj] = np.arange(X)
+    ys = X + np.arange(K)
+    rows: List[Any] = [(xi, np.arange(X)), (n + xj, np.arange(X))]
+    count = n + m
+    if K:
+        count += _grouped(edge * m + problem.cc, count, ys, lambda u: x_id[problem.src[u // m], u % m], rows)
+        count += _grouped(edge * m + problem.cd, count, ys, lambda u: x_id[problem.tgt[u // m], u % m], rows)
+        count += _grouped(problem.cf * n + a, count, ys, lambda u: x_id[u % n, problem.ssrc[u // n]], rows)
+        count += _grouped(problem.cf * n + b, count, ys, lambda u: x_id[u % n, problem.stgt[u // n]], rows)
+    row = np.concatenate([part[0] for part in rows])
+    column = np.concatenate([part[1] for part in rows])
+    coefficient = np.concatenate([np.full(part[0].shape[0], part[2] if len(part) > 2 else 1.0)
+                                  for part in rows])
+    order = np.lexsort((row, column))
+    return _Model(xi, xj, np.concatenate([U[xi, xj], problem.cw]).astype(np.float64), count,
+                  np.concatenate([np.ones(n + m), np.zeros(count - n - m)]),
+                  np.searchsorted(column[order], np.arange(X + K + 1)).astype(np.int32),
+                  row[order].astype(np.int32), coefficient[order], _start(problem, mapping, x_id, X, K, edge))
+
+
+def _run(model: _Model, n: int, seconds: Optional[float], stop: Optional[np.ndarray]) -> Tuple[
+        Optional[np.ndarray], float, bool]:
+    """HiGHS on the program: its map (None when it has none), its dual bound, and whether it finished."""
+    highspy = _HIGHSPY
+    X, size = model.xi.shape[0], model.cost.shape[0]
+    lp = highspy.HighsLp()
+    lp.num_col_ = size
+    lp.num_row_ = model.rows
+    lp.sense_ = highspy.ObjSense.kMaximize
+    lp.col_cost_ = model.cost
+    lp.col_lower_ = np.zeros(size)
+    lp.col_upper_ = np.ones(size)
+    lp.row_lower_ = np.full(model.rows, -highspy.kHighsInf)
+    lp.row_upper_ = model.upper
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = model.column_start
+    lp.a_matrix_.index_ = model.row_index
+    lp.a_matrix_.value_ = model.coefficient
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * X + [highspy.HighsVarType.kContinuous] * (size - X)
+    solver = highspy.Highs()
+    # presolve off: on these programs HiGHS's presolve costs more than it saves (the programs of the
+    # merged coli documents left open by the search: 10.7 -> 4.2 s at k = 8, 45.9 -> 37.5 s at k = 32),
+    # and the time limit is then kept more closely (presolve does not look at the clock)
+    for option, setting in (("output_flag", False), ("threads", 1), ("random_seed", 0), ("presolve", "off"),
+                            ("mip_rel_gap", 0.0), ("mip_abs_gap", 1 - 1e-4)):
+        solver.setOptionValue(option, setting)
+    if seconds is not None:
+        solver.setOptionValue("time_limit", max(0.0, seconds))
+    solver.passModel(lp)
+    solution = highspy.HighsSolution()
+    solution.col_value = model.initial
+    solution.value_valid = True
+    solver.setSolution(solution)
+    if stop is not None:
+        def interrupt(event: Any) -> None:
+            if stop[0]:
+                event.interrupt()
+
+        for callback in (solver.cbMipInterrupt, solver.cbSimplexInterrupt, solver.cbIpmInterrupt):
+            callback.subscribe(interrupt)
+    solver.run()
+    finished = solver.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    dual = float(solver.getInfo().mip_dual_bound)
+    values = np.asarray(solver.getSolution().col_value[:X])
+    if values.shape[0] != X:
+        return None, dual, finished
+    chosen = np.nonzero(values > 0.5)[0]
+    found = np.full(n, -1, np.int64)
+    found[model.xi[chosen]] = model.xj[chosen]
+    pairs = chosen.shape[0]
+    injective = np.unique(model.xi[chosen]).shape[0] == np.unique(model.xj[chosen]).shape[0] == pairs
+    return (found if injective else None), dual, finished
+
+
+def _in_child(model: _Model, n: int, seconds: Optional[float], stop: np.ndarray) -> Optional[Tuple[
+        Optional[np.ndarray], float, bool]]:
+    """:func:`_run` in a forked process, killed at ``seconds`` + GRACE or when ``stop[0]`` is set (HiGHS
+    does not look at the clock in every phase); None when it was killed or failed."""
+    deadline = None if seconds is None else time.monotonic() + seconds + GRACE
+    child = Child(lambda: _run(model, n, seconds, None))
+    found: Optional[Tuple[Optional[np.ndarray], float, bool]] = child.result(deadline, lambda: bool(stop[0]))
+    return found
+
+
+def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float],
+          stop: np.ndarray) -> Optional[Proof]:
+    """Solve the Problem's program from the map ``mapping`` within ``seconds`` (None: no limit).
+
+    Where processes can fork, HiGHS runs in a child process that is killed when
+    ``stop[0]`` is set or ``seconds`` (plus GRACE) have passed; else in this
+    thread, stopped through HiGHS's callbacks.  Returns None when HiGHS is
+    missing, the program is larger than MAX_COLUMNS, or it was stopped before
+    it had anything to say.
+    """
+    if not available():
+        return None
+    n = problem.U.shape[0]
+    useful, edge = _useful(problem)
+    scoring = int(np.count_nonzero(useful))
+    if scoring == 0:  # no node pair can score: every map is worth 0
+        return Proof(np.full(n, -1, np.int64), 0, 0, True)
+    if scoring + problem.cc.shape[0] > MAX_COLUMNS or stop[0]:
+        return None
+    model = _model(problem, mapping, useful, edge)
+    if stop[0]:
+        return None
+    ran = _in_child(model, n, seconds, stop) if hasattr(os, "fork") else _run(model, n, seconds, stop)
+    if ran is None:
+        return None
+    candidate, dual, finished = ran
+    found = np.asarray(mapping, np.int64).copy()
+    best = value_of(problem, found)
+    if candidate is not None:
+        value = value_of(problem, candidate)
+        if value > best:
+            found, best = candidate, value
+    bound = math.floor(dual + _EPS) if math.isfinite(dual) else None
+    return Proof(found, best, None if bound is None else max(best, bound), finished)
+
+
+def _start(problem: Problem, mapping: np.ndarray, x_id: np.ndarray, X: int, K: int,
+           edge: np.ndarray) -> np.ndarray:
+    """The program's variables for a map (a feasible starting solution)."""
+    pi = np.asarray(mapping, np.int64)
+    start = np.zeros(X + K)
+    rows = np.nonzero(pi >= 0)[0]
+    ids = x_id[rows, pi[rows]]
+    start[ids[ids >= 0]] = 1.0
+    if K:
+        hit = (pi[problem.src[edge]] == problem.cc) & (pi[problem.tgt[edge]] == problem.cd)
+        start[X:][hit] = 1.0
+    return start

@@ -1,0 +1,223 @@
+"""Turning a pair of normalized graphs into the solver's integer arrays."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Callable, Dict, Hashable, List, Mapping, NamedTuple, Optional, Tuple
+
+import numpy as np
+
+from mrp.normalize import NormalGraph
+
+
+class Problem(NamedTuple):
+    """The solver's input for one graph pair: integer arrays only (see mrp.solver.kernel).
+
+    Gold nodes are ``0..n-1``, system nodes ``0..m-1``; gold edges ``0..E-1`` are
+    not loops (a loop's weight is in ``U``); the candidates of gold edge ``e``
+    are ``cptr[e]..cptr[e+1]-1``, sorted by (system source, system target).
+    """
+
+    #: int64[n, m]: the reward of matching gold node i with system node j (labels, properties, loops ...)
+    U: np.ndarray
+    #: int64[E]: source gold node of each gold edge
+    src: np.ndarray
+    #: int64[E]: target gold node of each gold edge
+    tgt: np.ndarray
+    #: int64[E]: label id of each gold edge (candidates share it; the bound groups edges by it)
+    lab: np.ndarray
+    #: int64[E+1]: CSR start of each gold edge's candidates
+    cptr: np.ndarray
+    #: int64[K]: system source node of each candidate
+    cc: np.ndarray
+    #: int64[K]: system target node of each candidate
+    cd: np.ndarray
+    #: int64[K]: the system edge of each candidate (index into ssrc/stgt)
+    cf: np.ndarray
+    #: int64[K]: weight of each candidate (tuples matched when the edge maps onto it; > 0)
+    cw: np.ndarray
+    #: int64[F]: source system node of each system edge that has a gold counterpart label
+    ssrc: np.ndarray
+    #: int64[F]: target system node of each such system edge
+    stgt: np.ndarray
+    #: False when the edges were left out (more than MAX_CANDIDATES candidates, or out of time while
+    #: building): the solver then maximizes the node rewards only, and its value and bound count nothing
+    #: else
+    complete: bool = True
+
+
+#: Candidate edge matches per pair at most (beyond, a pair is solved on its node rewards only).
+MAX_CANDIDATES = 8_000_000
+#: Gold edges between two looks at the stop flag while building.
+_CHECK_EVERY = 256
+
+
+def _ids(values: List[Hashable], table: Dict[Hashable, int]) -> np.ndarray:
+    out = np.full(len(values), -1, np.int64)
+    for k, value in enumerate(values):
+        if value is not None:
+            out[k] = table.setdefault(value, len(table))
+    return out
+
+
+def build(gold: NormalGraph, system: NormalGraph, stop: Optional[np.ndarray] = None) -> Problem:
+    """Node rewards (tops, labels, properties, anchors, loops) and edge candidates with weights.
+
+    When ``stop[0]`` is set before the end, the Problem is not ``complete``.
+    """
+    n, m = len(gold), len(system)
+    U = np.zeros((n, m), np.int64)
+    if n and m:
+        U += np.outer(np.array(gold.tops, np.int64), np.array(system.tops, np.int64))
+        table: Dict[Hashable, int] = {}
+        for gv, sv in ((gold.labels, system.labels), (gold.anchors, system.anchors)):
+            gids, sids = _ids(list(gv), table), _ids(list(sv), table)
+            U += (gids[:, None] == sids[None, :]) & (gids[:, None] >= 0)
+        where: Dict[Tuple[str, str], List[int]] = {}
+        for j, pairs in enumerate(system.properties):
+            for pair in pairs:
+                where.setdefault(pair, []).append(j)
+        for i, pairs in enumerate(gold.properties):
+            for pair in pairs:
+                for j in where.get(pair, ()):
+                    U[i, j] += 1
+    gold_edges = {key: frozenset(attributes) for key, attributes in gold.edges.items()}
+    system_edges = {key: frozenset(attributes) for key, attributes in system.edges.items()}
+    return _with_edges(U, gold_edges, system_edges, lambda mine, theirs: 1 + len(mine & theirs), stop)
+
+
+def from_triples(local_g: List[Dict[Hashable, int]], local_s: List[Dict[Hashable, int]],
+                 rel_g: Dict[Tuple[int, int, Hashable], int],
+                 rel_s: Dict[Tuple[int, int, Hashable], int], stop: Optional[np.ndarray] = None) -> Problem:
+    """The solver's input for triple counts (SMATCH): node-local triples and relations by key.
+
+    Each count is a multiplicity; two matched triples are worth the product of
+    theirs (the original SMATCH tool counts duplicates that way; with sets every
+    multiplicity is 1).
+    """
+    n, m = len(local_g), len(local_s)
+    where: Dict[Hashable, List[Tuple[int, int]]] = {}
+    for j, triples in enumerate(local_s):
+        for key, count in triples.items():
+            where.setdefault(key, []).append((j, count))
+    rows: List[int] = []
+    cols: List[int] = []
+    values: List[int] = []
+    for i, triples in enumerate(local_g):
+        for key, count in triples.items():
+            for j, theirs in where.get(key, ()):
+                rows.append(i)
+                cols.append(j)
+                values.append(count * theirs)
+    U = np.zeros((n, m), np.int64)
+    np.add.at(U, (np.array(rows, np.int64), np.array(cols, np.int64)), np.array(values, np.int64))
+    return _with_edges(U, rel_g, rel_s, None, stop)
+
+
+def _with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
+                system: Mapping[Tuple[int, int, Any], Any], weight: Optional[Callable[[Any, Any], int]],
+                stop: Optional[np.ndarray] = None) -> Problem:
+    """The Problem for rewards U and edges keyed (source, target, label) with a payload each.
+
+    A gold edge and a system edge with the same label match with ``weight(gold
+    payload, system payload)`` (the product of the two when ``weight`` is None:
+    integer payloads); loops can only match loops and go into U.  The
+    candidates of each gold edge are sorted by (source, target), as the solver
+    requires.  Past MAX_CANDIDATES candidates, or when ``stop[0]`` is set, the
+    Problem keeps the rewards only (not ``complete``).
+    """
+    labels: Dict[Hashable, int] = {}
+    s_edges: Dict[Hashable, List[Tuple[int, int, Any]]] = {}
+    s_loops: Dict[Hashable, List[Tuple[int, Any]]] = {}
+    for (c, d, key), payload in system.items():
+        if c == d:
+            s_loops.setdefault(key, []).append((c, payload))
+        else:
+            s_edges.setdefault(key, []).append((c, d, payload))
+    # the system edges by label, each label's sorted by ends: label key -> (first index, count)
+    ssrc: List[int] = []
+    stgt: List[int] = []
+    spay: List[Any] = []
+    blocks: Dict[Hashable, Tuple[int, int]] = {}
+    for key, found in s_edges.items():
+        found.sort(key=lambda edge: (edge[0], edge[1]))
+        blocks[key] = (len(ssrc), len(found))
+        for c, d, payload in found:
+            ssrc.append(c)
+            stgt.append(d)
+            spay.append(payload)
+    gold_labels = Counter(key for a, b, key in gold if a != b)
+    if sum(count * len(s_edges.get(key, ())) for key, count in gold_labels.items()) > MAX_CANDIDATES:
+        return _rewards_only(U)
+    src: List[int] = []
+    tgt: List[int] = []
+    lab: List[int] = []
+    firsts: List[int] = []
+    sizes: List[int] = []
+    gpay: List[Any] = []
+    for number, ((a, b, key), payload) in enumerate(gold.items()):
+        if stop is not None and number % _CHECK_EVERY == 0 and stop[0]:
+            return _rewards_only(U)
+        if a == b:
+            for j, theirs in s_loops.get(key, ()):
+                U[a, j] += payload * theirs if weight is None else weight(payload, theirs)
+            continue
+        src.append(a)
+        tgt.append(b)
+        lab.append(labels.setdefault(key, len(labels)))
+        first, size = blocks.get(key, (0, 0))
+        firsts.append(first)
+        sizes.append(size)
+        gpay.append(payload)
+    cptr = np.zeros(len(sizes) + 1, np.int64)
+    np.cumsum(sizes, out=cptr[1:])
+    counts = _ints(sizes)
+    # candidate k of gold edge e is system edge firsts[e] + (k - cptr[e])
+    cf = np.arange(cptr[-1], dtype=np.int64) + np.repeat(_ints(firsts) - cptr[:-1], counts)
+    if weight is None:  # integer payloads that multiply
+        cw = np.repeat(_ints(gpay), counts) * _ints(spay)[cf]
+    else:
+        cw = np.fromiter((weight(mine, spay[f]) for mine, first, size in zip(gpay, firsts, sizes)
+                          for f in range(first, first + size)), np.int64, int(cptr[-1]))
+    system_src, system_tgt = _ints(ssrc), _ints(stgt)
+    return Problem(U, _ints(src), _ints(tgt), _ints(lab), cptr, system_src[cf], system_tgt[cf], cf, cw,
+                   system_src, system_tgt)
+
+
+def _ints(values: List[int]) -> np.ndarray:
+    """Integers as an int64 array (an empty list too)."""
+    return np.array(values, np.int64)
+
+
+def _rewards_only(U: np.ndarray) -> Problem:
+    """The Problem of node rewards U without edges (not ``complete``)."""
+    empty = np.zeros(0, np.int64)
+    return Problem(U, empty, empty, empty, np.zeros(1, np.int64), empty, empty, empty, empty, empty, empty,
+                   False)
+
+
+def candidate_edges(problem: Problem) -> np.ndarray:
+    """The gold edge of each candidate (``cptr`` unrolled)."""
+    return np.repeat(np.arange(problem.src.shape[0]), np.diff(problem.cptr))
+
+
+def restrict(problem: Problem, rows: np.ndarray, cols: np.ndarray) -> Problem:
+    """The Problem on gold nodes ``rows`` and system nodes ``cols`` only (both ascending), renumbered
+    ``0..len-1`` in that order; edges and candidates with an end outside are left out."""
+    n, m = problem.U.shape
+    gold_at = np.full(n, -1, np.int64)
+    gold_at[rows] = np.arange(rows.shape[0])
+    system_at = np.full(m, -1, np.int64)
+    system_at[cols] = np.arange(cols.shape[0])
+    kept_edges = (gold_at[problem.src] >= 0) & (gold_at[problem.tgt] >= 0)
+    edge_of = candidate_edges(problem)
+    kept = kept_edges[edge_of] & (system_at[problem.cc] >= 0) & (system_at[problem.cd] >= 0)
+    edges = np.nonzero(kept_edges)[0]
+    cptr = np.zeros(edges.shape[0] + 1, np.int64)
+    np.cumsum(np.bincount(edge_of[kept], minlength=problem.src.shape[0])[edges], out=cptr[1:])
+    kept_system = (system_at[problem.ssrc] >= 0) & (system_at[problem.stgt] >= 0)
+    system_edge_at = np.cumsum(kept_system) - 1
+    return Problem(problem.U[np.ix_(rows, cols)], gold_at[problem.src[edges]], gold_at[problem.tgt[edges]],
+                   problem.lab[edges], cptr, system_at[problem.cc[kept]], system_at[problem.cd[kept]],
+                   system_edge_at[problem.cf[kept]], problem.cw[kept], system_at[problem.ssrc[kept_system]],
+                   system_at[problem.stgt[kept_system]], problem.complete)

@@ -1,0 +1,1 @@
+"""AMR standardization (Smatch++-style): options and presets, the graph rewrite, triples, structure."""
