@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 from typing import List
 
-from mrp.cli.progress import Line
 from mrp.graph import Graph, Node
+from mrp.report.progress import Line
 
 from conftest import ROOT, run_cli, shared_file
 

@@ -15,12 +15,12 @@ from typing import Any, Dict, List, Tuple
 
 import pytest
 
-from mrp.cli.progress import Line
 from mrp.graph import Graph
 from mrp.io.load import read_corpus
 from mrp.metrics import mrp as corpus
 from mrp.metrics.pairing import pair
 from mrp.metrics.registry import Options, Progress
+from mrp.report.progress import Line
 
 from conftest import ROOT, run_cli
 

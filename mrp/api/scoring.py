@@ -86,7 +86,7 @@ def _plan(metric: str, arguments: Dict[str, Any]) -> _Plan:
     values["jobs"] = {"auto": driver.AUTO}.get(values.get("jobs", 1), values.get("jobs", 1))
     progress = arguments.get("progress")
     if progress is True:
-        from mrp.cli.progress import Line
+        from mrp.report.progress import Line
 
         progress = Line("mrp", "gold", show=True)
     options = Options(trace=True, progress=progress or None, **values)

@@ -31,11 +31,11 @@ from mrp.cli.common import (
     warn,
 )
 from mrp.cli.mtool_layout import layout, render
-from mrp.cli.progress import Line, terminal
 from mrp.codecs import ReadOptions, WriteOptions, writer
 from mrp.io.load import Corpus, read_corpus, read_text
 from mrp.metrics.pairing import Pairing
 from mrp.metrics.registry import Options, evaluator
+from mrp.report.progress import Line, terminal
 
 PROGRAM = "mrp-mtool"
 #: mtool's input codecs that mrp reads (the rest are refused with a pointer)

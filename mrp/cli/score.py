@@ -17,13 +17,13 @@ from mrp.cli.common import (
     run,
     warn,
 )
-from mrp.cli.progress import Line, terminal
 from mrp.cli.score_args import DEFAULT_TIMEOUT, PROGRAM, check, parser
 from mrp.codecs import ReadOptions
 from mrp.io.load import Corpus, read_corpus
 from mrp.metrics.pairing import Pairing
 from mrp.metrics.registry import Options, canonical, evaluator, warm
 from mrp.process.ahead import Ahead
+from mrp.report.progress import Line, terminal
 from mrp.report.render import render
 from mrp.report.signature import Settings, signature
 

@@ -83,7 +83,7 @@ def build(gold: NormalGraph, system: NormalGraph, stop: Optional[np.ndarray] = N
                     U[i, j] += 1
     gold_edges = {key: frozenset(attributes) for key, attributes in gold.edges.items()}
     system_edges = {key: frozenset(attributes) for key, attributes in system.edges.items()}
-    return _with_edges(U, gold_edges, system_edges, lambda mine, theirs: 1 + len(mine & theirs), stop)
+    return with_edges(U, gold_edges, system_edges, lambda mine, theirs: 1 + len(mine & theirs), stop)
 
 
 def from_triples(local_g: List[Dict[Hashable, int]], local_s: List[Dict[Hashable, int]],
@@ -111,10 +111,10 @@ def from_triples(local_g: List[Dict[Hashable, int]], local_s: List[Dict[Hashable
                 values.append(count * theirs)
     U = np.zeros((n, m), np.int64)
     np.add.at(U, (np.array(rows, np.int64), np.array(cols, np.int64)), np.array(values, np.int64))
-    return _with_edges(U, rel_g, rel_s, None, stop)
+    return with_edges(U, rel_g, rel_s, None, stop)
 
 
-def _with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
+def with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
                 system: Mapping[Tuple[int, int, Any], Any], weight: Optional[Callable[[Any, Any], int]],
                 stop: Optional[np.ndarray] = None) -> Problem:
     """The Problem for rewards U and edges keyed (source, target, label) with a payload each.

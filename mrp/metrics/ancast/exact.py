@@ -30,7 +30,7 @@ import numpy as np
 from mrp.metrics.ancast.reading import View
 from mrp.metrics.ancast.similarity import SENSE_COEFFICIENT, Similarity
 from mrp.metrics.mrp_pair import Solution, solve_problem
-from mrp.solver.problem import _with_edges
+from mrp.solver.problem import with_edges
 
 #: The objective must stay below this (the solver scales by 64 and keeps 2**60 as infinity).
 BUDGET = 1 << 52
@@ -158,5 +158,5 @@ def solve(test: View, gold: View, sim: Similarity, limit: Optional[int] = None,
         return names[mine[0]][theirs[0]] + names[mine[1]][theirs[1]]
 
     rewards = U * factor + np.rint(sim.initial * tie).astype(np.int64)  # the tie-break: concept similarity
-    solution = solve_problem(lambda stop: _with_edges(rewards, rel_t, rel_g, weight, stop), limit, timeout)
+    solution = solve_problem(lambda stop: with_edges(rewards, rel_t, rel_g, weight, stop), limit, timeout)
     return ExactResult(solution, objective, factor)
