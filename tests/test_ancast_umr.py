@@ -30,8 +30,8 @@ from mrp.metrics.ancast.pair import views
 from mrp.metrics.ancast.reading import anchor_text, view
 from mrp.metrics.ancast.scores import Sums, report, score
 from mrp.metrics.ancast.similarity import Similarity
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair as make_pairing
-from mrp.metrics.registry import Options
 
 from conftest import shared_file
 

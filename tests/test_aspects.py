@@ -13,8 +13,8 @@ from mrp.codecs.amr import read_string
 from mrp.graph import Graph, Node
 from mrp.io.load import read_corpus
 from mrp.metrics.aspects import ASPECTS, evaluate, extract, score_aspects
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing, pair
-from mrp.metrics.registry import Options
 
 from conftest import shared_path
 

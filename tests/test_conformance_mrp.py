@@ -19,8 +19,8 @@ from mrp.graph import Graph, Node
 from mrp.io.load import read_corpus
 from mrp.metrics.mrp import evaluate
 from mrp.metrics.mrp_pair import score_pair
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair
-from mrp.metrics.registry import Options
 from mrp.metrics.tuples import TYPES
 
 from conftest import shared_path

@@ -16,8 +16,9 @@ import pytest
 
 from mrp.io.load import read_corpus
 from mrp.metrics import driver
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, pair
-from mrp.metrics.registry import Options, canonical, evaluator
+from mrp.metrics.registry import canonical, evaluator
 
 from conftest import ROOT, run_cli
 from test_limits import hard_files
@@ -28,11 +29,9 @@ METRICS = ["mrp", "smatch", "edm", "sdp", "ucca", "aspects"]
 
 
 def _metric(name: str) -> driver.Metric:
-    import importlib
+    from mrp.metrics.registry import metric
 
-    from mrp.metrics.registry import METRICS as REGISTRY
-
-    return importlib.import_module(f"mrp.metrics.{REGISTRY[canonical(name)]}").METRIC  # type: ignore
+    return metric(canonical(name))
 
 
 def _main_counts(name: str, result: Dict[str, Any]) -> List[float]:

@@ -17,7 +17,7 @@ import pytest
 
 from mrp.graph import Edge, Graph, Node
 from mrp.metrics.mrp_pair import score_pair, solve_problem
-from mrp.metrics.registry import Options
+from mrp.metrics.options import Options
 from mrp.metrics.smatch import score_pair as smatch_pair
 from mrp.normalize import normalize
 from mrp.solver.problem import MAX_CANDIDATES, Problem, build, from_triples

@@ -47,8 +47,9 @@ from mrp.graph import FLAVORS, Edge, Graph, Node, check_references
 from mrp.io.load import Corpus, read_corpus
 from mrp.io.source import Line
 from mrp.metrics.mrp_pair import score_pair
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair
-from mrp.metrics.registry import Options, evaluator
+from mrp.metrics.registry import evaluator
 from mrp.normalize import normalize_anchors
 
 from conftest import budget, run_cli

@@ -18,8 +18,8 @@ import pytest
 from mrp.graph import Graph
 from mrp.io.load import read_corpus
 from mrp.metrics import mrp as corpus
+from mrp.metrics.options import Options, Progress
 from mrp.metrics.pairing import pair
-from mrp.metrics.registry import Options, Progress
 from mrp.report.progress import Line
 
 from conftest import ROOT, run_cli

@@ -8,8 +8,9 @@ from typing import Any, Dict, List, Sequence
 from mrp.graph import Edge, Graph, Node
 from mrp.io.load import read_corpus
 from mrp.metrics.edm import evaluate, normal_edges, normal_spans
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing, pair
-from mrp.metrics.registry import Options, evaluator
+from mrp.metrics.registry import evaluator
 
 from conftest import shared_path
 

@@ -7,8 +7,9 @@ from typing import Any, Dict, List, Sequence
 
 from mrp.graph import Edge, Graph, Node
 from mrp.io.load import read_corpus
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing, pair
-from mrp.metrics.registry import Options, evaluator
+from mrp.metrics.registry import evaluator
 from mrp.metrics.ucca import evaluate, yields
 
 from conftest import shared_path

@@ -88,7 +88,7 @@ def document(k: int, number: int) -> Problem:
 
     from mrp.codecs.amr import read_string
     from mrp.metrics import smatch
-    from mrp.metrics.registry import Options
+    from mrp.metrics.options import Options
     from mrp.solver.problem import from_triples
 
     root = shared_path()

@@ -11,9 +11,10 @@ from test_oracle import pairs
 from mrp.codecs import ReadOptions
 from mrp.graph import Edge, Graph, Node
 from mrp.io.load import read_corpus, read_text
+from mrp.metrics.options import Options, Progress
 from mrp.metrics.pairing import Pair, Pairing, pair
 from mrp.metrics.predications import by_anchors, evaluate, score_pair
-from mrp.metrics.registry import Options, Progress, evaluator
+from mrp.metrics.registry import evaluator
 
 from conftest import budget, shared_file
 

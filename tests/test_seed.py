@@ -69,7 +69,7 @@ def test_a_restricted_problem_values_maps_as_the_whole_does(pair: Tuple[Graph, G
 def test_a_document_starts_from_its_sentence_by_sentence_map() -> None:
     from mrp.codecs.amr import read_string as read
     from mrp.metrics import smatch
-    from mrp.metrics.registry import Options
+    from mrp.metrics.options import Options
     from mrp.solver.problem import from_triples
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))

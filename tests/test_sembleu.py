@@ -16,8 +16,8 @@ from mrp.codecs import ReadOptions
 from mrp.codecs.amr import read_string
 from mrp.graph import Edge, Graph, Node
 from mrp.io.load import read_corpus
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
-from mrp.metrics.registry import Options
 from mrp.metrics.sembleu import (
     DEFAULT_WEIGHTS,
     Counts,

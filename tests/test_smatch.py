@@ -11,8 +11,8 @@ from mrp.codecs import ReadOptions
 from mrp.codecs.amr import read_string
 from mrp.graph import Graph
 from mrp.io.load import read_corpus
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair
-from mrp.metrics.registry import Options
 from mrp.metrics.smatch import _inverse, evaluate, penman_triples, score_pair
 
 from conftest import run_cli, shared_path

@@ -15,8 +15,9 @@ from mrp.codecs.mrp import encode
 from mrp.errors import MRPError
 from mrp.graph import Edge, Graph, Node
 from mrp.io.load import Corpus, read_corpus
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair
-from mrp.metrics.registry import Options, evaluator
+from mrp.metrics.registry import evaluator
 from mrp.normalize import normal_edge
 from mrp.standardize.graph import PRESETS, Standardization, parse, standardize
 

@@ -12,7 +12,7 @@ from mrp.codecs import ReadOptions, reader
 from mrp.errors import MRPError
 from mrp.graph import Edge, Graph, Node
 from mrp.metrics.mrp_pair import score_pair as mrp_pair
-from mrp.metrics.registry import Options
+from mrp.metrics.options import Options
 from mrp.metrics.smatch import score_pair as smatch_pair
 from mrp.standardize.graph import PRESETS, Standardization, parse, standardize
 from mrp.standardize.structure import applies

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from mrp.io.load import read_corpus
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair
-from mrp.metrics.registry import Options, evaluator
+from mrp.metrics.registry import evaluator
 from mrp.report.stats import (
     annotate,
     bootstrap,

@@ -17,8 +17,8 @@ import pytest
 
 from mrp.graph import Graph, Node
 from mrp.metrics import driver
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
-from mrp.metrics.registry import Options
 from mrp.process.forked import Child
 
 from conftest import ROOT, run_cli, shared_file, timeless
@@ -147,7 +147,8 @@ _SIGNATURES = textwrap.dedent("""
     import json, sys
     from mrp.io.load import read_corpus
     from mrp.metrics import smatch
-    from mrp.metrics.registry import Options, evaluator
+    from mrp.metrics.options import Options
+    from mrp.metrics.registry import evaluator
     from mrp.metrics.pairing import pair
     from mrp.solver.kernel import solve
     options = Options(penman=True, timeout=60)

@@ -12,8 +12,9 @@ from hypothesis import given
 
 from mrp.graph import Edge, Graph, Node
 from mrp.metrics.mrp_pair import score_pair
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
-from mrp.metrics.registry import Options, canonical, evaluator
+from mrp.metrics.registry import canonical, evaluator
 from mrp.metrics.unlabeled import evaluate, unlabel
 from mrp.normalize import NormalGraph, normalize
 from mrp.report.signature import Settings, signature

@@ -12,8 +12,10 @@ from mrp.api.results import Result
 from mrp.errors import ScoreError
 from mrp.io.corpus import Corpus
 from mrp.metrics import driver
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pairing, duplicate_errors, key, pair
-from mrp.metrics.registry import Options, canonical, module_of
+from mrp.metrics.registry import canonical, module_of
+from mrp.metrics.registry import metric as registered
 from mrp.process.packed import entries, mapped
 from mrp.report.signature import Settings, signature
 
@@ -34,9 +36,7 @@ def frameworks_scored(pairing: Pairing) -> List[str]:
 
 def primary_path(metric: str) -> Tuple[str, ...]:
     """The count path a metric's primary figures sit at."""
-    from mrp.report.leaderboard import PRIMARY
-
-    return PRIMARY.get(canonical(metric), ())
+    return registered(metric).primary or ()
 
 
 def finish(metric: str, result: Dict[str, Any], pairing: Pairing, settings: Settings,

@@ -33,8 +33,9 @@ from mrp.cli.common import (
 from mrp.cli.mtool_layout import layout, render
 from mrp.codecs import ReadOptions, WriteOptions, writer
 from mrp.io.load import Corpus, read_corpus, read_text
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pairing
-from mrp.metrics.registry import Options, evaluator
+from mrp.metrics.registry import evaluator
 from mrp.report.progress import Line, terminal
 
 PROGRAM = "mrp-mtool"

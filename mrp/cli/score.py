@@ -20,8 +20,9 @@ from mrp.cli.common import (
 from mrp.cli.score_args import DEFAULT_TIMEOUT, PROGRAM, check, parser
 from mrp.codecs import ReadOptions
 from mrp.io.load import Corpus, read_corpus
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pairing
-from mrp.metrics.registry import Options, canonical, evaluator, warm
+from mrp.metrics.registry import canonical, evaluator, warm
 from mrp.process.ahead import Ahead
 from mrp.report.progress import Line, terminal
 from mrp.report.render import render
@@ -171,7 +172,7 @@ def _single(args: argparse.Namespace, metrics: List[str], pairing: Pairing, opti
 
 def _board(args: argparse.Namespace, metrics: List[str], runs: Dict[str, List[Tuple[str, Dict[str, Any]]]],
            settings: Settings, frameworks: Set[str]) -> None:
-    from mrp.report.leaderboard import PRIMARY, leaderboard, table
+    from mrp.report.leaderboard import leaderboard, ranked, table
 
     test = replace(settings, test=args.significance)
     if "amr" not in frameworks:
@@ -180,7 +181,7 @@ def _board(args: argparse.Namespace, metrics: List[str], runs: Dict[str, List[Tu
     text = ""
     for metric in metrics:
         board: Dict[str, Any] = {}
-        if metric in PRIMARY:
+        if ranked(metric):
             board = leaderboard(metric, runs[metric], n=args.bootstrap or 1000, seed=args.seed,
                                 method=args.significance)
             text += table(board) + "\n"

@@ -66,12 +66,12 @@ from typing import Any, Dict, List, Optional, Pattern, Set, Tuple
 
 from mrp import rules
 from mrp.graph import Edge, Graph, Node
+from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
-from mrp.metrics.driver import Metric, PairResult, Run
 from mrp.metrics.driver import evaluate as drive
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
-from mrp.metrics.registry import Options
-from mrp.metrics.smatch import Local, Relations, score_triples
+from mrp.metrics.smatch import Local, Relations, score_triples, triples_field
 from mrp.metrics.smatch import triples as smatch_triples
 
 #: Levels of relations below a trigger that its sub-graph keeps (Smatch++'s extraction range).
@@ -315,10 +315,33 @@ def _aspect_items(result: PairResult) -> Dict[str, Dict[str, Any]]:
     return out
 
 
+def aspect_depth(text: str) -> Optional[int]:
+    """``--aspect-depth``: a number of levels, or None for 'full'."""
+    if text == "full":
+        return None
+    if not text.isdigit():
+        import argparse
+
+        raise argparse.ArgumentTypeError("must be a number of levels or 'full'")
+    return int(text)
+
+
 class Aspects(Metric):
     """Fine-grained AMR aspects: SMATCH on the sub-graphs of each aspect."""
 
     name = "aspects"
+    summary = "fine-grained AMR aspects (named entities, negation, ...), each scored exactly"
+    normalization = "case"
+    primary = None
+    parameters = (Parameter("aspect_depth", "--aspect-depth",
+                            "aspects: relation levels kept below a trigger: 2 (default, as Smatch++ "
+                            "extracts) or 'full' (everything reachable from the trigger), e.g. "
+                            "--aspect-depth full",
+                            kind=aspect_depth, metavar="N|full", default=2),)
+
+    def signature_fields(self, settings: Any) -> List[str]:
+        depth = "full" if settings.aspect_depth is None else settings.aspect_depth
+        return [triples_field(settings), f"depth:{depth}"]
 
     def prepare(self, options: Options) -> None:
         self.load_solver(options)

@@ -1,4 +1,4 @@
-"""One corpus driver for every metric.
+"""One corpus driver for every metric (the metric itself: :mod:`mrp.metrics.base`).
 
 A metric supplies what differs: how one pair is scored (:meth:`Metric.score`),
 what a pair counts when its scoring fails (:meth:`Metric.fallback`), and the
@@ -18,24 +18,22 @@ from __future__ import annotations
 
 import os
 import time
-from abc import ABC, abstractmethod
 from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Deque, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from mrp.errors import ScoreError
-from mrp.graph import Graph, fingerprint
-from mrp.metrics.counting import Path, add, nest, prf
+from mrp.graph import fingerprint
+from mrp.metrics.base import Metric, PairResult, Run
+from mrp.metrics.counting import Path, add
+from mrp.metrics.options import Options, Progress
 from mrp.metrics.pairing import Pair, Pairing
-from mrp.metrics.registry import Options, Progress
 from mrp.process.forked import available_cpus, child_start
 from mrp.process.packed import size
 
 if TYPE_CHECKING:  # the process pool (and multiprocessing) is imported only for --jobs
     from concurrent.futures import Future, ProcessPoolExecutor
 
-#: why a pair's search stopped early, in the order results list them
-CUTS = ("limit", "timeout", "error")
 #: ``Options.jobs`` for "as many worker processes as pay off" (see :func:`workers`)
 AUTO = 0
 #: AUTO uses at most this many workers ...
@@ -44,142 +42,6 @@ AUTO_MAX = 4
 #: is scored faster than worker processes start (the 1,368 coli AMR pairs hold 362,000, the 89 EDS pairs of
 #: the MRP 2019 sample 83,000)
 AUTO_WORK = 200_000
-
-
-@dataclass
-class PairResult:
-    """The result of one pair: count tuples by path (summed over the corpus) and how they were found."""
-
-    counts: Dict[Path, Tuple[Any, ...]]
-    exact: bool = True
-    #: upper bound of the main count's c (searching metrics)
-    bound: Any = 0
-    steps: int = 0
-    #: why the search stopped before proving optimality ("limit", "timeout", "error"), None when proved
-    cut: Optional[str] = None
-    #: what went wrong when scoring the pair failed (the counts are then a lower bound)
-    failure: Optional[str] = None
-    #: the --errors data of the pair
-    errors: Optional[Dict[str, Any]] = None
-    #: metric-specific per-item data (kept for the metric's report)
-    extra: Dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class Run:
-    """What the driver gathered over a pairing, handed to :meth:`Metric.report`."""
-
-    pairing: Pairing
-    results: List[PairResult]
-    totals: Dict[Path, List[Any]]
-    options: Options
-    start: float
-    cpu: float
-    children: Any
-
-    @property
-    def n(self) -> int:
-        """Number of pairs."""
-        return len(self.results)
-
-    def seconds(self) -> Tuple[float, float]:
-        """Wall and CPU seconds since the run began (CPU includes finished worker processes)."""
-        after = os.times()
-        cpu = time.process_time() - self.cpu + (after.children_user - self.children.children_user) + (
-            after.children_system - self.children.children_system)
-        return time.time() - self.start, cpu
-
-    def scores(self, item: Any) -> Dict[str, Dict[str, Any]]:
-        """Per-item trace objects {framework: {id: item(pair, result)}} in gold order."""
-        out: Dict[str, Dict[str, Any]] = {}
-        for pair, result in zip(self.pairing.pairs, self.results):
-            gold = pair.gold_entry
-            out.setdefault(gold.framework or "none", {})[gold.id] = item(pair, result)
-        return out
-
-    def search(self, main: Path) -> Dict[str, Any]:
-        """exact, bound, steps and cut keys of a searching metric, for its ``main`` count path."""
-        g, s, c = self.totals.get(main, [0, 0, 0])[:3]
-        bound = sum(result.bound for result in self.results)
-        cut = {name: 0 for name in CUTS}
-        for result in self.results:
-            if result.cut:
-                cut[result.cut] += 1
-        summary: Dict[str, Any] = {"n": sum(cut.values())}
-        summary.update(cut)
-        summary["f"] = [prf(g, s, c)["f"], prf(g, s, bound)["f"]]
-        return {"bound": {"c": bound, "f": prf(g, s, bound)["f"]},
-                "steps": sum(result.steps for result in self.results), "cut": summary}
-
-    def accounting(self) -> Dict[str, int]:
-        """System graphs not read or scored normally: invalid, unpaired, duplicate and repaired ones."""
-        return {"invalid": len(self.pairing.invalid), "unpaired": len(self.pairing.unpaired),
-                "duplicates": len(self.pairing.duplicates), "repaired": self.pairing.repaired}
-
-
-class Metric(ABC):
-    """What a metric supplies to the driver."""
-
-    #: the registry name
-    name: str = ""
-    #: the letters of a count tuple in per-item objects
-    letters: str = "gsc"
-    #: whether the metric searches a correspondence (its items carry exact, bound, steps, cut)
-    searches: bool = False
-
-    def prepare(self, options: Options) -> None:  # noqa: B027 - most metrics need nothing loaded
-        """Load what scoring needs (e.g. compiled kernels); an error here stops the run."""
-
-    @staticmethod
-    def load_solver(options: Options) -> None:
-        """Compile or load the solver's kernels now, outside every pair's clock (metrics that search)."""
-        from mrp.solver.warmup import ready
-
-        ready(options.progress.compiling if options.progress is not None else None)
-
-    @abstractmethod
-    def score(self, pair: Pair, options: Options) -> PairResult:
-        """Score one pair."""
-
-    def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
-        """The count tuples of one graph scored against nothing (its tuples as g, or as s)."""
-        empty = graph.empty_copy()
-        pair = Pair(graph, empty, True) if gold else Pair(empty, graph, False)
-        return self.score(pair, options).counts
-
-    def fallback(self, pair: Pair, options: Options, failure: str) -> PairResult:
-        """The result of a pair whose scoring failed: gold tuples missed, system tuples surplus, c = 0."""
-        gold = self.alone(pair.gold, True, options)
-        try:
-            system = self.alone(pair.system, False, options)
-        except Exception:  # noqa: BLE001 - a system graph that cannot even be counted counts nothing
-            system = {}
-        counts: Dict[Path, Tuple[Any, ...]] = {}
-        for path, values in gold.items():
-            mine = list(values)
-            mine[1:] = [0] * (len(mine) - 1)
-            if path in system:
-                mine[1] = system[path][1]
-            counts[path] = tuple(mine)
-        main = counts.get(self.main(), (0, 0))
-        return PairResult(counts, exact=False, bound=min(main[0], main[1]), cut="error", failure=failure)
-
-    def main(self) -> Path:
-        """The path of the count whose bound and cut interval a searching metric reports."""
-        return ()
-
-    def item(self, pair: Pair, result: PairResult) -> Dict[str, Any]:
-        """The per-item trace object of a pair."""
-        out = nest(result.counts, self.letters)
-        if self.searches:
-            out.update(exact=result.exact, bound=result.bound, steps=result.steps)
-            if result.cut:
-                out["cut"] = result.cut
-        return out
-
-    @abstractmethod
-    def report(self, run: Run) -> Dict[str, Any]:
-        """The result object of a run, in the metric's key order."""
 
 
 # --- scoring pairs, isolated and optionally in worker processes -------------------------------------------

@@ -38,11 +38,11 @@ from __future__ import annotations
 from typing import Any, Dict, FrozenSet, Hashable, List, NamedTuple, Optional, Set, Tuple
 
 from mrp.graph import Anchor, Graph
+from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import prf
-from mrp.metrics.driver import Metric, PairResult, Run
 from mrp.metrics.driver import evaluate as drive
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
-from mrp.metrics.registry import Options
 from mrp.normalize import explode, lower, normal_edge, normalize_anchors
 
 #: The tuple types in the reference's output order.
@@ -107,6 +107,9 @@ class EDM(Metric):
     """Elementary dependency match: tuples over nodes identified by their anchoring."""
 
     name = "edm"
+    summary = "EDM: anchored tuples matched by their character spans (no search)"
+    normalization = "case+anchors+edges"
+    primary = ("all",)
 
     def score(self, pair: Pair, options: Options) -> PairResult:
         return PairResult({(name,): counts for name, counts in score_pair(pair.gold, pair.system).items()})

@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import Any, Dict, Optional, Tuple
 
 from mrp.graph import Graph
+from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import Path, prf
-from mrp.metrics.driver import Metric, PairResult, Run
 from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.mrp_pair import PairScore, score_normal
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
-from mrp.metrics.registry import Options
 from mrp.metrics.tuples import TYPES, count
 from mrp.normalize import normalize
 
@@ -34,6 +34,9 @@ class MRP(Metric):
     """The MRP metric: tuple counts by type under an optimal node correspondence."""
 
     name = "mrp"
+    summary = "the MRP metric: tuples by type (tops, labels, properties, anchors, edges, attributes), exact"
+    normalization = "case+anchors+edges"
+    primary = ("all",)
     searches = True
 
     def prepare(self, options: Options) -> None:

@@ -39,12 +39,12 @@ from collections import Counter
 from typing import Any, Callable, Dict, FrozenSet, Hashable, List, Optional, Tuple
 
 from mrp.graph import Graph
+from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import prf
-from mrp.metrics.driver import Metric, PairResult, Run
 from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.edm import normal_edges, normal_spans
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
-from mrp.metrics.registry import Options
 from mrp.metrics.tuples import identities
 from mrp.normalize import lower, normalize
 
@@ -159,6 +159,9 @@ class Predications(Metric):
     """Complete predications: a predicate with all its arguments and their labels matches as a whole."""
 
     name = "predications"
+    summary = "predications: predicates and their argument frames (SDP 2015's complete predications)"
+    normalization = "case+anchors+edges"
+    primary = ("predications",)
 
     def score(self, pair: Pair, options: Options) -> PairResult:
         counts, alignment, exact = score_pair(pair.gold, pair.system, options.limit, options.timeout)

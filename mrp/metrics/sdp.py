@@ -25,12 +25,12 @@ from __future__ import annotations
 from typing import Any, Dict, Hashable, Optional, Set, Tuple
 
 from mrp.graph import Graph
+from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import prf
-from mrp.metrics.driver import Metric, PairResult, Run
 from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.edm import normal_edges, normal_spans
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
-from mrp.metrics.registry import Options
 
 #: The measures in the reference's output order.
 MEASURES = ("labeled", "unlabeled")
@@ -65,6 +65,9 @@ class SDP(Metric):
     """The SDP 2015 measures: labeled and unlabeled dependencies, with complete-graph matches."""
 
     name = "sdp"
+    summary = "SDP 2015: labeled and unlabeled dependencies of bilexical graphs"
+    normalization = "case+anchors+edges"
+    primary = ("labeled",)
     letters = "gscm"
 
     def score(self, pair: Pair, options: Options) -> PairResult:

@@ -57,11 +57,11 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from mrp.graph import Graph
+from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
-from mrp.metrics.driver import Metric, PairResult, Run
 from mrp.metrics.driver import evaluate as drive
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
-from mrp.metrics.registry import Options
 from mrp.normalize import lower, normalize_anchors
 
 #: The weights of the original's ``eval.py`` (orders 1, 2, 3).
@@ -287,10 +287,40 @@ def _counts(totals: Dict[Path, List[Any]]) -> Counts:
     return counts
 
 
+def weights_argument(text: str) -> Tuple[float, ...]:
+    """``--sembleu-weights`` as the command line gives it."""
+    try:
+        return parse_weights(text)
+    except ValueError as error:
+        import argparse
+
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 class SemBLEU(Metric):
     """SemBLEU: corpus BLEU over the graphs' paths of 1 to 3 nodes."""
 
     name = "sembleu"
+    summary = "SemBLEU: BLEU over graph n-grams (corpus level)"
+    normalization = "case"
+    primary = None
+    parameters = (
+        Parameter("sembleu_weights", "--sembleu-weights",
+                  "SemBLEU weights of orders 1, 2, 3 (default 0.34,0.33,0.34, as the original; K: uniform "
+                  "over orders 1..K), e.g. --sembleu-weights 2", kind=weights_argument,
+                  metavar="K|W1,W2,..."),
+        Parameter("sembleu_compat", "--sembleu-compat",
+                  "SemBLEU: reproduce the original tool, defects included (unreached nodes skipped, :/() "
+                  "dropped from strings)"),
+    )
+
+    def signature_fields(self, settings: Any) -> List[str]:
+        weights = settings.sembleu_weights or DEFAULT_WEIGHTS
+        if len(weights) > 1 and weights == (1.0 / len(weights),) * len(weights):
+            shown = f"uniform{len(weights)}"
+        else:
+            shown = "+".join(repr(w) for w in weights)
+        return ["weights:" + shown] + (["compat"] if settings.sembleu_compat else [])
 
     def score(self, pair: Pair, options: Options) -> PairResult:
         weights = tuple(options.sembleu_weights or DEFAULT_WEIGHTS)

@@ -34,12 +34,12 @@ from typing import Any, Dict, Hashable, List, Optional, Tuple
 from mrp import rules
 from mrp.errors import ScoreError
 from mrp.graph import Graph
+from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
-from mrp.metrics.driver import Metric, PairResult, Run
 from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.mrp_pair import seeding, solve_problem
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
-from mrp.metrics.registry import Options
 from mrp.normalize import normalize
 from mrp.solver.problem import from_triples
 
@@ -243,11 +243,28 @@ def score_triples(gid: str, gold: Tuple[Local, Relations, int], system: Tuple[Lo
     return item
 
 
+def triples_field(settings: Any) -> str:
+    """The signature field of the triples counted: the original tool's (penman) or of the MRP form."""
+    compat = "+compat" if settings.smatch_compat else ""
+    return "triples:" + ("penman" if settings.penman else "mrp") + compat
+
+
 class SMATCH(Metric):
     """SMATCH: triple overlap under the best node alignment."""
 
     name = "smatch"
+    summary = "SMATCH: triple overlap under the optimal node alignment (exact; the original tool's triples " \
+              "on Penman)"
+    normalization = "case"
+    primary = ()
+    parameters = (Parameter("smatch_compat", "--smatch-compat",
+                            "smatch: reproduce the original SMATCH tool's counts, defects included "
+                            "(duplicate triples counted repeatedly, quoted strings cut to their first "
+                            "word)"),)
     searches = True
+
+    def signature_fields(self, settings: Any) -> List[str]:
+        return [triples_field(settings)]
 
     def prepare(self, options: Options) -> None:
         self.load_solver(options)

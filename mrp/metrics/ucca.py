@@ -39,12 +39,12 @@ from __future__ import annotations
 from typing import Any, Dict, Hashable, List, Optional, Set, Tuple
 
 from mrp.graph import Anchor, Graph
+from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import prf
-from mrp.metrics.driver import Metric, PairResult, Run
 from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.edm import NormalEdge, normal_edges, normal_spans
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
-from mrp.metrics.registry import Options
 from mrp.normalize import explode
 
 #: (measure, bucket) in the reference's output order.
@@ -127,6 +127,9 @@ class UCCA(Metric):
     """The UCCA measures: primary and remote edges between yields, labeled and unlabeled."""
 
     name = "ucca"
+    summary = "UCCA: primary and remote edges matched by their spans"
+    normalization = "case+anchors+edges"
+    primary = ("labeled", "primary")
 
     def score(self, pair: Pair, options: Options) -> PairResult:
         return PairResult({key: counts for key, counts in score_pair(pair.gold, pair.system).items()})

@@ -28,11 +28,11 @@ import dataclasses
 from typing import Any, Dict, Optional, Tuple
 
 from mrp.graph import Edge, Graph, Node
-from mrp.metrics.driver import PairResult
+from mrp.metrics.base import PairResult
 from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.mrp import MRP
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
-from mrp.metrics.registry import Options
 from mrp.normalize import normal_edge
 
 
@@ -57,6 +57,9 @@ class Unlabeled(MRP):
     def __init__(self, name: str, nodes: bool) -> None:
         self.name = name
         self.nodes = nodes
+        self.normalization = "case+anchors+edges+" + name
+        self.summary = ("the MRP metric without node and edge labels" if nodes else
+                        "the MRP metric without edge labels")
 
     def score(self, pair: Pair, options: Options) -> PairResult:
         unlabeled = Pair(unlabel(pair.gold, self.nodes), unlabel(pair.system, self.nodes), pair.null)

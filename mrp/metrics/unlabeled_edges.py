@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, Dict, Optional, Tuple
 
 from mrp.metrics.driver import evaluate as drive
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pairing
-from mrp.metrics.registry import Options
 from mrp.metrics.unlabeled import Unlabeled
 
 METRIC = Unlabeled("unlabeled-edges", nodes=False)

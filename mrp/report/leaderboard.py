@@ -2,7 +2,7 @@
 
 :func:`leaderboard` takes the traced results (``--trace``) of several systems
 with one metric and ranks them by the micro F of the metric's primary count
-path (:data:`PRIMARY`), with bootstrap intervals and a paired significance
+path (the metric's ``primary``), with bootstrap intervals and a paired significance
 test between each system and the next one down.  :func:`table` renders it as
 fixed-width text for a terminal or a README.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from mrp.metrics.registry import ALIASES
+from mrp.metrics.registry import metric as registered
 from mrp.report.stats import (
     Path,
     bootstrap,
@@ -24,25 +24,18 @@ from mrp.report.stats import (
     reported_paths,
 )
 
-#: metric -> the count path systems are ranked by
-PRIMARY: Dict[str, Path] = {
-    "mrp": ("all",),
-    "smatch": (),
-    "edm": ("all",),
-    "sdp": ("labeled",),
-    "ucca": ("labeled", "primary"),
-    "unlabeled": ("all",),
-    "predications": ("predications",),
-}
+
+def ranked(metric: str) -> bool:
+    """Whether a metric has a primary count path (aliases such as ``mces`` resolved)."""
+    return registered(metric).primary is not None
 
 
 def primary(metric: str) -> Path:
     """The count path a metric ranks by (aliases such as ``mces`` resolved); ValueError when it has none."""
-    name = ALIASES.get(metric.lower(), metric.lower())
-    if name not in PRIMARY:
-        raise ValueError(f"no primary score for metric '{metric}' (known: {', '.join(PRIMARY)}); "
-                         "give the path to rank by")
-    return PRIMARY[name]
+    path = registered(metric).primary
+    if path is None:
+        raise ValueError(f"no primary score for metric '{metric}'; give the path to rank by")
+    return path
 
 
 def leaderboard(metric: str, results: Sequence[Tuple[str, Mapping[str, Any]]], n: int, seed: int,

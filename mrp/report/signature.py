@@ -15,20 +15,6 @@ from typing import Iterable, List, Optional, Tuple
 
 from mrp import __version__
 
-#: what the metrics' normalization does (fixed; named so that a change shows in the signature)
-NORMALIZATION = {
-    "mrp": "case+anchors+edges",
-    "edm": "case+anchors+edges",
-    "sdp": "case+anchors+edges",
-    "ucca": "case+anchors+edges",
-    "smatch": "case",
-    "aspects": "case",
-    "unlabeled": "case+anchors+edges+unlabeled",
-    "unlabeled-edges": "case+anchors+edges+unlabeled-edges",
-    "predications": "case+anchors+edges",
-    "sembleu": "case",
-}
-
 
 @dataclass(frozen=True)
 class Settings:
@@ -65,30 +51,14 @@ def _solver(settings: Settings) -> str:
     return "+".join(parts) if parts else "exact"
 
 
-def _sembleu(settings: Settings) -> str:
-    from mrp.metrics.sembleu import DEFAULT_WEIGHTS
-
-    weights = settings.sembleu_weights or DEFAULT_WEIGHTS
-    if len(weights) > 1 and weights == (1.0 / len(weights),) * len(weights):
-        shown = f"uniform{len(weights)}"
-    else:
-        shown = "+".join(repr(w) for w in weights)
-    return "weights:" + shown + ("|compat" if settings.sembleu_compat else "")
-
-
 def signature(metric: str, frameworks: Iterable[str], settings: Settings) -> str:
     """The signature of one metric's result over graphs of these frameworks."""
+    from mrp.metrics.registry import metric as registered
+
+    measure = registered(metric)
     names = sorted({name or "none" for name in frameworks}) or ["none"]
-    fields = [f"{metric}:{'+'.join(names)}", f"norm:{NORMALIZATION.get(metric, 'none')}"]
-    if metric in ("smatch", "aspects"):
-        fields.append("triples:" + ("penman" if settings.penman else "mrp")
-                      + ("+compat" if settings.smatch_compat else ""))
-    if metric == "ancast":
-        fields.append("align:" + ("ancast-0.1.1" if settings.ancast_compat else "lrm-optimal"))
-    if metric == "aspects":
-        fields.append(f"depth:{'full' if settings.aspect_depth is None else settings.aspect_depth}")
-    if metric == "sembleu":
-        fields.append(_sembleu(settings))
+    fields = [f"{measure.name}:{'+'.join(names)}", f"norm:{measure.normalization}"]
+    fields.extend(measure.signature_fields(settings))
     if settings.no_wiki:
         fields.append("wiki:no")
     if settings.strict:

@@ -9,11 +9,11 @@ from mrp.metrics.ancast.documents import KINDS, DocRelation, DocSums, SentencePa
 from mrp.metrics.ancast.documents import report as document_report
 from mrp.metrics.ancast.pair import PairResult, failed, score_pair
 from mrp.metrics.ancast.scores import KEYS, Sums, f_score, report
-from mrp.metrics.driver import Metric, Run
-from mrp.metrics.driver import PairResult as DriverResult
+from mrp.metrics.base import Metric, Parameter, Run
+from mrp.metrics.base import PairResult as DriverResult
 from mrp.metrics.driver import evaluate as drive
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
-from mrp.metrics.registry import Options
 
 #: Document keys in output order (AnCast++ calls them sent, modal, temporal, coref, comp).
 DOCUMENT_KEYS = {"sent": "lrm", "modal": "modal", "temporal": "temporal", "coref": "coref",
@@ -119,7 +119,15 @@ class AnCast(Metric):
     """AnCast: concept and relation scores, and UMR document scores, under an alignment of the nodes."""
 
     name = "ancast"
+    summary = "AnCast (Sun & Xue 2024): concept, LRM, ULRM, WLRM and mock-Smatch; UMR documents too"
+    primary = None
+    parameters = (Parameter("ancast_compat", "--ancast-compat",
+                            "ancast: reproduce AnCast 0.1.1 (its reading, anchor-broadcast alignment and "
+                            "scoring quirks) instead of the proved-optimal alignment"),)
     searches = True
+
+    def signature_fields(self, settings: Any) -> List[str]:
+        return ["align:" + ("ancast-0.1.1" if settings.ancast_compat else "lrm-optimal")]
 
     def prepare(self, options: Options) -> None:
         if not options.ancast_compat:

@@ -12,8 +12,8 @@ from mrp.metrics.ancast.alignment import Alignment, from_map
 from mrp.metrics.ancast.reading import View, anchor_text, view
 from mrp.metrics.ancast.scores import Sums, report, score
 from mrp.metrics.ancast.similarity import Similarity
+from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
-from mrp.metrics.registry import Options
 
 
 @dataclass

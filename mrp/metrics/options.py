@@ -1,0 +1,57 @@
+"""What a metric run is given: its options, and where its progress goes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Dict, Optional, Tuple
+
+from mrp.graph import Graph
+
+__all__ = ["Options", "Progress"]
+
+
+class Progress:
+    """Receives a run's progress; this base class ignores it (the CLI shows it on a terminal)."""
+
+    def start(self, total: int) -> None:
+        """A run of ``total`` pairs begins."""
+
+    def advance(self, cut: bool) -> None:
+        """One more pair is done (``cut``: stopped before proving optimality)."""
+
+    def problem(self, graph: Graph, message: str) -> None:
+        """A pair (named by its gold graph) could not be scored normally."""
+
+    def compiling(self) -> None:
+        """The solver's kernels are being compiled (before any pair; it takes a while, once)."""
+
+    def finish(self) -> None:
+        """The run is over."""
+
+
+@dataclass
+class Options:
+    """What changes how a metric scores: search limit, trace, errors, workers, compatibility."""
+
+    limit: Optional[int] = None
+    #: seconds per pair at most (each search stops with its best map and a bound)
+    timeout: Optional[float] = None
+    trace: bool = False
+    errors: bool = False
+    #: worker processes; AUTO (0): as many as pay off (:func:`mrp.metrics.driver.workers`)
+    jobs: int = 1
+    smatch_compat: bool = False
+    #: AnCast: reproduce AnCast 0.1.1 (its reading, alignment and scoring) instead of the optimum
+    ancast_compat: bool = False
+    #: the graphs were read from Penman (SMATCH uses the original tool's AMR triples)
+    penman: bool = False
+    #: aspects: relation levels kept below a trigger (2, as Smatch++ extracts; None: everything reachable)
+    aspect_depth: Optional[int] = 2
+    #: SemBLEU: weights of orders 1, 2, ... (None: the original's (0.34, 0.33, 0.34))
+    sembleu_weights: Optional[Tuple[float, ...]] = None
+    #: SemBLEU: reproduce the original's reachability and string handling
+    sembleu_compat: bool = False
+    #: where progress and per-pair failures go
+    progress: Optional[Progress] = None
+    #: pair scores already computed, reused for an identical system graph against the same gold
+    memo: Optional[Dict[Any, Any]] = None
