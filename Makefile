@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test test-oldest lint bench fuzz clean bytecode
+.PHONY: demo test test-oldest lint docs bench fuzz clean bytecode
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,14 @@ lint: $(VENV)/.installed-test
 test: lint
 	$(BIN)/pytest
 
+$(VENV)/.installed-docs: $(VENV)/.installed
+	$(BIN)/pip install -q --disable-pip-version-check -e '.[docs]'
+	touch $@
+
+# The API reference from the docstrings (docs/_build/html); a warning fails the build.
+docs: $(VENV)/.installed-docs
+	$(BIN)/python -m sphinx -W --keep-going -q -b html docs docs/_build/html
+
 # The same tests against the lowest versions setup.cfg declares (constraints/oldest.txt), in a venv of their
 # own with a kernel cache of its own (numba's cache holds one numba version's kernels at a time).
 OLDEST := .venv-oldest
@@ -49,4 +57,4 @@ fuzz: $(VENV)/.installed-test
 	MRP_FUZZ=1 $(BIN)/pytest -x tests/test_oracle.py tests/test_hostile.py
 
 clean:
-	rm -rf $(VENV) $(OLDEST) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(OLDEST) docs/_build build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,22 @@
+"""Sphinx configuration of mrp's API reference (``make docs``; warnings are errors)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from mrp import __version__  # noqa: E402
+
+project = "mrp"
+author = "the mrp authors"
+release = version = __version__
+extensions = ["sphinx.ext.autodoc", "sphinx.ext.napoleon"]
+exclude_patterns = ["_build", "design.md", "*.png"]
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+autodoc_default_options = {"members": True, "show-inheritance": False}
+nitpicky = False
+html_theme = "alabaster"
+suppress_warnings = ["ref.python"]
