@@ -16,7 +16,7 @@ import pytest
 
 from mrp.io.load import read_corpus
 from mrp.metrics import driver
-from mrp.metrics.options import Options
+from mrp.metrics.options import Execution, Options
 from mrp.metrics.pairing import Pair, pair
 from mrp.metrics.registry import canonical, evaluator
 
@@ -132,7 +132,7 @@ def test_a_dead_worker_is_detected_and_the_run_ends(monkeypatch: pytest.MonkeyPa
             problems.append(f"{graph.id}: {message}")
 
     start = time.monotonic()
-    result, _ = evaluator("edm")(pairing, Options(trace=True, jobs=2, progress=Recorder()))
+    result, _ = evaluator("edm")(pairing, Options(trace=True, run=Execution(jobs=2, progress=Recorder())))
     assert time.monotonic() - start < 120
     assert result["n"] == healthy["n"]
     assert problems == ["demo-2: scoring failed: its worker process died (killed, e.g. out of memory)"]
@@ -328,14 +328,14 @@ def test_auto_jobs_score_in_workers_with_the_same_result(monkeypatch: pytest.Mon
     original = driver._parallel
 
     def parallel(metric: driver.Metric, pairs: Any, options: Options) -> Any:
-        used.append(options.jobs)
+        used.append(options.run.jobs)
         return original(metric, pairs, options)
 
     monkeypatch.setattr(driver, "_parallel", parallel)
     monkeypatch.setattr(driver, "available_cpus", lambda: 2)
-    serial, _ = evaluator("mrp")(pairing, Options(trace=True, jobs=1))
+    serial, _ = evaluator("mrp")(pairing, Options(trace=True, run=Execution(jobs=1)))
     assert used == []
-    auto, _ = evaluator("mrp")(pairing, Options(trace=True, jobs=driver.AUTO))
+    auto, _ = evaluator("mrp")(pairing, Options(trace=True, run=Execution(jobs=driver.AUTO)))
     assert used == [2]
     for key in ("time", "cpu"):
         serial.pop(key), auto.pop(key)
@@ -378,7 +378,7 @@ def test_cpu_time_counts_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(type(metric), "score", busy)
     before = os.times()
-    result, _ = evaluator("edm")(pairing, Options(trace=True, jobs=2))
+    result, _ = evaluator("edm")(pairing, Options(trace=True, run=Execution(jobs=2)))
     after = os.times()
     burnt = 0.15 * result["n"]
     children = after.children_user + after.children_system - before.children_user - before.children_system

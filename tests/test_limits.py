@@ -18,7 +18,7 @@ import pytest
 from mrp.graph import Graph
 from mrp.io.load import read_corpus
 from mrp.metrics import mrp as corpus
-from mrp.metrics.options import Options, Progress
+from mrp.metrics.options import Execution, Options, Progress
 from mrp.metrics.pairing import pair
 from mrp.report.progress import Line
 
@@ -106,7 +106,7 @@ def test_a_failing_pair_is_reported_and_the_others_are_kept(monkeypatch: pytest.
 
     monkeypatch.setattr(corpus, "score_normal", flaky)  # forked workers inherit the patch
     recorder = Recorder()
-    result, _ = corpus.evaluate(pairing, Options(trace=True, jobs=jobs, progress=recorder))
+    result, _ = corpus.evaluate(pairing, Options(trace=True, run=Execution(jobs=jobs, progress=recorder)))
     assert result["n"] == healthy["n"] and result["cut"]["error"] == 1
     assert ("problem", "demo-2", "scoring failed: RuntimeError: boom") in recorder.events
     assert recorder.events[0] == ("start", healthy["n"]) and recorder.events[-1] == ("finish",)
@@ -177,7 +177,7 @@ def test_a_failing_smatch_pair_is_reported_and_the_others_are_kept(monkeypatch: 
 
     monkeypatch.setattr(smatch, "score_triples", flaky)
     recorder = Recorder()
-    result, _ = smatch.evaluate(pairing, Options(trace=True, progress=recorder))
+    result, _ = smatch.evaluate(pairing, Options(trace=True, run=Execution(progress=recorder)))
     failed = [(framework, gid) for framework, items in result["scores"].items() for gid, item in items.items()
               if item.get("cut") == "error"]
     problems = sum(event[0] == "problem" for event in recorder.events)

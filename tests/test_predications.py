@@ -11,7 +11,7 @@ from test_oracle import pairs
 from mrp.codecs import ReadOptions
 from mrp.graph import Edge, Graph, Node
 from mrp.io.load import read_corpus, read_text
-from mrp.metrics.options import Options, Progress
+from mrp.metrics.options import Execution, Options, Progress
 from mrp.metrics.pairing import Pair, Pairing, pair
 from mrp.metrics.predications import by_anchors, evaluate, score_pair
 from mrp.metrics.registry import evaluator
@@ -201,7 +201,7 @@ def test_a_pair_whose_alignment_fails_is_reported_and_counted(monkeypatch: pytes
             problems.append((graph.id, message))
 
     gold, system = _amr(AMR), _amr(AMR[:2], offset=10)
-    result, _ = evaluate(Pairing(pairs=[Pair(gold, system, False)]), Options(progress=Seen()))
+    result, _ = evaluate(Pairing(pairs=[Pair(gold, system, False)]), Options(run=Execution(progress=Seen())))
     assert problems == [("1", "scoring failed: RuntimeError: solver exploded")]
     counts = result["predications"]
     assert (counts["g"], counts["s"], counts["c"], result["cut"]) == (2, 1, 0, 1)

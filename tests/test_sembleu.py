@@ -30,7 +30,7 @@ from mrp.metrics.sembleu import (
     parse_weights,
     score_pair,
 )
-from mrp.report.signature import Settings, signature
+from mrp.report.signature import signature
 
 from conftest import budget, run_cli, shared_file
 
@@ -270,13 +270,13 @@ def test_weights_option() -> None:
     for bad in ("0", "a,b", "-1,2", "nan", "0,0", "inf"):
         with pytest.raises(ValueError):
             parse_weights(bad)
-    one = signature("sembleu", ["amr"], Settings())
-    two = signature("sembleu", ["amr"], Settings(sembleu_weights=(0.5, 0.5), sembleu_compat=True))
+    one = signature("sembleu", ["amr"], Options())
+    two = signature("sembleu", ["amr"], Options(sembleu_weights=(0.5, 0.5), sembleu_compat=True))
     assert "weights:0.34+0.33+0.34" in one and "compat" not in one
     assert "weights:uniform2|compat" in two
-    other = Settings(sembleu_weights=(0.34, 0.33, 0.33))
+    other = Options(sembleu_weights=(0.34, 0.33, 0.33))
     assert "weights:0.34+0.33+0.33|" in signature("sembleu", ["amr"], other)
-    assert "weights:1.0|" in signature("sembleu", ["amr"], Settings(sembleu_weights=parse_weights("1")))
+    assert "weights:1.0|" in signature("sembleu", ["amr"], Options(sembleu_weights=parse_weights("1")))
 
 
 def test_evaluate_reports_corpus_and_per_pair_scores() -> None:

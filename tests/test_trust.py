@@ -17,7 +17,7 @@ import pytest
 
 from mrp.graph import Graph, Node
 from mrp.metrics import driver
-from mrp.metrics.options import Options
+from mrp.metrics.options import Execution, Options
 from mrp.metrics.pairing import Pair
 from mrp.process.forked import Child
 
@@ -58,7 +58,7 @@ class _Noisy(driver.Metric):
 def test_worker_processes_never_write_to_standard_output(capfd: pytest.CaptureFixture[str]) -> None:
     graph = Graph("1", "amr", nodes=[Node(0, "a")], tops=[0])
     pairs = [Pair(graph, graph, True) for _ in range(8)]
-    found = list(driver.results(_Noisy(), pairs, Options(jobs=2)))
+    found = list(driver.results(_Noisy(), pairs, Options(run=Execution(jobs=2))))
     assert len(found) == 8 and all(result.counts == {(): (1, 1, 1)} for result in found)
     out, err = capfd.readouterr()
     assert out == "" and "worker noise" in err

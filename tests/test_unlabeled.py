@@ -17,7 +17,7 @@ from mrp.metrics.pairing import Pair, Pairing
 from mrp.metrics.registry import canonical, evaluator
 from mrp.metrics.unlabeled import evaluate, unlabel
 from mrp.normalize import NormalGraph, normalize
-from mrp.report.signature import Settings, signature
+from mrp.report.signature import signature
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_oracle import pairs  # noqa: E402
@@ -144,7 +144,7 @@ def test_evaluate_layout_and_signature() -> None:
     result, _ = evaluate(Pairing(pairs=[Pair(gold, system, False)]), Options(trace=True))
     assert result["all"]["f"] == 1.0 and result["labels"]["g"] == 0 and result["exact"] == 1
     assert canonical("mrp-unlabeled") == "unlabeled"
-    assert signature("unlabeled", ["eds"], Settings()).startswith(
+    assert signature("unlabeled", ["eds"], Options()).startswith(
         "unlabeled:eds|norm:case+anchors+edges+unlabeled|")
 
 

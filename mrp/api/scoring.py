@@ -12,12 +12,12 @@ from mrp.api.results import Result
 from mrp.errors import ScoreError
 from mrp.io.corpus import Corpus
 from mrp.metrics import driver
-from mrp.metrics.options import Options
+from mrp.metrics.options import Execution, Options
 from mrp.metrics.pairing import Pairing, duplicate_errors, key, pair
 from mrp.metrics.registry import canonical, module_of
 from mrp.metrics.registry import metric as registered
 from mrp.process.packed import entries, mapped
-from mrp.report.signature import Settings, signature
+from mrp.report.signature import NO_STATISTICS, Statistics, signature
 
 __all__ = ["DEFAULT_TIMEOUT", "Scorer", "finish", "frameworks_scored", "primary_path", "score"]
 
@@ -39,17 +39,17 @@ def primary_path(metric: str) -> Tuple[str, ...]:
     return registered(metric).primary or ()
 
 
-def finish(metric: str, result: Dict[str, Any], pairing: Pairing, settings: Settings,
-           bootstrap: Optional[int] = None, seed: int = 0) -> Dict[str, Any]:
-    """A metric's traced result completed as mrp-score prints it: macro figures, with ``bootstrap``
+def finish(metric: str, result: Dict[str, Any], pairing: Pairing, options: Options,
+           statistics: Statistics = NO_STATISTICS) -> Dict[str, Any]:
+    """A metric's traced result completed as mrp-score prints it: macro figures, with a bootstrap
     confidence intervals, and the signature (claiming no standardization where no AMR graph is scored)."""
     from mrp.report.stats import annotate
 
-    annotate(result, bootstrap, seed)
+    annotate(result, statistics.bootstrap, statistics.seed)
     frameworks = frameworks_scored(pairing)
     if "amr" not in frameworks:
-        settings = replace(settings, standardization="none")
-    result["signature"] = signature(canonical(metric), frameworks, settings)
+        options = replace(options, standardization="none")
+    result["signature"] = signature(canonical(metric), frameworks, options, statistics)
     return result
 
 
@@ -59,12 +59,9 @@ class _Plan:
 
     metric: str
     options: Options
-    settings: Settings
+    statistics: Statistics
     standardization: Any
-    bootstrap: Optional[int]
-    seed: int
     triples: Optional[str]
-    mip: bool
     formats: Tuple[Optional[str], Optional[str]]
     reading: Dict[str, Any]
 
@@ -83,21 +80,18 @@ def _plan(metric: str, arguments: Dict[str, Any]) -> _Plan:
     values.setdefault("timeout", DEFAULT_TIMEOUT)
     if values["timeout"] == 0:
         values["timeout"] = None
-    values["jobs"] = {"auto": driver.AUTO}.get(values.get("jobs", 1), values.get("jobs", 1))
+    jobs = values.pop("jobs", 1)
     progress = arguments.get("progress")
     if progress is True:
         from mrp.report.progress import Line
 
         progress = Line("mrp", "gold", show=True)
-    options = Options(trace=True, progress=progress or None, **values)
-    settings = Settings(standardization=std.name(), limit=options.limit, timeout=options.timeout,
-                        smatch_compat=options.smatch_compat, no_wiki=bool(arguments.get("no_wiki")),
-                        strict=bool(arguments.get("strict")), bootstrap=arguments.get("bootstrap"),
-                        seed=arguments.get("seed", 0), aspect_depth=options.aspect_depth,
-                        sembleu_weights=options.sembleu_weights, sembleu_compat=options.sembleu_compat,
-                        ancast_compat=options.ancast_compat, mip=arguments.get("mip", True))
-    return _Plan(name, options, settings, std, arguments.get("bootstrap"), arguments.get("seed", 0),
-                 arguments.get("triples"), arguments.get("mip", True),
+    run = Execution(jobs=driver.AUTO if jobs == "auto" else jobs, progress=progress or None)
+    options = Options(trace=True, mip=arguments.get("mip", True), standardization=std.name(),
+                      no_wiki=bool(arguments.get("no_wiki")), strict=bool(arguments.get("strict")), run=run,
+                      **values)
+    statistics = Statistics(arguments.get("bootstrap"), arguments.get("seed", 0))
+    return _Plan(name, options, statistics, std, arguments.get("triples"),
                  (arguments.get("gold_format", arguments.get("format")), arguments.get("format")),
                  {option: arguments[option] for option in _READING if option in arguments})
 
@@ -176,10 +170,9 @@ def score(gold: Graphs, system: Graphs, metric: str = "mrp", **options: Any) -> 
     """
     plan = _plan(metric, options)
     pairing, scoring = _pairing(gold, system, plan)
-    with _mip(plan.mip):
+    with _mip(plan.options.mip):
         result, details = module_of(plan.metric).evaluate(pairing, scoring)
-    finish(plan.metric, result, pairing, replace(plan.settings, penman=scoring.penman), plan.bootstrap,
-           plan.seed)
+    finish(plan.metric, result, pairing, scoring, plan.statistics)
     if details:
         result["errors"] = details
     return Result(plan.metric, primary_path(plan.metric), result)
@@ -204,7 +197,7 @@ class Scorer:
             raise ScoreError("a batch of Penman graphs and a batch of other graphs cannot be scored together")
         pairing = _renumbered(pairing, self._seen)
         self._seen += len(pairing.pairs)
-        with _mip(self._plan.mip):
+        with _mip(self._plan.options.mip):
             run, _ = driver.run(module_of(self._plan.metric).METRIC, pairing, scoring)
         self._runs.append(run)
 
@@ -219,8 +212,8 @@ class Scorer:
         module = module_of(self._plan.metric)
         run = driver.combined(self._runs)
         result = driver.summary(module.METRIC, run)
-        settings = replace(self._plan.settings, penman=bool(self._penman))
-        finish(self._plan.metric, result, run.pairing, settings, self._plan.bootstrap, self._plan.seed)
+        options = replace(self._plan.options, penman=bool(self._penman))
+        finish(self._plan.metric, result, run.pairing, options, self._plan.statistics)
         return Result(self._plan.metric, primary_path(self._plan.metric), result)
 
 

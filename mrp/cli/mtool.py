@@ -33,7 +33,7 @@ from mrp.cli.common import (
 from mrp.cli.mtool_layout import layout, render
 from mrp.codecs import ReadOptions, WriteOptions, writer
 from mrp.io.load import Corpus, read_corpus, read_text
-from mrp.metrics.options import Options
+from mrp.metrics.options import Execution, Options
 from mrp.metrics.pairing import Pairing
 from mrp.metrics.registry import evaluator
 from mrp.report.progress import Line, terminal
@@ -227,8 +227,8 @@ def _score(args: argparse.Namespace, metrics: List[str], pairing: Pairing, out: 
     null = {(p.gold.framework or "none", p.gold.id) for p in pairing.pairs if p.null}
     errors: Dict[str, object] = {}
     for metric in metrics:
-        options = Options(timeout=args.timeout or None, trace=True, errors=bool(args.errors), jobs=cores,
-                          penman=False, progress=progress)
+        options = Options(timeout=args.timeout or None, trace=True, errors=bool(args.errors), penman=False,
+                          run=Execution(jobs=cores, progress=progress))
         result, details = evaluator(metric)(pairing, options)
         out.write(render(layout(metric, result, args.trace > 0, null)))
         out.flush()

@@ -7,6 +7,7 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
+from mrp.api.scoring import finish
 from mrp.cli import inputs
 from mrp.cli.common import (
     OK,
@@ -20,13 +21,13 @@ from mrp.cli.common import (
 from mrp.cli.score_args import DEFAULT_TIMEOUT, PROGRAM, check, parser
 from mrp.codecs import ReadOptions
 from mrp.io.load import Corpus, read_corpus
-from mrp.metrics.options import Options
+from mrp.metrics.options import Execution, Options
 from mrp.metrics.pairing import Pairing
 from mrp.metrics.registry import canonical, evaluator, warm
 from mrp.process.ahead import Ahead
 from mrp.report.progress import Line, terminal
 from mrp.report.render import render
-from mrp.report.signature import Settings, signature
+from mrp.report.signature import Statistics, signature
 
 __all__ = ["DEFAULT_TIMEOUT", "PROGRAM", "main", "main_body", "parser", "validate_report"]
 
@@ -108,25 +109,15 @@ def _amr_only(metrics: List[str], pairing: Pairing, std: Standardization, quiet:
     return metrics
 
 
-def _claimed(settings: Settings, pairing: Pairing) -> Settings:
-    """The settings a signature may claim for this pairing (no standardization without AMR graphs)."""
-    if "amr" not in inputs.frameworks_scored(pairing):
-        return replace(settings, standardization="none")
-    return settings
-
-
-def _evaluate(metric: str, pairing: Pairing, options: Options, args: argparse.Namespace,
-              settings: Settings) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+def _evaluate(metric: str, pairing: Pairing, options: Options, args: argparse.Namespace
+              ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """One metric's result with macro scores, intervals and signature; per-item scores only with --trace."""
-    from mrp.report.stats import annotate
-
     result, found = evaluator(metric)(pairing, options)
-    annotate(result, args.bootstrap, args.seed)
+    finish(metric, result, pairing, options, Statistics(args.bootstrap, args.seed))
     if not args.trace and len(args.system) == 1:
         result.pop("scores", None)
         if isinstance(result.get("documents"), dict):  # AnCast's per-document items
             result["documents"].pop("scores", None)
-    result["signature"] = signature(metric, inputs.frameworks_scored(pairing), _claimed(settings, pairing))
     return result, found
 
 
@@ -149,12 +140,11 @@ def write_errors(path: str, details: Dict[str, Any]) -> None:
         stream.write("\n")
 
 
-def _single(args: argparse.Namespace, metrics: List[str], pairing: Pairing, options: Options,
-            settings: Settings) -> None:
+def _single(args: argparse.Namespace, metrics: List[str], pairing: Pairing, options: Options) -> None:
     results: Dict[str, Any] = {}
     details: Dict[str, Any] = {}
     for metric in metrics:
-        results[metric], found = _evaluate(metric, pairing, options, args, settings)
+        results[metric], found = _evaluate(metric, pairing, options, args)
         if found:
             details[metric] = found
     if len(metrics) == 1:
@@ -171,12 +161,12 @@ def _single(args: argparse.Namespace, metrics: List[str], pairing: Pairing, opti
 
 
 def _board(args: argparse.Namespace, metrics: List[str], runs: Dict[str, List[Tuple[str, Dict[str, Any]]]],
-           settings: Settings, frameworks: Set[str]) -> None:
+           options: Options, frameworks: Set[str]) -> None:
     from mrp.report.leaderboard import leaderboard, ranked, table
 
-    test = replace(settings, test=args.significance)
+    statistics = Statistics(args.bootstrap, args.seed, args.significance)
     if "amr" not in frameworks:
-        test = replace(test, standardization="none")
+        options = replace(options, standardization="none")
     document: Dict[str, Any] = {}
     text = ""
     for metric in metrics:
@@ -185,7 +175,7 @@ def _board(args: argparse.Namespace, metrics: List[str], runs: Dict[str, List[Tu
             board = leaderboard(metric, runs[metric], n=args.bootstrap or 1000, seed=args.seed,
                                 method=args.significance)
             text += table(board) + "\n"
-        board["signature"] = signature(metric, frameworks, test)
+        board["signature"] = signature(metric, frameworks, options, statistics)
         board["results"] = {}
         for name, result in runs[metric]:
             if not args.trace:
@@ -197,24 +187,15 @@ def _board(args: argparse.Namespace, metrics: List[str], runs: Dict[str, List[Tu
     _write(args, text if args.table else render(document), document)
 
 
-def settings_of(args: argparse.Namespace, std: Standardization, penman: bool) -> Settings:
-    """What the signature records about this run's options."""
+def options_of(args: argparse.Namespace, std: Standardization, penman: bool, progress: Line) -> Options:
+    """What the metrics score with in this run (recorded in the signature), and how the run executes."""
     depth = None if args.aspect_depth == "full" else int(args.aspect_depth)
-    return Settings(standardization=std.name(), limit=args.limit, timeout=args.timeout or None,
-                    smatch_compat=args.smatch_compat, penman=penman, no_wiki=args.no_wiki,
-                    strict=args.strict, bootstrap=args.bootstrap, seed=args.seed, aspect_depth=depth,
-                    sembleu_weights=args.sembleu_weights, sembleu_compat=args.sembleu_compat,
-                    ancast_compat=args.ancast_compat, mip=not args.no_mip)
-
-
-def options_of(args: argparse.Namespace, penman: bool, progress: Line) -> Options:
-    """How the metrics score in this run."""
-    depth = None if args.aspect_depth == "full" else int(args.aspect_depth)
-    return Options(limit=args.limit, timeout=args.timeout or None, trace=True, errors=bool(args.errors),
-                   jobs=args.jobs, smatch_compat=args.smatch_compat, penman=penman, progress=progress,
-                   memo={} if len(args.system) > 1 else None, aspect_depth=depth,
-                   sembleu_weights=args.sembleu_weights, sembleu_compat=args.sembleu_compat,
-                   ancast_compat=args.ancast_compat)
+    return Options(limit=args.limit, timeout=args.timeout or None, mip=not args.no_mip, trace=True,
+                   errors=bool(args.errors), smatch_compat=args.smatch_compat, penman=penman,
+                   aspect_depth=depth, sembleu_weights=args.sembleu_weights,
+                   sembleu_compat=args.sembleu_compat, ancast_compat=args.ancast_compat,
+                   standardization=std.name(), no_wiki=args.no_wiki, strict=args.strict,
+                   run=Execution(args.jobs, progress, memo={} if len(args.system) > 1 else None))
 
 
 def main_body(argv: List[str]) -> int:
@@ -246,15 +227,14 @@ def main_body(argv: List[str]) -> int:
             validate_report(path, fmt, read, args.framework)
     gold = _standardized(gold, std)
     penman = all(fmt == gold_format == "amr" for fmt in formats) and args.triples != "mrp"
-    settings = settings_of(args, std, penman)
     progress = Line(PROGRAM, gold.name, show=terminal(sys.stderr) and not args.quiet)
-    options = options_of(args, penman, progress)
+    options = options_of(args, std, penman, progress)
     if system.ahead:  # the kernels load while the system file is read
         for metric in metrics:
             warm(metric, options)
     if len(args.system) == 1:
         pairing = _read_system(system, read, gold, args, std)
-        _single(args, _amr_only(metrics, pairing, std, args.quiet), pairing, options, settings)
+        _single(args, _amr_only(metrics, pairing, std, args.quiet), pairing, options)
         return OK
     runs: Dict[str, List[Tuple[str, Dict[str, Any]]]] = {metric: [] for metric in metrics}
     scored: Set[str] = set()
@@ -264,8 +244,8 @@ def main_body(argv: List[str]) -> int:
             system = ahead(k + 1)
         scored.update(inputs.frameworks_scored(pairing))
         for metric in _amr_only(metrics, pairing, std, args.quiet):
-            runs[metric].append((path, _evaluate(metric, pairing, options, args, settings)[0]))
-    _board(args, [m for m in metrics if runs[m]], runs, settings, scored)
+            runs[metric].append((path, _evaluate(metric, pairing, options, args)[0]))
+    _board(args, [m for m in metrics if runs[m]], runs, options, scored)
     return OK
 
 

@@ -339,9 +339,9 @@ class Aspects(Metric):
                             "--aspect-depth full",
                             kind=aspect_depth, metavar="N|full", default=2),)
 
-    def signature_fields(self, settings: Any) -> List[str]:
-        depth = "full" if settings.aspect_depth is None else settings.aspect_depth
-        return [triples_field(settings), f"depth:{depth}"]
+    def signature_fields(self, options: Options) -> List[str]:
+        depth = "full" if options.aspect_depth is None else options.aspect_depth
+        return [triples_field(options), f"depth:{depth}"]
 
     def prepare(self, options: Options) -> None:
         self.load_solver(options)

@@ -134,7 +134,8 @@ class Metric(ABC):
         """Compile or load the solver's kernels now, outside every pair's clock (metrics that search)."""
         from mrp.solver.warmup import ready
 
-        ready(options.progress.compiling if options.progress is not None else None)
+        progress = options.run.progress
+        ready(progress.compiling if progress is not None else None)
 
     @abstractmethod
     def score(self, pair: Pair, options: Options) -> PairResult:
@@ -176,9 +177,8 @@ class Metric(ABC):
                 out["cut"] = result.cut
         return out
 
-    def signature_fields(self, settings: Any) -> List[str]:
-        """The signature fields of its own options under ``settings``
-        (:class:`mrp.report.signature.Settings`), placed after the normalization."""
+    def signature_fields(self, options: Options) -> List[str]:
+        """The signature fields of its own options (placed after the normalization)."""
         return []
 
     @abstractmethod

@@ -26,7 +26,7 @@ from mrp.errors import ScoreError
 from mrp.graph import fingerprint
 from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import Path, add
-from mrp.metrics.options import Options, Progress
+from mrp.metrics.options import Execution, Options, Progress
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.process.forked import available_cpus, child_start
 from mrp.process.packed import size
@@ -34,7 +34,7 @@ from mrp.process.packed import size
 if TYPE_CHECKING:  # the process pool (and multiprocessing) is imported only for --jobs
     from concurrent.futures import Future, ProcessPoolExecutor
 
-#: ``Options.jobs`` for "as many worker processes as pay off" (see :func:`workers`)
+#: ``Execution.jobs`` for "as many worker processes as pay off" (see :func:`workers`)
 AUTO = 0
 #: AUTO uses at most this many workers ...
 AUTO_MAX = 4
@@ -94,12 +94,12 @@ def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    jobs = options.jobs
+    jobs = options.run.jobs
     chunk = max(1, min(64, len(pairs) // (jobs * 4) or 1))
     todo: Deque[Tuple[int, int]] = deque((k, min(k + chunk, len(pairs))) for k in range(0, len(pairs), chunk))
     suspects: Deque[int] = deque()
     done: Dict[int, PairResult] = {}
-    _WORK = [metric, pairs, replace(options, progress=None, memo=None)]
+    _WORK = [metric, pairs, replace(options, run=Execution(jobs))]
     gc.collect()
     gc.freeze()  # the workers' collector then leaves the inherited objects (and their pages) alone
     context = multiprocessing.get_context("fork")
@@ -168,17 +168,18 @@ def workers(jobs: int, pairs: Sequence[Pair]) -> int:
 
 def results(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator[PairResult]:
     """The results of the pairs, in order (in worker processes when :func:`workers` says so)."""
-    jobs = workers(options.jobs, pairs)
+    jobs = workers(options.run.jobs, pairs)
     if jobs > 1 and len(pairs) > 1 and hasattr(os, "fork"):
-        yield from _parallel(metric, pairs, replace(options, jobs=jobs))
+        yield from _parallel(metric, pairs, replace(options, run=replace(options.run, jobs=jobs)))
     else:
         for pair in pairs:
             yield _isolated(metric, pair, options)
 
 
 def _memoized(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator[PairResult]:
-    """Results in order, reusing ``options.memo`` for a system graph already scored against the same gold."""
-    memo = options.memo
+    """Results in order, reusing ``options.run.memo`` for a system graph already scored against the same
+    gold."""
+    memo = options.run.memo
     if memo is None:
         yield from results(metric, pairs, options)
         return
@@ -205,7 +206,7 @@ def run(metric: Metric, pairing: Pairing, options: Optional[Options] = None) -> 
         metric.prepare(options)
     except Exception as error:  # noqa: BLE001 - without its kernels the metric cannot score anything
         raise ScoreError(f"{metric.name}: cannot load the solver: {type(error).__name__}: {error}") from error
-    progress = options.progress or Progress()
+    progress = options.run.progress or Progress()
     progress.start(len(pairing.pairs))
     totals: Dict[Path, List[Any]] = {}
     found: List[PairResult] = []

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Dict, Optional, Tuple
 
 from mrp.graph import Graph
 
-__all__ = ["Options", "Progress"]
+__all__ = ["Execution", "Options", "Progress"]
 
 
 class Progress:
@@ -30,16 +30,27 @@ class Progress:
 
 
 @dataclass
+class Execution:
+    """How a run executes; nothing here changes a number: worker processes, progress, reused results."""
+
+    #: worker processes; AUTO (0): as many as pay off (:func:`mrp.metrics.driver.workers`)
+    jobs: int = 1
+    #: where progress and per-pair failures go
+    progress: Optional[Progress] = None
+    #: pair scores already computed, reused for an identical system graph against the same gold
+    memo: Optional[Dict[Any, Any]] = None
+
+
+@dataclass
 class Options:
-    """What changes how a metric scores: search limit, trace, errors, workers, compatibility."""
+    """What changes the numbers (each recorded in the signature), what a result reports (``trace``,
+    ``errors``), and how the run executes (``run``)."""
 
     limit: Optional[int] = None
     #: seconds per pair at most (each search stops with its best map and a bound)
     timeout: Optional[float] = None
-    trace: bool = False
-    errors: bool = False
-    #: worker processes; AUTO (0): as many as pay off (:func:`mrp.metrics.driver.workers`)
-    jobs: int = 1
+    #: pairs the search leaves open go to the mixed-integer program (False: ``--no-mip``)
+    mip: bool = True
     smatch_compat: bool = False
     #: AnCast: reproduce AnCast 0.1.1 (its reading, alignment and scoring) instead of the optimum
     ancast_compat: bool = False
@@ -51,7 +62,12 @@ class Options:
     sembleu_weights: Optional[Tuple[float, ...]] = None
     #: SemBLEU: reproduce the original's reachability and string handling
     sembleu_compat: bool = False
-    #: where progress and per-pair failures go
-    progress: Optional[Progress] = None
-    #: pair scores already computed, reused for an identical system graph against the same gold
-    memo: Optional[Dict[Any, Any]] = None
+    #: how the graphs were prepared: the AMR standardization's name, ``:wiki`` dropped, repairs refused
+    standardization: str = "none"
+    no_wiki: bool = False
+    strict: bool = False
+    #: per-item objects under "scores"
+    trace: bool = False
+    #: --errors data (the correspondence and the missing and surplus tuples of each item)
+    errors: bool = False
+    run: Execution = field(default_factory=Execution)

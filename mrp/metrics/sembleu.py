@@ -314,13 +314,13 @@ class SemBLEU(Metric):
                   "dropped from strings)"),
     )
 
-    def signature_fields(self, settings: Any) -> List[str]:
-        weights = settings.sembleu_weights or DEFAULT_WEIGHTS
+    def signature_fields(self, options: Options) -> List[str]:
+        weights = options.sembleu_weights or DEFAULT_WEIGHTS
         if len(weights) > 1 and weights == (1.0 / len(weights),) * len(weights):
             shown = f"uniform{len(weights)}"
         else:
             shown = "+".join(repr(w) for w in weights)
-        return ["weights:" + shown] + (["compat"] if settings.sembleu_compat else [])
+        return ["weights:" + shown] + (["compat"] if options.sembleu_compat else [])
 
     def score(self, pair: Pair, options: Options) -> PairResult:
         weights = tuple(options.sembleu_weights or DEFAULT_WEIGHTS)

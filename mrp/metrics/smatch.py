@@ -243,10 +243,10 @@ def score_triples(gid: str, gold: Tuple[Local, Relations, int], system: Tuple[Lo
     return item
 
 
-def triples_field(settings: Any) -> str:
+def triples_field(options: Options) -> str:
     """The signature field of the triples counted: the original tool's (penman) or of the MRP form."""
-    compat = "+compat" if settings.smatch_compat else ""
-    return "triples:" + ("penman" if settings.penman else "mrp") + compat
+    compat = "+compat" if options.smatch_compat else ""
+    return "triples:" + ("penman" if options.penman else "mrp") + compat
 
 
 class SMATCH(Metric):
@@ -263,8 +263,8 @@ class SMATCH(Metric):
                             "word)"),)
     searches = True
 
-    def signature_fields(self, settings: Any) -> List[str]:
-        return [triples_field(settings)]
+    def signature_fields(self, options: Options) -> List[str]:
+        return [triples_field(options)]
 
     def prepare(self, options: Options) -> None:
         self.load_solver(options)

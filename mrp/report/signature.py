@@ -11,63 +11,55 @@ not comparable.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, List, Optional, Tuple
+from typing import Iterable, List, Optional
 
 from mrp import __version__
+from mrp.metrics.options import Options
 
 
 @dataclass(frozen=True)
-class Settings:
-    """The options of a run that a signature records."""
+class Statistics:
+    """The statistics options a signature records (they change intervals and tests, not counts)."""
 
-    standardization: str = "none"
-    limit: Optional[int] = None
-    timeout: Optional[float] = None
-    smatch_compat: bool = False
-    penman: bool = False
-    no_wiki: bool = False
-    #: graphs that need a repair were refused (--strict)
-    strict: bool = False
     bootstrap: Optional[int] = None
     seed: int = 0
+    #: the leaderboard's paired test
     test: Optional[str] = None
-    aspect_depth: Optional[int] = 2
-    #: SemBLEU weights (None: the original's default) and compatibility mode
-    sembleu_weights: Optional[Tuple[float, ...]] = None
-    sembleu_compat: bool = False
-    ancast_compat: bool = False
-    #: pairs the search leaves open go to the mixed-integer program (False: --no-mip)
-    mip: bool = True
 
 
-def _solver(settings: Settings) -> str:
+def _solver(options: Options) -> str:
     parts: List[str] = []
-    if settings.limit is not None:
-        parts.append(f"limit:{settings.limit}")
-    if settings.timeout is not None:
-        parts.append(f"timeout:{settings.timeout:g}s")
-    if not settings.mip:
+    if options.limit is not None:
+        parts.append(f"limit:{options.limit}")
+    if options.timeout is not None:
+        parts.append(f"timeout:{options.timeout:g}s")
+    if not options.mip:
         parts.append("nomip")
     return "+".join(parts) if parts else "exact"
 
 
-def signature(metric: str, frameworks: Iterable[str], settings: Settings) -> str:
-    """The signature of one metric's result over graphs of these frameworks."""
+#: no bootstrap, no test
+NO_STATISTICS = Statistics()
+
+
+def signature(metric: str, frameworks: Iterable[str], options: Options,
+              statistics: Statistics = NO_STATISTICS) -> str:
+    """The signature of one metric's result over graphs of these frameworks, scored with ``options``."""
     from mrp.metrics.registry import metric as registered
 
     measure = registered(metric)
     names = sorted({name or "none" for name in frameworks}) or ["none"]
     fields = [f"{measure.name}:{'+'.join(names)}", f"norm:{measure.normalization}"]
-    fields.extend(measure.signature_fields(settings))
-    if settings.no_wiki:
+    fields.extend(measure.signature_fields(options))
+    if options.no_wiki:
         fields.append("wiki:no")
-    if settings.strict:
+    if options.strict:
         fields.append("read:strict")
-    fields.append(f"std:{settings.standardization}")
-    fields.append(_solver(settings))
-    if settings.bootstrap is not None:
-        fields.append(f"boot:{settings.bootstrap}+seed:{settings.seed}")
-    if settings.test is not None:
-        fields.append(f"test:{settings.test}+seed:{settings.seed}")
+    fields.append(f"std:{options.standardization}")
+    fields.append(_solver(options))
+    if statistics.bootstrap is not None:
+        fields.append(f"boot:{statistics.bootstrap}+seed:{statistics.seed}")
+    if statistics.test is not None:
+        fields.append(f"test:{statistics.test}+seed:{statistics.seed}")
     fields.append(f"v{__version__}")
     return "|".join(fields)

@@ -126,8 +126,8 @@ class AnCast(Metric):
                             "scoring quirks) instead of the proved-optimal alignment"),)
     searches = True
 
-    def signature_fields(self, settings: Any) -> List[str]:
-        return ["align:" + ("ancast-0.1.1" if settings.ancast_compat else "lrm-optimal")]
+    def signature_fields(self, options: Options) -> List[str]:
+        return ["align:" + ("ancast-0.1.1" if options.ancast_compat else "lrm-optimal")]
 
     def prepare(self, options: Options) -> None:
         if not options.ancast_compat:
