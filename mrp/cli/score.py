@@ -18,7 +18,7 @@ from mrp.cli.common import (
     run,
     warn,
 )
-from mrp.cli.score_args import DEFAULT_TIMEOUT, PROGRAM, check, parser
+from mrp.cli.score_args import DEFAULT_TIMEOUT, PROGRAM, check, chosen, owner, parser
 from mrp.codecs import ReadOptions
 from mrp.io.load import Corpus, read_corpus
 from mrp.metrics.options import Execution, Options
@@ -187,20 +187,36 @@ def _board(args: argparse.Namespace, metrics: List[str], runs: Dict[str, List[Tu
     _write(args, text if args.table else render(document), document)
 
 
-def options_of(args: argparse.Namespace, std: Standardization, penman: bool, progress: Line) -> Options:
+def options_of(args: argparse.Namespace, std: Standardization, penman: bool, progress: Line,
+               metrics: List[str]) -> Options:
     """What the metrics score with in this run (recorded in the signature), and how the run executes."""
-    depth = None if args.aspect_depth == "full" else int(args.aspect_depth)
+    from mrp.metrics.registry import metric
+
+    given = {parameter.field: getattr(args, parameter.field)
+             for name in metrics for parameter in metric(name).parameters
+             if hasattr(args, parameter.field)}
     return Options(limit=args.limit, timeout=args.timeout or None, mip=not args.no_mip, trace=True,
-                   errors=bool(args.errors), smatch_compat=args.smatch_compat, penman=penman,
-                   aspect_depth=depth, sembleu_weights=args.sembleu_weights,
-                   sembleu_compat=args.sembleu_compat, ancast_compat=args.ancast_compat,
-                   standardization=std.name(), no_wiki=args.no_wiki, strict=args.strict,
-                   run=Execution(args.jobs, progress, memo={} if len(args.system) > 1 else None))
+                   errors=bool(args.errors), penman=penman, standardization=std.name(), no_wiki=args.no_wiki,
+                   strict=args.strict, **given,
+                   run=Execution(args.jobs, progress, {} if len(args.system) > 1 else None))
+
+
+def _arguments(argv: List[str]) -> argparse.Namespace:
+    """The arguments, with the options of the metrics they name; an option of another metric is refused
+    with the metric it belongs to."""
+    metrics = chosen(argv)
+    known, unknown = parser(metrics).parse_known_args(argv)
+    for word in unknown:
+        name = owner(word) if word.startswith("--") else None
+        if name is not None:
+            fail(PROGRAM, f"{word.split('=', 1)[0]} is an option of metric {name}, which --score does not "
+                          f"name (e.g. --score {','.join(metrics or []) + ',' if metrics else ''}{name})")
+    return parser(metrics).parse_args(argv)
 
 
 def main_body(argv: List[str]) -> int:
     """Run mrp-score on arguments; returns the exit status."""
-    args = parser().parse_args(argv)
+    args = _arguments(argv)
     check(args)
     if args.no_mip:
         from mrp.solver import mip
@@ -228,7 +244,7 @@ def main_body(argv: List[str]) -> int:
     gold = _standardized(gold, std)
     penman = all(fmt == gold_format == "amr" for fmt in formats) and args.triples != "mrp"
     progress = Line(PROGRAM, gold.name, show=terminal(sys.stderr) and not args.quiet)
-    options = options_of(args, std, penman, progress)
+    options = options_of(args, std, penman, progress, metrics)
     if system.ahead:  # the kernels load while the system file is read
         for metric in metrics:
             warm(metric, options)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import List, Optional, Sequence
 
+from mrp.api.scoring import DEFAULT_TIMEOUT
 from mrp.cli.common import (
     add_read_options,
     add_selection_options,
@@ -13,11 +14,11 @@ from mrp.cli.common import (
     new_parser,
     refuse_overwrite,
 )
+from mrp.errors import MRPError
 from mrp.metrics.driver import AUTO, AUTO_MAX
+from mrp.metrics.registry import names
 
 PROGRAM = "mrp-score"
-#: seconds per pair at most unless --timeout says otherwise (recorded in the signature)
-DEFAULT_TIMEOUT = 60.0
 
 EPILOG = """\
 examples:
@@ -44,8 +45,61 @@ To convert between formats, see mrp-convert --help; mtool's command line: mrp-mt
 """
 
 
-def parser() -> argparse.ArgumentParser:
-    """The argument parser of mrp-score."""
+def chosen(argv: Sequence[str]) -> Optional[List[str]]:
+    """The metrics an argument list names (--score, --aspects, --unlabeled), or None with --help (every
+    metric's options are then shown)."""
+    if "-h" in argv or "--help" in argv:
+        return None
+    first = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    first.add_argument("--score", default="mrp")
+    first.add_argument("--aspects", action="store_true")
+    first.add_argument("--unlabeled", action="store_true")
+    known, _ = first.parse_known_args(list(argv))
+    names = [name.strip() for name in known.score.split(",") if name.strip()]
+    names += ["aspects"] * known.aspects + ["unlabeled"] * known.unlabeled
+    from mrp.metrics.registry import canonical
+
+    out = []
+    for name in names:
+        try:
+            out.append(canonical(name))
+        except MRPError:
+            continue  # refused with its message once the arguments are read
+    return out
+
+
+def add_metric_options(p: argparse.ArgumentParser, metrics: Optional[Sequence[str]]) -> None:
+    """The options of these metrics (every metric's for None), as each metric declares them."""
+    from mrp.metrics.registry import METRICS, metric
+
+    group = p.add_argument_group("options of the metrics (given with the metric they belong to)")
+    seen = set()
+    for name in METRICS if metrics is None else metrics:
+        for parameter in metric(name).parameters:
+            if parameter.flag in seen:
+                continue
+            seen.add(parameter.flag)
+            if parameter.kind is None:
+                group.add_argument(parameter.flag, dest=parameter.field, action="store_true",
+                                   help=parameter.help)
+            else:
+                group.add_argument(parameter.flag, dest=parameter.field, type=parameter.kind,
+                                   metavar=parameter.metavar, default=parameter.default,
+                                   choices=parameter.choices, help=parameter.help)
+
+
+def owner(flag: str) -> Optional[str]:
+    """The metric an option belongs to, or None."""
+    from mrp.metrics.registry import METRICS, metric
+
+    for name in METRICS:
+        if any(parameter.flag == flag.split("=", 1)[0] for parameter in metric(name).parameters):
+            return name
+    return None
+
+
+def parser(metrics: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
+    """The argument parser of mrp-score, with the options of ``metrics`` (None: every metric's)."""
     p = new_parser(PROGRAM, "Score system graphs against gold graphs (MRP metric with a provably optimal "
                     "node correspondence). Prints one JSON document; with several SYSTEM files, a "
                     "leaderboard.", EPILOG)
@@ -53,8 +107,7 @@ def parser() -> argparse.ArgumentParser:
                    help="system graphs ('-' for stdin), e.g. system.mrp; several files give a leaderboard")
     p.add_argument("--gold", required=True, metavar="GOLD", help="gold graphs, e.g. --gold gold.mrp")
     p.add_argument("--score", default="mrp", metavar="METRIC[,METRIC...]",
-                   help="metrics to compute: mrp (default), smatch, edm, sdp, ucca, aspects, sembleu, "
-                        "predications, unlabeled; with several "
+                   help=f"metrics to compute: {', '.join(names())} (mrp is the default); with several "
                         "(e.g. --score mrp,smatch,edm) the JSON is keyed by metric name and the "
                         "inputs are read once")
     p.add_argument("--format", metavar="FMT",
@@ -76,9 +129,6 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--aspects", action="store_true",
                    help="add fine-grained AMR aspect scores (named entities, negation, ...) "
                         "under \"aspects\"")
-    p.add_argument("--aspect-depth", default="2", metavar="N|full",
-                   help="aspects: relation levels kept below a trigger: 2 (default, as Smatch++ extracts) "
-                        "or 'full' (everything reachable from the trigger), e.g. --aspect-depth full")
     p.add_argument("--triples", choices=("penman", "mrp"),
                    help="smatch on AMR read from Penman: the original SMATCH tool's triples (penman, the "
                         "default) or mtool's triples of the MRP form (mrp, as mrp-mtool counts)")
@@ -101,20 +151,8 @@ def parser() -> argparse.ArgumentParser:
                    help=f"worker processes; auto (the default): one per CPU, at most {AUTO_MAX}, when there "
                         "is enough to score (else none: the pairs are scored in this process); results are "
                         "identical for any N, e.g. --jobs 1")
-    p.add_argument("--smatch-compat", action="store_true",
-                   help="smatch: reproduce the original SMATCH tool's counts, defects included "
-                        "(duplicate triples counted repeatedly, quoted strings cut to their first word)")
     p.add_argument("--unlabeled", action="store_true",
                    help="add the MRP metric with edge and node labels ignored (as --score unlabeled)")
-    p.add_argument("--sembleu-weights", type=_weights, metavar="K|W1,W2,...",
-                   help="SemBLEU weights of orders 1, 2, 3 (default 0.34,0.33,0.34, as the original; "
-                        "K: uniform over orders 1..K), e.g. --sembleu-weights 2")
-    p.add_argument("--sembleu-compat", action="store_true",
-                   help="SemBLEU: reproduce the original tool, defects included (unreached nodes skipped, "
-                        ":/() dropped from strings)")
-    p.add_argument("--ancast-compat", action="store_true",
-                   help="ancast: reproduce AnCast 0.1.1 (its reading, anchor-broadcast alignment and "
-                        "scoring quirks) instead of the proved-optimal alignment")
     p.add_argument("--bootstrap", type=int, nargs="?", const=1000, metavar="N",
                    help="add 95%% confidence intervals (\"ci\") from N bootstrap resamples of the items "
                         "(default N 1000), e.g. --bootstrap or --bootstrap 5000")
@@ -130,6 +168,7 @@ def parser() -> argparse.ArgumentParser:
                    help="first report every problem of GOLD and SYSTEM on stderr (as mrp-validate), "
                         "then score")
     p.add_argument("--output", metavar="FILE", help="write the JSON here instead of stdout")
+    add_metric_options(p, metrics)
     p.add_argument("--quiet", action="store_true",
                    help="no progress line, and do not list skipped or unpaired graphs one by one "
                         "(counts are still printed)")
@@ -148,15 +187,6 @@ def _jobs(text: str) -> int:
     return jobs
 
 
-def _weights(text: str) -> Any:
-    from mrp.metrics.sembleu import parse_weights
-
-    try:
-        return parse_weights(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
 def check(args: argparse.Namespace) -> None:
     if args.limit is not None and args.limit < 0:
         fail(PROGRAM, "--limit must not be negative")
@@ -164,8 +194,6 @@ def check(args: argparse.Namespace) -> None:
         fail(PROGRAM, "--timeout must be a number of seconds (0: no cap)")
     if args.bootstrap is not None and args.bootstrap < 1:
         fail(PROGRAM, "--bootstrap needs at least 1 resample")
-    if args.aspect_depth != "full" and not (args.aspect_depth.isdigit()):
-        fail(PROGRAM, "--aspect-depth must be a number of levels or 'full'")
     if len(args.system) > 1 and args.errors:
         fail(PROGRAM, "--errors works with one SYSTEM file")
     if len(set(args.system)) != len(args.system):
