@@ -124,3 +124,22 @@ def test_data_flows_one_way_between_the_layers() -> None:
             if mine >= 0 and _layer(module) > mine:
                 upward.append(f"{name} imports {module}")
     assert not upward, upward
+
+
+def test_every_metric_owns_its_facts() -> None:
+    """Each registry line names a module whose METRIC carries the facts the CLI, the API, signatures and
+    leaderboards read; its parameters set Options fields, with flags no other metric uses."""
+    import dataclasses
+
+    from mrp.metrics.options import Options
+    from mrp.metrics.registry import METRICS, metric
+
+    fields = {f.name for f in dataclasses.fields(Options)}
+    flags: Dict[str, str] = {}
+    for name in METRICS:
+        measure = metric(name)
+        assert measure.name == name and measure.summary and measure.normalization
+        assert measure.primary is None or isinstance(measure.primary, tuple)
+        for parameter in measure.parameters:
+            assert parameter.field in fields, (name, parameter.field)
+            assert parameter.flag.startswith("--") and flags.setdefault(parameter.flag, name) == name
