@@ -106,10 +106,8 @@ def document(k: int, number: int) -> Problem:
 
 def test_a_document_the_search_leaves_open_is_proved_by_the_program(monkeypatch: pytest.MonkeyPatch) -> None:
     problem = document(8, 152)
-    monkeypatch.setattr(mip, "ENABLED", False)
-    alone = solve_problem(problem, limit=1000)
+    alone = solve_problem(problem, limit=1000, handover=False)
     assert not alone.exact and alone.bound > alone.value, "the search closes this pair alone: pick another"
-    monkeypatch.setattr(mip, "ENABLED", True)
     both = solve_problem(problem)
     assert both.mip and both.exact and both.bound == both.value >= alone.value
     assert mip.value_of(problem, np.array(both.mapping)) == both.value

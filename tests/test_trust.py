@@ -233,3 +233,16 @@ def test_a_cold_run_equals_a_warm_run_pair_for_pair(tmp_path: Path) -> None:
     cold, warm = runs
     assert cold["exact"] == warm["exact"] == cold["n"]
     assert cold == warm
+
+
+def test_no_mip_is_an_option_of_the_run_not_a_global() -> None:
+    """--no-mip (Options.mip) reaches each pair as an argument: a library call with mip=False leaves the next
+    call's hand-over on, and the signature says which."""
+    import mrp
+    from mrp.solver import mip
+
+    assert not hasattr(mip, "ENABLED")
+    pair = (["(a / alpha :ARG0 (b / beta))"], ["(a / alpha :ARG1 (b / beta))"])
+    off = mrp.score(*pair, metric="smatch", mip=False)
+    on = mrp.score(*pair, metric="smatch")
+    assert "nomip" in off.signature and "nomip" not in on.signature and off.f == on.f

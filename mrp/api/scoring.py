@@ -3,9 +3,8 @@ last step every result takes (macro figures, intervals, signature), shared with 
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass, replace
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from mrp.api.inputs import Graphs, corpus_of, read_options
 from mrp.api.results import Result
@@ -132,18 +131,6 @@ def _standardized(corpus: Corpus, std: Any) -> Corpus:
     return corpus
 
 
-@contextlib.contextmanager
-def _mip(enabled: bool) -> Iterator[None]:
-    from mrp.solver import mip
-
-    before = mip.ENABLED
-    mip.ENABLED = enabled
-    try:
-        yield
-    finally:
-        mip.ENABLED = before
-
-
 def _pairing(gold: Graphs, system: Graphs, plan: _Plan) -> Tuple[Pairing, Options]:
     reading = read_options(**plan.reading)
     gold_corpus = corpus_of(gold, plan.formats[0], reading, "gold")
@@ -170,8 +157,7 @@ def score(gold: Graphs, system: Graphs, metric: str = "mrp", **options: Any) -> 
     """
     plan = _plan(metric, options)
     pairing, scoring = _pairing(gold, system, plan)
-    with _mip(plan.options.mip):
-        result, details = module_of(plan.metric).evaluate(pairing, scoring)
+    result, details = module_of(plan.metric).evaluate(pairing, scoring)
     finish(plan.metric, result, pairing, scoring, plan.statistics)
     if details:
         result["errors"] = details
@@ -197,8 +183,7 @@ class Scorer:
             raise ScoreError("a batch of Penman graphs and a batch of other graphs cannot be scored together")
         pairing = _renumbered(pairing, self._seen)
         self._seen += len(pairing.pairs)
-        with _mip(self._plan.options.mip):
-            run, _ = driver.run(module_of(self._plan.metric).METRIC, pairing, scoring)
+        run, _ = driver.run(module_of(self._plan.metric).METRIC, pairing, scoring)
         self._runs.append(run)
 
     def reset(self) -> None:

@@ -218,10 +218,6 @@ def main_body(argv: List[str]) -> int:
     """Run mrp-score on arguments; returns the exit status."""
     args = _arguments(argv)
     check(args)
-    if args.no_mip:
-        from mrp.solver import mip
-
-        mip.ENABLED = False
     metrics = _metrics(args.score + (",unlabeled" if args.unlabeled else ""), args.aspects)
     from mrp.standardize.options import parse
 

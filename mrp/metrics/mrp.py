@@ -48,7 +48,7 @@ class MRP(Metric):
     def score(self, pair: Pair, options: Options) -> PairResult:
         gold, system = pair.gold, pair.system
         return _result(score_normal(normalize(gold), normalize(system), options.limit, options.errors,
-                                    options.timeout, (gold, system)))
+                                    options.timeout, (gold, system), options.mip))
 
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
         normal = normalize(graph)

@@ -98,16 +98,16 @@ _NO_SEED = np.zeros(0, np.int64)
 
 def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limit: Optional[int] = None,
                   timeout: Optional[float] = None,
-                  seeding: Optional[Seeding] = None) -> Solution:
+                  seeding: Optional[Seeding] = None, handover: bool = True) -> Solution:
     """An optimal map, or the best found within ``limit`` steps and ``timeout`` seconds with a bound.
 
     ``problem`` may be a function of the stop flag that builds the Problem: the
     timeout then covers building too.  A pair the search has not closed after
     ``MIP_AFTER`` steps goes to the mixed-integer program of mrp.solver.mip when
     HiGHS is installed, the limit allows more steps than that, and the program
-    fits the time left (``mip.fits``).  ``seeding`` gives a map to start from
-    for the built Problem and the pair's stop flag (e.g. mrp.metrics.seed's
-    sentence-by-sentence map), or None.
+    fits the time left (``mip.fits``), unless ``handover`` is False (``--no-mip``).
+    ``seeding`` gives a map to start from for the built Problem and the pair's
+    stop flag (e.g. mrp.metrics.seed's sentence-by-sentence map), or None.
     """
     steps_limit = DEFAULT_LIMIT if limit is None else limit
     stop = np.zeros(1, np.int64)
@@ -120,7 +120,7 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
         built = problem if isinstance(problem, Problem) else problem(stop)
         seed = seeding(built, stop) if seeding is not None and built.complete and not stop[0] else None
         seed = _NO_SEED if seed is None else seed
-        arguments = (built, steps_limit, None if timeout is None else started + timeout, stop, seed)
+        arguments = (built, steps_limit, None if timeout is None else started + timeout, stop, seed, handover)
         solution: Optional[Solution] = None
         if threading.current_thread() is not threading.main_thread():
             solution = _solve(*arguments)
@@ -147,12 +147,12 @@ def _quick(built: Problem, limit: int, stop: np.ndarray, seed: np.ndarray) -> Op
 
 
 def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarray,
-           seed: np.ndarray) -> Solution:
+           seed: np.ndarray, handover: bool = True) -> Solution:
     """The search, then (for a pair it leaves open) the program; ``cut`` and ``complete`` are the caller's."""
     from mrp.solver.kernel import solve  # numba only when a pair is scored
 
     seconds = MIP_SECONDS if deadline is None else deadline - time.monotonic()
-    handoff = built.complete and limit > MIP_AFTER and mip.ENABLED and mip.fits(built, seconds)
+    handoff = built.complete and limit > MIP_AFTER and handover and mip.fits(built, seconds)
     value, bound, steps, exact, pi = solve(built, MIP_AFTER if handoff else limit, LAP_SIZE, stop, seed)
     used = False
     if handoff and not exact and not stop[0]:
@@ -174,12 +174,13 @@ def _solution(value: Any, bound: Any, steps: Any, exact: Any, pi: np.ndarray, us
 
 
 def solve_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None,
-                 timeout: Optional[float] = None, graphs: Optional[Tuple[Graph, Graph]] = None) -> Solution:
+                 timeout: Optional[float] = None, graphs: Optional[Tuple[Graph, Graph]] = None,
+                 handover: bool = True) -> Solution:
     """The optimal correspondence of two normalized graphs under the MRP metric (``graphs``: the two
     graphs they normalize, for a sentence-by-sentence start on documents)."""
     if same(gold, system):
         return Solution(list(range(len(gold))), -1, -1, True, 0, None, False)
-    return solve_problem(lambda stop: build(gold, system, stop), limit, timeout, seeding(graphs))
+    return solve_problem(lambda stop: build(gold, system, stop), limit, timeout, seeding(graphs), handover)
 
 
 def seeding(graphs: Optional[Tuple[Graph, Graph]]) -> Optional[Seeding]:
@@ -199,14 +200,14 @@ def same(gold: NormalGraph, system: NormalGraph) -> bool:
 
 def score_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None,
                  errors: bool = False, timeout: Optional[float] = None,
-                 graphs: Optional[Tuple[Graph, Graph]] = None) -> PairScore:
+                 graphs: Optional[Tuple[Graph, Graph]] = None, handover: bool = True) -> PairScore:
     """Score two normalized graphs.
 
     Identical graphs are matched node by node at once (every tuple matches:
     proved optimal).  A pair solved without its edges reports the tuples its
     map matches and the bound min(g, s).
     """
-    solution = solve_normal(gold, system, limit, timeout, graphs)
+    solution = solve_normal(gold, system, limit, timeout, graphs, handover)
     mapping = solution.mapping
     counts = count(gold, system, mapping)
     g, s, c = counts["all"]

@@ -228,7 +228,7 @@ def score_triples(gid: str, gold: Tuple[Local, Relations, int], system: Tuple[Lo
             same["mapping"] = identity
         return same
     solution = solve_problem(lambda stop: from_triples(local_g, local_s, rel_g, rel_s, stop), options.limit,
-                             options.timeout, seeding(graphs))
+                             options.timeout, seeding(graphs), options.mip)
     c = matched(solution.mapping, local_g, local_s, rel_g, rel_s)
     if solution.complete and c != solution.value:
         raise ScoreError(f"graph {gid}: internal error: solver value {solution.value} disagrees with the "

@@ -49,8 +49,6 @@ GRACE = 1.0
 _EPS = 1e-6
 
 _HIGHSPY: Any = None
-#: False turns the program off (``mrp-score --no-mip``): the search alone then decides every pair.
-ENABLED = True
 
 
 def installed() -> bool:

@@ -139,7 +139,7 @@ def _magnitude(U: np.ndarray, names: np.ndarray, edges: int) -> int:
 
 
 def solve(test: View, gold: View, sim: Similarity, limit: Optional[int] = None,
-          timeout: Optional[float] = None) -> ExactResult:
+          timeout: Optional[float] = None, handover: bool = True) -> ExactResult:
     """The alignment maximising the LRM numerator (ties: concept similarity), proved optimal unless cut."""
     pairs = max(min(len(test), len(gold)), 1)
     objective = Objective(test, gold, sim)
@@ -158,5 +158,6 @@ def solve(test: View, gold: View, sim: Similarity, limit: Optional[int] = None,
         return names[mine[0]][theirs[0]] + names[mine[1]][theirs[1]]
 
     rewards = U * factor + np.rint(sim.initial * tie).astype(np.int64)  # the tie-break: concept similarity
-    solution = solve_problem(lambda stop: with_edges(rewards, rel_t, rel_g, weight, stop), limit, timeout)
+    solution = solve_problem(lambda stop: with_edges(rewards, rel_t, rel_g, weight, stop), limit, timeout,
+                             handover=handover)
     return ExactResult(solution, objective, factor)

@@ -57,7 +57,7 @@ def views(gold: Graph, system: Graph, compat_mode: bool) -> Tuple[View, View]:
 
 def _optimal(test: View, gold: View, sim: Similarity,
              options: Options) -> Tuple[Alignment, exact.ExactResult]:
-    found = exact.solve(test, gold, sim, options.limit, options.timeout)
+    found = exact.solve(test, gold, sim, options.limit, options.timeout, options.mip)
     return from_map(found.mapping, len(gold), sim), found
 
 
