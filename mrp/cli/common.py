@@ -45,9 +45,14 @@ def fail(program: str, message: str) -> NoReturn:
 
 
 def new_parser(program: str, description: str, epilog: str) -> argparse.ArgumentParser:
-    """An argument parser in the style all the tools share (examples in the epilog, no abbreviations)."""
-    return Parser(prog=program, description=description, epilog=epilog,
-                  formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
+    """An argument parser in the style all the tools share (examples in the epilog, no abbreviations,
+    ``--version``)."""
+    from mrp import __version__
+
+    parser = Parser(prog=program, description=description, epilog=epilog,
+                    formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
+    parser.add_argument("--version", action="version", version=f"{program} {__version__}")
+    return parser
 
 
 class Parser(argparse.ArgumentParser):
@@ -167,9 +172,16 @@ def input_format(path: str, given: Optional[str], option: str, default: Optional
 
 
 def refuse_overwrite(program: str, outputs: Iterable[Optional[str]], inputs: Iterable[Optional[str]]) -> None:
-    """Exit 2 when an output file names an input file (it would be overwritten before it is read)."""
+    """Exit 2 when an output file names an input file (it would be overwritten before it is read) or
+    another output (one would overwrite the other)."""
+    named = [path for path in outputs if path]
+    for k, output in enumerate(named):
+        for other in named[k + 1:]:
+            if output != "-" and (os.path.realpath(output) == os.path.realpath(other) or (
+                    os.path.exists(output) and os.path.exists(other) and os.path.samefile(output, other))):
+                fail(program, f"{other}: named for two outputs; each needs a file of its own")
     existing = [path for path in inputs if path and path != "-" and os.path.exists(path)]
-    for output in outputs:
+    for output in named:
         if not output or output == "-" or not os.path.exists(output):
             continue
         for path in existing:

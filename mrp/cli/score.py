@@ -102,10 +102,13 @@ def _amr_only(metrics: List[str], pairing: Pairing, std: Standardization, quiet:
     if std.active() and not quiet:
         warn(PROGRAM, f"--standardize applies to AMR graphs only; {where}")
     if "aspects" in metrics:
-        if not quiet:
-            warn(PROGRAM, f"--aspects scores AMR graphs only; {where}")
         if "amr" not in inputs.frameworks_scored(pairing):
-            metrics = [m for m in metrics if m != "aspects"] or ["mrp"]
+            if metrics == ["aspects"]:
+                fail(PROGRAM, f"aspects scores AMR graphs only, and {', '.join(others)} graphs are all there "
+                              "is to score (for UMR, try --score ancast or smatch)")
+            metrics = [m for m in metrics if m != "aspects"]
+        if not quiet:
+            warn(PROGRAM, f"aspects scores AMR graphs only; {where}")
     return metrics
 
 
@@ -162,7 +165,7 @@ def _single(args: argparse.Namespace, metrics: List[str], pairing: Pairing, opti
 
 def _board(args: argparse.Namespace, metrics: List[str], runs: Dict[str, List[Tuple[str, Dict[str, Any]]]],
            options: Options, frameworks: Set[str]) -> None:
-    from mrp.report.leaderboard import leaderboard, ranked, table
+    from mrp.report.leaderboard import leaderboard, ranked, table, unranked, unranked_table
 
     statistics = Statistics(args.bootstrap, args.seed, args.significance)
     if "amr" not in frameworks:
@@ -175,6 +178,9 @@ def _board(args: argparse.Namespace, metrics: List[str], runs: Dict[str, List[Tu
             board = leaderboard(metric, runs[metric], n=args.bootstrap or 1000, seed=args.seed,
                                 method=args.significance)
             text += table(board) + "\n"
+        else:
+            board = unranked(metric, runs[metric])
+            text += unranked_table(board) + "\n"
         board["signature"] = signature(metric, frameworks, options, statistics)
         board["results"] = {}
         for name, result in runs[metric]:

@@ -194,6 +194,9 @@ def check(args: argparse.Namespace) -> None:
         fail(PROGRAM, "--timeout must be a number of seconds (0: no cap)")
     if args.bootstrap is not None and args.bootstrap < 1:
         fail(PROGRAM, "--bootstrap needs at least 1 resample")
+    if args.errors == "-":
+        fail(PROGRAM, "--errors -: standard output carries the report; name a file, e.g. "
+                      "--errors errors.json")
     if len(args.system) > 1 and args.errors:
         fail(PROGRAM, "--errors works with one SYSTEM file")
     if len(set(args.system)) != len(args.system):

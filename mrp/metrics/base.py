@@ -119,6 +119,9 @@ class Metric(ABC):
     normalization: str = "none"
     #: the count path its primary figures sit at (ranked by leaderboards; None: no count triple)
     primary: Optional[Path] = ()
+    #: where the figures it is judged by sit, when they are not counts at ``primary`` (tables and
+    #: leaderboards show them; empty: every {p, r, f} of its result)
+    headlines: Tuple[Path, ...] = ()
     #: its options
     parameters: Tuple[Parameter, ...] = ()
     #: the letters of a count tuple in per-item objects

@@ -35,8 +35,10 @@ Deliberate differences from the reference scorer (``mtool``, score/edm.py):
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Dict, FrozenSet, Hashable, List, NamedTuple, Optional, Set, Tuple
 
+from mrp.errors import MRPWarning
 from mrp.graph import Anchor, Graph
 from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import prf
@@ -103,6 +105,10 @@ def score_pair(gold: Graph, system: Graph) -> Dict[str, Tuple[int, int, int]]:
     return {name: (len(ours[name]), len(theirs[name]), len(ours[name] & theirs[name])) for name in TYPES}
 
 
+class EDMWarning(MRPWarning):
+    """EDM was asked to score graphs whose nodes it cannot tell apart (no anchors)."""
+
+
 class EDM(Metric):
     """Elementary dependency match: tuples over nodes identified by their anchoring."""
 
@@ -112,16 +118,26 @@ class EDM(Metric):
     primary = ("all",)
 
     def score(self, pair: Pair, options: Options) -> PairResult:
-        return PairResult({(name,): counts for name, counts in score_pair(pair.gold, pair.system).items()})
+        unanchored = any(not node.anchors for graph in (pair.gold, pair.system) for node in graph.nodes)
+        return PairResult({(name,): counts for name, counts in score_pair(pair.gold, pair.system).items()},
+                          extra={"unanchored": unanchored})
 
     def report(self, run: Run) -> Dict[str, Any]:
         out: Dict[str, Any] = {"n": run.n}
+        unanchored = sum(bool(result.extra.get("unanchored")) for result in run.results)
+        if unanchored:
+            warnings.warn(f"edm: {unanchored} of {run.n} pairs have nodes without anchors; EDM identifies "
+                          "a node by its anchors, so all unanchored nodes of a graph count as one (extra or "
+                          "missing unanchored nodes are not seen): score unanchored graphs with mrp or "
+                          "smatch", EDMWarning, stacklevel=2)
         if run.options.trace:
             out["scores"] = run.scores(self.item)
         for name in TYPES:
             out[name] = prf(*run.totals.get((name,), (0, 0, 0)))
         out["all"] = prf(*(sum(run.totals.get((name,), (0, 0, 0))[k] for name in TYPES) for k in range(3)))
         out["time"], out["cpu"] = run.seconds()
+        if unanchored:
+            out["unanchored"] = unanchored
         return out
 
 

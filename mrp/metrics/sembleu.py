@@ -304,6 +304,7 @@ class SemBLEU(Metric):
     summary = "SemBLEU: BLEU over graph n-grams (corpus level)"
     normalization = "case"
     primary = None
+    headlines = (("sembleu",),)
     parameters = (
         Parameter("sembleu_weights", "--sembleu-weights",
                   "SemBLEU weights of orders 1, 2, 3 (default 0.34,0.33,0.34, as the original; K: uniform "

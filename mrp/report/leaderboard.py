@@ -204,6 +204,57 @@ def summary(metric: str, result: Mapping[str, Any]) -> str:
     out = ["  ".join(cell.ljust(w) if k == 0 else cell.rjust(w) for k, (cell, w) in
                      enumerate(zip(row, widths))).rstrip() for row in [header, *lines]]
     out.insert(1, "  ".join("-" * width for width in widths))
+    for label, value in headlines(metric, result):
+        if not label.endswith(" F"):  # a figure of its own (SemBLEU's corpus score), not a row above
+            out.append(f"{label}: {_number(value)}")
     if "signature" in result:
         out.append(f"signature: {result['signature']}")
     return "\n".join(out) + "\n\n"
+
+
+def headlines(metric: str, result: Mapping[str, Any]) -> List[Tuple[str, float]]:
+    """The figures a metric without a count path is judged by, as (label, value), the first foremost: its
+    declared headlines, else the F of every {p, r, f} object of its result."""
+    paths = list(registered(metric).headlines) or _scored_paths(result) or reported_paths(result)
+    out = []
+    for path in paths:
+        value = _at(result, path)
+        label = " ".join(path[1:] if path[:1] == (metric,) and len(path) > 1 else path)
+        if isinstance(value, Mapping) and "f" in value:
+            out.append((label + " F", float(value["f"])))
+        elif isinstance(value, (int, float)):
+            out.append((label, float(value)))
+    return out
+
+
+def unranked(metric: str, results: Sequence[Tuple[str, Mapping[str, Any]]]) -> Dict[str, Any]:
+    """Systems of a metric whose figures are not sums of per-pair counts (SemBLEU, AnCast, aspects), sorted
+    by its first headline figure (ties by name), each with its headline figures; no intervals or tests
+    (they resample per-pair counts)."""
+    rows: List[Dict[str, Any]] = [{"system": name, "figures": dict(headlines(metric, result))}
+                                  for name, result in results]
+    first = next(iter(rows[0]["figures"]), None) if rows else None
+    rows.sort(key=lambda row: (-row["figures"].get(first, 0.0), row["system"]))
+    for k, row in enumerate(rows):
+        tied = k and rows[k - 1]["figures"].get(first) == row["figures"].get(first)
+        row["rank"] = rows[k - 1]["rank"] if tied else k + 1
+    return {"metric": metric, "by": first, "systems": rows,
+            "note": "sorted by the first figure; no intervals or significance tests: these figures are not "
+                    "sums of per-pair counts"}
+
+
+def unranked_table(board: Mapping[str, Any]) -> str:
+    """An :func:`unranked` board as a fixed-width plain-text table."""
+    labels: List[str] = []
+    for row in board["systems"]:
+        labels.extend(label for label in row["figures"] if label not in labels)
+    header = ["rank", "system", *labels]
+    lines = [[str(row["rank"]), row["system"], *(_number(row["figures"][label]) if label in row["figures"]
+                                                 else "" for label in labels)] for row in board["systems"]]
+    widths = [max(len(line[k]) for line in [header, *lines]) for k in range(len(header))]
+    out = ["  ".join(cell.ljust(w) if k == 1 else cell.rjust(w) for k, (cell, w) in
+                     enumerate(zip(line, widths))).rstrip() for line in [header, *lines]]
+    out.insert(1, "  ".join("-" * width for width in widths))
+    out.extend(["", f"{board['metric']}: {board['note']}"])
+    return "\n".join(out) + "\n"
+

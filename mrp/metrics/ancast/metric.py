@@ -121,6 +121,7 @@ class AnCast(Metric):
     name = "ancast"
     summary = "AnCast (Sun & Xue 2024): concept, LRM, ULRM, WLRM and mock-Smatch; UMR documents too"
     primary = None
+    headlines = (("lrm",), ("concept",), ("ulrm",), ("wlrm",), ("smatch",))
     parameters = (Parameter("ancast_compat", "--ancast-compat",
                             "ancast: reproduce AnCast 0.1.1 (its reading, anchor-broadcast alignment and "
                             "scoring quirks) instead of the proved-optimal alignment"),)
