@@ -398,8 +398,15 @@ def test_a_new_document_starts_at_snt1_and_disorder_is_reported() -> None:
     text = "\n".join(f"# :: snt{n}\n# sentence level graph:\n(s{n}a / a)\n" for n in (1, 2, 1, 5, 3))
     documents = list(parse_documents(lines(text), "t.umr"))
     assert [[g.id for g in d.graphs] for d in documents] == [["d1.s1", "d1.s2"], ["d2.s1", "d2.s5", "d2.s3"]]
-    assert [p.message for p in documents[1].problems] == [
-        "sentence number 3 does not follow 5 (the previous one)"]
+    assert [p.message for p in documents[1].problems] == [  # 5 is taken for a slip: 3 follows 1
+        "sentence number 5 does not follow 1 (the previous one)"]
+
+
+def test_a_document_whose_first_sentence_is_missing_is_still_a_new_document() -> None:
+    text = "\n".join(f"# :: snt{n}\n# sentence level graph:\n(s{n}a / a)\n" for n in (1, 2, 3, 2, 3, 1))
+    documents = list(parse_documents(lines(text), "t.umr"))
+    assert [[g.id for g in d.graphs] for d in documents] == [["d1.s1", "d1.s2", "d1.s3"], ["d2.s2", "d2.s3"],
+                                                              ["d3.s1"]]
 
 
 def test_non_latin_and_three_digit_sense_concepts_round_trip() -> None:

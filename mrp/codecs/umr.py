@@ -127,6 +127,9 @@ class _Reader:
         self.options = ReadOptions(framework="umr", no_wiki=options.no_wiki)
         self.count = 0
         self.previous = 0
+        #: the number before ``previous`` in the same document (to tell a mistyped number from a new
+        #: document), None at a document's first sentence
+        self.before: Optional[int] = None
         self.document: Optional[Document] = None
         self.defined: Dict[str, int] = {}
 
@@ -134,18 +137,20 @@ class _Reader:
         """Read one block; returns the document it closes, if it starts a new one."""
         number = block.number if block.number is not None else self.previous + 1
         done = None
-        if self.document is None or number == 1:
+        starts = self.document is None or self._starts_document(number)
+        if starts:
             done = self.document
             self.count += 1
             self.document = Document(f"d{self.count}")
             self.defined = {}
         gid = graph_id(self.count, number)
         document = self.document
-        if number <= self.previous and number != 1:
+        assert document is not None
+        if number > self.previous + 1 and document.graphs:
             document.problems.append(FormatError(
                 f"sentence number {number} does not follow {self.previous} (the previous one)",
                 self.name, block.number_line or block.line, gid, "umr"))
-        self.previous = number
+        self.before, self.previous = (None if starts else self.previous), number
         if block.unread:
             for error in block.unread:
                 error.graph_id = gid
@@ -170,6 +175,15 @@ class _Reader:
         document.problems.extend(FormatError(message, self.name, line, gid, "umr")
                                  for line, message in problems)
         return done
+
+    def _starts_document(self, number: int) -> bool:
+        """Whether sentence ``number`` starts a new document: it is 1, or it does not exceed the previous
+        number (a document whose first sentences are missing) unless the previous number was a slip of
+        the pen (``snt114``, ``snt1155``, ``snt116``: 116 follows 114)."""
+        if number == 1:
+            return True
+        slip = self.before is not None and self.previous > self.before + 1 and number == self.before + 2
+        return number <= self.previous and not slip
 
     def _redefined(self, graph: Graph, number: int, block: Block, problems: List[Tuple[int, str]]) -> None:
         line = block.sections["graph"][0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field, replace
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from mrp.errors import FormatError, InputError
 from mrp.graph import Graph
@@ -117,6 +117,55 @@ def _by_sentence(gold: Corpus, system: Corpus, notes: List[str]) -> Corpus:
     return Corpus(system.name, system.format, graphs, [])
 
 
+def _documents(corpus: Corpus) -> Dict[str, Set[Tuple[int, str]]]:
+    """The (sentence number, sentence) pairs of each document of a file of documents (UMR), or {} when its
+    graphs do not sit in documents."""
+    documents: Dict[str, Set[Tuple[int, str]]] = {}
+    for entry in entries(corpus.graphs):
+        graph = live(entry)
+        if graph.document is None:
+            return {}
+        documents.setdefault(graph.document.document, set()).add((graph.document.sentence, _sentence(graph)))
+    return documents
+
+
+def _by_document(gold: Corpus, system: Corpus, notes: List[str]) -> Corpus:
+    """The system corpus with each document renamed to the gold document that shares the most sentences
+    with it (one to one), so that sentences pair by (document, sentence) whatever the order of the documents
+    or the sentences missing; a document that shares none keeps apart (its sentences are unpaired)."""
+    ours, theirs = _documents(gold), _documents(system)
+    if not ours or not theirs:
+        return system
+    order = {name: k for k, name in enumerate(ours)}
+    candidates = sorted(((len(mine & found), -order[name], -k, name, other)
+                         for k, (other, found) in enumerate(theirs.items())
+                         for name, mine in ours.items() if mine & found), reverse=True)
+    renamed: Dict[str, str] = {}
+    for _, _, _, name, other in candidates:
+        if other not in renamed and name not in renamed.values():
+            renamed[other] = name
+    for other in theirs:
+        renamed.setdefault(other, f"{other}-unmatched")
+    if all(other == name for other, name in renamed.items()):
+        return system
+
+    def moved(gid: Optional[str]) -> Optional[str]:
+        document, dot, sentence = (gid or "").partition(".")
+        return f"{renamed[document]}{dot}{sentence}" if document in renamed else gid
+
+    graphs = []
+    for entry in entries(system.graphs):
+        graph = live(entry)
+        assert graph.document is not None
+        placement = replace(graph.document, document=renamed[graph.document.document])
+        graphs.append(replace(graph, id=moved(graph.id) or graph.id, document=placement))
+    errors = [FormatError(error.message, error.file, error.line, moved(error.graph_id), error.framework)
+              for error in system.errors]
+    changes = ", ".join(f"{other} as {name}" for other, name in renamed.items() if other != name)
+    notes.append(f"{system.name}: documents paired with {gold.name}'s by their sentences: {changes}")
+    return Corpus(system.name, system.format, graphs, errors, list(system.repaired))
+
+
 def _positions(gold: Corpus, system: Corpus, by_position: bool, notes: List[str]) -> Corpus:
     """The system corpus to pair with ``gold`` when neither file gives ids; InputError when pairing by
     position would misalign the graphs and the user did not ask for it."""
@@ -150,6 +199,8 @@ def pair(gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]] = Non
     result = Pairing(repaired=len(system.repaired))
     if positional(gold) and positional(system):
         system = _positions(gold, system, by_position, result.notes)
+    else:
+        system = _by_document(gold, system, result.notes)
     golds = [g for g in entries(gold.graphs) if keep is None or g.framework in keep]
     gold_keys = {key(g) for g in golds}
     by_key: Dict[Key, Entry] = {}
