@@ -3,6 +3,7 @@ itself only."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any, Dict, List
@@ -100,3 +101,18 @@ def test_a_small_hand_made_file(tmp_path: Path) -> None:
     result = mrp.score(gold, system, metric="smatch")
     figures = {pair.id: pair.figures.c for pair in result.pairs if pair.figures}
     assert figures == {"d1.s1": 0, "d1.s2": 3, "d2.s1": 0, "d2.s2": 3}
+
+
+def test_quiet_silences_the_umr_readers_messages(dtest: Dict[str, Any], tmp_path: Path) -> None:
+    from conftest import run_cli, timeless
+
+    documents = [list(blocks) for blocks in dtest["documents"]]
+    documents[1].pop(2)  # later sentences' relations now name variables of a missing sentence
+    system = _write(tmp_path / "system.umr", documents)
+    args = ["--score", "smatch", "--gold", str(dtest["gold"]), str(system)]
+    loud, quiet = run_cli("score", args), run_cli("score", ["--quiet", *args])
+    assert loud.code == quiet.code == 0
+    assert timeless(json.loads(loud.out)) == timeless(json.loads(quiet.out))
+    assert "is neither a variable of this or an earlier sentence" in loud.err
+    assert all(line.startswith("mrp-score: ") for line in loud.err.splitlines())
+    assert quiet.err == ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 import warnings
@@ -187,6 +188,26 @@ def refuse_overwrite(program: str, outputs: Iterable[Optional[str]], inputs: Ite
         for path in existing:
             if os.path.samefile(output, path):
                 fail(program, f"{output}: is an input file; refusing to overwrite it (name another output)")
+
+
+class _Lines(logging.Handler):
+    """The readers' log records (mrp.codecs: problems a reader reads through) as ``program: message``
+    lines on stderr."""
+
+    def __init__(self, program: str) -> None:
+        super().__init__(logging.WARNING)
+        self.program = program
+
+    def emit(self, record: logging.LogRecord) -> None:
+        warn(self.program, record.getMessage())
+
+
+def reader_messages(program: str, quiet: bool) -> None:
+    """Where the readers' messages go: one line each on stderr, or (``quiet``) nowhere."""
+    logger = logging.getLogger("mrp")
+    logger.handlers = [_Lines(program)]
+    logger.propagate = False
+    logger.setLevel(logging.ERROR if quiet else logging.WARNING)
 
 
 def _one_line_warnings(program: str) -> None:

@@ -14,6 +14,7 @@ from mrp.cli.common import (
     fail,
     input_format,
     read_options,
+    reader_messages,
     report_repairs,
     run,
     warn,
@@ -224,6 +225,7 @@ def main_body(argv: List[str]) -> int:
     """Run mrp-score on arguments; returns the exit status."""
     args = _arguments(argv)
     check(args)
+    reader_messages(PROGRAM, args.quiet)
     metrics = _metrics(args.score + (",unlabeled" if args.unlabeled else ""), args.aspects)
     from mrp.standardize.options import parse
 
