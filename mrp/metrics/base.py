@@ -33,6 +33,8 @@ class PairResult:
     errors: Optional[Dict[str, Any]] = None
     #: metric-specific per-item data (kept for the metric's report)
     extra: Dict[str, Any] = field(default_factory=dict)
+    #: what the user should know about how the pair was scored (reported on stderr, and in its item)
+    note: Optional[str] = None
 
 
 @dataclass
@@ -178,6 +180,8 @@ class Metric(ABC):
             out.update(exact=result.exact, bound=result.bound, steps=result.steps)
             if result.cut:
                 out["cut"] = result.cut
+        if result.note:
+            out["note"] = result.note
         return out
 
     def signature_fields(self, options: Options) -> List[str]:

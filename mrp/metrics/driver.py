@@ -30,6 +30,7 @@ from mrp.metrics.options import Execution, Options, Progress
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.process.forked import available_cpus, child_start
 from mrp.process.packed import size
+from mrp.solver.watchdog import start_pair
 
 if TYPE_CHECKING:  # the process pool (and multiprocessing) is imported only for --jobs
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -50,6 +51,7 @@ AUTO_WORK = 200_000
 def _isolated(metric: Metric, pair: Pair, options: Options) -> PairResult:
     """A pair's result; an exception while scoring it gives the fallback result with the failure named."""
     pair = pair.live()  # unpacked once here, and dropped with the pair's result
+    start_pair()
     try:
         return metric.score(pair, options)
     except Exception as error:  # noqa: BLE001 - one pair's failure must not end the run
@@ -217,6 +219,8 @@ def run(metric: Metric, pairing: Pairing, options: Optional[Options] = None) -> 
             found.append(result)
             if result.failure:
                 progress.problem(pair.gold, f"scoring failed: {result.failure}")
+            if result.note:
+                progress.problem(pair.gold, result.note)
             progress.advance(result.cut is not None)
             if options.errors and result.errors is not None:
                 gold = pair.gold_entry

@@ -27,7 +27,8 @@ _KEYS = TYPES + ("all",)
 
 def _result(score: PairScore) -> PairResult:
     return PairResult({(name,): score.counts[name] for name in _KEYS}, exact=score.exact, bound=score.bound,
-                      steps=score.steps, cut=score.cut, failure=score.failure, errors=score.errors)
+                      steps=score.steps, cut=score.cut, failure=score.failure, errors=score.errors,
+                      note=score.note)
 
 
 class MRP(Metric):

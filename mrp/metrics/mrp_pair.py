@@ -16,7 +16,7 @@ from mrp.metrics.tuples import count, differences
 from mrp.normalize import NormalGraph, normalize
 from mrp.solver import mip
 from mrp.solver.problem import Problem, build
-from mrp.solver.watchdog import watchdog
+from mrp.solver.watchdog import left, watchdog
 
 if TYPE_CHECKING:  # imported when a pair first needs the helper thread
     from concurrent.futures import ThreadPoolExecutor
@@ -50,6 +50,8 @@ class PairScore:
     errors: Optional[Dict[str, Any]] = None
     #: what went wrong when scoring the pair raised (the counts are then a lower bound)
     failure: Optional[str] = None
+    #: what the user should know about how it was solved (e.g. HiGHS's process died), else None
+    note: Optional[str] = None
 
 
 _EXECUTOR: Optional[ThreadPoolExecutor] = None
@@ -88,6 +90,8 @@ class Solution(NamedTuple):
     complete: bool = True
     #: True when the mixed-integer program (mrp.solver.mip) took over from the search
     mip: bool = False
+    #: what the user should know about how the pair was solved (e.g. HiGHS's process died), else None
+    note: Optional[str] = None
 
 
 #: A start for a built Problem, given the pair's stop flag (None: no start).
@@ -112,6 +116,7 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
     steps_limit = DEFAULT_LIMIT if limit is None else limit
     stop = np.zeros(1, np.int64)
     started = time.monotonic()
+    timeout = left(timeout)  # what the pair's normalizing and building left of its cap
     if timeout is not None:
         if timeout <= 0:
             stop[0] = 1  # no time at all: stopped before building, not whenever the watchdog wakes up
@@ -155,17 +160,24 @@ def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarr
     handoff = built.complete and limit > MIP_AFTER and handover and mip.fits(built, seconds)
     value, bound, steps, exact, pi = solve(built, MIP_AFTER if handoff else limit, LAP_SIZE, stop, seed)
     used = False
+    note = None
     if handoff and not exact and not stop[0]:
         seconds = MIP_SECONDS if deadline is None else deadline - time.monotonic()
         proof = mip.prove(built, pi, seconds, stop)
-        if proof is not None:
+        if proof is not None and proof.died is not None:
+            # HiGHS's process died on its own (killed from outside, e.g. out of memory): the search goes on
+            note = f"HiGHS's process died ({proof.died}); the branch and bound went on alone"
+            value, again, more, exact, pi = solve(built, limit - steps, LAP_SIZE, stop, pi)
+            bound, steps = min(bound, again), steps + more
+            exact = value >= bound
+        elif proof is not None:
             used = True
             if proof.value > value:
                 value, pi = proof.value, proof.mapping
             if proof.bound is not None:
                 bound = min(bound, proof.bound)
             exact = value >= bound
-    return _solution(value, bound, steps, exact, pi, used)
+    return _solution(value, bound, steps, exact, pi, used)._replace(note=note)
 
 
 def _solution(value: Any, bound: Any, steps: Any, exact: Any, pi: np.ndarray, used: bool) -> Solution:
@@ -226,6 +238,7 @@ def score_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = 
             (gold.node_ids[i], system.node_ids[j]) for i, j in enumerate(mapping) if j >= 0
         ],
         errors=differences(gold, system, mapping) if errors else None,
+        note=solution.note,
     )
 
 

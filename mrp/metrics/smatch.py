@@ -240,6 +240,8 @@ def score_triples(gid: str, gold: Tuple[Local, Relations, int], system: Tuple[Lo
         item["mapping"] = [int(j) for j in solution.mapping]
     if solution.cut:
         item["cut"] = solution.cut
+    if solution.note:
+        item["note"] = solution.note
     return item
 
 
@@ -272,7 +274,8 @@ class SMATCH(Metric):
     def score(self, pair: Pair, options: Options) -> PairResult:
         item = score_pair(pair.gold, pair.system, options)
         return PairResult({(): (item["g"], item["s"], item["c"])}, exact=item["exact"], bound=item["bound"],
-                          steps=item["steps"], cut=item.get("cut"), errors=item.get("differences"))
+                          steps=item["steps"], cut=item.get("cut"), errors=item.get("differences"),
+                          note=item.get("note"))
 
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
         total = triples(graph, options)[2]

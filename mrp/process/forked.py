@@ -101,6 +101,9 @@ class Child:
         self._pipe = os.fdopen(readable, "rb", buffering=0)
         self._data = bytearray()
         self._done = False
+        #: how the child ended when it was not killed here: "exit N", "signal N" (None: it returned, or
+        #: it was killed here)
+        self.died: Optional[str] = None
 
     def kill(self) -> None:
         """End the child now (its result is then None)."""
@@ -109,14 +112,18 @@ class Child:
                 os.kill(self.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-            self._finish()
+            self._finish(killed=True)
 
-    def _finish(self) -> None:
+    def _finish(self, killed: bool = False) -> None:
         self._pipe.close()
         try:
-            os.waitpid(self.pid, 0)
+            _, status = os.waitpid(self.pid, 0)
         except ChildProcessError:
-            pass
+            status = 0
+        if not killed and os.WIFSIGNALED(status):
+            self.died = f"signal {os.WTERMSIG(status)}"
+        elif not killed and os.WIFEXITED(status) and os.WEXITSTATUS(status):
+            self.died = f"exit {os.WEXITSTATUS(status)}"
         self._done = True
 
     def result(self, deadline: Optional[float] = None,

@@ -43,8 +43,9 @@ MAX_COLUMNS = 1_000_000
 #: HiGHS's presolve and root work take about this many seconds per variable (measured on merged coli
 #: documents: 160,000 variables, 43 s); a program gets a pair only when that fits half its time left.
 COLUMN_SECONDS = 3e-4
-#: A child process running HiGHS is killed this many seconds after its time limit.
-GRACE = 1.0
+#: A child process running HiGHS is killed this many seconds after its time limit (HiGHS keeps its limit
+#: within a few hundredths of a second on these programs; the pair's cap is what counts).
+GRACE = 0.2
 #: Slack added to HiGHS's floating-point dual bound before rounding it down to an integer.
 _EPS = 1e-6
 
@@ -93,6 +94,8 @@ class Proof(NamedTuple):
     bound: Optional[int]
     #: True when HiGHS proved its answer optimal (else it was stopped and ``bound`` is what it had)
     finished: bool
+    #: what became of a HiGHS process that died on its own (killed from outside, out of memory), else None
+    died: Optional[str] = None
 
 
 def value_of(problem: Problem, mapping: np.ndarray) -> int:
@@ -236,14 +239,15 @@ def _run(model: _Model, n: int, seconds: Optional[float], stop: Optional[np.ndar
     return (found if injective else None), dual, finished
 
 
-def _in_child(model: _Model, n: int, seconds: Optional[float], stop: np.ndarray) -> Optional[Tuple[
-        Optional[np.ndarray], float, bool]]:
+def _in_child(model: _Model, n: int, seconds: Optional[float], stop: np.ndarray) -> Tuple[Optional[Tuple[
+        Optional[np.ndarray], float, bool]], Optional[str]]:
     """:func:`_run` in a forked process, killed at ``seconds`` + GRACE or when ``stop[0]`` is set (HiGHS
-    does not look at the clock in every phase); None when it was killed or failed."""
+    does not look at the clock in every phase): its answer (None when it was killed or failed), and how
+    it died when it died on its own."""
     deadline = None if seconds is None else time.monotonic() + seconds + GRACE
     child = Child(lambda: _run(model, n, seconds, None))
     found: Optional[Tuple[Optional[np.ndarray], float, bool]] = child.result(deadline, lambda: bool(stop[0]))
-    return found
+    return found, child.died
 
 
 def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float],
@@ -268,8 +272,14 @@ def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float],
     model = _model(problem, mapping, useful, edge)
     if stop[0]:
         return None
-    ran = _in_child(model, n, seconds, stop) if hasattr(os, "fork") else _run(model, n, seconds, stop)
+    died = None
+    if hasattr(os, "fork"):
+        ran, died = _in_child(model, n, seconds, stop)
+    else:
+        ran = _run(model, n, seconds, stop)
     if ran is None:
+        if died is not None:
+            return Proof(np.asarray(mapping, np.int64), value_of(problem, mapping), None, False, died)
         return None
     candidate, dual, finished = ran
     found = np.asarray(mapping, np.int64).copy()

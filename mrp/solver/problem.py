@@ -48,8 +48,10 @@ class Problem(NamedTuple):
 
 #: Candidate edge matches per pair at most (beyond, a pair is solved on its node rewards only).
 MAX_CANDIDATES = 8_000_000
-#: Gold edges between two looks at the stop flag while building.
+#: Gold edges between two looks at the stop flag while building ...
 _CHECK_EVERY = 256
+#: ... and system edges.
+_CHECK_SYSTEM = 16384
 
 
 def _ids(values: List[Hashable], table: Dict[Hashable, int]) -> np.ndarray:
@@ -129,7 +131,9 @@ def with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
     labels: Dict[Hashable, int] = {}
     s_edges: Dict[Hashable, List[Tuple[int, int, Any]]] = {}
     s_loops: Dict[Hashable, List[Tuple[int, Any]]] = {}
-    for (c, d, key), payload in system.items():
+    for number, ((c, d, key), payload) in enumerate(system.items()):
+        if stop is not None and number % _CHECK_SYSTEM == 0 and stop[0]:
+            return _rewards_only(U)
         if c == d:
             s_loops.setdefault(key, []).append((c, payload))
         else:
@@ -140,6 +144,8 @@ def with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
     spay: List[Any] = []
     blocks: Dict[Hashable, Tuple[int, int]] = {}
     for key, found in s_edges.items():
+        if stop is not None and stop[0]:
+            return _rewards_only(U)
         found.sort(key=lambda edge: (edge[0], edge[1]))
         blocks[key] = (len(ssrc), len(found))
         for c, d, payload in found:

@@ -1,4 +1,5 @@
-"""A per-process timer thread that stops a running search when its time is up."""
+"""A per-process timer thread that stops a running search when its time is up, and the clock of the pair
+being scored (a pair's time cap counts from its start: normalizing and building count too)."""
 
 from __future__ import annotations
 
@@ -60,3 +61,20 @@ def watchdog() -> Watchdog:
         _WATCHDOG = Watchdog()
         _OWNER = os.getpid()
     return _WATCHDOG
+
+
+_PAIR = threading.local()
+
+
+def start_pair() -> None:
+    """A pair starts now (in this thread): caps count from here."""
+    _PAIR.started = time.monotonic()
+
+
+def left(timeout: Optional[float]) -> Optional[float]:
+    """Seconds left of a pair's ``timeout`` (None: no cap), counted from :func:`start_pair` when the pair
+    was started in this thread, else from now."""
+    if timeout is None:
+        return None
+    started = getattr(_PAIR, "started", None)
+    return timeout if started is None else max(0.0, timeout - (time.monotonic() - started))

@@ -1,0 +1,77 @@
+"""Time caps are kept: a pair's cap counts from the pair's start, building the solver's input stops with
+it, and a HiGHS process that dies on its own is reported while the search goes on."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import time
+from typing import Any, Tuple
+
+import numpy as np
+import pytest
+from test_mip import document
+
+from mrp.graph import Edge, Graph, Node
+from mrp.metrics import driver
+from mrp.metrics.options import Options
+from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.registry import metric
+from mrp.solver import mip
+
+
+def _graph(n: int, edges: int, rng: random.Random) -> Graph:
+    nodes = [Node(k, rng.choice("ab")) for k in range(n)]
+    links = [Edge(rng.randrange(k), k, "ARG0") for k in range(1, n)]
+    while len(links) < edges:
+        a, b = rng.randrange(n), rng.randrange(n)
+        if a != b:
+            links.append(Edge(a, b, rng.choice(("ARG0", "ARG1"))))
+    return Graph("1", "amr", flavor=2, nodes=nodes, edges=links, tops=[0])
+
+
+@pytest.fixture(scope="module")
+def adversarial() -> Tuple[Graph, Graph]:
+    """A 30-node gold graph against a 100,000-node system graph (within mrp.io.limits)."""
+    rng = random.Random(5)
+    return _graph(30, 45, rng), _graph(100_000, 150_000, rng)
+
+
+@pytest.mark.parametrize("name", ["smatch", "mrp"])
+def test_a_pair_keeps_its_cap_from_its_start(name: str, adversarial: Tuple[Graph, Graph]) -> None:
+    """The cap counts from the pair's start; what it cannot cap is the linear work every number needs
+    (normalizing and counting the graphs' tuples), measured here on the same graphs."""
+    gold, system = adversarial
+    measure = metric(name)
+    options = Options(timeout=2.0, trace=True)
+    measure.prepare(options)
+    started = time.monotonic()
+    measure.alone(gold, True, options)
+    measure.alone(system, False, options)
+    linear = time.monotonic() - started
+    pairing = Pairing(pairs=[Pair(gold, system, False)])
+    started = time.monotonic()
+    result, _ = driver.evaluate(measure, pairing, options)
+    took = time.monotonic() - started
+    item = next(iter(result["scores"]["amr"].values()))
+    assert item.get("cut") == "timeout" and not item["exact"]
+    assert took <= 2.0 + 0.5 + linear, f"{took:.2f} s against a cap of 2 s (+ {linear:.2f} s of counting)"
+
+
+def test_a_highs_process_that_dies_is_reported_and_the_search_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mrp.metrics.mrp_pair import MIP_AFTER, solve_problem
+
+    if not hasattr(os, "fork"):
+        pytest.skip("HiGHS runs in a child process only where processes fork")
+
+    def killed(*args: Any) -> Any:  # runs in the child: dies as the OOM killer would kill it
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    monkeypatch.setattr(mip, "_run", killed)
+    problem = document(8, 152)  # a merged coli document the search leaves open after MIP_AFTER steps
+    solution = solve_problem(problem, limit=MIP_AFTER + 3000)
+    assert solution.note is not None and "HiGHS's process died (signal 9)" in solution.note
+    assert solution.steps > MIP_AFTER, "the search did not go on after HiGHS died"
+    assert not solution.mip and solution.value <= solution.bound
+    assert mip.value_of(problem, np.array(solution.mapping)) == solution.value
