@@ -59,7 +59,7 @@ def test_a_pair_keeps_its_cap_from_its_start(name: str, adversarial: Tuple[Graph
     assert took <= 2.0 + 0.5 + linear, f"{took:.2f} s against a cap of 2 s (+ {linear:.2f} s of counting)"
 
 
-def test_a_highs_process_that_dies_is_reported_and_the_search_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_dead_highs_process_is_reported_and_the_search_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
     from mrp.metrics.mrp_pair import MIP_AFTER, solve_problem
 
     if not hasattr(os, "fork"):
