@@ -16,7 +16,8 @@ process tree is sampled from /proc and the largest sum of RSS and of PSS (which
 counts pages shared after fork once) is reported as well.
 
 ``python bench/run.py --only NAME`` runs the suites whose name contains NAME
-(repeatable; ``readers`` for the reader table, ``documents`` for merged coli documents at
+(repeatable; ``readers`` for the reader table, ``library`` for the library in process (bench/library.py),
+``documents`` for merged coli documents at
 k = 1 .. 64, see bench/docbench.py, ``hard`` for the adversarial pairs of bench/hard.py);
 ``--pair-nodes`` and ``--graphs`` shrink the synthetic suites to try them out.
 """
@@ -446,6 +447,10 @@ def main(argv: Optional[List[str]] = None) -> None:
 
         with tempfile.TemporaryDirectory(prefix="mrp-hard-") as tmp:
             hard.run(Path(tmp))
+    if chosen("library"):
+        import library  # type: ignore[import-not-found]
+
+        library.run(SHARED)
     if chosen("documents"):
         import docbench  # type: ignore[import-not-found]
 

@@ -1,0 +1,74 @@
+"""The library, in process and warm (issue 26's figures): ``python bench/run.py --only library``.
+
+1. SMATCH (exact) on the 1,368 coli pairs already read (``mrp.read``), and from ``penman.Graph`` objects;
+2. from Penman strings, against the ``penman`` library's own decoding of the same strings;
+3. one small pair through ``mrp.score``, median of 100 calls (no recompilation: the kernels' signatures
+   are counted before and after);
+4. the MRP metric on the 89 EDS pairs already read.
+Medians of REPEAT runs after one untimed warm-up run.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+from typing import Any, Callable, List
+
+REPEAT = 5
+SMALL = (["(a / alpha :ARG0 (b / beta) :ARG1 (c / gamma))"],
+         ["(a / alpha :ARG0 (b / beta) :ARG1 (c / delta))"])
+
+
+def _median(work: Callable[[], Any], repeat: int = REPEAT) -> float:
+    work()
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def _blocks(path: Path) -> List[str]:
+    return [block.strip() for block in path.read_text(encoding="utf-8").split("\n\n") if block.strip()]
+
+
+def run(shared: Path) -> None:
+    """Measure and print the library's figures with their targets."""
+    import penman
+
+    import mrp
+    from mrp.solver.kernel import solve
+
+    gold_path = shared / "data/pairs/amr/coli.gold.amr"
+    system_path = shared / "data/pairs/amr/coli.system.amr"
+    gold, system = mrp.read(gold_path), mrp.read(system_path)
+    gold_text, system_text = _blocks(gold_path), _blocks(system_path)
+    decode = _median(lambda: ([penman.decode(t) for t in gold_text], [penman.decode(t) for t in system_text]))
+    gold_penman = [penman.decode(text) for text in gold_text]
+    system_penman = [penman.decode(text) for text in system_text]
+    rows = [
+        ("SMATCH, coli 1,368 pairs, mrp.Graph objects", _median(lambda: mrp.score(gold, system, "smatch")),
+         "<= 0.5 s"),
+        ("SMATCH, coli, penman.Graph objects",
+         _median(lambda: mrp.score(gold_penman, system_penman, "smatch")), "<= 0.5 s"),
+        ("SMATCH, coli, Penman strings", _median(lambda: mrp.score(gold_text, system_text, "smatch")),
+         f"<= penman's decoding {decode:.2f} s + 0.5 s"),
+    ]
+    eds_gold = mrp.read(shared / "data/wsj/eds/wsj.mrp")
+    eds_system = mrp.read(shared / "data/pairs/eds/wsj.pet.mrp")
+    rows.append(("MRP, EDS 89 pairs, mrp.Graph objects", _median(lambda: mrp.score(eds_gold, eds_system)),
+                 ""))
+    signatures = len(solve.signatures)
+    small = _median(lambda: mrp.score(*SMALL, metric="smatch"), 100)
+    rows.append(("one small pair, SMATCH (median of 100 calls)", small, "<= 0.5 ms"))
+    eds_small = (eds_gold[:1], eds_system[:1])
+    rows.append(("one EDS pair, MRP (median of 100 calls)", _median(lambda: mrp.score(*eds_small), 100),
+                 "<= 0.5 ms"))
+    print("\nThe library, in process, warm (medians)\n")
+    for name, seconds, target in rows:
+        shown = f"{seconds * 1000:8.2f} ms" if seconds < 0.1 else f"{seconds:8.3f} s "
+        print(f"  {name:48} {shown}   target {target}")
+    print(f"  penman's own decoding of the coli strings: {decode:.3f} s; kernel signatures compiled during "
+          f"the small-pair calls: {len(solve.signatures) - signatures}")
