@@ -186,7 +186,7 @@ def test_amr_only_options_warn_and_the_signature_does_not_claim_them() -> None:
     run = run_cli("score", ["--standardize", "reify", "--aspects", "--gold", eds, eds])
     assert run.code == 0, run.err
     assert "--standardize applies to AMR graphs only" in run.err
-    assert "--aspects scores AMR graphs only" in run.err
+    assert "aspects scores AMR graphs only" in run.err
     document = json.loads(run.out)
     assert "std:none" in document["signature"] and "aspects" not in run.out
 
