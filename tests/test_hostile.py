@@ -412,13 +412,19 @@ def test_every_nasty_file_against_itself(name: str, tmp_path: Path) -> None:
         for line in run.lines:
             assert line.startswith((f"{path}:", f"mrp-score: {path}: ")), line
         return
-    assert run.code == 0 and all(repair_warning(line, path) for line in run.lines), run.err
+    assert run.code == 0 and all(repair_warning(line, path) or unanchored_warning(line)
+                                 for line in run.lines), run.err
     json.loads(errors.read_text(encoding="utf-8"))
     for metric, result in run.json().items():
         check_bounds(result)
         for where, item in scores(result):
             if "g" in item:
                 assert item["g"] == item["s"] == item["c"], (metric, where, item)
+
+
+def unanchored_warning(line: str) -> bool:
+    """True for EDM's warning that the graphs it scores have unanchored nodes (AMR scored with EDM)."""
+    return line.startswith("mrp-score: edm: ") and "have several nodes without anchors" in line
 
 
 def repair_warning(line: str, path: Path) -> bool:

@@ -118,7 +118,9 @@ class EDM(Metric):
     primary = ("all",)
 
     def score(self, pair: Pair, options: Options) -> PairResult:
-        unanchored = any(not node.anchors for graph in (pair.gold, pair.system) for node in graph.nodes)
+        # one unanchored node is an identity like any other; two or more are one node to EDM
+        unanchored = any(sum(not node.anchors for node in graph.nodes) > 1
+                         for graph in (pair.gold, pair.system))
         return PairResult({(name,): counts for name, counts in score_pair(pair.gold, pair.system).items()},
                           extra={"unanchored": unanchored})
 
@@ -126,8 +128,8 @@ class EDM(Metric):
         out: Dict[str, Any] = {"n": run.n}
         unanchored = sum(bool(result.extra.get("unanchored")) for result in run.results)
         if unanchored:
-            warnings.warn(f"edm: {unanchored} of {run.n} pairs have nodes without anchors; EDM identifies "
-                          "a node by its anchors, so all unanchored nodes of a graph count as one (extra or "
+            warnings.warn(f"edm: {unanchored} of {run.n} pairs have several nodes without anchors; EDM "
+                          "identifies a node by its anchors, so they count as one node (extra or "
                           "missing unanchored nodes are not seen): score unanchored graphs with mrp or "
                           "smatch", EDMWarning, stacklevel=2)
         if run.options.trace:
