@@ -3,6 +3,7 @@ it, and a HiGHS process that dies on its own is reported while the search goes o
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import signal
@@ -35,7 +36,10 @@ def _graph(n: int, edges: int, rng: random.Random) -> Graph:
 def adversarial() -> Tuple[Graph, Graph]:
     """A 30-node gold graph against a 100,000-node system graph (within mrp.io.limits)."""
     rng = random.Random(5)
-    return _graph(30, 45, rng), _graph(100_000, 150_000, rng)
+    graphs = _graph(30, 45, rng), _graph(100_000, 150_000, rng)
+    gc.collect()
+    gc.freeze()  # as mrp-score leaves the graphs it has read (mrp.io.load.collector_paused)
+    return graphs
 
 
 @pytest.mark.parametrize("name", ["smatch", "mrp"])

@@ -263,3 +263,17 @@ def test_writing_a_very_deep_graph_is_a_clear_error() -> None:
         write_amr([graph])
     assert caught.value.graph_id == "chain" and "deeply" in caught.value.message
     assert time.perf_counter() - started < 10
+
+
+def test_penman_slips_are_errors_whatever_level_the_application_set_for_penmans_logger() -> None:
+    import logging
+
+    logger = logging.getLogger("penman")
+    before = logger.level
+    logger.setLevel(logging.ERROR)  # as an application silencing penman (or bench/documents.py) does
+    try:
+        items = read_string("# ::id a\n(a / alpha\n   :ARG0 )\n\n# ::id b\n(b / )\n\n# ::id c\n(c / gamma)")
+        assert [type(item) for item in items] == [FormatError, FormatError, Graph]
+        assert logger.level == logging.ERROR  # left as it was
+    finally:
+        logger.setLevel(before)

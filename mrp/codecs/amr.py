@@ -19,6 +19,7 @@ Property values and labels read from Penman are :class:`Quoted` or
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -99,6 +100,23 @@ class _Warnings(logging.Filter):
 _PENMAN_LOGGER = logging.getLogger("penman")
 
 
+@contextlib.contextmanager
+def penman_warnings() -> Iterator[List[str]]:
+    """The warnings penman logs meanwhile for input it tolerates (each a reading problem to mrp), kept
+    from its log.  They are collected whatever level the application set for penman's logger (with the
+    level raised, penman would not log them, and a malformed graph would pass as read)."""
+    warnings = _Warnings()
+    level = _PENMAN_LOGGER.level
+    _PENMAN_LOGGER.addFilter(warnings)
+    if not level or level > logging.WARNING:
+        _PENMAN_LOGGER.setLevel(logging.WARNING)
+    try:
+        yield warnings.messages
+    finally:
+        _PENMAN_LOGGER.removeFilter(warnings)
+        _PENMAN_LOGGER.setLevel(level)
+
+
 def _plural(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
 
@@ -125,24 +143,21 @@ def _tree(frame: Frame, close: bool) -> penman.Tree:
     the file line."""
     chunk = frame.chunk
     text = chunk.text() + ")" * (frame.opened if close else 0)
-    warnings = _Warnings()
-    _PENMAN_LOGGER.addFilter(warnings)
-    try:
-        tree = penman.parse(text)
-        if warnings.messages:
-            message, _, shown = warnings.messages[0].partition(": ")
-            number = next((line.number for line in chunk.lines if line.text == shown), chunk.first)
-            raise Bad(f"Penman syntax error: {message.lower()}", number)
-    except penman.DecodeError as error:
-        piece = len(chunk.lines) - 1
-        if error.lineno:
-            piece = min(error.lineno, len(chunk.lines)) - 1
-        where = ""
-        if error.offset is not None:
-            where = f" (column {chunk.column(piece, error.offset) + 1})"
-        raise Bad(f"Penman syntax error{where}: {error.message}", chunk.lines[piece].number) from None
-    finally:
-        _PENMAN_LOGGER.removeFilter(warnings)
+    with penman_warnings() as messages:
+        try:
+            tree = penman.parse(text)
+        except penman.DecodeError as error:
+            piece = len(chunk.lines) - 1
+            if error.lineno:
+                piece = min(error.lineno, len(chunk.lines)) - 1
+            where = ""
+            if error.offset is not None:
+                where = f" (column {chunk.column(piece, error.offset) + 1})"
+            raise Bad(f"Penman syntax error{where}: {error.message}", chunk.lines[piece].number) from None
+    if messages:
+        message, _, shown = messages[0].partition(": ")
+        number = next((line.number for line in chunk.lines if line.text == shown), chunk.first)
+        raise Bad(f"Penman syntax error: {message.lower()}", number)
     return tree
 
 

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import List, Optional, Tuple
 
 import penman
 
-from mrp.codecs.amr import _Warnings, tree_graph
+from mrp.codecs.amr import penman_warnings, tree_graph
 from mrp.codecs.base import ReadOptions
 from mrp.codecs.framing import scan
 from mrp.codecs.umr_frame import Block
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Graph
 from mrp.io.source import Line
-
-_PENMAN_LOGGER = logging.getLogger("penman")
 
 
 def _extent(lines: List[Line]) -> Tuple[Optional[int], Optional[Tuple[int, str]]]:
@@ -68,26 +65,24 @@ def sentence_graph(block: Block, gid: str, options: ReadOptions) -> Graph:
                           + ("after the end of the graph" if end is not None else "before the graph"),
                           None, extra[0], gid, "umr")
     used = lines[:end] if end is not None else lines
-    warnings = _Warnings()
-    _PENMAN_LOGGER.addFilter(warnings)
-    try:
-        tree = penman.parse("\n".join(line.text for line in used))
-        if warnings.messages:
-            message, _, text = warnings.messages[0].partition(": ")
-            number = next((line.number for line in used if line.text == text), used[0].number)
-            raise FormatError(f"Penman syntax error: {message.lower()}", None, number, gid, "umr")
-        _check_variables(tree, used, gid)
-        graph, variables = tree_graph(tree, gid, options)
-    except penman.DecodeError as error:
-        number = used[min(error.lineno, len(used)) - 1].number if error.lineno else used[-1].number
-        where = f" (column {error.offset + 1})" if error.offset is not None else ""
-        raise FormatError(f"Penman syntax error{where}: {error.message}", None, number, gid, "umr") from None
-    except ValueError as error:
-        raise FormatError(str(error), None, header, gid, "umr") from None
-    except RecursionError:
-        raise FormatError("graph is nested too deeply to be read", None, header, gid, "umr") from None
-    finally:
-        _PENMAN_LOGGER.removeFilter(warnings)
+    with penman_warnings() as messages:
+        try:
+            tree = penman.parse("\n".join(line.text for line in used))
+            if messages:
+                message, _, text = messages[0].partition(": ")
+                number = next((line.number for line in used if line.text == text), used[0].number)
+                raise FormatError(f"Penman syntax error: {message.lower()}", None, number, gid, "umr")
+            _check_variables(tree, used, gid)
+            graph, variables = tree_graph(tree, gid, options)
+        except penman.DecodeError as error:
+            number = used[min(error.lineno, len(used)) - 1].number if error.lineno else used[-1].number
+            where = f" (column {error.offset + 1})" if error.offset is not None else ""
+            raise FormatError(f"Penman syntax error{where}: {error.message}", None, number, gid,
+                              "umr") from None
+        except ValueError as error:
+            raise FormatError(str(error), None, header, gid, "umr") from None
+        except RecursionError:
+            raise FormatError("graph is nested too deeply to be read", None, header, gid, "umr") from None
     graph.framework, graph.flavor = "umr", 2
     graph.variables = dict(enumerate(variables))
     tokens = block.tokens()

@@ -183,11 +183,43 @@ def with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
     if weight is None:  # integer payloads that multiply
         cw = np.repeat(_ints(gpay), counts) * _ints(spay)[cf]
     else:
-        cw = np.fromiter((weight(mine, spay[f]) for mine, first, size in zip(gpay, firsts, sizes)
-                          for f in range(first, first + size)), np.int64, int(cptr[-1]))
+        weights = _weights(weight, gpay, spay, firsts, sizes, int(cptr[-1]), stop)
+        if weights is None:
+            return _rewards_only(U)
+        cw = weights
     system_src, system_tgt = _ints(ssrc), _ints(stgt)
     return Problem(U, _ints(src), _ints(tgt), _ints(lab), cptr, system_src[cf], system_tgt[cf], cf, cw,
                    system_src, system_tgt)
+
+
+def _weights(weight: Callable[[Any, Any], int], gpay: List[Any], spay: List[Any], firsts: List[int],
+             sizes: List[int], total: int, stop: Optional[np.ndarray]) -> Optional[np.ndarray]:
+    """Each candidate's weight(gold payload, system payload), gold edge by gold edge (None when ``stop[0]``
+    is set meanwhile).  Payloads repeat (most edges carry none), so where the distinct ones are few the
+    weight is computed once per distinct pair and spread with numpy."""
+    distinct: Dict[Any, int] = {}
+    try:
+        ids = np.fromiter((distinct.setdefault(payload, len(distinct)) for payload in spay), np.int64,
+                          len(spay))
+    except TypeError:  # unhashable payloads: one weight per candidate
+        ids = None
+    mine_distinct = len(set(gpay)) if ids is not None else 0
+    out = np.empty(total, np.int64)
+    position = 0
+    table: Dict[Any, np.ndarray] = {}
+    for mine, first, size in zip(gpay, firsts, sizes):
+        if stop is not None and stop[0]:
+            return None
+        if ids is not None and mine_distinct * len(distinct) <= total:
+            row = table.get(mine)
+            if row is None:
+                row = table[mine] = np.array([weight(mine, theirs) for theirs in distinct], np.int64)
+            out[position:position + size] = row[ids[first:first + size]]
+        else:
+            out[position:position + size] = np.fromiter(
+                (weight(mine, spay[f]) for f in range(first, first + size)), np.int64, size)
+        position += size
+    return out
 
 
 def _ints(values: List[int]) -> np.ndarray:
