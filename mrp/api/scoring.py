@@ -11,7 +11,7 @@ from mrp.api.results import Result
 from mrp.errors import ScoreError
 from mrp.io.corpus import Corpus
 from mrp.metrics import driver
-from mrp.metrics.options import Execution, Options
+from mrp.metrics.options import DEFAULT_TIMEOUT, Execution, Options
 from mrp.metrics.pairing import Pairing, duplicate_errors, key, pair
 from mrp.metrics.registry import canonical, module_of
 from mrp.metrics.registry import metric as registered
@@ -20,8 +20,6 @@ from mrp.report.signature import NO_STATISTICS, Statistics, signature
 
 __all__ = ["DEFAULT_TIMEOUT", "Scorer", "finish", "frameworks_scored", "primary_path", "score"]
 
-#: seconds per pair at most unless ``timeout`` says otherwise (mrp-score's default too)
-DEFAULT_TIMEOUT = 60.0
 
 _READING = ("framework", "text", "no_wiki", "strict", "wsj_ids")
 _OPTIONS = ("limit", "timeout", "jobs", "smatch_compat", "ancast_compat", "aspect_depth", "sembleu_weights",

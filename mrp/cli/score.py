@@ -7,7 +7,6 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
-from mrp.api.scoring import finish
 from mrp.cli import inputs
 from mrp.cli.common import (
     OK,
@@ -116,6 +115,8 @@ def _amr_only(metrics: List[str], pairing: Pairing, std: Standardization, quiet:
 def _evaluate(metric: str, pairing: Pairing, options: Options, args: argparse.Namespace
               ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """One metric's result with macro scores, intervals and signature; per-item scores only with --trace."""
+    from mrp.api.scoring import finish  # after the system file is being read ahead
+
     result, found = evaluator(metric)(pairing, options)
     finish(metric, result, pairing, options, Statistics(args.bootstrap, args.seed))
     if not args.trace and len(args.system) == 1:
@@ -211,6 +212,12 @@ def options_of(args: argparse.Namespace, std: Standardization, penman: bool, pro
 def _arguments(argv: List[str]) -> argparse.Namespace:
     """The arguments, with the options of the metrics they name; an option of another metric is refused
     with the metric it belongs to."""
+    if "-h" not in argv and "--help" not in argv:
+        # most runs give no metric option: then no metric module (and no numpy) is imported before the
+        # system file is being read ahead
+        _, unknown = parser([]).parse_known_args(argv)
+        if not any(word.startswith("--") for word in unknown):
+            return parser([]).parse_args(argv)
     metrics = chosen(argv)
     known, unknown = parser(metrics).parse_known_args(argv)
     for word in unknown:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 from typing import List, Optional, Sequence
 
-from mrp.api.scoring import DEFAULT_TIMEOUT
 from mrp.cli.common import (
     add_read_options,
     add_selection_options,
@@ -16,6 +15,7 @@ from mrp.cli.common import (
 )
 from mrp.errors import MRPError
 from mrp.metrics.driver import AUTO, AUTO_MAX
+from mrp.metrics.options import DEFAULT_TIMEOUT
 from mrp.metrics.registry import names
 
 PROGRAM = "mrp-score"

@@ -7,7 +7,10 @@ from typing import Any, Dict, Optional, Tuple
 
 from mrp.graph import Graph
 
-__all__ = ["Execution", "Options", "Progress"]
+__all__ = ["DEFAULT_TIMEOUT", "Execution", "Options", "Progress"]
+
+#: seconds per pair at most unless told otherwise (mrp-score's and the library's default; in the signature)
+DEFAULT_TIMEOUT = 60.0
 
 
 class Progress:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import os
 import threading
 import time
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is not imported to start a pair's clock
+    import numpy as np
 
 
 class Watchdog:
