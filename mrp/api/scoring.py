@@ -16,9 +16,10 @@ from mrp.metrics.pairing import Pairing, duplicate_errors, key, pair
 from mrp.metrics.registry import canonical, module_of
 from mrp.metrics.registry import metric as registered
 from mrp.process.packed import entries, mapped
-from mrp.report.signature import NO_STATISTICS, Statistics, signature
+from mrp.report.outcome import finish
+from mrp.report.signature import Statistics
 
-__all__ = ["DEFAULT_TIMEOUT", "Scorer", "finish", "frameworks_scored", "primary_path", "score"]
+__all__ = ["DEFAULT_TIMEOUT", "Scorer", "finish", "primary_path", "score"]
 
 
 _READING = ("framework", "text", "no_wiki", "strict", "wsj_ids")
@@ -26,28 +27,9 @@ _OPTIONS = ("limit", "timeout", "jobs", "smatch_compat", "ancast_compat", "aspec
             "sembleu_compat", "errors")
 
 
-def frameworks_scored(pairing: Pairing) -> List[str]:
-    """The frameworks of the scored gold graphs ('none' for graphs without one), sorted."""
-    return sorted({p.gold_entry.framework or "none" for p in pairing.pairs})
-
-
 def primary_path(metric: str) -> Tuple[str, ...]:
     """The count path a metric's primary figures sit at."""
     return registered(metric).primary or ()
-
-
-def finish(metric: str, result: Dict[str, Any], pairing: Pairing, options: Options,
-           statistics: Statistics = NO_STATISTICS) -> Dict[str, Any]:
-    """A metric's traced result completed as mrp-score prints it: macro figures, with a bootstrap
-    confidence intervals, and the signature (claiming no standardization where no AMR graph is scored)."""
-    from mrp.report.stats import annotate
-
-    annotate(result, statistics.bootstrap, statistics.seed)
-    frameworks = frameworks_scored(pairing)
-    if "amr" not in frameworks:
-        options = replace(options, standardization="none")
-    result["signature"] = signature(canonical(metric), frameworks, options, statistics)
-    return result
 
 
 @dataclass

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import replace
-from typing import Dict, List, Mapping, Optional, Sequence, Set
+from typing import Dict, Mapping, Optional, Sequence, Set
 
 from mrp.cli.common import fail, read_ids, report, report_repairs, select, selecting, warn
 from mrp.codecs import ReadOptions
@@ -149,6 +149,3 @@ def _sample(graph: Graph) -> str:
     return f"e.g. graph {excerpt(graph.id)} of framework {graph.framework or 'none'}"
 
 
-def frameworks_scored(pairing: Pairing) -> List[str]:
-    """The frameworks of the scored gold graphs ('none' for graphs without one), sorted."""
-    return sorted({p.gold_entry.framework or "none" for p in pairing.pairs})

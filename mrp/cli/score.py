@@ -25,6 +25,7 @@ from mrp.metrics.options import Execution, Options
 from mrp.metrics.pairing import Pairing
 from mrp.metrics.registry import canonical, evaluator, warm
 from mrp.process.ahead import Ahead
+from mrp.report.outcome import frameworks_scored
 from mrp.report.progress import Line, terminal
 from mrp.report.render import render
 from mrp.report.signature import Statistics, signature
@@ -95,14 +96,14 @@ def _read_system(ahead: Ahead, read: ReadOptions, gold: Corpus, args: argparse.N
 
 def _amr_only(metrics: List[str], pairing: Pairing, std: Standardization, quiet: bool) -> List[str]:
     """Warn about AMR-only options on other frameworks; drop aspects when no AMR graph is scored."""
-    others = [name for name in inputs.frameworks_scored(pairing) if name != "amr"]
+    others = [name for name in frameworks_scored(pairing) if name != "amr"]
     if not others:
         return metrics
     where = f"not applied to {', '.join(others)} graphs"
     if std.active() and not quiet:
         warn(PROGRAM, f"--standardize applies to AMR graphs only; {where}")
     if "aspects" in metrics:
-        if "amr" not in inputs.frameworks_scored(pairing):
+        if "amr" not in frameworks_scored(pairing):
             if metrics == ["aspects"]:
                 fail(PROGRAM, f"aspects scores AMR graphs only, and {', '.join(others)} graphs are all there "
                               "is to score (for UMR, try --score ancast or smatch)")
@@ -115,7 +116,7 @@ def _amr_only(metrics: List[str], pairing: Pairing, std: Standardization, quiet:
 def _evaluate(metric: str, pairing: Pairing, options: Options, args: argparse.Namespace
               ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """One metric's result with macro scores, intervals and signature; per-item scores only with --trace."""
-    from mrp.api.scoring import finish  # after the system file is being read ahead
+    from mrp.report.outcome import finish  # after the system file is being read ahead
 
     result, found = evaluator(metric)(pairing, options)
     finish(metric, result, pairing, options, Statistics(args.bootstrap, args.seed))
@@ -269,7 +270,7 @@ def main_body(argv: List[str]) -> int:
         pairing = _read_system(system, read, gold, args, std)
         if k + 1 < len(args.system):  # the next file is read while this one is scored
             system = ahead(k + 1)
-        scored.update(inputs.frameworks_scored(pairing))
+        scored.update(frameworks_scored(pairing))
         for metric in _amr_only(metrics, pairing, std, args.quiet):
             runs[metric].append((path, _evaluate(metric, pairing, options, args)[0]))
     _board(args, [m for m in metrics if runs[m]], runs, options, scored)

@@ -1,0 +1,34 @@
+"""The last step every result takes, in mrp-score and in the library alike: macro figures, intervals and
+the signature."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Dict, List
+
+from mrp.metrics.options import Options
+from mrp.metrics.pairing import Pairing
+from mrp.metrics.registry import canonical
+from mrp.report.signature import NO_STATISTICS, Statistics, signature
+
+__all__ = ["finish", "frameworks_scored"]
+
+
+def frameworks_scored(pairing: Pairing) -> List[str]:
+    """The frameworks of the scored gold graphs ('none' for graphs without one), sorted."""
+    return sorted({p.gold_entry.framework or "none" for p in pairing.pairs})
+
+
+
+def finish(metric: str, result: Dict[str, Any], pairing: Pairing, options: Options,
+           statistics: Statistics = NO_STATISTICS) -> Dict[str, Any]:
+    """A metric's traced result completed as mrp-score prints it: macro figures, with a bootstrap
+    confidence intervals, and the signature (claiming no standardization where no AMR graph is scored)."""
+    from mrp.report.stats import annotate
+
+    annotate(result, statistics.bootstrap, statistics.seed)
+    frameworks = frameworks_scored(pairing)
+    if "amr" not in frameworks:
+        options = replace(options, standardization="none")
+    result["signature"] = signature(canonical(metric), frameworks, options, statistics)
+    return result
