@@ -107,14 +107,17 @@ def penman_warnings() -> Iterator[List[str]]:
     level raised, penman would not log them, and a malformed graph would pass as read)."""
     warnings = _Warnings()
     level = _PENMAN_LOGGER.level
+    # only where warnings are off: setLevel clears every logger's cache (a cost at every graph read)
+    raised = not _PENMAN_LOGGER.isEnabledFor(logging.WARNING)
     _PENMAN_LOGGER.addFilter(warnings)
-    if not level or level > logging.WARNING:
+    if raised:
         _PENMAN_LOGGER.setLevel(logging.WARNING)
     try:
         yield warnings.messages
     finally:
         _PENMAN_LOGGER.removeFilter(warnings)
-        _PENMAN_LOGGER.setLevel(level)
+        if raised:
+            _PENMAN_LOGGER.setLevel(level)
 
 
 def _plural(count: int, one: str, many: str) -> str:
