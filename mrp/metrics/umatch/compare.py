@@ -1,0 +1,202 @@
+"""Comparing two or more UMR files sentence by sentence as ``compare_umr.pl`` does: the node
+correspondence of :mod:`mrp.metrics.umatch.links` (or an exact one), and its counts: aligned token sets,
+node projections, triples in mapped nodes and juːmæʧ (concepts and relations of every node, unmapped
+nodes counting as wrong, plus document-level relations)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+from mrp.errors import MRPError
+from mrp.metrics.umatch.links import candidates, symmetrize
+from mrp.metrics.umatch.model import Node, Sentence, UmrFile
+from mrp.metrics.umatch.triples import UNMAPPED, Selection, compare, count
+
+#: maps one sentence pair's nodes 1:1 (the exact search), instead of the greedy
+Mapper = Callable[[Sentence, Sentence, str, str, "Settings"], None]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the comparator's options change: ``--top``, ``--no-document-level``, ``--only``/``--except``."""
+
+    selection: Selection = Selection()
+    document_level: bool = True
+    top: bool = False
+
+
+class Comparison:
+    """The counts of a comparison of files, per file and per other file (and per sentence pair)."""
+
+    def __init__(self, files: Sequence[UmrFile], settings: Settings) -> None:
+        self.files = list(files)
+        self.labels = [umr.label for umr in files]
+        if len(set(self.labels)) != len(self.labels):
+            raise MRPError("file labels must be distinct")
+        self.settings = settings
+        self.nodes = Counter()  # type: Counter[str]
+        self.tokens = Counter()  # type: Counter[str]
+        self.projected: Dict[str, Counter] = {label: Counter() for label in self.labels}  # type: ignore[type-arg]
+        self.counts: Dict[Tuple[str, str], Counter] = {}  # type: ignore[type-arg]
+        #: (first label, second label) -> per sentence number: its counts (--trace, --errors)
+        self.sentences: Dict[Tuple[str, str], List[Dict[str, int]]] = {}
+        self.compared = 0
+        self.warnings: List[str] = []
+
+    def tally(self, label0: str, label1: str) -> Counter:  # type: ignore[type-arg]
+        """The counts of file ``label0`` against file ``label1``."""
+        return self.counts.setdefault((label0, label1), Counter())
+
+
+def run(files: Sequence[UmrFile], settings: Settings, mapper: Optional[Mapper] = None,
+        verbose: Optional[Callable[[Sequence[Sentence], Comparison], None]] = None) -> Comparison:
+    """Compare the files sentence by sentence, in order (as many sentences as the shortest has)."""
+    result = Comparison(files, settings)
+    sizes = [len(umr.sentences) for umr in files]
+    n = min(sizes)
+    if n == 0:
+        raise MRPError("at least one of the files has no sentences")
+    if len(set(sizes)) > 1:
+        result.warnings.append(f"the files have varying numbers of sentences; only the first {n} of each "
+                               "are compared")
+    for number in range(n):
+        sentences = [umr.sentences[number] for umr in files]
+        text = " ".join(sentences[0].tokens)
+        for umr, sentence in zip(files[1:], sentences[1:]):
+            if " ".join(sentence.tokens) != text:
+                raise MRPError(f"{umr.path}:{sentence.line0}: the tokens of sentence {number + 1} differ from "
+                               f"those of {files[0].path}")
+        _sentences(result, sentences, mapper)
+        if verbose is not None:
+            verbose(sentences, result)
+    result.compared = n
+    return result
+
+
+def _sentences(result: Comparison, sentences: List[Sentence], mapper: Optional[Mapper]) -> None:
+    labels = result.labels
+    width = len(sentences[0].tokens)
+    for label, sentence in zip(labels, sentences):
+        result.nodes[label] += len(sentence.nodes)
+        result.tokens[label] += width
+    if mapper is None:
+        candidates(sentences, labels)
+        for a in range(len(sentences)):
+            for b in range(a + 1, len(sentences)):
+                symmetrize(sentences[a], sentences[b], labels[a], labels[b], result.settings.selection)
+    else:
+        for a in range(len(sentences)):
+            for b in range(a + 1, len(sentences)):
+                mapper(sentences[a], sentences[b], labels[a], labels[b], result.settings)
+    for label, sentence in zip(labels, sentences):
+        for node in sentence.nodes.values():
+            for other in labels:
+                if node.cross.get(other):
+                    result.projected[label][other] += 1
+    for a in range(len(sentences)):
+        for b in range(a + 1, len(sentences)):
+            _pair(result, a, b, sentences[a], sentences[b])
+
+
+def _pair(result: Comparison, a: int, b: int, sentence0: Sentence, sentence1: Sentence) -> None:
+    label0, label1 = result.labels[a], result.labels[b]
+    file0, file1 = result.files[a], result.files[b]
+    forward = result.tally(label0, label1)
+    backward = result.tally(label1, label0)
+    before = Counter(forward)
+    sets0, sets1 = token_sets(sentence0), token_sets(sentence1)
+    forward["alignment_correct"] += len(sets0 & sets1)
+    forward["alignment_total0"] += len(sets0)
+    forward["alignment_total1"] += len(sets1)
+    for tally, sentence, other in ((forward, sentence0, label1), (backward, sentence1, label0)):
+        ambiguous = [node.ambiguous[other] for node in sentence.nodes.values() if other in node.ambiguous]
+        tally["ambiguous_nodes"] += len(ambiguous)
+        tally["ambiguous_targets"] += sum(ambiguous)
+    settings = result.settings
+    attributes(forward, sentence0, sentence1, file0, file1, label0, label1, settings)
+    attributes(backward, sentence1, sentence0, file1, file0, label1, label0, settings)
+    delta = {key: value - before.get(key, 0) for key, value in forward.items()}
+    delta["mapped0"] = sum(1 for node in sentence0.nodes.values() if node.cross.get(label1))
+    delta["mapped1"] = sum(1 for node in sentence1.nodes.values() if node.cross.get(label0))
+    delta["nodes0"], delta["nodes1"] = len(sentence0.nodes), len(sentence1.nodes)
+    result.sentences.setdefault((label0, label1), []).append(delta)
+
+
+def token_sets(sentence: Sentence) -> set:  # type: ignore[type-arg]
+    """The distinct token sets nodes are aligned to."""
+    return {",".join(str(k + 1) for k in node.alignment) for node in sentence.nodes.values()
+            if node.alignment}
+
+
+def attributes(tally: Counter, sentence0: Sentence, sentence1: Sentence, file0: UmrFile,  # type: ignore[type-arg]
+               file1: UmrFile, label0: str, label1: str, settings: Settings) -> None:
+    """Concepts and relations of sentence 0's nodes against their counterparts, sentence 1's nodes without
+    a counterpart, and the document-level relations."""
+    selection = settings.selection
+    nodes0, nodes1 = sentence0.nodes, sentence1.nodes
+    for variable in sorted(nodes0):
+        node = nodes0[variable]
+        linked = node.mapped(label1)
+        if not linked:
+            found = compare(node, nodes0, None, nodes1, None, selection)
+            tally["total0"] += found.total0
+            continue
+        best = None
+        for other in linked:
+            result = compare(node, nodes0, nodes1[other], nodes1, label1, selection)
+            if best is None or result.correct > best.correct:
+                best = result
+        assert best is not None
+        tally["total0"] += best.total0
+        tally["total1"] += best.total1
+        tally["correct"] += best.correct
+        tally["mapped_total0"] += best.total0
+        tally["mapped_total1"] += best.total1
+        tally["mapped_correct"] += best.correct
+    for variable in sorted(nodes1):
+        node = nodes1[variable]
+        if not node.mapped(label0):
+            tally["total1"] += count(node, selection)
+    if settings.document_level:
+        correct, total0, total1 = docrels(sentence0, sentence1, file0, file1, label0, label1, selection)
+        tally["correct"] += correct
+        tally["total0"] += total0
+        tally["total1"] += total1
+
+
+def _single(name: str, label: str, nodes: Dict[str, Node]) -> str:
+    node = nodes.get(name)
+    if node is None:
+        return name
+    found = node.mapped(label)
+    if not found:
+        return UNMAPPED
+    if len(found) > 1:
+        raise MRPError(f"node {name} is projected to {len(found)} nodes of {label}")
+    return found[0]
+
+
+def docrels(sentence0: Sentence, sentence1: Sentence, file0: UmrFile, file1: UmrFile, label0: str,
+            label1: str, selection: Selection) -> Tuple[int, int, int]:
+    """(correct, total0, total1) of the document-level relations of the two sentences, their ends
+    projected through the file-wide variables (the last definition of a variable in a file wins)."""
+    correct = total0 = total1 = 0
+    for triple in sorted(sentence0.docrels):
+        a, relation, b = triple.split(" ")
+        if selection.ignored(relation):
+            continue
+        if f"{_single(a, label1, file0.nodes)} {relation} {_single(b, label1, file0.nodes)}" in \
+                sentence1.docrels:
+            correct += 1
+            total1 += 1
+        total0 += 1
+    for triple in sorted(sentence1.docrels):
+        a, relation, b = triple.split(" ")
+        if selection.ignored(relation):
+            continue
+        if f"{_single(a, label0, file1.nodes)} {relation} {_single(b, label0, file1.nodes)}" not in \
+                sentence0.docrels:
+            total1 += 1
+    return correct, total0, total1

@@ -1,0 +1,129 @@
+"""The comparator's node correspondence (``compare_umr.pl``): nodes sharing an aligned token are linked,
+unaligned nodes with equal (extended) concepts are linked, and ambiguous links are removed greedily
+until every node has at most one counterpart.
+
+The greedy order, strongest first: the same extended concept; more matching (name, value) pairs under
+the current projection; more shared relation names; longer aligned texts; the same variable; the
+variables' concatenation in code-point order; then the order the links were found.  After each
+decision every link is looked at again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import List, Sequence, Tuple
+
+from mrp.metrics.umatch.model import Node, Sentence
+from mrp.metrics.umatch.triples import Selection, compare, weak
+
+
+@dataclass
+class Link:
+    """A candidate link from a node to a node of another file, with the greedy's criteria."""
+
+    source: Node
+    target: Node
+    source_label: str
+    target_label: str
+    key: Tuple[bool, int, int, int, bool, str]
+    strong: int
+    weak: int
+
+
+def candidates(sentences: Sequence[Sentence], labels: Sequence[str]) -> None:
+    """Link nodes of the same sentence in different files: by shared aligned tokens (within the first
+    file's tokens), and unaligned nodes by equal extended concepts."""
+    width = len(sentences[0].tokens)
+    by_token: List[List[List[Node]]] = []
+    unaligned: List[List[Node]] = []
+    for sentence in sentences:
+        tokens: List[List[Node]] = [[] for _ in range(width)]
+        loose: List[Node] = []
+        for variable in sorted(sentence.nodes):
+            node = sentence.nodes[variable]
+            if node.alignment is None:
+                loose.append(node)
+                continue
+            for position in node.alignment:
+                if position < width:
+                    tokens[position].append(node)
+        by_token.append(tokens)
+        unaligned.append(loose)
+    for position in range(width):
+        for a, label_a in enumerate(labels):
+            for node in by_token[a][position]:
+                for b, label_b in enumerate(labels):
+                    if b == a:
+                        continue
+                    links = node.cross.setdefault(label_b, {})
+                    for other in by_token[b][position]:
+                        links[other.variable] = links.get(other.variable, 0) + 1
+    for a, label_a in enumerate(labels):
+        for b in range(a + 1, len(labels)):
+            label_b = labels[b]
+            for node in unaligned[a]:
+                for other in unaligned[b]:
+                    if (other.econcept or "") == (node.econcept or ""):
+                        links = node.cross.setdefault(label_b, {})
+                        links[other.variable] = links.get(other.variable, 0) + 1
+                        back = other.cross.setdefault(label_a, {})
+                        back[node.variable] = back.get(node.variable, 0) + 1
+
+
+def _ambiguous(sentence0: Sentence, variable: str, sentence1: Sentence, label0: str, label1: str,
+               selection: Selection) -> List[Link]:
+    """The links of one node when it has several (after dropping those not returned)."""
+    node = sentence0.nodes[variable]
+    links = node.cross.get(label1)
+    if not links:
+        return []
+    kept = []
+    for other in sorted(links):
+        back = sentence1.nodes[other].cross.get(label0)
+        if back is None or variable not in back:
+            del links[other]
+        else:
+            kept.append(other)
+    if len(kept) < 2:
+        return []
+    node.ambiguous.setdefault(label1, len(kept))
+    out = []
+    length = len(node.aligned_text)
+    for other in kept:
+        target = sentence1.nodes[other]
+        same = (node.econcept or "") == (target.econcept or "")
+        strong = compare(node, sentence0.nodes, target, sentence1.nodes, label1, selection).correct
+        names = weak(node, target)
+        key = (not same, -strong, -names, -(length + len(target.aligned_text)), variable != other,
+               variable + other)
+        out.append(Link(node, target, label0, label1, key, strong, names))
+    return out
+
+
+def symmetrize(sentence0: Sentence, sentence1: Sentence, label0: str, label1: str,
+               selection: Selection) -> None:
+    """Remove ambiguous links greedily until the projection between the two sentences is 1:1."""
+    variables0 = sorted(sentence0.nodes)
+    variables1 = sorted(sentence1.nodes)
+    while True:
+        pending: List[Link] = []
+        for variable in variables0:
+            pending.extend(_ambiguous(sentence0, variable, sentence1, label0, label1, selection))
+        for variable in variables1:
+            pending.extend(_ambiguous(sentence1, variable, sentence0, label1, label0, selection))
+        if not pending:
+            return
+        winner = min(pending, key=lambda link: link.key)
+        winner.source.cross[winner.target_label] = {winner.target.variable: 1}
+        winner.target.cross[winner.source_label] = {winner.source.variable: 1}
+        winner.source.winner[winner.target_label] = describe(winner)
+
+
+def describe(link: Link) -> str:
+    """A link as the comparator's --verbose names it."""
+    def node(label: str, item: Node) -> str:
+        return f"{label} node {item.variable} ({item.aligned_text or item.econcept})"
+
+    return (f"{node(link.source_label, link.source)} <--> {node(link.target_label, link.target)}: "
+            f"econcepts={link.source.econcept}/{link.target.econcept}, match={link.strong}, "
+            f"weak match={link.weak}")

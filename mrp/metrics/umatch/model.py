@@ -1,0 +1,79 @@
+"""The juːmæʧ view of a UMR file: sentences of nodes (concept, relations, token alignment) and
+document-level relations, as the UMR shared task's comparator sees them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+
+@dataclass(eq=False)
+class Node:
+    """A node of a sentence graph."""
+
+    variable: str
+    concept: str
+    #: (":name", value) in the order written; a value naming a variable of the sentence is an edge
+    relations: List[Tuple[str, str]] = field(default_factory=list)
+    #: token positions (0-based, ascending, distinct) the node is aligned to; None: unaligned
+    alignment: Optional[Tuple[int, ...]] = None
+    #: the aligned words joined by spaces ("" when none)
+    aligned_text: str = ""
+    #: the concept extended by a name's words (``name[New York]``); None when the graph failed to read
+    econcept: Optional[str] = None
+    line: int = 0
+    #: other file's label -> its variables this node is linked to (the comparator's projections)
+    cross: Dict[str, Dict[str, int]] = field(default_factory=dict)
+    #: other file's label -> how many nodes the node was first projected to, when more than one
+    ambiguous: Dict[str, int] = field(default_factory=dict)
+    #: other file's label -> the link that won the node's ambiguity (its description, --verbose)
+    winner: Dict[str, str] = field(default_factory=dict)
+
+    def mapped(self, label: str) -> List[str]:
+        """The variables of file ``label`` this node is projected to, sorted."""
+        return sorted(self.cross.get(label, ()))
+
+
+@dataclass(eq=False)
+class Sentence:
+    """One sentence block of a file (tokens, graph, alignment, document-level relations)."""
+
+    #: position in its file, from 1
+    number: int
+    line0: int
+    line1: int
+    tokens: List[str] = field(default_factory=list)
+    #: variable -> node, in the order defined
+    nodes: Dict[str, Node] = field(default_factory=dict)
+    #: "source :relation target" -> count, in the order read
+    docrels: Dict[str, int] = field(default_factory=dict)
+    #: the lines of the sentence-graph block (side-by-side views)
+    graph_lines: List[str] = field(default_factory=list)
+    #: the first variable of the graph
+    top: Optional[str] = None
+    #: why reading stopped early (compat: what was read before stays), None when read whole
+    failure: Optional[str] = None
+    #: what a careful reading repaired, one message each
+    repairs: List[str] = field(default_factory=list)
+    #: the document the sentence belongs to (0-based position in the file)
+    document: int = 0
+    #: the ``# :: sntN`` number, when given
+    sid: Optional[str] = None
+
+
+@dataclass(eq=False)
+class UmrFile:
+    """A UMR file read for comparison."""
+
+    label: str
+    path: str
+    sentences: List[Sentence] = field(default_factory=list)
+    #: variable -> node over the whole file, the last definition winning (the comparator's view)
+    nodes: Dict[str, Node] = field(default_factory=dict)
+    #: messages of the reading (warnings and failures), each naming file and line
+    messages: List[str] = field(default_factory=list)
+
+    @property
+    def failed(self) -> int:
+        """Sentences whose reading stopped early."""
+        return sum(sentence.failure is not None for sentence in self.sentences)

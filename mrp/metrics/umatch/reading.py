@@ -1,0 +1,298 @@
+"""Reading a UMR file the way the shared task's comparator (``compare_umr.pl``) reads it.
+
+Its rules, which this module reproduces (each is a compat quirk listed in the README):
+
+- a sentence is a run of blocks; blocks are separated by one blank line, sentences by two or more;
+  the blocks are, in order, sentence information (the first ``Words:`` line gives the tokens), the
+  sentence graph, the alignment and the document-level annotation, whatever their headers say;
+- in each block a ``#`` starts a comment wherever it stands (so ``#Forn`` as a concept, or a ``#``
+  inside a quoted string, cuts the line);
+- the graph is read token by token: ``(VAR /`` opens a node whose concept is the next run of
+  characters other than spaces and brackets; ``:name`` sets the pending relation; a quoted string or
+  any other run of characters is its value; ``)`` closes a node; a line that is left as ``0`` ends
+  (the comparator's ``while($line)`` treats "0" as empty);
+- an alignment line is ``VAR: I-J[, I-J ...]``; ``0-0`` leaves the node unaligned;
+- the document-level block's relations are ``(A :rel B)`` triples inside ``:temporal``/``:modal``/
+  ``:coref`` lists; a set of triples (duplicates count once);
+- a problem that the comparator treats as fatal stops the reading of that sentence: what was read
+  before it stays (graph nodes, alignments, relations), the rest of the sentence is left out, and the
+  sentence is compared as it stands (its comment says such sentences are removed from every file; the
+  code keeps them);
+- a missing closing bracket is a warning only.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import List, Optional
+
+from mrp.metrics.umatch.model import Node, Sentence, UmrFile
+
+_VAR = r"[^\W_]+"
+_NODE = re.compile(r"\(\s*(" + _VAR + r")\s*/\s*")
+_CONCEPT = re.compile(r"[^\s()]+")
+_ROLE = re.compile(r"(:(?:[^\W_]|-)+)\s*")
+_QUOTED = re.compile(r'"(.*?)"')
+_BARE = re.compile(r"[^\s)]+")
+_SPACE = re.compile(r"\s+")
+_ALIGNMENT = re.compile(r"(" + _VAR + r"):\s*([0-9]+-[0-9]+(?:\s*,\s*[0-9]+-[0-9]+)*)$")
+_INTERVAL = re.compile(r"([0-9]+)-([0-9]+)$")
+_DOC_OPEN = re.compile(r"\(\s*(" + _VAR + r")\s*/\s*sentence\s*")
+_DOC_TRIPLE = re.compile(r"\(\s*((?:[^\W_]|-)+)\s*(:(?:[^\W_]|-)+)\s*((?:[^\W_]|-)+)\s*\)")
+_DOC_BRACKET = re.compile(r"\(\s*")
+_WORDS = re.compile(r"Words:\s*(.+)$")
+_OP = re.compile(r":op[0-9]+$")
+
+
+class Failure(Exception):
+    """A problem the comparator treats as fatal for the sentence."""
+
+
+def _lines(text: str) -> List[str]:
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.rstrip() for line in lines]
+
+
+def read(path: str, label: str, top: bool = False) -> UmrFile:
+    """The file at ``path`` as the comparator reads it (``top``: add its ``:TOP`` attribute)."""
+    with open(path, "rb") as stream:
+        text = stream.read().decode("utf-8", errors="replace")
+    return read_text(text, label, path, top)
+
+
+def read_text(text: str, label: str, path: str = "<string>", top: bool = False) -> UmrFile:
+    """A file's text as the comparator reads it."""
+    umr = UmrFile(label, path)
+    blocks: List[List[object]] = []
+    lines: List[str] = []
+    groups: List[List[List[object]]] = []
+    last_empty = False
+    number = 0
+
+    def add_block(at: int) -> None:
+        if lines:
+            blocks.append([at - len(lines), at - 1, list(lines)])
+            lines.clear()
+
+    def add_sentence() -> None:
+        if blocks:
+            groups.append(list(blocks))
+            blocks.clear()
+
+    for number, line in enumerate(_lines(text), 1):
+        if line == "":
+            if last_empty:
+                add_sentence()
+            else:
+                add_block(number)
+            last_empty = True
+        else:
+            lines.append(line)
+            last_empty = False
+    add_block(number + 1)
+    add_sentence()
+    for position, group in enumerate(groups, 1):
+        sentence = Sentence(position, group[0][0], group[-1][1])  # type: ignore[arg-type]
+        umr.sentences.append(sentence)
+        _read_sentence(sentence, group, umr, top)
+    return umr
+
+
+def _where(umr: UmrFile, line: int) -> str:
+    return f"line {line} of file {umr.label}"
+
+
+def _read_sentence(sentence: Sentence, group: List[List[object]], umr: UmrFile, top: bool) -> None:
+    block = [(int(b[0]), list(b[2])) for b in group]  # type: ignore[call-overload]
+    for line in block[0][1]:
+        found = _WORDS.match(line)
+        if found:
+            sentence.tokens = _SPACE.split(found.group(1))
+            break
+    if not sentence.tokens:
+        umr.messages.append(f"{umr.path}:{block[0][0]}: no tokens in sentence {sentence.number}")
+    if len(block) > 1:
+        sentence.graph_lines = block[1][1]
+    try:
+        if len(block) > 1:
+            _graph(sentence, block[1][0], block[1][1], umr, top)
+        if len(block) > 2:
+            _alignment(sentence, block[2][0], block[2][1], umr)
+        if len(block) > 3:
+            _docrels(sentence, block[3][0], block[3][1], umr)
+    except Failure as failure:
+        sentence.failure = str(failure)
+        umr.messages.append(f"{umr.path}: sentence {sentence.number}: {failure}")
+
+
+def _cleaned(line: str) -> str:
+    return line.split("#", 1)[0].strip()
+
+
+def _graph(sentence: Sentence, first: int, lines: List[str], umr: UmrFile, top: bool) -> None:
+    nodes = sentence.nodes
+    stack: List[Node] = []
+    relation: Optional[str] = "START"
+    number = first - 1
+    for line in lines:
+        number += 1
+        rest = _cleaned(line)
+        while rest and rest != "0":
+            found = _NODE.match(rest)
+            if found:
+                variable = found.group(1)
+                rest = rest[found.end():]
+                if sentence.top is None:
+                    sentence.top = variable
+                concept = _CONCEPT.search(rest)
+                if concept is None:
+                    raise Failure(f"a node {variable} without a concept at {_where(umr, number)}")
+                rest = rest[:concept.start()] + rest[concept.end():]
+                if relation is None:
+                    raise Failure(f"a node where none is expected at {_where(umr, number)}")
+                node = Node(variable, concept.group(0), line=number)
+                if relation != "START":
+                    if not stack:
+                        raise Failure(f"a node {variable} after the graph closed at {_where(umr, number)}")
+                    stack[-1].relations.append((relation, variable))
+                nodes[variable] = node
+                stack.append(node)
+                relation = None
+                continue
+            found = _ROLE.match(rest)
+            if found:
+                relation = found.group(1)
+                rest = rest[found.end():]
+                continue
+            found = _QUOTED.match(rest) or _BARE.match(rest)
+            if found:
+                value = found.group(1) if found.re is _QUOTED else found.group(0)
+                rest = rest[found.end():]
+                if not stack:
+                    raise Failure(f"value {value} after the graph closed at {_where(umr, number)}")
+                if relation is None:
+                    raise Failure(f"value {value} without a relation at {_where(umr, number)}")
+                stack[-1].relations.append((relation, value))
+                relation = None
+                continue
+            if rest[0] == ")":
+                rest = rest[1:]
+                if relation is not None:
+                    raise Failure(f"relation {relation} without a value at {_where(umr, number)}")
+                if not stack:
+                    raise Failure(f"an extra closing bracket at {_where(umr, number)}")
+                stack.pop()
+                continue
+            space = _SPACE.match(rest)
+            if space is None:
+                raise Failure(f"cannot read the graph at {_where(umr, number)}")
+            rest = rest[space.end():]
+    if stack:
+        umr.messages.append(f"{umr.path}:{number}: missing closing bracket: {len(stack)} node(s) not closed")
+    if top and sentence.top is not None:
+        nodes[sentence.top].relations.append((":TOP", "TOP"))
+    for node in nodes.values():
+        econcept = node.concept
+        if econcept == "name":
+            ops = sorted((r for r in node.relations if _OP.match(r[0])), key=lambda r: r[0].lower())
+            econcept += "[" + " ".join(value for _, value in ops) + "]"
+        node.econcept = econcept
+    for variable, node in sorted(nodes.items()):
+        umr.nodes[variable] = node
+
+
+def _alignment(sentence: Sentence, first: int, lines: List[str], umr: UmrFile) -> None:
+    number = first - 1
+    for line in lines:
+        number += 1
+        rest = _cleaned(line)
+        if not rest:
+            continue
+        found = _ALIGNMENT.match(rest)
+        if not found:
+            raise Failure(f"cannot read the alignment at {_where(umr, number)}")
+        variable, spans = found.group(1), found.group(2)
+        node = sentence.nodes.get(variable)
+        if node is None:
+            raise Failure(f"variable {variable} not known in the sentence at {_where(umr, number)}")
+        if spans == "0-0":
+            node.alignment = None
+            continue
+        positions = set()
+        for span in re.split(r"\s*,\s*", spans):
+            interval = _INTERVAL.match(span)
+            assert interval is not None
+            x, y = int(interval.group(1)), int(interval.group(2))
+            if x == 0 or y == 0 or x > y:
+                raise Failure(f"bad alignment interval {span} at {_where(umr, number)}")
+            positions.update(range(x - 1, y))
+        node.alignment = tuple(sorted(positions))
+        tokens = sentence.tokens
+        node.aligned_text = " ".join(tokens[k] for k in node.alignment if k < len(tokens))
+
+
+def _docrels(sentence: Sentence, first: int, lines: List[str], umr: UmrFile) -> None:
+    inside = False
+    current: Optional[str] = None
+    after_set = False
+    number = first - 1
+    for line in lines:
+        number += 1
+        rest = _cleaned(line)
+        while rest and rest != "0":
+            found = _DOC_OPEN.match(rest)
+            if found:
+                rest = rest[found.end():]
+                inside = True
+                continue
+            found = _ROLE.match(rest)
+            if found:
+                rest = rest[found.end():]
+                current = found.group(1)
+                if not inside:
+                    raise Failure(f"expected the document-level graph at {_where(umr, number)}")
+                if after_set:
+                    raise Failure(f"expected a bracket after {current} at {_where(umr, number)}")
+                after_set = True
+                continue
+            found = _DOC_TRIPLE.match(rest)
+            if found:
+                rest = rest[found.end():]
+                if not inside:
+                    raise Failure(f"expected the document-level graph at {_where(umr, number)}")
+                if after_set:
+                    raise Failure(f"expected a bracket after {current} at {_where(umr, number)}")
+                if current is None:
+                    raise Failure(f"a relation outside a relation list at {_where(umr, number)}")
+                triple = f"{found.group(1)} {found.group(2)} {found.group(3)}"
+                sentence.docrels[triple] = sentence.docrels.get(triple, 0) + 1
+                continue
+            found = _DOC_BRACKET.match(rest)
+            if found:
+                rest = rest[found.end():]
+                if not inside:
+                    raise Failure(f"expected the document-level graph at {_where(umr, number)}")
+                if not after_set:
+                    raise Failure(f"an unexpected bracket at {_where(umr, number)}")
+                after_set = False
+                continue
+            if rest[0] == ")":
+                rest = rest[1:]
+                if not inside:
+                    raise Failure(f"expected the document-level graph at {_where(umr, number)}")
+                if after_set:
+                    raise Failure(f"expected a bracket after {current} at {_where(umr, number)}")
+                if current is not None:
+                    current = None
+                else:
+                    inside = False
+                continue
+            space = _SPACE.match(rest)
+            if space is not None:
+                rest = rest[space.end():]
+                continue
+            raise Failure(f"cannot read the document-level annotation at {_where(umr, number)}")
+    if inside:
+        umr.messages.append(f"{umr.path}:{number}: missing closing bracket: document-level graph not closed")
