@@ -72,7 +72,32 @@ def run(files: Sequence[UmrFile], settings: Settings, mapper: Optional[Mapper] =
         if verbose is not None:
             verbose(sentences, result)
     result.compared = n
+    if mapper is not None and settings.document_level:
+        _deferred(result, n)
     return result
+
+
+def _deferred(result: Comparison, n: int) -> None:
+    """Document-level relations once every sentence is mapped (the exact map: ends in any sentence of the
+    document have their counterparts by now)."""
+    labels, files = result.labels, result.files
+    for number in range(n):
+        for a in range(len(files)):
+            for b in range(a + 1, len(files)):
+                label0, label1 = labels[a], labels[b]
+                sentence0, sentence1 = files[a].sentences[number], files[b].sentences[number]
+                for tally, first, second, x, y, record in (
+                        (result.tally(label0, label1), sentence0, sentence1, label0, label1, True),
+                        (result.tally(label1, label0), sentence1, sentence0, label1, label0, False)):
+                    correct, total0, total1 = docrels(first, second, first.scope or {}, second.scope or {},
+                                                      x, y, result.settings.selection)
+                    tally["correct"] += correct
+                    tally["total0"] += total0
+                    tally["total1"] += total1
+                    if record:
+                        item = result.sentences[(label0, label1)][number]
+                        for key, value in (("correct", correct), ("total0", total0), ("total1", total1)):
+                            item[key] = item.get(key, 0) + value
 
 
 def _sentences(result: Comparison, sentences: List[Sentence], mapper: Optional[Mapper]) -> None:
@@ -97,10 +122,11 @@ def _sentences(result: Comparison, sentences: List[Sentence], mapper: Optional[M
                     result.projected[label][other] += 1
     for a in range(len(sentences)):
         for b in range(a + 1, len(sentences)):
-            _pair(result, a, b, sentences[a], sentences[b])
+            _pair(result, a, b, sentences[a], sentences[b], mapper is None)
 
 
-def _pair(result: Comparison, a: int, b: int, sentence0: Sentence, sentence1: Sentence) -> None:
+def _pair(result: Comparison, a: int, b: int, sentence0: Sentence, sentence1: Sentence,
+          document_level: bool) -> None:
     label0, label1 = result.labels[a], result.labels[b]
     file0, file1 = result.files[a], result.files[b]
     forward = result.tally(label0, label1)
@@ -115,8 +141,8 @@ def _pair(result: Comparison, a: int, b: int, sentence0: Sentence, sentence1: Se
         tally["ambiguous_nodes"] += len(ambiguous)
         tally["ambiguous_targets"] += sum(ambiguous)
     settings = result.settings
-    attributes(forward, sentence0, sentence1, file0, file1, label0, label1, settings)
-    attributes(backward, sentence1, sentence0, file1, file0, label1, label0, settings)
+    attributes(forward, sentence0, sentence1, file0, file1, label0, label1, settings, document_level)
+    attributes(backward, sentence1, sentence0, file1, file0, label1, label0, settings, document_level)
     delta = {key: value - before.get(key, 0) for key, value in forward.items()}
     delta["mapped0"] = sum(1 for node in sentence0.nodes.values() if node.cross.get(label1))
     delta["mapped1"] = sum(1 for node in sentence1.nodes.values() if node.cross.get(label0))
@@ -131,7 +157,7 @@ def token_sets(sentence: Sentence) -> set:  # type: ignore[type-arg]
 
 
 def attributes(tally: Counter, sentence0: Sentence, sentence1: Sentence, file0: UmrFile,  # type: ignore[type-arg]
-               file1: UmrFile, label0: str, label1: str, settings: Settings) -> None:
+               file1: UmrFile, label0: str, label1: str, settings: Settings, document_level: bool = True) -> None:
     """Concepts and relations of sentence 0's nodes against their counterparts, sentence 1's nodes without
     a counterpart, and the document-level relations."""
     selection = settings.selection
@@ -159,8 +185,9 @@ def attributes(tally: Counter, sentence0: Sentence, sentence1: Sentence, file0: 
         node = nodes1[variable]
         if not node.mapped(label0):
             tally["total1"] += count(node, selection)
-    if settings.document_level:
-        correct, total0, total1 = docrels(sentence0, sentence1, file0, file1, label0, label1, selection)
+    if settings.document_level and document_level:
+        correct, total0, total1 = docrels(sentence0, sentence1, file0.nodes, file1.nodes, label0, label1,
+                                          selection)
         tally["correct"] += correct
         tally["total0"] += total0
         tally["total1"] += total1
@@ -178,8 +205,8 @@ def _single(name: str, label: str, nodes: Dict[str, Node]) -> str:
     return found[0]
 
 
-def docrels(sentence0: Sentence, sentence1: Sentence, file0: UmrFile, file1: UmrFile, label0: str,
-            label1: str, selection: Selection) -> Tuple[int, int, int]:
+def docrels(sentence0: Sentence, sentence1: Sentence, nodes0: Dict[str, Node], nodes1: Dict[str, Node],
+            label0: str, label1: str, selection: Selection) -> Tuple[int, int, int]:
     """(correct, total0, total1) of the document-level relations of the two sentences, their ends
     projected through the file-wide variables (the last definition of a variable in a file wins)."""
     correct = total0 = total1 = 0
@@ -187,7 +214,7 @@ def docrels(sentence0: Sentence, sentence1: Sentence, file0: UmrFile, file1: Umr
         a, relation, b = triple.split(" ")
         if selection.ignored(relation):
             continue
-        if f"{_single(a, label1, file0.nodes)} {relation} {_single(b, label1, file0.nodes)}" in \
+        if f"{_single(a, label1, nodes0)} {relation} {_single(b, label1, nodes0)}" in \
                 sentence1.docrels:
             correct += 1
             total1 += 1
@@ -196,7 +223,7 @@ def docrels(sentence0: Sentence, sentence1: Sentence, file0: UmrFile, file1: Umr
         a, relation, b = triple.split(" ")
         if selection.ignored(relation):
             continue
-        if f"{_single(a, label0, file1.nodes)} {relation} {_single(b, label0, file1.nodes)}" not in \
+        if f"{_single(a, label0, nodes1)} {relation} {_single(b, label0, nodes1)}" not in \
                 sentence0.docrels:
             total1 += 1
     return correct, total0, total1

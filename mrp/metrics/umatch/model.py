@@ -59,6 +59,8 @@ class Sentence:
     document: int = 0
     #: the ``# :: sntN`` number, when given
     sid: Optional[str] = None
+    #: variable -> node over the sentence's document (the last definition winning); None: the file's
+    scope: Optional[Dict[str, Node]] = field(default=None, repr=False)
 
 
 @dataclass(eq=False)

@@ -42,10 +42,25 @@ _DOC_TRIPLE = re.compile(r"\(\s*((?:[^\W_]|-)+)\s*(:(?:[^\W_]|-)+)\s*((?:[^\W_]|
 _DOC_BRACKET = re.compile(r"\(\s*")
 _WORDS = re.compile(r"Words:\s*(.+)$")
 _OP = re.compile(r":op[0-9]+$")
+_SNT = re.compile(r"\s*#\s*::\s*snt([0-9]+)")
+_UNALIGNED = re.compile(r"-1\s*-\s*-1$")
 
 
 class Failure(Exception):
     """A problem the comparator treats as fatal for the sentence."""
+
+
+class _Reader:
+    """Where problems go: fatal for the sentence (the comparator), or repaired and counted (careful)."""
+
+    def __init__(self, umr: UmrFile, sentence: Sentence, careful: bool) -> None:
+        self.umr, self.sentence, self.careful = umr, sentence, careful
+
+    def problem(self, message: str, line: int) -> None:
+        """Raise Failure, or (careful) record the repair."""
+        if not self.careful:
+            raise Failure(f"{message} at {_where(self.umr, line)}")
+        self.sentence.repairs.append(f"{self.umr.path}:{line}: {message}")
 
 
 def _lines(text: str) -> List[str]:
@@ -55,15 +70,17 @@ def _lines(text: str) -> List[str]:
     return [line.rstrip() for line in lines]
 
 
-def read(path: str, label: str, top: bool = False) -> UmrFile:
-    """The file at ``path`` as the comparator reads it (``top``: add its ``:TOP`` attribute)."""
+def read(path: str, label: str, top: bool = False, careful: bool = False) -> UmrFile:
+    """The file at ``path`` as the comparator reads it (``top``: add its ``:TOP`` attribute; ``careful``:
+    read what a careful reader can instead of stopping at the comparator's fatal problems)."""
     with open(path, "rb") as stream:
         text = stream.read().decode("utf-8", errors="replace")
-    return read_text(text, label, path, top)
+    return read_text(text, label, path, top, careful)
 
 
-def read_text(text: str, label: str, path: str = "<string>", top: bool = False) -> UmrFile:
-    """A file's text as the comparator reads it."""
+def read_text(text: str, label: str, path: str = "<string>", top: bool = False,
+              careful: bool = False) -> UmrFile:
+    """A file's text as the comparator reads it (see :func:`read`)."""
     umr = UmrFile(label, path)
     blocks: List[List[object]] = []
     lines: List[str] = []
@@ -96,16 +113,35 @@ def read_text(text: str, label: str, path: str = "<string>", top: bool = False) 
     for position, group in enumerate(groups, 1):
         sentence = Sentence(position, group[0][0], group[-1][1])  # type: ignore[arg-type]
         umr.sentences.append(sentence)
-        _read_sentence(sentence, group, umr, top)
+        _read_sentence(sentence, group, umr, top, careful)
+    _documents(umr)
     return umr
+
+
+def _documents(umr: UmrFile) -> None:
+    """Documents: a new one starts at ``# :: snt1``; each sentence sees its document's variables."""
+    document = 0
+    scopes: List[dict] = [{}]  # type: ignore[type-arg]
+    for k, sentence in enumerate(umr.sentences):
+        if k and sentence.sid == "1":
+            document += 1
+            scopes.append({})
+        sentence.document = document
+        sentence.scope = scopes[document]
+        scopes[document].update(sentence.nodes)
 
 
 def _where(umr: UmrFile, line: int) -> str:
     return f"line {line} of file {umr.label}"
 
 
-def _read_sentence(sentence: Sentence, group: List[List[object]], umr: UmrFile, top: bool) -> None:
+def _read_sentence(sentence: Sentence, group: List[List[object]], umr: UmrFile, top: bool,
+                   careful: bool) -> None:
     block = [(int(b[0]), list(b[2])) for b in group]  # type: ignore[call-overload]
+    for line in block[0][1]:
+        number = _SNT.match(line)
+        if number and sentence.sid is None:
+            sentence.sid = number.group(1)
     for line in block[0][1]:
         found = _WORDS.match(line)
         if found:
@@ -115,30 +151,35 @@ def _read_sentence(sentence: Sentence, group: List[List[object]], umr: UmrFile, 
         umr.messages.append(f"{umr.path}:{block[0][0]}: no tokens in sentence {sentence.number}")
     if len(block) > 1:
         sentence.graph_lines = block[1][1]
+    reader = _Reader(umr, sentence, careful)
     try:
         if len(block) > 1:
-            _graph(sentence, block[1][0], block[1][1], umr, top)
+            _graph(sentence, block[1][0], block[1][1], reader, top)
         if len(block) > 2:
-            _alignment(sentence, block[2][0], block[2][1], umr)
+            _alignment(sentence, block[2][0], block[2][1], reader)
         if len(block) > 3:
-            _docrels(sentence, block[3][0], block[3][1], umr)
+            _docrels(sentence, block[3][0], block[3][1], reader)
     except Failure as failure:
         sentence.failure = str(failure)
         umr.messages.append(f"{umr.path}: sentence {sentence.number}: {failure}")
 
 
-def _cleaned(line: str) -> str:
+def _cleaned(line: str, careful: bool = False) -> str:
+    if careful:  # a comment starts a line, or follows a complete element (see _graph)
+        line = line.strip()
+        return "" if line.startswith("#") else line
     return line.split("#", 1)[0].strip()
 
 
-def _graph(sentence: Sentence, first: int, lines: List[str], umr: UmrFile, top: bool) -> None:
+def _graph(sentence: Sentence, first: int, lines: List[str], reader: _Reader, top: bool) -> None:
+    umr, careful, problem = reader.umr, reader.careful, reader.problem
     nodes = sentence.nodes
     stack: List[Node] = []
     relation: Optional[str] = "START"
     number = first - 1
     for line in lines:
         number += 1
-        rest = _cleaned(line)
+        rest = _cleaned(line, careful)
         while rest and rest != "0":
             found = _NODE.match(rest)
             if found:
@@ -146,52 +187,66 @@ def _graph(sentence: Sentence, first: int, lines: List[str], umr: UmrFile, top: 
                 rest = rest[found.end():]
                 if sentence.top is None:
                     sentence.top = variable
-                concept = _CONCEPT.search(rest)
+                concept = (_CONCEPT.match if careful else _CONCEPT.search)(rest)
                 if concept is None:
-                    raise Failure(f"a node {variable} without a concept at {_where(umr, number)}")
-                rest = rest[:concept.start()] + rest[concept.end():]
+                    problem(f"a node {variable} without a concept", number)
+                    text = ""
+                else:
+                    text = concept.group(0)
+                    rest = rest[:concept.start()] + rest[concept.end():]
                 if relation is None:
-                    raise Failure(f"a node where none is expected at {_where(umr, number)}")
-                node = Node(variable, concept.group(0), line=number)
-                if relation != "START":
-                    if not stack:
-                        raise Failure(f"a node {variable} after the graph closed at {_where(umr, number)}")
-                    stack[-1].relations.append((relation, variable))
-                nodes[variable] = node
-                stack.append(node)
+                    problem(f"node {variable} without a relation (kept apart)", number)
+                elif relation != "START":
+                    if stack:
+                        stack[-1].relations.append((relation, variable))
+                    else:
+                        problem(f"node {variable} after the graph closed (kept apart)", number)
+                nodes[variable] = Node(variable, text, line=number)
+                stack.append(nodes[variable])
                 relation = None
                 continue
             found = _ROLE.match(rest)
             if found:
+                if careful and relation not in (None, "START"):
+                    problem(f"relation {relation} without a value (left out)", number)
                 relation = found.group(1)
                 rest = rest[found.end():]
+                continue
+            if careful and rest[0] == "#" and relation in (None, "START"):
+                rest = ""  # a comment after a complete element
                 continue
             found = _QUOTED.match(rest) or _BARE.match(rest)
             if found:
                 value = found.group(1) if found.re is _QUOTED else found.group(0)
                 rest = rest[found.end():]
                 if not stack:
-                    raise Failure(f"value {value} after the graph closed at {_where(umr, number)}")
-                if relation is None:
-                    raise Failure(f"value {value} without a relation at {_where(umr, number)}")
-                stack[-1].relations.append((relation, value))
-                relation = None
+                    problem(f"value {value} after the graph closed (left out)", number)
+                elif relation is None or relation == "START":
+                    problem(f"value {value} without a relation (left out)", number)
+                else:
+                    stack[-1].relations.append((relation, value))
+                relation = None if relation != "START" else relation
                 continue
             if rest[0] == ")":
                 rest = rest[1:]
-                if relation is not None:
-                    raise Failure(f"relation {relation} without a value at {_where(umr, number)}")
+                if relation is not None and relation != "START":
+                    problem(f"relation {relation} without a value (left out)", number)
+                    relation = None
                 if not stack:
-                    raise Failure(f"an extra closing bracket at {_where(umr, number)}")
-                stack.pop()
+                    problem("an extra closing bracket (left out)", number)
+                else:
+                    stack.pop()
                 continue
             space = _SPACE.match(rest)
             if space is None:
                 raise Failure(f"cannot read the graph at {_where(umr, number)}")
             rest = rest[space.end():]
     if stack:
-        umr.messages.append(f"{umr.path}:{number}: missing closing bracket: {len(stack)} node(s) not closed")
-    if top and sentence.top is not None:
+        message = f"missing closing bracket: {len(stack)} node(s) not closed"
+        umr.messages.append(f"{umr.path}:{number}: {message}")
+        if careful:
+            sentence.repairs.append(f"{umr.path}:{number}: {message} (closed)")
+    if top and sentence.top is not None and sentence.top in nodes:
         nodes[sentence.top].relations.append((":TOP", "TOP"))
     for node in nodes.values():
         econcept = node.concept
@@ -203,7 +258,7 @@ def _graph(sentence: Sentence, first: int, lines: List[str], umr: UmrFile, top: 
         umr.nodes[variable] = node
 
 
-def _alignment(sentence: Sentence, first: int, lines: List[str], umr: UmrFile) -> None:
+def _alignment(sentence: Sentence, first: int, lines: List[str], reader: _Reader) -> None:
     number = first - 1
     for line in lines:
         number += 1
@@ -212,11 +267,17 @@ def _alignment(sentence: Sentence, first: int, lines: List[str], umr: UmrFile) -
             continue
         found = _ALIGNMENT.match(rest)
         if not found:
-            raise Failure(f"cannot read the alignment at {_where(umr, number)}")
+            loose = re.match(r"(" + _VAR + r"):\s*(.*)$", rest) if reader.careful else None
+            if loose and _UNALIGNED.match(loose.group(2)) and loose.group(1) in sentence.nodes:
+                sentence.nodes[loose.group(1)].alignment = None
+                continue
+            reader.problem("cannot read the alignment (left out)", number)
+            continue
         variable, spans = found.group(1), found.group(2)
         node = sentence.nodes.get(variable)
         if node is None:
-            raise Failure(f"variable {variable} not known in the sentence at {_where(umr, number)}")
+            reader.problem(f"variable {variable} not known in the sentence (alignment left out)", number)
+            continue
         if spans == "0-0":
             node.alignment = None
             continue
@@ -226,14 +287,18 @@ def _alignment(sentence: Sentence, first: int, lines: List[str], umr: UmrFile) -
             assert interval is not None
             x, y = int(interval.group(1)), int(interval.group(2))
             if x == 0 or y == 0 or x > y:
-                raise Failure(f"bad alignment interval {span} at {_where(umr, number)}")
+                reader.problem(f"bad alignment interval {span} (left out)", number)
+                continue
             positions.update(range(x - 1, y))
+        if not positions:
+            continue
         node.alignment = tuple(sorted(positions))
         tokens = sentence.tokens
         node.aligned_text = " ".join(tokens[k] for k in node.alignment if k < len(tokens))
 
 
-def _docrels(sentence: Sentence, first: int, lines: List[str], umr: UmrFile) -> None:
+def _docrels(sentence: Sentence, first: int, lines: List[str], reader: _Reader) -> None:
+    umr, problem = reader.umr, reader.problem
     inside = False
     current: Optional[str] = None
     after_set = False
@@ -252,20 +317,21 @@ def _docrels(sentence: Sentence, first: int, lines: List[str], umr: UmrFile) -> 
                 rest = rest[found.end():]
                 current = found.group(1)
                 if not inside:
-                    raise Failure(f"expected the document-level graph at {_where(umr, number)}")
+                    problem("expected the document-level graph", number)
                 if after_set:
-                    raise Failure(f"expected a bracket after {current} at {_where(umr, number)}")
+                    problem(f"expected a bracket after {current}", number)
                 after_set = True
                 continue
             found = _DOC_TRIPLE.match(rest)
             if found:
                 rest = rest[found.end():]
                 if not inside:
-                    raise Failure(f"expected the document-level graph at {_where(umr, number)}")
+                    problem("expected the document-level graph", number)
                 if after_set:
-                    raise Failure(f"expected a bracket after {current} at {_where(umr, number)}")
+                    problem(f"expected a bracket after {current}", number)
+                    after_set = False
                 if current is None:
-                    raise Failure(f"a relation outside a relation list at {_where(umr, number)}")
+                    problem("a relation outside a relation list", number)
                 triple = f"{found.group(1)} {found.group(2)} {found.group(3)}"
                 sentence.docrels[triple] = sentence.docrels.get(triple, 0) + 1
                 continue
@@ -273,17 +339,18 @@ def _docrels(sentence: Sentence, first: int, lines: List[str], umr: UmrFile) -> 
             if found:
                 rest = rest[found.end():]
                 if not inside:
-                    raise Failure(f"expected the document-level graph at {_where(umr, number)}")
+                    problem("expected the document-level graph", number)
                 if not after_set:
-                    raise Failure(f"an unexpected bracket at {_where(umr, number)}")
+                    problem("an unexpected bracket", number)
                 after_set = False
                 continue
             if rest[0] == ")":
                 rest = rest[1:]
                 if not inside:
-                    raise Failure(f"expected the document-level graph at {_where(umr, number)}")
+                    problem("expected the document-level graph", number)
                 if after_set:
-                    raise Failure(f"expected a bracket after {current} at {_where(umr, number)}")
+                    problem(f"expected a bracket after {current}", number)
+                    after_set = False
                 if current is not None:
                     current = None
                 else:
@@ -293,6 +360,7 @@ def _docrels(sentence: Sentence, first: int, lines: List[str], umr: UmrFile) -> 
             if space is not None:
                 rest = rest[space.end():]
                 continue
-            raise Failure(f"cannot read the document-level annotation at {_where(umr, number)}")
+            problem("cannot read the document-level annotation (rest of the line left out)", number)
+            rest = ""
     if inside:
         umr.messages.append(f"{umr.path}:{number}: missing closing bracket: document-level graph not closed")
