@@ -1,7 +1,8 @@
 """The exact juːmæʧ correspondence of a sentence pair: among the node pairs the comparator's rule allows
 (a shared aligned token, or both unaligned with equal extended concepts), the 1:1 map with the most
 correct (name, value) pairs, document-level relations included, found by mrp's branch and bound with a
-proved bound and started from the comparator's greedy map (so it never counts fewer)."""
+proved bound and started from the comparator's greedy map (so it never counts fewer).  Among maps with the most correct pairs it takes one with the most
+corresponding nodes."""
 
 from __future__ import annotations
 
@@ -72,7 +73,9 @@ class ExactMapper:
         solution = solve_problem(problem, self.limit, self.timeout,
                                  lambda built, stop: seed, self.mip)
         mapping = [j if j >= 0 and allowed[i, j] else -1 for i, j in enumerate(solution.mapping)]
-        proof.exact, proof.value, proof.bound = solution.exact, int(solution.value), int(solution.bound)
+        scale = weight(len(gold), len(system))
+        proof.exact, proof.value, proof.bound = solution.exact, int(solution.value) // scale, \
+            int(solution.bound) // scale
         proof.steps, proof.cut, proof.note = solution.steps, solution.cut, solution.note
         _attach(mapping, gold, system, label0, label1)
 
@@ -143,8 +146,15 @@ def build(sentence0: Sentence, sentence1: Sentence, gold: List[Node], system: Li
     for i, j in zip(*np.nonzero(allowed)):
         U[i, j] = sum((gold_constants[i] & system_constants[j]).values())
     _document_terms(sentence0, sentence1, gi, si, allowed, U, gold_edges, system_edges, label1, selection)
-    problem = with_edges(U, gold_edges, system_edges, min)
+    # correct pairs first, then as many corresponding nodes as the rule allows: scaled by WEIGHT(n, m)
+    scale = weight(n, m)
+    problem = with_edges(U * scale + allowed, gold_edges, system_edges, lambda a, b: scale * min(a, b))
     return _allowed_only(problem, allowed)
+
+
+def weight(n: int, m: int) -> int:
+    """What one correct pair is worth in the solver's objective, above any number of mapped nodes."""
+    return min(n, m) + 1
 
 
 def _end(name: str, sentence: Sentence, index: Dict[str, int], label: Optional[str]) -> Optional[End]:

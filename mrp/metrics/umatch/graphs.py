@@ -1,0 +1,94 @@
+"""juːmæʧ's view of UMR graphs as mrp reads them (:mod:`mrp.codecs.umr`): each sentence graph with its
+variables, branches as written, token alignment and document-level relations."""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from mrp.graph import Graph
+from mrp.metrics.umatch.model import Node, Sentence, UmrFile
+
+_OP = re.compile(r":op[0-9]+$")
+_TOKEN = re.compile(r"\S+")
+
+
+def _spans(graph: Graph) -> Dict[int, List[int]]:
+    """Node id -> the token positions (0-based) its anchors cover in the whitespace tokens of the input."""
+    tokens = [(m.start(), m.end()) for m in _TOKEN.finditer(graph.input or "")]
+    out: Dict[int, List[int]] = {}
+    for node in graph.nodes:
+        for start, end in node.anchors or []:
+            out.setdefault(node.id, []).extend(k for k, (a, b) in enumerate(tokens) if a < end and start < b)
+    return out
+
+
+def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List[str]] = None) -> Sentence:
+    """A sentence graph (``tokens``: the words to align against, when they are another graph's)."""
+    words = (graph.input or "").split() if tokens is None else tokens
+    out = Sentence(number, graph.line or 0, graph.line or 0, tokens=words)
+    if graph.document is not None:
+        out.sid = str(graph.document.sentence)
+    names = graph.variables or {}
+
+    def name(node_id: int) -> str:
+        return names.get(node_id, f"n{node_id}")
+
+    aligned = _spans(graph)
+    layout = graph.layout
+    for node in graph.nodes:
+        relations: List[Tuple[str, str]] = []
+        if layout is not None and node.id in layout:
+            for role, value, _ in layout[node.id]:  # a node is named by its id (an int), a constant by text
+                relations.append((":" + role, name(value) if isinstance(value, int) else str(value)))
+        else:
+            relations.extend((":" + p, str(v)) for p, v in zip(node.properties, node.values))
+            for edge in graph.edges:
+                if edge.source == node.id:
+                    relations.append((":" + (edge.label or ""), name(edge.target)))
+        item = Node(name(node.id), node.label if node.label is not None else "", relations)
+        positions = sorted(set(aligned.get(node.id, ())))
+        if positions:
+            item.alignment = tuple(positions)
+            item.aligned_text = " ".join(words[k] for k in positions if k < len(words))
+        out.nodes[item.variable] = item
+    if graph.tops:
+        out.top = name(graph.tops[0])
+        if top:
+            out.nodes[out.top].relations.append((":TOP", "TOP"))
+    for item in out.nodes.values():
+        econcept = item.concept
+        if econcept == "name":
+            ops = sorted((r for r in item.relations if _OP.match(r[0])), key=lambda r: r[0].lower())
+            econcept += "[" + " ".join(value for _, value in ops) + "]"
+        item.econcept = econcept
+    if graph.document is not None:
+        for relation in graph.document.relations:
+            triple = f"{relation.source} :{relation.label} {relation.target}"
+            out.docrels[triple] = out.docrels.get(triple, 0) + 1
+    return out
+
+
+def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False) -> Tuple[UmrFile, UmrFile, List[str]]:
+    """The gold and the system side of paired graphs as two files of corresponding sentences (an empty
+    system graph aligns against the gold words), and notes on pairs whose words differ."""
+    gold, system = UmrFile("GOLD", "gold"), UmrFile("SYSTEM", "system")
+    notes: List[str] = []
+    for number, (mine, theirs) in enumerate(pairs, 1):
+        first = sentence(mine, number, top)
+        words = None if theirs.nodes else first.tokens
+        second = sentence(theirs, number, top, words)
+        if second.tokens != first.tokens:
+            notes.append(f"graph {mine.id}: the system's words differ from the gold words")
+            second.tokens = first.tokens
+        for umr, item, graph in ((gold, first, mine), (system, second, mine)):
+            umr.sentences.append(item)
+            item.document = hash(graph.document.document) if graph.document is not None else number
+    for umr in (gold, system):
+        scopes: Dict[int, Dict[str, Node]] = {}
+        for item in umr.sentences:
+            scope = scopes.setdefault(item.document, {})
+            scope.update(item.nodes)
+            item.scope = scope
+            umr.nodes.update(item.nodes)
+    return gold, system, notes
