@@ -130,9 +130,15 @@ class Metric(ABC):
     letters: str = "gsc"
     #: whether the metric searches a correspondence (its items carry exact, bound, steps, cut)
     searches: bool = False
+    #: whether a pair's result depends on the other pairs too (then no result is reused across runs)
+    contextual: bool = False
 
     def prepare(self, options: Options) -> None:  # noqa: B027 - most metrics need nothing loaded
         """Load what scoring needs (e.g. compiled kernels); an error here stops the run."""
+
+    def begin(self, pairing: Pairing, options: Options) -> None:  # noqa: B027 - most metrics score pairs alone
+        """See every pair before any is scored (metrics whose pairs depend on each other, e.g. through
+        document-level relations)."""
 
     @staticmethod
     def load_solver(options: Options) -> None:

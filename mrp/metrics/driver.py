@@ -182,7 +182,7 @@ def _memoized(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
     """Results in order, reusing ``options.run.memo`` for a system graph already scored against the same
     gold."""
     memo = options.run.memo
-    if memo is None:
+    if memo is None or metric.contextual:
         yield from results(metric, pairs, options)
         return
     keys = [(metric.name, id(pair.gold_entry), fingerprint(pair.system)) for pair in pairs]
@@ -208,6 +208,7 @@ def run(metric: Metric, pairing: Pairing, options: Optional[Options] = None) -> 
         metric.prepare(options)
     except Exception as error:  # noqa: BLE001 - without its kernels the metric cannot score anything
         raise ScoreError(f"{metric.name}: cannot load the solver: {type(error).__name__}: {error}") from error
+    metric.begin(pairing, options)
     progress = options.run.progress or Progress()
     progress.start(len(pairing.pairs))
     totals: Dict[Path, List[Any]] = {}

@@ -57,6 +57,16 @@ class Options:
     smatch_compat: bool = False
     #: AnCast: reproduce AnCast 0.1.1 (its reading, alignment and scoring) instead of the optimum
     ancast_compat: bool = False
+    #: juːmæʧ: the comparator's greedy correspondence (compare_umr.pl) instead of the exact one
+    umatch_compat: bool = False
+    #: juːmæʧ: a TOP attribute on each sentence's first node (compare_umr.pl --top)
+    umatch_top: bool = False
+    #: juːmæʧ: leave document-level relations out (compare_umr.pl --no-document-level)
+    umatch_no_document_level: bool = False
+    #: juːmæʧ: the relations counted, comma-separated (``concept`` names the concept); None: all
+    umatch_only: Optional[str] = None
+    #: juːmæʧ: the relations not counted, comma-separated
+    umatch_except: Optional[str] = None
     #: the graphs were read from Penman (SMATCH uses the original tool's AMR triples)
     penman: bool = False
     #: aspects: relation levels kept below a trigger (2, as Smatch++ extracts; None: everything reachable)

@@ -36,6 +36,7 @@ METRICS: Dict[str, Tuple[str, Tuple[str, ...]]] = {
     "unlabeled-edges": ("mrp.metrics.unlabeled_edges", ()),
     "predications": ("mrp.metrics.predications", ()),
     "ancast": ("mrp.metrics.ancast", ()),
+    "umatch": ("mrp.metrics.umatch.metric", ("jumatch",)),
 }
 
 _ALIASES = {alias: name for name, (_, aliases) in METRICS.items() for alias in aliases}

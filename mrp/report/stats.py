@@ -37,8 +37,9 @@ Counts = Optional[Tuple[int, int, int]]
 #: the key of a set of per-item counts (a count path, or anything else hashable)
 Key = TypeVar("Key", bound=Hashable)
 
-#: keys of a result that hold no count triples of its own (per-item counts, and what annotate adds)
-_SKIP = frozenset(("scores", "macro", "ci", "bootstrap"))
+#: keys of a result that hold no count triples of its own (per-item counts, what annotate adds, and
+#: per-document sums, which are no per-item paths)
+_SKIP = frozenset(("scores", "macro", "ci", "bootstrap", "documents"))
 _TRIPLE = ("g", "s", "c")
 _REPORTED = frozenset(("g", "s", "c", "p", "r", "f"))
 #: at most this many (replicate, item) cells are held in memory at once

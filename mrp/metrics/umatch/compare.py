@@ -51,8 +51,10 @@ class Comparison:
 
 
 def run(files: Sequence[UmrFile], settings: Settings, mapper: Optional[Mapper] = None,
-        verbose: Optional[Callable[[Sequence[Sentence], Comparison], None]] = None) -> Comparison:
-    """Compare the files sentence by sentence, in order (as many sentences as the shortest has)."""
+        verbose: Optional[Callable[[Sequence[Sentence], Comparison], None]] = None,
+        check_tokens: bool = True) -> Comparison:
+    """Compare the files sentence by sentence, in order (as many sentences as the shortest has); sentences
+    whose words differ are an error (``check_tokens``, as for the comparator)."""
     result = Comparison(files, settings)
     sizes = [len(umr.sentences) for umr in files]
     n = min(sizes)
@@ -65,9 +67,9 @@ def run(files: Sequence[UmrFile], settings: Settings, mapper: Optional[Mapper] =
         sentences = [umr.sentences[number] for umr in files]
         text = " ".join(sentences[0].tokens)
         for umr, sentence in zip(files[1:], sentences[1:]):
-            if " ".join(sentence.tokens) != text:
-                raise MRPError(f"{umr.path}:{sentence.line0}: the tokens of sentence {number + 1} differ from "
-                               f"those of {files[0].path}")
+            if check_tokens and " ".join(sentence.tokens) != text:
+                raise MRPError(f"{umr.path}:{sentence.line0}: the tokens of sentence {number + 1} differ "
+                               f"from those of {files[0].path}")
         _sentences(result, sentences, mapper)
         if verbose is not None:
             verbose(sentences, result)
@@ -156,8 +158,9 @@ def token_sets(sentence: Sentence) -> set:  # type: ignore[type-arg]
             if node.alignment}
 
 
-def attributes(tally: Counter, sentence0: Sentence, sentence1: Sentence, file0: UmrFile,  # type: ignore[type-arg]
-               file1: UmrFile, label0: str, label1: str, settings: Settings, document_level: bool = True) -> None:
+def attributes(tally: Counter, sentence0: Sentence, sentence1: Sentence,  # type: ignore[type-arg]
+               file0: UmrFile, file1: UmrFile, label0: str, label1: str, settings: Settings,
+               document_level: bool = True) -> None:
     """Concepts and relations of sentence 0's nodes against their counterparts, sentence 1's nodes without
     a counterpart, and the document-level relations."""
     selection = settings.selection

@@ -1,14 +1,14 @@
 """The exact juːmæʧ correspondence of a sentence pair: among the node pairs the comparator's rule allows
 (a shared aligned token, or both unaligned with equal extended concepts), the 1:1 map with the most
 correct (name, value) pairs, document-level relations included, found by mrp's branch and bound with a
-proved bound and started from the comparator's greedy map (so it never counts fewer).  Among maps with the most correct pairs it takes one with the most
-corresponding nodes."""
+proved bound and started from the comparator's greedy map (so it never counts fewer).  Among maps with the
+most correct pairs it takes one with the most corresponding nodes."""
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Dict, Hashable, List, Optional, Tuple
+from typing import Any, Dict, Hashable, List, Optional, Tuple
 
 import numpy as np
 
@@ -18,7 +18,7 @@ from mrp.metrics.umatch.triples import UNMAPPED, Selection
 from mrp.solver.problem import Problem, with_edges
 
 #: a document-level relation end that the current map decides: ("node", position); else ("fixed", name)
-End = Tuple[str, Hashable]
+End = Tuple[str, Any]
 
 
 @dataclass
@@ -45,7 +45,10 @@ class ExactMapper:
 
     def __call__(self, sentence0: Sentence, sentence1: Sentence, label0: str, label1: str,
                  settings: object) -> None:
-        selection: Selection = getattr(settings, "selection")
+        from mrp.solver.watchdog import start_pair
+
+        start_pair()  # each sentence pair has the whole --timeout
+        selection: Selection = settings.selection  # type: ignore[attr-defined]
         gold = [sentence0.nodes[v] for v in sorted(sentence0.nodes)]
         system = [sentence1.nodes[v] for v in sorted(sentence1.nodes)]
         for node in gold:

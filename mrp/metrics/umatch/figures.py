@@ -101,15 +101,15 @@ def _rounded(value: Number) -> str:
 
 def summary(result: Comparison, found: List[Figure]) -> str:
     """The human-readable summary (the comparator without --tsv)."""
+    nodes = ", ".join(f"{label}:{result.nodes[label]}" for label in result.labels)
     out = ["-" * 79 + "\n", "SUMMARY:\n", f"Number of tokens: {result.tokens[result.labels[0]]}\n",
-           "Number of nodes per file: " + ", ".join(f"{label}:{result.nodes[label]}" for label in result.labels)
-           + "\n", "File-to-file node mapping:\n"]
+           f"Number of nodes per file: {nodes}\n", "File-to-file node mapping:\n"]
     for figure in found:
         v, a, b = figure.values, figure.label0, figure.label1
         if figure.name == "aligned token sets":
             out.append("Aligned token set comparison:\n")
-            out.append(f"Out of {v['total0']} aligned token sets in {a}, {v['correct']} found in {b} => recall"
-                       f"    {_rounded(v['r'])}%.\n")
+            out.append(f"Out of {v['total0']} aligned token sets in {a}, {v['correct']} found in {b} => "
+                       f"recall    {_rounded(v['r'])}%.\n")
             out.append(f"Out of {v['total1']} aligned token sets in {b}, {v['correct']} found in {a} => "
                        f"precision {_rounded(v['p'])}%.\n")
             out.append(f" => F₁({a},{b}) = {_rounded(v['f'])}%.\n")
@@ -126,8 +126,9 @@ def summary(result: Comparison, found: List[Figure]) -> str:
                        f"{v['ntgt1']} {a} nodes.\n")
         else:
             mapped = figure.name == "triples in mapped nodes"
-            out.append("Concept and relation comparison (only mapped nodes; unmapped are ignored):\n" if mapped
-                       else "Concept and relation comparison (for unmapped nodes all counted as incorrect):\n")
+            scope = "only mapped nodes; unmapped are ignored" if mapped else \
+                "for unmapped nodes all counted as incorrect"
+            out.append(f"Concept and relation comparison ({scope}):\n")
             out.append(f"Out of {v['total0']} non-empty {a} values, {v['correct']} found in {b} => recall    "
                        f"{_rounded(v['r'])}%.\n")
             out.append(f"Out of {v['total1']} non-empty {b} values, {v['correct']} found in {a} => precision "

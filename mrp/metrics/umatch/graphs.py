@@ -69,17 +69,18 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
     return out
 
 
-def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False) -> Tuple[UmrFile, UmrFile, List[str]]:
+def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False
+          ) -> Tuple[UmrFile, UmrFile, List[Tuple[Graph, str]]]:
     """The gold and the system side of paired graphs as two files of corresponding sentences (an empty
     system graph aligns against the gold words), and notes on pairs whose words differ."""
     gold, system = UmrFile("GOLD", "gold"), UmrFile("SYSTEM", "system")
-    notes: List[str] = []
+    notes: List[Tuple[Graph, str]] = []
     for number, (mine, theirs) in enumerate(pairs, 1):
         first = sentence(mine, number, top)
         words = None if theirs.nodes else first.tokens
         second = sentence(theirs, number, top, words)
         if second.tokens != first.tokens:
-            notes.append(f"graph {mine.id}: the system's words differ from the gold words")
+            notes.append((mine, "the system's words differ from the gold words (aligned against the gold's)"))
             second.tokens = first.tokens
         for umr, item, graph in ((gold, first, mine), (system, second, mine)):
             umr.sentences.append(item)

@@ -50,7 +50,7 @@ def candidates(sentences: Sequence[Sentence], labels: Sequence[str]) -> None:
         by_token.append(tokens)
         unaligned.append(loose)
     for position in range(width):
-        for a, label_a in enumerate(labels):
+        for a in range(len(labels)):
             for node in by_token[a][position]:
                 for b, label_b in enumerate(labels):
                     if b == a:

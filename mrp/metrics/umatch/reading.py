@@ -24,7 +24,7 @@ Its rules, which this module reproduces (each is a compat quirk listed in the RE
 from __future__ import annotations
 
 import re
-from typing import List, Optional
+from typing import List, Optional, Set
 
 from mrp.metrics.umatch.model import Node, Sentence, UmrFile
 
@@ -281,7 +281,7 @@ def _alignment(sentence: Sentence, first: int, lines: List[str], reader: _Reader
         if spans == "0-0":
             node.alignment = None
             continue
-        positions = set()
+        positions: Set[int] = set()
         for span in re.split(r"\s*,\s*", spans):
             interval = _INTERVAL.match(span)
             assert interval is not None

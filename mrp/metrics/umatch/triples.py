@@ -135,7 +135,7 @@ def _mismatches(pairs0: List[Pair], pairs1: List[Pair], found: List[bool]) -> Li
         same0 = [p for p in pairs0 if p[0] == name]
         same1 = [p for p in remaining if p[0] == name]
         out.append((name, shown, same1[0][1] if len(same0) == 1 and len(same1) == 1 else ""))
-    for name, shown, value in remaining:
+    for name, shown, _ in remaining:
         if any(p[0] == name and p[2] == shown for p in pairs0):
             continue
         same0 = [p for p in pairs0 if p[0] == name]

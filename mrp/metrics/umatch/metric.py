@@ -1,0 +1,195 @@
+"""juːmæʧ as an mrp-score metric: per corpus, per document and per sentence, exact by default."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+from mrp.errors import MRPError, ScoreError
+from mrp.graph import Graph
+from mrp.metrics.base import Metric, PairResult, Parameter, Run
+from mrp.metrics.counting import Path, prf
+from mrp.metrics.options import Options
+from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.umatch import compare, graphs
+from mrp.metrics.umatch.details import differences
+from mrp.metrics.umatch.exact import ExactMapper
+from mrp.metrics.umatch.triples import Selection, count
+
+#: the count paths of a pair, each (g, s, c) but node projections (g, s, mapped g, mapped s)
+PARTS: Tuple[str, ...] = ("umatch", "aligned_tokens", "mapped_triples", "node_projections")
+
+
+def settings(options: Options) -> compare.Settings:
+    """The comparator's settings of a run's options."""
+    def names(text: Optional[str]) -> List[str]:
+        return [name.strip() for name in (text or "").split(",") if name.strip()]
+
+    try:
+        selection = Selection.of(names(options.umatch_only), names(options.umatch_except))
+    except MRPError as error:
+        raise ScoreError(f"umatch: {error}") from error
+    return compare.Settings(selection, not options.umatch_no_document_level, options.umatch_top)
+
+
+class UMatch(Metric):
+    """juːmæʧ (the UMR shared task's compare_umr.pl): concepts and relations of corresponding nodes,
+    nodes corresponding only where they share aligned tokens (or, unaligned, their concept)."""
+
+    name = "umatch"
+    aliases = ("jumatch",)
+    summary = "juːmæʧ (UMR shared task, compare_umr.pl): exact node correspondence among token-sharing " \
+              "nodes; aligned tokens, node projections, mapped triples too"
+    primary = ("umatch",)
+    headlines = (("umatch",), ("aligned_tokens",), ("node_projections",), ("mapped_triples",))
+    parameters = (
+        Parameter("umatch_compat", "--umatch-compat",
+                  "umatch: compare_umr.pl's greedy node correspondence and counting, quirks included"),
+        Parameter("umatch_top", "--top", "umatch: a TOP attribute on each sentence's first node"),
+        Parameter("umatch_no_document_level", "--no-document-level",
+                  "umatch: leave document-level relations out"),
+        Parameter("umatch_only", "--only", "umatch: count only these relations ('concept': concepts)",
+                  str, "ROLE,..."),
+        Parameter("umatch_except", "--except", "umatch: do not count these relations ('concept': concepts)",
+                  str, "ROLE,..."),
+    )
+    searches = True
+    contextual = True
+
+    def __init__(self) -> None:
+        self._results: Dict[str, PairResult] = {}
+
+    def signature_fields(self, options: Options) -> List[str]:
+        chosen = settings(options)
+        fields = ["align:" + ("compare_umr" if options.umatch_compat else "exact"),
+                  "rel:" + chosen.selection.key()]
+        if chosen.top:
+            fields.append("top")
+        if not chosen.document_level:
+            fields.append("nodoc")
+        return fields
+
+    def prepare(self, options: Options) -> None:
+        settings(options)
+        if not options.umatch_compat:
+            self.load_solver(options)
+
+    def begin(self, pairing: Pairing, options: Options) -> None:
+        """Map every sentence pair in document order (a document-level relation's ends may lie in earlier
+        sentences) and keep each pair's counts."""
+        chosen = settings(options)
+        live = [pair.live() for pair in pairing.pairs]
+        for pair in live:
+            for graph in (pair.gold, pair.system):
+                if graph.nodes and graph.framework not in (None, "umr", "amr"):
+                    raise ScoreError(f"umatch scores UMR graphs, not {graph.framework} (graph {graph.id})")
+        gold, system, notes = graphs.files([(pair.gold, pair.system) for pair in live], chosen.top)
+        mapper = None if options.umatch_compat else ExactMapper(options.limit, options.timeout, options.mip)
+        result = compare.run([gold, system], chosen, mapper, check_tokens=False)
+        counts = result.sentences.get(("GOLD", "SYSTEM"), [])
+        self._results = {}
+        for number, (pair, found) in enumerate(zip(live, counts), 1):
+            proof = mapper.proofs.get(("GOLD", "SYSTEM", number)) if mapper is not None else None
+            paths: Dict[Path, Tuple[Any, ...]] = {
+                ("umatch",): (found.get("total0", 0), found.get("total1", 0), found.get("correct", 0)),
+                ("aligned_tokens",): (found["alignment_total0"], found["alignment_total1"],
+                                      found["alignment_correct"]),
+                ("mapped_triples",): (found.get("mapped_total0", 0), found.get("mapped_total1", 0),
+                                      found.get("mapped_correct", 0)),
+                ("node_projections",): (found["nodes0"], found["nodes1"], found["mapped0"], found["mapped1"]),
+            }
+            c = paths[("umatch",)][2]
+            gap = 0 if proof is None else max(0, proof.bound - proof.value)
+            errors = None
+            if options.errors:
+                errors = differences(gold.sentences[number - 1], system.sentences[number - 1], "GOLD",
+                                     "SYSTEM", chosen.selection)
+            self._results[pair.gold.id] = PairResult(
+                paths, exact=True if proof is None else proof.exact, bound=c + gap,
+                steps=0 if proof is None else proof.steps, cut=None if proof is None else proof.cut,
+                errors=errors, note=None if proof is None else proof.note)
+        progress = options.run.progress
+        for graph, note in notes:
+            if progress is not None:
+                progress.problem(graph, note)
+
+    def score(self, pair: Pair, options: Options) -> PairResult:
+        found = self._results.get(pair.gold.id)
+        if found is None:
+            raise ScoreError(f"graph {pair.gold.id}: not prepared (umatch scores pairs of one run together)")
+        return found
+
+    def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
+        chosen = settings(options)
+        sentence = graphs.sentence(graph, 1, chosen.top)
+        total = sum(count(node, chosen.selection) for node in sentence.nodes.values())
+        if chosen.document_level:
+            total += sum(1 for triple in sentence.docrels
+                         if not chosen.selection.ignored(triple.split(" ")[1]))
+        sets = len({node.alignment for node in sentence.nodes.values() if node.alignment})
+        n = len(sentence.nodes)
+        out: Dict[Path, Tuple[Any, ...]] = {("umatch",): (total, 0, 0), ("aligned_tokens",): (sets, 0, 0),
+                                            ("mapped_triples",): (0, 0, 0), ("node_projections",): (n, 0, 0, 0)}
+        if not gold:
+            out = {path: (values[1], values[0], *values[2:]) for path, values in out.items()}
+        return out
+
+    def main(self) -> Path:
+        return ("umatch",)
+
+    def item(self, pair: Pair, result: PairResult) -> Dict[str, Any]:
+        out = _figures(result.counts)
+        out.update(exact=result.exact, bound=result.bound, steps=result.steps)
+        if result.cut:
+            out["cut"] = result.cut
+        if result.note:
+            out["note"] = result.note
+        return out
+
+    def report(self, run: Run) -> Dict[str, Any]:
+        out: Dict[str, Any] = {"n": run.n}
+        out.update(_figures({path: tuple(values) for path, values in run.totals.items()}))
+        documents: Dict[str, Dict[Path, List[Any]]] = {}
+        for pair, result in zip(run.pairing.pairs, run.results):
+            gold = pair.gold
+            name = gold.document.document if gold.document is not None else gold.id
+            sums = documents.setdefault(name, {})
+            for path, values in result.counts.items():
+                mine = sums.setdefault(path, [0] * len(values))
+                for k, value in enumerate(values):
+                    mine[k] += value
+        if any(pair.gold.document is not None for pair in run.pairing.pairs):
+            out["documents"] = {name: _figures({path: tuple(v) for path, v in sums.items()})
+                                for name, sums in documents.items()}
+        out["exact"] = sum(result.exact for result in run.results)
+        if run.options.trace:
+            out["scores"] = run.scores(self.item)
+        out["time"], out["cpu"] = run.seconds()
+        out.update(run.search(("umatch",)))
+        out["compat"] = run.options.umatch_compat
+        out["invalid"] = len(run.pairing.invalid)
+        return out
+
+
+def _figures(counts: Dict[Path, Tuple[Any, ...]]) -> Dict[str, Any]:
+    out: Dict[str, Any] = {}
+    for part in PARTS:
+        values = counts.get((part,))
+        if part == "node_projections":
+            g, s, mapped_g, mapped_s = values if values is not None else (0, 0, 0, 0)
+            p = mapped_s / s if s else 0.0
+            r = mapped_g / g if g else 0.0
+            out[part] = {"g": g, "s": s, "mapped_g": mapped_g, "mapped_s": mapped_s, "p": p, "r": r,
+                         "f": 2 * p * r / (p + r) if p + r else 0.0}
+        else:
+            out[part] = prf(*(values if values is not None else (0, 0, 0)))
+    return out
+
+
+METRIC = UMatch()
+
+
+def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """juːmæʧ over a pairing: the result object and the --errors data."""
+    from mrp.metrics.driver import evaluate as drive
+
+    return drive(METRIC, pairing, options)
