@@ -17,9 +17,10 @@ from conftest import ROOT, run_cli, shared_file, timeless
 AMR = ("data/pairs/amr/test1.amr", "data/pairs/amr/test2.amr")
 UCCA = ("data/pairs/ucca/test.gold.mrp", "data/pairs/ucca/test.tupa.mrp")
 PSD = ("data/pairs/psd/107480.gold.mrp", "data/pairs/psd/107480.foxik.mrp")
+UMR = ("data/umr/czech-pdtc/pcedt-gold.umr", "data/umr/czech-pdtc/pcedt-conv.umr")
 #: metric -> the shared pair it is scored on
 DATA = {"mrp": UCCA, "smatch": AMR, "edm": UCCA, "sdp": PSD, "ucca": UCCA, "aspects": AMR, "sembleu": AMR,
-        "unlabeled": AMR, "unlabeled-edges": UCCA, "predications": PSD, "ancast": AMR}
+        "unlabeled": AMR, "unlabeled-edges": UCCA, "predications": PSD, "ancast": AMR, "umatch": UMR}
 
 
 def test_the_matrix_covers_every_registered_metric() -> None:
@@ -58,7 +59,7 @@ def test_every_metric_alone_and_in_a_leaderboard_as_json_and_table(metric: str, 
     assert any(system in line for line in lines) and any(str(copy) in line for line in lines), table.out
 
 
-@pytest.mark.parametrize("metric", ["mrp", "smatch", "ancast", "edm"])
+@pytest.mark.parametrize("metric", ["mrp", "smatch", "ancast", "edm", "umatch"])
 def test_trace_and_errors_for_every_searching_metric(metric: str, tmp_path: Path) -> None:
     gold, system = (str(shared_file(path)) for path in DATA[metric])
     errors = tmp_path / "errors.json"

@@ -180,7 +180,7 @@ def _graph(sentence: Sentence, first: int, lines: List[str], reader: _Reader, to
     for line in lines:
         number += 1
         rest = _cleaned(line, careful)
-        while rest and rest != "0":
+        while rest and (careful or rest != "0"):
             found = _NODE.match(rest)
             if found:
                 variable = found.group(1)
@@ -298,7 +298,7 @@ def _alignment(sentence: Sentence, first: int, lines: List[str], reader: _Reader
 
 
 def _docrels(sentence: Sentence, first: int, lines: List[str], reader: _Reader) -> None:
-    umr, problem = reader.umr, reader.problem
+    umr, problem, careful = reader.umr, reader.problem, reader.careful
     inside = False
     current: Optional[str] = None
     after_set = False
@@ -306,7 +306,7 @@ def _docrels(sentence: Sentence, first: int, lines: List[str], reader: _Reader) 
     for line in lines:
         number += 1
         rest = _cleaned(line)
-        while rest and rest != "0":
+        while rest and (careful or rest != "0"):
             found = _DOC_OPEN.match(rest)
             if found:
                 rest = rest[found.end():]

@@ -1,0 +1,181 @@
+"""mrp-umr-compare: a drop-in for the UMR shared task's ``compare_umr.pl`` (and ``micro_average.pl``).
+
+``mrp-umr-compare [OPTIONS] LABEL1 FILE1 LABEL2 FILE2 [LABEL3 FILE3 ...]`` compares the files as the
+comparator does (its reading, its greedy node correspondence, its counts and layouts; ``--tsv`` rows
+equal byte for byte); ``--exact`` takes the exact correspondence instead.  Given directories instead of
+files, the documents of the same name are compared one by one and their figures summed as
+``micro_average.pl`` sums them; ``--micro-average`` sums ``--tsv`` outputs already written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import List, Optional, Sequence, Tuple
+
+from mrp.cli.common import FATAL, new_parser, run, warn
+from mrp.errors import MRPError
+
+PROGRAM = "mrp-umr-compare"
+
+EPILOG = """\
+examples:
+  mrp-umr-compare --tsv GOLD gold.umr SYSTEM system.umr
+      compare_umr.pl's --tsv rows, byte for byte
+  mrp-umr-compare --exact GOLD gold.umr SYSTEM system.umr
+      the same figures under the exact node correspondence (juːmæʧ proved optimal per sentence)
+  mrp-umr-compare --tsv GOLD gold-docs/ SYSTEM system-docs/
+      every document of the same name compared, then summed as micro_average.pl sums them
+  mrp-umr-compare --micro-average doc1.tsv doc2.tsv doc3.tsv
+      micro_average.pl's sums of --tsv outputs
+
+The first file is the gold standard: recall is against it, precision against the second.
+exit status: 0 compared; 2 bad arguments or a file that cannot be compared (unreadable, no sentences,
+different words in a sentence).
+"""
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of mrp-umr-compare."""
+    p = new_parser(PROGRAM, "Compare UMR files as the UMR shared task's compare_umr.pl does (juːmæʧ, "
+                   "aligned token sets, node projections, triples in mapped nodes); --exact for the "
+                   "exact node correspondence.", EPILOG)
+    p.add_argument("items", metavar="LABEL FILE", nargs="*", help="a label and a file (or directory) each")
+    p.add_argument("--exact", action="store_true",
+                   help="the node correspondence that maximises juːmæʧ's correct count (proved; read "
+                        "carefully: what the comparator cannot read is repaired and reported)")
+    p.add_argument("--tsv", action="store_true", help="tab-separated rows (as compare_umr.pl --tsv)")
+    p.add_argument("--quiet", action="store_true", help="the juːmæʧ figure alone")
+    p.add_argument("--verbose", action="store_true",
+                   help="per sentence: the graphs side by side, token-node alignments, the node "
+                        "correspondence and every mismatch")
+    p.add_argument("--top", action="store_true", help="a TOP attribute on each sentence's first node")
+    p.add_argument("--no-document-level", action="store_true", help="leave document-level relations out")
+    p.add_argument("--only", metavar="ROLE,...", help="count only these relations ('concept': concepts)")
+    p.add_argument("--except", dest="excluded", metavar="ROLE,...",
+                   help="do not count these relations ('concept': concepts)")
+    p.add_argument("--micro-average", action="store_true",
+                   help="sum the --tsv outputs given as arguments (micro_average.pl)")
+    p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
+                   help="--exact: seconds per sentence pair at most (default 60)")
+    return p
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    """Entry point of mrp-umr-compare."""
+    run(PROGRAM, _main, argv)
+
+
+def _main(argv: List[str]) -> int:
+    args = parser().parse_args(argv)
+    if args.micro_average:
+        from mrp.metrics.umatch.micro import micro_average
+
+        if not args.items:
+            warn(PROGRAM, "--micro-average needs the --tsv files to sum")
+            return FATAL
+        sys.stdout.write(micro_average(args.items))
+        return 0
+    items: List[str] = args.items
+    if len(items) < 4 or len(items) % 2:
+        warn(PROGRAM, "expected LABEL1 FILE1 LABEL2 FILE2 [...]: two labels and two files at least")
+        return FATAL
+    labels, paths = items[0::2], items[1::2]
+    if len(set(labels)) != len(labels):
+        warn(PROGRAM, "file labels must be distinct")
+        return FATAL
+    if args.verbose and (args.quiet or args.tsv):
+        args.verbose = False  # as the comparator: --quiet and --tsv win
+    directories = [os.path.isdir(path) for path in paths]
+    if any(directories):
+        if not all(directories):
+            warn(PROGRAM, "give files, or directories of documents, not both")
+            return FATAL
+        return _documents(args, labels, paths)
+    sys.stdout.write(compare_files(args, labels, paths))
+    return 0
+
+
+def compare_files(args: argparse.Namespace, labels: Sequence[str], paths: Sequence[str]) -> str:
+    """The comparator's output for one set of files (warnings and read failures go to stderr)."""
+    from mrp.metrics.umatch import compare, figures, reading
+    from mrp.metrics.umatch.triples import Selection
+
+    selection = Selection.of(_names(args.only), _names(args.excluded))
+    settings = compare.Settings(selection, not args.no_document_level, args.top)
+    files = []
+    for label, path in zip(labels, paths):
+        try:
+            umr = reading.read(path, label, args.top, careful=args.exact)
+        except OSError as error:
+            raise MRPError(f"{path}: {error.strerror or error}") from None
+        for message in umr.messages:
+            warn(PROGRAM, message)
+        for sentence in umr.sentences:
+            for repair in sentence.repairs:
+                warn(PROGRAM, f"{repair} (repaired)")
+        if umr.failed:
+            warn(PROGRAM, f"{path}: reading of {umr.failed} out of {len(umr.sentences)} sentences stopped "
+                          "early (compared as far as read, as compare_umr.pl does)")
+        files.append(umr)
+    mapper = None
+    if args.exact:
+        from mrp.metrics.umatch.exact import ExactMapper
+
+        mapper = ExactMapper(timeout=args.timeout)
+    out: List[str] = []
+    show = None
+    if args.verbose:
+        from mrp.metrics.umatch.verbose import Verbose
+
+        show = Verbose(out)
+        out.append(show.found(files))
+    result = compare.run(files, settings, mapper, show)
+    for warning in result.warnings:
+        warn(PROGRAM, warning)
+    if mapper is not None:
+        open_pairs = [key for key, proof in mapper.proofs.items() if not proof.exact]
+        if open_pairs:
+            warn(PROGRAM, f"{len(open_pairs)} sentence pairs not proved optimal within --timeout")
+    found = figures.figures(result)
+    sentences = {umr.label: len(umr.sentences) for umr in files}
+    if args.quiet:
+        out.append(figures.quiet(found, args.tsv))
+    elif args.tsv:
+        out.append(figures.tsv(result, found, sentences))
+    else:
+        out.append(figures.summary(result, found))
+    return "".join(out)
+
+
+def _names(text: Optional[str]) -> List[str]:
+    return [name for name in (text or "").split(",") if name]
+
+
+def _documents(args: argparse.Namespace, labels: Sequence[str], paths: Sequence[str]) -> int:
+    """Directories: the documents every directory has, compared one by one, then micro-averaged."""
+    from mrp.metrics.umatch.micro import micro_rows
+
+    listed = [{n for n in os.listdir(path) if not n.startswith(".")} for path in paths]
+    names = sorted(set.intersection(*listed))
+    for path, found in zip(paths, listed):
+        for name in sorted(found - set(names)):
+            warn(PROGRAM, f"{os.path.join(path, name)}: not in every directory (left out)")
+    if not names:
+        warn(PROGRAM, "the directories have no document in common")
+        return FATAL
+    outputs: List[Tuple[str, str]] = []
+    tsv = argparse.Namespace(**dict(vars(args), tsv=True, quiet=False, verbose=False))
+    for name in names:
+        outputs.append((name, compare_files(tsv, labels, [os.path.join(path, name) for path in paths])))
+    rows = micro_rows([text for _, text in outputs])
+    if args.verbose:
+        for name, text in outputs:
+            sys.stdout.write(f"# {name}\n{text}")
+    sys.stdout.write(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    main()
