@@ -29,7 +29,14 @@ CASES: Dict[str, Any] = {
     "unlabeled-edges": ("data/pairs/ucca/test.gold.mrp", "data/pairs/ucca/test.tupa.mrp", []),
     "predications": ("data/pairs/psd/107480.gold.mrp", "data/pairs/psd/107480.foxik.mrp", []),
     "ancast": ("data/pairs/amr/test1.amr", "data/pairs/amr/test2.amr", []),
+    "umatch": ("data/umr/czech-pdtc/pcedt-gold.umr", "data/umr/czech-pdtc/pcedt-conv.umr", []),
 }
+
+
+def test_every_registered_metric_has_a_case() -> None:
+    from mrp.metrics.registry import METRICS
+
+    assert set(CASES) == set(METRICS)
 
 
 def _cli(metric: str, gold: Path, system: Path, *extra: str) -> Dict[str, Any]:
