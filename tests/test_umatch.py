@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import random
 import subprocess
 import sys
@@ -16,12 +17,13 @@ from typing import Dict, List, Optional, Tuple
 
 import pytest
 
-from conftest import ROOT, shared_file, shared_path
 from mrp.cli.umr_compare import compare_files, parser
 from mrp.metrics.umatch import compare, figures, reading
 from mrp.metrics.umatch.exact import ExactMapper, allowed_pairs
 from mrp.metrics.umatch.micro import micro_average
 from mrp.metrics.umatch.model import Node, Sentence, UmrFile
+
+from conftest import ROOT, shared_file, shared_path
 
 DATA = ROOT / "tests" / "data" / "umatch"
 CZECH = "data/umr/czech-pdtc"
@@ -52,7 +54,8 @@ def test_tsv_equals_compare_umr(name: str) -> None:
 
 @pytest.mark.parametrize("options,reference", [
     (["--top"], "dtest.top.tsv"), (["--no-document-level"], "dtest.nodoc.tsv"),
-    (["--only", "ARG0,ARG1,ARG2"], "dtest.only-args.tsv"), (["--except", "concept"], "dtest.except-concept.tsv"),
+    (["--only", "ARG0,ARG1,ARG2"], "dtest.only-args.tsv"),
+    (["--except", "concept"], "dtest.except-concept.tsv"),
     ([], "dtest.txt"), (["--quiet"], "dtest.quiet.txt")])
 def test_options_and_layouts_equal_compare_umr(options: List[str], reference: str) -> None:
     tsv = [] if reference.endswith(".txt") else ["--tsv"]
@@ -84,13 +87,14 @@ def test_directories_are_documents_micro_averaged(tmp_path: Path) -> None:
         (tmp_path / side).mkdir()
         for name in ("pdt", "pdtsc", "pcedt"):
             (tmp_path / side / f"{name}.umr").write_bytes(Path(_czech(f"{name}-{kind}.umr")).read_bytes())
-    done = subprocess.run([sys.executable, "-m", "mrp.cli.umr_compare", "--tsv", "GOLD", str(tmp_path / "gold"),
-                           "SYSTEM", str(tmp_path / "system")], capture_output=True, text=True, check=False)
+    done = subprocess.run([sys.executable, "-m", "mrp.cli.umr_compare", "--tsv", "GOLD",
+                           str(tmp_path / "gold"), "SYSTEM", str(tmp_path / "system")],
+                          capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout == _reference("micro-pdt-pdtsc-pcedt.tsv")
 
 
-# ---------------------------------------------------------------- compat: quirks, as compare_umr.pl printed them
+# ---------------------------------------------------------- compat: quirks, as compare_umr.pl printed them
 
 #: compare_umr.pl 4377bc4 --tsv, GOLD tests/data/umatch/gold.umr against each file: its juːmæʧ row and
 #: node counts.  hash: '#person' cut by the comment rule, the sentence's graph read up to it; badalign:
@@ -142,14 +146,15 @@ def test_exact_is_proved_symmetric_and_never_below_compat(name: str) -> None:
     a, b = _umatch(forward), _umatch(backward)
     assert (a["correct"], a["total0"], a["total1"]) == (b["correct"], b["total1"], b["total0"])
     assert a["p"] == b["r"] and a["r"] == b["p"]
-    greedy = compare.run([reading.read(gold, "GOLD", careful=True), reading.read(system, "SYSTEM", careful=True)],
-                         compare.Settings())
+    greedy = compare.run([reading.read(gold, "GOLD", careful=True),
+                          reading.read(system, "SYSTEM", careful=True)], compare.Settings())
     for mine, theirs in zip(forward.sentences[("GOLD", "SYSTEM")], greedy.sentences[("GOLD", "SYSTEM")]):
         assert mine.get("correct", 0) >= theirs.get("correct", 0)
     assert a["correct"] > _umatch(greedy)["correct"]
 
 
-@pytest.mark.parametrize("path", ["data/umr/english/english_umr-0001.umr", "data/umr/english/english_umr-0003.umr",
+@pytest.mark.parametrize("path", ["data/umr/english/english_umr-0001.umr",
+                                  "data/umr/english/english_umr-0003.umr",
                                   "data/umr/english/english_umr-0004.umr", f"{CZECH}/dtest-gold.umr",
                                   f"{CZECH}/dtest-conv.umr"])
 def test_exact_file_against_itself_is_one(path: str) -> None:
@@ -253,8 +258,8 @@ def test_mrp_score_exact_default_signature_and_alias() -> None:
 
 def test_drop_in_refuses_bad_arguments() -> None:
     for argv in (["GOLD", "a.umr"], ["A", str(DATA / "gold.umr"), "A", str(DATA / "gold.umr")]):
-        done = subprocess.run([sys.executable, "-m", "mrp.cli.umr_compare", *argv], capture_output=True, text=True,
-                              check=False)
+        done = subprocess.run([sys.executable, "-m", "mrp.cli.umr_compare", *argv], capture_output=True,
+                              text=True, check=False)
         assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
 
 
@@ -262,8 +267,9 @@ def test_drop_in_words_that_differ_is_an_error(tmp_path: Path) -> None:
     other = tmp_path / "other.umr"
     other.write_text((DATA / "gold.umr").read_text(encoding="utf-8").replace("Words: She", "Words: He"),
                      encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "mrp.cli.umr_compare", "--tsv", "GOLD", str(DATA / "gold.umr"),
-                           "SYSTEM", str(other)], capture_output=True, text=True, check=False)
+    done = subprocess.run([sys.executable, "-m", "mrp.cli.umr_compare", "--tsv", "GOLD",
+                           str(DATA / "gold.umr"), "SYSTEM", str(other)], capture_output=True, text=True,
+                          check=False)
     assert done.returncode == 2 and done.stdout == ""
     assert "tokens of sentence 2 differ" in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
@@ -272,3 +278,33 @@ def test_arguments_parse_like_compare_umr() -> None:
     args = parser().parse_args(["GOLD", "a", "--tsv", "SYSTEM", "b", "--only", "ARG0"])
     assert isinstance(args, argparse.Namespace) and args.items == ["GOLD", "a", "SYSTEM", "b"]
     assert args.tsv and args.only == "ARG0"
+
+
+def test_verbose_equals_compare_umr() -> None:
+    out = _run("--verbose", "GOLD", _czech("pcedt-gold.umr"), "SYSTEM", _czech("pcedt-conv.umr"))
+    assert out == _reference("pcedt.verbose.txt")
+
+
+@pytest.mark.skipif(not os.environ.get("MRP_UMRTOOLS"),
+                    reason="set MRP_UMRTOOLS to a folder with ufal/umrtools' compare_umr.pl (and have perl)")
+@pytest.mark.parametrize("seed", range(20))
+def test_perturbed_files_equal_compare_umr(seed: int, tmp_path: Path) -> None:
+    """Against the comparator itself, on shared files with random damage (a development check)."""
+    script = Path(os.environ["MRP_UMRTOOLS"]) / "compare_umr.pl"
+    rng = random.Random(seed)
+    lines = Path(_czech(rng.choice(["pdt-gold.umr", "pcedt-conv.umr", "pdtsc-gold.umr"]))).read_text(
+        encoding="utf-8").split("\n")
+    damaged = list(lines)
+    for _ in range(rng.randint(1, 6)):
+        k = rng.randrange(len(damaged))
+        damaged[k] = rng.choice([damaged[k].replace("/ ", "/ #", 1), damaged[k] + " # note",
+                                 damaged[k].replace(")", "", 1), damaged[k] + ")", damaged[k] + " :mod 0", "",
+                                 damaged[k].replace(":ARG1", ":ARG0", 1)])
+    a, b = tmp_path / "a.umr", tmp_path / "b.umr"
+    a.write_text("\n".join(lines), encoding="utf-8")
+    b.write_text("\n".join(damaged), encoding="utf-8")
+    for mode in (["--tsv"], ["--verbose"]):
+        reference = subprocess.run(["perl", str(script), *mode, "A", str(a), "B", str(b)],
+                                   capture_output=True, text=True, check=False)
+        if reference.returncode == 0:
+            assert _run(*mode, "A", str(a), "B", str(b)) == reference.stdout

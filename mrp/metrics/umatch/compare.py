@@ -51,7 +51,7 @@ class Comparison:
 
 
 def run(files: Sequence[UmrFile], settings: Settings, mapper: Optional[Mapper] = None,
-        verbose: Optional[Callable[[Sequence[Sentence], Comparison], None]] = None,
+        verbose: Optional[Callable[[int, Sequence[Sentence], Comparison], None]] = None,
         check_tokens: bool = True) -> Comparison:
     """Compare the files sentence by sentence, in order (as many sentences as the shortest has); sentences
     whose words differ are an error (``check_tokens``, as for the comparator)."""
@@ -70,9 +70,9 @@ def run(files: Sequence[UmrFile], settings: Settings, mapper: Optional[Mapper] =
             if check_tokens and " ".join(sentence.tokens) != text:
                 raise MRPError(f"{umr.path}:{sentence.line0}: the tokens of sentence {number + 1} differ "
                                f"from those of {files[0].path}")
-        _sentences(result, sentences, mapper)
+        _sentences(result, sentences, mapper, verbose is not None)
         if verbose is not None:
-            verbose(sentences, result)
+            verbose(number + 1, sentences, result)
     result.compared = n
     if mapper is not None and settings.document_level:
         _deferred(result, n)
@@ -102,7 +102,8 @@ def _deferred(result: Comparison, n: int) -> None:
                             item[key] = item.get(key, 0) + value
 
 
-def _sentences(result: Comparison, sentences: List[Sentence], mapper: Optional[Mapper]) -> None:
+def _sentences(result: Comparison, sentences: List[Sentence], mapper: Optional[Mapper],
+               verbose: bool = False) -> None:
     labels = result.labels
     width = len(sentences[0].tokens)
     for label, sentence in zip(labels, sentences):
@@ -112,7 +113,8 @@ def _sentences(result: Comparison, sentences: List[Sentence], mapper: Optional[M
         candidates(sentences, labels)
         for a in range(len(sentences)):
             for b in range(a + 1, len(sentences)):
-                symmetrize(sentences[a], sentences[b], labels[a], labels[b], result.settings.selection)
+                symmetrize(sentences[a], sentences[b], labels[a], labels[b], result.settings.selection,
+                           verbose)
     else:
         for a in range(len(sentences)):
             for b in range(a + 1, len(sentences)):
@@ -139,7 +141,8 @@ def _pair(result: Comparison, a: int, b: int, sentence0: Sentence, sentence1: Se
     forward["alignment_total0"] += len(sets0)
     forward["alignment_total1"] += len(sets1)
     for tally, sentence, other in ((forward, sentence0, label1), (backward, sentence1, label0)):
-        ambiguous = [node.ambiguous[other] for node in sentence.nodes.values() if other in node.ambiguous]
+        ambiguous = [len(node.ambiguous[other]) for node in sentence.nodes.values()
+                     if other in node.ambiguous]
         tally["ambiguous_nodes"] += len(ambiguous)
         tally["ambiguous_targets"] += sum(ambiguous)
     settings = result.settings
@@ -196,7 +199,9 @@ def attributes(tally: Counter, sentence0: Sentence, sentence1: Sentence,  # type
         tally["total1"] += total1
 
 
-def _single(name: str, label: str, nodes: Dict[str, Node]) -> str:
+def single(name: str, label: str, nodes: Dict[str, Node]) -> str:
+    """The counterpart in file ``label`` of a document-level relation's end (itself when it names no node;
+    UNMAPPED when the node has none)."""
     node = nodes.get(name)
     if node is None:
         return name
@@ -217,7 +222,7 @@ def docrels(sentence0: Sentence, sentence1: Sentence, nodes0: Dict[str, Node], n
         a, relation, b = triple.split(" ")
         if selection.ignored(relation):
             continue
-        if f"{_single(a, label1, nodes0)} {relation} {_single(b, label1, nodes0)}" in \
+        if f"{single(a, label1, nodes0)} {relation} {single(b, label1, nodes0)}" in \
                 sentence1.docrels:
             correct += 1
             total1 += 1
@@ -226,7 +231,7 @@ def docrels(sentence0: Sentence, sentence1: Sentence, nodes0: Dict[str, Node], n
         a, relation, b = triple.split(" ")
         if selection.ignored(relation):
             continue
-        if f"{_single(a, label0, nodes1)} {relation} {_single(b, label0, nodes1)}" not in \
+        if f"{single(a, label0, nodes1)} {relation} {single(b, label0, nodes1)}" not in \
                 sentence0.docrels:
             total1 += 1
     return correct, total0, total1

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import List, Sequence, Tuple
 
 from mrp.metrics.umatch.model import Node, Sentence
-from mrp.metrics.umatch.triples import Selection, compare, weak
+from mrp.metrics.umatch.triples import Selection, compare, weak, weak_matches
 
 
 @dataclass
@@ -28,6 +28,8 @@ class Link:
     key: Tuple[bool, int, int, int, bool, str]
     strong: int
     weak: int
+    #: the matched pairs and names, as --verbose shows them (only when asked for)
+    shown: str = ""
 
 
 def candidates(sentences: Sequence[Sentence], labels: Sequence[str]) -> None:
@@ -71,7 +73,7 @@ def candidates(sentences: Sequence[Sentence], labels: Sequence[str]) -> None:
 
 
 def _ambiguous(sentence0: Sentence, variable: str, sentence1: Sentence, label0: str, label1: str,
-               selection: Selection) -> List[Link]:
+               selection: Selection, verbose: bool) -> List[Link]:
     """The links of one node when it has several (after dropping those not returned)."""
     node = sentence0.nodes[variable]
     links = node.cross.get(label1)
@@ -86,44 +88,55 @@ def _ambiguous(sentence0: Sentence, variable: str, sentence1: Sentence, label0: 
             kept.append(other)
     if len(kept) < 2:
         return []
-    node.ambiguous.setdefault(label1, len(kept))
+    node.ambiguous.setdefault(label1, list(kept))
     out = []
     length = len(node.aligned_text)
     for other in kept:
         target = sentence1.nodes[other]
         same = (node.econcept or "") == (target.econcept or "")
-        strong = compare(node, sentence0.nodes, target, sentence1.nodes, label1, selection).correct
+        found = compare(node, sentence0.nodes, target, sentence1.nodes, label1, selection, verbose)
+        strong = found.correct
         names = weak(node, target)
         key = (not same, -strong, -names, -(length + len(target.aligned_text)), variable != other,
                variable + other)
-        out.append(Link(node, target, label0, label1, key, strong, names))
+        shown = ""
+        if verbose:
+            matched = ",".join(f"{n}={v}" for n, v, _ in found.matches)
+            shown = f"match={strong} ({matched}), weak match={names} ({','.join(weak_matches(node, target))})"
+        out.append(Link(node, target, label0, label1, key, strong, names, shown))
     return out
 
 
 def symmetrize(sentence0: Sentence, sentence1: Sentence, label0: str, label1: str,
-               selection: Selection) -> None:
+               selection: Selection, verbose: bool = False) -> None:
     """Remove ambiguous links greedily until the projection between the two sentences is 1:1."""
     variables0 = sorted(sentence0.nodes)
     variables1 = sorted(sentence1.nodes)
     while True:
         pending: List[Link] = []
         for variable in variables0:
-            pending.extend(_ambiguous(sentence0, variable, sentence1, label0, label1, selection))
+            pending.extend(_ambiguous(sentence0, variable, sentence1, label0, label1, selection, verbose))
         for variable in variables1:
-            pending.extend(_ambiguous(sentence1, variable, sentence0, label1, label0, selection))
+            pending.extend(_ambiguous(sentence1, variable, sentence0, label1, label0, selection, verbose))
         if not pending:
             return
         winner = min(pending, key=lambda link: link.key)
+        if verbose:
+            winner.source.winner[winner.target_label] = describe(winner)
         winner.source.cross[winner.target_label] = {winner.target.variable: 1}
         winner.target.cross[winner.source_label] = {winner.source.variable: 1}
-        winner.source.winner[winner.target_label] = describe(winner)
+
+
+def text(node: Node) -> str:
+    """What names a node in the comparator's messages: its aligned words, else its extended concept (a
+    text of "0" counts as none, as in Perl)."""
+    shown = node.aligned_text
+    return shown if shown and shown != "0" else (node.econcept or "")
 
 
 def describe(link: Link) -> str:
-    """A link as the comparator's --verbose names it."""
-    def node(label: str, item: Node) -> str:
-        return f"{label} node {item.variable} ({item.aligned_text or item.econcept})"
-
-    return (f"{node(link.source_label, link.source)} <--> {node(link.target_label, link.target)}: "
-            f"econcepts={link.source.econcept}/{link.target.econcept}, match={link.strong}, "
-            f"weak match={link.weak}")
+    """A winning link as the comparator's --verbose names it (its matches when the link was weighed)."""
+    source, target = link.source, link.target
+    return (f"{link.source_label} node {source.variable} ({text(source)}) <--> {link.target_label} node "
+            f"{target.variable} ({text(target)}): econcepts={source.econcept or ''}/{target.econcept or ''}, "
+            f"{link.shown}")

@@ -128,7 +128,8 @@ class UMatch(Metric):
         sets = len({node.alignment for node in sentence.nodes.values() if node.alignment})
         n = len(sentence.nodes)
         out: Dict[Path, Tuple[Any, ...]] = {("umatch",): (total, 0, 0), ("aligned_tokens",): (sets, 0, 0),
-                                            ("mapped_triples",): (0, 0, 0), ("node_projections",): (n, 0, 0, 0)}
+                                            ("mapped_triples",): (0, 0, 0),
+                                            ("node_projections",): (n, 0, 0, 0)}
         if not gold:
             out = {path: (values[1], values[0], *values[2:]) for path, values in out.items()}
         return out

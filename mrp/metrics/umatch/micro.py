@@ -65,7 +65,7 @@ def micro_rows(texts: Sequence[str]) -> str:
     for metric in METRICS:
         got = sums[metric]
 
-        def show(key: str) -> str:
+        def show(key: str, got: Dict[str, int] = got) -> str:
             return str(got[key]) if key in got else ""
 
         if metric.startswith("number of"):

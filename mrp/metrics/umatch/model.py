@@ -24,8 +24,8 @@ class Node:
     line: int = 0
     #: other file's label -> its variables this node is linked to (the comparator's projections)
     cross: Dict[str, Dict[str, int]] = field(default_factory=dict)
-    #: other file's label -> how many nodes the node was first projected to, when more than one
-    ambiguous: Dict[str, int] = field(default_factory=dict)
+    #: other file's label -> the nodes the node was first projected to, when more than one
+    ambiguous: Dict[str, List[str]] = field(default_factory=dict)
     #: other file's label -> the link that won the node's ambiguity (its description, --verbose)
     winner: Dict[str, str] = field(default_factory=dict)
 

@@ -4,7 +4,7 @@ name nodes of the sentence projected to the other file; and how two nodes' pairs
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple
 
 from mrp.errors import MRPError
@@ -97,6 +97,8 @@ class Comparison:
     correct: int
     mismatches: List[Tuple[str, str, str]]
     mapped: bool
+    #: node 0's matched pairs (with ``details``)
+    matches: List[Pair] = field(default_factory=list)
 
 
 def compare(node0: Node, nodes0: Dict[str, Node], node1: Optional[Node], nodes1: Dict[str, Node],
@@ -118,7 +120,8 @@ def compare(node0: Node, nodes0: Dict[str, Node], node1: Optional[Node], nodes1:
         else:
             found.append(False)
     mismatches = _mismatches(pairs0, pairs1, found) if details else []
-    return Comparison(len(pairs0), len(pairs1), correct, mismatches, True)
+    matches = [pair for pair, hit in zip(pairs0, found) if hit] if details else []
+    return Comparison(len(pairs0), len(pairs1), correct, mismatches, True, matches)
 
 
 def _mismatches(pairs0: List[Pair], pairs1: List[Pair], found: List[bool]) -> List[Tuple[str, str, str]]:
@@ -142,6 +145,17 @@ def _mismatches(pairs0: List[Pair], pairs1: List[Pair], found: List[bool]) -> Li
         same1 = [p for p in remaining if p[0] == name]
         if len(same0) != 1 or len(same1) != 1:
             out.append((name, "", shown))
+    return out
+
+
+def weak_matches(node0: Node, node1: Node) -> List[str]:
+    """The relation names (and ``concept``) of node 0 that node 1 has too, in node 0's order."""
+    left = Counter(["concept"] + [name for name, _ in node1.relations])
+    out = []
+    for name in ["concept"] + [name for name, _ in node0.relations]:
+        if left[name] > 0:
+            left[name] -= 1
+            out.append(name)
     return out
 
 
