@@ -15,8 +15,13 @@ import numpy as np
 from mrp.metrics.umatch.links import candidates, symmetrize
 from mrp.metrics.umatch.model import Node, Sentence
 from mrp.metrics.umatch.triples import UNMAPPED, Selection
+from mrp.solver import small
 from mrp.solver.problem import Problem, with_edges
 
+#: sentence pairs up to this many gold nodes are first searched in plain Python (no kernels to load) ...
+SMALL_NODES = 200
+#: ... for this many steps at most
+SMALL_STEPS = 20000
 #: a document-level relation end that the current map decides: ("node", position); else ("fixed", name)
 End = Tuple[str, Any]
 
@@ -71,15 +76,26 @@ class ExactMapper:
             node.cross.pop(label0, None)
         allowed = allowed_pairs(gold, system, len(sentence0.tokens))
         problem = build(sentence0, sentence1, gold, system, allowed, label1, selection)
-        from mrp.metrics.mrp_pair import solve_problem
-
-        solution = solve_problem(problem, self.limit, self.timeout,
-                                 lambda built, stop: seed, self.mip)
-        mapping = [j if j >= 0 and allowed[i, j] else -1 for i, j in enumerate(solution.mapping)]
         scale = weight(len(gold), len(system))
-        proof.exact, proof.value, proof.bound = solution.exact, int(solution.value) // scale, \
-            int(solution.bound) // scale
-        proof.steps, proof.cut, proof.note = solution.steps, solution.cut, solution.note
+        start = [int(j) for j in seed]
+        found = None
+        if small.value(problem, start) == small.upper_bound(problem):
+            found = small.Found(start, small.value(problem, start), 0)  # the greedy map meets the bound
+        elif len(gold) <= SMALL_NODES:
+            found = small.search(problem, allowed, start, SMALL_STEPS)
+        if found is not None:
+            mapping = found.mapping
+            proof.value = proof.bound = found.value // scale
+            proof.steps = found.steps
+        else:
+            from mrp.metrics.mrp_pair import solve_problem
+
+            solution = solve_problem(problem, self.limit, self.timeout, lambda built, stop: seed, self.mip)
+            mapping = list(solution.mapping)
+            proof.exact, proof.value, proof.bound = solution.exact, int(solution.value) // scale, \
+                int(solution.bound) // scale
+            proof.steps, proof.cut, proof.note = solution.steps, solution.cut, solution.note
+        mapping = [j if j >= 0 and allowed[i, j] else -1 for i, j in enumerate(mapping)]
         _attach(mapping, gold, system, label0, label1)
 
 

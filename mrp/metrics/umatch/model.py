@@ -29,6 +29,15 @@ class Node:
     #: other file's label -> the link that won the node's ambiguity (its description, --verbose)
     winner: Dict[str, str] = field(default_factory=dict)
 
+    #: the relations sorted by lowercased name (kept once computed; relations are not changed afterwards)
+    ordered: Optional[List[Tuple[str, str]]] = field(default=None, repr=False)
+
+    def in_name_order(self) -> List[Tuple[str, str]]:
+        """The relations sorted by lowercased name, stably (the comparator's order)."""
+        if self.ordered is None or len(self.ordered) != len(self.relations):
+            self.ordered = sorted(self.relations, key=lambda relation: relation[0].lower())
+        return self.ordered
+
     def mapped(self, label: str) -> List[str]:
         """The variables of file ``label`` this node is projected to, sorted."""
         return sorted(self.cross.get(label, ()))

@@ -40,6 +40,8 @@ class Selection:
 
     def ignored(self, name: str) -> bool:
         """Whether a relation (``:ARG0``, ``concept``) is left out."""
+        if self.only is None and not self.excluded:
+            return False
         if name.startswith(":"):
             name = name[1:]
         if self.only is not None:
@@ -74,7 +76,7 @@ def attributes(node: Node, nodes: Dict[str, Node], label: Optional[str], selecti
     pairs: List[Pair] = []
     if not selection.ignored("concept"):
         pairs.append(("concept", node.concept, node.concept))
-    for name, value in sorted(node.relations, key=lambda relation: relation[0].lower()):
+    for name, value in node.in_name_order():
         if selection.ignored(name) or not value:
             continue
         found = targets(value, label, nodes)
