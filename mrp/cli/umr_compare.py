@@ -123,7 +123,9 @@ def compare_files(args: argparse.Namespace, labels: Sequence[str], paths: Sequen
     if args.exact:
         from mrp.metrics.umatch.exact import ExactMapper
 
-        mapper = ExactMapper(timeout=args.timeout)
+        mapper = ExactMapper(timeout=args.timeout, compiling=lambda: warn(
+            PROGRAM, "compiling the solver's kernels, once for this installation (about 30-60 s; no sentence "
+                     "pair's time runs meanwhile)"))
     out: List[str] = []
     show = None
     if args.verbose:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Dict, Hashable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Hashable, List, Optional, Tuple
 
 import numpy as np
 
@@ -47,6 +47,8 @@ class ExactMapper:
     timeout: Optional[float] = None
     mip: bool = True
     proofs: Dict[Tuple[str, str, int], Proof] = field(default_factory=dict)
+    #: called when the solver's kernels take long to load (they are being compiled)
+    compiling: Optional[Callable[[], None]] = None
 
     def __call__(self, sentence0: Sentence, sentence1: Sentence, label0: str, label1: str,
                  settings: object) -> None:
@@ -89,7 +91,10 @@ class ExactMapper:
             proof.steps = found.steps
         else:
             from mrp.metrics.mrp_pair import solve_problem
+            from mrp.solver.warmup import ready
 
+            ready(self.compiling)  # kernels compiled or loaded outside the pair's clock
+            start_pair()
             solution = solve_problem(problem, self.limit, self.timeout, lambda built, stop: seed, self.mip)
             mapping = list(solution.mapping)
             proof.exact, proof.value, proof.bound = solution.exact, int(solution.value) // scale, \
