@@ -1,0 +1,108 @@
+"""Level 1: the technical backbone of a UMR file, and its sentences of four blocks.
+
+A block is a run of non-empty lines (its leading comment lines apart); one empty line ends a block, a
+second ends the sentence.  Every line must be a comment, a graph line (``(`` or ``:``), an alignment line
+(``VAR:``) or an interlinear-gloss line (``Words:``, ``Index:``, ...).  A sentence with the wrong number
+of blocks, a comment inside a block or a line of no kind is reported and left out of the higher levels.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any, Dict, Iterator, List, TextIO
+
+from mrp.validation.umr.state import SENTENCE_ID, State, variable
+
+Block = Dict[str, Any]
+
+ILG = re.compile(r"(Index|Words|Word Gloss \([a-z]{2,3}\)|Part of Speech|Morphemes|Morpheme Gloss \([a-z]{2,3}\)|"
+                 r"Morpheme Category|Sentence|Sentence Gloss \([a-z]{2,3}\)):\s*(.+)")
+ILG_OLD = re.compile(r"(Words|tx|Morphemes|mb|Morpheme Gloss\((?:English|Spanish)\)|ge|Morpheme Cat|ps|Word Gloss|"
+                     r"(?:English|Spanish) Sent Gloss:|tr)\s+(.+)")
+ATTRIBUTE = re.compile(r":[A-Za-z][-A-Za-z0-9]*")
+TRAILING = re.compile(r"\s+$")
+LEADING = re.compile(r"^\s+")
+
+
+def _graph_or_alignment(line: str) -> bool:
+    if line.startswith("(") or ATTRIBUTE.match(line):
+        return True
+    found = variable(line)
+    return found is not None and line[len(found):len(found) + 1] == ":"
+
+
+def _normalization(state: State, line: str) -> None:
+    normal = unicodedata.normalize("NFC", line)
+    if normal == line:
+        return
+    for k, (mine, theirs) in enumerate(zip(line, normal)):
+        if mine != theirs:
+            state.report(1, "Unicode", "unicode-normalization",
+                         f"not in Unicode normal form C: character {k} is {unicodedata.name(mine, '?')}, NFC "
+                         f"has {unicodedata.name(theirs, '?')}")
+            return
+    state.report(1, "Unicode", "unicode-normalization", "not in Unicode normal form C")
+
+
+def sentences(stream: TextIO, state: State) -> Iterator[List[Block]]:
+    """The sentences of a file that pass level 1 (each a list of blocks with their first line, comment
+    lines and other lines), level-1 problems reported on the way."""
+    blocks: List[Block] = []
+    first = None
+    comments: List[str] = []
+    lines: List[str] = []
+    corrupt = False
+    for number, raw in enumerate(stream, 1):
+        state.line = number
+        if not state.sentence_line:
+            state.sentence_line = number
+        if not first:
+            first = number
+        line = raw[:-1] if raw.endswith("\n") else raw
+        if TRAILING.search(line):
+            state.report(1, "Format", "trailing-whitespace", "trailing whitespace")
+            line = TRAILING.sub("", line)
+        _normalization(state, line)
+        line = LEADING.sub("", line)
+        if not line:
+            if comments or lines:
+                blocks.append({"line0": first, "comments": comments, "lines": lines})
+                first, comments, lines = None, [], []
+                if len(blocks) > 4:
+                    state.report(1, "Format", "too-many-blocks",
+                                 "more than four blocks in a sentence (two empty lines end a sentence)")
+                    corrupt = True
+            elif blocks:
+                if len(blocks) < 4:
+                    state.report(1, "Format", "too-few-blocks", "fewer than four blocks in the sentence "
+                                 "(sentence information, graph, alignment, document-level annotation)")
+                    corrupt = True
+                if not corrupt:
+                    yield blocks
+                blocks, first, comments, lines, corrupt = [], None, [], [], False
+            else:
+                state.report(1, "Format", "extra-empty-line",
+                             "an empty line too many (one ends a block, two end a sentence)")
+        elif line[0] == "#":
+            found = SENTENCE_ID.match(line)
+            if found:
+                state.sentence_id = found.group(1)
+            if not lines:
+                comments.append(line)
+            else:
+                state.report(1, "Format", "misplaced-comment", "a comment line inside a block")
+                corrupt = True
+        elif _graph_or_alignment(line) or ILG.match(line) or ILG_OLD.match(line):
+            lines.append(line)
+        else:
+            state.report(1, "Format", "invalid-line",
+                         f"a line of no kind (comment, graph, alignment, interlinear gloss): '{line[:40]}'")
+            corrupt = True
+    if blocks:
+        state.report(1, "Format", "missing-empty-line", "no empty line after the last sentence")
+        if len(blocks) < 4:
+            state.report(1, "Format", "too-few-blocks", "fewer than four blocks in the sentence")
+            corrupt = True
+        if not corrupt:
+            yield blocks

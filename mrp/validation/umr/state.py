@@ -1,0 +1,83 @@
+"""What the level checks share: the problems found, the current line and sentence, and the file's nodes."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Set
+
+#: a node variable: ``s``, the sentence number, lowercase letters, an optional number (``s12p3``)
+def variable(text: str) -> Optional[str]:
+    """The variable at the start of ``text``, or None."""
+    if not text.startswith("s"):
+        return None
+    k = 1
+    while k < len(text) and "0" <= text[k] <= "9":
+        k += 1
+    if k == 1:
+        return None
+    start = k
+    while k < len(text) and unicodedata.category(text[k]) == "Ll":
+        k += 1
+    if k == start:
+        return None
+    while k < len(text) and "0" <= text[k] <= "9":
+        k += 1
+    return text[:k]
+
+
+def punctuation(text: str) -> bool:
+    """Whether every character is punctuation (Unicode category P*)."""
+    return bool(text) and all(unicodedata.category(ch).startswith("P") for ch in text)
+
+
+SENTENCE_ID = re.compile(r"#\s*::\s*(snt[0-9]+)(?:\s|$)")
+
+
+@dataclass
+class LevelProblem:
+    """One problem: where, which check (validate.py's level, class and test id), and what."""
+
+    file: str
+    line: int
+    sentence: Optional[str]
+    level: int
+    kind: str
+    test: str
+    message: str
+
+    @property
+    def error(self) -> bool:
+        """Errors fail the file; the Warning class does not."""
+        return self.kind != "Warning"
+
+    def __str__(self) -> str:
+        where = f" {self.sentence}:" if self.sentence else ""
+        return f"{self.file}:{self.line}:{where} [L{self.level} {self.kind} {self.test}] {self.message}"
+
+
+@dataclass
+class State:
+    """The running check of one file."""
+
+    file: str
+    level: int
+    problems: List[LevelProblem] = field(default_factory=list)
+    #: the line being read, the first line of the current sentence, the last sentence id seen
+    line: int = 0
+    sentence_line: Optional[int] = None
+    sentence_id: Optional[str] = None
+    #: every node (and document-level node) of the file: variable -> its facts
+    nodes: Dict[str, Dict[str, Any]] = field(default_factory=dict)
+    known_ids: Set[str] = field(default_factory=set)
+
+    def report(self, level: int, kind: str, test: str, message: str, line: Optional[int] = None) -> None:
+        """A problem at ``line`` (None: the line being read; -1: the sentence's first line)."""
+        if line is None or line == 0:
+            at = self.line
+        elif line < 0:
+            at = self.sentence_line or 0
+        else:
+            at = line
+        self.problems.append(LevelProblem(self.file, at, self.sentence_id, level, kind, test, message))
