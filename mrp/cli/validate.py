@@ -63,6 +63,9 @@ def parser() -> argparse.ArgumentParser:
                    help="apply this framework's rules to every graph (default: each graph's own "
                         "'framework'); a graph naming another framework is a problem, e.g. --framework dm")
     add_read_options(p)
+    p.add_argument("--umr-level", type=int, choices=(0, 1, 2, 3), default=2, metavar="L",
+                   help="UMR files: the UMR shared task validator's checks (validate.py) up to level L: 1 the "
+                        "file's backbone, 2 the UMR format (default), 3 UMR content; 0 none")
     p.add_argument("--quiet", action="store_true", help="print only the summary of each file")
     return p
 
@@ -78,13 +81,14 @@ def main_body(argv: List[str]) -> int:
     code = OK
     for path in args.files:
         report = validate_file(path, args.format, args.framework, options.text,
-                               no_wiki=options.no_wiki, wsj_ids=options.wsj_ids)
+                               no_wiki=options.no_wiki, wsj_ids=options.wsj_ids, umr_level=args.umr_level)
         if report.unreadable:
             warn(PROGRAM, report.summary())
             code = FATAL
             continue
         if not args.quiet:
-            for problem in report.problems:
+            found = sorted(report.problems + report.warnings, key=lambda problem: problem.line or 0)
+            for problem in found:
                 print(problem)
         sys.stdout.flush()
         print(report.summary(), file=sys.stderr)

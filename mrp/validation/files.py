@@ -137,7 +137,7 @@ class _Watched:
 
 def validate_file(path: str, fmt: Optional[str] = None, framework: Optional[str] = None,
                   text: Optional[Mapping[str, str]] = None, *, frameworks: Optional[Sequence[str]] = None,
-                  no_wiki: bool = False, wsj_ids: bool = False) -> Report:
+                  no_wiki: bool = False, wsj_ids: bool = False, umr_level: int = 2) -> Report:
     """Validate every graph of a file (``-`` for stdin); never raises for bad input.
 
     ``fmt``: the format (default: from the extension, else mrp); ``framework``:
@@ -145,7 +145,8 @@ def validate_file(path: str, fmt: Optional[str] = None, framework: Optional[str]
     that name none it is the graph's framework); ``text``: id -> input string
     (anchors SDP/EDS; for MRP it is the expected ``input``); ``frameworks``:
     validate only graphs of these frameworks (mrp-score's selection);
-    ``no_wiki``/``wsj_ids``: how AMR Penman is read.  A file that cannot be
+    ``no_wiki``/``wsj_ids``: how AMR Penman is read; ``umr_level``: for UMR, the shared task validator's
+    checks up to this level (0 none, 1 backbone, 2 format, 3 content).  A file that cannot be
     used (missing, a directory, compressed, no UTF-8 line, no graph) gives a
     report with ``fatal`` set and no problems.
     """
@@ -153,9 +154,9 @@ def validate_file(path: str, fmt: Optional[str] = None, framework: Optional[str]
     try:
         fmt = fmt or infer_format(path, "mrp")
         if fmt == "umr":
-            from mrp.validate_umr import validate_umr
+            from mrp.validation.umr.reading import validate_umr
 
-            return validate_umr(path, framework)
+            return validate_umr(path, framework, umr_level)
         report = Report(name, fmt)
         state = _Graphs(report, framework, text, frameworks)
         lines = _Watched(path)

@@ -54,6 +54,8 @@ class Report:
     name: str
     format: str
     problems: List[Problem] = field(default_factory=list)
+    #: what is reported but fails nothing (the UMR validator's Warning class)
+    warnings: List[Problem] = field(default_factory=list)
     graphs: int = 0
     flawed: int = 0
     rejected: int = 0
@@ -79,11 +81,12 @@ class Report:
         if self.fatal is not None:
             return self.fatal
         text = f"{self.name}: {plural(self.graphs, 'graph')}, "
+        warned = f", {plural(len(self.warnings), 'warning')}" if self.warnings else ""
         if not self.problems:
-            return text + "no problems"
+            return text + "no problems" + warned
         text += f"{plural(len(self.problems), 'problem')} in {plural(self.flawed, 'graph')}"
         if self.rejected:
             text += f" ({self.rejected} cannot be read)"
         if self.unreadable_lines:
             text += f", {plural(self.unreadable_lines, 'unreadable line')}"
-        return text
+        return text + warned

@@ -1,4 +1,5 @@
-"""Validation of UMR files: every problem the UMR reader finds, plus the checks of every graph.
+"""Validation of UMR files: every problem the UMR reader finds, the checks of every graph, and the shared
+task validator's checks up to a level (:mod:`mrp.validation.umr.check`).
 
 The reader's problems (see :mod:`mrp.codecs.umr`): sentences that cannot be
 read (Penman syntax, a variable defined twice, ...), alignment lines that name
@@ -15,17 +16,21 @@ from typing import Dict, List, Optional
 from mrp.codecs.umr import read_documents
 from mrp.errors import FormatError, InputError
 from mrp.io.source import display_name
-from mrp.validation import Problem, Report, validate_graph
+from mrp.validation.files import validate_graph
+from mrp.validation.problems import Problem, Report
+from mrp.validation.umr.check import check_levels
 
 
 def _problem(error: FormatError) -> Problem:
     return Problem(error.file, error.line, error.graph_id, "", error.message)
 
 
-def validate_umr(path: str, framework: Optional[str] = None) -> Report:
+def validate_umr(path: str, framework: Optional[str] = None, level: int = 2) -> Report:
     """Validate a UMR file (``-`` for stdin); never raises for bad input.
 
-    ``framework``: the framework whose rules apply to the graphs (default: umr).
+    ``framework``: the framework whose rules apply to the graphs (default: umr); ``level``: the shared
+    task validator's checks up to this level (0: none; 1 backbone, 2 format, 3 content), errors among the
+    problems and its Warning class among the warnings.
     """
     name = display_name(path)
     report = Report(name, "umr")
@@ -63,4 +68,10 @@ def validate_umr(path: str, framework: Optional[str] = None) -> Report:
         report.problems.extend(found)
     if not report.graphs:
         return Report(name, "umr", fatal=f"{name}: holds no UMR sentences")
+    if level > 0 and path != "-":
+        for found in check_levels(path, level, name):
+            item = Problem(name, found.line, None, found.sentence or "",
+                           f"[L{found.level} {found.kind} {found.test}] {found.message}")
+            (report.problems if found.error else report.warnings).append(item)
+        report.problems.sort(key=lambda problem: problem.line or 0)
     return report
