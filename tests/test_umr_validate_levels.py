@@ -9,8 +9,9 @@ from typing import List, Set, Tuple
 
 import pytest
 
-from conftest import ROOT, run_cli, shared_file
 from mrp.validation.umr import check_levels
+
+from conftest import ROOT, run_cli, shared_file
 
 GOLD = ROOT / "tests" / "data" / "umatch" / "gold.umr"
 FILES = ["czech-pdtc/dtest-gold", "czech-pdtc/dtest-conv", "czech-pdtc/pdt-gold", "czech-pdtc/pdt-conv",
@@ -50,7 +51,8 @@ def _variant(tmp_path: Path, old: str, new: str) -> Path:
 CASES: List[Tuple[str, str, int, str]] = [
     ("\n# alignment:\ns2s: 2-2\ns2p: 1-1\n\n", "\n", 1, "too-few-blocks"),
     ("# :: snt2\n", "", 2, "missing-sent-id"),
-    (":ARG0 (s2p / person :refer-person 3rd)", ":ARG0 (s2p / person :refer-person 3rd) :ARG1 s2x", 2, "unknown-node-id"),
+    (":ARG0 (s2p / person :refer-person 3rd)", ":ARG0 (s2p / person :refer-person 3rd) :ARG1 s2x", 2,
+     "unknown-node-id"),
     (":ARG0 (s2p / person :refer-person 3rd)", ":ARG0 (s2p / person :refer-person 3rd) :ARG1 s1p", 2,
      "cross-sentence-reference"),
     ("s2p: 1-1", "s2p: -1--1", 2, "invalid-token-range"),

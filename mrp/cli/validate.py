@@ -64,8 +64,8 @@ def parser() -> argparse.ArgumentParser:
                         "'framework'); a graph naming another framework is a problem, e.g. --framework dm")
     add_read_options(p)
     p.add_argument("--umr-level", type=int, choices=(0, 1, 2, 3), default=2, metavar="L",
-                   help="UMR files: the UMR shared task validator's checks (validate.py) up to level L: 1 the "
-                        "file's backbone, 2 the UMR format (default), 3 UMR content; 0 none")
+                   help="UMR files: the UMR shared task validator's checks (validate.py) up to level L: 1 "
+                        "the file's backbone, 2 the UMR format (default), 3 UMR content; 0 none")
     p.add_argument("--quiet", action="store_true", help="print only the summary of each file")
     return p
 

@@ -33,7 +33,8 @@ def check(sentence: List[Block], state: State) -> None:
             state.report(2, "Alignment", "unknown-node-id", f"'{name}' is no node of this sentence", line)
         rest = LEADING.sub("", text[len(name):])
         if not rest.startswith(":"):
-            state.report(2, "Alignment", "invalid-alignment", f"no ':' after the node id: '{rest[:40]}'", line)
+            state.report(2, "Alignment", "invalid-alignment", f"no ':' after the node id: '{rest[:40]}'",
+                         line)
             continue
         rest = LEADING.sub("", rest[1:])
         spans = SPANS.match(rest)
@@ -46,7 +47,8 @@ def check(sentence: List[Block], state: State) -> None:
     for name in sorted(mine):
         node = nodes[name]
         if "alignment" not in node:
-            state.report(2, "Alignment", "missing-alignment", f"no alignment for node '{name}' (0-0 for none)",
+            state.report(2, "Alignment", "missing-alignment",
+                         f"no alignment for node '{name}' (0-0 for none)",
                          line + 1)
             node["alignment"] = {"tokids": [0], "tokstr": "", "line0": 0}
         elif node["alignment"]["tokids"] != [0]:
@@ -74,7 +76,8 @@ def _spans(spans: object, name: str, line: int, mine: object, tokens: List[str],
                 state.report(2, "Alignment", "invalid-token-range", f"span '{span}' must start after token "
                              f"{previous + 1}", line)
             if end < start:
-                state.report(2, "Alignment", "invalid-token-range", f"span '{span}' ends before it starts", line)
+                state.report(2, "Alignment", "invalid-token-range", f"span '{span}' ends before it starts",
+                             line)
                 end = last = start
             if start > len(tokens):
                 state.report(2, "Alignment", "invalid-token-index", f"token {start} is past the sentence's "
@@ -88,7 +91,8 @@ def _spans(spans: object, name: str, line: int, mine: object, tokens: List[str],
             continue
         node = nodes[name]
         if name not in mine:  # type: ignore[operator]
-            state.report(2, "Alignment", "cross-sentence-alignment", f"'{name}' is a node of another sentence "
+            state.report(2, "Alignment", "cross-sentence-alignment",
+                         f"'{name}' is a node of another sentence "
                          f"(line {node['line0']})", line)
         elif "alignment" in node:
             if node["alignment"]["line0"] != line:

@@ -16,10 +16,11 @@ from mrp.validation.umr.state import SENTENCE_ID, State, variable
 
 Block = Dict[str, Any]
 
-ILG = re.compile(r"(Index|Words|Word Gloss \([a-z]{2,3}\)|Part of Speech|Morphemes|Morpheme Gloss \([a-z]{2,3}\)|"
-                 r"Morpheme Category|Sentence|Sentence Gloss \([a-z]{2,3}\)):\s*(.+)")
-ILG_OLD = re.compile(r"(Words|tx|Morphemes|mb|Morpheme Gloss\((?:English|Spanish)\)|ge|Morpheme Cat|ps|Word Gloss|"
-                     r"(?:English|Spanish) Sent Gloss:|tr)\s+(.+)")
+ILG = re.compile(r"(Index|Words|Word Gloss \([a-z]{2,3}\)|Part of Speech|Morphemes|"
+                 r"Morpheme Gloss \([a-z]{2,3}\)|Morpheme Category|Sentence|"
+                 r"Sentence Gloss \([a-z]{2,3}\)):\s*(.+)")
+ILG_OLD = re.compile(r"(Words|tx|Morphemes|mb|Morpheme Gloss\((?:English|Spanish)\)|ge|Morpheme Cat|ps|"
+                     r"Word Gloss|(?:English|Spanish) Sent Gloss:|tr)\s+(.+)")
 ATTRIBUTE = re.compile(r":[A-Za-z][-A-Za-z0-9]*")
 TRAILING = re.compile(r"\s+$")
 LEADING = re.compile(r"^\s+")

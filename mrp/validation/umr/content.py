@@ -73,7 +73,8 @@ def _relations(nodes: List[Dict[str, Any]], state: State) -> None:
         for name in sorted(counts, key=lambda n: last[n]):
             kind = _kind(name)
             if counts[name] > 1 and kind is not None and not kind[1]:
-                state.report(3, "Sentence", "repeated-relation", f"node '{node['variable']}' has {counts[name]} "
+                state.report(3, "Sentence", "repeated-relation",
+                             f"node '{node['variable']}' has {counts[name]} "
                              f"'{name}' relations (first on line {first[name]})", last[name])
         ops = sorted(((int(found.group(1)), r) for r in relations if r["dir"] == "out"
                       for found in [_OP.match(r["relation"])] if found), key=lambda pair: pair[0])
@@ -99,13 +100,15 @@ def _names(nodes: List[Dict[str, Any]], state: State) -> None:
             elif _OP.match(relation["relation"]):
                 first_op = first_op or relation["relation"] == ":op1"
                 if relation.get("type") != "string":
-                    state.report(3, "Sentence", "unexpected-value", f"'{relation['relation']}' of a name takes "
+                    state.report(3, "Sentence", "unexpected-value",
+                                 f"'{relation['relation']}' of a name takes "
                                  f"a string, not {relation.get('type')}", relation["line0"])
             else:
                 state.report(3, "Warning", "wrong-outgoing-name", f"a name with '{relation['relation']}'",
                              relation["line0"])
         if not incoming:
-            state.report(3, "Warning", "missing-incoming-name", f"name {node['variable']} without an incoming "
+            state.report(3, "Warning", "missing-incoming-name",
+                         f"name {node['variable']} without an incoming "
                          "':name'", node["line0"])
         if not first_op:
             state.report(3, "Warning", "missing-outgoing-name", f"name {node['variable']} without ':op1'",
@@ -121,7 +124,8 @@ def _wiki(nodes: List[Dict[str, Any]], state: State) -> None:
                 state.report(3, "Sentence", "unexpected-value", f":wiki takes a string, not "
                              f"{relation.get('type')}", relation["line0"])
             elif not _WIKI.match(relation["value"]):
-                state.report(3, "Sentence", "unexpected-value", f":wiki takes a Wikidata id (Q and a number), "
+                state.report(3, "Sentence", "unexpected-value",
+                             f":wiki takes a Wikidata id (Q and a number), "
                              f"not '{relation['value']}'", relation["line0"])
 
 

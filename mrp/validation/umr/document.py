@@ -30,7 +30,8 @@ def check(sentence: List[Block], state: State) -> None:
     block["relations"] = relations
 
     def unexpected(text: str) -> None:
-        state.report(2, "Document", "invalid-document-level", f"expected {expecting}, found '{text[:40]}'", line)
+        state.report(2, "Document", "invalid-document-level", f"expected {expecting}, found '{text[:40]}'",
+                     line)
 
     for text in block["lines"]:
         line += 1
@@ -41,7 +42,8 @@ def check(sentence: List[Block], state: State) -> None:
                 following = {"initial opening bracket": "sentence variable id",
                              "group opening bracket": "relation opening bracket",
                              "relation opening bracket": "the first node of a relation",
-                             "relation opening bracket or group closing bracket": "the first node of a relation"}
+                             "relation opening bracket or group closing bracket":
+                                 "the first node of a relation"}
                 if expecting in following:
                     expecting = following[expecting]
                 else:
@@ -115,11 +117,14 @@ def check_nodes(sentence: List[Block], state: State) -> None:
             if name not in nodes and name not in CONSTANTS:
                 state.report(2, "Document", "unknown-node-id", f"node id '{name}' is not defined (yet)",
                              relation["line0"])
-                nodes[name] = {"concept": "UNKNOWN", "relations": [], "alignment": {"tokids": [], "tokstr": ""},
+                nodes[name] = {"concept": "UNKNOWN", "relations": [], "alignment": {"tokids": [],
+                                                                                    "tokstr": ""},
                                "line0": relation["line0"]}
         a, b = relation["node0"], relation["node1"]
         line_a = nodes[a]["line0"] if a in nodes else -1
         line_b = nodes[b]["line0"] if b in nodes else -1
-        if line_a < start and line_b < start and (a, b) not in (("root", "author"), ("author", "have-condition-91")):
-            state.report(2, "Document", "misplaced-document-relation", f"neither '{a}' nor '{b}' is a node of this "
+        if line_a < start and line_b < start and (a, b) not in (("root", "author"), ("author",
+                                                                                     "have-condition-91")):
+            state.report(2, "Document", "misplaced-document-relation",
+                         f"neither '{a}' nor '{b}' is a node of this "
                          "sentence", relation["line0"])

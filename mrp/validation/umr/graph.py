@@ -69,7 +69,8 @@ def check(sentence: List[Block], state: State) -> None:
                         nodes[stack[-1]]["relations"][-1]["value"] = name
                     rest = _strip(rest[len(name):])
                     if name in nodes:
-                        state.report(2, "Sentence", "non-unique-node-id", f"node id '{name}' used before (line "
+                        state.report(2, "Sentence", "non-unique-node-id",
+                                     f"node id '{name}' used before (line "
                                      f"{nodes[name]['line0']})", line)
                     else:
                         nodes[name] = {"variable": name, "line0": line}
@@ -82,10 +83,12 @@ def check(sentence: List[Block], state: State) -> None:
                             nodes[name]["concept"] = concept.group(0)
                             rest = _strip(rest[concept.end():])
                         else:
-                            state.report(2, "Sentence", "missing-concept-string", f"no concept: '{rest[:40]}'",
+                            state.report(2, "Sentence", "missing-concept-string",
+                                         f"no concept: '{rest[:40]}'",
                                          line)
                     else:
-                        state.report(2, "Sentence", "missing-slash", f"no '/' and concept: '{rest[:40]}'", line)
+                        state.report(2, "Sentence", "missing-slash", f"no '/' and concept: '{rest[:40]}'",
+                                     line)
                 else:
                     state.report(2, "Sentence", "missing-variable", f"no node id: '{rest[:40]}'", line)
                 expecting = False
@@ -107,7 +110,8 @@ def check(sentence: List[Block], state: State) -> None:
                 expecting = False
             else:
                 if expecting:
-                    state.report(2, "Sentence", "missing-node-definition", f"expected a node: '{rest[:40]}'", line)
+                    state.report(2, "Sentence", "missing-node-definition", f"expected a node: '{rest[:40]}'",
+                                 line)
                 else:
                     state.report(2, "Sentence", "invalid-sentence-level", f"expected a relation or a closing "
                                  f"bracket: '{rest[:40]}'", line)
@@ -115,7 +119,8 @@ def check(sentence: List[Block], state: State) -> None:
         if ended_reported:
             break
     if stack:
-        state.report(2, "Sentence", "missing-closing-bracket", f"{len(stack)} nodes not closed: {stack}", line)
+        state.report(2, "Sentence", "missing-closing-bracket", f"{len(stack)} nodes not closed: {stack}",
+                     line)
     for name in mine:
         node = nodes[name]
         node.setdefault("concept", "")
@@ -123,7 +128,8 @@ def check(sentence: List[Block], state: State) -> None:
         for relation in node["relations"]:
             relation.setdefault("value", "")
     for name in mine:
-        for relation in [r for r in nodes[name]["relations"] if r["dir"] == "out" and r.get("type") == "node"]:
+        for relation in [r for r in nodes[name]["relations"]
+                         if r["dir"] == "out" and r.get("type") == "node"]:
             if relation["value"] in nodes:
                 nodes[relation["value"]].setdefault("relations", []).append(
                     {"dir": "in", "type": "node", "value": name, "relation": relation["relation"],
@@ -159,7 +165,8 @@ def _relation(rest: str, line: int, expecting: bool, stack: List[str], mine: Set
                 state.report(2, "Sentence", "unknown-node-id", f"node id '{name}' is not defined (yet)", line)
         relation.update(type="node", value=name)
         if dominates(name, name, nodes, set()):
-            state.report(2, "Sentence", "cycle", f"node '{name}' (line {nodes[name]['line0']}) dominates itself",
+            state.report(2, "Sentence", "cycle",
+                         f"node '{name}' (line {nodes[name]['line0']}) dominates itself",
                          line)
         return _strip(rest[len(name):])
     for pattern in (ATOM, NUMBER, UPPER_ATOM):

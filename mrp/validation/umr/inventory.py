@@ -6,26 +6,26 @@ from __future__ import annotations
 
 from typing import Dict, FrozenSet, Tuple
 
-_PARTICIPANTS_ONCE = ("actor affectee ARG0 ARG1 ARG2 ARG3 ARG4 ARG5 ARG6 beneficiary causer co-actor companion "
-                      "experiencer force goal instrument material recipient source start stimulus theme undergoer")
+_PARTICIPANTS_ONCE = """actor affectee ARG0 ARG1 ARG2 ARG3 ARG4 ARG5 ARG6 beneficiary causer co-actor
+    companion experiencer force goal instrument material recipient source start stimulus theme undergoer"""
 _PARTICIPANTS_REPEATED = "place"
-_MODIFIERS_ONCE = ("age apprehensive calendar consist-of domain era extent frequency group li medium "
-                   "modal-predicate name ord range scale season subevent substitute subtraction timezone topic "
-                   "unit vocative weekday according-to comparison part-of-phraseme predicative-noun")
-_MODIFIERS_REPEATED = ("anchor axis cause color concession concessive-condition condition configuration "
-                       "destination direction duration example manner mod orientation other-role part path "
-                       "possessor pure-addition purpose quote reason result size temporal clausal-marker effect "
-                       "interjection parenthesis regard")
-_ATTRIBUTES_ONCE = ("aspect century day dayperiod decade degree modal-strength mode month op1 polarity polite "
-                    "quarter refer-definiteness refer-number refer-person value wiki year year2")
+_MODIFIERS_ONCE = """age apprehensive calendar consist-of domain era extent frequency group li medium
+    modal-predicate name ord range scale season subevent substitute subtraction timezone topic unit vocative
+    weekday according-to comparison part-of-phraseme predicative-noun"""
+_MODIFIERS_REPEATED = """anchor axis cause color concession concessive-condition condition configuration
+    destination direction duration example manner mod orientation other-role part path possessor
+    pure-addition purpose quote reason result size temporal clausal-marker effect interjection parenthesis
+    regard"""
+_ATTRIBUTES_ONCE = """aspect century day dayperiod decade degree modal-strength mode month op1 polarity polite
+    quarter refer-definiteness refer-number refer-person value wiki year year2"""
 _ATTRIBUTES_REPEATED = "quant time"
 
 #: relation (with ':') -> (type, may repeat)
 RELATIONS: Dict[str, Tuple[str, bool]] = {}
-for _names, _kind, _repeat in ((_PARTICIPANTS_ONCE, "participant", False),
-                               (_PARTICIPANTS_REPEATED, "participant", True),
-                               (_MODIFIERS_ONCE, "modifier", False), (_MODIFIERS_REPEATED, "modifier", True),
-                               (_ATTRIBUTES_ONCE, "attribute", False), (_ATTRIBUTES_REPEATED, "attribute", True)):
+_GROUPS = ((_PARTICIPANTS_ONCE, "participant", False), (_PARTICIPANTS_REPEATED, "participant", True),
+           (_MODIFIERS_ONCE, "modifier", False), (_MODIFIERS_REPEATED, "modifier", True),
+           (_ATTRIBUTES_ONCE, "attribute", False), (_ATTRIBUTES_REPEATED, "attribute", True))
+for _names, _kind, _repeat in _GROUPS:
     for _name in _names.split():
         RELATIONS[":" + _name] = (_kind, _repeat)
 
@@ -33,7 +33,8 @@ for _names, _kind, _repeat in ((_PARTICIPANTS_ONCE, "participant", False),
 VALUES: Dict[str, FrozenSet[str]] = {
     ":aspect": frozenset(
         "habitual generic imperfective inceptive process atelic-process perfective state reversible-state "
-        "irreversible-state inherent-state point-state activity undirected-activity directed-activity endeavor "
+        "irreversible-state inherent-state point-state activity undirected-activity directed-activity "
+        "endeavor "
         "semelfactive undirected-endeavor directed-endeavor performance incremental-accomplishment "
         "nonincremental-accomplishment directed-achievement reversible-directed-achievement "
         "irreversible-directed-achievement".split()),

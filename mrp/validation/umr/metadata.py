@@ -45,7 +45,8 @@ def check(sentence: List[Block], state: State) -> None:
             text = found[0].group(2)
             tokens = text.split(" ")
             if any(token == "" or _ONLY_SPACE.match(token) for token in tokens):
-                state.report(2, "Metadata", "empty-token", f"an empty token (two spaces in a row) in '{text}'",
+                state.report(2, "Metadata", "empty-token",
+                             f"an empty token (two spaces in a row) in '{text}'",
                              -1)
             first["tokens"] = tokens
             if first["lines"]:
@@ -75,7 +76,8 @@ def _glosses(first: Block, line: int, state: State) -> None:
             if header in ("Words", "tx"):
                 first["tokens"] = _SPACE.split(old.group(2))
         else:
-            state.report(2, "Metadata", "invalid-ilg", "an interlinear gloss line with an unknown header", line)
+            state.report(2, "Metadata", "invalid-ilg", "an interlinear gloss line with an unknown header",
+                         line)
         line += 1
     if "Words" not in glosses:
         state.report(2, "Metadata", "missing-words", "no Words line in the first block", line)

@@ -69,9 +69,9 @@ def validate_umr(path: str, framework: Optional[str] = None, level: int = 2) -> 
     if not report.graphs:
         return Report(name, "umr", fatal=f"{name}: holds no UMR sentences")
     if level > 0 and path != "-":
-        for found in check_levels(path, level, name):
-            item = Problem(name, found.line, None, found.sentence or "",
-                           f"[L{found.level} {found.kind} {found.test}] {found.message}")
-            (report.problems if found.error else report.warnings).append(item)
+        for checked in check_levels(path, level, name):
+            item = Problem(name, checked.line, None, checked.sentence or "",
+                           f"[L{checked.level} {checked.kind} {checked.test}] {checked.message}")
+            (report.problems if checked.error else report.warnings).append(item)
         report.problems.sort(key=lambda problem: problem.line or 0)
     return report

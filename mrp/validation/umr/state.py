@@ -7,6 +7,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Set
 
+
 #: a node variable: ``s``, the sentence number, lowercase letters, an optional number (``s12p3``)
 def variable(text: str) -> Optional[str]:
     """The variable at the start of ``text``, or None."""
