@@ -293,7 +293,7 @@ Words: It purrs
 # sentence level graph:
 (s2p / purr-01
     :ARG0 (s2i / it)
-    :manner (s2x / loud
+    :manner (s2x / loud / soft))
 
 # alignment:
 s2p: 2-2

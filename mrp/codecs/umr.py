@@ -79,6 +79,23 @@ _SYMBOL_ROLES = frozenset({
 })
 
 
+def _closed(lines: List[Line]) -> Optional[Tuple[Optional[str], List[Tuple[Relation, int]], int]]:
+    """A document-level annotation read with up to three closing brackets added at its end (as the shared
+    task's comparator reads it), and how many were added; None when that does not make it readable."""
+    last = max((k for k, line in enumerate(lines) if line.text.strip()), default=None)
+    if last is None:
+        return None
+    for added in range(1, 4):
+        fixed = list(lines)
+        fixed[last] = Line(lines[last].number, lines[last].text + ")" * added)
+        try:
+            variable, relations = annotation.parse_document(fixed)
+        except annotation.DocumentError:
+            continue
+        return variable, relations, added
+    return None
+
+
 def graph_id(document: int, sentence: int) -> str:
     """The id of sentence N of the K-th document of a file (both from 1): ``dK.sN``."""
     return f"d{document}.s{sentence}"
@@ -124,7 +141,7 @@ class _Reader:
 
     def __init__(self, name: str, options: ReadOptions) -> None:
         self.name = name
-        self.options = ReadOptions(framework="umr", no_wiki=options.no_wiki)
+        self.options = ReadOptions(framework="umr", no_wiki=options.no_wiki, strict=options.strict)
         self.count = 0
         self.previous = 0
         #: the number before ``previous`` in the same document (to tell a mistyped number from a new
@@ -233,11 +250,17 @@ class _Reader:
             return
         place = graph.document
         assert place is not None
+        lines = block.sections["document"][1]
         try:
-            variable, relations = annotation.parse_document(block.sections["document"][1])
+            variable, relations = annotation.parse_document(lines)
         except annotation.DocumentError as error:
-            problems.append((error.line, f"document-level annotation: {error.message} (left out)"))
-            return
+            closed = None if self.options.strict else _closed(lines)
+            if closed is None:
+                problems.append((error.line, f"document-level annotation: {error.message} (left out)"))
+                return
+            variable, relations, added = closed
+            problems.append((error.line, f"document-level annotation: {added} closing bracket(s) missing at "
+                                         "the end (added; its relations kept)"))
         place.variable = variable
         for relation, line in relations:
             place.relations.append(relation)

@@ -49,6 +49,56 @@ def _check_variables(tree: penman.Tree, lines: List[Line], gid: str) -> None:
         seen.add(var)
 
 
+_CONCEPT = re.compile(r'(\(\s*[^\s()/:"~]+\s*/\s*)([^\s()"]+)')
+
+
+def _comment_at(text: str) -> int:
+    """Where an inline comment starts (``#`` at the start or after a space, then a space or the end,
+    outside double quotes), or -1."""
+    quoted = False
+    for k, ch in enumerate(text):
+        if ch == '"' and (k == 0 or text[k - 1] != "\\"):
+            quoted = not quoted
+        elif ch == "#" and not quoted and (k == 0 or text[k - 1].isspace()) and \
+                (k + 1 == len(text) or text[k + 1].isspace()):
+            return k
+    return -1
+
+
+def _quote_concept(match: re.Match[str]) -> str:
+    concept = match.group(2)
+    if concept.startswith("#") or "/" in concept:
+        return f'{match.group(1)}"{concept}"'
+    return match.group(0)
+
+
+def repaired(lines: List[Line]) -> Tuple[List[Line], List[Tuple[str, int]]]:
+    """The lines with what the shared task's tools read through repaired: inline ``# comments`` removed,
+    concepts such as ``#Forn`` or ``home/house`` quoted, missing final closing brackets added; and each
+    repair (message, file line)."""
+    out: List[Line] = []
+    repairs: List[Tuple[str, int]] = []
+    depth = 0
+    for line in lines:
+        text = line.text
+        cut = _comment_at(text)
+        if cut >= 0:
+            text = text[:cut].rstrip()
+            repairs.append(("an inline comment (removed)", line.number))
+        quoted = _CONCEPT.sub(_quote_concept, text)
+        if quoted != text:
+            repairs.append(("a concept Penman cannot read unquoted (read as written)", line.number))
+            text = quoted
+        depth = max(0, scan(text, 0, depth, "(", ")")[1]) if text else depth
+        out.append(Line(line.number, text) if text != line.text else line)
+    out = [line for line in out if line.text.strip()]
+    if depth > 0 and out:
+        last = out[-1]
+        out[-1] = Line(last.number, last.text + ")" * depth)
+        repairs.append((f"{depth} closing bracket(s) missing at the end (added)", last.number))
+    return out, repairs
+
+
 def sentence_graph(block: Block, gid: str, options: ReadOptions) -> Graph:
     """The graph of a block's ``# sentence level graph:`` section, with its variables and input;
     FormatError (line and graph id set, file not) when it cannot be read."""
@@ -57,6 +107,9 @@ def sentence_graph(block: Block, gid: str, options: ReadOptions) -> Graph:
                           None, block.line, gid, "umr")
     header, lines = block.sections["graph"]
     lines = [line for line in lines if line.text.strip()]
+    repairs: List[Tuple[str, int]] = []
+    if not options.strict:
+        lines, repairs = repaired(lines)
     if not lines:
         raise FormatError("the sentence level graph is empty", None, header, gid, "umr")
     end, extra = _extent(lines)
@@ -84,6 +137,8 @@ def sentence_graph(block: Block, gid: str, options: ReadOptions) -> Graph:
         except RecursionError:
             raise FormatError("graph is nested too deeply to be read", None, header, gid, "umr") from None
     graph.framework, graph.flavor = "umr", 2
+    if repairs:
+        graph.repairs = (graph.repairs or []) + [f"{message} (line {number})" for message, number in repairs]
     graph.variables = dict(enumerate(variables))
     tokens = block.tokens()
     graph.input = " ".join(tokens) if tokens else None

@@ -69,7 +69,13 @@ def validate_umr(path: str, framework: Optional[str] = None, level: int = 2) -> 
     if not report.graphs:
         return Report(name, "umr", fatal=f"{name}: holds no UMR sentences")
     if level > 0 and path != "-":
-        for checked in check_levels(path, level, name):
+        try:
+            checks = check_levels(path, level, name)
+        except (OSError, UnicodeError) as error:
+            checks = []
+            report.problems.append(Problem(name, None, None, "",
+                                           f"the UMR validator's checks cannot read the file: {error}"))
+        for checked in checks:
             item = Problem(name, checked.line, None, checked.sentence or "",
                            f"[L{checked.level} {checked.kind} {checked.test}] {checked.message}")
             (report.problems if checked.error else report.warnings).append(item)
