@@ -308,3 +308,17 @@ def test_perturbed_files_equal_compare_umr(seed: int, tmp_path: Path) -> None:
                                    capture_output=True, text=True, check=False)
         if reference.returncode == 0:
             assert _run(*mode, "A", str(a), "B", str(b)) == reference.stdout
+
+
+def test_mrp_score_directories_micro_average_documents(tmp_path: Path) -> None:
+    for side, kind in (("gold", "gold"), ("system", "conv")):
+        (tmp_path / side).mkdir()
+        for name in ("pdt", "pdtsc", "pcedt"):
+            (tmp_path / side / f"{name}.umr").write_bytes(Path(_czech(f"{name}-{kind}.umr")).read_bytes())
+    result = _score("--score", "umatch", "--umatch-compat", "--gold", str(tmp_path / "gold"),
+                    str(tmp_path / "system"))
+    rows = {line.split("\t")[0]: line.split("\t")[3:6]
+            for line in _reference("micro-pdt-pdtsc-pcedt.tsv").splitlines()}
+    umatch = result["umatch"]
+    assert [str(umatch[k]) for k in "cgs"] == rows["juːmæʧ"]  # type: ignore[index]
+    assert len(result["documents"]) == 3  # type: ignore[arg-type]

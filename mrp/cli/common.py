@@ -160,6 +160,10 @@ def input_format(path: str, given: Optional[str], option: str, default: Optional
         if not os.path.exists(path):
             raise InputError(f"{path}: no such file")
         if os.path.isdir(path):
+            from mrp.io.load import umr_files
+
+            if given in (None, "umr") and umr_files(path):
+                return "umr"  # a directory of UMR documents, read as one corpus
             raise InputError(f"{path}: is a directory, not a file")
         if path.lower().endswith(COMPRESSED):
             raise InputError(f"{path}: is a compressed file; decompress it first")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Dict, Iterator, List, Optional
@@ -46,6 +47,8 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
     is recorded in ``errors`` and reading goes on; a graph read by a repair is kept and
     recorded in ``repaired`` too (with ``options.strict`` it is an error instead).
     """
+    if os.path.isdir(path) and umr_files(path):
+        return _umr_directory(path, options or ReadOptions())
     fmt = fmt or infer_format(path, "mrp")
     options = options or ReadOptions()
     implied = implied_framework(fmt)
@@ -74,6 +77,35 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
     corpus.graphs = graphs if packed is None else packed
     if not corpus.graphs and not corpus.errors:
         raise InputError(f"{name}: holds no graphs (empty, or only blank lines)")
+    return corpus
+
+
+def umr_files(path: str) -> List[str]:
+    """The UMR files of a directory (one document or more each, as the UMR shared task ships them),
+    sorted by name."""
+    return sorted(name for name in os.listdir(path)
+                  if name.lower().endswith(".umr") and not name.startswith(".")
+                  and os.path.isfile(os.path.join(path, name)))
+
+
+def _umr_directory(path: str, options: ReadOptions) -> Corpus:
+    """The UMR files of a directory as one corpus: each graph id, and each document, prefixed with its
+    file's name (``NAME/d1.s3``), so that the files of two directories pair by name."""
+    corpus = Corpus(display_name(path), "umr")
+    graphs: List[Graph] = []
+    for name in umr_files(path):
+        part = read_corpus(os.path.join(path, name), "umr", options, pack_after=1 << 62)
+        for graph in part.graphs:
+            graph.id = f"{name}/{graph.id}"
+            if graph.document is not None:
+                graph.document = replace(graph.document, document=f"{name}/{graph.document.document}")
+            graphs.append(graph)
+        for error in part.errors:
+            if error.graph_id is not None:
+                error.graph_id = f"{name}/{error.graph_id}"
+            corpus.errors.append(error)
+        corpus.repaired.extend(replace(item, graph_id=f"{name}/{item.graph_id}") for item in part.repaired)
+    corpus.graphs = graphs
     return corpus
 
 

@@ -192,8 +192,8 @@ def attributes(tally: Counter, sentence0: Sentence, sentence1: Sentence,  # type
         if not node.mapped(label0):
             tally["total1"] += count(node, selection)
     if settings.document_level and document_level:
-        correct, total0, total1 = docrels(sentence0, sentence1, file0.nodes, file1.nodes, label0, label1,
-                                          selection)
+        correct, total0, total1 = docrels(sentence0, sentence1, sentence0.source or file0.nodes,
+                                          sentence1.source or file1.nodes, label0, label1, selection)
         tally["correct"] += correct
         tally["total0"] += total0
         tally["total1"] += total1

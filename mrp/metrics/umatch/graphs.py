@@ -75,6 +75,7 @@ def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False
     system graph aligns against the gold words), and notes on pairs whose words differ."""
     gold, system = UmrFile("GOLD", "gold"), UmrFile("SYSTEM", "system")
     notes: List[Tuple[Graph, str]] = []
+    files_of: List[Optional[str]] = []
     for number, (mine, theirs) in enumerate(pairs, 1):
         first = sentence(mine, number, top)
         words = None if theirs.nodes else first.tokens
@@ -85,11 +86,24 @@ def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False
         for umr, item, graph in ((gold, first, mine), (system, second, mine)):
             umr.sentences.append(item)
             item.document = hash(graph.document.document) if graph.document is not None else number
+        files_of.append(_source(mine))
     for umr in (gold, system):
         scopes: Dict[int, Dict[str, Node]] = {}
-        for item in umr.sentences:
+        sources: Dict[Optional[str], Dict[str, Node]] = {}
+        for item, key in zip(umr.sentences, files_of):
             scope = scopes.setdefault(item.document, {})
             scope.update(item.nodes)
             item.scope = scope
+            source = sources.setdefault(key, {})
+            source.update(item.nodes)
+            item.source = source
             umr.nodes.update(item.nodes)
     return gold, system, notes
+
+
+def _source(graph: Graph) -> Optional[str]:
+    """The file a graph came from when a directory of files was read as one corpus (its document id is
+    then ``FILE/dK``), else None."""
+    if graph.document is None or "/" not in graph.document.document:
+        return None
+    return graph.document.document.rsplit("/", 1)[0]

@@ -70,6 +70,9 @@ class Sentence:
     sid: Optional[str] = None
     #: variable -> node over the sentence's document (the last definition winning); None: the file's
     scope: Optional[Dict[str, Node]] = field(default=None, repr=False)
+    #: variable -> node over the sentence's source file, when the file compared gathers several
+    #: (the comparator's file-wide table); None: the compared file's
+    source: Optional[Dict[str, Node]] = field(default=None, repr=False)
 
 
 @dataclass(eq=False)
