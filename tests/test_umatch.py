@@ -321,4 +321,5 @@ def test_mrp_score_directories_micro_average_documents(tmp_path: Path) -> None:
             for line in _reference("micro-pdt-pdtsc-pcedt.tsv").splitlines()}
     umatch = result["umatch"]
     assert [str(umatch[k]) for k in "cgs"] == rows["juːmæʧ"]  # type: ignore[index]
-    assert len(result["documents"]) == 3  # type: ignore[arg-type]
+    files = {name.split("/")[0] for name in result["documents"]}  # type: ignore[union-attr]
+    assert files == {"pdt.umr", "pdtsc.umr", "pcedt.umr"}
