@@ -44,6 +44,8 @@ attributes and values of different lengths; reading limits (nesting, anchor widt
 size); AMR/DRG: no anchors, AMR one top; DM/PSD/CCD/PAS: each node anchored to one
 token; EDS: every node labelled, with one anchor; UCCA: edge labels are categories,
 remote flags are true/false, a second parent's edge is remote, one top, anchored leaves.
+UMR files also get the UMR shared task validator's checks (validate.py) up to --umr-level
+(default 2), each naming validate.py's level, class and test id; its Warning class fails nothing.
 Each problem is reported once; the summary counts the graphs mrp-score cannot read.
 
 output: problems on stdout; one summary line per file on stderr.
