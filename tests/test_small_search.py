@@ -27,7 +27,7 @@ def _problem(seed: int) -> Tuple[object, np.ndarray]:
             a, b = rng.randrange(size), rng.randrange(size)
             if a != b:
                 edges[(a, b, rng.choice("xy"))] = rng.randint(1, 2)
-    problem = with_edges(U, gold, system, min)
+    problem = small.from_problem(with_edges(U, gold, system, min), allowed)
     return problem, allowed
 
 
@@ -44,7 +44,7 @@ def test_small_search_equals_brute_force(seed: int) -> None:
         value = small.value(problem, list(choice))  # type: ignore[arg-type]
         assert value <= bound
         best = max(best, value)
-    found = small.search(problem, allowed, [-1] * n, 100000)  # type: ignore[arg-type]
+    found = small.search(problem, [-1] * n, 100000)  # type: ignore[arg-type]
     assert found is not None and found.value == best
     assert small.value(problem, found.mapping) == best  # type: ignore[arg-type]
     assert all(j < 0 or allowed[i, j] for i, j in enumerate(found.mapping))
@@ -52,5 +52,4 @@ def test_small_search_equals_brute_force(seed: int) -> None:
 
 def test_small_search_gives_up_past_its_budget() -> None:
     problem, allowed = _problem(3)
-    allowed[:] = True
-    assert small.search(problem, allowed, [-1] * allowed.shape[0], 1) is None  # type: ignore[arg-type]
+    assert small.search(problem, [-1] * allowed.shape[0], 1) is None  # type: ignore[arg-type]

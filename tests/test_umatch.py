@@ -211,7 +211,7 @@ def test_exact_equals_brute_force(seed: int) -> None:
     system_nodes = [system.nodes[v] for v in sorted(system.nodes)]
     allowed = allowed_pairs(gold_nodes, system_nodes, width)
     best = 0
-    choices = [[None] + [system_nodes[j].variable for j in range(len(system_nodes)) if allowed[i, j]]
+    choices = [[None] + [system_nodes[j].variable for j in range(len(system_nodes)) if allowed[i][j]]
                for i in range(len(gold_nodes))]
     for combination in itertools.product(*choices):
         used = [c for c in combination if c is not None]
@@ -323,3 +323,30 @@ def test_mrp_score_directories_micro_average_documents(tmp_path: Path) -> None:
     assert [str(umatch[k]) for k in "cgs"] == rows["juːmæʧ"]  # type: ignore[index]
     files = {name.split("/")[0] for name in result["documents"]}  # type: ignore[union-attr]
     assert files == {"pdt.umr", "pdtsc.umr", "pcedt.umr"}
+
+
+def test_branch_and_bound_path_equals_the_plain_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plain-Python search settles small pairs; the branch and bound (with its kernels) gives the same
+    optimum where it takes over."""
+    from mrp.metrics import mrp_pair
+    from mrp.metrics.umatch import exact
+    from mrp.solver import small
+
+    gold, system = _czech("pcedt-gold.umr"), _czech("pcedt-conv.umr")
+    plain, _ = _exact(gold, system)
+    calls = []
+    solve = mrp_pair.solve_problem
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return solve(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(exact, "SMALL_NODES", -1)
+    monkeypatch.setattr(small, "upper_bound", lambda problem: 1 << 60)
+    monkeypatch.setattr(mrp_pair, "solve_problem", counted)
+    searched, mapper = _exact(gold, system)
+    assert all(proof.exact for proof in mapper.proofs.values())
+    assert len(calls) == len(mapper.proofs)
+    for mine, theirs in zip(plain.sentences[("GOLD", "SYSTEM")], searched.sentences[("GOLD", "SYSTEM")]):
+        assert mine.get("correct", 0) == theirs.get("correct", 0)
+        assert mine["mapped0"] == theirs["mapped0"]

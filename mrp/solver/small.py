@@ -1,5 +1,5 @@
-"""Exact search for small, sparse Problems in plain Python (no compiled kernels to load): a depth-first
-search over the gold nodes' allowed partners with an optimistic bound, within a budget of steps.
+"""Exact search for small, sparse problems in plain Python (no numpy, no compiled kernels to load): a
+depth-first search over the gold nodes' allowed partners with an optimistic bound, within a budget of steps.
 
 Where a pair's allowed node pairs are few (the UMR comparator's rule allows only nodes that share aligned
 tokens), this settles most pairs before the kernels would have loaded; what it cannot settle within its
@@ -8,11 +8,18 @@ budget goes to the branch and bound as usual.
 
 from __future__ import annotations
 
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
-import numpy as np
+#: a gold edge: its ends, and its candidates (system source, system target) -> weight
+Edge = Tuple[int, int, Dict[Tuple[int, int], int]]
 
-from mrp.solver.problem import Problem
+
+class Sparse(NamedTuple):
+    """Node rewards ``U[i][j]`` (0 where the pair is not allowed) and gold edges with their candidates."""
+
+    U: List[List[int]]
+    edges: List[Edge]
+    allowed: List[List[bool]]
 
 
 class Found(NamedTuple):
@@ -23,69 +30,69 @@ class Found(NamedTuple):
     steps: int
 
 
-def value(problem: Problem, mapping: List[int]) -> int:
-    """The objective of a map: node rewards plus each gold edge whose ends map onto a candidate."""
-    total = sum(int(problem.U[i, j]) for i, j in enumerate(mapping) if j >= 0)
+def from_problem(problem: Any, allowed: Any) -> Sparse:
+    """The sparse form of a solver Problem (mrp.solver.problem) restricted to ``allowed`` pairs."""
+    n, m = problem.U.shape
+    rows = [[bool(allowed[i][j]) for j in range(m)] for i in range(n)]
+    U = [[int(problem.U[i, j]) if rows[i][j] else 0 for j in range(m)] for i in range(n)]
+    edges: List[Edge] = []
     for e in range(problem.src.shape[0]):
-        c, d = mapping[int(problem.src[e])], mapping[int(problem.tgt[e])]
-        if c < 0 or d < 0:
-            continue
-        for k in range(int(problem.cptr[e]), int(problem.cptr[e + 1])):
-            if problem.cc[k] == c and problem.cd[k] == d:
-                total += int(problem.cw[k])
-                break
+        a, b = int(problem.src[e]), int(problem.tgt[e])
+        table = {(int(problem.cc[k]), int(problem.cd[k])): int(problem.cw[k])
+                 for k in range(int(problem.cptr[e]), int(problem.cptr[e + 1]))
+                 if rows[a][int(problem.cc[k])] and rows[b][int(problem.cd[k])]}
+        edges.append((a, b, table))
+    return Sparse(U, edges, rows)
+
+
+def value(problem: Sparse, mapping: List[int]) -> int:
+    """The objective of a map: node rewards plus each gold edge whose ends map onto a candidate."""
+    total = sum(problem.U[i][j] for i, j in enumerate(mapping) if j >= 0)
+    for a, b, table in problem.edges:
+        c, d = mapping[a], mapping[b]
+        if c >= 0 and d >= 0:
+            total += table.get((c, d), 0)
     return total
 
 
-def upper_bound(problem: Problem) -> int:
-    """Each gold node's best reward plus each gold edge's best candidate (and the same over system
-    nodes): the smaller sum bounds every map's value."""
-    n, m = problem.U.shape
-    if n == 0 or m == 0:
+def upper_bound(problem: Sparse) -> int:
+    """Each gold node's best reward plus each gold edge's best candidate (or the same over system nodes):
+    the smaller sum bounds every map's value."""
+    if not problem.U or not problem.U[0]:
         return 0
-    edges = _edge_best(problem)
-    return int(min(problem.U.max(axis=1).clip(min=0).sum(), problem.U.max(axis=0).clip(min=0).sum())
-               + sum(edges))
+    edges = sum(max(table.values(), default=0) for _, _, table in problem.edges)
+    rows = sum(max(0, max(row)) for row in problem.U)
+    columns = sum(max(0, max(column)) for column in zip(*problem.U))
+    return min(rows, columns) + edges
 
 
-def _edge_best(problem: Problem) -> List[int]:
-    out = []
-    for e in range(problem.src.shape[0]):
-        start, end = int(problem.cptr[e]), int(problem.cptr[e + 1])
-        out.append(int(problem.cw[start:end].max()) if end > start else 0)
-    return out
-
-
-def search(problem: Problem, allowed: np.ndarray, start: List[int], budget: int) -> Optional[Found]:
-    """The optimum over maps that pair only ``allowed`` nodes, from the map ``start``; None when the
-    budget of steps runs out first."""
-    n, m = problem.U.shape
+def search(problem: Sparse, start: List[int], budget: int) -> Optional[Found]:
+    """The optimum over maps that pair only allowed nodes, from the map ``start``; None when the budget
+    of steps runs out first."""
+    U = problem.U
+    n = len(U)
+    m = len(U[0]) if n else 0
     best_map = list(start)
     best = value(problem, best_map)
     if n == 0 or m == 0:
         return Found(best_map, best, 0)
-    U = problem.U
-    options: List[List[int]] = []
+    options = []
     for i in range(n):
-        partners = [int(j) for j in np.nonzero(allowed[i])[0]]
-        partners.sort(key=lambda j: -int(U[i, j]))
-        options.append(partners)
+        row = U[i]
+        options.append(sorted((j for j in range(m) if problem.allowed[i][j]), key=row.__getitem__,
+                              reverse=True))
     order = sorted(range(n), key=lambda i: len(options[i]))
     rank = {node: k for k, node in enumerate(order)}
     # each gold edge is decided when the later of its ends (in search order) is placed
-    owned: List[List[Tuple[int, int, Dict[Tuple[int, int], int]]]] = [[] for _ in range(n)]
-    edge_best = _edge_best(problem)
+    owned: List[List[Edge]] = [[] for _ in range(n)]
     rest = [0] * (n + 1)
-    for e in range(problem.src.shape[0]):
-        a, b = int(problem.src[e]), int(problem.tgt[e])
-        later = a if rank[a] >= rank[b] else b
-        table = {(int(problem.cc[k]), int(problem.cd[k])): int(problem.cw[k])
-                 for k in range(int(problem.cptr[e]), int(problem.cptr[e + 1]))}
+    for a, b, table in problem.edges:
         if table:
+            later = a if rank[a] >= rank[b] else b
             owned[later].append((a, b, table))
-            rest[rank[later]] += edge_best[e]
+            rest[rank[later]] += max(table.values())
     for k, node in enumerate(order):
-        rest[k] += max([int(U[node, j]) for j in options[node]] + [0])
+        rest[k] += max([U[node][j] for j in options[node]] + [0])
     for k in range(n - 1, -1, -1):
         rest[k] += rest[k + 1]
     mapping = [-1] * n
@@ -93,7 +100,7 @@ def search(problem: Problem, allowed: np.ndarray, start: List[int], budget: int)
     steps = 0
 
     def gain(i: int, j: int) -> int:
-        total = int(U[i, j])
+        total = U[i][j]
         for a, b, table in owned[i]:
             c, d = mapping[a], mapping[b]
             if c >= 0 and d >= 0:

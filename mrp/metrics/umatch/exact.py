@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Hashable, List, Optional, Tuple
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Callable, Dict, Hashable, List, Optional, Tuple
 
 from mrp.metrics.umatch.links import candidates, symmetrize
 from mrp.metrics.umatch.model import Node, Sentence
 from mrp.metrics.umatch.triples import UNMAPPED, Selection
 from mrp.solver import small
-from mrp.solver.problem import Problem, with_edges
+
+if TYPE_CHECKING:
+    from mrp.solver.problem import Problem
 
 #: sentence pairs up to this many gold nodes are first searched in plain Python (no kernels to load) ...
 SMALL_NODES = 200
@@ -70,37 +70,41 @@ class ExactMapper:
         candidates([sentence0, sentence1], [label0, label1])
         symmetrize(sentence0, sentence1, label0, label1, selection)
         position = {node.variable: j for j, node in enumerate(system)}
-        seed = np.array([position[node.mapped(label1)[0]] if node.mapped(label1) else -1 for node in gold],
-                        np.int64)
+        seed = [position[node.mapped(label1)[0]] if node.mapped(label1) else -1 for node in gold]
         for node in gold:
             node.cross.pop(label1, None)
         for node in system:
             node.cross.pop(label0, None)
         allowed = allowed_pairs(gold, system, len(sentence0.tokens))
-        problem = build(sentence0, sentence1, gold, system, allowed, label1, selection)
-        scale = weight(len(gold), len(system))
+        terms = build(sentence0, sentence1, gold, system, allowed, label1, selection)
+        scale = terms.scale
         start = [int(j) for j in seed]
+        sparse = terms.sparse()
         found = None
-        if small.value(problem, start) == small.upper_bound(problem):
-            found = small.Found(start, small.value(problem, start), 0)  # the greedy map meets the bound
+        if small.value(sparse, start) == small.upper_bound(sparse):
+            found = small.Found(start, small.value(sparse, start), 0)  # the greedy map meets the bound
         elif len(gold) <= SMALL_NODES:
-            found = small.search(problem, allowed, start, SMALL_STEPS)
+            found = small.search(sparse, start, SMALL_STEPS)
         if found is not None:
             mapping = found.mapping
             proof.value = proof.bound = found.value // scale
             proof.steps = found.steps
         else:
+            import numpy as np
+
             from mrp.metrics.mrp_pair import solve_problem
             from mrp.solver.warmup import ready
 
             ready(self.compiling)  # kernels compiled or loaded outside the pair's clock
             start_pair()
-            solution = solve_problem(problem, self.limit, self.timeout, lambda built, stop: seed, self.mip)
-            mapping = list(solution.mapping)
+            begin = np.array(start, np.int64)
+            solution = solve_problem(terms.problem(), self.limit, self.timeout, lambda built, stop: begin,
+                                     self.mip)
+            mapping = [int(j) for j in solution.mapping]
             proof.exact, proof.value, proof.bound = solution.exact, int(solution.value) // scale, \
                 int(solution.bound) // scale
             proof.steps, proof.cut, proof.note = solution.steps, solution.cut, solution.note
-        mapping = [j if j >= 0 and allowed[i, j] else -1 for i, j in enumerate(mapping)]
+        mapping = [j if j >= 0 and allowed[i][j] else -1 for i, j in enumerate(mapping)]
         _attach(mapping, gold, system, label0, label1)
 
 
@@ -115,16 +119,18 @@ def _attach(mapping: List[int], gold: List[Node], system: List[Node], label0: st
             system[j].cross[label0] = {gold[i].variable: 1}
 
 
-def allowed_pairs(gold: List[Node], system: List[Node], width: int) -> np.ndarray:
+def allowed_pairs(gold: List[Node], system: List[Node], width: int) -> List[List[bool]]:
     """Which gold node may correspond to which system node (the comparator's candidate rule)."""
-    out = np.zeros((len(gold), len(system)), bool)
-    for i, a in enumerate(gold):
+    out = []
+    for a in gold:
         mine = None if a.alignment is None else {k for k in a.alignment if k < width}
-        for j, b in enumerate(system):
+        row = []
+        for b in system:
             if mine is None:
-                out[i, j] = b.alignment is None and (a.econcept or "") == (b.econcept or "")
-            elif b.alignment is not None:
-                out[i, j] = any(k in mine for k in b.alignment)
+                row.append(b.alignment is None and (a.econcept or "") == (b.econcept or ""))
+            else:
+                row.append(b.alignment is not None and any(k in mine for k in b.alignment))
+        out.append(row)
     return out
 
 
@@ -145,14 +151,61 @@ def _split(node: Node, nodes: Dict[str, Node], index: Dict[str, int], selection:
     return constants, edges
 
 
+@dataclass
+class Terms:
+    """What a map earns, in plain Python: node rewards (unscaled), and edges keyed (source, target,
+    label) with their multiplicities, on the allowed pairs only."""
+
+    U: List[List[int]]
+    gold: Dict[Tuple[int, int, Hashable], int]
+    system: Dict[Tuple[int, int, Hashable], int]
+    allowed: List[List[bool]]
+
+    @property
+    def scale(self) -> int:
+        """What one correct pair is worth, above any number of corresponding nodes."""
+        return weight(len(self.U), len(self.U[0]) if self.U else 0)
+
+    def sparse(self) -> small.Sparse:
+        """The objective for the plain-Python search: correct pairs scaled, plus one per mapped pair."""
+        scale, allowed = self.scale, self.allowed
+        U = [[(value * scale + 1) if allowed[i][j] else 0 for j, value in enumerate(row)]
+             for i, row in enumerate(self.U)]
+        by_label: Dict[Hashable, List[Tuple[int, int, int]]] = {}
+        for (c, d, key), count in self.system.items():
+            by_label.setdefault(key, []).append((c, d, count))
+        edges: List[small.Edge] = []
+        for (a, b, key), count in self.gold.items():
+            if a == b:  # a loop matches a loop: a node reward
+                for c, d, theirs in by_label.get(key, ()):
+                    if c == d and allowed[a][c]:
+                        U[a][c] += scale * min(count, theirs)
+                continue
+            table = {(c, d): scale * min(count, theirs) for c, d, theirs in by_label.get(key, ())
+                     if c != d and allowed[a][c] and allowed[b][d]}
+            edges.append((a, b, table))
+        return small.Sparse(U, edges, allowed)
+
+    def problem(self) -> Problem:
+        """The same objective as the branch and bound's Problem."""
+        import numpy as np
+
+        from mrp.solver.problem import with_edges
+
+        scale = self.scale
+        allowed = np.array(self.allowed, bool).reshape(len(self.U), -1)
+        rewards = np.array(self.U, np.int64).reshape(allowed.shape) * scale + allowed
+        built = with_edges(rewards, self.gold, self.system, lambda a, b: scale * min(a, b))
+        return _allowed_only(built, allowed)
+
+
 def build(sentence0: Sentence, sentence1: Sentence, gold: List[Node], system: List[Node],
-          allowed: np.ndarray, label1: str, selection: Selection) -> Problem:
-    """The solver's Problem: node rewards (concepts, constants, document-level relations with one end
-    decided) and edges (relations, document-level relations between two nodes of the sentence)."""
+          allowed: List[List[bool]], label1: str, selection: Selection) -> Terms:
+    """The terms of a sentence pair: node rewards (concepts, constants, document-level relations with one
+    end decided) and edges (relations, document-level relations between two nodes of the sentence)."""
     gi = {node.variable: k for k, node in enumerate(gold)}
     si = {node.variable: k for k, node in enumerate(system)}
-    n, m = len(gold), len(system)
-    U = np.zeros((n, m), np.int64)
+    U = [[0] * len(system) for _ in gold]
     gold_edges: Dict[Tuple[int, int, Hashable], int] = {}
     system_edges: Dict[Tuple[int, int, Hashable], int] = {}
     gold_constants = []
@@ -167,13 +220,12 @@ def build(sentence0: Sentence, sentence1: Sentence, gold: List[Node], system: Li
         system_constants.append(constants)
         for target, name in edges:
             system_edges[(j, target, name)] = system_edges.get((j, target, name), 0) + 1
-    for i, j in zip(*np.nonzero(allowed)):
-        U[i, j] = sum((gold_constants[i] & system_constants[j]).values())
+    for i, row in enumerate(allowed):
+        for j, ok in enumerate(row):
+            if ok:
+                U[i][j] = sum((gold_constants[i] & system_constants[j]).values())
     _document_terms(sentence0, sentence1, gi, si, allowed, U, gold_edges, system_edges, label1, selection)
-    # correct pairs first, then as many corresponding nodes as the rule allows: scaled by WEIGHT(n, m)
-    scale = weight(n, m)
-    problem = with_edges(U * scale + allowed, gold_edges, system_edges, lambda a, b: scale * min(a, b))
-    return _allowed_only(problem, allowed)
+    return Terms(U, gold_edges, system_edges, allowed)
 
 
 def weight(n: int, m: int) -> int:
@@ -198,7 +250,8 @@ def _end(name: str, sentence: Sentence, index: Dict[str, int], label: Optional[s
 
 
 def _document_terms(sentence0: Sentence, sentence1: Sentence, gi: Dict[str, int], si: Dict[str, int],
-                    allowed: np.ndarray, U: np.ndarray, gold_edges: Dict[Tuple[int, int, Hashable], int],
+                    allowed: List[List[bool]], U: List[List[int]],
+                    gold_edges: Dict[Tuple[int, int, Hashable], int],
                     system_edges: Dict[Tuple[int, int, Hashable], int], label1: str,
                     selection: Selection) -> None:
     theirs: Dict[Tuple[Optional[End], str, Optional[End]], int] = {}
@@ -222,20 +275,22 @@ def _document_terms(sentence0: Sentence, sentence1: Sentence, gi: Dict[str, int]
         elif first[0] == "node":
             for (x, r, y) in theirs:
                 if r == relation and x is not None and x[0] == "node" and y == second:
-                    if allowed[int(first[1]), int(x[1])]:
-                        U[int(first[1]), int(x[1])] += 1
+                    if allowed[int(first[1])][int(x[1])]:
+                        U[int(first[1])][int(x[1])] += 1
         elif second[0] == "node":
             for (x, r, y) in theirs:
                 if r == relation and y is not None and y[0] == "node" and x == first:
-                    if allowed[int(second[1]), int(y[1])]:
-                        U[int(second[1]), int(y[1])] += 1
+                    if allowed[int(second[1])][int(y[1])]:
+                        U[int(second[1])][int(y[1])] += 1
 
 
-def _allowed_only(problem: Problem, allowed: np.ndarray) -> Problem:
+def _allowed_only(problem: Problem, allowed: Any) -> Problem:
     """The Problem without edge candidates whose ends pair nodes the rule does not allow."""
     problem.U[~allowed] = 0  # a relation of a node to itself rewards every pair it could form
     if problem.cc.shape[0] == 0:
         return problem
+    import numpy as np
+
     edge_of = np.repeat(np.arange(problem.src.shape[0]), np.diff(problem.cptr))
     keep = allowed[problem.src[edge_of], problem.cc] & allowed[problem.tgt[edge_of], problem.cd]
     cptr = np.zeros_like(problem.cptr)
