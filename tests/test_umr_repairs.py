@@ -63,3 +63,13 @@ def test_document_level_block_missing_its_bracket_keeps_its_relations(tmp_path: 
     assert any("closing bracket" in problem.message for problem in documents[0].problems)
     strict = _read(str(DATA / "quirks.umr"), strict=True)
     assert strict[0].graphs[0].document.relations == []
+
+
+def test_every_shared_umr_file_reads_with_no_sentence_left_out() -> None:
+    from conftest import shared_path
+
+    files = sorted((shared_path() / "data" / "umr").glob("*/*.umr"))
+    assert len(files) >= 11
+    for path in files:
+        documents = read_documents(str(path))
+        assert documents and not any(document.errors for document in documents), path
