@@ -72,7 +72,13 @@ def test_a_dead_highs_process_is_reported_and_the_search_goes_on(monkeypatch: py
     def killed(*args: Any) -> Any:  # runs in the child: dies as the OOM killer would kill it
         os.kill(os.getpid(), signal.SIGKILL)
 
+    class Doomed(mip.Spawned):  # a fresh HiGHS process (started while threads run), killed from outside
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            os.kill(self._process.pid, signal.SIGKILL)
+
     monkeypatch.setattr(mip, "_run", killed)
+    monkeypatch.setattr(mip, "Spawned", Doomed)
     problem = document(8, 152)  # a merged coli document the search leaves open after MIP_AFTER steps
     solution = solve_problem(problem, limit=MIP_AFTER + 3000)
     assert solution.note is not None and "HiGHS's process died (signal 9)" in solution.note

@@ -77,11 +77,20 @@ _HANDED_OVER = textwrap.dedent("""
         count[0] += 1
         return proved(*args, **kwargs)
     mip.prove = prove
+    import os, threading
+    forked = os.fork
+    threaded = [0]
+    def fork():
+        if threading.active_count() > 1:
+            threaded[0] += 1
+        return forked()
+    os.fork = fork
     from mrp.cli.score import main
     try:
         code = main(sys.argv[1:])
     finally:
         sys.stderr.write(f"programs: {count[0]}\\n")
+        sys.stderr.write(f"forks with threads: {threaded[0]}\\n")
     sys.exit(code)
 """)
 
@@ -107,6 +116,9 @@ def test_a_document_pair_handed_to_highs_prints_parseable_json(metric: str, tmp_
     assert run.returncode == 0, run.stderr
     programs = int(run.stderr.rsplit("programs: ", 1)[1].split()[0])
     assert programs > 0, "no pair reached HiGHS: the test proves nothing"
+    # no fork while threads run (Python 3.12 warns: a lock held by another thread stays held in the child)
+    assert int(run.stderr.rsplit("forks with threads: ", 1)[1].split()[0]) == 0
+    assert "Running HiGHS" not in run.stderr  # its banner is silenced, not merely kept off stdout
     document = json.loads(run.stdout)
     assert document["n"] == 1
 

@@ -14,9 +14,11 @@ import signal
 import sys
 import threading
 import time
-from typing import Any, Callable, Optional
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Optional
 
-__all__ = ["Child", "available_cpus", "can_fork", "child_start", "die_with_parent", "keep_stdout"]
+__all__ = ["Child", "available_cpus", "can_fork", "child_start", "die_with_parent", "keep_stdout",
+           "silenced_stdout"]
 
 
 def die_with_parent() -> None:
@@ -47,6 +49,26 @@ def keep_stdout() -> None:
         os.dup2(devnull, 1)
         os.close(devnull)
     sys.stdout = sys.stderr
+
+
+@contextmanager
+def silenced_stdout() -> Iterator[None]:
+    """Standard output, at the file-descriptor level, sent nowhere meanwhile (a library's banner printed
+    from C, such as HiGHS's "Running HiGHS ..." when a solver object is made)."""
+    try:
+        sys.stdout.flush()
+        saved = os.dup(1)
+    except (OSError, ValueError, AttributeError):
+        yield
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(devnull)
 
 
 def child_start() -> None:

@@ -33,7 +33,8 @@ from typing import Any, Callable, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 
-from mrp.process.forked import Child
+from mrp.process.forked import Child, can_fork, silenced_stdout
+from mrp.process.spawned import Spawned
 from mrp.solver.problem import Problem, candidate_edges
 
 __all__ = ["MAX_COLUMNS", "Proof", "available", "columns", "fits", "prove", "value_of"]
@@ -204,7 +205,8 @@ def _run(model: _Model, n: int, seconds: Optional[float], stop: Optional[np.ndar
     lp.a_matrix_.index_ = model.row_index
     lp.a_matrix_.value_ = model.coefficient
     lp.integrality_ = [highspy.HighsVarType.kInteger] * X + [highspy.HighsVarType.kContinuous] * (size - X)
-    solver = highspy.Highs()
+    with silenced_stdout():  # highspy >= 1.16 prints a banner when a solver is made, before any option
+        solver = highspy.Highs()
     # presolve off: on these programs HiGHS's presolve costs more than it saves (the programs of the
     # merged coli documents left open by the search: 10.7 -> 4.2 s at k = 8, 45.9 -> 37.5 s at k = 32),
     # and the time limit is then kept more closely (presolve does not look at the clock)
@@ -244,10 +246,20 @@ def _in_child(model: _Model, n: int, seconds: Optional[float], stop: np.ndarray)
     """:func:`_run` in a forked process, killed at ``seconds`` + GRACE or when ``stop[0]`` is set (HiGHS
     does not look at the clock in every phase): its answer (None when it was killed or failed), and how
     it died when it died on its own."""
+    if can_fork():
+        child: Any = Child(lambda: _run(model, n, seconds, None))
+    else:  # threads run (the search's helper thread): a fresh process rather than a fork
+        child = Spawned("mrp.solver.mip:run_alone", model, n, seconds)
     deadline = None if seconds is None else time.monotonic() + seconds + GRACE
-    child = Child(lambda: _run(model, n, seconds, None))
     found: Optional[Tuple[Optional[np.ndarray], float, bool]] = child.result(deadline, lambda: bool(stop[0]))
     return found, child.died
+
+
+def run_alone(model: _Model, n: int, seconds: Optional[float]) -> Tuple[Optional[np.ndarray], float, bool]:
+    """:func:`_run` in a process of its own (HiGHS loaded there first)."""
+    if not available():
+        raise RuntimeError("HiGHS (highspy) cannot be loaded")
+    return _run(model, n, seconds, None)
 
 
 def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float],
