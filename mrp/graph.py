@@ -143,6 +143,10 @@ class Graph:
     document: Optional[Placement] = None
     #: how a Penman file wrote the graph: each node id's branches in order (not part of the MRP format)
     layout: Optional[Dict[int, List[Branch]]] = field(default=None, compare=False, repr=False)
+    #: how a Penman file spaced some roles: the k-th role written (counted in the text) -> the whitespace
+    #: after its name, where that does not start with a space (a line break, a tab); None when none does
+    #: (not part of the MRP format; AnCast's reader depends on it)
+    breaks: Optional[Dict[int, str]] = field(default=None, compare=False, repr=False)
     #: what the reader repaired to read the graph, as the established tools do silently (not part
     #: of the MRP format; None when nothing was repaired)
     repairs: Optional[List[str]] = field(default=None, compare=False)

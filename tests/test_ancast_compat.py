@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 import pytest
@@ -240,3 +241,23 @@ def test_a_failing_pair_is_isolated(monkeypatch: pytest.MonkeyPatch) -> None:
     assert result["scores"]["amr"]["b"]["error"] == "RuntimeError: boom"
     assert result["scores"]["amr"]["b"]["concept"]["f"] == 0.0
     assert result["scores"]["amr"]["a"]["lrm"]["f"] == pytest.approx(1.0)
+
+
+def test_a_role_ends_at_the_next_space_wherever_it_is() -> None:
+    """AnCast 0.1.1 (umr4nlp/ancast 37d6e7f, run on these files) ends a role's name at the next space: in
+    the gold's sentence 1 ':ARG1' is followed by a line break and tab-indented '(s1c / ...', so no space
+    comes before the node and its parser fails ("a colon is missing"; the pair is skipped); in the test's
+    sentence 2 ':manner' is followed by a line break and space-indented '(s2l / loud)', so the role reads
+    as 'manner' plus the line break and matches nothing.  Its CSV for sentence 2: concept 100/100/100,
+    LRM 66.67/66.67/66.67, ULRM F 100, WLRM F 66.67, SMATCH F 85.71."""
+    data = Path(__file__).parent / "data" / "ancast"
+    run = run_cli("score", ["--score", "ancast", "--ancast-compat", "--trace", "--gold",
+                            str(data / "spacing-gold.umr"), str(data / "spacing-test.umr")])
+    assert run.code == 0, run.err
+    result = json.loads(run.out)
+    assert result["skipped"]["ids"] == ["d1.s1"]
+    item = result["scores"]["umr"]["d1.s2"]
+    assert [round(item["concept"][k], 4) for k in "prf"] == [1.0, 1.0, 1.0]
+    assert [round(item["lrm"][k], 4) for k in "prf"] == [0.6667, 0.6667, 0.6667]
+    assert round(item["ulrm"]["f"], 4) == 1.0 and round(item["wlrm"]["f"], 4) == 0.6667
+    assert round(item["smatch"]["f"], 4) == 0.8571

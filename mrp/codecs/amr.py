@@ -39,6 +39,7 @@ from mrp.codecs.base import (
     write_blocks,
 )
 from mrp.codecs.penman_frames import Frame, frames
+from mrp.codecs.penman_spacing import breaks
 from mrp.codecs.penman_write import Quoted, Symbol, penman_text, preorder
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Branch, Edge, Graph, Node
@@ -231,6 +232,7 @@ def _graph(frame: Frame, gid: str, meta: Dict[str, str], options: ReadOptions) -
     text = options.text.get(gid) if options.text is not None else None
     graph.input = text if text is not None else meta.get("snt")
     graph.line = frame.first
+    graph.breaks = breaks(frame.chunk.text())
     if repairs:
         graph.repairs = [f"{message} (line {line})" for message, line in repairs]
     return graph

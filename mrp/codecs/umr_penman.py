@@ -10,6 +10,7 @@ import penman
 from mrp.codecs.amr import penman_warnings, tree_graph
 from mrp.codecs.base import ReadOptions
 from mrp.codecs.framing import scan
+from mrp.codecs.penman_spacing import breaks
 from mrp.codecs.umr_frame import Block
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Graph
@@ -137,6 +138,7 @@ def sentence_graph(block: Block, gid: str, options: ReadOptions) -> Graph:
         except RecursionError:
             raise FormatError("graph is nested too deeply to be read", None, header, gid, "umr") from None
     graph.framework, graph.flavor = "umr", 2
+    graph.breaks = breaks("\n".join(line.text for line in used))
     if repairs:
         graph.repairs = (graph.repairs or []) + [f"{message} (line {number})" for message, number in repairs]
     graph.variables = dict(enumerate(variables))

@@ -154,6 +154,43 @@ def _compat_problem(graph: Graph, variables: List[str]) -> Optional[str]:
     return None
 
 
+def _written(graph: Graph) -> List[Tuple[int, str, object]]:
+    """Every branch (node id, role, value: a node id or the constant) in the order the text wrote them."""
+    layout = graph.layout or {}
+    out: List[Tuple[int, str, object]] = []
+    seen: Set[int] = set()
+
+    def visit(node: int) -> None:
+        seen.add(node)
+        for role, value, nested in layout.get(node, ()):
+            out.append((node, role, value))
+            if nested and isinstance(value, int) and value not in seen:
+                visit(value)
+
+    for top in graph.tops[:1]:
+        visit(top)
+    return out
+
+
+def _spaced_roles(graph: Graph) -> Tuple[Dict[Tuple[int, str, object], str], Optional[str]]:
+    """AnCast 0.1.1 ends a role's name at the next space, wherever it is: a role followed by a line break
+    (or a tab) takes the whitespace up to the first space into its name (``manner`` + line break), and
+    where no space comes before the value, the value's text too, and its parser fails.  The labels it
+    reads for such branches, and why it fails, if it does."""
+    if not graph.breaks:
+        return {}, None
+    branches = _written(graph)
+    labels: Dict[Tuple[int, str, object], str] = {}
+    for number, whitespace in graph.breaks.items():
+        if number >= len(branches):
+            continue
+        node, role, value = branches[number]
+        if " " not in whitespace:
+            return labels, f"role :{role} is followed by {whitespace!r} and no space (AnCast's parser fails)"
+        labels[(node, role, value)] = role + whitespace[:whitespace.index(" ")]
+    return labels, None
+
+
 def view(graph: Graph, compat: bool, umr: bool = False, text: Optional[str] = None) -> View:
     """The AnCast view of a graph (with ``compat``, as AnCast 0.1.1 reads the same Penman text)."""
     n = len(graph.nodes)
@@ -167,6 +204,10 @@ def view(graph: Graph, compat: bool, umr: bool = False, text: Optional[str] = No
     roles: List[Set[str]] = [set() for _ in range(n)]
     relations: Set[Relation] = set()
     skip = _compat_problem(graph, variables) if compat else None
+    spaced: Dict[Tuple[int, str, object], str] = {}
+    if compat:
+        spaced, failure = _spaced_roles(graph)
+        skip = skip or failure
     for k, node in enumerate(graph.nodes):
         name, sense = _concept(node.label, compat)
         names.append(name)
@@ -181,7 +222,7 @@ def view(graph: Graph, compat: bool, umr: bool = False, text: Optional[str] = No
                 elif symbol not in _KEPT_SYMBOLS and not _NUMERIC.match(symbol):
                     continue  # likewise
             constant = str(value).lower()
-            label = role.lower()
+            label = spaced.get((node.id, role, value), role).lower()
             if compat:
                 roles[k].add(role)
                 if label.endswith("-of") and label != "mod-of":
@@ -204,6 +245,8 @@ def view(graph: Graph, compat: bool, umr: bool = False, text: Optional[str] = No
     for edge in graph.edges:
         a, b = position[edge.source], position[edge.target]
         raw = edge.label or ""
+        if compat:
+            raw = spaced.get((edge.source, raw, edge.target), raw)
         label = raw.lower()
         if compat:
             roles[a].add(raw)
