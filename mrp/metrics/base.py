@@ -179,9 +179,13 @@ class Metric(ABC):
         """The path of the count whose bound and cut interval a searching metric reports."""
         return ()
 
+    def figures(self, counts: Dict[Path, Tuple[Any, ...]]) -> Dict[str, Any]:
+        """A pair's counts as its trace object shows them (nested by path, letters named)."""
+        return nest(counts, self.letters)
+
     def item(self, pair: Pair, result: PairResult) -> Dict[str, Any]:
         """The per-item trace object of a pair."""
-        out = nest(result.counts, self.letters)
+        out = self.figures(result.counts)
         if self.searches:
             out.update(exact=result.exact, bound=result.bound, steps=result.steps)
             if result.cut:

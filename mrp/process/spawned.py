@@ -11,77 +11,39 @@ from __future__ import annotations
 import importlib
 import os
 import pickle
-import select
 import signal
 import subprocess
 import sys
-import time
-from typing import Any, Callable, Optional
+from typing import Any, Optional
+
+from mrp.process.forked import Child
 
 __all__ = ["Spawned"]
 
 
-class Spawned:
+class Spawned(Child):
     """``module:function(*args)`` run in a new Python process; :meth:`result` gives what it returned, or
-    None when it failed, was killed, or returned nothing that unpickles."""
+    None when it failed, was killed, or returned nothing that unpickles (as for a forked :class:`Child`)."""
 
-    def __init__(self, function: str, *args: Any) -> None:
+    def __init__(self, function: str, *args: Any) -> None:  # noqa: D107 - the class says it
         payload = pickle.dumps((function, args), protocol=pickle.HIGHEST_PROTOCOL)
         self._process = subprocess.Popen([sys.executable, "-m", "mrp.process.spawned"], stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, close_fds=True)
+                                         stdout=subprocess.PIPE, bufsize=0, close_fds=True)
         assert self._process.stdin is not None and self._process.stdout is not None
         try:
             self._process.stdin.write(payload)
             self._process.stdin.close()
         except BrokenPipeError:  # it died at once: result() tells
             pass
-        self._out = self._process.stdout
+        self.pid = self._process.pid
+        self._pipe = self._process.stdout  # type: ignore[assignment]  # unbuffered: reads return what is there
         self._data = bytearray()
         self._done = False
-        #: how the child ended when it was not killed here: "exit N", "signal N" (None: it returned, or
-        #: it was killed here)
         self.died: Optional[str] = None
 
-    def kill(self) -> None:
-        """End the child now (its result is then None)."""
-        if not self._done:
-            self._process.kill()
-            self._finish(killed=True)
-
     def _finish(self, killed: bool = False) -> None:
-        self._out.close()
-        status = self._process.wait()
-        if not killed and status < 0:
-            self.died = f"signal {-status}"
-        elif not killed and status > 0:
-            self.died = f"exit {status}"
-        self._done = True
-
-    def result(self, deadline: Optional[float] = None,
-               stopped: Optional[Callable[[], bool]] = None) -> Optional[Any]:
-        """Wait for the child's result; kill it when ``time.monotonic()`` passes ``deadline`` or
-        ``stopped()`` is true, and give None then (or when it failed)."""
-        if self._done:
-            return None
-        descriptor = self._out.fileno()
-        while True:
-            if (stopped is not None and stopped()) or (deadline is not None and time.monotonic() > deadline):
-                self.kill()
-                return None
-            ready, _, _ = select.select([descriptor], [], [], 0.05)
-            if not ready:
-                continue
-            chunk = os.read(descriptor, 1 << 20)
-            if chunk:
-                self._data.extend(chunk)
-                continue
-            self._finish()
-            if self.died is not None:
-                return None
-            try:
-                return pickle.loads(bytes(self._data))
-            except Exception:  # noqa: BLE001 - an answer that does not unpickle is no answer
-                return None
+        super()._finish(killed)
+        self._process.returncode = self._process.returncode or 0  # reaped here, not by subprocess
 
 
 def _main() -> None:  # pragma: no cover - runs in the child process

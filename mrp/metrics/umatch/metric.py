@@ -137,14 +137,8 @@ class UMatch(Metric):
     def main(self) -> Path:
         return ("umatch",)
 
-    def item(self, pair: Pair, result: PairResult) -> Dict[str, Any]:
-        out = _figures(result.counts)
-        out.update(exact=result.exact, bound=result.bound, steps=result.steps)
-        if result.cut:
-            out["cut"] = result.cut
-        if result.note:
-            out["note"] = result.note
-        return out
+    def figures(self, counts: Dict[Path, Tuple[Any, ...]]) -> Dict[str, Any]:
+        return _figures(counts)
 
     def report(self, run: Run) -> Dict[str, Any]:
         out: Dict[str, Any] = {"n": run.n}
