@@ -4,13 +4,19 @@ space)."""
 
 from __future__ import annotations
 
+import re
 from typing import Dict, Optional
+
+#: a role followed by whitespace other than a space (most texts have none: then nothing is scanned)
+_ODD = re.compile(r':[^\s()"]+[^\S ]')
 
 
 def breaks(text: str) -> Optional[Dict[int, str]]:
     """Role number (counted in the text, from 0) -> the whitespace after the role's name, for the roles
     whose whitespace does not start with a space; None when there are none.  Quoted strings are
     skipped."""
+    if not _ODD.search(text):
+        return None
     found: Dict[int, str] = {}
     number = 0
     k = 0
