@@ -45,7 +45,8 @@ size); AMR/DRG: no anchors, AMR one top; DM/PSD/CCD/PAS: each node anchored to o
 token; EDS: every node labelled, with one anchor; UCCA: edge labels are categories,
 remote flags are true/false, a second parent's edge is remote, one top, anchored leaves.
 UMR files also get the UMR shared task validator's checks (validate.py) up to --umr-level
-(default 2), each naming validate.py's level, class and test id; its Warning class fails nothing.
+(default 2), each naming validate.py's level, class and test id; its Warning class fails nothing,
+nor do mrp's own UMR problems of a higher level, nor what the reader repairs (--strict: refused).
 Each problem is reported once; the summary counts the graphs mrp-score cannot read.
 
 output: problems on stdout; one summary line per file on stderr.
@@ -83,7 +84,8 @@ def main_body(argv: List[str]) -> int:
     code = OK
     for path in args.files:
         report = validate_file(path, args.format, args.framework, options.text,
-                               no_wiki=options.no_wiki, wsj_ids=options.wsj_ids, umr_level=args.umr_level)
+                               no_wiki=options.no_wiki, wsj_ids=options.wsj_ids, umr_level=args.umr_level,
+                               strict=options.strict)
         if report.unreadable:
             warn(PROGRAM, report.summary())
             code = FATAL

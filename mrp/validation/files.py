@@ -137,7 +137,8 @@ class _Watched:
 
 def validate_file(path: str, fmt: Optional[str] = None, framework: Optional[str] = None,
                   text: Optional[Mapping[str, str]] = None, *, frameworks: Optional[Sequence[str]] = None,
-                  no_wiki: bool = False, wsj_ids: bool = False, umr_level: int = 2) -> Report:
+                  no_wiki: bool = False, wsj_ids: bool = False, umr_level: int = 2,
+                  strict: bool = False) -> Report:
     """Validate every graph of a file (``-`` for stdin); never raises for bad input.
 
     ``fmt``: the format (default: from the extension, else mrp); ``framework``:
@@ -146,7 +147,9 @@ def validate_file(path: str, fmt: Optional[str] = None, framework: Optional[str]
     (anchors SDP/EDS; for MRP it is the expected ``input``); ``frameworks``:
     validate only graphs of these frameworks (mrp-score's selection);
     ``no_wiki``/``wsj_ids``: how AMR Penman is read; ``umr_level``: for UMR, the shared task validator's
-    checks up to this level (0 none, 1 backbone, 2 format, 3 content).  A file that cannot be
+    checks up to this level (0 none, 1 backbone, 2 format, 3 content); ``strict``: UMR files are read
+    refusing what the reader would repair (otherwise a repair is a warning; the other formats are always
+    read so, a repair being a problem).  A file that cannot be
     used (missing, a directory, compressed, no UTF-8 line, no graph) gives a
     report with ``fatal`` set and no problems.
     """
@@ -156,7 +159,7 @@ def validate_file(path: str, fmt: Optional[str] = None, framework: Optional[str]
         if fmt == "umr":
             from mrp.validation.umr.reading import validate_umr
 
-            return validate_umr(path, framework, umr_level)
+            return validate_umr(path, framework, umr_level, strict)
         report = Report(name, fmt)
         state = _Graphs(report, framework, text, frameworks)
         lines = _Watched(path)
@@ -187,7 +190,7 @@ def validate_for_score(path: str, fmt: str, options: ReadOptions,
     means the scorer cannot read the file either.
     """
     return validate_file(path, fmt, options.framework, options.text, frameworks=frameworks,
-                         no_wiki=options.no_wiki, wsj_ids=options.wsj_ids)
+                         no_wiki=options.no_wiki, wsj_ids=options.wsj_ids, strict=options.strict)
 
 
 def validate_graph(graph: Graph, framework: Optional[str] = None, *,

@@ -11,43 +11,47 @@ numbers out of order.  Each kept graph also gets :func:`mrp.validation.validate_
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Set, Tuple
 
+from mrp.codecs.base import ReadOptions
 from mrp.codecs.umr import read_documents
 from mrp.errors import FormatError, InputError
 from mrp.io.source import display_name
 from mrp.validation.files import validate_graph
 from mrp.validation.problems import Problem, Report
 from mrp.validation.umr.check import check_levels
+from mrp.validation.umr.own import placed, repaired
 
 
 def _problem(error: FormatError) -> Problem:
     return Problem(error.file, error.line, error.graph_id, "", error.message)
 
 
-def validate_umr(path: str, framework: Optional[str] = None, level: int = 2) -> Report:
+def validate_umr(path: str, framework: Optional[str] = None, level: int = 2, strict: bool = False) -> Report:
     """Validate a UMR file (``-`` for stdin); never raises for bad input.
 
     ``framework``: the framework whose rules apply to the graphs (default: umr); ``level``: the shared
     task validator's checks up to this level (0: none; 1 backbone, 2 format, 3 content), errors among the
-    problems and its Warning class among the warnings.
+    problems and its Warning class among the warnings; mrp's own problems of a higher level are warnings
+    too (:mod:`mrp.validation.umr.own`).  What the reader repairs is a warning, or with ``strict`` refused
+    (the graph is an error, and every own problem is one).
     """
     name = display_name(path)
     report = Report(name, "umr")
     try:
-        documents = read_documents(path)
+        documents = read_documents(path, ReadOptions("umr", strict=strict))
     except (InputError, FormatError) as failure:
         return Report(name, "umr", fatal=str(failure))
+    own_level = 0 if strict else level
     first: Dict[str, Optional[int]] = {}
     for document in documents:
-        found: List[Problem] = []
-        flawed: set = set()
+        found: List[Tuple[Optional[str], Problem]] = []
         for error in document.errors:
             report.graphs += 1
             report.rejected += 1
             if error.graph_id is None:
                 report.unreadable_lines += 1
-            found.append(_problem(error))
+            found.append((error.graph_id or f"line {error.line}", _problem(error)))
         for graph in document.graphs:
             report.graphs += 1
             own = validate_graph(graph, framework, file=name)
@@ -57,15 +61,17 @@ def validate_umr(path: str, framework: Optional[str] = None, level: int = 2) -> 
                                    "duplicate graph id" + (f" (first at line {where})" if where else "")))
             else:
                 first[graph.id] = graph.line
-            if own:
-                flawed.add(graph.id)
-            found.extend(own)
-        for error in document.problems:
-            flawed.add(error.graph_id)
-            found.append(_problem(error))
-        report.flawed += len(flawed) + len(document.errors)
-        found.sort(key=lambda problem: problem.line or 0)
-        report.problems.extend(found)
+            found.extend((graph.id, problem) for problem in own)
+            report.warnings.extend(repaired(name, graph.line, graph.id, repair)
+                                   for repair in graph.repairs or [])
+        found.extend((error.graph_id, _problem(error)) for error in document.problems)
+        flawed: Set[Optional[str]] = set()
+        for graph_id, problem in sorted(found, key=lambda item: item[1].line or 0):
+            failing, shown = placed(problem, own_level)
+            if failing:
+                flawed.add(graph_id)
+            (report.problems if failing else report.warnings).append(shown)
+        report.flawed += len(flawed)
     if not report.graphs:
         return Report(name, "umr", fatal=f"{name}: holds no UMR sentences")
     if level > 0 and path != "-":
