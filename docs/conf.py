@@ -13,7 +13,7 @@ project = "mrp"
 author = "the mrp authors"
 release = version = __version__
 extensions = ["sphinx.ext.autodoc", "sphinx.ext.napoleon"]
-exclude_patterns = ["_build", "design.md", "*.png"]
+exclude_patterns = ["_build", "design.md", "umr-validation.md", "*.png"]
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 autodoc_default_options = {"members": True, "show-inheritance": False}
