@@ -43,7 +43,7 @@ text.surplus{fill:var(--s);font-weight:bold;font-style:italic}
 .e.matched path,.e.plain path{stroke:#555}
 .e.missed path{stroke:var(--x);stroke-width:2.2;stroke-dasharray:8 4}
 .e.surplus path{stroke:var(--s);stroke-width:2.2;stroke-dasharray:2 3}
-.e text{paint-order:stroke;stroke:#fff;stroke-width:3px}
+.e text{paint-order:stroke;stroke:#fff;stroke-width:3px;text-anchor:middle}
 .e.matched text,.e.plain text{fill:#333}.e.missed text{fill:var(--x);font-weight:bold}
 .e.surplus text{fill:var(--s);font-weight:bold;font-style:italic}
 .e.matched path{marker-end:url(#a-matched)}.e.plain path{marker-end:url(#a-plain)}

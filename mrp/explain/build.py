@@ -1,6 +1,6 @@
 """From a scored run to the report: each pair's view (its graphs, the metric's detail, the figures of its
 item in the JSON result), and the page written to a file.  ``mrp-score --explain`` and
-``mrp-convert --to html`` call :func:`write_scored` and :func:`write_graphs`.
+``mrp-convert --to html`` call :func:`write_scored` and :func:`graphs_page`.
 """
 
 from __future__ import annotations
@@ -61,11 +61,8 @@ def _item_only(result: Dict[str, Any], found: Sequence[PairView]) -> Dict[str, A
     return {"signature": result.get("signature"), "items": [view.item for view in found]}
 
 
-def write_graphs(path: str, graphs: Sequence[Graph], title: str) -> int:
-    """Write the pictures of graphs (no scoring): a table of the graphs and each graph's page."""
+def graphs_page(graphs: Sequence[Graph], title: str) -> str:
+    """The pictures of graphs (no scoring): a table of the graphs and each graph's page."""
     found = [graph_view(k, graph) for k, graph in enumerate(graphs)]
     _unique(found)
-    page = report(found, {"graphs": len(found)}, title, title, scored=False)
-    with open(path, "w", encoding="utf-8", errors="replace") as stream:
-        stream.write(page)
-    return len(found)
+    return report(found, {"graphs": len(found)}, title, title, scored=False)

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 #: pixels between boxes in a row, and between rows
-GAP_X = 28
-GAP_Y = 54
+GAP_X = 36
+GAP_Y = 60
 #: margin around the drawing
 MARGIN = 12
 #: a layer wraps onto another row past this width (pixels)

@@ -100,15 +100,30 @@ def _row(view: PairView) -> str:
     return f'<tr data-k="{view.index}" data-id="{attribute(view.id)}">{"".join(cells)}</tr>'
 
 
-def _table(views: Sequence[PairView]) -> str:
+#: the columns of a table of graphs drawn alone (g and s then hold the numbers of nodes and edges)
+GRAPH_COLUMNS = (("k", "#", True), ("id", "id", False), ("g", "nodes", True), ("s", "edges", True),
+                 ("text", "text", False))
+
+
+def _graph_row(view: PairView) -> str:
+    href = "#id=" + quote(view.id, safe="")
+    return (f'<tr data-k="{view.index}" data-id="{attribute(view.id)}"><td data-v="{view.index}">'
+            f'{view.index + 1}</td><td class="k"><a href="{attribute(href)}">{text(view.id)}</a></td>'
+            f"<td>{_number(view.figures.g)}</td><td>{_number(view.figures.s)}</td>"
+            f'<td class="t">{text(shorten(view.text, TABLE_TEXT))}</td></tr>')
+
+
+def _table(views: Sequence[PairView], scored: bool) -> str:
     heads = "".join(f'<th scope="col" data-k="{key}"{" data-n" if numeric else ""}>'
-                    f"<button type=\"button\">{text(name)}</button></th>" for key, name, numeric in COLUMNS)
-    worst = sorted(views, key=lambda v: (v.figures.f, v.index))
+                    f"<button type=\"button\">{text(name)}</button></th>"
+                    for key, name, numeric in (COLUMNS if scored else GRAPH_COLUMNS))
+    rows = [_row(v) for v in sorted(views, key=lambda v: (v.figures.f, v.index))] if scored else [
+        _graph_row(v) for v in views]
+    what = "pairs, worst first" if scored else "graphs"
     return (f'<p><label>Filter by id or text: <input id="filter" type="search" autocomplete="off"></label> '
-            f'<span id="shown">{len(views)}</span> of {len(views)} pairs, worst first; a column heading '
-            "sorts by it.</p>"
+            f'<span id="shown">{len(views)}</span> of {len(views)} {what}; a column heading sorts by it.</p>'
             f'<div class="scroll"><table id="pairs" class="o"><thead><tr>{heads}</tr></thead><tbody>'
-            + "".join(_row(v) for v in worst) + "</tbody></table></div>")
+            + "".join(rows) + "</tbody></table></div>")
 
 
 def _side(side: SideView, large: bool, title: str, scored: bool) -> str:
@@ -197,7 +212,7 @@ def report(views: Sequence[PairView], result: Dict[str, Any], title: str, headin
         return "".join(parts) + _tail(key, result)
     if scored:
         parts.append(_figures_table(result))
-    parts.append(f"<section aria-label=\"pairs\"><h2>{'Pairs' if scored else 'Graphs'}</h2>{_table(views)}"
+    parts.append(f"<section aria-label=\"pairs\"><h2>{'Pairs' if scored else 'Graphs'}</h2>{_table(views, scored)}"
                  "</section>")
     parts.append('<main id="view" tabindex="-1" aria-live="polite"><p>Choose a pair in the table.</p></main>')
     for view in views:

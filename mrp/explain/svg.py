@@ -121,14 +121,19 @@ def _edge(status: str, label: str, kind: str, source: str, target: str, k: int,
         lx, ly = x + 1.6 * r, y + 4
     else:
         ca, cb = (a[0] + a[2] / 2, a[1] + a[3] / 2), (b[0] + b[2] / 2, b[1] + b[3] / 2)
-        bend = (k + 1) // 2 * 22 * (1 if k % 2 else -1)
         dx, dy = cb[0] - ca[0], cb[1] - ca[1]
+        if abs(dy) < 1:  # boxes side by side: the arrow arches above them, higher for each more
+            bend = -(34 + 22 * k) * (1 if dx > 0 else -1)
+        else:
+            bend = (k + 1) // 2 * 22 * (1 if k % 2 else -1)
         length = math.hypot(dx, dy) or 1.0
         mx, my = (ca[0] + cb[0]) / 2 - dy / length * bend, (ca[1] + cb[1]) / 2 + dx / length * bend
         x1, y1 = _point(*a, (mx, my))
         x2, y2 = _point(*b, (mx, my))
         d = f"M{x1:.0f},{y1:.0f}Q{mx:.0f},{my:.0f} {x2:.0f},{y2:.0f}"
-        lx, ly = (x1 + 2 * mx + x2) / 4, (y1 + 2 * my + y2) / 4 + 4
+        # the label at t = 0.6 along the curve: nearer the target, so labels of arrows leaving one node
+        # spread apart
+        lx, ly = 0.16 * x1 + 0.48 * mx + 0.36 * x2, 0.16 * y1 + 0.48 * my + 0.36 * y2 + 4
     return (f'<g class="e {status}"><title>{text(tip)}</title><path d="{d}"/>'
             f'<text x="{lx:.0f}" y="{ly:.0f}">{shown}</text></g>')
 
