@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
-from conftest import run_cli
 
 from mrp.explain.model import NodeView, PairView, SideView, figures
 from mrp.explain.page import pair_html
 from mrp.explain.svg import TEXT_VIEW
 from mrp.metrics.options import Options
+
+from conftest import run_cli
 
 HOSTILE = ["<script>alert(1)</script>", '"><img src=x onerror=alert(2)>', "javascript:alert(3)",
            "</script><script>alert(4)</script>", "<!--", "' onmouseover='alert(5)", "\u2028x\u2029"]
@@ -71,6 +72,11 @@ def parse(path: Path) -> Page:
     return page
 
 
+def _embedded(page: Page) -> str:
+    """The text of the page's JSON block."""
+    return [text for attrs, text in page.scripts if attrs.get("type") == "application/json"][0]
+
+
 def _graph(gid: str, labels: List[str], edges: List[Tuple[int, int, str]], text: str = "a b c",
            properties: Optional[Dict[int, Dict[str, str]]] = None) -> str:
     nodes = []
@@ -89,13 +95,12 @@ def _graph(gid: str, labels: List[str], edges: List[Tuple[int, int, str]], text:
 def pair_files(tmp_path: Path) -> Tuple[Path, Path]:
     gold = tmp_path / "gold.mrp"
     system = tmp_path / "system.mrp"
+    second = _graph("p2", ["dog", "bark-01"], [(1, 0, "ARG0")], "Dogs bark.") + "\n"
     gold.write_text(_graph("p1", ["want-01", "boy", "go-02"], [(0, 1, "ARG0"), (0, 2, "ARG1"), (2, 1, "ARG0")],
-                           "The boy wants to go.", {2: {"polarity": "-"}}) + "\n"
-                    + _graph("p2", ["dog", "bark-01"], [(1, 0, "ARG0")], "Dogs bark.") + "\n", encoding="utf-8")
-    system.write_text(_graph("p1", ["want-01", "boy", "leave-11", "girl"], [(0, 1, "ARG0"), (0, 2, "ARG1"),
-                                                                            (2, 3, "ARG0")],
-                             "The boy wants to go.") + "\n"
-                      + _graph("p2", ["dog", "bark-01"], [(1, 0, "ARG0")], "Dogs bark.") + "\n", encoding="utf-8")
+                           "The boy wants to go.", {2: {"polarity": "-"}}) + "\n" + second, encoding="utf-8")
+    system.write_text(_graph("p1", ["want-01", "boy", "leave-11", "girl"],
+                             [(0, 1, "ARG0"), (0, 2, "ARG1"), (2, 3, "ARG0")], "The boy wants to go.") + "\n"
+                      + second, encoding="utf-8")
     return gold, system
 
 
@@ -126,7 +131,8 @@ def test_every_tuple_appears_with_its_class_and_the_numbers_equal_the_json(
     assert (len(drawn["matched"]), len(drawn["missed"]), len(drawn["surplus"])) == (2 * c, g - c, s - c)
     assert all(text.startswith("\u2212 ") for text in lists["missed"])  # a sign, not colour alone
     assert all(text.startswith("+ ") for text in lists["surplus"])
-    assert all("\u2212 " in text for text in drawn["missed"]) and all("+ " in text for text in drawn["surplus"])
+    assert all("\u2212 " in text for text in drawn["missed"])
+    assert all("+ " in text for text in drawn["surplus"])
     if metric in ("mrp", "smatch"):
         assert any("go-02" in text for text in lists["missed"])
         assert any("leave-11" in text for text in lists["surplus"])
@@ -140,7 +146,8 @@ def test_every_tuple_appears_with_its_class_and_the_numbers_equal_the_json(
 def test_the_pair_table_carries_the_json_numbers(pair_files: Tuple[Path, Path], tmp_path: Path) -> None:
     gold, system = pair_files
     report = tmp_path / "report.html"
-    done = run_cli("score", ["--quiet", "--trace", "--explain", str(report), "--gold", str(gold), str(system)])
+    done = run_cli("score", ["--quiet", "--trace", "--explain", str(report), "--gold", str(gold),
+                             str(system)])
     assert done.code == 0, done.err
     result = json.loads(done.out)
     page = parse(report)
@@ -156,7 +163,8 @@ def test_the_pair_table_carries_the_json_numbers(pair_files: Tuple[Path, Path], 
             cells.setdefault(current, []).append("".join(text))
     for gid, row in cells.items():
         item = result["scores"]["amr"][gid]["all"]
-        assert row[2:6] == [str(item["g"]), str(item["s"]), str(item["c"]), f"{2 * item['c'] / (item['g'] + item['s']):.4f}"]
+        f = 2 * item["c"] / (item["g"] + item["s"])
+        assert row[2:6] == [str(item["g"]), str(item["s"]), str(item["c"]), f"{f:.4f}"]
     templates = [attrs["data-id"] for tag, attrs, _ in page.elements if tag == "template"]
     assert templates == ["p1", "p2"]
     embedded = [text for attrs, text in page.scripts if attrs.get("type") == "application/json"]
@@ -167,7 +175,8 @@ def test_the_pair_table_carries_the_json_numbers(pair_files: Tuple[Path, Path], 
 def test_hostile_labels_cannot_run_or_load_anything(tmp_path: Path) -> None:
     gold, system = tmp_path / "gold.mrp", tmp_path / "system.mrp"
     bad = HOSTILE
-    gold.write_text(_graph(bad[3], [bad[0], bad[1], bad[2]], [(0, 1, bad[3]), (0, 2, bad[5])], bad[4] + bad[0],
+    gold.write_text(_graph(bad[3], [bad[0], bad[1], bad[2]], [(0, 1, bad[3]), (0, 2, bad[5])],
+                           bad[4] + bad[0],
                            {1: {bad[1]: bad[3]}}) + "\n", encoding="utf-8")
     system.write_text(_graph(bad[3], [bad[0], bad[2], bad[6]], [(0, 1, bad[1]), (1, 2, bad[0])],
                              bad[4] + bad[0]) + "\n", encoding="utf-8")
@@ -196,13 +205,13 @@ def test_hostile_labels_cannot_run_or_load_anything(tmp_path: Path) -> None:
                 assert name != "style" and name != "src"
                 if name == "href":
                     assert value is not None and value.startswith("#"), value
-        data = json.loads([text for attrs, text in page.scripts if attrs.get("type") == "application/json"][0])
+        data = json.loads(_embedded(page))
         assert isinstance(data, dict)
         # the strings arrive intact as text
         texts = "".join("".join(text) for _, _, text in page.elements)
         for word in (bad[0], bad[1], bad[2]):
             assert word in texts
-    data = json.loads([text for attrs, text in parse(report).scripts if attrs.get("type") == "application/json"][0])
+    data = json.loads(_embedded(parse(report)))
     assert list(data["scores"]["amr"]) == [bad[3]]  # "</script>..." in the embedded JSON, read back intact
 
 
