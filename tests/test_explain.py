@@ -96,7 +96,8 @@ def pair_files(tmp_path: Path) -> Tuple[Path, Path]:
     gold = tmp_path / "gold.mrp"
     system = tmp_path / "system.mrp"
     second = _graph("p2", ["dog", "bark-01"], [(1, 0, "ARG0")], "Dogs bark.") + "\n"
-    gold.write_text(_graph("p1", ["want-01", "boy", "go-02"], [(0, 1, "ARG0"), (0, 2, "ARG1"), (2, 1, "ARG0")],
+    gold.write_text(_graph("p1", ["want-01", "boy", "go-02"],
+                           [(0, 1, "ARG0"), (0, 2, "ARG1"), (2, 1, "ARG0")],
                            "The boy wants to go.", {2: {"polarity": "-"}}) + "\n" + second, encoding="utf-8")
     system.write_text(_graph("p1", ["want-01", "boy", "leave-11", "girl"],
                              [(0, 1, "ARG0"), (0, 2, "ARG1"), (2, 3, "ARG0")], "The boy wants to go.") + "\n"

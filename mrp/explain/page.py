@@ -212,8 +212,8 @@ def report(views: Sequence[PairView], result: Dict[str, Any], title: str, headin
         return "".join(parts) + _tail(key, result)
     if scored:
         parts.append(_figures_table(result))
-    parts.append(f"<section aria-label=\"pairs\"><h2>{'Pairs' if scored else 'Graphs'}</h2>{_table(views, scored)}"
-                 "</section>")
+    heading = "Pairs" if scored else "Graphs"
+    parts.append(f'<section aria-label="pairs"><h2>{heading}</h2>{_table(views, scored)}</section>')
     parts.append('<main id="view" tabindex="-1" aria-live="polite"><p>Choose a pair in the table.</p></main>')
     for view in views:
         parts.append(f'<template data-id="{attribute(view.id)}">{pair_html(view, scored)}</template>\n')
