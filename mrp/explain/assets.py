@@ -56,6 +56,7 @@ li.surplus{color:var(--s);font-weight:bold;font-style:italic}
 .lists{display:flex;flex-wrap:wrap;gap:0 2em}.lists section{min-width:18em}
 .lists ul{margin:.2em 0;padding-left:1.2em}
 .note{color:#7a3b00}
+.umr>div{flex:1 1 46%;min-width:20em}
 [hidden]{display:none}
 """
 

@@ -193,7 +193,9 @@ def pair_html(view: PairView, scored: bool = True) -> str:
             + (f'<p class="pf">{numbers}</p>' if numbers else "")
             + "".join(notes) + (f"<p>Tuples: {text(view.source)}.</p>" if scored else "")
             + f'<div class="sides">{"".join(sides)}</div>'
-            + _umr(view.gold) + (_umr(view.system) if scored else "")
+            + (f'<div class="sides umr"><div>{_umr(view.gold)}</div><div>{_umr(view.system)}</div></div>'
+               if scored and (view.gold.tokens or view.system.tokens or view.gold.documents) else
+               _umr(view.gold))
             + (f"<h3>Tuples by type</h3>{_lists(view)}" if scored else "") + "</article>")
 
 

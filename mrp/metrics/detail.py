@@ -51,7 +51,8 @@ def _anchor_text(text: Optional[str], anchor: Any) -> str:
             pieces: List[str] = []
             last = -2
             for p in positions:
-                pieces.append(("" if p == last + 1 or not pieces else "\u2026") + text[p])
+                gap = "" if p == last + 1 or not pieces else " " if text[last + 1:p].isspace() else "\u2026"
+                pieces.append(gap + text[p])
                 last = p
             return "\u27e8" + "".join(pieces) + "\u27e9"
         return "\u27e8" + ",".join(map(str, positions)) + "\u27e9"
@@ -117,9 +118,12 @@ def normal_detail(gold: NormalGraph, system: NormalGraph, mapping: Sequence[int]
     return Detail([(gids[i], sids[j]) for i, j in forward.items()], facts, "the MRP metric's tuples")
 
 
-def _triple_text(key: Hashable) -> Tuple[str, str]:
-    """A SMATCH triple's type and text: ``instance`` (its concept), ``top``, else ``triple``."""
+def _triple_text(key: Hashable, text: Optional[str] = None) -> Tuple[str, str]:
+    """A SMATCH triple's type and text: ``instance`` (its concept), ``top``, else ``triple`` (an anchor as
+    the ``text`` it covers)."""
     parts = key if isinstance(key, tuple) else (key,)
+    if len(parts) == 2 and parts[0] == "anchor" and isinstance(parts[1], frozenset):
+        return "anchor", _anchor_text(text, parts[1])
     shown = [",".join(map(str, sorted(part))) if isinstance(part, frozenset) else str(part) for part in parts]
     if len(shown) == 2 and shown[0] == "instance":
         return "instance", shown[1]
@@ -129,7 +133,8 @@ def _triple_text(key: Hashable) -> Tuple[str, str]:
 
 
 def triple_detail(gold_ids: Sequence[int], system_ids: Sequence[int], gold: Tuple[Local, Relations],
-                  system: Tuple[Local, Relations], mapping: Sequence[int], source: str) -> Detail:
+                  system: Tuple[Local, Relations], mapping: Sequence[int], source: str,
+                  texts: Tuple[Optional[str], Optional[str]] = (None, None)) -> Detail:
     """SMATCH-style triples of a pair (node-local triples and relations by node position) under a map;
     a triple with more copies on one side than the other counts the excess as missed or surplus."""
     (local_g, rel_g), (local_s, rel_s) = gold, system
@@ -139,7 +144,7 @@ def triple_detail(gold_ids: Sequence[int], system_ids: Sequence[int], gold: Tupl
     for i, triples in enumerate(local_g):
         j = forward.get(i, -1)
         for key, copies in triples.items():
-            kind, text = _triple_text(key)
+            kind, text = _triple_text(key, texts[0])
             both = min(copies, local_s[j].get(key, 0)) if j >= 0 else 0
             if both:
                 facts += [Fact(kind, MATCHED, (gold_ids[i],), (system_ids[j],), text)] * both
@@ -147,7 +152,7 @@ def triple_detail(gold_ids: Sequence[int], system_ids: Sequence[int], gold: Tupl
     for j, triples in enumerate(local_s):
         i = back.get(j, -1)
         for key, copies in triples.items():
-            kind, text = _triple_text(key)
+            kind, text = _triple_text(key, texts[1])
             both = min(copies, local_g[i].get(key, 0)) if i >= 0 else 0
             facts += [Fact(kind, SURPLUS, (), (system_ids[j],), text)] * (copies - both)
     for (a, b, key), copies in rel_g.items():

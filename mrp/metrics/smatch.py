@@ -176,7 +176,7 @@ def score_pair(gold: Graph, system: Graph, options: Optional[Options] = None) ->
             item["differences"] = differences(gold, system, mapping, tg, ts)
         if options.explain:
             item["detail"] = triple_detail(gold.node_ids(), system.node_ids(), tg[:2], ts[:2], mapping,
-                                           "SMATCH's triples")
+                                           "SMATCH's triples", (gold.input, system.input))
     return item
 
 
