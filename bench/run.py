@@ -18,6 +18,7 @@ counts pages shared after fork once) is reported as well.
 ``python bench/run.py --only NAME`` runs the suites whose name contains NAME
 (repeatable; ``readers`` for the reader table, ``library`` for the library in process (bench/library.py),
 ``umr`` for juːmæʧ on Czech dtest against compare_umr.pl when $UMRTOOLS names its folder (bench/umrbench.py),
+``explain`` for the --explain report of the 1,368 coli pairs (bench/explainbench.py),
 ``documents`` for merged coli documents at
 k = 1 .. 64, see bench/docbench.py, ``hard`` for the adversarial pairs of bench/hard.py);
 ``--pair-nodes`` and ``--graphs`` shrink the synthetic suites to try them out.
@@ -452,6 +453,10 @@ def main(argv: Optional[List[str]] = None) -> None:
         import library  # type: ignore[import-not-found]
 
         library.run(SHARED)
+    if chosen("explain"):
+        import explainbench  # type: ignore[import-not-found]
+
+        explainbench.run(SHARED)
     if chosen("umr shared task"):
         import umrbench  # type: ignore[import-not-found]
 

@@ -41,6 +41,8 @@ examples:
   mrp-convert --from amr --to mrp --no-wiki --wsj-ids --text wsj.txt wsj.amr wsj.mrp
   mrp-convert --from dm --to mrp --text wsj.txt wsj.sdp > wsj.mrp
   mrp-convert --from mrp --to dot graphs.mrp graphs.dot
+  mrp-convert --to html graphs.amr graphs.html
+      the graphs drawn in one self-contained HTML page (no Graphviz needed)
   mrp-convert --to dot --errors errors.json --id 20001001 gold.mrp graph.dot
       one gold graph with the differences of mrp-score --errors errors.json drawn in
 
@@ -53,7 +55,7 @@ is reported with file, line and graph id, and the rest is converted); 2 nothing 
 def parser() -> argparse.ArgumentParser:
     """The argument parser of mrp-convert."""
     p = new_parser(PROGRAM, "Convert meaning representation graphs between formats "
-                    "(mrp, amr, eds, dm, psd; dot for pictures).", EPILOG)
+                    "(mrp, amr, eds, dm, psd; dot and html for pictures).", EPILOG)
     p.add_argument("input", metavar="INPUT", nargs="?", default="-",
                    help="input file ('-' or omitted: stdin), e.g. wsj.amr")
     p.add_argument("output", metavar="OUTPUT", nargs="?", default="-",
@@ -124,6 +126,8 @@ def main_body(argv: List[str]) -> int:
         check_frameworks(PROGRAM, [args.framework])
     source = input_format(args.input, args.source, "--from")
     target = args.target or (infer_format(args.output, "mrp") if args.output != "-" else "mrp")
+    if target.lower() == "html" or (args.target is None and args.output.lower().endswith((".html", ".htm"))):
+        return _html(args, source)
     write = writer(target)
     if source == "sdp" and not args.framework:
         fail(PROGRAM, f"{args.input}: an SDP file does not name its framework: give --framework dm or "
@@ -174,6 +178,31 @@ def main_body(argv: List[str]) -> int:
         warn(PROGRAM, f"{skipped_count} graph(s) skipped; {converted} converted")
         return PROBLEMS
     return OK
+
+
+def _html(args: argparse.Namespace, source: str) -> int:
+    """--to html: the graphs drawn (no scoring), one self-contained page (see mrp-score --explain)."""
+    from mrp.explain.build import graphs_page
+
+    if args.errors:
+        fail(PROGRAM, "--errors draws differences in DOT; for HTML with differences, use mrp-score --explain")
+    corpus = read_corpus(args.input, source, read_options(args, args.framework if source == "sdp" else None))
+    for error in corpus.errors:
+        report(error, " (skipped)")
+    report_repairs(corpus)
+    graphs = [g for g in corpus.graphs if not args.framework or g.framework in (None, args.framework)]
+    if selecting(args):
+        graphs = select(graphs, args, read_ids(args.select_filter) if args.select_filter else None)
+    if not graphs:
+        warn(PROGRAM, "nothing converted (no graph selected)")
+        return FATAL
+    page = graphs_page(graphs, f"graphs of {corpus.name}")
+    if args.output == "-":
+        sys.stdout.write(page)
+    else:
+        with open(args.output, "w", encoding="utf-8", errors="replace") as stream:
+            stream.write(page)
+    return PROBLEMS if corpus.errors else OK
 
 
 def main(argv: Optional[List[str]] = None) -> None:

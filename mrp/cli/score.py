@@ -7,6 +7,7 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
+from mrp.cli import explain as explaining
 from mrp.cli import inputs
 from mrp.cli.common import (
     OK,
@@ -113,13 +114,19 @@ def _amr_only(metrics: List[str], pairing: Pairing, std: Standardization, quiet:
     return metrics
 
 
-def _evaluate(metric: str, pairing: Pairing, options: Options, args: argparse.Namespace
-              ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """One metric's result with macro scores, intervals and signature; per-item scores only with --trace."""
+def _evaluate(metric: str, pairing: Pairing, options: Options, args: argparse.Namespace,
+              explain: bool = False) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """One metric's result with macro scores, intervals and signature; per-item scores only with --trace
+    (``explain``: and its --explain report written)."""
     from mrp.report.outcome import finish  # after the system file is being read ahead
 
-    result, found = evaluator(metric)(pairing, options)
+    if explain:
+        result, found, done = explaining.evaluate(metric, pairing, options)
+    else:
+        result, found = evaluator(metric)(pairing, options)
     finish(metric, result, pairing, options, Statistics(args.bootstrap, args.seed))
+    if explain:
+        explaining.write(metric, done, result, args)
     if not args.trace and len(args.system) == 1:
         result.pop("scores", None)
         if isinstance(result.get("documents"), dict):  # AnCast's per-document items
@@ -149,8 +156,10 @@ def write_errors(path: str, details: Dict[str, Any]) -> None:
 def _single(args: argparse.Namespace, metrics: List[str], pairing: Pairing, options: Options) -> None:
     results: Dict[str, Any] = {}
     details: Dict[str, Any] = {}
+    shown = explaining.explained(metrics, args)
+    explaining.check_pair(pairing, args)
     for metric in metrics:
-        results[metric], found = _evaluate(metric, pairing, options, args)
+        results[metric], found = _evaluate(metric, pairing, options, args, metric == shown)
         if found:
             details[metric] = found
     if len(metrics) == 1:

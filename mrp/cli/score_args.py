@@ -26,6 +26,8 @@ examples:
       the MRP metric (exact), one JSON object on stdout
   mrp-score --framework eds --trace --errors errors.json --gold gold.mrp system.mrp
       per-item counts under "scores", missing and surplus tuples in errors.json
+  mrp-score --score smatch --explain report.html --gold gold.amr system.amr
+      an HTML report: each pair's graphs drawn side by side, matches and misses marked
   mrp-score --jobs 2 --limit 100000 --output result.json --gold gold.mrp system.mrp
   mrp-score --format amr --no-wiki --gold gold.amr system.amr
   mrp-score --bootstrap --seed 1 --gold gold.mrp system.mrp
@@ -137,6 +139,11 @@ def parser(metrics: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
     p.add_argument("--errors", metavar="FILE",
                    help="write per item the correspondence and the missing/surplus tuples, "
                         "e.g. --errors errors.json")
+    p.add_argument("--explain", metavar="FILE",
+                   help="write an HTML report of every pair (graphs side by side, aligned nodes, matched, "
+                        "missed and surplus tuples; one self-contained file), e.g. --explain report.html")
+    p.add_argument("--explain-id", metavar="ID",
+                   help="with --explain: write only the page of the pair of this gold id")
     p.add_argument("--limit", type=int, metavar="N",
                    help="search steps per pair at most (default 5000000); a pair stopped by it is "
                         "reported inexact with an upper bound, e.g. --limit 100000")
@@ -202,5 +209,8 @@ def check(args: argparse.Namespace) -> None:
     if len(set(args.system)) != len(args.system):
         fail(PROGRAM, "a SYSTEM file is named twice")
     check_frameworks(PROGRAM, args.framework)
-    refuse_overwrite(PROGRAM, [args.output, args.errors],
+    from mrp.cli.explain import check_arguments
+
+    check_arguments(args)
+    refuse_overwrite(PROGRAM, [args.output, args.errors, args.explain],
                      [args.gold, *args.system, args.text, args.select_filter])

@@ -35,6 +35,9 @@ class PairResult:
     extra: Dict[str, Any] = field(default_factory=dict)
     #: what the user should know about how the pair was scored (reported on stderr, and in its item)
     note: Optional[str] = None
+    #: the correspondence and every tuple as matched, missed or surplus (``Options.explain`` only; a
+    #: :class:`mrp.metrics.detail.Detail`)
+    detail: Any = None
 
 
 @dataclass
@@ -132,6 +135,9 @@ class Metric(ABC):
     searches: bool = False
     #: whether a pair's result depends on the other pairs too (then no result is reused across runs)
     contextual: bool = False
+    #: whether its results carry a :class:`mrp.metrics.detail.Detail` under ``Options.explain`` (the
+    #: metrics that align nodes; ``mrp-score --explain`` draws it)
+    explains: bool = False
 
     def prepare(self, options: Options) -> None:  # noqa: B027 - most metrics need nothing loaded
         """Load what scoring needs (e.g. compiled kernels); an error here stops the run."""

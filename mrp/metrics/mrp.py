@@ -28,7 +28,7 @@ _KEYS = TYPES + ("all",)
 def _result(score: PairScore) -> PairResult:
     return PairResult({(name,): score.counts[name] for name in _KEYS}, exact=score.exact, bound=score.bound,
                       steps=score.steps, cut=score.cut, failure=score.failure, errors=score.errors,
-                      note=score.note)
+                      note=score.note, detail=score.detail)
 
 
 class MRP(Metric):
@@ -39,6 +39,7 @@ class MRP(Metric):
     normalization = "case+anchors+edges"
     primary = ("all",)
     searches = True
+    explains = True
 
     def prepare(self, options: Options) -> None:
         self.load_solver(options)
@@ -49,7 +50,8 @@ class MRP(Metric):
     def score(self, pair: Pair, options: Options) -> PairResult:
         gold, system = pair.gold, pair.system
         return _result(score_normal(normalize(gold), normalize(system), options.limit, options.errors,
-                                    options.timeout, (gold, system), options.mip))
+                                    options.timeout, (gold, system), options.mip,
+                                    options.explain))
 
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
         normal = normalize(graph)

@@ -12,6 +12,7 @@ import numpy as np
 
 from mrp.errors import ScoreError
 from mrp.graph import Graph
+from mrp.metrics.detail import Detail, normal_detail
 from mrp.metrics.tuples import count, differences
 from mrp.normalize import NormalGraph, normalize
 from mrp.solver import mip
@@ -52,6 +53,8 @@ class PairScore:
     failure: Optional[str] = None
     #: what the user should know about how it was solved (e.g. HiGHS's process died), else None
     note: Optional[str] = None
+    #: every tuple as matched, missed or surplus (``explain`` only)
+    detail: Optional[Detail] = None
 
 
 _EXECUTOR: Optional[ThreadPoolExecutor] = None
@@ -212,8 +215,9 @@ def same(gold: NormalGraph, system: NormalGraph) -> bool:
 
 def score_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None,
                  errors: bool = False, timeout: Optional[float] = None,
-                 graphs: Optional[Tuple[Graph, Graph]] = None, handover: bool = True) -> PairScore:
-    """Score two normalized graphs.
+                 graphs: Optional[Tuple[Graph, Graph]] = None, handover: bool = True,
+                 explain: bool = False) -> PairScore:
+    """Score two normalized graphs (``explain``: with the :class:`Detail` of its tuples).
 
     Identical graphs are matched node by node at once (every tuple matches:
     proved optimal).  A pair solved without its edges reports the tuples its
@@ -239,6 +243,7 @@ def score_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = 
         ],
         errors=differences(gold, system, mapping) if errors else None,
         note=solution.note,
+        detail=normal_detail(gold, system, mapping) if explain else None,
     )
 
 

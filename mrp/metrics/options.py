@@ -83,4 +83,6 @@ class Options:
     trace: bool = False
     #: --errors data (the correspondence and the missing and surplus tuples of each item)
     errors: bool = False
+    #: per pair, the correspondence and every tuple as matched, missed or surplus (``--explain``)
+    explain: bool = False
     run: Execution = field(default_factory=Execution)

@@ -36,6 +36,7 @@ from mrp.errors import ScoreError
 from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
+from mrp.metrics.detail import triple_detail
 from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.mrp_pair import seeding, solve_problem
 from mrp.metrics.options import Options
@@ -167,10 +168,15 @@ def score_pair(gold: Graph, system: Graph, options: Optional[Options] = None) ->
     """
     options = options or Options()
     tg, ts = triples(gold, options), triples(system, options)
-    item = score_triples(gold.id, tg, ts, options, mapping=options.errors, graphs=(gold, system))
-    if options.errors:
+    wanted = options.errors or options.explain
+    item = score_triples(gold.id, tg, ts, options, mapping=wanted, graphs=(gold, system))
+    if wanted:
         mapping = item.pop("mapping", None) or [-1] * len(tg[0])
-        item["differences"] = differences(gold, system, mapping, tg, ts)
+        if options.errors:
+            item["differences"] = differences(gold, system, mapping, tg, ts)
+        if options.explain:
+            item["detail"] = triple_detail(gold.node_ids(), system.node_ids(), tg[:2], ts[:2], mapping,
+                                           "SMATCH's triples", (gold.input, system.input))
     return item
 
 
@@ -264,6 +270,7 @@ class SMATCH(Metric):
                             "(duplicate triples counted repeatedly, quoted strings cut to their first "
                             "word)"),)
     searches = True
+    explains = True
 
     def signature_fields(self, options: Options) -> List[str]:
         return [triples_field(options)]
@@ -275,7 +282,7 @@ class SMATCH(Metric):
         item = score_pair(pair.gold, pair.system, options)
         return PairResult({(): (item["g"], item["s"], item["c"])}, exact=item["exact"], bound=item["bound"],
                           steps=item["steps"], cut=item.get("cut"), errors=item.get("differences"),
-                          note=item.get("note"))
+                          note=item.get("note"), detail=item.get("detail"))
 
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
         total = triples(graph, options)[2]

@@ -11,9 +11,11 @@ from mrp.metrics.ancast.pair import PairResult, failed, score_pair
 from mrp.metrics.ancast.scores import KEYS, Sums, f_score, report
 from mrp.metrics.base import Metric, Parameter, Run
 from mrp.metrics.base import PairResult as DriverResult
+from mrp.metrics.detail import Detail, triple_detail
 from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.smatch import penman_triples
 
 #: Document keys in output order (AnCast++ calls them sent, modal, temporal, coref, comp).
 DOCUMENT_KEYS = {"sent": "lrm", "modal": "modal", "temporal": "temporal", "coref": "coref",
@@ -115,6 +117,23 @@ def _trace_item(result: PairResult) -> Dict[str, Any]:
     return item
 
 
+def _detail(pair: Pair, result: PairResult) -> Optional[Detail]:
+    """SMATCH's triples of the pair under AnCast's alignment (what it aligned, and which concepts and
+    relations then agree; AnCast's own figures weigh them, partial credit included)."""
+    gold, system = pair.gold, pair.system
+    test_vars, gold_vars = result.variables
+    if len(test_vars) != len(system.nodes) or len(gold_vars) != len(gold.nodes):
+        return None
+    mapping = [-1] * len(gold.nodes)
+    if result.alignment is not None:
+        for i, j in enumerate(result.alignment.t2g):
+            if j >= 0:
+                mapping[j] = i
+    tg, ts = penman_triples(gold, False), penman_triples(system, False)
+    return triple_detail(gold.node_ids(), system.node_ids(), tg[:2], ts[:2], mapping,
+                         "SMATCH's triples under AnCast's alignment")
+
+
 class AnCast(Metric):
     """AnCast: concept and relation scores, and UMR document scores, under an alignment of the nodes."""
 
@@ -126,6 +145,7 @@ class AnCast(Metric):
                             "ancast: reproduce AnCast 0.1.1 (its reading, anchor-broadcast alignment and "
                             "scoring quirks) instead of the proved-optimal alignment"),)
     searches = True
+    explains = True
 
     def signature_fields(self, options: Options) -> List[str]:
         return ["align:" + ("ancast-0.1.1" if options.ancast_compat else "lrm-optimal")]
@@ -135,7 +155,10 @@ class AnCast(Metric):
             self.load_solver(options)
 
     def score(self, pair: Pair, options: Options) -> DriverResult:
-        return self._wrap(score_pair(pair.gold, pair.system, options))
+        found = self._wrap(score_pair(pair.gold, pair.system, options))
+        if options.explain:
+            found.detail = _detail(pair, found.extra["ancast"])
+        return found
 
     def fallback(self, pair: Pair, options: Options, failure: str) -> DriverResult:
         result = self._wrap(failed(pair, options, failure))
