@@ -199,6 +199,19 @@ class Terms:
         return _allowed_only(built, allowed)
 
 
+def _side(nodes: List[Node], sentence: Sentence, index: Dict[str, int], selection: Selection
+          ) -> Tuple[List[Counter], Dict[Tuple[int, int, Hashable], int]]:  # type: ignore[type-arg]
+    """One side's constant pairs per node and its edges (source, target, name) with multiplicities."""
+    constants_of = []
+    edges_of: Dict[Tuple[int, int, Hashable], int] = {}
+    for k, node in enumerate(nodes):
+        constants, edges = _split(node, sentence.nodes, index, selection)
+        constants_of.append(constants)
+        for target, name in edges:
+            edges_of[(k, target, name)] = edges_of.get((k, target, name), 0) + 1
+    return constants_of, edges_of
+
+
 def build(sentence0: Sentence, sentence1: Sentence, gold: List[Node], system: List[Node],
           allowed: List[List[bool]], label1: str, selection: Selection) -> Terms:
     """The terms of a sentence pair: node rewards (concepts, constants, document-level relations with one
@@ -206,20 +219,8 @@ def build(sentence0: Sentence, sentence1: Sentence, gold: List[Node], system: Li
     gi = {node.variable: k for k, node in enumerate(gold)}
     si = {node.variable: k for k, node in enumerate(system)}
     U = [[0] * len(system) for _ in gold]
-    gold_edges: Dict[Tuple[int, int, Hashable], int] = {}
-    system_edges: Dict[Tuple[int, int, Hashable], int] = {}
-    gold_constants = []
-    for i, node in enumerate(gold):
-        constants, edges = _split(node, sentence0.nodes, gi, selection)
-        gold_constants.append(constants)
-        for target, name in edges:
-            gold_edges[(i, target, name)] = gold_edges.get((i, target, name), 0) + 1
-    system_constants = []
-    for j, node in enumerate(system):
-        constants, edges = _split(node, sentence1.nodes, si, selection)
-        system_constants.append(constants)
-        for target, name in edges:
-            system_edges[(j, target, name)] = system_edges.get((j, target, name), 0) + 1
+    gold_constants, gold_edges = _side(gold, sentence0, gi, selection)
+    system_constants, system_edges = _side(system, sentence1, si, selection)
     for i, row in enumerate(allowed):
         for j, ok in enumerate(row):
             if ok:
