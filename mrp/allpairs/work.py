@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from mrp.allpairs.cached import cached
 from mrp.errors import MRPError
 from mrp.metrics import driver
 from mrp.metrics.counting import prf
@@ -117,11 +118,12 @@ def score_block(work: Work, block: Block) -> Dict[str, np.ndarray]:
     """A block's arrays: g, s, c, bound (float64), exact (bool), and ``failed`` (the positions in the block
     of pairs whose scoring failed; their counts are the metric's fallback, as in :func:`mrp.score`)."""
     rows, columns = pairs_of(work, block)
-    scorer = metric(work.metric)
     path = _primary(work.metric)
     options = work.options
-    scorer.prepare(options)
     other = work.columns if work.columns is not None else work.rows
+    scorer = cached(metric(work.metric), [work.rows] if work.columns is None else [work.rows, work.columns],
+                    options)
+    scorer.prepare(options)
     pairs = [Pair(work.rows[i], other[j], False) for i, j in zip(rows.tolist(), columns.tolist())]
     size = len(pairs)
     out = {name: np.zeros(size, np.float64) for name in ("g", "s", "c", "bound")}
