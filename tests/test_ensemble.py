@@ -79,8 +79,8 @@ def test_the_command_writes_the_selection_the_report_and_scores_gold(tmp_path: P
         path.write_text(mrp.write(graphs, format="amr") or "", encoding="utf-8")
         paths.append(str(path))
     out, report = tmp_path / "selected.amr", tmp_path / "report.json"
-    done = subprocess.run([sys.executable, "-m", "mrp.cli.ensemble", "--output", str(out), "--report", str(report),
-                           "--gold", paths[0], *paths], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "mrp.cli.ensemble", "--output", str(out), "--report",
+                           str(report), "--gold", paths[0], *paths], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     data = json.loads(report.read_text(encoding="utf-8"))
