@@ -14,7 +14,7 @@ from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
 from mrp.metrics.smatch import SMATCH, score_triples, triples
 
-__all__ = ["CachedSMATCH", "cached"]
+__all__ = ["MEMO", "CachedSMATCH", "cached"]
 
 Triples = Any
 
@@ -49,6 +49,9 @@ class CachedSMATCH(SMATCH):
                           steps=item["steps"], cut=item.get("cut"), note=item.get("note"))
 
 
+#: graphs whose triples a process keeps at most (a block of a packed corpus unpacks its graphs anew)
+MEMO = 50_000
+
 #: the one instance of a process (its memo serves every block the process scores)
 _CACHED = CachedSMATCH()
 
@@ -57,7 +60,7 @@ def cached(metric: Metric, graphs: Sequence[Sequence[Any]], options: Options) ->
     """The metric an all-pairs block uses: SMATCH with its memo filled for ``graphs``, else ``metric``."""
     if type(metric) is not SMATCH:
         return metric
-    if len(_CACHED.memo) > 1_000_000:
+    if len(_CACHED.memo) > MEMO:  # graphs unpacked anew for each block are not met again
         _CACHED.memo.clear()
     for group in graphs:
         _CACHED.fill(group, options)

@@ -22,6 +22,7 @@ from mrp.metrics.counting import prf
 from mrp.metrics.options import Execution, Options
 from mrp.metrics.pairing import Pair
 from mrp.metrics.registry import canonical, metric
+from mrp.process.packed import live
 
 __all__ = ["ARRAYS", "SYMMETRIC", "Block", "Work", "f_of", "pair_count", "pairs_of", "score_block",
            "symmetric"]
@@ -120,11 +121,15 @@ def score_block(work: Work, block: Block) -> Dict[str, np.ndarray]:
     rows, columns = pairs_of(work, block)
     path = _primary(work.metric)
     options = work.options
-    other = work.columns if work.columns is not None else work.rows
-    scorer = cached(metric(work.metric), [work.rows] if work.columns is None else [work.rows, work.columns],
-                    options)
+    # each graph the block uses, unpacked once (a large corpus is held packed)
+    first = {i: live(work.rows[i]) for i in sorted(set(rows.tolist()))}
+    if work.columns is None:
+        second = {j: first[j] if j in first else live(work.rows[j]) for j in sorted(set(columns.tolist()))}
+    else:
+        second = {j: live(work.columns[j]) for j in sorted(set(columns.tolist()))}
+    scorer = cached(metric(work.metric), [list(first.values()), list(second.values())], options)
     scorer.prepare(options)
-    pairs = [Pair(work.rows[i], other[j], False) for i, j in zip(rows.tolist(), columns.tolist())]
+    pairs = [Pair(first[i], second[j], False) for i, j in zip(rows.tolist(), columns.tolist())]
     size = len(pairs)
     out = {name: np.zeros(size, np.float64) for name in ("g", "s", "c", "bound")}
     out["exact"] = np.zeros(size, np.bool_)
