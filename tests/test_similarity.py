@@ -211,6 +211,16 @@ def test_a_resumed_checkpoint_scores_nothing_again_and_refuses_another_run(tmp_p
         mrp.similarity(graphs[:15], metric="smatch", checkpoint=directory, block_size=10, resume=True)
 
 
+def test_top_k_resumes_from_its_checkpoint(tmp_path: Path) -> None:
+    graphs = coli(20)
+    first = mrp.similarity(graphs, metric="smatch", top_k=2, checkpoint=tmp_path / "c", block_size=15)
+    seen = []
+    again = mrp.similarity(graphs, metric="smatch", top_k=2, checkpoint=tmp_path / "c", block_size=15,
+                           resume=True, progress=seen.append)
+    assert seen == [] and again.neighbours is not None and first.neighbours is not None
+    assert np.array_equal(first.neighbours, again.neighbours) and np.array_equal(first.f, again.f)
+
+
 def test_an_interrupted_run_resumes_without_loss(tmp_path: Path) -> None:
     source = shared_file("data", "pairs", "amr", "coli.system.amr")
     text = source.read_text(encoding="utf-8").split("\n\n")[:40]

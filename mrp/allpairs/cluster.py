@@ -36,7 +36,7 @@ def connect(address: str, workers: int = 2) -> Any:
         return client
     try:
         return distributed.Client(address, timeout="30s")
-    except (OSError, TimeoutError) as error:
+    except (OSError, TimeoutError, ValueError) as error:
         raise InputError(f"cannot reach the Dask scheduler at {address}: {error}") from None
 
 
