@@ -17,8 +17,9 @@ $(VENV)/.installed: $(BIN)/python setup.cfg pyproject.toml
 bytecode: $(VENV)/.installed
 	@$(BIN)/python -m compileall -q mrp
 
+# the dask extra too: tests/test_dask.py runs mrp-similarity's blocks on a real local Dask cluster
 $(VENV)/.installed-test: $(VENV)/.installed
-	$(BIN)/pip install -q --disable-pip-version-check -e '.[test]'
+	$(BIN)/pip install -q --disable-pip-version-check -e '.[test,dask]'
 	touch $@
 
 demo: bytecode
@@ -44,7 +45,7 @@ docs: $(VENV)/.installed-docs
 OLDEST := .venv-oldest
 $(OLDEST)/.installed: setup.cfg pyproject.toml constraints/oldest.txt
 	$(PYTHON) -m venv $(OLDEST)
-	$(OLDEST)/bin/pip install -q --disable-pip-version-check -c constraints/oldest.txt -e '.[test]'
+	$(OLDEST)/bin/pip install -q --disable-pip-version-check -c constraints/oldest.txt -e '.[test,dask]'
 	touch $@
 
 test-oldest: $(OLDEST)/.installed

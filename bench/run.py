@@ -19,6 +19,8 @@ counts pages shared after fork once) is reported as well.
 (repeatable; ``readers`` for the reader table, ``library`` for the library in process (bench/library.py),
 ``umr`` for juːmæʧ on Czech dtest against compare_umr.pl when $UMRTOOLS names its folder (bench/umrbench.py),
 ``explain`` for the --explain report of the 1,368 coli pairs (bench/explainbench.py),
+``similarity`` for all pairs of 1,000 coli graphs and MBSE (bench/simbench.py; MRP_BENCH_SIMILARITY=0 leaves
+it out of a full run),
 ``documents`` for merged coli documents at
 k = 1 .. 64, see bench/docbench.py, ``hard`` for the adversarial pairs of bench/hard.py);
 ``--pair-nodes`` and ``--graphs`` shrink the synthetic suites to try them out.
@@ -461,6 +463,10 @@ def main(argv: Optional[List[str]] = None) -> None:
         import umrbench  # type: ignore[import-not-found]
 
         umrbench.run(SHARED)
+    if chosen("similarity") and os.environ.get("MRP_BENCH_SIMILARITY") != "0":
+        import simbench  # type: ignore[import-not-found]
+
+        simbench.run(SHARED, smatch_python=args.smatch_python)
     if chosen("documents"):
         import docbench  # type: ignore[import-not-found]
 

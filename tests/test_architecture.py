@@ -21,6 +21,9 @@ LAYERS: Dict[str, int] = {
     # explain draws scored pairs (metrics' details, graphs, codecs' token spans): above the metrics and the
     # report it may use, below api (a library entry point may call it) and cli (mrp-score --explain)
     "explain": 9,
+    # allpairs runs blocks of pairs through the metrics (similarity matrices, top-k, ensemble selection):
+    # beside explain, below api (mrp.similarity, mrp.ensemble) and cli (mrp-similarity, mrp-ensemble)
+    "allpairs": 9,
     "api": 10, "cli": 11, "__main__": 12,
 }
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from mrp.api.ensemble import Ensemble, ensemble
 from mrp.api.reading import read, write
 from mrp.api.results import Figures, PairResult, Result
 from mrp.api.scoring import DEFAULT_TIMEOUT, Scorer, score
+from mrp.api.similarity import Similarity, similarity
 
-__all__ = ["DEFAULT_TIMEOUT", "Figures", "PairResult", "Result", "Scorer", "read", "score", "write"]
+__all__ = ["DEFAULT_TIMEOUT", "Ensemble", "Figures", "PairResult", "Result", "Scorer", "Similarity",
+           "ensemble", "read", "score", "similarity", "write"]

@@ -1,0 +1,70 @@
+"""Blocks as tasks of a Dask cluster (``pip install mrp-graphs[dask]``; imported only when a run is given a
+client or a scheduler address).  The work (graphs, metric, options) is scattered to the workers once; each
+block is one task; Dask runs again the tasks of a worker that dies.  A local cluster made here listens on
+127.0.0.1 only, without a dashboard."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Sequence
+
+import numpy as np
+
+from mrp.allpairs.work import Block, Work, score_block
+from mrp.errors import InputError
+from mrp.process.packed import live
+
+__all__ = ["connect", "run_on"]
+
+
+def _dask() -> Any:
+    try:
+        import dask.distributed as distributed
+    except ImportError:
+        raise InputError("running on Dask needs the dask extra: pip install 'mrp-graphs[dask]'") from None
+    return distributed
+
+
+def connect(address: str, workers: int = 2) -> Any:
+    """A client of the scheduler at ``address`` (Dask's own TLS settings apply, from its configuration),
+    or, for ``local``, of a new cluster of ``workers`` processes on 127.0.0.1 (closed with the client)."""
+    distributed = _dask()
+    if address == "local":
+        cluster = distributed.LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
+                                           host="127.0.0.1", dashboard_address=None)
+        client = distributed.Client(cluster)
+        client._mrp_cluster = cluster  # closed with the client by close()
+        return client
+    try:
+        return distributed.Client(address, timeout="30s")
+    except (OSError, TimeoutError, ValueError) as error:
+        raise InputError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+
+
+def close(client: Any) -> None:
+    """Close a client made by :func:`connect` (and its local cluster)."""
+    cluster = getattr(client, "_mrp_cluster", None)
+    client.close()
+    if cluster is not None:
+        cluster.close()
+
+
+def _task(work: Work, block: Block) -> Dict[str, np.ndarray]:
+    return score_block(work, block)
+
+
+def run_on(client: Any, work: Work, blocks: Sequence[Block],
+           finished: Callable[[int, Dict[str, np.ndarray]], None]) -> None:
+    """Run blocks as tasks of ``client``'s cluster; ``finished(k, arrays)`` for each, as it finishes."""
+    distributed = _dask()
+    shipped = work.shipped()
+    shipped.rows = [live(graph) for graph in work.rows]
+    if work.columns is not None:
+        shipped.columns = [live(graph) for graph in work.columns]
+    held = client.scatter(shipped, broadcast=True, hash=False)
+    futures: List[Any] = [client.submit(_task, held, block, pure=False, retries=2) for block in blocks]
+    index = {future.key: k for k, future in enumerate(futures)}
+    try:
+        for future in distributed.as_completed(futures):
+            finished(index[future.key], future.result())
+    finally:
+        client.cancel(futures)
