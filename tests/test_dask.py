@@ -8,6 +8,7 @@ import pytest
 from test_similarity import coli, random_graphs
 
 import mrp
+from mrp.allpairs.cluster import close, connect
 
 distributed = pytest.importorskip("dask.distributed", reason="dask is not installed (pip install "
                                   "'mrp-graphs[dask]'; make test installs it)")
@@ -16,7 +17,7 @@ distributed = pytest.importorskip("dask.distributed", reason="dask is not instal
 @pytest.fixture(scope="module")
 def client():
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                       dashboard_address=None)
+                                       dashboard_address="127.0.0.1:0")
     with distributed.Client(cluster) as made:
         yield made
     cluster.close()
@@ -41,3 +42,15 @@ def test_ensemble_on_the_cluster(client) -> None:
 def test_the_cluster_binds_to_localhost(client) -> None:
     assert client.scheduler.address.startswith("tcp://127.0.0.1:")
     assert all(address.startswith("tcp://127.0.0.1:") for address in client.scheduler_info()["workers"])
+    # Dask's HTTP endpoints (dashboard, health) too: a free port of 127.0.0.1, not :8787 on every interface
+    assert client.dashboard_link.startswith("http://127.0.0.1:")
+    assert not client.dashboard_link.startswith("http://127.0.0.1:8787/")
+
+
+def test_mrp_starts_a_local_cluster_on_localhost_only() -> None:
+    client = connect("local", 1)
+    try:
+        assert client.scheduler.address.startswith("tcp://127.0.0.1:")
+        assert client.dashboard_link.startswith("http://127.0.0.1:")
+    finally:
+        close(client)
