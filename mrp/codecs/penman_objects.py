@@ -20,7 +20,7 @@ text as before.
 from __future__ import annotations
 
 import re
-from typing import Any, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import penman
 
@@ -50,6 +50,23 @@ _LINE_BREAK = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 _DEPTH = 100
 
 
+#: texts known to be one token of their kind (variables, roles, atoms recur across graphs)
+_TOKENS: Dict[Any, Set[str]] = {_VARIABLE: set(), _ROLE: {"/"}, _ATOM: set()}
+
+
+def _token(text: Any, pattern: Any) -> bool:
+    """True when a text is one token of a kind (``pattern``) in penman's text."""
+    known = _TOKENS[pattern]
+    if text in known:
+        return type(text) is str
+    if type(text) is not str or pattern.fullmatch(text) is None:
+        return False
+    if len(known) >= 1 << 16:
+        known.clear()
+    known.add(text)
+    return True
+
+
 def _lines(node: Any) -> Optional[int]:
     """The lines penman's format gives a tree (one per branch after a node's first), or None when
     the text of the tree would not read back as this tree."""
@@ -57,20 +74,18 @@ def _lines(node: Any) -> Optional[int]:
     stack = [(node, 0)]
     while stack:
         (var, branches), depth = stack.pop()
-        if type(var) is not str or _VARIABLE.fullmatch(var) is None or depth > _DEPTH:
+        if depth > _DEPTH or not _token(var, _VARIABLE):
             return None
         if branches:
             lines += len(branches) - 1
         for role, target in branches:
-            if type(role) is not str:
-                return None
-            if role != "/" and _ROLE.fullmatch(role) is None:
+            if not _token(role, _ROLE):
                 return None
             if type(target) is tuple:
                 if role == "/":
                     return None
                 stack.append((target, depth + 1))
-            elif type(target) is not str or _ATOM.fullmatch(target) is None:
+            elif not _token(target, _ATOM):
                 return None
     return lines
 
