@@ -153,7 +153,10 @@ def _one_span(span: Anchor, text: str) -> FrozenSet[int]:
         i += 1
     while j > i and text[j - 1] in PUNCTUATION:
         j -= 1
-    return frozenset(k for k in range(i, j) if text[k] not in SPACE)
+    covered = text[i:j]
+    if " " in covered or "\t" in covered or "\n" in covered or "\f" in covered:
+        return frozenset(k for k in range(i, j) if text[k] not in SPACE)
+    return frozenset(range(i, j))  # one word (most spans): every position
 
 
 def _edge(edge: Edge) -> Tuple[int, int, Optional[str], FrozenSet[Tuple[str, str]]]:
@@ -181,7 +184,8 @@ def normalize(graph: Graph) -> NormalGraph:
     for k, node in enumerate(graph.nodes):
         position[node.id] = k
         ids.append(node.id)
-        labels.append(None if node.label is None else lower(node.label))
+        label = node.label
+        labels.append(label.lower() if type(label) is str else None if label is None else lower(label))
         if node.properties:
             properties.append(frozenset(
                 (lower(name), lower(value)) for name, value in zip(node.properties, node.values)

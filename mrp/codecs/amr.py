@@ -165,20 +165,25 @@ def _tree(frame: Frame, close: bool) -> penman.Tree:
     return tree
 
 
-#: role -> its ``normal`` (the same few hundred roles recur in every graph), constant text -> its value
-_NORMALS: Dict[str, Optional[str]] = {}
+#: role -> its label and ``normal`` (the same few hundred roles recur in every graph), constant text -> its
+#: value
 _CONSTANTS: Dict[str, str] = {}
 _CACHED = 1 << 16
 
 
-def _normal(label: str) -> Optional[str]:
+_ROLES: Dict[str, Tuple[str, Optional[str]]] = {}
+
+
+def _role(role: str) -> Tuple[str, Optional[str]]:
+    """A role as written (``:ARG0-of~e.3``) -> its label (``ARG0-of``) and the label's ``normal``."""
     try:
-        return _NORMALS[label]
+        return _ROLES[role]
     except KeyError:
-        if len(_NORMALS) >= _CACHED:
-            _NORMALS.clear()
-        normal = _NORMALS[label] = normal_role(label)
-        return normal
+        if len(_ROLES) >= _CACHED:
+            _ROLES.clear()
+        label = _strip_alignment(role)[1:]
+        found = _ROLES[role] = (label, normal_role(label))
+        return found
 
 
 def _value(text: str) -> str:
@@ -215,10 +220,10 @@ def _convert(tree: penman.Tree, gid: str, options: ReadOptions) -> Graph:
                 if target is not None:
                     node.label = _value(_strip_alignment(target) if "~" in target else target)
                 continue
-            label = (_strip_alignment(role) if "~" in role else role)[1:]
+            label, normal = _role(role)
             if isinstance(target, tuple):
                 other = ids[id(target)]
-                edges.append(Edge(k, other, label, _normal(label)))
+                edges.append(Edge(k, other, label, normal))
                 written.append((label, other, True))
                 continue
             if target is None:
@@ -226,7 +231,7 @@ def _convert(tree: penman.Tree, gid: str, options: ReadOptions) -> Graph:
             text = _strip_alignment(target) if "~" in target else target
             if not text.startswith('"') and text in variables:
                 other = variables[text]
-                edges.append(Edge(k, other, label, _normal(label)))
+                edges.append(Edge(k, other, label, normal))
                 written.append((label, other, False))
                 continue
             if no_wiki and label == "wiki":

@@ -70,6 +70,7 @@ def _token(text: Any, pattern: Any) -> bool:
 def _lines(node: Any) -> Optional[int]:
     """The lines penman's format gives a tree (one per branch after a node's first), or None when
     the text of the tree would not read back as this tree."""
+    roles, atoms = _TOKENS[_ROLE], _TOKENS[_ATOM]
     lines = 1
     stack = [(node, 0)]
     while stack:
@@ -79,13 +80,14 @@ def _lines(node: Any) -> Optional[int]:
         if branches:
             lines += len(branches) - 1
         for role, target in branches:
-            if not _token(role, _ROLE):
+            if not (type(role) is str and role in roles) and not _token(role, _ROLE):
                 return None
-            if type(target) is tuple:
-                if role == "/":
+            if type(target) is str:
+                if target not in atoms and not _token(target, _ATOM):
                     return None
+            elif type(target) is tuple and role != "/":
                 stack.append((target, depth + 1))
-            elif not _token(target, _ATOM):
+            else:
                 return None
     return lines
 
