@@ -33,7 +33,8 @@ _OPTIONS = ("limit", "timeout", "jobs", "smatch_compat", "ancast_compat", "aspec
 def _collector_paused() -> Iterator[None]:
     """No garbage collection during a call: the graphs, triples and results it builds hold no cycles that
     outlive it, and the collector would only walk them again and again (about a quarter of a corpus
-    call's time).  The collector's state is restored, whatever happens."""
+    call's time).  The collector's state is restored, whatever happens; what the call built and no
+    longer needs is best dropped before, or the first collection then walks it."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -156,6 +157,7 @@ def score(gold: Graphs, system: Graphs, metric: str = "mrp", **options: Any) -> 
         pairing, scoring = _pairing(gold, system, plan)
         result, details = module_of(plan.metric).evaluate(pairing, scoring)
         finish(plan.metric, result, pairing, scoring, plan.statistics)
+        del pairing  # the graphs go before the collector resumes (it would walk them all once more)
     if details:
         result["errors"] = details
     return Result(plan.metric, primary_path(plan.metric), result)
