@@ -142,6 +142,37 @@ class NormalGraph:
         return len(self.node_ids)
 
 
+_NONE: FrozenSet[Tuple[str, str]] = frozenset()
+
+
+def _one_span(span: Anchor, text: str) -> FrozenSet[int]:
+    """``explode(normalize_anchors([span], text), text)`` for one span with ``span[1] > span[0]`` and a
+    non-empty text (most anchored nodes): the span clamped and trimmed, then its non-space positions."""
+    i, j = max(span[0], 0), min(span[1], len(text))
+    while i < j and text[i] in PUNCTUATION:
+        i += 1
+    while j > i and text[j - 1] in PUNCTUATION:
+        j -= 1
+    covered = text[i:j]
+    if " " in covered or "\t" in covered or "\n" in covered or "\f" in covered:
+        return frozenset(k for k in range(i, j) if text[k] not in SPACE)
+    return frozenset(range(i, j))  # one word (most spans): every position
+
+
+def _edge(edge: Edge) -> Tuple[int, int, Optional[str], FrozenSet[Tuple[str, str]]]:
+    """:func:`normal_edge`, without the attribute loop for an edge without attributes."""
+    if edge.attributes:
+        return normal_edge(edge)
+    source, target = edge.source, edge.target
+    label = edge.label if edge.label != "" else None
+    normal = edge.normal
+    if not normal and label is not None:
+        normal = normal_label(label)
+    if normal:
+        source, target, label = target, source, normal
+    return source, target, None if label is None else lower(label), _NONE
+
+
 def normalize(graph: Graph) -> NormalGraph:
     """Apply every normalization rule of the MRP metric to a graph."""
     text = graph.input
@@ -153,12 +184,22 @@ def normalize(graph: Graph) -> NormalGraph:
     for k, node in enumerate(graph.nodes):
         position[node.id] = k
         ids.append(node.id)
-        labels.append(None if node.label is None else lower(node.label))
-        properties.append(frozenset(
-            (lower(name), lower(value)) for name, value in zip(node.properties, node.values)
-        ))
-        spans = normalize_anchors(node.anchors, text)
-        anchors.append(None if spans is None else explode(spans, text))
+        label = node.label
+        labels.append(label.lower() if type(label) is str else None if label is None else lower(label))
+        if node.properties:
+            properties.append(frozenset(
+                (lower(name), lower(value)) for name, value in zip(node.properties, node.values)
+            ))
+        else:
+            properties.append(_NONE)
+        spans = node.anchors
+        if spans is None:
+            anchors.append(None)
+        elif text and len(spans) == 1 and spans[0][1] > spans[0][0]:
+            anchors.append(_one_span(spans[0], text))
+        else:
+            spans = normalize_anchors(spans, text)
+            anchors.append(None if spans is None else explode(spans, text))
     tops = [False] * len(ids)
     for top in graph.tops:
         if top in position:
@@ -167,6 +208,10 @@ def normalize(graph: Graph) -> NormalGraph:
     for edge in graph.edges:
         if edge.source not in position or edge.target not in position:
             continue
-        source, target, label, attributes = normal_edge(edge)
-        edges.setdefault((position[source], position[target], label), set()).update(attributes)
+        source, target, label, attributes = _edge(edge)
+        key = (position[source], position[target], label)
+        if attributes:
+            edges.setdefault(key, set()).update(attributes)
+        elif key not in edges:
+            edges[key] = set()
     return NormalGraph(graph.id, graph.framework, text, ids, tops, labels, properties, anchors, edges)

@@ -62,6 +62,22 @@ def _from_text(text: str, fmt: Optional[str], options: ReadOptions, name: str) -
     return corpus
 
 
+def _from_penman(items: Sequence[Any], options: ReadOptions, name: str) -> Optional[Corpus]:
+    """The corpus of ``penman.Graph`` objects, read as their text would be but without it (see
+    :mod:`mrp.codecs.penman_objects`); None when only the text gives that for sure."""
+    from mrp.codecs.penman_objects import graphs_of
+
+    if options.framework is None:
+        options = replace(options, framework="amr")
+    read = graphs_of(items, name, options)
+    if read is None:
+        return None
+    corpus = Corpus(name, "amr")
+    corpus.graphs = [item for item in read if isinstance(item, Graph)]
+    corpus.errors = [item for item in read if isinstance(item, FormatError)]
+    return corpus
+
+
 def _penman_text(graph: Any) -> str:
     import penman
 
@@ -106,6 +122,10 @@ def corpus_of(graphs: Graphs, fmt: Optional[str], options: ReadOptions, name: st
     items = list(graphs)
     if not items:
         raise InputError(f"{name}: holds no graphs")
+    if fmt in (None, "amr") and type(items[0]).__module__.startswith("penman"):
+        corpus = _from_penman(items, options, name)
+        if corpus is not None:
+            return corpus
     texts = [_item_text(item) for item in items]
     if all(text is None for text in texts):
         return Corpus(name, fmt or "mrp", graphs=[graph for graph in items if isinstance(graph, Graph)])

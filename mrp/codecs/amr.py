@@ -165,6 +165,38 @@ def _tree(frame: Frame, close: bool) -> penman.Tree:
     return tree
 
 
+#: role -> its label and ``normal`` (the same few hundred roles recur in every graph), constant text -> its
+#: value
+_CONSTANTS: Dict[str, str] = {}
+_CACHED = 1 << 16
+
+
+_ROLES: Dict[str, Tuple[str, Optional[str]]] = {}
+
+
+def _role(role: str) -> Tuple[str, Optional[str]]:
+    """A role as written (``:ARG0-of~e.3``) -> its label (``ARG0-of``) and the label's ``normal``."""
+    try:
+        return _ROLES[role]
+    except KeyError:
+        if len(_ROLES) >= _CACHED:
+            _ROLES.clear()
+        label = _strip_alignment(role)[1:]
+        found = _ROLES[role] = (label, normal_role(label))
+        return found
+
+
+def _value(text: str) -> str:
+    """:func:`_constant`, remembered (the values are immutable strings)."""
+    try:
+        return _CONSTANTS[text]
+    except KeyError:
+        if len(_CONSTANTS) >= _CACHED:
+            _CONSTANTS.clear()
+        value = _CONSTANTS[text] = _constant(text)
+        return value
+
+
 def _convert(tree: penman.Tree, gid: str, options: ReadOptions) -> Graph:
     order = preorder(tree.node)
     ids: Dict[int, int] = {}
@@ -178,31 +210,36 @@ def _convert(tree: penman.Tree, gid: str, options: ReadOptions) -> Graph:
     nodes: List[Node] = []
     edges: List[Edge] = []
     layout: Dict[int, List[Branch]] = {}
+    no_wiki = options.no_wiki
     for k, (var, branches) in enumerate(order):
         node = Node(id=k)
-        written = layout[k] = []
+        written: List[Branch] = []
+        layout[k] = written
         for role, target in branches:
             if role == "/":
                 if target is not None:
-                    node.label = _constant(_strip_alignment(target))
+                    node.label = _value(_strip_alignment(target) if "~" in target else target)
                 continue
-            label = _strip_alignment(role)[1:]
+            label, normal = _role(role)
             if isinstance(target, tuple):
-                edges.append(Edge(k, ids[id(target)], label, normal_role(label)))
-                written.append((label, ids[id(target)], True))
+                other = ids[id(target)]
+                edges.append(Edge(k, other, label, normal))
+                written.append((label, other, True))
                 continue
             if target is None:
                 raise Bad(f"role :{excerpt(label)} of '{excerpt(var)}' has no value")
-            text = _strip_alignment(target)
+            text = _strip_alignment(target) if "~" in target else target
             if not text.startswith('"') and text in variables:
-                edges.append(Edge(k, variables[text], label, normal_role(label)))
-                written.append((label, variables[text], False))
+                other = variables[text]
+                edges.append(Edge(k, other, label, normal))
+                written.append((label, other, False))
                 continue
-            if label == "wiki" and options.no_wiki:
+            if no_wiki and label == "wiki":
                 continue
+            value = _value(text)
             node.properties.append(label)
-            node.values.append(_constant(text))
-            written.append((label, node.values[-1], False))
+            node.values.append(value)
+            written.append((label, value, False))
         nodes.append(node)
     return Graph(id=gid, framework=options.framework or "amr", flavor=2, tops=[0],
                  nodes=nodes, edges=edges, layout=layout,

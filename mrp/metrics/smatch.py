@@ -69,19 +69,18 @@ _TOP = ("TOP", "top")
 
 def penman_triples(graph: Graph, compat: bool) -> Tuple[Local, Relations, int]:
     """Node-local triples, relations (by node position) and the triple count of an AMR graph."""
+    if not compat:
+        return _penman_sets(graph)
     nodes = graph.nodes
     position = {node.id: k for k, node in enumerate(nodes)}
     local: Local = []
     for node in nodes:
         triples: Dict[Hashable, int] = {("instance", _norm(node.label if node.label is not None else "")): 1}
         for name, value in zip(node.properties, node.values):
-            if compat:
-                if _inverted(name) is not None:
-                    continue  # the tool files it under the constant, which is no node: lost
-                words = str(value).split()
-                key = (_norm(name), _norm(words[0] if words else ""))
-            else:
-                key = (_norm(name), _norm(value))
+            if _inverted(name) is not None:
+                continue  # the tool files it under the constant, which is no node: lost
+            words = str(value).split()
+            key = (_norm(name), _norm(words[0] if words else ""))
             triples[key] = triples.get(key, 0) + 1
         local.append(triples)
     if nodes:
@@ -96,13 +95,35 @@ def penman_triples(graph: Graph, compat: bool) -> Tuple[Local, Relations, int]:
             a, b, label = b, a, normal
         relation = (a, b, _norm(label))
         relations[relation] = relations.get(relation, 0) + 1
-    if compat:
-        total = sum(sum(triples.values()) for triples in local) + sum(relations.values())
-    else:
-        local = [dict.fromkeys(triples, 1) for triples in local]
-        relations = dict.fromkeys(relations, 1)
-        total = sum(len(triples) for triples in local) + len(relations)
+    total = sum(sum(triples.values()) for triples in local) + sum(relations.values())
     return local, relations, total
+
+
+def _penman_sets(graph: Graph) -> Tuple[Local, Relations, int]:
+    """:func:`penman_triples` without ``compat``: every triple once (the same keys in the same order)."""
+    nodes = graph.nodes
+    position = {node.id: k for k, node in enumerate(nodes)}
+    local: Local = []
+    total = 0
+    for node in nodes:
+        label = node.label
+        triples: Dict[Hashable, int] = {("instance", _norm(label if label is not None else "")): 1}
+        for name, value in zip(node.properties, node.values):
+            triples[(_norm(name), _norm(value))] = 1
+        local.append(triples)
+    if nodes:
+        local[position.get(graph.tops[0], 0) if graph.tops else 0][_TOP] = 1
+    relations: Relations = {}
+    for edge in graph.edges:
+        label = edge.label or ""
+        normal = _inverted(label)
+        if normal is None:
+            relations[(position[edge.source], position[edge.target], _norm(label))] = 1
+        else:
+            relations[(position[edge.target], position[edge.source], _norm(normal))] = 1
+    for triples in local:
+        total += len(triples)
+    return local, relations, total + len(relations)
 
 
 def mrp_triples(graph: Graph) -> Tuple[Local, Relations, int]:

@@ -13,12 +13,20 @@ if TYPE_CHECKING:  # numpy is not imported to start a pair's clock
 
 
 class Watchdog:
-    """Sets ``stop[0] = 1`` when an armed deadline passes; one thread serves every pair in turn."""
+    """Sets ``stop[0] = 1`` when an armed deadline passes; one thread serves every pair in turn.
+
+    The thread is woken only for a deadline earlier than the time it sleeps until: pairs armed one after
+    the other have later and later deadlines, so the thread sleeps on (waking it for each pair would hand
+    the interpreter to it and back, a measurable cost per small pair), and when it wakes it waits again
+    for the deadline armed by then, or fires it.
+    """
 
     def __init__(self) -> None:
         self._condition = threading.Condition()
         self._stop: Optional[np.ndarray] = None
         self._deadline: Optional[float] = None
+        #: when the thread wakes by itself (None: it waits to be notified, or is not waiting)
+        self._wakes: Optional[float] = None
         thread = threading.Thread(target=self._run, name="mrp-watchdog", daemon=True)
         thread.start()
 
@@ -26,8 +34,9 @@ class Watchdog:
         """Set ``stop[0]`` after ``seconds`` unless disarmed before."""
         with self._condition:
             self._stop = stop
-            self._deadline = time.monotonic() + max(0.0, seconds)
-            self._condition.notify()
+            deadline = self._deadline = time.monotonic() + max(0.0, seconds)
+            if self._wakes is None or deadline < self._wakes:
+                self._condition.notify()
 
     def disarm(self) -> None:
         """Cancel the armed deadline."""
@@ -39,11 +48,14 @@ class Watchdog:
         with self._condition:
             while True:
                 if self._deadline is None:
+                    self._wakes = None
                     self._condition.wait()
                     continue
                 left = self._deadline - time.monotonic()
                 if left > 0:
+                    self._wakes = self._deadline
                     self._condition.wait(left)
+                    self._wakes = None
                     continue
                 if self._stop is not None:
                     self._stop[0] = 1
