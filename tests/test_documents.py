@@ -3,8 +3,14 @@
 
 from __future__ import annotations
 
+import json
+import random
 import sys
 from pathlib import Path
+from typing import Iterator, List, Set, Tuple
+
+import numpy as np
+import pytest
 
 from mrp.codecs.amr import read_string
 from mrp.graph import Graph
@@ -72,3 +78,130 @@ def test_coref_files_are_written_beside_the_plain_ones(tmp_path: Path) -> None:
         assert sum(len(g.nodes) for g in merged_graphs) < sum(len(g.nodes) for g in plain_graphs)
     again = documents.write(4, tmp_path / "again", 3, shared_path(), coref=True)[0]
     assert gold.read_text() == again.read_text()
+
+
+# --doc-align sentence -------------------------------------------------------------------------------------
+
+SWAPPED = ("(m / multi-sentence :snt1 (a / see-01 :ARG0 (b / boy :mod (t / tall)) :ARG1 (c / cat))"
+           " :snt2 (d / run-02 :ARG0 (e / girl :mod (f / small))))",
+           "(m / multi-sentence :snt1 (a / see-01 :ARG0 (e / girl :mod (f / small)) :ARG1 (c / cat))"
+           " :snt2 (d / run-02 :ARG0 (b / boy :mod (t / tall))))")
+
+
+def _score(gold: Graph, system: Graph, metric: str, doc_align: str) -> Tuple[int, int, int, bool, int]:
+    """(g, s, c, exact, bound) of a pair under a metric with --doc-align."""
+    from mrp.metrics import mrp as mrp_metric
+    from mrp.metrics import smatch
+    from mrp.metrics.options import Options
+    from mrp.metrics.pairing import Pair
+
+    options = Options(penman=True, doc_align=doc_align)
+    measure = smatch.METRIC if metric == "smatch" else mrp_metric.METRIC
+    result = measure.score(Pair(gold, system, False), options)
+    g, s, c = result.counts[() if metric == "smatch" else ("all",)]
+    return g, s, c, result.exact, result.bound
+
+
+@pytest.mark.parametrize("metric", ["smatch", "mrp"])
+def test_a_document_whose_best_alignment_crosses_sentences(metric: str) -> None:
+    gold, system = amr(SWAPPED[0]), amr(SWAPPED[1])
+    g, s, c, exact, bound = _score(gold, system, metric, "none")
+    assert exact and bound == c
+    g2, s2, within, exact, bound = _score(gold, system, metric, "sentence")
+    assert exact and bound == within and (g2, s2) == (g, s)
+    # the boy and the girl (3 nodes, 2 edges each side) match only across the sentences
+    assert within < c
+
+
+def test_the_restriction_is_stated_in_the_signature_and_the_result(tmp_path: Path) -> None:
+    from mrp.cli.score import main_body
+
+    gold, system = tmp_path / "g.amr", tmp_path / "s.amr"
+    gold.write_text(SWAPPED[0] + "\n\n(x / cat)\n")
+    system.write_text(SWAPPED[1] + "\n\n(x / dog)\n")
+    out = tmp_path / "out.json"
+    for metric in ("smatch", "mrp"):
+        assert main_body(["--score", metric, "--format", "amr", "--doc-align", "sentence", "--gold",
+                          str(gold), str(system), "--output", str(out)]) == 0
+        result = json.loads(out.read_text())
+        assert "|align:sentence|" in result["signature"]
+        assert result["doc_align"]["mode"] == "sentence" and result["doc_align"]["restricted"] == 1
+        assert result["doc_align"]["unrestricted"] == 1 and "restricted" in result["doc_align"]["meaning"]
+        assert main_body(["--score", metric, "--format", "amr", "--gold", str(gold), str(system), "--output",
+                          str(out)]) == 0
+        plain = json.loads(out.read_text())
+        assert "align:" not in plain["signature"] and "doc_align" not in plain
+
+
+def tiny_document(rng: random.Random) -> str:
+    """A random document of two or three sentences of one to three nodes, with a cross-sentence
+    reference now and then (concepts from a few, so that alignments across sentences tempt)."""
+    concepts = ["a", "b", "c"]
+    sentences = []
+    for k in range(1, rng.randint(2, 3) + 1):
+        text = f"(s{k} / {rng.choice(concepts)}"
+        for child in range(rng.randint(0, 2)):
+            role = rng.choice([":r", ":q"])
+            if k > 1 and rng.random() < 0.3:
+                text += f" {role} s{rng.randint(1, k - 1)}"
+            else:
+                text += f" {role} (s{k}c{child} / {rng.choice(concepts)})"
+        sentences.append(f":snt{k} {text})")
+    return "(m / multi-sentence " + " ".join(sentences) + ")"
+
+
+def within_maps(gold: np.ndarray, system: np.ndarray) -> Iterator[np.ndarray]:
+    """Every injective partial map of gold positions onto system positions of the same group."""
+    n, m = gold.shape[0], system.shape[0]
+
+    def extend(prefix: List[int], used: Set[int]) -> Iterator[np.ndarray]:
+        i = len(prefix)
+        if i == n:
+            yield np.array(prefix, np.int64)
+            return
+        yield from extend(prefix + [-1], used)
+        for j in range(m):
+            if j not in used and gold[i] == system[j]:
+                yield from extend(prefix + [j], used | {j})
+
+    return extend([], set())
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_restricted_optimum_is_the_best_map_within_sentences(seed: int) -> None:
+    from mrp.metrics import smatch
+    from mrp.metrics.mrp_pair import seeding, sentence_groups, solve_problem, solve_within
+    from mrp.metrics.options import Options
+    from mrp.normalize import normalize
+    from mrp.solver.mip import value_of
+    from mrp.solver.problem import build, from_triples
+
+    rng = random.Random(seed)
+    gold, system = amr(tiny_document(rng)), amr(tiny_document(rng))
+    options = Options(penman=True)
+    (lg, rg, _), (ls, rs, _) = smatch.triples(gold, options), smatch.triples(system, options)
+    for problem in (from_triples(lg, ls, rg, rs), build(normalize(gold), normalize(system))):
+        groups = sentence_groups((gold, system), *problem.U.shape)
+        assert groups is not None
+        best = max(value_of(problem, pi) for pi in within_maps(*groups))
+        solution = solve_within(lambda stop, problem=problem: problem, groups, None, None,
+                                seeding((gold, system)), True)
+        assert solution.exact and solution.value == solution.bound == best
+        mapping = np.array(solution.mapping, np.int64)
+        assert value_of(problem, mapping) == best
+        assert all(groups[0][i] == groups[1][j] for i, j in enumerate(solution.mapping) if j >= 0)
+        assert solve_problem(problem).value >= best  # a restriction: never above the whole optimum
+
+
+@pytest.mark.parametrize("metric", ["smatch", "mrp"])
+def test_restricted_f_is_never_above_the_unrestricted_f_on_coli_documents(metric: str) -> None:
+    from conftest import shared_path
+
+    sides = [documents.documents(shared_path() / source, 3, 12, coref=True) for source in documents.COLI]
+    for gold_text, system_text in zip(*sides):
+        gold, system = amr(gold_text), amr(system_text)
+        g, s, c, exact, bound = _score(gold, system, metric, "none")
+        _, _, within, exact_within, bound_within = _score(gold, system, metric, "sentence")
+        assert within <= bound_within and c <= bound and within <= bound
+        if exact:  # the whole document's optimum
+            assert within <= c

@@ -16,7 +16,7 @@ from mrp.metrics.detail import Detail, normal_detail
 from mrp.metrics.tuples import count, differences
 from mrp.normalize import NormalGraph, normalize
 from mrp.solver import mip
-from mrp.solver.problem import Problem, build
+from mrp.solver.problem import Problem, build, unmapped_across, within
 from mrp.solver.watchdog import left, watchdog
 
 if TYPE_CHECKING:  # imported when a pair first needs the helper thread
@@ -190,12 +190,36 @@ def _solution(value: Any, bound: Any, steps: Any, exact: Any, pi: np.ndarray, us
 
 def solve_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None,
                  timeout: Optional[float] = None, graphs: Optional[Tuple[Graph, Graph]] = None,
-                 handover: bool = True) -> Solution:
+                 handover: bool = True, sentence: bool = False) -> Solution:
     """The optimal correspondence of two normalized graphs under the MRP metric (``graphs``: the two
-    graphs they normalize, for a sentence-by-sentence start on documents)."""
-    if same(gold, system):
+    graphs they normalize, for a sentence-by-sentence start on documents; ``sentence``: the alignment
+    restricted to within sentences on documents, ``--doc-align sentence``)."""
+    groups = sentence_groups(graphs, len(gold), len(system)) if sentence else None
+    if same(gold, system) and (groups is None or np.array_equal(*groups)):
         return Solution(list(range(len(gold))), -1, -1, True, 0, None, False)
-    return solve_problem(lambda stop: build(gold, system, stop), limit, timeout, seeding(graphs), handover)
+    return solve_within(lambda stop: build(gold, system, stop), groups, limit, timeout, seeding(graphs),
+                        handover)
+
+
+def solve_within(builder: Callable[[np.ndarray], Problem], groups: Optional[Tuple[np.ndarray, np.ndarray]],
+                 limit: Optional[int], timeout: Optional[float], start: Optional[Seeding],
+                 handover: bool) -> Solution:
+    """:func:`solve_problem` on the Problem ``builder`` builds, with gold node i matching only system
+    nodes of its group (``groups``: gold's and system's, e.g. sentences; None: unrestricted)."""
+    if groups is None:
+        return solve_problem(builder, limit, timeout, start, handover)
+    gold, system = groups
+    solution = solve_problem(lambda stop: within(builder(stop), gold, system), limit, timeout, start,
+                             handover)
+    return solution._replace(mapping=unmapped_across(solution.mapping, gold, system))
+
+
+def sentence_groups(graphs: Optional[Tuple[Graph, Graph]], n: int,
+                    m: int) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+    """The sentences of the nodes of a pair of documents (mrp.metrics.seed), or None."""
+    from mrp.metrics.seed import sentence_groups as groups
+
+    return groups(graphs, n, m)
 
 
 def seeding(graphs: Optional[Tuple[Graph, Graph]]) -> Optional[Seeding]:
@@ -216,14 +240,15 @@ def same(gold: NormalGraph, system: NormalGraph) -> bool:
 def score_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None,
                  errors: bool = False, timeout: Optional[float] = None,
                  graphs: Optional[Tuple[Graph, Graph]] = None, handover: bool = True,
-                 explain: bool = False) -> PairScore:
-    """Score two normalized graphs (``explain``: with the :class:`Detail` of its tuples).
+                 explain: bool = False, sentence: bool = False) -> PairScore:
+    """Score two normalized graphs (``explain``: with the :class:`Detail` of its tuples; ``sentence``:
+    documents aligned within sentences).
 
     Identical graphs are matched node by node at once (every tuple matches:
     proved optimal).  A pair solved without its edges reports the tuples its
     map matches and the bound min(g, s).
     """
-    solution = solve_normal(gold, system, limit, timeout, graphs, handover)
+    solution = solve_normal(gold, system, limit, timeout, graphs, handover, sentence)
     mapping = solution.mapping
     counts = count(gold, system, mapping)
     g, s, c = counts["all"]

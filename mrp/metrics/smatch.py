@@ -31,14 +31,17 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any, Dict, Hashable, List, Optional, Tuple
 
+import numpy as np
+
 from mrp import rules
 from mrp.errors import ScoreError
 from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.detail import triple_detail
+from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
 from mrp.metrics.driver import evaluate as drive
-from mrp.metrics.mrp_pair import seeding, solve_problem
+from mrp.metrics.mrp_pair import seeding, sentence_groups, solve_within
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.normalize import normalize
@@ -226,15 +229,17 @@ def score_triples(gid: str, gold: Tuple[Local, Relations, int], system: Tuple[Lo
     local_s, rel_s, s = system
     if not (local_g and local_s):
         return {"g": g, "s": s, "c": 0, "exact": True, "bound": 0, "steps": 0}
-    if local_g == local_s and rel_g == rel_s:  # the same graph: the identity matches every triple
+    groups = sentence_groups(graphs, len(local_g), len(local_s)) if options.doc_align == "sentence" else None
+    if local_g == local_s and rel_g == rel_s and (groups is None or np.array_equal(*groups)):
+        # the same graph: the identity matches every triple
         identity = list(range(len(local_g)))
         c = matched(identity, local_g, local_s, rel_g, rel_s)
         same: Dict[str, Any] = {"g": g, "s": s, "c": c, "exact": True, "bound": c, "steps": 0}
         if mapping:
             same["mapping"] = identity
         return same
-    solution = solve_problem(lambda stop: from_triples(local_g, local_s, rel_g, rel_s, stop), options.limit,
-                             options.timeout, seeding(graphs), options.mip)
+    solution = solve_within(lambda stop: from_triples(local_g, local_s, rel_g, rel_s, stop), groups,
+                            options.limit, options.timeout, seeding(graphs), options.mip)
     c = matched(solution.mapping, local_g, local_s, rel_g, rel_s)
     if solution.complete and c != solution.value:
         raise ScoreError(f"graph {gid}: internal error: solver value {solution.value} disagrees with the "
@@ -268,12 +273,12 @@ class SMATCH(Metric):
     parameters = (Parameter("smatch_compat", "--smatch-compat",
                             "smatch: reproduce the original SMATCH tool's counts, defects included "
                             "(duplicate triples counted repeatedly, quoted strings cut to their first "
-                            "word)"),)
+                            "word)"), DOC_ALIGN)
     searches = True
     explains = True
 
     def signature_fields(self, options: Options) -> List[str]:
-        return [triples_field(options)]
+        return [triples_field(options), *doc_align_field(options)]
 
     def prepare(self, options: Options) -> None:
         self.load_solver(options)
@@ -297,6 +302,7 @@ class SMATCH(Metric):
         out["time"], out["cpu"] = run.seconds()
         out.update(run.search(()))
         out["compat"] = run.options.smatch_compat
+        out.update(doc_align_report(run))
         out["invalid"] = len(run.pairing.invalid)
         return out
 
