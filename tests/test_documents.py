@@ -184,7 +184,7 @@ def test_the_restricted_optimum_is_the_best_map_within_sentences(seed: int) -> N
         groups = sentence_groups((gold, system), *problem.U.shape)
         assert groups is not None
         best = max(value_of(problem, pi) for pi in within_maps(*groups))
-        solution = solve_within(lambda stop, problem=problem: problem, groups, None, None,
+        solution = solve_within(lambda stop, problem=problem: problem, groups, True, None, None,
                                 seeding((gold, system)), True)
         assert solution.exact and solution.value == solution.bound == best
         mapping = np.array(solution.mapping, np.int64)
@@ -205,3 +205,59 @@ def test_restricted_f_is_never_above_the_unrestricted_f_on_coli_documents(metric
         assert within <= bound_within and c <= bound and within <= bound
         if exact:  # the whole document's optimum
             assert within <= c
+
+
+# where a document's gap sits -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_node_values_add_up_to_the_map_and_group_bounds_bound_every_map(seed: int) -> None:
+    from mrp.metrics import smatch
+    from mrp.metrics.options import Options
+    from mrp.solver.attribution import group_bounds, node_values
+    from mrp.solver.mip import value_of
+    from mrp.solver.potential import SCALE
+    from mrp.solver.problem import from_triples
+
+    rng = random.Random(seed)
+    gold, system = amr(tiny_document(rng)), amr(tiny_document(rng))
+    options = Options(penman=True)
+    (lg, rg, _), (ls, rs, _) = smatch.triples(gold, options), smatch.triples(system, options)
+    problem = from_triples(lg, ls, rg, rs)
+    n, m = problem.U.shape
+    groups = np.array([rng.randint(0, 2) for _ in range(n)], np.int64)
+    share = np.array([rng.randint(0, int(w) * SCALE) for w in problem.cw], np.int64)
+    bounds = group_bounds(problem, groups, 3, share)
+    for _ in range(300):
+        targets = list(range(m)) + [-1] * n
+        rng.shuffle(targets)
+        pi = np.array(targets[:n], np.int64)
+        values = node_values(problem, pi, share)
+        assert values.sum() == SCALE * value_of(problem, pi)
+        for g in range(3):
+            assert values[groups == g].sum() <= bounds[g]
+
+
+def test_a_document_not_proved_reports_where_its_gap_sits() -> None:
+    from mrp.metrics import smatch
+    from mrp.metrics.options import Options
+    from mrp.metrics.pairing import Pair
+
+    from conftest import shared_path
+
+    sides = [documents.documents(shared_path() / source, 16, 1) for source in documents.COLI]
+    gold, system = amr(sides[0][0]), amr(sides[1][0])
+    result = smatch.METRIC.score(Pair(gold, system, False), Options(penman=True, limit=1, mip=False))
+    assert not result.exact
+    item = smatch.METRIC.item(Pair(gold, system, False), result)
+    gap = item["gap"]
+    g, s, c = result.counts[()]
+    assert gap["f"] == pytest.approx([2 * c / (g + s), 2 * result.bound / (g + s)])
+    assert gap["bound"] >= result.bound  # the sum of the sentence bounds: a bound too, never below the proof
+    assert gap["open"] and gap["settled"] + len(gap["open"]) == 17  # 16 sentences and the root
+    rooms = [entry["bound"] - entry["found"] for entry in gap["open"]]
+    assert all(room > 0 for room in rooms) and rooms == sorted(rooms, reverse=True)
+    found = sum(entry["found"] for entry in gap["open"])
+    assert found <= c
+    proved = smatch.METRIC.score(Pair(gold, system, False), Options(penman=True))
+    assert proved.exact and "gap" not in proved.extra

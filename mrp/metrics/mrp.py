@@ -29,7 +29,8 @@ _KEYS = TYPES + ("all",)
 def _result(score: PairScore) -> PairResult:
     return PairResult({(name,): score.counts[name] for name in _KEYS}, exact=score.exact, bound=score.bound,
                       steps=score.steps, cut=score.cut, failure=score.failure, errors=score.errors,
-                      note=score.note, detail=score.detail)
+                      note=score.note, detail=score.detail,
+                      extra={"gap": score.gap} if score.gap is not None else {})
 
 
 class MRP(Metric):

@@ -229,9 +229,10 @@ def score_triples(gid: str, gold: Tuple[Local, Relations, int], system: Tuple[Lo
     local_s, rel_s, s = system
     if not (local_g and local_s):
         return {"g": g, "s": s, "c": 0, "exact": True, "bound": 0, "steps": 0}
-    groups = sentence_groups(graphs, len(local_g), len(local_s)) if options.doc_align == "sentence" else None
-    if local_g == local_s and rel_g == rel_s and (groups is None or np.array_equal(*groups)):
-        # the same graph: the identity matches every triple
+    groups = sentence_groups(graphs, len(local_g), len(local_s))
+    restricted = options.doc_align == "sentence"
+    identical = groups is None or not restricted or np.array_equal(*groups)  # sentences too, when restricted
+    if local_g == local_s and rel_g == rel_s and identical:  # the same graph: the identity matches all
         identity = list(range(len(local_g)))
         c = matched(identity, local_g, local_s, rel_g, rel_s)
         same: Dict[str, Any] = {"g": g, "s": s, "c": c, "exact": True, "bound": c, "steps": 0}
@@ -239,7 +240,7 @@ def score_triples(gid: str, gold: Tuple[Local, Relations, int], system: Tuple[Lo
             same["mapping"] = identity
         return same
     solution = solve_within(lambda stop: from_triples(local_g, local_s, rel_g, rel_s, stop), groups,
-                            options.limit, options.timeout, seeding(graphs), options.mip)
+                            restricted, options.limit, options.timeout, seeding(graphs), options.mip)
     c = matched(solution.mapping, local_g, local_s, rel_g, rel_s)
     if solution.complete and c != solution.value:
         raise ScoreError(f"graph {gid}: internal error: solver value {solution.value} disagrees with the "
@@ -253,6 +254,8 @@ def score_triples(gid: str, gold: Tuple[Local, Relations, int], system: Tuple[Lo
         item["cut"] = solution.cut
     if solution.note:
         item["note"] = solution.note
+    if solution.gap is not None:
+        item["gap"] = solution.gap
     return item
 
 
@@ -287,7 +290,8 @@ class SMATCH(Metric):
         item = score_pair(pair.gold, pair.system, options)
         return PairResult({(): (item["g"], item["s"], item["c"])}, exact=item["exact"], bound=item["bound"],
                           steps=item["steps"], cut=item.get("cut"), errors=item.get("differences"),
-                          note=item.get("note"), detail=item.get("detail"))
+                          note=item.get("note"), detail=item.get("detail"),
+                          extra={"gap": item["gap"]} if "gap" in item else {})
 
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
         total = triples(graph, options)[2]
