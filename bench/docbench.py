@@ -24,6 +24,8 @@ import documents
 
 ROOT = Path(__file__).resolve().parents[1]
 KS = (1, 2, 4, 8, 16, 32, 64)
+#: k of the coreference-merged documents (bench/documents.py --coref), after the plain ones.
+COREF_KS = (16, 32)
 #: Documents per k by default: all up to k = 16 (171 at k = 8, 85 at k = 16), the first 8 beyond.
 DEFAULT_LIMIT = {32: 8, 64: 8}
 #: Per-pair time cap of mrp-score, seconds.
@@ -54,16 +56,19 @@ def mrp_run(gold: Path, system: Path, metric: str, env: Dict[str, str], timeout:
     cpu = children_cpu() - before
     result = json.loads(out)
     per: Dict[str, float] = {}  # by document id "doc<d>.k<k>"
+    gap = 0.0  # the widest F interval of a document left open
     items = result.get("scores", {})
     for framework in items.values():
         for gid, item in framework.items():
             counts = item.get("all", item) if isinstance(item, dict) else item
             if isinstance(counts, dict) and {"g", "s", "c"} <= set(counts):
                 per[gid] = prf(counts["g"], counts["s"], counts["c"])
+                if "bound" in item:
+                    gap = max(gap, prf(counts["g"], counts["s"], item["bound"]) - per[gid])
     total = result["all"] if "all" in result else result
     ordered = [per[gid] for gid in sorted(per, key=lambda gid: int(re.sub(r"\D", "", gid.split(".")[0])))]
     return {"cpu": cpu, "n": result["n"], "exact": result["exact"], "f": total["f"],
-            "f_bound": result["bound"]["f"], "per": ordered}
+            "f_bound": result["bound"]["f"], "per": ordered, "gap": gap}
 
 
 #: Run by the tool's Python: its public functions, 4 restarts (iteration_num 5, as ``-r 4``), per-pair counts.
@@ -105,8 +110,9 @@ def has_smatch(python: Optional[str]) -> bool:
 
 
 def run(ks: Tuple[int, ...] = KS, limit: Optional[int] = None, smatch_python: Optional[str] = None,
-        timeout: float = PAIR_TIMEOUT, metrics: Tuple[str, ...] = ("smatch", "mrp")) -> List[Dict[str, Any]]:
-    """Rows of the document table (printed as they come)."""
+        timeout: float = PAIR_TIMEOUT, metrics: Tuple[str, ...] = ("smatch", "mrp"),
+        coref_ks: Tuple[int, ...] = COREF_KS) -> List[Dict[str, Any]]:
+    """Rows of the document table (printed as they come); k written ``16c``: coreference-merged."""
     tool = smatch_python if has_smatch(smatch_python) else None
     rows: List[Dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="mrp-docs-") as tmp:
@@ -116,19 +122,24 @@ def run(ks: Tuple[int, ...] = KS, limit: Optional[int] = None, smatch_python: Op
             mrp_run(warm[0], warm[1], metric, env, timeout)
         print(f"\nDocuments: k coli pairs merged per graph (bench/documents.py), --timeout {timeout:g} "
               "per pair" + ("" if tool else "; the original SMATCH tool is not installed: no tool columns"))
-        print(f"  {'k':>3} {'metric':7} {'pairs':>5} {'nodes':>5} {'proved':>6} {'cpu s':>7} {'F':>7} "
-              f"{'F bound':>7}" + (f" {'tool s':>7} {'tool F':>7} {'below':>5}" if tool else ""))
-        for k in ks:
-            gold, system = documents.write(k, Path(tmp), limit if limit is not None else DEFAULT_LIMIT.get(k))
+        print(f"  {'k':>3} {'metric':7} {'pairs':>5} {'nodes':>5} {'proved':>6} {'cpu s':>7} {'s/doc':>6} "
+              f"{'F':>7} {'F bound':>7} {'gap':>6}"
+              + (f" {'tool s':>7} {'tool F':>7} {'below':>5}" if tool else ""))
+        for k, coref in [*((k, False) for k in ks), *((k, True) for k in coref_ks)]:
+            gold, system = documents.write(k, Path(tmp), limit if limit is not None else DEFAULT_LIMIT.get(k),
+                                           coref=coref)
             nodes = max(text.count(" / ") for text in documents.graphs(gold))
+            name = f"{k}{'c' if coref else ''}"
             for metric in metrics:
                 started = time.perf_counter()
                 ours = mrp_run(gold, system, metric, env, timeout)
-                row: Dict[str, Any] = {"k": k, "metric": metric, "pairs": ours["n"], "nodes": nodes,
-                                       "proved": ours["exact"], "cpu s": ours["cpu"], "F": ours["f"],
-                                       "F bound": ours["f_bound"]}
-                line = (f"  {k:3d} {metric:7} {ours['n']:5d} {nodes:5d} {ours['exact']:6d} "
-                        f"{ours['cpu']:7.1f} {ours['f']:7.4f} {ours['f_bound']:7.4f}")
+                row: Dict[str, Any] = {"k": k, "coref": coref, "metric": metric, "pairs": ours["n"],
+                                       "nodes": nodes, "proved": ours["exact"], "cpu s": ours["cpu"],
+                                       "F": ours["f"], "F bound": ours["f_bound"],
+                                       "widest gap": ours["gap"]}
+                line = (f"  {name:>3} {metric:7} {ours['n']:5d} {nodes:5d} {ours['exact']:6d} "
+                        f"{ours['cpu']:7.1f} {ours['cpu'] / max(1, ours['n']):6.1f} {ours['f']:7.4f} "
+                        f"{ours['f_bound']:7.4f} {ours['gap']:6.4f}")
                 if tool and metric == "smatch":
                     theirs = tool_run(tool, gold, system, TOOL_BUDGET)
                     if "failed" in theirs:
@@ -152,7 +163,10 @@ if __name__ == "__main__":
     p.add_argument("--k", type=int, action="append", help="sentences per document (repeatable; default all)")
     p.add_argument("--limit", type=int, help="documents per k at most (default: all up to k = 16, else 8)")
     p.add_argument("--timeout", type=float, default=PAIR_TIMEOUT)
+    p.add_argument("--coref-k", type=int, action="append",
+                   help="sentences per coreference-merged document (repeatable; default 16 32; 0: none)")
     p.add_argument("--metric", action="append", choices=list(METRICS))
     p.add_argument("--smatch-python", help="a Python that imports the original smatch tool")
     a = p.parse_args()
-    run(tuple(a.k or KS), a.limit, a.smatch_python, a.timeout, tuple(a.metric or METRICS))
+    run(tuple(a.k or KS), a.limit, a.smatch_python, a.timeout, tuple(a.metric or METRICS),
+        tuple(k for k in (a.coref_k or COREF_KS) if k))

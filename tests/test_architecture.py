@@ -135,18 +135,20 @@ def test_data_flows_one_way_between_the_layers() -> None:
 
 def test_every_metric_owns_its_facts() -> None:
     """Each registry line names a module whose METRIC carries the facts the CLI, the API, signatures and
-    leaderboards read; its parameters set Options fields, with flags no other metric uses."""
+    leaderboards read; its parameters set Options fields, with flags no other metric uses (unless it is the
+    very same Parameter, shared: --doc-align of SMATCH and MRP)."""
     import dataclasses
 
     from mrp.metrics.options import Options
     from mrp.metrics.registry import METRICS, metric
 
     fields = {f.name for f in dataclasses.fields(Options)}
-    flags: Dict[str, str] = {}
+    flags: Dict[str, object] = {}
     for name in METRICS:
         measure = metric(name)
         assert measure.name == name and measure.summary and measure.normalization
         assert measure.primary is None or isinstance(measure.primary, tuple)
         for parameter in measure.parameters:
             assert parameter.field in fields, (name, parameter.field)
-            assert parameter.flag.startswith("--") and flags.setdefault(parameter.flag, name) == name
+            assert parameter.flag.startswith("--")
+            assert flags.setdefault(parameter.flag, parameter) is parameter, (name, parameter.flag)

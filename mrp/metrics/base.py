@@ -196,6 +196,9 @@ class Metric(ABC):
             out.update(exact=result.exact, bound=result.bound, steps=result.steps)
             if result.cut:
                 out["cut"] = result.cut
+            if "gap" in result.extra:  # a document not proved (mrp.solver.attribution.where)
+                g, s, c = result.counts[self.main()][:3]
+                out["gap"] = {"f": [prf(g, s, c)["f"], prf(g, s, result.bound)["f"]], **result.extra["gap"]}
         if result.note:
             out["note"] = result.note
         return out

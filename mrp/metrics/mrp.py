@@ -10,11 +10,12 @@ interval they imply.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import Path, prf
+from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
 from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.mrp_pair import PairScore, score_normal
 from mrp.metrics.options import Options
@@ -28,7 +29,8 @@ _KEYS = TYPES + ("all",)
 def _result(score: PairScore) -> PairResult:
     return PairResult({(name,): score.counts[name] for name in _KEYS}, exact=score.exact, bound=score.bound,
                       steps=score.steps, cut=score.cut, failure=score.failure, errors=score.errors,
-                      note=score.note, detail=score.detail)
+                      note=score.note, detail=score.detail,
+                      extra={"gap": score.gap} if score.gap is not None else {})
 
 
 class MRP(Metric):
@@ -40,9 +42,13 @@ class MRP(Metric):
     primary = ("all",)
     searches = True
     explains = True
+    parameters = (DOC_ALIGN,)
 
     def prepare(self, options: Options) -> None:
         self.load_solver(options)
+
+    def signature_fields(self, options: Options) -> List[str]:
+        return doc_align_field(options)
 
     def main(self) -> Path:
         return ("all",)
@@ -51,7 +57,7 @@ class MRP(Metric):
         gold, system = pair.gold, pair.system
         return _result(score_normal(normalize(gold), normalize(system), options.limit, options.errors,
                                     options.timeout, (gold, system), options.mip,
-                                    options.explain))
+                                    options.explain, options.doc_align == "sentence"))
 
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
         normal = normalize(graph)
@@ -75,6 +81,7 @@ class MRP(Metric):
         out["time"], out["cpu"] = run.seconds()
         out.update(run.search(("all",)))
         out.update(run.accounting())
+        out.update(doc_align_report(run))
         return out
 
 

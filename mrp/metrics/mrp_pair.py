@@ -16,7 +16,7 @@ from mrp.metrics.detail import Detail, normal_detail
 from mrp.metrics.tuples import count, differences
 from mrp.normalize import NormalGraph, normalize
 from mrp.solver import mip
-from mrp.solver.problem import Problem, build
+from mrp.solver.problem import Problem, build, unmapped_across, within
 from mrp.solver.watchdog import left, watchdog
 
 if TYPE_CHECKING:  # imported when a pair first needs the helper thread
@@ -55,6 +55,8 @@ class PairScore:
     note: Optional[str] = None
     #: every tuple as matched, missed or surplus (``explain`` only)
     detail: Optional[Detail] = None
+    #: a document not proved: where its gap sits (mrp.solver.attribution.where)
+    gap: Optional[Dict[str, Any]] = None
 
 
 _EXECUTOR: Optional[ThreadPoolExecutor] = None
@@ -95,6 +97,8 @@ class Solution(NamedTuple):
     mip: bool = False
     #: what the user should know about how the pair was solved (e.g. HiGHS's process died), else None
     note: Optional[str] = None
+    #: a document not proved: where its gap sits, sentence by sentence (mrp.solver.attribution.where)
+    gap: Optional[Dict[str, Any]] = None
 
 
 #: A start for a built Problem, given the pair's stop flag (None: no start).
@@ -190,12 +194,48 @@ def _solution(value: Any, bound: Any, steps: Any, exact: Any, pi: np.ndarray, us
 
 def solve_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None,
                  timeout: Optional[float] = None, graphs: Optional[Tuple[Graph, Graph]] = None,
-                 handover: bool = True) -> Solution:
+                 handover: bool = True, sentence: bool = False) -> Solution:
     """The optimal correspondence of two normalized graphs under the MRP metric (``graphs``: the two
-    graphs they normalize, for a sentence-by-sentence start on documents)."""
-    if same(gold, system):
+    graphs they normalize, for a sentence-by-sentence start on documents; ``sentence``: the alignment
+    restricted to within sentences on documents, ``--doc-align sentence``)."""
+    groups = sentence_groups(graphs, len(gold), len(system))
+    if same(gold, system) and (groups is None or not sentence or np.array_equal(*groups)):
         return Solution(list(range(len(gold))), -1, -1, True, 0, None, False)
-    return solve_problem(lambda stop: build(gold, system, stop), limit, timeout, seeding(graphs), handover)
+    return solve_within(lambda stop: build(gold, system, stop), groups, sentence, limit, timeout,
+                        seeding(graphs), handover)
+
+
+def solve_within(builder: Callable[[np.ndarray], Problem], groups: Optional[Tuple[np.ndarray, np.ndarray]],
+                 restricted: bool, limit: Optional[int], timeout: Optional[float], start: Optional[Seeding],
+                 handover: bool) -> Solution:
+    """:func:`solve_problem` on the Problem ``builder`` builds; ``groups``: the sentences of gold's and
+    system's nodes on documents (else None): with ``restricted``, gold node i matches only system nodes of
+    its sentence; a document not proved gets the ``gap`` of its map, sentence by sentence."""
+    built: List[Problem] = []
+
+    def building(stop: np.ndarray) -> Problem:
+        problem = builder(stop)
+        if groups is not None and restricted:
+            problem = within(problem, *groups)
+        built.append(problem)
+        return problem
+
+    solution = solve_problem(building, limit, timeout, start, handover)
+    if groups is not None and restricted:
+        solution = solution._replace(mapping=unmapped_across(solution.mapping, *groups))
+    if groups is not None and not solution.exact and built and built[0].complete:
+        from mrp.solver.attribution import where
+
+        solution = solution._replace(gap=where(built[0], solution.mapping, groups[0]))
+    return solution
+
+
+def sentence_groups(graphs: Optional[Tuple[Graph, Graph]], n: int,
+                    m: int) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+    """The sentences of the nodes of a pair of documents (mrp.metrics.seed), or None."""
+    from mrp.metrics.seed import sentence_groups as groups
+
+    return groups(graphs, n, m)
 
 
 def seeding(graphs: Optional[Tuple[Graph, Graph]]) -> Optional[Seeding]:
@@ -216,14 +256,15 @@ def same(gold: NormalGraph, system: NormalGraph) -> bool:
 def score_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None,
                  errors: bool = False, timeout: Optional[float] = None,
                  graphs: Optional[Tuple[Graph, Graph]] = None, handover: bool = True,
-                 explain: bool = False) -> PairScore:
-    """Score two normalized graphs (``explain``: with the :class:`Detail` of its tuples).
+                 explain: bool = False, sentence: bool = False) -> PairScore:
+    """Score two normalized graphs (``explain``: with the :class:`Detail` of its tuples; ``sentence``:
+    documents aligned within sentences).
 
     Identical graphs are matched node by node at once (every tuple matches:
     proved optimal).  A pair solved without its edges reports the tuples its
     map matches and the bound min(g, s).
     """
-    solution = solve_normal(gold, system, limit, timeout, graphs, handover)
+    solution = solve_normal(gold, system, limit, timeout, graphs, handover, sentence)
     mapping = solution.mapping
     counts = count(gold, system, mapping)
     g, s, c = counts["all"]
@@ -244,6 +285,7 @@ def score_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = 
         errors=differences(gold, system, mapping) if errors else None,
         note=solution.note,
         detail=normal_detail(gold, system, mapping) if explain else None,
+        gap=solution.gap,
     )
 
 

@@ -55,6 +55,9 @@ class Options:
     #: pairs the search leaves open go to the mixed-integer program (False: ``--no-mip``)
     mip: bool = True
     smatch_compat: bool = False
+    #: SMATCH and MRP on documents: "sentence" restricts the alignment to within sentences (docSmatch's
+    #: restriction; mrp.metrics.seed), "none" aligns the whole document
+    doc_align: str = "none"
     #: AnCast: reproduce AnCast 0.1.1 (its reading, alignment and scoring) instead of the optimum
     ancast_compat: bool = False
     #: juːmæʧ: the comparator's greedy correspondence (compare_umr.pl) instead of the exact one

@@ -9,19 +9,28 @@ sentence-by-sentence alignment.  Sentences are found from the graph alone: the
 nodes reached from each ``sntK`` edge along edges in their written direction,
 a node reached from several sentences belonging to the first; graphs of
 another shape get no seed.
+
+The same sentences restrict the alignment under ``--doc-align sentence``
+(:func:`sentence_groups`), as DocAMR's docSmatch does: a gold node of sentence
+K may match only a system node of sentence K, the root only the root (nodes in
+no sentence form group 0 with it), and a node merged across sentences (a
+coreference chain) belongs to the sentence of its first mention, the first
+sentence that reaches it.  Every triple of the document is counted, the
+cross-sentence ones too; the optimum is the best map *within sentences*, a
+restriction: it can be below the unrestricted optimum, never above.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
 from mrp.graph import Graph
 from mrp.solver.problem import Problem, restrict
 
-__all__ = ["sentences", "sentence_seed"]
+__all__ = ["sentences", "sentence_groups", "restricted", "sentence_seed"]
 
 _SENTENCE = re.compile(r"snt(\d+)$", re.IGNORECASE)
 #: Search steps per sentence pair (the sentences of a document are small; the seed needs no proof).
@@ -63,6 +72,34 @@ def sentences(graph: Graph) -> Optional[Dict[int, List[int]]]:
                     todo.append(neighbour)
         blocks[number] = block
     return blocks
+
+
+def groups(graph: Graph) -> Optional[np.ndarray]:
+    """The sentence number of each node position of a multi-sentence graph (0: the root, or no sentence),
+    or None when the graph is not a document."""
+    blocks = sentences(graph)
+    if blocks is None:
+        return None
+    out = np.zeros(len(graph.nodes), np.int64)
+    for number, block in blocks.items():
+        out[np.array(block, np.int64)] = number
+    return out
+
+
+def sentence_groups(graphs: Optional[Tuple[Graph, Graph]], n: int,
+                    m: int) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+    """The sentence of each gold and each system node when both graphs are documents of ``n`` and ``m``
+    nodes (their positions those of the solver's problem), else None (the pair is aligned unrestricted)."""
+    if graphs is None or (n, m) != (len(graphs[0].nodes), len(graphs[1].nodes)):
+        return None
+    gold = groups(graphs[0])
+    system = groups(graphs[1]) if gold is not None else None
+    return None if gold is None or system is None else (gold, system)
+
+
+def restricted(graphs: Tuple[Graph, Graph]) -> bool:
+    """Whether ``--doc-align sentence`` restricts the alignment of this pair (both are documents)."""
+    return sentence_groups(graphs, len(graphs[0].nodes), len(graphs[1].nodes)) is not None
 
 
 def sentence_seed(problem: Problem, gold: Graph, system: Graph,

@@ -31,14 +31,17 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any, Dict, Hashable, List, Optional, Tuple
 
+import numpy as np
+
 from mrp import rules
 from mrp.errors import ScoreError
 from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.detail import triple_detail
+from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
 from mrp.metrics.driver import evaluate as drive
-from mrp.metrics.mrp_pair import seeding, solve_problem
+from mrp.metrics.mrp_pair import seeding, sentence_groups, solve_within
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.normalize import normalize
@@ -247,15 +250,18 @@ def score_triples(gid: str, gold: Tuple[Local, Relations, int], system: Tuple[Lo
     local_s, rel_s, s = system
     if not (local_g and local_s):
         return {"g": g, "s": s, "c": 0, "exact": True, "bound": 0, "steps": 0}
-    if local_g == local_s and rel_g == rel_s:  # the same graph: the identity matches every triple
+    groups = sentence_groups(graphs, len(local_g), len(local_s))
+    restricted = options.doc_align == "sentence"
+    identical = groups is None or not restricted or np.array_equal(*groups)  # sentences too, when restricted
+    if local_g == local_s and rel_g == rel_s and identical:  # the same graph: the identity matches all
         identity = list(range(len(local_g)))
         c = matched(identity, local_g, local_s, rel_g, rel_s)
         same: Dict[str, Any] = {"g": g, "s": s, "c": c, "exact": True, "bound": c, "steps": 0}
         if mapping:
             same["mapping"] = identity
         return same
-    solution = solve_problem(lambda stop: from_triples(local_g, local_s, rel_g, rel_s, stop), options.limit,
-                             options.timeout, seeding(graphs), options.mip)
+    solution = solve_within(lambda stop: from_triples(local_g, local_s, rel_g, rel_s, stop), groups,
+                            restricted, options.limit, options.timeout, seeding(graphs), options.mip)
     c = matched(solution.mapping, local_g, local_s, rel_g, rel_s)
     if solution.complete and c != solution.value:
         raise ScoreError(f"graph {gid}: internal error: solver value {solution.value} disagrees with the "
@@ -269,6 +275,8 @@ def score_triples(gid: str, gold: Tuple[Local, Relations, int], system: Tuple[Lo
         item["cut"] = solution.cut
     if solution.note:
         item["note"] = solution.note
+    if solution.gap is not None:
+        item["gap"] = solution.gap
     return item
 
 
@@ -289,12 +297,12 @@ class SMATCH(Metric):
     parameters = (Parameter("smatch_compat", "--smatch-compat",
                             "smatch: reproduce the original SMATCH tool's counts, defects included "
                             "(duplicate triples counted repeatedly, quoted strings cut to their first "
-                            "word)"),)
+                            "word)"), DOC_ALIGN)
     searches = True
     explains = True
 
     def signature_fields(self, options: Options) -> List[str]:
-        return [triples_field(options)]
+        return [triples_field(options), *doc_align_field(options)]
 
     def prepare(self, options: Options) -> None:
         self.load_solver(options)
@@ -303,7 +311,8 @@ class SMATCH(Metric):
         item = score_pair(pair.gold, pair.system, options)
         return PairResult({(): (item["g"], item["s"], item["c"])}, exact=item["exact"], bound=item["bound"],
                           steps=item["steps"], cut=item.get("cut"), errors=item.get("differences"),
-                          note=item.get("note"), detail=item.get("detail"))
+                          note=item.get("note"), detail=item.get("detail"),
+                          extra={"gap": item["gap"]} if "gap" in item else {})
 
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
         total = triples(graph, options)[2]
@@ -318,6 +327,7 @@ class SMATCH(Metric):
         out["time"], out["cpu"] = run.seconds()
         out.update(run.search(()))
         out["compat"] = run.options.smatch_compat
+        out.update(doc_align_report(run))
         out["invalid"] = len(run.pairing.invalid)
         return out
 

@@ -59,8 +59,12 @@ EPS = 0.004
 #: than long tuning): first step QUICK[0], shrinking by QUICK[2] after QUICK[1] stalls, down to QUICK[3].
 SHORT_ROOT = 100
 QUICK = (0.25, 3, 0.6, 1 / 64)
-#: Root rounds stop after about this many elementary steps of assignments (N^3 each; one at least).
+#: Root rounds stop after about this many elementary steps of assignments (N^3 each; one at least) ...
 ROOT_WORK = 4e9
+#: ... and after this many for a document started from its sentence-by-sentence map (a seed): at
+#: 600 nodes a side, 4e9 allows 18 rounds and leaves the bound 4 points of F above the map found, where
+#: 130 rounds close it to 0.2 points (bench/docbench.py, k = 64); the pair's stop flag ends them.
+DOCUMENT_ROOT_WORK = 4e10
 #: The root solves assignments up to this many nodes on the larger side (the search up to ``lap_size``).
 ROOT_LAP_SIZE = 2000
 
@@ -112,11 +116,12 @@ def subgradient(pb, share, col, theta):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def root(pb, ix, share, use_lap, stop, sc, best_pi):  # pragma: no cover - compiled
+def root(pb, ix, share, use_lap, stop, sc, best_pi, work):  # pragma: no cover - compiled
     """The root bound and incumbent: returns (best, bound); ``share`` ends as the best shares found.
 
     ``best_pi`` receives the incumbent's map.  Without assignments
-    (``use_lap`` False) one round: the row/column bound and a greedy map.
+    (``use_lap`` False) one round: the row/column bound and a greedy map; ``work``: elementary steps of
+    assignments at most (ROOT_WORK or DOCUMENT_ROOT_WORK).
     """
     n, m = pb.U.shape
     P = np.zeros((n, m), np.int64)
@@ -127,7 +132,7 @@ def root(pb, ix, share, use_lap, stop, sc, best_pi):  # pragma: no cover - compi
     size = max(n, m)
     theta, stall_most, decay, eps = (THETA, STALL, DECAY, EPS) if size >= SHORT_ROOT else QUICK
     stall = 0
-    rounds = min(ROUNDS, max(1, int(ROOT_WORK / (size * size * size)))) if use_lap else 1
+    rounds = min(ROUNDS, max(1, int(work / (size * size * size)))) if use_lap else 1
     for rnd in range(rounds):
         if rnd > 0 and stop[0]:
             break
@@ -208,7 +213,8 @@ def solve(pb, limit, lap_size, stop, seed):  # pragma: no cover - compiled
         share[q] = pb.cw[q] * SCALE // 2
     use_lap = max(n, m) <= lap_size
     root_lap = max(n, m) <= max(lap_size, ROOT_LAP_SIZE)
-    best, bound = root(pb, ix, share, root_lap, stop, sc, best_pi)
+    work = DOCUMENT_ROOT_WORK if seed.shape[0] == n else ROOT_WORK
+    best, bound = root(pb, ix, share, root_lap, stop, sc, best_pi, work)
     if seed.shape[0] == n and best < bound:
         pi = seed.copy()
         improve(pi, m, pb, ix, 50, stop)

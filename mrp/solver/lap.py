@@ -86,3 +86,61 @@ def assignment(B, stop, with_slack):  # pragma: no cover - compiled
         for j in range(m):
             slack[i, j] = cost[i + 1, j + 1] - u[i + 1] - v[j + 1]
     return True, value, col, slack
+
+
+@njit(cache=True)
+def rows_assignment(B):  # pragma: no cover - compiled
+    """The value of a maximum-weight assignment of the rows of a non-negative matrix with no more rows than
+    columns (each row to its own column; a row at a zero is as good as unmatched): shortest augmenting paths
+    on the rectangular matrix, O(n^2 m), for a few rows against many columns."""
+    n, m = B.shape
+    top = 0
+    for i in range(n):
+        for j in range(m):
+            if B[i, j] > top:
+                top = B[i, j]
+    u = np.zeros(n + 1, np.int64)
+    v = np.zeros(m + 1, np.int64)
+    p = np.zeros(m + 1, np.int64)
+    way = np.zeros(m + 1, np.int64)
+    minv = np.empty(m + 1, np.int64)
+    used = np.empty(m + 1, np.bool_)
+    for i in range(1, n + 1):
+        p[0] = i
+        j0 = 0
+        minv[:] = _INF
+        used[:] = False
+        while True:
+            used[j0] = True
+            i0 = p[j0]
+            delta = _INF
+            j1 = 0
+            for j in range(1, m + 1):
+                if not used[j]:
+                    cur = top - B[i0 - 1, j - 1] - u[i0] - v[j]
+                    if cur < minv[j]:
+                        minv[j] = cur
+                        way[j] = j0
+                    if minv[j] < delta:
+                        delta = minv[j]
+                        j1 = j
+            for j in range(m + 1):
+                if used[j]:
+                    u[p[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
+            j0 = j1
+            if p[j0] == 0:
+                break
+        while True:
+            j1 = way[j0]
+            p[j0] = p[j1]
+            j0 = j1
+            if j0 == 0:
+                break
+    value = 0
+    for j in range(1, m + 1):
+        if p[j] > 0:
+            value += B[p[j] - 1, j - 1]
+    return value

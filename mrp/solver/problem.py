@@ -259,3 +259,24 @@ def restrict(problem: Problem, rows: np.ndarray, cols: np.ndarray) -> Problem:
                    problem.lab[edges], cptr, system_at[problem.cc[kept]], system_at[problem.cd[kept]],
                    system_edge_at[problem.cf[kept]], problem.cw[kept], system_at[problem.ssrc[kept_system]],
                    system_at[problem.stgt[kept_system]], problem.complete)
+
+
+def within(problem: Problem, gold_groups: np.ndarray, system_groups: np.ndarray) -> Problem:
+    """The Problem where gold node i may match system node j only when ``gold_groups[i] ==
+    system_groups[j]`` (e.g. the sentences of two documents): every other pair is worth nothing (its
+    reward is 0 and no edge candidate uses it), so an optimal map of this Problem, with the pairs across
+    groups unmapped (:func:`unmapped_across`), is an optimal map among those within groups, of the same
+    value; its bound bounds them."""
+    same = gold_groups[:, None] == system_groups[None, :]
+    edge_of = candidate_edges(problem)
+    kept = ((gold_groups[problem.src[edge_of]] == system_groups[problem.cc])
+            & (gold_groups[problem.tgt[edge_of]] == system_groups[problem.cd]))
+    cptr = np.zeros(problem.src.shape[0] + 1, np.int64)
+    np.cumsum(np.bincount(edge_of[kept], minlength=problem.src.shape[0]), out=cptr[1:])
+    return problem._replace(U=np.where(same, problem.U, 0), cptr=cptr, cc=problem.cc[kept],
+                            cd=problem.cd[kept], cf=problem.cf[kept], cw=problem.cw[kept])
+
+
+def unmapped_across(mapping: List[int], gold_groups: np.ndarray, system_groups: np.ndarray) -> List[int]:
+    """The map with every pair across groups unmapped (worth nothing under :func:`within`)."""
+    return [j if j >= 0 and gold_groups[i] == system_groups[j] else -1 for i, j in enumerate(mapping)]
