@@ -80,6 +80,9 @@ def _tree() -> Set[int]:
 def test_the_cluster_listens_on_localhost_only(client) -> None:
     assert client.scheduler.address.startswith("tcp://127.0.0.1:")
     assert all(address.startswith("tcp://127.0.0.1:") for address in client.scheduler_info()["workers"])
+    # Dask's HTTP endpoints (dashboard, health) too: a free port of 127.0.0.1, not :8787 on every interface
+    assert client.dashboard_link.startswith("http://127.0.0.1:")
+    assert not client.dashboard_link.startswith("http://127.0.0.1:8787/")
     found = _listening(_tree())
     assert len(found) >= 3  # the scheduler's and the workers' comms and HTTP servers
     loopback = ("0100007F:", "0000000000000000FFFF00000100007F:")  # 127.0.0.1, as IPv4 and mapped IPv6

@@ -65,12 +65,16 @@ def report_of(tmp_path: Path, name: str, args: List[str]) -> Path:
     return report
 
 
-@pytest.mark.parametrize("name", ["eds", "amr"])
+@pytest.mark.parametrize("name", ["eds", "amr", "umr"])
 def test_the_report_runs_sorts_and_opens_a_pair_in_chromium(tmp_path: Path, name: str) -> None:
     chromium()
     if name == "eds":
         args = ["--gold", str(shared_file("data", "wsj", "eds", "wsj.mrp")),
                 str(shared_file("data", "pairs", "eds", "wsj.pet.mrp"))]
+    elif name == "umr":  # juːmæʧ on a Czech UMR document: token alignments, document-level relations
+        folder = shared_file("data", "umr", "czech-pdtc")
+        args = ["--score", "umatch", "--n", "8", "--gold", str(folder / "pdt-gold.umr"),
+                str(folder / "pdt-conv.umr")]
     else:
         folder = shared_file("data", "pairs", "amr")
         args = ["--score", "smatch", "--n", "12", "--gold", str(folder / "coli.gold.amr"),

@@ -1,4 +1,5 @@
-"""The README's commands, run: each output it shows is what the command prints today.
+"""The commands of the README and its guides (docs/guide/), run: each output shown is what the command prints
+today.
 
 A block of output in the README follows a marker ``<!-- output of: COMMAND -->``
 (an HTML comment, invisible on the rendered page); the command runs from the
@@ -20,7 +21,9 @@ import pytest
 
 from conftest import ROOT
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: the README and the guides it links (docs/guide/*.md): their commands and outputs alike
+README = "\n".join(path.read_text(encoding="utf-8")
+                   for path in [ROOT / "README.md", *sorted((ROOT / "docs" / "guide").glob("*.md"))])
 MARKER = re.compile(r"<!-- output of: (.+?) -->\n+```[a-z]*\n(.*?)```", re.S)
 RUNNING = re.compile(r'("(?:time|cpu)": )[0-9.e+-]+')
 TOOLS = {"mrp-score": "score", "mrp-convert": "convert", "mrp-validate": "validate", "mrp-mtool": "mtool",

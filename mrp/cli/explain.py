@@ -41,7 +41,7 @@ def explained(metrics: List[str], args: argparse.Namespace) -> Optional[str]:
     able = [name for name in metrics if metric(name).explains]
     if not able:
         fail(PROGRAM, f"--explain: {', '.join(metrics)} align(s) no nodes to show; explain with --score mrp, "
-                      "smatch, ancast or unlabeled")
+                      "smatch, ancast, umatch or unlabeled")
     if len(metrics) > 1 and not args.quiet:
         warn(PROGRAM, f"--explain shows the pairs of {able[0]} (the first metric named that aligns nodes)")
     return able[0]

@@ -169,6 +169,17 @@ def _documents(gold: SideView, system: SideView, aligned: Dict[str, str]) -> Non
                         for k, s, lab, t, _ in system.documents]
 
 
+def _counted_documents(gold: SideView, system: SideView, facts: Sequence[Fact]) -> None:
+    """Document-level relations as the metric counted them (its ``document`` facts, ``source :label
+    target``): a gold relation as its fact says, a system one surplus where the metric says so."""
+    said = {fact.text: fact.status for fact in facts if fact.status != SURPLUS}
+    surplus = {fact.text for fact in facts if fact.status == SURPLUS}
+    gold.documents = [(k, s, lab, t, said.get(f"{s} :{lab} {t}", MISSED))
+                      for k, s, lab, t, _ in gold.documents]
+    system.documents = [(k, s, lab, t, SURPLUS if f"{s} :{lab} {t}" in surplus else MATCHED)
+                        for k, s, lab, t, _ in system.documents]
+
+
 def figures(primary: Optional[Sequence[str]], headline: Optional[Sequence[str]], counts: Dict[Any, Any],
             item: Dict[str, Any]) -> Figures:
     """A pair's figures: g, s, c and F at the metric's primary count path, else F of its first headline."""
@@ -209,7 +220,10 @@ def pair_view(index: int, gold: Graph, system: Graph, detail: Optional[Detail], 
             _place(right, by_id[1], fact, fact.system)
     gold_names, system_names = left.names(), right.names()
     view.facts = [(fact.kind, fact.status, describe(fact, gold_names, system_names)) for fact in detail.facts]
-    if left.documents or right.documents:
+    counted = [fact for fact in detail.facts if fact.kind == "document"]
+    if counted:
+        _counted_documents(left, right, counted)
+    elif left.documents or right.documents:
         _documents(left, right, {system_names[s]: gold_names[g] for g, s in detail.correspondence
                                  if s in system_names and g in gold_names})
     return view

@@ -10,7 +10,7 @@ comprehensive score adds the labeled relation sums (LRM) of the sentences to
 the three kinds' sums, per side.
 
 With ``compat`` the ends are identified as AnCast++ 0.1.1 does (quirk 17 of
-the README): names get integer ids in the order they are met, sentence by
+docs/guide/metrics.md): names get integer ids in the order they are met, sentence by
 sentence, test before gold; only variables of the *current* sentence go
 through its alignment, and a variable of an earlier sentence not met before is
 matched by its name.  Otherwise every variable is resolved to its sentence and

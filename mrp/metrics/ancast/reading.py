@@ -8,8 +8,8 @@ and ``mod`` as ``mod-of`` with its ends swapped).  A relation end is a node
 position or, for a constant, its text.
 
 :func:`view` builds this from a :class:`~mrp.graph.Graph` read by a codec.
-With ``compat`` it applies the reading quirks of AnCast 0.1.1 (listed in the
-README); without, it reads the graph as written: every constant is kept, the
+With ``compat`` it applies the reading quirks of AnCast 0.1.1 (listed in
+docs/guide/metrics.md); without, it reads the graph as written: every constant is kept, the
 sense is a final ``-NN``, and the project's inverse-role rule applies.
 """
 

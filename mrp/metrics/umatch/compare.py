@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from mrp.errors import MRPError
 from mrp.metrics.umatch.links import candidates, symmetrize
 from mrp.metrics.umatch.model import Node, Sentence, UmrFile
 from mrp.metrics.umatch.triples import UNMAPPED, Selection, compare, count
+from mrp.metrics.umatch.triples import Comparison as Compared  # a node pair's (this module's: a run's)
 
 #: maps one sentence pair's nodes 1:1 (the exact search), instead of the greedy
 Mapper = Callable[[Sentence, Sentence, str, str, "Settings"], None]
@@ -170,17 +171,11 @@ def attributes(tally: Counter, sentence0: Sentence, sentence1: Sentence,  # type
     nodes0, nodes1 = sentence0.nodes, sentence1.nodes
     for variable in sorted(nodes0):
         node = nodes0[variable]
-        linked = node.mapped(label1)
-        if not linked:
-            found = compare(node, nodes0, None, nodes1, None, selection)
-            tally["total0"] += found.total0
+        chosen = counterpart(node, nodes0, nodes1, label1, selection)
+        if chosen is None:
+            tally["total0"] += compare(node, nodes0, None, nodes1, None, selection).total0
             continue
-        best = None
-        for other in linked:
-            result = compare(node, nodes0, nodes1[other], nodes1, label1, selection)
-            if best is None or result.correct > best.correct:
-                best = result
-        assert best is not None
+        best = chosen[1]
         tally["total0"] += best.total0
         tally["total1"] += best.total1
         tally["correct"] += best.correct
@@ -199,6 +194,18 @@ def attributes(tally: Counter, sentence0: Sentence, sentence1: Sentence,  # type
         tally["total1"] += total1
 
 
+def counterpart(node: Node, nodes0: Dict[str, Node], nodes1: Dict[str, Node], label1: str,
+                selection: Selection) -> Optional[Tuple[Node, Compared]]:
+    """The node of file ``label1`` a node is compared with (of those it is linked to, the first with the
+    most correct pairs) and that comparison; None when it is linked to none."""
+    best: Optional[Tuple[Node, Compared]] = None
+    for other in node.mapped(label1):
+        result = compare(node, nodes0, nodes1[other], nodes1, label1, selection)
+        if best is None or result.correct > best[1].correct:
+            best = nodes1[other], result
+    return best
+
+
 def single(name: str, label: str, nodes: Dict[str, Node]) -> str:
     """The counterpart in file ``label`` of a document-level relation's end (itself when it names no node;
     UNMAPPED when the node has none)."""
@@ -213,25 +220,33 @@ def single(name: str, label: str, nodes: Dict[str, Node]) -> str:
     return found[0]
 
 
-def docrels(sentence0: Sentence, sentence1: Sentence, nodes0: Dict[str, Node], nodes1: Dict[str, Node],
-            label0: str, label1: str, selection: Selection) -> Tuple[int, int, int]:
-    """(correct, total0, total1) of the document-level relations of the two sentences, their ends
-    projected through the file-wide variables (the last definition of a variable in a file wins)."""
-    correct = total0 = total1 = 0
+def docrel_statuses(sentence0: Sentence, sentence1: Sentence, nodes0: Dict[str, Node],
+                    nodes1: Dict[str, Node], label0: str, label1: str, selection: Selection
+                    ) -> Iterator[Tuple[int, str, bool]]:
+    """(side, triple, matched) of each document-level relation of the two sentences that counts: every one
+    of sentence 0 (side 0), matched where its ends projected through the file-wide variables (the last
+    definition of a variable in a file wins) give one of sentence 1's; then each of sentence 1's (side 1)
+    that no relation of sentence 0 gives so."""
     for triple in sorted(sentence0.docrels):
         a, relation, b = triple.split(" ")
-        if selection.ignored(relation):
-            continue
-        if f"{single(a, label1, nodes0)} {relation} {single(b, label1, nodes0)}" in \
-                sentence1.docrels:
-            correct += 1
-            total1 += 1
-        total0 += 1
+        if not selection.ignored(relation):
+            yield 0, triple, f"{single(a, label1, nodes0)} {relation} {single(b, label1, nodes0)}" in \
+                sentence1.docrels
     for triple in sorted(sentence1.docrels):
         a, relation, b = triple.split(" ")
         if selection.ignored(relation):
             continue
-        if f"{single(a, label0, nodes1)} {relation} {single(b, label0, nodes1)}" not in \
-                sentence0.docrels:
-            total1 += 1
+        if f"{single(a, label0, nodes1)} {relation} {single(b, label0, nodes1)}" not in sentence0.docrels:
+            yield 1, triple, False
+
+
+def docrels(sentence0: Sentence, sentence1: Sentence, nodes0: Dict[str, Node], nodes1: Dict[str, Node],
+            label0: str, label1: str, selection: Selection) -> Tuple[int, int, int]:
+    """(correct, total0, total1) of the document-level relations of the two sentences (a matched relation
+    counts on both sides)."""
+    correct = total0 = total1 = 0
+    for side, _, hit in docrel_statuses(sentence0, sentence1, nodes0, nodes1, label0, label1, selection):
+        correct += hit
+        total0 += side == 0
+        total1 += side == 1 or hit
     return correct, total0, total1

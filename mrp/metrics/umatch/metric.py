@@ -10,7 +10,7 @@ from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
-from mrp.metrics.umatch import compare, graphs
+from mrp.metrics.umatch import compare, explained, graphs
 from mrp.metrics.umatch.details import differences
 from mrp.metrics.umatch.exact import ExactMapper
 from mrp.metrics.umatch.triples import Selection, count
@@ -54,6 +54,7 @@ class UMatch(Metric):
     )
     searches = True
     contextual = True
+    explains = True
 
     def __init__(self) -> None:
         self._results: Dict[str, PairResult] = {}
@@ -103,10 +104,20 @@ class UMatch(Metric):
             if options.errors:
                 errors = differences(gold.sentences[number - 1], system.sentences[number - 1], "GOLD",
                                      "SYSTEM", chosen.selection)
+            shown = None
+            if options.explain:
+                first, second = gold.sentences[number - 1], system.sentences[number - 1]
+                tables = None
+                if chosen.document_level:
+                    tables = (first.scope or {}, second.scope or {}) if mapper is not None else \
+                        (explained.as_of(first.source or gold.nodes, gold.sentences[:number]),
+                         explained.as_of(second.source or system.nodes, system.sentences[:number]))
+                shown = explained.detail(first, second, pair.gold, pair.system, "GOLD", "SYSTEM",
+                                         chosen.selection, tables)
             self._results[pair.gold.id] = PairResult(
                 paths, exact=True if proof is None else proof.exact, bound=c + gap,
                 steps=0 if proof is None else proof.steps, cut=None if proof is None else proof.cut,
-                errors=errors, note=None if proof is None else proof.note)
+                errors=errors, note=None if proof is None else proof.note, detail=shown)
         progress = options.run.progress
         for graph, note in notes:
             if progress is not None:

@@ -1,6 +1,6 @@
 """Reading a UMR file the way the shared task's comparator (``compare_umr.pl``) reads it.
 
-Its rules, which this module reproduces (each is a compat quirk listed in the README):
+Its rules, which this module reproduces (each is a compat quirk listed in docs/guide/umr.md):
 
 - a sentence is a run of blocks; blocks are separated by one blank line, sentences by two or more;
   the blocks are, in order, sentence information (the first ``Words:`` line gives the tokens), the

@@ -111,19 +111,27 @@ def compare(node0: Node, nodes0: Dict[str, Node], node1: Optional[Node], nodes1:
         missing = [(name, shown, UNMAPPED) for name, shown, _ in pairs0] if details else []
         return Comparison(len(pairs0), 0, 0, missing, False)
     pairs1 = attributes(node1, nodes1, None, selection)
-    left = Counter((name, value) for name, _, value in pairs1)
-    correct = 0
-    found: List[bool] = []
-    for name, _, value in pairs0:
-        if left[(name, value)] > 0:
-            left[(name, value)] -= 1
-            correct += 1
-            found.append(True)
-        else:
-            found.append(False)
+    found = matched(pairs0, pairs1)[0]
+    correct = sum(found)
     mismatches = _mismatches(pairs0, pairs1, found) if details else []
     matches = [pair for pair, hit in zip(pairs0, found) if hit] if details else []
     return Comparison(len(pairs0), len(pairs1), correct, mismatches, True, matches)
+
+
+def matched(pairs0: List[Pair], pairs1: List[Pair]) -> Tuple[List[bool], List[bool]]:
+    """Which of node 0's pairs match one of node 1's (compared values equal, each of node 1's used once, in
+    order), and which of node 1's are used so."""
+    free: Dict[Tuple[str, str], List[int]] = {}
+    for k, (name, _, value) in enumerate(pairs1):
+        free.setdefault((name, value), []).append(k)
+    found0 = [False] * len(pairs0)
+    found1 = [False] * len(pairs1)
+    for k, (name, _, value) in enumerate(pairs0):
+        left = free.get((name, value))
+        if left:
+            found0[k] = True
+            found1[left.pop(0)] = True
+    return found0, found1
 
 
 def _mismatches(pairs0: List[Pair], pairs1: List[Pair], found: List[bool]) -> List[Tuple[str, str, str]]:
