@@ -3,12 +3,15 @@ the same arrays, bit for bit, as the local run."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+from typing import List, Set
+
 import numpy as np
 import pytest
 from test_similarity import coli, random_graphs
 
 import mrp
-from mrp.allpairs.cluster import close, connect
 
 distributed = pytest.importorskip("dask.distributed", reason="dask is not installed (pip install "
                                   "'mrp-graphs[dask]'; make test installs it)")
@@ -16,11 +19,11 @@ distributed = pytest.importorskip("dask.distributed", reason="dask is not instal
 
 @pytest.fixture(scope="module")
 def client():
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                       dashboard_address="127.0.0.1:0")
-    with distributed.Client(cluster) as made:
-        yield made
-    cluster.close()
+    from mrp.allpairs.cluster import close, connect
+
+    made = connect("local", 2)  # what --scheduler local starts
+    yield made
+    close(made)
 
 
 def test_a_local_cluster_gives_the_local_numbers(client) -> None:
@@ -39,18 +42,48 @@ def test_ensemble_on_the_cluster(client) -> None:
     assert mrp.ensemble(systems, client=client).chosen == mrp.ensemble(systems).chosen
 
 
-def test_the_cluster_binds_to_localhost(client) -> None:
+def _listening(pids: Set[int]) -> List[str]:
+    """The local addresses of the TCP sockets that the processes listen on (from /proc)."""
+    inodes = set()
+    for pid in pids:
+        try:
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                if link.startswith("socket:["):
+                    inodes.add(link[8:-1])
+        except OSError:
+            pass
+    found = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table, encoding="ascii") as stream:
+            for line in stream.readlines()[1:]:
+                fields = line.split()
+                if fields[3] == "0A" and fields[9] in inodes:  # LISTEN
+                    found.append(fields[1])
+    return found
+
+
+def _tree() -> Set[int]:
+    pids, todo = set(), [os.getpid()]
+    while todo:
+        pid = todo.pop()
+        pids.add(pid)
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                todo.extend(int(child) for child in (task / "children").read_text().split())
+            except OSError:
+                pass
+    return pids
+
+
+@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux /proc to list sockets")
+def test_the_cluster_listens_on_localhost_only(client) -> None:
     assert client.scheduler.address.startswith("tcp://127.0.0.1:")
     assert all(address.startswith("tcp://127.0.0.1:") for address in client.scheduler_info()["workers"])
     # Dask's HTTP endpoints (dashboard, health) too: a free port of 127.0.0.1, not :8787 on every interface
     assert client.dashboard_link.startswith("http://127.0.0.1:")
     assert not client.dashboard_link.startswith("http://127.0.0.1:8787/")
-
-
-def test_mrp_starts_a_local_cluster_on_localhost_only() -> None:
-    client = connect("local", 1)
-    try:
-        assert client.scheduler.address.startswith("tcp://127.0.0.1:")
-        assert client.dashboard_link.startswith("http://127.0.0.1:")
-    finally:
-        close(client)
+    found = _listening(_tree())
+    assert len(found) >= 3  # the scheduler's and the workers' comms and HTTP servers
+    loopback = ("0100007F:", "0000000000000000FFFF00000100007F:")  # 127.0.0.1, as IPv4 and mapped IPv6
+    assert all(address.startswith(loopback) for address in found), found

@@ -1,7 +1,7 @@
 """Blocks as tasks of a Dask cluster (``pip install mrp-graphs[dask]``; imported only when a run is given a
 client or a scheduler address).  The work (graphs, metric, options) is scattered to the workers once; each
 block is one task; Dask runs again the tasks of a worker that dies.  A local cluster made here listens on
-127.0.0.1 only (its scheduler, workers and the scheduler's HTTP endpoints, on free ports)."""
+127.0.0.1 only (its comms and its HTTP servers)."""
 
 from __future__ import annotations
 
@@ -29,8 +29,11 @@ def connect(address: str, workers: int = 2) -> Any:
     or, for ``local``, of a new cluster of ``workers`` processes on 127.0.0.1 (closed with the client)."""
     distributed = _dask()
     if address == "local":
+        # every server of the cluster on 127.0.0.1: its comms (host), and the HTTP servers of the scheduler
+        # and of the workers, which Dask otherwise opens on every interface (port 8787 and a random one)
         cluster = distributed.LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
-                                           host="127.0.0.1", dashboard_address="127.0.0.1:0")
+                                           host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                                           worker_dashboard_address="127.0.0.1:0")
         client = distributed.Client(cluster)
         client._mrp_cluster = cluster  # closed with the client by close()
         return client
