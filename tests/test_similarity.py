@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import List
+from typing import List, Tuple
 
 import numpy as np
 import pytest
@@ -154,8 +154,10 @@ def test_invalid_input_is_refused_with_file_and_line(tmp_path: Path) -> None:
     bad.write_text("(a / dog)\n\n(b / cat :ARG0 )\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"bad.amr:3"):
         mrp.similarity(str(bad), metric="smatch", format="amr")
-    with pytest.raises(mrp.errors.MRPError, match="no per-pair counts"):
-        mrp.similarity(random_graphs(1, 3), metric="sembleu")
+    with pytest.raises(mrp.errors.MRPError, match="no per-pair figure"):
+        mrp.similarity(random_graphs(1, 3), metric="aspects")
+    with pytest.raises(mrp.errors.MRPError, match="in the context of their documents"):
+        mrp.similarity(random_graphs(1, 3), metric="umatch")
 
 
 def cli(*arguments: str, **kwargs) -> subprocess.CompletedProcess:
@@ -283,3 +285,23 @@ def test_a_killed_worker_loses_nothing() -> None:
     assert killed, "no worker was killed"
     for name in ("f", "g", "s", "c", "exact"):
         assert np.array_equal(getattr(result, name), getattr(expected, name)), name
+
+
+@pytest.mark.parametrize("metric, path", [("sembleu", ("sembleu",)), ("ancast", ("lrm", "f"))])
+def test_metrics_without_counts_give_each_pairs_figure(metric: str, path: Tuple[str, ...]) -> None:
+    """SemBLEU's score and AnCast's LRM F per pair (both orders: neither is symmetric), counts NaN."""
+    rows = coli(6)
+    result = mrp.similarity(rows, metric=metric)
+    assert not result.symmetric and result.pairs == 36
+    for i in range(6):
+        for j in range(6):
+            node = pair_score(rows[i], rows[j], metric).item
+            for step in path:
+                node = node[step]
+            assert result.f[i, j] == node, (i, j)
+    assert np.isnan(result.c).all() and np.isnan(result.g).all()
+    assert all(result.f[i, i] == 1.0 for i in range(6))
+    top = mrp.similarity(rows, metric=metric, top_k=2)
+    for i in range(6):
+        others = sorted((j for j in range(6) if j != i), key=lambda j: (-result.f[i, j], j))[:2]
+        assert list(top.neighbours[i]) == others

@@ -71,7 +71,7 @@ def select(metric: str, options: Options, systems: Sequence[Sequence[Any]], posi
     f = np.zeros((count, k, k), np.float64)
     exact = np.ones((count, k, k), np.bool_)
     for block, result in zip(blocks, run_blocks(work, blocks, engine)):
-        values = f_array(result["g"], result["s"], result["c"])
+        values = result["f"] if "f" in result else f_array(result["g"], result["s"], result["c"])
         gold_of, system_of = np.asarray(block[0]), np.asarray(block[1])
         for x, (i, j) in enumerate(zip(gold_of.tolist(), system_of.tolist())):
             sentence, a, b = i % count, i // count, j // count

@@ -54,6 +54,7 @@ def lay_out(work: Work, blocks: Sequence[Block], results: Sequence[Dict[str, np.
     n, m = work.n, work.m
     arrays = {name: np.zeros((n, m), np.float64) for name in ("g", "s", "c", "bound")}
     exact = np.zeros((n, m), np.bool_)
+    given = np.zeros((n, m), np.float64) if results and "f" in results[0] else None
     failed: List[Tuple[int, int]] = []
     pairs = 0
     for block, result in zip(blocks, results):
@@ -64,6 +65,8 @@ def lay_out(work: Work, blocks: Sequence[Block], results: Sequence[Dict[str, np.
         arrays["g"][rows, columns] = result["g"]
         arrays["s"][rows, columns] = result["s"]
         exact[rows, columns] = result["exact"]
+        if given is not None:
+            given[rows, columns] = result["f"]
         if work.once:
             for name in ("c", "bound"):
                 arrays[name][columns, rows] = result[name]
@@ -71,7 +74,7 @@ def lay_out(work: Work, blocks: Sequence[Block], results: Sequence[Dict[str, np.
             arrays["s"][columns, rows] = result["g"]
             exact[columns, rows] = result["exact"]
         failed.extend((int(rows[k]), int(columns[k])) for k in result["failed"].tolist())
-    f = f_array(arrays["g"], arrays["s"], arrays["c"])
+    f = f_array(arrays["g"], arrays["s"], arrays["c"]) if given is None else given
     return Matrix(f, arrays["g"], arrays["s"], arrays["c"], arrays["bound"], exact, sorted(failed), pairs)
 
 

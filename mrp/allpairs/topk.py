@@ -154,7 +154,7 @@ def top_k(work: Work, k: int, engine: Engine, block_size: int = DEFAULT_BLOCK) -
                                for a in range(0, len(ordered), size)]
         for block, result in zip(blocks, run_blocks(work, blocks, engine)):
             rows, columns = np.asarray(block[0]), np.asarray(block[1])
-            f = f_array(result["g"], result["s"], result["c"])
+            f = result["f"] if "f" in result else f_array(result["g"], result["s"], result["c"])
             for x, (i, j) in enumerate(zip(rows.tolist(), columns.tolist())):
                 known[i][j] = (float(f[x]), result["g"][x], result["s"][x], result["c"][x],
                                result["bound"][x], bool(result["exact"][x]))

@@ -100,26 +100,40 @@ def f_of(g: float, s: float, c: float) -> float:
     return float(prf(g, s, c)["f"])
 
 
-def _primary(name: str) -> Tuple[str, ...]:
-    path = metric(name).primary
-    if path is None:
-        raise MRPError(f"metric '{name}' has no per-pair counts to fill a similarity matrix (use a metric "
-                       "with g, s, c per pair: smatch, mrp, edm, sdp, ucca, unlabeled, predications)")
-    return path
+def _headline(name: str) -> Tuple[str, ...]:
+    """Where a metric without per-pair counts keeps a pair's F in its item (SemBLEU's score, AnCast's LRM)."""
+    chosen = metric(name)
+    if chosen.primary is None and not chosen.headlines:
+        raise MRPError(f"metric '{name}' has no per-pair figure to fill a similarity matrix (use smatch, "
+                       "mrp, edm, sdp, ucca, unlabeled, predications, sembleu or ancast)")
+    return chosen.primary if chosen.primary is not None else chosen.headlines[0]
+
+
+def item_f(item: Any, path: Tuple[str, ...]) -> float:
+    """The F at ``path`` of a pair's item (a figures object's ``f``, or the number itself)."""
+    node = item
+    for step in path:
+        node = node.get(step, {}) if isinstance(node, dict) else {}
+    if isinstance(node, dict):
+        return float(node.get("f", 0.0))
+    return float(node) if isinstance(node, (int, float)) else 0.0
 
 
 def check(name: str) -> None:
-    """Refuse a metric that cannot fill a matrix: no per-pair counts, or pairs depending on each other."""
-    _primary(name)
+    """Refuse a metric that cannot fill a matrix: no per-pair figure, or pairs depending on each other."""
+    _headline(name)
     if metric(name).contextual:
         raise MRPError(f"metric '{name}' scores pairs in the context of their documents, not one pair alone")
 
 
 def score_block(work: Work, block: Block) -> Dict[str, np.ndarray]:
     """A block's arrays: g, s, c, bound (float64), exact (bool), and ``failed`` (the positions in the block
-    of pairs whose scoring failed; their counts are the metric's fallback, as in :func:`mrp.score`)."""
+    of pairs whose scoring failed; their counts are the metric's fallback, as in :func:`mrp.score`).  A
+    metric without per-pair counts (SemBLEU, AnCast) gives ``f`` from each pair's item instead, and NaN
+    counts."""
     rows, columns = pairs_of(work, block)
-    path = _primary(work.metric)
+    path = _headline(work.metric)
+    counted = metric(work.metric).primary is not None
     options = work.options
     # each graph the block uses, unpacked once (a large corpus is held packed)
     first = {i: live(work.rows[i]) for i in sorted(set(rows.tolist()))}
@@ -134,7 +148,17 @@ def score_block(work: Work, block: Block) -> Dict[str, np.ndarray]:
     out = {name: np.zeros(size, np.float64) for name in ("g", "s", "c", "bound")}
     out["exact"] = np.zeros(size, np.bool_)
     failed: List[int] = []
+    if not counted:
+        out["f"] = np.zeros(size, np.float64)
     for k, result in enumerate(driver.results(scorer, pairs, options)):
+        if not counted:
+            out["f"][k] = item_f(scorer.item(pairs[k], result), path)
+            for name in ("g", "s", "c", "bound"):
+                out[name][k] = np.nan
+            out["exact"][k] = result.exact
+            if result.failure:
+                failed.append(k)
+            continue
         counts = result.counts.get(path, (0, 0, 0))
         out["g"][k], out["s"][k], out["c"][k] = counts[0], counts[1], counts[2]
         out["bound"][k] = result.bound if scorer.searches else counts[2]
