@@ -145,6 +145,43 @@ def test_a_dead_worker_is_detected_and_the_run_ends(monkeypatch: pytest.MonkeyPa
                 assert result["scores"][framework][gid] == item
 
 
+def test_a_pool_broken_while_work_is_handed_to_it_blames_no_pair(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker that dies between two waits breaks the pool before it takes the next range: that range was
+    never run, so it is scored again in a new pool (with those in flight), and nothing is reported failed."""
+    import concurrent.futures
+    from concurrent.futures.process import BrokenProcessPool
+
+    pairing = pair(read_corpus(DEMO_GOLD), read_corpus(DEMO_SYSTEM))
+    healthy, _ = evaluator("edm")(pairing, Options(trace=True))
+    real = concurrent.futures.ProcessPoolExecutor
+    made: List[int] = []
+
+    class Breaking(real):  # type: ignore[misc, valid-type]
+        """The first pool refuses its third range, as a broken pool does."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(1)
+            self.first, self.handed = len(made) == 1, 0
+
+        def submit(self, *args: Any, **kwargs: Any) -> Any:
+            self.handed += 1
+            if self.first and self.handed == 3:
+                raise BrokenProcessPool("a child process terminated abruptly")
+            return super().submit(*args, **kwargs)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Breaking)
+    problems: List[str] = []
+
+    class Recorder(driver.Progress):
+        def problem(self, graph: Any, message: str) -> None:
+            problems.append(f"{graph.id}: {message}")
+
+    result, _ = evaluator("edm")(pairing, Options(trace=True, run=Execution(jobs=2, progress=Recorder())))
+    assert len(made) >= 2 and problems == []
+    assert result["scores"] == healthy["scores"]
+
+
 def _children(pid: int) -> List[int]:
     found: List[int] = []
     for task in Path(f"/proc/{pid}/task").iterdir():

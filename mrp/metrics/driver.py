@@ -108,16 +108,36 @@ def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=child_start)
     running: Dict[Future, Tuple[int, int]] = {}
     position = 0
+    refused = 0
     try:
         while position < len(pairs):
-            if suspects:
-                if not running:
-                    k = suspects.popleft()
-                    running[pool.submit(_score_range, k, k + 1)] = (k, k + 1)
-            else:
-                while todo and len(running) < 2 * jobs:
-                    start, end = todo.popleft()
-                    running[pool.submit(_score_range, start, end)] = (start, end)
+            handing: Tuple[int, int] = (0, 0)
+            try:
+                if suspects:
+                    if not running:
+                        k = suspects.popleft()
+                        handing = (k, k + 1)
+                        running[pool.submit(_score_range, k, k + 1)] = handing
+                else:
+                    while todo and len(running) < 2 * jobs:
+                        handing = todo.popleft()
+                        running[pool.submit(_score_range, *handing)] = handing
+                refused = 0
+            except BrokenProcessPool:
+                # a worker died before the pool took this range: it was not run, so it is not blamed; it and
+                # every range in flight are scored again in a new pool, as suspects
+                refused += 1
+                if refused > 3:
+                    raise ScoreError("the worker processes keep dying before they take any work; "
+                                     "score with --jobs 1") from None
+                suspects.extend(range(*handing))
+                for start, end in running.values():
+                    suspects.extend(range(start, end))
+                running.clear()
+                _stop(pool)
+                pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=child_start)
+                suspects = deque(sorted(set(suspects) - set(done)))
+                continue
             alone = len(running) == 1 and next(iter(running.values()))
             finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
             broken = False
