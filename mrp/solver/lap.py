@@ -10,6 +10,46 @@ _INF = np.int64(1) << np.int64(60)
 
 
 @njit(cache=True)
+def _augment(cost, i, u, v, p, way, minv, used):  # pragma: no cover - compiled
+    """Row ``i`` joins the assignment (Hungarian method): one shortest augmenting path over the columns
+    1.. of the 1-based ``cost``, updating the duals ``u``, ``v`` and each column's row ``p``."""
+    m = cost.shape[1] - 1
+    p[0] = i
+    j0 = 0
+    minv[:] = _INF
+    used[:] = False
+    while True:
+        used[j0] = True
+        i0 = p[j0]
+        delta = _INF
+        j1 = 0
+        for j in range(1, m + 1):
+            if not used[j]:
+                cur = cost[i0, j] - u[i0] - v[j]
+                if cur < minv[j]:
+                    minv[j] = cur
+                    way[j] = j0
+                if minv[j] < delta:
+                    delta = minv[j]
+                    j1 = j
+        for j in range(m + 1):
+            if used[j]:
+                u[p[j]] += delta
+                v[j] -= delta
+            else:
+                minv[j] -= delta
+        j0 = j1
+        if p[j0] == 0:
+            break
+    while True:
+        j1 = way[j0]
+        p[j0] = p[j1]
+        j0 = j1
+        if j0 == 0:
+            break
+
+
+@njit(cache=True)
 def assignment(B, stop, with_slack):  # pragma: no cover - compiled
     """Maximum-weight assignment of rows to columns of a non-negative matrix.
 
@@ -43,39 +83,7 @@ def assignment(B, stop, with_slack):  # pragma: no cover - compiled
     for i in range(1, N + 1):
         if stop[0]:
             return False, 0, col, slack
-        p[0] = i
-        j0 = 0
-        minv[:] = _INF
-        used[:] = False
-        while True:
-            used[j0] = True
-            i0 = p[j0]
-            delta = _INF
-            j1 = 0
-            for j in range(1, N + 1):
-                if not used[j]:
-                    cur = cost[i0, j] - u[i0] - v[j]
-                    if cur < minv[j]:
-                        minv[j] = cur
-                        way[j] = j0
-                    if minv[j] < delta:
-                        delta = minv[j]
-                        j1 = j
-            for j in range(N + 1):
-                if used[j]:
-                    u[p[j]] += delta
-                    v[j] -= delta
-                else:
-                    minv[j] -= delta
-            j0 = j1
-            if p[j0] == 0:
-                break
-        while True:
-            j1 = way[j0]
-            p[j0] = p[j1]
-            j0 = j1
-            if j0 == 0:
-                break
+        _augment(cost, i, u, v, p, way, minv, used)
     value = 0
     for j in range(1, N + 1):
         i = p[j] - 1
@@ -105,40 +113,12 @@ def rows_assignment(B):  # pragma: no cover - compiled
     way = np.zeros(m + 1, np.int64)
     minv = np.empty(m + 1, np.int64)
     used = np.empty(m + 1, np.bool_)
+    cost = np.zeros((n + 1, m + 1), np.int64)
+    for i in range(n):
+        for j in range(m):
+            cost[i + 1, j + 1] = top - B[i, j]
     for i in range(1, n + 1):
-        p[0] = i
-        j0 = 0
-        minv[:] = _INF
-        used[:] = False
-        while True:
-            used[j0] = True
-            i0 = p[j0]
-            delta = _INF
-            j1 = 0
-            for j in range(1, m + 1):
-                if not used[j]:
-                    cur = top - B[i0 - 1, j - 1] - u[i0] - v[j]
-                    if cur < minv[j]:
-                        minv[j] = cur
-                        way[j] = j0
-                    if minv[j] < delta:
-                        delta = minv[j]
-                        j1 = j
-            for j in range(m + 1):
-                if used[j]:
-                    u[p[j]] += delta
-                    v[j] -= delta
-                else:
-                    minv[j] -= delta
-            j0 = j1
-            if p[j0] == 0:
-                break
-        while True:
-            j1 = way[j0]
-            p[j0] = p[j1]
-            j0 = j1
-            if j0 == 0:
-                break
+        _augment(cost, i, u, v, p, way, minv, used)
     value = 0
     for j in range(1, m + 1):
         if p[j] > 0:
