@@ -112,6 +112,8 @@ def normal_edge(edge: Edge) -> Tuple[int, int, Optional[str], FrozenSet[Tuple[st
         source, target, label = target, source, normal
     if label is not None:
         label = lower(label)
+    if not edge.attributes:
+        return source, target, label, _NONE
     attributes = set()
     for name, value in zip(edge.attributes, edge.values):
         name, value = lower(name), lower(value)
@@ -159,20 +161,6 @@ def _one_span(span: Anchor, text: str) -> FrozenSet[int]:
     return frozenset(range(i, j))  # one word (most spans): every position
 
 
-def _edge(edge: Edge) -> Tuple[int, int, Optional[str], FrozenSet[Tuple[str, str]]]:
-    """:func:`normal_edge`, without the attribute loop for an edge without attributes."""
-    if edge.attributes:
-        return normal_edge(edge)
-    source, target = edge.source, edge.target
-    label = edge.label if edge.label != "" else None
-    normal = edge.normal
-    if not normal and label is not None:
-        normal = normal_label(label)
-    if normal:
-        source, target, label = target, source, normal
-    return source, target, None if label is None else lower(label), _NONE
-
-
 def normalize(graph: Graph) -> NormalGraph:
     """Apply every normalization rule of the MRP metric to a graph."""
     text = graph.input
@@ -208,7 +196,7 @@ def normalize(graph: Graph) -> NormalGraph:
     for edge in graph.edges:
         if edge.source not in position or edge.target not in position:
             continue
-        source, target, label, attributes = _edge(edge)
+        source, target, label, attributes = normal_edge(edge)
         key = (position[source], position[target], label)
         if attributes:
             edges.setdefault(key, set()).update(attributes)
