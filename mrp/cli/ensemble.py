@@ -7,7 +7,7 @@ import json
 from typing import Any, List, Optional
 
 from mrp.cli.common import fail, input_format, new_parser, reader_messages, refuse_overwrite, run
-from mrp.cli.similarity import Teller, jobs_of, scoring_options
+from mrp.cli.similarity import Teller, jobs_of, pair_arguments, scoring_options
 
 PROGRAM = "mrp-ensemble"
 
@@ -35,14 +35,7 @@ def parser() -> Any:
     p.add_argument("--jobs", default="1", metavar="N|auto", help="local worker processes (default 1)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS ('local': "
                    "a cluster of --jobs processes on 127.0.0.1)")
-    p.add_argument("--block-size", type=int, metavar="B", help="pairs per block (default 2000)")
-    p.add_argument("--timeout", type=float, metavar="S",
-                   help="seconds per pair at most (default 60; 0: none)")
-    p.add_argument("--limit", type=int, metavar="N", help="search steps per pair at most")
-    p.add_argument("--smatch-compat", action="store_true", help="the original SMATCH tool's counts")
-    p.add_argument("--no-mip", action="store_true", help="no hand-over of hard pairs to HiGHS")
-    p.add_argument("--no-wiki", action="store_true", help="leave AMR :wiki out")
-    p.add_argument("--quiet", action="store_true", help="no progress and no reader warnings")
+    pair_arguments(p)
     return p
 
 

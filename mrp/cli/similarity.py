@@ -43,6 +43,12 @@ def parser() -> Any:
                    "pip install 'mrp-graphs[dask]'")
     p.add_argument("--checkpoint", metavar="DIR", help="keep each finished block in DIR")
     p.add_argument("--resume", action="store_true", help="finish the run checkpointed in --checkpoint DIR")
+    pair_arguments(p)
+    return p
+
+
+def pair_arguments(p: Any) -> None:
+    """The options of how each pair is scored and the run told (mrp-similarity and mrp-ensemble)."""
     p.add_argument("--block-size", type=int, metavar="B", help="pairs per block (default 2000)")
     p.add_argument("--timeout", type=float, metavar="S",
                    help="seconds per pair at most (default 60; 0: none)")
@@ -51,7 +57,6 @@ def parser() -> Any:
     p.add_argument("--no-mip", action="store_true", help="no hand-over of hard pairs to HiGHS")
     p.add_argument("--no-wiki", action="store_true", help="leave AMR :wiki out")
     p.add_argument("--quiet", action="store_true", help="no progress and no reader warnings")
-    return p
 
 
 def jobs_of(value: str) -> Any:
