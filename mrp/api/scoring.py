@@ -3,15 +3,14 @@ last step every result takes (macro figures, intervals, signature), shared with 
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from mrp.api.inputs import Graphs, corpus_of, read_options
 from mrp.api.results import Result
 from mrp.errors import ScoreError
 from mrp.io.corpus import Corpus
+from mrp.io.load import collector_paused
 from mrp.metrics import driver
 from mrp.metrics.options import DEFAULT_TIMEOUT, Execution, Options
 from mrp.metrics.pairing import Pairing, duplicate_errors, key, pair
@@ -27,21 +26,6 @@ __all__ = ["DEFAULT_TIMEOUT", "Scorer", "finish", "primary_path", "score"]
 _READING = ("framework", "text", "no_wiki", "strict", "wsj_ids")
 _OPTIONS = ("limit", "timeout", "jobs", "smatch_compat", "ancast_compat", "aspect_depth", "sembleu_weights",
             "sembleu_compat", "errors")
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """No garbage collection during a call: the graphs, triples and results it builds hold no cycles that
-    outlive it, and the collector would only walk them again and again (about a quarter of a corpus
-    call's time).  The collector's state is restored, whatever happens; what the call built and no
-    longer needs is best dropped before, or the first collection then walks it."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def primary_path(metric: str) -> Tuple[str, ...]:
@@ -153,7 +137,7 @@ def score(gold: Graphs, system: Graphs, metric: str = "mrp", **options: Any) -> 
     cannot be scored; never prints.
     """
     plan = _plan(metric, options)
-    with _collector_paused():
+    with collector_paused(freeze=False):
         pairing, scoring = _pairing(gold, system, plan)
         result, details = module_of(plan.metric).evaluate(pairing, scoring)
         finish(plan.metric, result, pairing, scoring, plan.statistics)
@@ -175,7 +159,7 @@ class Scorer:
 
     def update(self, gold: Graphs, system: Graphs) -> None:
         """Score one batch of pairs (gold and system in the same order, or paired by id)."""
-        with _collector_paused():
+        with collector_paused(freeze=False):
             self._update(gold, system)
 
     def _update(self, gold: Graphs, system: Graphs) -> None:
