@@ -72,7 +72,7 @@ def mrp_run(gold: Path, system: Path, metric: str, env: Dict[str, str], timeout:
 
 
 #: Run by the tool's Python: its public functions, 4 restarts (iteration_num 5, as ``-r 4``), per-pair counts.
-_TOOL = """
+SMATCH_TOOL = """
 import json, sys, smatch
 smatch.iteration_num = 5
 counts = []
@@ -88,7 +88,7 @@ def tool_run(python: str, gold: Path, system: Path, budget: float) -> Dict[str, 
     """The original SMATCH tool (4 restarts): CPU s, corpus F and per-pair F, or {"failed": why}."""
     before = children_cpu()
     try:
-        out = subprocess.run([python, "-c", _TOOL, str(gold), str(system)], capture_output=True, text=True,
+        out = subprocess.run([python, "-c", SMATCH_TOOL, str(gold), str(system)], capture_output=True, text=True,
                              check=True, timeout=budget).stdout
     except subprocess.TimeoutExpired:
         return {"failed": f"stopped after {budget:.0f} s"}

@@ -27,6 +27,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from docbench import SMATCH_TOOL  # noqa: E402  (the original tool's per-pair counts, by position)
 from run import TreeSampler  # noqa: E402
 
 import mrp  # noqa: E402
@@ -37,19 +38,6 @@ SYSTEM = "data/pairs/amr/coli.system.amr"
 GOLD = "data/pairs/amr/coli.gold.amr"
 #: the share of concepts and roles changed in each MBSE system (seeded: the same files every run)
 RATES = (0.05, 0.08, 0.10, 0.12)
-
-#: the original tool's per-pair counts [match, system triples, gold triples], 4 restarts (``-r 4``), pairs
-#: read from two files by position
-_TOOL = """
-import json, sys, smatch
-smatch.iteration_num = 5
-counts = []
-with open(sys.argv[1]) as f1, open(sys.argv[2]) as f2:
-    for first, second in smatch.generate_amr_lines(f1, f2):
-        counts.append(smatch.get_amr_match(first, second))
-        smatch.match_triple_dict.clear()
-print(json.dumps(counts))
-"""
 
 
 def children_cpu() -> float:
@@ -79,7 +67,7 @@ def timed(command: List[str]) -> Dict[str, Any]:
 
 def tool_counts(python: str, first: Path, second: Path) -> Tuple[List[List[int]], float]:
     before = children_cpu()
-    out = subprocess.run([python, "-c", _TOOL, str(first), str(second)], capture_output=True, text=True,
+    out = subprocess.run([python, "-c", SMATCH_TOOL, str(first), str(second)], capture_output=True, text=True,
                          check=True).stdout
     return json.loads(out), children_cpu() - before
 
