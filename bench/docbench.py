@@ -88,8 +88,8 @@ def tool_run(python: str, gold: Path, system: Path, budget: float) -> Dict[str, 
     """The original SMATCH tool (4 restarts): CPU s, corpus F and per-pair F, or {"failed": why}."""
     before = children_cpu()
     try:
-        out = subprocess.run([python, "-c", SMATCH_TOOL, str(gold), str(system)], capture_output=True, text=True,
-                             check=True, timeout=budget).stdout
+        out = subprocess.run([python, "-c", SMATCH_TOOL, str(gold), str(system)], capture_output=True,
+                             text=True, check=True, timeout=budget).stdout
     except subprocess.TimeoutExpired:
         return {"failed": f"stopped after {budget:.0f} s"}
     except subprocess.CalledProcessError as error:
