@@ -5,13 +5,14 @@
 3. one small pair through ``mrp.score``, median of 100 calls (no recompilation: the kernels' signatures
    are counted before and after);
 4. the MRP metric on the 89 EDS pairs already read, and on one EDS pair (median of 100 calls).
-Medians of REPEAT runs after one untimed warm-up run, in CPU seconds of this process
-(``time.process_time``: other processes on the machine do not count); each figure is printed with its
-target and PASS or MISS.
+Medians of REPEAT runs after one untimed warm-up run, in CPU seconds of this process and of the children
+it waited for (HiGHS's process, when a pair is handed over to the program; other processes on the machine
+do not count); each figure is printed with its target and PASS or MISS.
 """
 
 from __future__ import annotations
 
+import resource
 import statistics
 import time
 from pathlib import Path
@@ -22,13 +23,19 @@ SMALL = (["(a / alpha :ARG0 (b / beta) :ARG1 (c / gamma))"],
          ["(a / alpha :ARG0 (b / beta) :ARG1 (c / delta))"])
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of its children that ended."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def _median(work: Callable[[], Any], repeat: int = REPEAT) -> float:
     work()
     times = []
     for _ in range(repeat):
-        started = time.process_time()
+        started = _cpu()
         work()
-        times.append(time.process_time() - started)
+        times.append(_cpu() - started)
     return statistics.median(times)
 
 
@@ -74,7 +81,7 @@ def run(shared: Path) -> None:
     rows.append(("one EDS pair, MRP (median of 100 calls)", _median(lambda: mrp.score(*eds_small), 100),
                  0.0005, "<= 0.5 ms"))
     compiled = len(solve.signatures) - signatures
-    print("\nThe library, in process, warm (medians of CPU time)\n")
+    print("\nThe library, in process, warm (medians of CPU time, HiGHS's processes included)\n")
     for name, seconds, limit, target in rows:
         verdict = "" if limit is None else ("PASS" if seconds <= limit else "MISS")
         print(f"  {name:48} {_shown(seconds)}   {verdict:4}  target {target}".rstrip())

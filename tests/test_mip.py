@@ -152,3 +152,41 @@ def test_a_program_too_large_for_the_time_left_is_not_built() -> None:
     assert mip.fits(problem, None)
     assert mip.fits(problem, 2 * size * mip.COLUMN_SECONDS)
     assert not mip.fits(problem, size * mip.COLUMN_SECONDS)
+
+
+def test_a_small_problem_is_searched_longer_before_it_is_handed_over() -> None:
+    """A sentence-sized Problem gets up to MIP_SMALL_TIMES x MIP_AFTER steps; a document MIP_AFTER."""
+    sentence = Problem(np.zeros((30, 30), np.int64), *[np.zeros(0, np.int64)] * 4,
+                       np.zeros(1, np.int64), *[np.zeros(0, np.int64)] * 6)
+    tiny = sentence._replace(U=np.zeros((3, 3), np.int64))
+    large = document(8, 152)
+    assert mrp_metric.handover_steps(large) == mrp_metric.MIP_AFTER
+    steps = mrp_metric.handover_steps(sentence)
+    assert steps % mrp_metric.MIP_AFTER == 0
+    assert mrp_metric.MIP_AFTER < steps <= mrp_metric.MIP_SMALL_TIMES * mrp_metric.MIP_AFTER
+    assert mrp_metric.handover_steps(tiny) == mrp_metric.MIP_SMALL_TIMES * mrp_metric.MIP_AFTER
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mrp_metric, "MIP_AFTER", 0)  # every pair open after the root goes to the program
+        assert mrp_metric.handover_steps(sentence) == 0
+
+
+def test_a_sentence_pair_the_search_closes_in_a_few_thousand_steps_is_not_handed_over() -> None:
+    """coli pair 757 needs ~3,800 steps: the search closes it (HiGHS's start would cost more)."""
+    from mrp.codecs.amr import read_string
+    from mrp.metrics import smatch
+    from mrp.metrics.options import Options
+    from mrp.solver.problem import from_triples
+
+    root = shared_path()
+    options = Options(penman=True)
+    sides = []
+    for name in ("coli.gold.amr", "coli.system.amr"):
+        graphs = [g for g in read_string((root / "data/pairs/amr" / name).read_text(encoding="utf-8"))
+                  if isinstance(g, Graph) and g.id == "757"]
+        sides.append(smatch.triples(graphs[0], options))
+    (local_g, rel_g, _), (local_s, rel_s, _) = sides
+    problem = from_triples(local_g, local_s, rel_g, rel_s)
+    alone = solve_problem(problem, limit=mrp_metric.MIP_AFTER, handover=False)
+    assert not alone.exact, "the search closes this pair in MIP_AFTER steps: pick another"
+    solution = solve_problem(problem)
+    assert solution.exact and not solution.mip and solution.steps > mrp_metric.MIP_AFTER

@@ -26,13 +26,19 @@ if TYPE_CHECKING:  # imported when a pair first needs the helper thread
 DEFAULT_LIMIT = 5_000_000
 #: The assignment bound is computed for pairs up to this many nodes on the larger side.
 LAP_SIZE = 700
-#: Pairs of at most this many node pairs are first searched for QUICK steps in the main thread (a few
-#: milliseconds at most, so Ctrl-C still stops a run at once; the helper thread would cost more than the
-#: search); a pair that this does not settle is searched again in the helper thread.
+#: Pairs of at most this many node pairs are searched in the main thread up to their hand-over to the
+#: program (handover_steps: a fifth of a second of search at most, so Ctrl-C still stops a run at once;
+#: the helper thread would cost more than the search); a pair that this does not settle goes on in the
+#: helper thread (to the program, or the search alone up to the limit).
 _SMALL = 2500
-QUICK = 1000
-#: Search steps after which a pair the search has not closed goes to the mixed-integer program.
+#: Search steps after which a pair the search has not closed goes to the mixed-integer program ...
 MIP_AFTER = 1000
+#: ... times up to MIP_SMALL_TIMES for a small Problem: as many as HANDOVER_WORK allows, counted in steps
+#: times (node pairs + candidate edges), about a fifth of a second of search on sentence pairs, what
+#: starting HiGHS's process costs (a sentence pair that needs 4,000 steps is closed in 0.08 s by the search
+#: and took 0.35 s when handed over)
+MIP_SMALL_TIMES = 16
+HANDOVER_WORK = 8_000_000
 #: Seconds the program gets for a pair when no timeout is set.
 MIP_SECONDS = 120.0
 
@@ -114,7 +120,7 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
 
     ``problem`` may be a function of the stop flag that builds the Problem: the
     timeout then covers building too.  A pair the search has not closed after
-    ``MIP_AFTER`` steps goes to the mixed-integer program of mrp.solver.mip when
+    :func:`handover_steps` steps goes to the mixed-integer program of mrp.solver.mip when
     HiGHS is installed, the limit allows more steps than that, and the program
     fits the time left (``mip.fits``), unless ``handover`` is False (``--no-mip``).
     ``seeding`` gives a map to start from for the built Problem and the pair's
@@ -137,7 +143,11 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
         if threading.current_thread() is not threading.main_thread():
             solution = _solve(*arguments)
         elif built.U.size <= _SMALL:
-            solution = _quick(built, steps_limit, stop, seed)
+            searched = _search(built, min(steps_limit, handover_steps(built)), stop, seed)
+            if searched.exact or stop[0] or searched.steps >= steps_limit:
+                solution = searched
+            else:
+                solution = _interruptible(_solve, arguments + (searched,), stop)
         if solution is None:
             solution = _interruptible(_solve, arguments, stop)
     finally:
@@ -148,43 +158,59 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
     return solution._replace(exact=exact, cut=cut, complete=built.complete)
 
 
-def _quick(built: Problem, limit: int, stop: np.ndarray, seed: np.ndarray) -> Optional[Solution]:
-    """A small pair's search in this thread, bounded by QUICK steps; None when that does not settle it."""
+def _search(built: Problem, limit: int, stop: np.ndarray, seed: np.ndarray) -> Solution:
+    """The search alone, in this thread."""
     from mrp.solver.kernel import solve
 
-    value, bound, steps, exact, pi = solve(built, min(limit, QUICK), LAP_SIZE, stop, seed)
-    if not exact and limit > QUICK:
-        return None  # the full search, in the helper thread
-    return _solution(value, bound, steps, exact, pi, False)
+    return _solution(*solve(built, limit, LAP_SIZE, stop, seed), False)
 
 
 def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarray,
-           seed: np.ndarray, handover: bool = True) -> Solution:
-    """The search, then (for a pair it leaves open) the program; ``cut`` and ``complete`` are the caller's."""
+           seed: np.ndarray, handover: bool = True, searched: Optional[Solution] = None) -> Solution:
+    """The search, then (for a pair it leaves open) the program; ``cut`` and ``complete`` are the caller's.
+
+    ``searched``: the search's result up to :func:`handover_steps` when it ran already (in the main
+    thread); without a hand-over the search then goes on from its map up to ``limit``.
+    """
     from mrp.solver.kernel import solve  # numba only when a pair is scored
 
     seconds = MIP_SECONDS if deadline is None else deadline - time.monotonic()
-    handoff = built.complete and limit > MIP_AFTER and handover and mip.fits(built, seconds)
-    value, bound, steps, exact, pi = solve(built, MIP_AFTER if handoff else limit, LAP_SIZE, stop, seed)
-    used = False
-    note = None
-    if handoff and not exact and not stop[0]:
-        seconds = MIP_SECONDS if deadline is None else deadline - time.monotonic()
-        proof = mip.prove(built, pi, seconds, stop)
-        if proof is not None and proof.died is not None:
-            # HiGHS's process died on its own (killed from outside, e.g. out of memory): the search goes on
-            note = f"HiGHS's process died ({proof.died}); the branch and bound went on alone"
-            value, again, more, exact, pi = solve(built, limit - steps, LAP_SIZE, stop, pi)
-            bound, steps = min(bound, again), steps + more
-            exact = value >= bound
-        elif proof is not None:
-            used = True
-            if proof.value > value:
-                value, pi = proof.value, proof.mapping
-            if proof.bound is not None:
-                bound = min(bound, proof.bound)
-            exact = value >= bound
-    return _solution(value, bound, steps, exact, pi, used)._replace(note=note)
+    after = handover_steps(built)
+    handoff = built.complete and limit > after and handover and mip.fits(built, seconds)
+    if searched is None:
+        found = _solution(*solve(built, after if handoff else limit, LAP_SIZE, stop, seed), False)
+    else:
+        found = searched if handoff else _go_on(built, limit, searched, stop)
+    if not handoff or found.exact or stop[0]:
+        return found
+    seconds = MIP_SECONDS if deadline is None else deadline - time.monotonic()
+    proof = mip.prove(built, np.array(found.mapping, np.int64), seconds, stop)
+    if proof is None:
+        return found
+    if proof.died is not None:
+        # HiGHS's process died on its own (killed from outside, e.g. out of memory): the search goes on
+        note = f"HiGHS's process died ({proof.died}); the branch and bound went on alone"
+        return _go_on(built, limit, found, stop)._replace(note=note)
+    value, pi = (proof.value, proof.mapping) if proof.value > found.value else (found.value, found.mapping)
+    bound = found.bound if proof.bound is None else min(found.bound, proof.bound)
+    return _solution(value, bound, found.steps, value >= bound, np.asarray(pi, np.int64), True)
+
+
+def _go_on(built: Problem, limit: int, found: Solution, stop: np.ndarray) -> Solution:
+    """The search again from ``found``'s map, for the steps ``limit`` leaves; the better of both bounds."""
+    from mrp.solver.kernel import solve
+
+    value, bound, steps, _, pi = solve(built, limit - found.steps, LAP_SIZE, stop,
+                                       np.array(found.mapping, np.int64))
+    bound = min(bound, found.bound)
+    return _solution(value, bound, found.steps + steps, value >= bound, pi, False)
+
+
+def handover_steps(built: Problem) -> int:
+    """The search steps a Problem gets before it goes to the program (MIP_AFTER, more when it is small)."""
+    n, m = built.U.shape
+    times = HANDOVER_WORK // (MIP_AFTER * (n * m + built.cc.shape[0]) + 1)
+    return MIP_AFTER * max(1, min(MIP_SMALL_TIMES, times))
 
 
 def _solution(value: Any, bound: Any, steps: Any, exact: Any, pi: np.ndarray, used: bool) -> Solution:
