@@ -162,7 +162,8 @@ def _search(built: Problem, limit: int, stop: np.ndarray, seed: np.ndarray) -> S
     """The search alone, in this thread."""
     from mrp.solver.kernel import solve
 
-    return _solution(*solve(built, limit, LAP_SIZE, stop, seed), False)
+    value, bound, steps, exact, pi = solve(built, limit, LAP_SIZE, stop, seed)
+    return _solution(value, bound, steps, exact, pi, False)
 
 
 def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarray,
@@ -178,7 +179,7 @@ def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarr
     after = handover_steps(built)
     handoff = built.complete and limit > after and handover and mip.fits(built, seconds)
     if searched is None:
-        found = _solution(*solve(built, after if handoff else limit, LAP_SIZE, stop, seed), False)
+        found = _search(built, after if handoff else limit, stop, seed)
     else:
         found = searched if handoff else _go_on(built, limit, searched, stop)
     if not handoff or found.exact or stop[0]:
