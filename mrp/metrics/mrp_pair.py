@@ -173,7 +173,6 @@ def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarr
     ``searched``: the search's result up to :func:`handover_steps` when it ran already (in the main
     thread); without a hand-over the search then goes on from its map up to ``limit``.
     """
-    from mrp.solver.kernel import solve  # numba only when a pair is scored
 
     seconds = MIP_SECONDS if deadline is None else deadline - time.monotonic()
     after = handover_steps(built)
