@@ -12,6 +12,7 @@ Adding a metric: a module with its ``METRIC``, and one line here.
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Tuple
 
 from mrp.errors import MRPError
@@ -60,6 +61,9 @@ def canonical(name: str) -> str:
 def module_of(name: str) -> Any:
     """The module of a metric (its ``evaluate`` and ``METRIC``); MRPError when this installation lacks it."""
     module_name = METRICS[canonical(name)][0]
+    module = sys.modules.get(module_name)
+    if module is not None:
+        return module
     try:
         return importlib.import_module(module_name)
     except ModuleNotFoundError as error:

@@ -135,4 +135,7 @@ def _root(graph: Graph) -> Optional[int]:
     """The position of the graph's (first) top, or None."""
     if not graph.tops:
         return None
+    nodes = graph.nodes
+    if nodes and nodes[0].id == graph.tops[0]:
+        return 0  # where readers put the top
     return next((k for k, node in enumerate(graph.nodes) if node.id == graph.tops[0]), None)

@@ -5,15 +5,13 @@ Everything here works on the per-item ``(g, s, c)`` counts of a traced result
 count triple of the result, e.g. ``("all",)`` for MRP, ``("labeled", "primary")``
 for UCCA and ``()`` for SMATCH, whose counts sit at the top level.
 
-* :func:`item_counts` turns a traced result into one ``(items, 3)`` int64 array
-  per count path, rows in a stable item order (framework, then id, as the
-  result lists them; :func:`item_keys` gives that order).
+* :func:`item_counts` turns a traced result into one ``(items, 3)`` int64 array per count path, rows
+  in a stable item order (framework, then id, as listed; :func:`item_keys` gives that order).
 * :func:`micro` and :func:`macro` are the point estimates: micro P/R/F from the
   summed counts (as the scorers report them), macro the mean of per-item P/R/F
   over the items with something to count (``g + s > 0``).
-* :func:`bootstrap` gives percentile confidence intervals of both, resampling
-  items with replacement (one set of resampled items per replicate, shared by
-  all paths).
+* :func:`bootstrap` gives percentile confidence intervals of both, resampling items with replacement
+  (one set of resampled items per replicate, shared by all paths).
 * :func:`paired_test` gives the p-value of the difference in micro F between two
   systems scored on the same items.
 * :func:`annotate` adds ``"macro"`` (and with a bootstrap ``"ci"`` and
@@ -54,11 +52,15 @@ METHODS = ("bootstrap", "randomization")
 
 
 def _is_count(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+    return type(value) is int or (type(value) is not bool and isinstance(value, (int, np.integer)))
+
+
+def _is_mapping(node: Any) -> bool:
+    return type(node) is dict or isinstance(node, Mapping)  # the ABC's check costs more than a walk
 
 
 def _is_triple(node: Any, keys: frozenset = _REPORTED) -> bool:
-    return isinstance(node, Mapping) and keys <= node.keys() and all(_is_count(node[k]) for k in _TRIPLE)
+    return _is_mapping(node) and keys <= node.keys() and all(_is_count(node[k]) for k in _TRIPLE)
 
 
 def reported_paths(result: Mapping[str, Any]) -> List[Path]:
@@ -71,7 +73,7 @@ def reported_paths(result: Mapping[str, Any]) -> List[Path]:
         for key, value in node.items():
             if not path and key in _SKIP:
                 continue
-            if isinstance(value, Mapping):
+            if _is_mapping(value):
                 walk(value, path + (str(key),))
 
     walk(result, ())
@@ -80,7 +82,7 @@ def reported_paths(result: Mapping[str, Any]) -> List[Path]:
 
 def _lookup(node: Any, path: Path) -> Counts:
     for key in path:
-        if not isinstance(node, Mapping) or key not in node:
+        if not _is_mapping(node) or key not in node:
             return None
         node = node[key]
     if not _is_triple(node, frozenset(_TRIPLE)):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, Callable, Dict, Hashable, List, Mapping, NamedTuple, Optional, Tuple
 
 import numpy as np
@@ -101,19 +100,30 @@ def from_triples(local_g: List[Dict[Hashable, int]], local_s: List[Dict[Hashable
     where: Dict[Hashable, List[Tuple[int, int]]] = {}
     for j, triples in enumerate(local_s):
         for key, count in triples.items():
-            where.setdefault(key, []).append((j, count))
-    rows: List[int] = []
-    cols: List[int] = []
+            found = where.get(key)
+            if found is None:
+                where[key] = [(j, count)]
+            else:
+                found.append((j, count))
+    cells: List[int] = []
     values: List[int] = []
     for i, triples in enumerate(local_g):
         for key, count in triples.items():
-            for j, theirs in where.get(key, ()):
-                rows.append(i)
-                cols.append(j)
-                values.append(count * theirs)
-    U = np.zeros((n, m), np.int64)
-    np.add.at(U, (np.array(rows, np.int64), np.array(cols, np.int64)), np.array(values, np.int64))
+            found = where.get(key)
+            if found is not None:
+                for j, theirs in found:
+                    cells.append(i * m + j)
+                    values.append(count * theirs)
+    if cells and max(values) < 1 << 50:  # float64 sums of these are exact
+        U = np.bincount(cells, values, n * m).astype(np.int64).reshape(n, m)
+    else:
+        U = np.zeros((n, m), np.int64)
+        np.add.at(U.reshape(-1), np.array(cells, np.int64), np.array(values, np.int64))
     return with_edges(U, rel_g, rel_s, None, stop)
+
+
+#: (first, count) of a label no system edge has
+_NONE = (0, 0)
 
 
 def with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
@@ -128,7 +138,6 @@ def with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
     requires.  Past MAX_CANDIDATES candidates, or when ``stop[0]`` is set, the
     Problem keeps the rewards only (not ``complete``).
     """
-    labels: Dict[Hashable, int] = {}
     s_edges: Dict[Hashable, List[Tuple[int, int, Any]]] = {}
     s_loops: Dict[Hashable, List[Tuple[int, Any]]] = {}
     for number, ((c, d, key), payload) in enumerate(system.items()):
@@ -137,59 +146,62 @@ def with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
         if c == d:
             s_loops.setdefault(key, []).append((c, payload))
         else:
-            s_edges.setdefault(key, []).append((c, d, payload))
+            found = s_edges.get(key)
+            if found is None:
+                s_edges[key] = [(c, d, payload)]
+            else:
+                found.append((c, d, payload))
     # the system edges by label, each label's sorted by ends: label key -> (first index, count)
-    ssrc: List[int] = []
-    stgt: List[int] = []
-    spay: List[Any] = []
+    flat: List[Tuple[int, int, Any]] = []
     blocks: Dict[Hashable, Tuple[int, int]] = {}
     for key, found in s_edges.items():
         if stop is not None and stop[0]:
             return _rewards_only(U)
-        found.sort(key=lambda edge: (edge[0], edge[1]))
-        blocks[key] = (len(ssrc), len(found))
-        for c, d, payload in found:
-            ssrc.append(c)
-            stgt.append(d)
-            spay.append(payload)
-    gold_labels = Counter(key for a, b, key in gold if a != b)
-    if sum(count * len(s_edges.get(key, ())) for key, count in gold_labels.items()) > MAX_CANDIDATES:
-        return _rewards_only(U)
-    src: List[int] = []
-    tgt: List[int] = []
-    lab: List[int] = []
-    firsts: List[int] = []
-    sizes: List[int] = []
+        found.sort()  # the ends are unique within a label: payloads are never compared
+        blocks[key] = (len(flat), len(found))
+        flat.extend(found)
+    labels: Dict[Hashable, int] = {}
+    edges: List[Tuple[int, int, int, int, int]] = []  # source, target, label, first candidate, candidates
     gpay: List[Any] = []
+    loops: List[Tuple[int, Any, Hashable]] = []
+    total = 0
     for number, ((a, b, key), payload) in enumerate(gold.items()):
         if stop is not None and number % _CHECK_EVERY == 0 and stop[0]:
             return _rewards_only(U)
         if a == b:
-            for j, theirs in s_loops.get(key, ()):
-                U[a, j] += payload * theirs if weight is None else weight(payload, theirs)
+            loops.append((a, payload, key))
             continue
-        src.append(a)
-        tgt.append(b)
-        lab.append(labels.setdefault(key, len(labels)))
-        first, size = blocks.get(key, (0, 0))
-        firsts.append(first)
-        sizes.append(size)
+        label = labels.get(key)
+        if label is None:
+            label = labels[key] = len(labels)
+        first, size = blocks.get(key, _NONE)
+        edges.append((a, b, label, first, size))
         gpay.append(payload)
-    cptr = np.zeros(len(sizes) + 1, np.int64)
+        total += size
+    if total > MAX_CANDIDATES:
+        return _rewards_only(U)
+    for a, payload, key in loops:
+        for j, theirs in s_loops.get(key, ()):
+            U[a, j] += payload * theirs if weight is None else weight(payload, theirs)
+    columns = np.array(edges, np.int64).reshape(-1, 5).T
+    sizes = columns[4]
+    cptr = np.zeros(len(edges) + 1, np.int64)
     np.cumsum(sizes, out=cptr[1:])
-    counts = _ints(sizes)
     # candidate k of gold edge e is system edge firsts[e] + (k - cptr[e])
-    cf = np.arange(cptr[-1], dtype=np.int64) + np.repeat(_ints(firsts) - cptr[:-1], counts)
+    cf = np.arange(total, dtype=np.int64) + np.repeat(columns[3] - cptr[:-1], sizes)
     if weight is None:  # integer payloads that multiply
-        cw = np.repeat(_ints(gpay), counts) * _ints(spay)[cf]
+        ends = np.array(flat, np.int64).reshape(-1, 3).T
+        cw = np.repeat(_ints(gpay), sizes) * ends[2][cf]
     else:
-        weights = _weights(weight, gpay, spay, firsts, sizes, int(cptr[-1]), stop)
+        ends = np.array([edge[:2] for edge in flat], np.int64).reshape(-1, 2).T
+        weights = _weights(weight, gpay, [edge[2] for edge in flat], columns[3].tolist(), sizes.tolist(),
+                           total, stop)
         if weights is None:
             return _rewards_only(U)
         cw = weights
-    system_src, system_tgt = _ints(ssrc), _ints(stgt)
-    return Problem(U, _ints(src), _ints(tgt), _ints(lab), cptr, system_src[cf], system_tgt[cf], cf, cw,
-                   system_src, system_tgt)
+    system_src, system_tgt = ends[0].copy(), ends[1].copy()
+    return Problem(U, columns[0].copy(), columns[1].copy(), columns[2].copy(), cptr, system_src[cf],
+                   system_tgt[cf], cf, cw, system_src, system_tgt)
 
 
 def _weights(weight: Callable[[Any, Any], int], gpay: List[Any], spay: List[Any], firsts: List[int],

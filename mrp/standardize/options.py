@@ -38,9 +38,11 @@ class Standardization:
 
     def active(self) -> bool:
         """True when at least one option is on."""
-        return any(getattr(self, f.name) for f in fields(self))
+        return any(getattr(self, name) for name in _OPTION_NAMES)
 
 
+#: the option fields of a Standardization, in order
+_OPTION_NAMES = tuple(f.name for f in fields(Standardization))
 #: option field -> its name in a specification ("roles+dedupe")
 _NAMES: Dict[str, str] = {
     "roles": "roles",
