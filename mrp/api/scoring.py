@@ -3,6 +3,7 @@ last step every result takes (macro figures, intervals, signature), shared with 
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -46,10 +47,13 @@ class _Plan:
     reading: Dict[str, Any]
 
 
+#: every keyword argument of score() and Scorer()
+_KNOWN = frozenset(_READING) | frozenset(_OPTIONS) | {"standardize", "bootstrap", "seed", "triples", "mip",
+                                                       "format", "gold_format", "progress"}
+
+
 def _plan(metric: str, arguments: Dict[str, Any]) -> _Plan:
-    known = set(_READING) | set(_OPTIONS) | {"standardize", "bootstrap", "seed", "triples", "mip", "format",
-                                             "gold_format", "progress"}
-    unknown = sorted(set(arguments) - known)
+    unknown = sorted(set(arguments) - _KNOWN)
     if unknown:
         raise TypeError(f"mrp.score() got unexpected keyword argument(s): {', '.join(unknown)}")
     from mrp.standardize.options import parse
@@ -120,7 +124,9 @@ def _pairing(gold: Graphs, system: Graphs, plan: _Plan) -> Tuple[Pairing, Option
     penman = _penman(gold_corpus, system_corpus, plan.triples)
     gold_corpus = _standardized(gold_corpus, plan.standardization)
     system_corpus = _standardized(system_corpus, plan.standardization)
-    return _paired(gold_corpus, system_corpus, plan), replace(plan.options, penman=penman)
+    options = copy.copy(plan.options)  # dataclasses.replace would run __init__ over every field again
+    options.penman = penman
+    return _paired(gold_corpus, system_corpus, plan), options
 
 
 def score(gold: Graphs, system: Graphs, metric: str = "mrp", **options: Any) -> Result:

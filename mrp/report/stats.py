@@ -42,6 +42,7 @@ Key = TypeVar("Key", bound=Hashable)
 #: per-document sums, which are no per-item paths)
 _SKIP = frozenset(("scores", "macro", "ci", "bootstrap", "documents"))
 _TRIPLE = ("g", "s", "c")
+_PLAIN = frozenset((int, float, str, bool, list, type(None)))
 _REPORTED = frozenset(("g", "s", "c", "p", "r", "f"))
 #: at most this many (replicate, item) cells are held in memory at once
 _CELLS = 1 << 22
@@ -55,12 +56,13 @@ def _is_count(value: Any) -> bool:
     return type(value) is int or (type(value) is not bool and isinstance(value, (int, np.integer)))
 
 
-def _is_mapping(node: Any) -> bool:
-    return type(node) is dict or isinstance(node, Mapping)  # the ABC's check costs more than a walk
+def _is_mapping(node: Any) -> bool:  # the ABC's isinstance costs more than a walk: types first
+    return type(node) is dict or (type(node) not in _PLAIN and isinstance(node, Mapping))
 
 
 def _is_triple(node: Any, keys: frozenset = _REPORTED) -> bool:
-    return _is_mapping(node) and keys <= node.keys() and all(_is_count(node[k]) for k in _TRIPLE)
+    return _is_mapping(node) and keys <= node.keys() and _is_count(node["g"]) and _is_count(node["s"]) \
+        and _is_count(node["c"])
 
 
 def reported_paths(result: Mapping[str, Any]) -> List[Path]:
@@ -71,9 +73,8 @@ def reported_paths(result: Mapping[str, Any]) -> List[Path]:
         if _is_triple(node):
             paths.append(path)
         for key, value in node.items():
-            if not path and key in _SKIP:
-                continue
-            if _is_mapping(value):
+            if (type(value) is dict or type(value) not in _PLAIN and isinstance(value, Mapping)) \
+                    and (path or key not in _SKIP):
                 walk(value, path + (str(key),))
 
     walk(result, ())
