@@ -4,6 +4,7 @@ gives one call's, every accepted kind of input gives the same numbers, and bad i
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 from typing import Any, Dict, List
@@ -66,6 +67,32 @@ def test_the_primary_figures_and_the_pairs() -> None:
     assert len(result.pairs) == document["n"] == 89 and result.exact
     assert sum(pair.figures.c for pair in result.pairs if pair.figures) == document["all"]["c"]
     assert all(pair.bound == pair.figures.c for pair in result.pairs if pair.figures)
+
+
+@pytest.mark.parametrize("metric", sorted(CASES))
+def test_every_metric_gives_its_own_figure_never_a_zero_in_its_place(metric: str) -> None:
+    """.f is the metric's figure: its primary F, SemBLEU's score, AnCast's LRM F; a metric without a
+    single figure (aspects) refuses .f and gives NaN per pair, never a 0.0 that looks like a result."""
+    gold, system, _ = CASES[metric]
+    result = mrp.score(shared_file(gold), shared_file(system), metric=metric)
+    document = result.to_dict()
+    items = [item for by_id in document["scores"].values() for item in by_id.values()] \
+        if "scores" in document else [pair.item for pair in result.pairs]
+    if metric == "aspects":
+        with pytest.raises(ScoreError, match="no single figure"):
+            result.f
+        assert all(math.isnan(pair.f) and pair.figures is None for pair in result.pairs)
+        return
+    path = {"sembleu": ("sembleu",), "ancast": ("lrm",)}.get(metric)
+    if path is None:
+        return  # the counting metrics: test_the_primary_figures_and_the_pairs
+    node: Any = document
+    for step in path:
+        node = node[step]
+    assert result.f == (node if metric == "sembleu" else node["f"]) and result.f > 0
+    assert [pair.f for pair in result.pairs] == [
+        item[path[0]] if metric == "sembleu" else item[path[0]]["f"] for item in items]
+    assert all(math.isnan(pair.figures.c) for pair in result.pairs if pair.figures)
 
 
 def _penman_blocks(path: Path) -> List[str]:

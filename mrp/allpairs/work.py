@@ -102,11 +102,11 @@ def f_of(g: float, s: float, c: float) -> float:
 
 def _headline(name: str) -> Tuple[str, ...]:
     """Where a metric without per-pair counts keeps a pair's F in its item (SemBLEU's score, AnCast's LRM)."""
-    chosen = metric(name)
-    if chosen.primary is None and not chosen.headlines:
+    path = metric(name).figure_path()
+    if path is None:
         raise MRPError(f"metric '{name}' has no per-pair figure to fill a similarity matrix (use smatch, "
                        "mrp, edm, sdp, ucca, unlabeled, predications, sembleu or ancast)")
-    return chosen.primary if chosen.primary is not None else chosen.headlines[0]
+    return path
 
 
 def item_f(item: Any, path: Tuple[str, ...]) -> float:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import copy
+import math
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
+
+from mrp.errors import ScoreError
 
 __all__ = ["Figures", "PairResult", "Result"]
 
@@ -23,8 +26,14 @@ class Figures:
     f: float
 
     @classmethod
-    def of(cls, node: Mapping[str, Any]) -> Figures:
-        """The figures of a result object holding g, s, c (and p, r, f; computed when absent)."""
+    def of(cls, node: Any) -> Figures:
+        """The figures of a result object holding g, s, c (and p, r, f; computed when absent); of one
+        holding p, r, f only (AnCast), with the counts NaN; of a single number (SemBLEU's score), as
+        ``f`` with everything else NaN."""
+        if not isinstance(node, Mapping):
+            return cls(math.nan, math.nan, math.nan, math.nan, math.nan, float(node))
+        if "g" not in node and "f" in node:
+            return cls(math.nan, math.nan, math.nan, node["p"], node["r"], node["f"])
         g, s, c = node.get("g", 0), node.get("s", 0), node.get("c", 0)
         if "f" in node:
             return cls(g, s, c, node["p"], node["r"], node["f"])
@@ -33,12 +42,15 @@ class Figures:
         return cls(g, s, c, p, r, 2 * p * r / (p + r) if p + r else 0.0)
 
 
-def _at(node: Mapping[str, Any], path: Path) -> Optional[Mapping[str, Any]]:
+def _at(node: Any, path: Path) -> Any:
+    """The figures object (or number) at ``path``, or None."""
     for step in path:
         if not isinstance(node, Mapping) or step not in node:
             return None
         node = node[step]
-    return node if isinstance(node, Mapping) else None
+    if isinstance(node, Mapping):
+        return node if "f" in node or "c" in node else None
+    return node if isinstance(node, (int, float)) and not isinstance(node, bool) else None
 
 
 @dataclass(frozen=True)
@@ -58,8 +70,8 @@ class PairResult:
 
     @property
     def f(self) -> float:
-        """The pair's primary F (0.0 for a metric without per-pair counts)."""
-        return self.figures.f if self.figures is not None else 0.0
+        """The pair's primary F (SemBLEU: its score; NaN for a metric without one figure, as aspects)."""
+        return self.figures.f if self.figures is not None else math.nan
 
 
 @dataclass
@@ -67,8 +79,8 @@ class Result:
     """A metric's result over a corpus, as ``mrp-score`` prints it (:meth:`to_dict`), with typed access."""
 
     metric: str
-    #: the count path the metric ranks by (its primary figures)
-    primary: Path
+    #: where the figures the metric ranks by sit (None: it has no single figure, as aspects)
+    primary: Optional[Path]
     document: Dict[str, Any] = field(repr=False)
     #: whether per-pair objects ("scores") belong in :meth:`to_dict` (mrp-score --trace)
     trace: bool = False
@@ -81,6 +93,9 @@ class Result:
     @property
     def figures(self) -> Figures:
         """The primary corpus figures (micro-averaged)."""
+        if self.primary is None:
+            raise ScoreError(f"{self.metric} has no single figure: read its figures from the result "
+                             "(to_dict())")
         node = _at(self.document, self.primary)
         if node is None:
             raise KeyError(f"{self.metric}: no figures at {'/'.join(self.primary) or 'the top'}")
@@ -121,7 +136,7 @@ class Result:
             if not isinstance(items, Mapping):
                 continue
             for gid, item in items.items():
-                node = _at(item, self.primary)
+                node = None if self.primary is None else _at(item, self.primary)
                 yield PairResult(gid, framework, None if node is None else Figures.of(node),
                                  bool(item.get("exact", True)), item.get("bound"), item.get("cut"), item)
 

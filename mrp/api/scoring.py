@@ -29,9 +29,9 @@ _OPTIONS = ("limit", "timeout", "jobs", "smatch_compat", "ancast_compat", "aspec
             "sembleu_compat", "errors")
 
 
-def primary_path(metric: str) -> Tuple[str, ...]:
-    """The count path a metric's primary figures sit at."""
-    return registered(metric).primary or ()
+def primary_path(metric: str) -> Optional[Tuple[str, ...]]:
+    """Where a metric's primary figures sit in its result (None: it has no single figure, as aspects)."""
+    return registered(metric).figure_path()
 
 
 @dataclass

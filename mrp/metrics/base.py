@@ -203,6 +203,13 @@ class Metric(ABC):
             out["note"] = result.note
         return out
 
+    def figure_path(self) -> Optional[Path]:
+        """Where the one figure it is judged by sits in its results and items: the primary count path,
+        else its first headline (SemBLEU's score, AnCast's LRM figures); None when it has none."""
+        if self.primary is not None:
+            return self.primary
+        return self.headlines[0] if self.headlines else None
+
     def signature_fields(self, options: Options) -> List[str]:
         """The signature fields of its own options (placed after the normalization)."""
         return []
