@@ -98,20 +98,38 @@ def normal_label(label: str) -> Optional[str]:
     return rules.normal_role(label, rules.MRP)
 
 
+def _normal_label(written: Optional[str], normal: Optional[str]) -> Tuple[bool, Optional[str]]:
+    """Whether an edge's ends swap, and its label in normal direction, lowercased (None: no label)."""
+    label = written if written != "" else None
+    if not normal and label is not None:
+        normal = normal_label(label)
+    if normal:
+        return True, lower(normal)
+    return False, None if label is None else lower(label)
+
+
+#: (label, normal) as written -> _normal_label of them (the same few hundred labels recur in every graph)
+_LABELS: Dict[Tuple[Optional[str], Optional[str]], Tuple[bool, Optional[str]]] = {}
+
+
 def normal_edge(edge: Edge) -> Tuple[int, int, Optional[str], FrozenSet[Tuple[str, str]]]:
     """An edge (by node ids) with its inverted role restored, lowercased, default attributes dropped.
 
     An empty label counts as no label, as in the reference.
     """
     source, target = edge.source, edge.target
-    label = edge.label if edge.label != "" else None
-    normal = edge.normal
-    if not normal and label is not None:
-        normal = normal_label(label)
-    if normal:
-        source, target, label = target, source, normal
-    if label is not None:
-        label = lower(label)
+    written = (edge.label, edge.normal)
+    try:
+        known = _LABELS.get(written)
+    except TypeError:  # an unhashable label (no reader makes one)
+        known = _normal_label(*written)
+    if known is None:
+        if len(_LABELS) >= 1 << 14:
+            _LABELS.clear()
+        known = _LABELS[written] = _normal_label(*written)
+    swapped, label = known
+    if swapped:
+        source, target = target, source
     if not edge.attributes:
         return source, target, label, _NONE
     attributes = set()

@@ -17,23 +17,30 @@ TYPES = ("tops", "labels", "properties", "anchors", "edges", "attributes")
 
 def tuple_sets(graph: NormalGraph, identity: Sequence[int]) -> Dict[str, Set[Tuple[Any, ...]]]:
     """The six tuple sets of a normalized graph, nodes named by ``identity[position]``."""
-    sets: Dict[str, Set[Tuple[Any, ...]]] = {name: set() for name in TYPES}
-    for k in range(len(graph)):
+    tops: Set[Tuple[Any, ...]] = set()
+    labels: Set[Tuple[Any, ...]] = set()
+    properties: Set[Tuple[Any, ...]] = set()
+    anchors: Set[Tuple[Any, ...]] = set()
+    edges: Set[Tuple[Any, ...]] = set()
+    attributes: Set[Tuple[Any, ...]] = set()
+    for k, (top, label, pairs, anchor) in enumerate(zip(graph.tops, graph.labels, graph.properties,
+                                                          graph.anchors)):
         node = identity[k]
-        if graph.tops[k]:
-            sets["tops"].add((node,))
-        if graph.labels[k] is not None:
-            sets["labels"].add((node, graph.labels[k]))
-        for name, value in graph.properties[k]:
-            sets["properties"].add((node, name, value))
-        if graph.anchors[k] is not None:
-            sets["anchors"].add((node, graph.anchors[k]))
-    for (source, target, label), attributes in graph.edges.items():
+        if top:
+            tops.add((node,))
+        if label is not None:
+            labels.add((node, label))
+        for name, value in pairs:
+            properties.add((node, name, value))
+        if anchor is not None:
+            anchors.add((node, anchor))
+    for (source, target, label), values in graph.edges.items():
         a, b = identity[source], identity[target]
-        sets["edges"].add((a, b, label))
-        for name, value in attributes:
-            sets["attributes"].add((a, b, label, name, value))
-    return sets
+        edges.add((a, b, label))
+        for name, value in values:
+            attributes.add((a, b, label, name, value))
+    return {"tops": tops, "labels": labels, "properties": properties, "anchors": anchors, "edges": edges,
+            "attributes": attributes}
 
 
 def identities(n: int, m: int, mapping: Sequence[int]) -> Tuple[List[int], List[int]]:
