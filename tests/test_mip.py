@@ -170,23 +170,44 @@ def test_a_small_problem_is_searched_longer_before_it_is_handed_over() -> None:
         assert mrp_metric.handover_steps(sentence) == 0
 
 
-def test_a_sentence_pair_the_search_closes_in_a_few_thousand_steps_is_not_handed_over() -> None:
-    """coli pair 757 needs ~3,800 steps: the search closes it (HiGHS's start would cost more)."""
+def coli_pair(gid: str) -> Problem:
+    """The SMATCH Problem of one shared coli sentence pair."""
     from mrp.codecs.amr import read_string
     from mrp.metrics import smatch
     from mrp.metrics.options import Options
     from mrp.solver.problem import from_triples
 
     root = shared_path()
-    options = Options(penman=True)
     sides = []
     for name in ("coli.gold.amr", "coli.system.amr"):
         graphs = [g for g in read_string((root / "data/pairs/amr" / name).read_text(encoding="utf-8"))
-                  if isinstance(g, Graph) and g.id == "757"]
-        sides.append(smatch.triples(graphs[0], options))
+                  if isinstance(g, Graph) and g.id == gid]
+        sides.append(smatch.triples(graphs[0], Options(penman=True)))
     (local_g, rel_g, _), (local_s, rel_s, _) = sides
-    problem = from_triples(local_g, local_s, rel_g, rel_s)
+    return from_triples(local_g, local_s, rel_g, rel_s)
+
+
+def test_a_sentence_pair_the_search_closes_in_a_few_thousand_steps_is_not_handed_over() -> None:
+    """coli pair 757 needs ~3,800 steps: the search closes it (HiGHS's start would cost more)."""
+    problem = coli_pair("757")
     alone = solve_problem(problem, limit=mrp_metric.MIP_AFTER, handover=False)
     assert not alone.exact, "the search closes this pair in MIP_AFTER steps: pick another"
     solution = solve_problem(problem)
     assert solution.exact and not solution.mip and solution.steps > mrp_metric.MIP_AFTER
+
+
+def test_a_pair_the_main_thread_leaves_open_is_searched_on_without_the_program() -> None:
+    """Without the hand-over, a pair the main thread's search leaves open goes on from its map in the
+    helper thread up to the limit (its steps counted once), and ends optimal."""
+    problem = coli_pair("757")
+    whole = solve_problem(problem, handover=False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mrp_metric, "MIP_AFTER", 0)  # the main thread stops at the root
+        calls = []
+        go_on = mrp_metric._go_on
+        patch.setattr(mrp_metric, "_go_on", lambda *args: calls.append(1) or go_on(*args))
+        solution = solve_problem(problem, handover=False)
+    assert calls, "the main thread closed the pair: the helper thread did not go on"
+    assert solution.exact and not solution.mip and solution.value == solution.bound == whole.value
+    capped = solve_problem(problem, limit=50, handover=False)
+    assert capped.steps <= 50 and not capped.exact and capped.value <= whole.value <= capped.bound
