@@ -54,11 +54,8 @@ _CHECK_SYSTEM = 16384
 
 
 def _ids(values: List[Hashable], table: Dict[Hashable, int]) -> np.ndarray:
-    out = np.full(len(values), -1, np.int64)
-    for k, value in enumerate(values):
-        if value is not None:
-            out[k] = table.setdefault(value, len(table))
-    return out
+    return np.array([-1 if value is None else table.setdefault(value, len(table)) for value in values],
+                    np.int64)
 
 
 def build(gold: NormalGraph, system: NormalGraph, stop: Optional[np.ndarray] = None) -> Problem:
@@ -82,6 +79,8 @@ def build(gold: NormalGraph, system: NormalGraph, stop: Optional[np.ndarray] = N
             for pair in pairs:
                 for j in where.get(pair, ()):
                     U[i, j] += 1
+    if not any(gold.edges.values()):  # no gold edge has attributes: every match is worth 1 (1 x 1)
+        return with_edges(U, dict.fromkeys(gold.edges, 1), dict.fromkeys(system.edges, 1), None, stop)
     gold_edges = {key: frozenset(attributes) for key, attributes in gold.edges.items()}
     system_edges = {key: frozenset(attributes) for key, attributes in system.edges.items()}
     return with_edges(U, gold_edges, system_edges, lambda mine, theirs: 1 + len(mine & theirs), stop)
