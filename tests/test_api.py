@@ -80,7 +80,7 @@ def test_every_metric_gives_its_own_figure_never_a_zero_in_its_place(metric: str
         if "scores" in document else [pair.item for pair in result.pairs]
     if metric == "aspects":
         with pytest.raises(ScoreError, match="no single figure"):
-            result.f
+            _ = result.f
         assert all(math.isnan(pair.f) and pair.figures is None for pair in result.pairs)
         return
     path = {"sembleu": ("sembleu",), "ancast": ("lrm",)}.get(metric)

@@ -17,7 +17,7 @@ def few_macro(counts: Any) -> Optional[Tuple[float, float, float, int]]:
     if len(counts) > 2:
         return None
     kept: List[Tuple[float, float, float]] = []
-    for g, s, c in counts.tolist():
+    for g, s, c in (counts.tolist() if hasattr(counts, "tolist") else counts):
         if g + s > 0:
             p = float(c) / float(s) if s != 0 else 0.0
             r = float(c) / float(g) if g != 0 else 0.0

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from mrp.metrics.registry import metric as registered
+from mrp.report.items import reported_paths
 from mrp.report.stats import (
     Path,
     bootstrap,
@@ -21,7 +22,6 @@ from mrp.report.stats import (
     micro,
     pair_counts,
     paired_test,
-    reported_paths,
 )
 
 

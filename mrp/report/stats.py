@@ -7,9 +7,8 @@ for UCCA and ``()`` for SMATCH, whose counts sit at the top level.
 
 * :func:`item_counts` turns a traced result into one ``(items, 3)`` int64 array per count path, rows
   in a stable item order (framework, then id, as listed; :func:`item_keys` gives that order).
-* :func:`micro` and :func:`macro` are the point estimates: micro P/R/F from the
-  summed counts (as the scorers report them), macro the mean of per-item P/R/F
-  over the items with something to count (``g + s > 0``).
+* :func:`micro` and :func:`macro` are the point estimates: micro P/R/F from the summed counts (as the
+  scorers report them), macro the mean of per-item P/R/F over the items with ``g + s > 0``.
 * :func:`bootstrap` gives percentile confidence intervals of both, resampling items with replacement
   (one set of resampled items per replicate, shared by all paths).
 * :func:`paired_test` gives the p-value of the difference in micro F between two
@@ -17,9 +16,8 @@ for UCCA and ``()`` for SMATCH, whose counts sit at the top level.
 * :func:`annotate` adds ``"macro"`` (and with a bootstrap ``"ci"`` and
   ``"bootstrap"``) to a traced result.
 
-P = c/s, R = c/g, F = 2PR/(P+R), each 0.0 where undefined (as :func:`mrp.report.render.prf`).
-All randomness comes from ``numpy.random.default_rng(seed)``: the same input
-and seed always give the same output.
+P = c/s, R = c/g, F = 2PR/(P+R), each 0.0 where undefined (as :func:`mrp.report.render.prf`). All
+randomness comes from ``numpy.random.default_rng(seed)``: the same input and seed give the same output.
 """
 
 from __future__ import annotations
@@ -30,6 +28,7 @@ from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple, TypeVar
 import numpy as np
 
 from mrp.report.few import few_macro
+from mrp.report.items import item_counts, item_keys, item_rows
 
 Path = Tuple[str, ...]
 Interval = List[float]
@@ -38,12 +37,6 @@ Counts = Optional[Tuple[int, int, int]]
 #: the key of a set of per-item counts (a count path, or anything else hashable)
 Key = TypeVar("Key", bound=Hashable)
 
-#: keys of a result that hold no count triples of its own (per-item counts, what annotate adds, and
-#: per-document sums, which are no per-item paths)
-_SKIP = frozenset(("scores", "macro", "ci", "bootstrap", "documents"))
-_TRIPLE = ("g", "s", "c")
-_PLAIN = frozenset((int, float, str, bool, list, type(None)))
-_REPORTED = frozenset(("g", "s", "c", "p", "r", "f"))
 #: at most this many (replicate, item) cells are held in memory at once
 _CELLS = 1 << 22
 #: floating-point slack when comparing differences in F with the observed one
@@ -52,118 +45,8 @@ _EPS = 1e-12
 METHODS = ("bootstrap", "randomization")
 
 
-def _is_count(value: Any) -> bool:
-    return type(value) is int or (type(value) is not bool and isinstance(value, (int, np.integer)))
-
-
-def _is_mapping(node: Any) -> bool:  # the ABC's isinstance costs more than a walk: types first
-    return type(node) is dict or (type(node) not in _PLAIN and isinstance(node, Mapping))
-
-
-def _is_triple(node: Any, keys: frozenset = _REPORTED) -> bool:
-    return _is_mapping(node) and keys <= node.keys() and _is_count(node["g"]) and _is_count(node["s"]) \
-        and _is_count(node["c"])
-
-
-def reported_paths(result: Mapping[str, Any]) -> List[Path]:
-    """The paths of every reported count triple ({g, s, c, p, r, f}) of a result, in result order."""
-    paths: List[Path] = []
-
-    def walk(node: Mapping[str, Any], path: Path) -> None:
-        if _is_triple(node):
-            paths.append(path)
-        for key, value in node.items():
-            if (type(value) is dict or type(value) not in _PLAIN and isinstance(value, Mapping)) \
-                    and (path or key not in _SKIP):
-                walk(value, path + (str(key),))
-
-    walk(result, ())
-    return paths
-
-
-def _lookup(node: Any, path: Path) -> Counts:
-    for key in path:
-        if not _is_mapping(node) or key not in node:
-            return None
-        node = node[key]
-    if not _is_triple(node, frozenset(_TRIPLE)):
-        return None
-    return int(node["g"]), int(node["s"]), int(node["c"])
-
-
-def _items(result: Mapping[str, Any]) -> List[Tuple[str, str, Mapping[str, Any]]]:
-    scores = result.get("scores") if isinstance(result, Mapping) else None
-    if not isinstance(scores, Mapping):
-        raise ValueError("the result carries no per-item \"scores\" (score with --trace)")
-    items = []
-    for framework, by_id in scores.items():
-        if not isinstance(by_id, Mapping):
-            raise ValueError(f"\"scores\" of framework '{framework}' is not an object of items")
-        for gid, item in by_id.items():
-            items.append((str(framework), str(gid), item))
-    return items
-
-
-def _rows(items: Sequence[Tuple[str, str, Mapping[str, Any]]], path: Path) -> List[Counts]:
-    """The per-item counts at path, or at the longest non-empty tail of it that some item reports.
-
-    Items may leave out leading keys of the path: the "aspects" layout reports
-    ``{"aspects": {name: ...}}`` in total but ``{name: {g, s, c}}`` per item.
-    """
-    rows = [_lookup(item, path) for _, _, item in items]
-    for start in range(1, len(path)):
-        if any(row is not None for row in rows):
-            break
-        rows = [_lookup(item, path[start:]) for _, _, item in items]
-    return rows
-
-
-def item_keys(result: Mapping[str, Any]) -> List[Tuple[str, str]]:
-    """The (framework, id) of every item of a traced result, in the row order of :func:`item_counts`.
-
-    Raises ValueError when the result carries no ``"scores"``.
-    """
-    return [(framework, gid) for framework, gid, _ in _items(result)]
-
-
-def item_counts(result: Mapping[str, Any]) -> Dict[Path, np.ndarray]:
-    """Per-item (g, s, c) of every reported count triple of a traced result.
-
-    Returns count path -> int64 array of shape (items, 3), rows in
-    :func:`item_keys` order, paths in the order the result reports them.
-    Per-item entries may leave out leading keys of the path (the "aspects"
-    layout: ``{"aspects": {name: {...}}}`` in total, ``{name: {g, s, c}}`` per
-    item).  A path no item reports (EDM ``"all"``) is the per-item sum of its
-    sibling paths (same parent) when its reported total equals the sum of
-    theirs; a path that can be resolved neither way is left out.  Raises
-    ValueError when the result carries no ``"scores"``, or when some items
-    report a path and others do not.
-    """
-    items = _items(result)
-    paths = reported_paths(result)
-    out: Dict[Path, np.ndarray] = {}
-    unresolved: List[Path] = []
-    for path in paths:
-        rows = _rows(items, path)
-        missing = [k for k, row in enumerate(rows) if row is None]
-        if not missing:
-            out[path] = np.array(rows, dtype=np.int64).reshape(len(rows), 3)
-        elif len(missing) == len(rows) and rows:
-            unresolved.append(path)
-        else:
-            framework, gid, _ = items[missing[0]]
-            raise ValueError(f"item {framework}/{gid} has no counts for {'/'.join(path) or 'the total'}"
-                             " while other items have them")
-    for path in unresolved:
-        siblings = [p for p in out if len(p) == len(path) and p[:-1] == path[:-1]]
-        total = _lookup(result, path)
-        if not siblings or total is None:
-            continue
-        summed = sum((out[p] for p in siblings), np.zeros((len(items), 3), dtype=np.int64))
-        reported = [_lookup(result, p) for p in siblings]
-        if tuple(int(x) for x in np.sum(np.array(reported, dtype=np.int64), axis=0)) == total:
-            out[path] = summed
-    return {path: out[path] for path in paths if path in out}
+def _array(rows: Sequence[Tuple[int, int, int]]) -> np.ndarray:
+    return np.array(rows, dtype=np.int64).reshape(len(rows), 3)
 
 
 def _check(counts: np.ndarray) -> np.ndarray:
@@ -358,16 +241,17 @@ def annotate(result: Dict[str, Any], bootstrap: Optional[int], seed: int, level:
     "level"}``.  ``"scores"`` is kept.  Raises ValueError when the result
     carries no ``"scores"``.
     """
-    counts = item_counts(result)
+    rows = item_rows(result)
     averages: Dict[str, Any] = {}
-    for path, array in counts.items():
-        p, r, f, items = macro(array)
+    for path, counts in rows.items():  # one or two items without numpy's arrays (the same numbers)
+        few = few_macro(counts) if len(counts) <= 2 else None
+        p, r, f, items = few if few is not None else macro(_array(counts))
         _place(averages, path, {"p": p, "r": r, "f": f, "items": items})
     if averages or "macro" not in result:  # a metric without count triples keeps its own macro values
         result["macro"] = averages
     if bootstrap is None:
         return
-    intervals = _bootstrap(counts, bootstrap, seed, level)
+    intervals = _bootstrap({path: _array(found) for path, found in rows.items()}, bootstrap, seed, level)
     ci: Dict[str, Any] = {}
     for path, value in intervals.items():
         _place(ci, path, value)
