@@ -168,15 +168,29 @@ _NONE: FrozenSet[Tuple[str, str]] = frozenset()
 def _one_span(span: Anchor, text: str) -> FrozenSet[int]:
     """``explode(normalize_anchors([span], text), text)`` for one span with ``span[1] > span[0]`` and a
     non-empty text (most anchored nodes): the span clamped and trimmed, then its non-space positions."""
-    i, j = max(span[0], 0), min(span[1], len(text))
+    i, j = span
+    if i < 0:
+        i = 0
+    if j > len(text):
+        j = len(text)
     while i < j and text[i] in PUNCTUATION:
         i += 1
     while j > i and text[j - 1] in PUNCTUATION:
         j -= 1
     covered = text[i:j]
-    if " " in covered or "\t" in covered or "\n" in covered or "\f" in covered:
-        return frozenset(k for k in range(i, j) if text[k] not in SPACE)
-    return frozenset(range(i, j))  # one word (most spans): every position
+    positions = None
+    for blank in _BLANKS:  # the few blanks between words, found by str.find
+        k = covered.find(blank)
+        while k >= 0:
+            if positions is None:
+                positions = set(range(i, j))
+            positions.discard(i + k)
+            k = covered.find(blank, k + 1)
+    return frozenset(range(i, j)) if positions is None else frozenset(positions)
+
+
+#: the characters of SPACE, each looked for in a span's text
+_BLANKS = tuple(sorted(SPACE))
 
 
 def normalize(graph: Graph) -> NormalGraph:

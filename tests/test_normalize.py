@@ -97,3 +97,20 @@ def test_duplicate_edges_merge_their_attributes() -> None:
     graph = Graph("g", "ucca", nodes=[Node(0), Node(1)], edges=[
         Edge(0, 1, "A", attributes=["remote"], values=[True]), Edge(0, 1, "A")])
     assert normalize(graph).edges == {(0, 1, "a"): {("remote", "true")}}
+
+
+def test_one_span_is_the_general_rule_for_one_span() -> None:
+    """The fast path of a node with one span equals union, trim and explode (the general rule)."""
+    import random
+
+    from mrp.normalize import _one_span, explode, normalize_anchors
+
+    rng = random.Random(7)
+    alphabet = "ab .,\t\n\f\"()'x"
+    for _ in range(20000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12)))
+        start = rng.randint(-3, 14)
+        span = (start, rng.randint(start + 1, 16))
+        spans = normalize_anchors([span], text)
+        general = explode(spans, text) if spans is not None else None
+        assert _one_span(span, text) == (general if general is not None else frozenset()), (text, span)
