@@ -12,7 +12,8 @@ graph is converted again by :func:`.penman_layout.direct_graph`, in two passes.
 from __future__ import annotations
 
 from itertools import chain
-from typing import Any, Dict, List, Optional, Set, Tuple
+from operator import attrgetter
+from typing import Any, Dict, List, Optional, Tuple
 
 from penman.layout import POP, Pop, Push
 from penman.surface import Alignment, RoleAlignment
@@ -39,11 +40,13 @@ __all__ = ["fast_graph"]
 _NOWHERE = object()
 #: an unquoted constant named a node defined later: convert in two passes
 _AGAIN = object()
+_SOURCE = attrgetter("source")
 
 
-def _epidata(epis: List[Any], source: Any, role: Any, target: Any, pushed: Set[Any]) -> Any:
+def _epidata(epis: List[Any], source: Any, role: Any, target: Any, defined: Dict[Any, int]) -> Any:
     """A triple as its epidata have it placed (its source, role, target, whether it opens a node context,
-    its alignments and how many contexts it closes), None for epidata penman would warn about."""
+    its alignments and how many contexts it closes), None for epidata penman would warn about (or
+    where a node would be defined twice)."""
     push = False
     aligned: Optional[List[Any]] = None
     pops = 0
@@ -53,11 +56,12 @@ def _epidata(epis: List[Any], source: Any, role: Any, target: Any, pushed: Set[A
             pops += 1
         elif kind is Push:
             pushing = epi.variable
-            if push or role == _CONCEPT or pushing in pushed or (pushing != source and pushing != target):
-                return None  # penman warns and ignores the context (a second one: not followed here)
-            if pushing == source:
+            if push or role == _CONCEPT or pushing in defined:
+                return None  # a second context (or one for a concept): penman warns
+            if pushing == source and pushing != target:
                 source, role, target = target, _inverted(role), source
-            pushed.add(pushing)
+            elif pushing != target:
+                return None  # a context for a variable not in its triple: penman warns
             push = True
         elif kind is Alignment or kind is RoleAlignment:
             if aligned is None:
@@ -70,7 +74,7 @@ def _epidata(epis: List[Any], source: Any, role: Any, target: Any, pushed: Set[A
 
 
 def _one_pass(graph: Any, no_wiki: bool) -> Any:
-    """(variables, labels, properties, values, layout, edges: each node by node; lines), None where
+    """(variables, labels, properties, values, layout: each node by node; edges; lines), None where
     penman would lay the graph out otherwise or its text might read otherwise, or _AGAIN."""
     triples = graph.triples
     if not triples:
@@ -85,15 +89,14 @@ def _one_pass(graph: Any, no_wiki: bool) -> Any:
     props: List[str] = []
     vals: List[Any] = []
     written: List[Branch] = []
-    outs: List[Edge] = []
-    props_of, vals_of, written_of, outs_of = [props], [vals], [written], [outs]
+    props_of, vals_of, written_of = [props], [vals], [written]
+    edges: List[Edge] = []
+    # the variables defined (a node opened for each; penman warns of a second context for one)
     defined: Dict[Any, int] = {top: 0}
-    pushed: Set[Any] = set()
     stack = [0]
     at, here = 0, top
-    count = 0  # branches in the tree
-    symbols: Optional[List[str]] = None  # unquoted constants that named no node (yet)
-    skipped: Optional[Set[int]] = None  # nodes with a wiki left out
+    blank = 0  # concepts penman does not write
+    skipped: Optional[List[Tuple[int, str]]] = None  # wikis left out: (node, constant)
     for triple in triples:
         source, role, target = triple
         push = False
@@ -104,16 +107,17 @@ def _one_pass(graph: Any, no_wiki: bool) -> Any:
             first = epis[0]
             if len(epis) == 1 and type(first) is Push:  # the usual datum of a nested node
                 pushing = first.variable
-                if role == _CONCEPT or pushing in pushed or (pushing != source and pushing != target):
-                    return None  # penman warns and ignores the context
-                if pushing == source:
+                if role == _CONCEPT or pushing in defined:
+                    return None
+                if pushing != target:
+                    if pushing != source:
+                        return None
                     source, role, target = target, _inverted(role), source
-                pushed.add(pushing)
                 push = True
             elif first is POP and epis.count(POP) == len(epis):  # the usual data of a node's last branch
                 pops = len(epis)
             else:
-                found = _epidata(epis, source, role, target, pushed)
+                found = _epidata(epis, source, role, target, defined)
                 if found is None:
                     return None
                 source, role, target, push, aligned, pops = found
@@ -122,18 +126,21 @@ def _one_pass(graph: Any, no_wiki: bool) -> Any:
                 if not stack:
                     return None  # triples left over at the top: penman improvises
                 if target == here and role != _CONCEPT:
+                    if push:
+                        return None  # the context pushed is dropped (penman would not warn of another)
                     source, role, target = here, _inverted(role), source
-                    push = False
                     break
                 stack.pop()
                 if not stack:
                     return None
                 at = stack[-1]
                 here = variables[at]
-                props, vals, written, outs = props_of[at], vals_of[at], written_of[at], outs_of[at]
+                props, vals, written = props_of[at], vals_of[at], written_of[at]
                 if source == here:
                     break
         if role == _CONCEPT:
+            if push:
+                return None  # an inverted :instance-of pushed
             if target:  # penman writes (a) for a node without a concept
                 if labels[at] is not None:
                     return None
@@ -146,7 +153,8 @@ def _one_pass(graph: Any, no_wiki: bool) -> Any:
                 if atom is None:
                     return None
                 labels[at] = atom[1]
-                count += 1
+            else:
+                blank += 1
         else:
             if aligned is not None:
                 both = _aligned(role, target, aligned, push)
@@ -157,21 +165,19 @@ def _one_pass(graph: Any, no_wiki: bool) -> Any:
             if named is None:
                 return None
             name, normal = named
-            count += 1
             if push:
-                if target in defined or (target not in names and not _named(target)):
-                    return None  # defined twice (the conversion refuses it), or not a variable
+                if target not in names and not _named(target):
+                    return None
                 node = len(variables)
                 defined[target] = node
                 variables.append(target)
                 labels.append(None)
-                outs.append(Edge(at, node, name, normal))
+                edges.append(Edge(at, node, name, normal))
                 written.append((name, node, True))
-                props, vals, written, outs = [], [], [], []
+                props, vals, written = [], [], []
                 props_of.append(props)
                 vals_of.append(vals)
                 written_of.append(written)
-                outs_of.append(outs)
                 stack.append(node)
                 at, here = node, target
                 if len(stack) > DEPTH + 1:
@@ -181,43 +187,41 @@ def _one_pass(graph: Any, no_wiki: bool) -> Any:
                 if atom is None:
                     return None
                 text, value = atom
-                if text is not None and text in defined:
+                if text in defined:
                     other = defined[text]
-                    outs.append(Edge(at, other, name, normal))
+                    edges.append(Edge(at, other, name, normal))
                     written.append((name, other, False))
+                elif no_wiki and name == "wiki":
+                    if skipped is None:
+                        skipped = []
+                    skipped.append((at, text))
                 else:
-                    if text is not None:
-                        if symbols is None:
-                            symbols = [text]
-                        else:
-                            symbols.append(text)
-                    if no_wiki and name == "wiki":
-                        if skipped is None:
-                            skipped = set()
-                        skipped.add(at)
-                    else:
-                        props.append(name)
-                        vals.append(value)
-                        written.append((name, value, False))
+                    props.append(name)
+                    vals.append(value)
+                    written.append((name, value, False))
         if pops:
             if pops < len(stack):
                 del stack[-pops:]
                 at = stack[-1]
                 here = variables[at]
-                props, vals, written, outs = props_of[at], vals_of[at], written_of[at], outs_of[at]
+                props, vals, written = props_of[at], vals_of[at], written_of[at]
             else:
                 stack.clear()
                 here = _NOWHERE
-    if symbols is not None:
-        for text in symbols:
-            if text in defined:
-                return _AGAIN
+    # a constant naming a node defined after it (the conversion makes it an edge): two passes
+    if not defined.keys().isdisjoint(chain.from_iterable(vals_of)):
+        return _AGAIN
+    if skipped is not None and not defined.keys().isdisjoint(text for _, text in skipped):
+        return _AGAIN
     # the lines of the tree: one, and one per branch after the first of a node
-    lines = 1 + count - len(variables)
+    lines = 1 + len(triples) - blank - len(variables)
     if None in labels:
+        wikis = {k for k, _ in skipped} if skipped is not None else ()
         lines += sum(1 for k, label in enumerate(labels)
-                     if label is None and not written_of[k] and (skipped is None or k not in skipped))
-    return variables, labels, props_of, vals_of, written_of, outs_of, lines
+                     if label is None and not written_of[k] and k not in wikis)
+    if len(edges) > 1:
+        edges.sort(key=_SOURCE)
+    return variables, labels, props_of, vals_of, written_of, edges, lines
 
 
 def fast_graph(graph: Any, options: ReadOptions) -> Optional[Tuple[Graph, int]]:
@@ -227,9 +231,8 @@ def fast_graph(graph: Any, options: ReadOptions) -> Optional[Tuple[Graph, int]]:
         return None
     if found is _AGAIN:
         return direct_graph(graph, options)
-    variables, labels, props_of, vals_of, written_of, outs_of, lines = found
+    variables, labels, props_of, vals_of, written_of, edges, lines = found
     nodes = list(map(Node, range(len(variables)), labels, props_of, vals_of))
     mrp_graph = Graph(id="", framework=options.framework or "amr", flavor=2, tops=[0], nodes=nodes,
-                      edges=list(chain.from_iterable(outs_of)), layout=dict(enumerate(written_of)),
-                      variables=dict(enumerate(variables)))
+                      edges=edges, layout=dict(enumerate(written_of)), variables=dict(enumerate(variables)))
     return mrp_graph, lines

@@ -154,10 +154,10 @@ def _aligned(role: Any, target: Any, aligned: List[Any], nested: bool) -> Option
 
 
 #: what the conversion makes of roles, atoms (constants, concepts, variables as targets) and variables that
-#: are one Penman token: role -> its label and normal; atom -> the variable it may name (None for a quoted
-#: string) and its value
+#: are one Penman token: role -> its label and normal; atom -> its text without the alignment (a variable
+#: it names, unless quoted) and its value
 _ROLES: Dict[str, Tuple[str, Optional[str]]] = {}
-_ATOMS: Dict[str, Tuple[Optional[str], str]] = {}
+_ATOMS: Dict[str, Tuple[str, str]] = {}
 _NAMES: Set[str] = set()
 _CACHED = 1 << 16
 
@@ -171,13 +171,13 @@ def _role_of(role: Any) -> Optional[Tuple[str, Optional[str]]]:
     return found
 
 
-def _atom_of(atom: Any) -> Optional[Tuple[Optional[str], str]]:
+def _atom_of(atom: Any) -> Optional[Tuple[str, str]]:
     if type(atom) is not str or ATOM.fullmatch(atom) is None:
         return None
     text = _strip_alignment(atom) if "~" in atom else atom
     if len(_ATOMS) >= _CACHED:
         _ATOMS.clear()
-    found = _ATOMS[atom] = (None if text.startswith('"') else text, _value(text))
+    found = _ATOMS[atom] = (text, _value(text))
     return found
 
 
@@ -246,7 +246,7 @@ def direct_graph(graph: Any, options: ReadOptions) -> Optional[Tuple[Graph, int]
             if atom is None:
                 return None
             text, value = atom
-            if text is not None and text in defined:
+            if text in defined:  # never a quoted string
                 other = defined[text]
                 edges.append(Edge(k, other, name, normal))
                 written.append((name, other, False))
