@@ -105,7 +105,14 @@ def _one_pass(graph: Any, no_wiki: bool) -> Any:
         epis = epidata.get(triple)
         if epis:
             first = epis[0]
-            if len(epis) == 1 and type(first) is Push:  # the usual datum of a nested node
+            if first is POP:  # the usual data of a node's last branch
+                pops = len(epis)
+                if pops > 1 and epis.count(POP) != pops:
+                    found = _epidata(epis, source, role, target, defined)
+                    if found is None:
+                        return None
+                    source, role, target, push, aligned, pops = found
+            elif type(first) is Push and len(epis) == 1:  # the usual datum of a nested node
                 pushing = first.variable
                 if role == _CONCEPT or pushing in defined:
                     return None
@@ -114,8 +121,6 @@ def _one_pass(graph: Any, no_wiki: bool) -> Any:
                         return None
                     source, role, target = target, _inverted(role), source
                 push = True
-            elif first is POP and epis.count(POP) == len(epis):  # the usual data of a node's last branch
-                pops = len(epis)
             else:
                 found = _epidata(epis, source, role, target, defined)
                 if found is None:
@@ -149,9 +154,11 @@ def _one_pass(graph: Any, no_wiki: bool) -> Any:
                     if both is None or both[0] != "/":
                         return None
                     target = both[1]
-                atom = atoms.get(target) or _atom_of(target)
+                atom = atoms.get(target)
                 if atom is None:
-                    return None
+                    atom = _atom_of(target)
+                    if atom is None:
+                        return None
                 labels[at] = atom[1]
             else:
                 blank += 1
@@ -161,9 +168,11 @@ def _one_pass(graph: Any, no_wiki: bool) -> Any:
                 if both is None:
                     return None
                 role, target = both
-            named = roles.get(role) or _role_of(role)
+            named = roles.get(role)
             if named is None:
-                return None
+                named = _role_of(role)
+                if named is None:
+                    return None
             name, normal = named
             if push:
                 if target not in names and not _named(target):
@@ -172,7 +181,7 @@ def _one_pass(graph: Any, no_wiki: bool) -> Any:
                 defined[target] = node
                 variables.append(target)
                 labels.append(None)
-                edges.append(Edge(at, node, name, normal))
+                edges.append(Edge(at, node, name, normal, [], []))
                 written.append((name, node, True))
                 props, vals, written = [], [], []
                 props_of.append(props)
@@ -183,13 +192,15 @@ def _one_pass(graph: Any, no_wiki: bool) -> Any:
                 if len(stack) > DEPTH + 1:
                     return None
             else:
-                atom = atoms.get(target) or _atom_of(target)
+                atom = atoms.get(target)
                 if atom is None:
-                    return None
+                    atom = _atom_of(target)
+                    if atom is None:
+                        return None
                 text, value = atom
                 if text in defined:
                     other = defined[text]
-                    edges.append(Edge(at, other, name, normal))
+                    edges.append(Edge(at, other, name, normal, [], []))
                     written.append((name, other, False))
                 elif no_wiki and name == "wiki":
                     if skipped is None:
