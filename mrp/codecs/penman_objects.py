@@ -47,7 +47,6 @@ class _Dropped(logging.Filter):
         return False
 
 
-_DROPPED = _Dropped()
 #: penman's loggers that lay out (its layout module) and parse (penman)
 _LOGGERS = (logging.getLogger("penman.layout"), logging.getLogger("penman"))
 
@@ -56,13 +55,14 @@ _LOGGERS = (logging.getLogger("penman.layout"), logging.getLogger("penman"))
 def quiet_layout() -> Iterator[None]:
     """Nothing of what penman logs meanwhile (laying out a graph, it warns of epidata it ignores, a
     duplicate triple) is shown: that is not the library's to print."""
+    dropped = _Dropped()  # one for each call: another thread's call may end meanwhile
     for logger in _LOGGERS:
-        logger.addFilter(_DROPPED)
+        logger.addFilter(dropped)
     try:
         yield
     finally:
         for logger in _LOGGERS:
-            logger.removeFilter(_DROPPED)
+            logger.removeFilter(dropped)
 
 _LINE_BREAK = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 
