@@ -2,11 +2,13 @@
 
 Each triple is placed as ``penman.configure`` places it (the same rules, the
 same cases left to penman) and becomes at once what the AMR reader's conversion
-makes of its branch: a concept, an edge, a property.  Edges and properties are
-kept node by node, so that the graph lists them in the order of the tree.  One
-thing is known only at the end: whether an unquoted constant names a node
-defined later in the tree (an edge then, not a property); where one does, the
-graph is converted again by :func:`.penman_layout.direct_graph`, in two passes.
+makes of its branch: a concept, an edge, a property.  Properties and the layout
+are kept node by node, edges sorted by their source at the end, so that the
+graph lists them in the order of the tree.  One thing is known only at the end:
+whether an unquoted constant names a node defined later in the tree (an edge
+then, not a property); the nodes with one are then made again from their
+layout (or, for a wiki left out with ``no_wiki``, the whole graph by
+:func:`.penman_layout.direct_graph`, in two passes).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from penman.layout import POP, Pop, Push
 from penman.surface import Alignment, RoleAlignment
 
+from mrp.codecs.amr import normal_role
 from mrp.codecs.base import ReadOptions
 from mrp.codecs.penman_layout import (
     _ATOMS,
@@ -32,13 +35,14 @@ from mrp.codecs.penman_layout import (
     direct_graph,
 )
 from mrp.codecs.penman_tokens import DEPTH
+from mrp.codecs.penman_write import Symbol
 from mrp.graph import Branch, Edge, Graph, Node
 
 __all__ = ["fast_graph"]
 
 #: the variable of no context (the top's context closed)
 _NOWHERE = object()
-#: an unquoted constant named a node defined later: convert in two passes
+#: a wiki left out named a node defined later: convert in two passes
 _AGAIN = object()
 _SOURCE = attrgetter("source")
 
@@ -71,6 +75,31 @@ def _epidata(epis: List[Any], source: Any, role: Any, target: Any, defined: Dict
         else:
             return None
     return source, role, target, push, aligned, pops
+
+
+def _ahead(defined: Dict[Any, int], props_of: List[List[str]], vals_of: List[List[Any]],
+           written_of: List[List[Branch]], edges: List[Edge]) -> List[Edge]:
+    """The edges, with the unquoted constants that name a node defined after them made edges too (as the
+    conversion makes them), taken from the properties and values of their nodes."""
+    late = {k for k, vals in enumerate(vals_of) if vals and not defined.keys().isdisjoint(vals)}
+    kept = [edge for edge in edges if edge.source not in late]
+    for k in sorted(late):
+        old = iter([edge for edge in edges if edge.source == k])
+        props: List[str] = []
+        vals: List[Any] = []
+        written: List[Branch] = []
+        for name, target, nested in written_of[k]:
+            if type(target) is int:
+                kept.append(next(old))
+            elif type(target) is Symbol and target in defined:
+                target = defined[target]
+                kept.append(Edge(k, target, name, normal_role(name), [], []))
+            else:
+                props.append(name)
+                vals.append(target)
+            written.append((name, target, nested))
+        props_of[k], vals_of[k], written_of[k] = props, vals, written
+    return kept
 
 
 def _one_pass(graph: Any, no_wiki: bool) -> Any:
@@ -219,11 +248,10 @@ def _one_pass(graph: Any, no_wiki: bool) -> Any:
             else:
                 stack.clear()
                 here = _NOWHERE
-    # a constant naming a node defined after it (the conversion makes it an edge): two passes
-    if not defined.keys().isdisjoint(chain.from_iterable(vals_of)):
-        return _AGAIN
     if skipped is not None and not defined.keys().isdisjoint(text for _, text in skipped):
-        return _AGAIN
+        return _AGAIN  # a wiki left out that names a node defined after it: two passes
+    if not defined.keys().isdisjoint(chain.from_iterable(vals_of)):
+        edges = _ahead(defined, props_of, vals_of, written_of, edges)
     # the lines of the tree: one, and one per branch after the first of a node
     lines = 1 + len(triples) - blank - len(variables)
     if None in labels:
