@@ -20,8 +20,9 @@ import mrp
 from mrp.api.inputs import corpus_of, read_options
 from mrp.codecs.amr import Bad, _convert, penman_warnings
 from mrp.codecs.penman_direct import fast_graph
+from mrp.codecs.penman_frames import Frame
 from mrp.codecs.penman_layout import direct_graph
-from mrp.codecs.penman_objects import _lines, graphs_of
+from mrp.codecs.penman_objects import _comments, _lines, _metadata, graphs_of
 
 from conftest import shared_path, timeless
 
@@ -249,3 +250,16 @@ def test_penman_warnings_never_reach_stderr(capfd: pytest.CaptureFixture[str]) -
     mrp.score([twice, odd], [odd, twice], "smatch")
     mrp.score([twice], [text], "smatch")
     assert capfd.readouterr() == ("", "")
+
+
+def test_metadata_read_directly_as_its_comment_lines_read() -> None:
+    rng = random.Random(3)
+    pieces = ["id", "snt", "tok", "date", "a b", "x:y", "", "::", "k\t", "#", " ", "v ::w", "::z", "\u2028",
+              "\x1c", " lead", "trail ", "\tTab", "two words", "a::b", "é", "\x85", "-", "::snt x"]
+    for _ in range(3000):
+        size = rng.randint(0, 4)
+        metadata = {rng.choice(pieces) + rng.choice(["", "", rng.choice(pieces)]):
+                    rng.choice(pieces) + rng.choice(["", rng.choice(pieces)]) for _ in range(size)}
+        comments = _comments(metadata)
+        expected = None if comments is None else (Frame(comments=comments).metadata(), len(comments))
+        assert _metadata(metadata) == expected, metadata

@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 import penman
 
@@ -110,6 +110,34 @@ def _comments(metadata: Any) -> Optional[List[Line]]:
     return lines
 
 
+#: a metadata key that its comment line gives back as it is (``::key``, then a space or the end)
+_PLAIN_KEY = re.compile(r"[^\s:]+")
+#: keys whose value is the rest of the line
+_WHOLE = ("snt", "tok")
+_KEYS: Set[str] = set()
+
+
+def _metadata(metadata: Any) -> Optional[Tuple[Dict[str, str], int]]:
+    """The metadata reading the comment lines penman's format writes gives (``Frame.metadata``) and the
+    number of those lines; None for a line break in one."""
+    meta: Dict[str, str] = {}
+    for key, value in metadata.items():
+        if type(key) is not str or type(value) is not str:
+            return None
+        if key not in _KEYS:
+            if _PLAIN_KEY.fullmatch(key) is None:
+                break
+            if len(_KEYS) < 1 << 10:
+                _KEYS.add(key)
+        if ("::" in value and key not in _WHOLE) or _LINE_BREAK.search(value):
+            break
+        meta[key] = value.strip()
+    else:
+        return meta, len(meta)
+    comments = _comments(metadata)  # what the lines give, where a key, a value or a line break is odd
+    return None if comments is None else (Frame(comments=comments).metadata(), len(comments))
+
+
 def _filled(graph: Graph, meta: Dict[str, str], first: int, options: ReadOptions) -> Graph:
     """A graph given its input (from the text table, else its metadata) and its line."""
     text = options.text.get(graph.id) if options.text is not None else None
@@ -140,28 +168,27 @@ def graphs_of(items: Sequence[Any], name: str, options: ReadOptions,
     order, with the AMR reader's options (the framework already set); None where reading that text
     might give something else.  Each graph is laid out by :mod:`.penman_layout` where it can be, else by
     penman (always, without ``direct``)."""
-    trees: List[Tuple[Any, List[Line], int]] = []
+    trees: List[Tuple[Any, Dict[str, str], int]] = []
     for item in items:
         if not isinstance(item, penman.Graph):
             return None
-        comments = _comments(item.metadata)
-        if comments is None:
+        found = _metadata(item.metadata)
+        if found is None:
             return None
         laid = _laid_out(item, options, direct)
         if laid is None:
             return None
-        trees.append((laid[0], comments, laid[1]))
+        trees.append((laid[0], found[0], found[1] + laid[1]))
     framework = options.framework or "amr"
     out: List[Union[Graph, FormatError]] = []
     line = 1
-    for position, (tree, comments, count) in enumerate(trees):
-        meta = Frame(comments=comments).metadata()
+    for position, (tree, meta, count) in enumerate(trees):
         gid = meta.get("id")
         if gid is not None and options.wsj_ids:
             gid = map_wsj_id(gid)
         gid = gid or str(position)
         first = line
-        line += len(comments) + count + 1  # a blank line between two graphs
+        line += count + 1  # its comment lines and tree, and a blank line between two graphs
         if isinstance(tree, Graph):
             graph = tree
             graph.id = gid
