@@ -103,8 +103,9 @@ def _ahead(defined: Dict[Any, int], props_of: List[List[str]], vals_of: List[Lis
 
 
 def _one_pass(graph: Any, no_wiki: bool) -> Any:
-    """(variables, labels, properties, values, layout: each node by node; edges; lines), None where
-    penman would lay the graph out otherwise or its text might read otherwise, or _AGAIN."""
+    """(variables -> node ids in order; labels, properties, values, layout: each node by node; edges;
+    lines), None where penman would lay the graph out otherwise or its text might read otherwise, or
+    _AGAIN."""
     triples = graph.triples
     if not triples:
         return None
@@ -113,16 +114,16 @@ def _one_pass(graph: Any, no_wiki: bool) -> Any:
         return None
     roles, atoms, names = _ROLES, _ATOMS, _NAMES
     epidata = graph.epidata
-    variables: List[Any] = [top]
     labels: List[Any] = [None]
     props: List[str] = []
     vals: List[Any] = []
     written: List[Branch] = []
     props_of, vals_of, written_of = [props], [vals], [written]
     edges: List[Edge] = []
-    # the variables defined (a node opened for each; penman warns of a second context for one)
+    # the variables defined, in order (a node opened for each; penman warns of a second context for one)
     defined: Dict[Any, int] = {top: 0}
-    stack = [0]
+    # the node contexts open: each node's id, variable, properties, values, layout
+    stack: List[Tuple[int, Any, List[str], List[Any], List[Branch]]] = [(0, top, props, vals, written)]
     at, here = 0, top
     blank = 0  # concepts penman does not write
     skipped: Optional[List[Tuple[int, str]]] = None  # wikis left out: (node, constant)
@@ -167,9 +168,7 @@ def _one_pass(graph: Any, no_wiki: bool) -> Any:
                 stack.pop()
                 if not stack:
                     return None
-                at = stack[-1]
-                here = variables[at]
-                props, vals, written = props_of[at], vals_of[at], written_of[at]
+                at, here, props, vals, written = stack[-1]
                 if source == here:
                     break
         if role == _CONCEPT:
@@ -206,9 +205,8 @@ def _one_pass(graph: Any, no_wiki: bool) -> Any:
             if push:
                 if target not in names and not _named(target):
                     return None
-                node = len(variables)
+                node = len(labels)
                 defined[target] = node
-                variables.append(target)
                 labels.append(None)
                 edges.append(Edge(at, node, name, normal, [], []))
                 written.append((name, node, True))
@@ -216,7 +214,7 @@ def _one_pass(graph: Any, no_wiki: bool) -> Any:
                 props_of.append(props)
                 vals_of.append(vals)
                 written_of.append(written)
-                stack.append(node)
+                stack.append((node, target, props, vals, written))
                 at, here = node, target
                 if len(stack) > DEPTH + 1:
                     return None
@@ -242,9 +240,7 @@ def _one_pass(graph: Any, no_wiki: bool) -> Any:
         if pops:
             if pops < len(stack):
                 del stack[-pops:]
-                at = stack[-1]
-                here = variables[at]
-                props, vals, written = props_of[at], vals_of[at], written_of[at]
+                at, here, props, vals, written = stack[-1]
             else:
                 stack.clear()
                 here = _NOWHERE
@@ -253,14 +249,14 @@ def _one_pass(graph: Any, no_wiki: bool) -> Any:
     if not defined.keys().isdisjoint(chain.from_iterable(vals_of)):
         edges = _ahead(defined, props_of, vals_of, written_of, edges)
     # the lines of the tree: one, and one per branch after the first of a node
-    lines = 1 + len(triples) - blank - len(variables)
+    lines = 1 + len(triples) - blank - len(labels)
     if None in labels:
         wikis = {k for k, _ in skipped} if skipped is not None else ()
         lines += sum(1 for k, label in enumerate(labels)
                      if label is None and not written_of[k] and k not in wikis)
     if len(edges) > 1:
         edges.sort(key=_SOURCE)
-    return variables, labels, props_of, vals_of, written_of, edges, lines
+    return defined, labels, props_of, vals_of, written_of, edges, lines
 
 
 def fast_graph(graph: Any, options: ReadOptions) -> Optional[Tuple[Graph, int]]:
@@ -270,8 +266,8 @@ def fast_graph(graph: Any, options: ReadOptions) -> Optional[Tuple[Graph, int]]:
         return None
     if found is _AGAIN:
         return direct_graph(graph, options)
-    variables, labels, props_of, vals_of, written_of, edges, lines = found
-    nodes = list(map(Node, range(len(variables)), labels, props_of, vals_of))
+    defined, labels, props_of, vals_of, written_of, edges, lines = found
+    nodes = list(map(Node, range(len(labels)), labels, props_of, vals_of))
     mrp_graph = Graph(id="", framework=options.framework or "amr", flavor=2, tops=[0], nodes=nodes,
-                      edges=edges, layout=dict(enumerate(written_of)), variables=dict(enumerate(variables)))
+                      edges=edges, layout=dict(enumerate(written_of)), variables=dict(enumerate(defined)))
     return mrp_graph, lines
