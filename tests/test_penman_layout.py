@@ -263,3 +263,20 @@ def test_metadata_read_directly_as_its_comment_lines_read() -> None:
         comments = _comments(metadata)
         expected = None if comments is None else (Frame(comments=comments).metadata(), len(comments))
         assert _metadata(metadata) == expected, metadata
+
+
+def test_malformed_graphs_meet_penman_as_before() -> None:
+    odd: List[Any] = [("a", ":ARG0", ["b"]), ("a", 5, "b"), ("a", ":ARG0"), ["a", ":ARG0", "b"]]
+    for triple in odd:
+        graph = penman.Graph([("a", ":instance", "x")])
+        graph.triples.append(triple)
+        for options in OPTIONS:
+            try:
+                expected: Any = graphs_of([graph], "x", options, direct=False)
+            except Exception as error:  # noqa: BLE001 - whatever penman raises, raised alike
+                expected = type(error)
+            try:
+                found: Any = graphs_of([graph], "x", options)
+            except Exception as error:  # noqa: BLE001
+                found = type(error)
+            assert found == expected

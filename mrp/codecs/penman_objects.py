@@ -152,8 +152,8 @@ def _laid_out(item: Any, options: ReadOptions, direct: bool) -> Optional[Tuple[A
     if direct:
         try:
             found = fast_graph(item, options)
-        except TypeError:  # an unhashable variable or constant: as penman fails on it
-            found = None
+        except (TypeError, ValueError, AttributeError):  # not a triple, an unhashable or odd variable or
+            found = None  # role: penman's layout has its say
         if found is not None:
             return found
     with quiet_layout():
