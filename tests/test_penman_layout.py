@@ -84,19 +84,18 @@ OPTIONS = [read_options(framework="amr"), read_options(framework="amr", no_wiki=
 
 def _amr_files() -> List[Path]:
     shared = shared_path()
-    files = sorted(shared.glob("data/**/*.amr")) + sorted(shared.glob("reference/**/*.amr"))
-    files += sorted(shared.glob("data/pairs/smatch/*.txt"))
+    files = sorted(shared.glob("data/**/*.amr")) + sorted(shared.glob("data/pairs/smatch/*.txt"))
     return files
 
 
 def test_every_shared_amr_graph_is_laid_out_as_penman_lays_it_out() -> None:
     files = _amr_files()
-    assert len(files) >= 7
+    assert len(files) >= 7, files
     total = direct = 0
     for path in files:
         graphs = list(_decoded(path.read_text(encoding="utf-8")))
         for options in OPTIONS:
-            for graph in graphs:
+            for graph in graphs if options is OPTIONS[0] else graphs[::4]:  # no_wiki: a sample
                 two, one = _check(graph, options)
                 assert two == one, graph
                 total += 1
