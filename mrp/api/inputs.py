@@ -81,7 +81,10 @@ def _from_penman(items: Sequence[Any], options: ReadOptions, name: str) -> Optio
 def _penman_text(graph: Any) -> str:
     import penman
 
-    return str(penman.encode(graph))
+    from mrp.codecs.penman_objects import quiet_layout
+
+    with quiet_layout():
+        return str(penman.encode(graph))
 
 
 def _item_text(item: Any) -> Optional[str]:
