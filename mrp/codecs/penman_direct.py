@@ -1,4 +1,5 @@
-"""The layout of :mod:`.penman_layout` and the conversion of its tree in one pass over the triples.
+"""``penman.configure``'s layout of a ``penman.Graph`` and the conversion of its tree in one pass over the
+triples (the rules: :mod:`.penman_layout`).
 
 Each triple is placed as ``penman.configure`` places it (the same rules, the
 same cases left to penman) and becomes at once what the AMR reader's conversion
@@ -7,8 +8,7 @@ are kept node by node, edges sorted by their source at the end, so that the
 graph lists them in the order of the tree.  One thing is known only at the end:
 whether an unquoted constant names a node defined later in the tree (an edge
 then, not a property); the nodes with one are then made again from their
-layout (or, for a wiki left out with ``no_wiki``, the whole graph by
-:func:`.penman_layout.direct_graph`, in two passes).
+layout (for a wiki left out with ``no_wiki``, penman lays the graph out).
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from mrp.codecs.penman_layout import (
     _inverted,
     _named,
     _role_of,
-    direct_graph,
 )
 from mrp.codecs.penman_tokens import DEPTH
 from mrp.codecs.penman_write import Symbol
@@ -260,12 +259,14 @@ def _one_pass(graph: Any, no_wiki: bool) -> Any:
 
 
 def fast_graph(graph: Any, options: ReadOptions) -> Optional[Tuple[Graph, int]]:
-    """What :func:`.penman_layout.direct_graph` gives, faster."""
+    """The mrp Graph (its id left empty, no input or line yet) that the AMR reader's conversion gives the
+    tree ``penman.configure`` lays a ``penman.Graph`` out as, and the lines of that tree's text; None where
+    this does not follow penman (the caller then lays the graph out with penman)."""
     found = _one_pass(graph, options.no_wiki)
     if found is None:
         return None
     if found is _AGAIN:
-        return direct_graph(graph, options)
+        return None  # penman's layout decides
     defined, labels, props_of, vals_of, written_of, edges, lines = found
     nodes = list(map(Node, range(len(labels)), labels, props_of, vals_of))
     mrp_graph = Graph(id="", framework=options.framework or "amr", flavor=2, tops=[0], nodes=nodes,
