@@ -163,6 +163,11 @@ def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarr
     """The search, then (for a pair it leaves open) the program; ``cut`` and ``complete`` are the caller's."""
     from mrp.solver.kernel import solve  # numba only when a pair is scored
 
+    if built.complete and limit > MIP_AFTER and handover and mip.installed() and seed.shape[0] > 0:
+        from mrp.solver.handover import document  # a document: fixing first, then the program on the rest
+
+        done = document(built, limit, LAP_SIZE, deadline, stop, seed, MIP_SECONDS)
+        return _solution(*done[:5], done.used)._replace(note=done.note)
     seconds = MIP_SECONDS if deadline is None else deadline - time.monotonic()
     handoff = built.complete and limit > MIP_AFTER and handover and mip.fits(built, seconds)
     value, bound, steps, exact, pi = solve(built, MIP_AFTER if handoff else limit, LAP_SIZE, stop, seed)
