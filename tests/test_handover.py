@@ -107,8 +107,9 @@ def test_the_program_on_the_pairs_left_proves_the_optimum() -> None:
 
 @needs_highs
 def test_a_document_is_proved_without_the_search() -> None:
-    """A merged coli document the root leaves open: the program on the pairs left proves it, no step of
-    search, the same optimum as the old path (search, then the whole program)."""
+    """A merged coli document that the search alone leaves open (test_mip): the document's root, or the
+    program on the pairs it leaves, proves it without a step of search, the same optimum as the path of other
+    pairs (search, then the whole program)."""
     problem = coli_document(8, 152)
     before = solve_problem(problem)
     assert before.exact and before.mip
@@ -116,17 +117,18 @@ def test_a_document_is_proved_without_the_search() -> None:
     seed[: seed.shape[0] // 2] = -1  # a worse start: the root has to work
     after = solve_problem(problem, seeding=lambda built, stop: seed)
     assert after.exact and after.value == after.bound == before.value
-    assert after.steps == 0 and after.mip
+    assert after.steps == 0
     assert mip.value_of(problem, np.array(after.mapping)) == after.value
 
 
 @needs_highs
 def test_without_the_program_the_search_decides(monkeypatch: pytest.MonkeyPatch) -> None:
     problem = coli_document(8, 152)
+    optimum = solve_problem(problem).value
     seed = np.full(problem.U.shape[0], -1, np.int64)
     monkeypatch.setattr(mip, "_HIGHSPY", False)
-    alone = solve_problem(problem, limit=2000, seeding=lambda built, stop: seed)
-    assert not alone.mip and alone.steps > 0 and alone.value <= alone.bound
+    alone = solve_problem(problem, seeding=lambda built, stop: seed)
+    assert not alone.mip and alone.exact and alone.value == alone.bound == optimum
 
 
 def test_a_warm_assignment_is_the_optimum_whatever_its_start() -> None:
@@ -136,12 +138,13 @@ def test_a_warm_assignment_is_the_optimum_whatever_its_start() -> None:
         n, m = (int(x) for x in rng.integers(1, 7, 2))
         B = rng.integers(0, 20, (n, m)) * (rng.random((n, m)) < 0.6)
         duals = np.zeros(max(n, m) + 1, np.int64)
+        matched = np.zeros(max(n, m) + 1, np.int64)
         for _ in range(4):
             N = max(n, m)
             padded = np.zeros((N, N), np.int64)
             padded[:n, :m] = B
             best = max(int(padded[np.arange(N), list(q)].sum()) for q in itertools.permutations(range(N)))
-            done, value, col, slack = warm(B, stop, True, duals)
+            done, value, col, slack = warm(B, stop, True, duals, matched)
             assert done and value == best == assignment(B, stop, False)[1]
             taken = col[col >= 0]
             assert len(set(taken.tolist())) == taken.shape[0]
@@ -157,3 +160,4 @@ def test_a_warm_assignment_is_the_optimum_whatever_its_start() -> None:
                 assert through <= value - slack[i, j]
             B = np.maximum(0, B + rng.integers(-4, 5, (n, m)))
             duals[rng.integers(0, duals.shape[0])] += int(rng.integers(-30, 30))  # any start at all
+            matched[rng.integers(0, matched.shape[0])] = rng.integers(0, matched.shape[0])

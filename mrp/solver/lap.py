@@ -67,11 +67,12 @@ def _optimal(cost, u, v, p):  # pragma: no cover - compiled
 @njit(cache=True)
 def assignment(B, stop, with_slack):  # pragma: no cover - compiled
     """:func:`warm` from column duals zero (a cold start)."""
-    return warm(B, stop, with_slack, np.zeros(max(B.shape[0], B.shape[1]) + 1, np.int64))
+    N = max(B.shape[0], B.shape[1]) + 1
+    return warm(B, stop, with_slack, np.zeros(N, np.int64), np.zeros(N, np.int64))
 
 
 @njit(cache=True)
-def warm(B, stop, with_slack, v):  # pragma: no cover - compiled
+def warm(B, stop, with_slack, v, match):  # pragma: no cover - compiled
     """Maximum-weight assignment of rows to columns of a non-negative matrix.
 
     Returns (done, value, col, slack): ``col[i]`` is row i's column or -1, and
@@ -82,11 +83,13 @@ def warm(B, stop, with_slack, v):  # pragma: no cover - compiled
     ``done`` is False when ``stop[0]`` was set before the end (nothing else is
     then valid).
 
-    ``v`` (``max(n, m) + 1`` integers) holds column duals to start from, e.g.
-    the last assignment's of a matrix that changed a little (the subgradient
-    rounds of the root); the row duals are made feasible against them, so the
-    augmenting paths start short.  Any start gives the same optimum; ``v``
-    ends as the duals found (unchanged when stopped).
+    ``v`` and ``match`` (``max(n, m) + 1`` integers each) hold column duals and
+    a matching to start from (``match[j]``: the row of column j, both 1-based,
+    0: none), e.g. the last assignment's of a matrix that changed a little (the
+    subgradient rounds of the root): the row duals are made feasible against
+    ``v``, the pairs of ``match`` still tight are kept, and only the other
+    rows are augmented.  Any start gives the same optimum; ``v`` and ``match``
+    end as the duals and matching found (unchanged when stopped).
     """
     n, m = B.shape
     N = max(n, m)
@@ -124,14 +127,23 @@ def warm(B, stop, with_slack, v):  # pragma: no cover - compiled
             start[:] = 0
             u[:] = 0
         p[:] = 0
+        kept = np.zeros(N + 1, np.bool_)
+        if not cold and attempt == 0:
+            for j in range(1, N + 1):
+                r = match[j]
+                if 0 < r <= N and not kept[r] and cost[r, j] - u[r] - start[j] == 0:
+                    p[j] = r
+                    kept[r] = True
         for i in range(1, N + 1):
             if stop[0]:
                 return False, 0, col, slack
-            _augment(cost, i, u, start, p, way, minv, used)
+            if not kept[i]:
+                _augment(cost, i, u, start, p, way, minv, used)
         # a cold start is the textbook method; a warm one is checked (the bound must not rest on it)
         if cold or attempt == 1 or _optimal(cost, u, start, p):
             break
     v[:] = start
+    match[:] = p
     value = 0
     for j in range(1, N + 1):
         i = p[j] - 1
