@@ -174,6 +174,11 @@ def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarr
     thread); without a hand-over the search then goes on from its map up to ``limit``.
     """
 
+    if built.complete and limit > MIP_AFTER and handover and mip.installed() and seed.shape[0] > 0:
+        from mrp.solver.handover import document  # a document: fixing first, then the program on the rest
+
+        done = document(built, limit, LAP_SIZE, deadline, stop, seed, MIP_SECONDS)
+        return _solution(*done[:5], done.used)._replace(note=done.note)
     seconds = MIP_SECONDS if deadline is None else deadline - time.monotonic()
     after = handover_steps(built)
     handoff = built.complete and limit > after and handover and mip.fits(built, seconds)

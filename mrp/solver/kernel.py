@@ -39,13 +39,12 @@ import numpy as np
 from mrp.solver.arrays import index
 from mrp.solver.incumbent import greedy, improve, objective
 from mrp.solver.jit import njit
-from mrp.solver.lap import assignment
+from mrp.solver.lap import assignment, warm
 from mrp.solver.potential import SCALE, potentials, scratch
 from mrp.solver.search import search
 
-__all__ = ["SCALE", "ROUNDS", "solve"]
+__all__ = ["SCALE", "ROUNDS", "resume", "settle", "solve"]
 
-#: Subgradient iterations at the root at most.
 #: Subgradient rounds at the root at most.
 ROUNDS = 400
 #: The first step moves a share by THETA of its candidate's weight ...
@@ -64,7 +63,13 @@ ROOT_WORK = 4e9
 #: ... and after this many for a document started from its sentence-by-sentence map (a seed): at
 #: 600 nodes a side, 4e9 allows 18 rounds and leaves the bound 4 points of F above the map found, where
 #: 130 rounds close it to 0.2 points (bench/docbench.py, k = 64); the pair's stop flag ends them.
-DOCUMENT_ROOT_WORK = 4e10
+DOCUMENT_ROOT_WORK = 4e11
+#: A document's root (a pair with a sentence-by-sentence start) shrinks its step more slowly, over more
+#: rounds at most: on the first k = 64 coli document but one, 1,239 -> 1,236 (over 1,233 found) in about as
+#: many rounds (400), and of the first 8 at k = 32 one more is closed at the root, the others left 1 triple
+#: open (before: 1-2).  The rounds are cheaper since they start from the last round's assignment (lap.warm).
+DOCUMENT_DECAY = 0.9
+DOCUMENT_ROUNDS = 1000
 #: The root solves assignments up to this many nodes on the larger side (the search up to ``lap_size``).
 ROOT_LAP_SIZE = 2000
 
@@ -116,12 +121,13 @@ def subgradient(pb, share, col, theta):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def root(pb, ix, share, use_lap, stop, sc, best_pi, work):  # pragma: no cover - compiled
+def root(pb, ix, share, use_lap, stop, sc, best_pi, work, document):  # pragma: no cover - compiled
     """The root bound and incumbent: returns (best, bound); ``share`` ends as the best shares found.
 
     ``best_pi`` receives the incumbent's map.  Without assignments
     (``use_lap`` False) one round: the row/column bound and a greedy map; ``work``: elementary steps of
-    assignments at most (ROOT_WORK or DOCUMENT_ROOT_WORK).
+    assignments at most (ROOT_WORK or DOCUMENT_ROOT_WORK); ``document``: the schedule of a document
+    (DOCUMENT_DECAY, DOCUMENT_ROUNDS).
     """
     n, m = pb.U.shape
     P = np.zeros((n, m), np.int64)
@@ -131,16 +137,21 @@ def root(pb, ix, share, use_lap, stop, sc, best_pi, work):  # pragma: no cover -
     best_share = share.copy()
     size = max(n, m)
     theta, stall_most, decay, eps = (THETA, STALL, DECAY, EPS) if size >= SHORT_ROOT else QUICK
+    most = ROUNDS
+    if document and size >= SHORT_ROOT:
+        decay, most = DOCUMENT_DECAY, DOCUMENT_ROUNDS
     stall = 0
-    rounds = min(ROUNDS, max(1, int(work / (size * size * size)))) if use_lap else 1
+    duals = np.zeros(size + 1, np.int64)
+    matched = np.zeros(size + 1, np.int64)
+    rounds = min(most, max(1, int(work / (size * size * size)))) if use_lap else 1
     for rnd in range(rounds):
         if rnd > 0 and stop[0]:
             break
         potentials(P, True, pb, ix, share, sc)
         done = False
         lap = 0
-        if use_lap:
-            done, lap, col, _ = assignment(P, stop, False)
+        if use_lap:  # from the last round's duals: the potentials change little between rounds
+            done, lap, col, _ = warm(P, stop, False, duals, matched)
         if not done:
             lap = row_col_bound(P)
             col = greedy(P)
@@ -191,6 +202,62 @@ def fixing(pb, ix, share, best, stop, sc):  # pragma: no cover - compiled
     return banned
 
 
+@njit(cache=True)
+def start(pb, ix, sc, lap_size, stop, seed):  # pragma: no cover - compiled
+    """The root bound and the incumbent (the root's, or the seed's hill-climbed when better): returns
+    (best, bound, map, share), ``share`` the root's best shares."""
+    n, m = pb.U.shape
+    best_pi = np.full(n, -1, np.int64)
+    share = np.empty(pb.cw.shape[0], np.int64)
+    for q in range(share.shape[0]):
+        share[q] = pb.cw[q] * SCALE // 2
+    root_lap = max(n, m) <= max(lap_size, ROOT_LAP_SIZE)
+    document = seed.shape[0] == n
+    work = DOCUMENT_ROOT_WORK if document else ROOT_WORK
+    best, bound = root(pb, ix, share, root_lap, stop, sc, best_pi, work, document)
+    if seed.shape[0] == n and best < bound:
+        pi = seed.copy()
+        improve(pi, m, pb, ix, 50, stop)
+        value = objective(pi, pb)
+        if value > best:
+            best = value
+            best_pi[:] = pi
+    return best, bound, best_pi, share
+
+
+@njit(cache=True, nogil=True)
+def settle(pb, lap_size, stop, seed):  # pragma: no cover - compiled
+    """The root and reduced-cost fixing, without the search: returns (best, bound, map, share, banned).
+
+    ``banned`` holds the pairs that no map better than ``best`` uses (none when the root closed the
+    pair, or when it is larger than ``max(lap_size, ROOT_LAP_SIZE)``); ``share`` the root's best shares,
+    for :func:`resume`.
+    """
+    n, m = pb.U.shape
+    if n == 0 or m == 0:
+        return 0, 0, np.full(n, -1, np.int64), np.zeros(pb.cw.shape[0], np.int64), np.zeros((n, m), np.bool_)
+    ix = index(pb)
+    sc = scratch(m, pb.ssrc.shape[0])
+    best, bound, best_pi, share = start(pb, ix, sc, lap_size, stop, seed)
+    if best < bound and max(n, m) <= max(lap_size, ROOT_LAP_SIZE) and not stop[0]:
+        banned = fixing(pb, ix, share, best, stop, sc)
+    else:
+        banned = np.zeros((n, m), np.bool_)
+    return best, max(best, bound), best_pi, share, banned
+
+
+@njit(cache=True, nogil=True)
+def resume(pb, share, best, best_pi, bound, limit, lap_size, banned, stop):  # pragma: no cover - compiled
+    """The search after :func:`settle` (its shares, incumbent ``best`` with map ``best_pi``, updated,
+    bound and banned pairs): returns (best, bound, steps, exact)."""
+    n, m = pb.U.shape
+    if best >= bound or limit <= 0 or n == 0 or m == 0:
+        return best, max(best, bound), 0, best >= bound
+    ix = index(pb)
+    sc = scratch(m, pb.ssrc.shape[0])
+    return search(pb, ix, share, best, best_pi, bound, limit, max(n, m) <= lap_size, banned, stop, sc)
+
+
 @njit(cache=True, nogil=True)
 def solve(pb, limit, lap_size, stop, seed):  # pragma: no cover - compiled
     """Maximize the objective of Problem ``pb``; returns (value, bound, steps, exact, map).
@@ -203,25 +270,12 @@ def solve(pb, limit, lap_size, stop, seed):  # pragma: no cover - compiled
     system node or -1.
     """
     n, m = pb.U.shape
-    best_pi = np.full(n, -1, np.int64)
     if n == 0 or m == 0:
-        return 0, 0, 0, True, best_pi
+        return 0, 0, 0, True, np.full(n, -1, np.int64)
     ix = index(pb)
     sc = scratch(m, pb.ssrc.shape[0])
-    share = np.empty(pb.cw.shape[0], np.int64)
-    for q in range(share.shape[0]):
-        share[q] = pb.cw[q] * SCALE // 2
     use_lap = max(n, m) <= lap_size
-    root_lap = max(n, m) <= max(lap_size, ROOT_LAP_SIZE)
-    work = DOCUMENT_ROOT_WORK if seed.shape[0] == n else ROOT_WORK
-    best, bound = root(pb, ix, share, root_lap, stop, sc, best_pi, work)
-    if seed.shape[0] == n and best < bound:
-        pi = seed.copy()
-        improve(pi, m, pb, ix, 50, stop)
-        value = objective(pi, pb)
-        if value > best:
-            best = value
-            best_pi[:] = pi
+    best, bound, best_pi, share = start(pb, ix, sc, lap_size, stop, seed)
     if best >= bound or limit <= 0:
         return best, max(best, bound), 0, best >= bound, best_pi
     banned = fixing(pb, ix, share, best, stop, sc) if use_lap else np.zeros((n, m), np.bool_)

@@ -50,7 +50,29 @@ def _augment(cost, i, u, v, p, way, minv, used):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def _optimal(cost, u, v, p):  # pragma: no cover - compiled
+    """Whether duals ``u``, ``v`` are feasible (reduced costs >= 0) and tight on the matching ``p``: then
+    the matching is optimal (complementary slackness)."""
+    N = cost.shape[0] - 1
+    for j in range(1, N + 1):
+        if p[j] < 1 or cost[p[j], j] - u[p[j]] - v[j] != 0:
+            return False
+    for i in range(1, N + 1):
+        for j in range(1, N + 1):
+            if cost[i, j] - u[i] - v[j] < 0:
+                return False
+    return True
+
+
+@njit(cache=True)
 def assignment(B, stop, with_slack):  # pragma: no cover - compiled
+    """:func:`warm` from column duals zero (a cold start)."""
+    N = max(B.shape[0], B.shape[1]) + 1
+    return warm(B, stop, with_slack, np.zeros(N, np.int64), np.zeros(N, np.int64))
+
+
+@njit(cache=True)
+def warm(B, stop, with_slack, v, match):  # pragma: no cover - compiled
     """Maximum-weight assignment of rows to columns of a non-negative matrix.
 
     Returns (done, value, col, slack): ``col[i]`` is row i's column or -1, and
@@ -60,6 +82,14 @@ def assignment(B, stop, with_slack):  # pragma: no cover - compiled
     paths on the square zero-padded cost matrix (Hungarian method, O(N^3));
     ``done`` is False when ``stop[0]`` was set before the end (nothing else is
     then valid).
+
+    ``v`` and ``match`` (``max(n, m) + 1`` integers each) hold column duals and
+    a matching to start from (``match[j]``: the row of column j, both 1-based,
+    0: none), e.g. the last assignment's of a matrix that changed a little (the
+    subgradient rounds of the root): the row duals are made feasible against
+    ``v``, the pairs of ``match`` still tight are kept, and only the other
+    rows are augmented.  Any start gives the same optimum; ``v`` and ``match``
+    end as the duals and matching found (unchanged when stopped).
     """
     n, m = B.shape
     N = max(n, m)
@@ -72,18 +102,48 @@ def assignment(B, stop, with_slack):  # pragma: no cover - compiled
     for i in range(n):
         for j in range(m):
             cost[i + 1, j + 1] = top - B[i, j]
-    u = np.zeros(N + 1, np.int64)
-    v = np.zeros(N + 1, np.int64)
+    cold = True
+    for j in range(1, N + 1):
+        if v[j] != 0:
+            cold = False
+    col = np.full(n, -1, np.int64)
+    slack = np.zeros((n, m) if with_slack else (0, 0), np.int64)
     p = np.zeros(N + 1, np.int64)
     way = np.zeros(N + 1, np.int64)
     minv = np.empty(N + 1, np.int64)
     used = np.empty(N + 1, np.bool_)
-    col = np.full(n, -1, np.int64)
-    slack = np.zeros((n, m) if with_slack else (0, 0), np.int64)
-    for i in range(1, N + 1):
-        if stop[0]:
-            return False, 0, col, slack
-        _augment(cost, i, u, v, p, way, minv, used)
+    u = np.zeros(N + 1, np.int64)
+    start = np.zeros(N + 1, np.int64)
+    for attempt in range(2):
+        if not cold and attempt == 0:
+            start[1:] = v[1:]
+            for i in range(1, N + 1):  # the largest row duals feasible with the start: reduced costs >= 0
+                low = _INF
+                for j in range(1, N + 1):
+                    if cost[i, j] - start[j] < low:
+                        low = cost[i, j] - start[j]
+                u[i] = low
+        else:
+            start[:] = 0
+            u[:] = 0
+        p[:] = 0
+        kept = np.zeros(N + 1, np.bool_)
+        if not cold and attempt == 0:
+            for j in range(1, N + 1):
+                r = match[j]
+                if 0 < r <= N and not kept[r] and cost[r, j] - u[r] - start[j] == 0:
+                    p[j] = r
+                    kept[r] = True
+        for i in range(1, N + 1):
+            if stop[0]:
+                return False, 0, col, slack
+            if not kept[i]:
+                _augment(cost, i, u, start, p, way, minv, used)
+        # a cold start is the textbook method; a warm one is checked (the bound must not rest on it)
+        if cold or attempt == 1 or _optimal(cost, u, start, p):
+            break
+    v[:] = start
+    match[:] = p
     value = 0
     for j in range(1, N + 1):
         i = p[j] - 1

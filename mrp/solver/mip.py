@@ -37,7 +37,7 @@ from mrp.process.forked import Child, can_fork, silenced_stdout
 from mrp.process.spawned import Spawned
 from mrp.solver.problem import Problem, candidate_edges
 
-__all__ = ["MAX_COLUMNS", "Proof", "available", "columns", "fits", "prove", "value_of"]
+__all__ = ["MAX_COLUMNS", "Proof", "available", "columns", "fits", "prove", "value_of", "without"]
 
 #: Programs with more variables than this are not built (memory and time beyond any per-pair budget).
 MAX_COLUMNS = 1_000_000
@@ -262,9 +262,32 @@ def run_alone(model: _Model, n: int, seconds: Optional[float]) -> Tuple[Optional
     return _run(model, n, seconds, None)
 
 
+def without(problem: Problem, banned: np.ndarray, mapping: np.ndarray) -> Problem:
+    """The Problem with the pairs ``banned[i, j]`` worth nothing (no reward, no candidate edge uses one),
+    the pairs of ``mapping`` kept.
+
+    When no map better than ``mapping`` uses a banned pair (reduced-cost fixing, mrp.solver.kernel),
+    the optimum of this Problem is the optimum of ``problem``: a better map keeps its value here, and
+    ``mapping`` keeps its own.  So this Problem's bounds bound ``problem``, and its program is smaller.
+    """
+    keep = ~np.asarray(banned, np.bool_)
+    pi = np.asarray(mapping, np.int64)
+    rows = np.nonzero(pi >= 0)[0]
+    keep[rows, pi[rows]] = True
+    edge = candidate_edges(problem)
+    kept = keep[problem.src[edge], problem.cc] & keep[problem.tgt[edge], problem.cd]
+    cptr = np.zeros(problem.src.shape[0] + 1, np.int64)
+    np.cumsum(np.bincount(edge[kept], minlength=problem.src.shape[0]), out=cptr[1:])
+    return problem._replace(U=np.where(keep, problem.U, 0), cptr=cptr, cc=problem.cc[kept],
+                            cd=problem.cd[kept], cf=problem.cf[kept], cw=problem.cw[kept])
+
+
 def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float],
-          stop: np.ndarray) -> Optional[Proof]:
+          stop: np.ndarray, banned: Optional[np.ndarray] = None) -> Optional[Proof]:
     """Solve the Problem's program from the map ``mapping`` within ``seconds`` (None: no limit).
+
+    ``banned``: pairs that no map better than ``mapping`` uses (reduced-cost fixing), left out of the
+    program (:func:`without`); its bound is then a bound of the Problem all the same.
 
     Where processes can fork, HiGHS runs in a child process that is killed when
     ``stop[0]`` is set or ``seconds`` (plus GRACE) have passed; else in this
@@ -275,13 +298,14 @@ def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float],
     if not available():
         return None
     n = problem.U.shape[0]
-    useful, edge = _useful(problem)
+    program = problem if banned is None else without(problem, banned, mapping)
+    useful, edge = _useful(program)
     scoring = int(np.count_nonzero(useful))
     if scoring == 0:  # no node pair can score: every map is worth 0
         return Proof(np.full(n, -1, np.int64), 0, 0, True)
-    if scoring + problem.cc.shape[0] > MAX_COLUMNS or stop[0]:
+    if scoring + program.cc.shape[0] > MAX_COLUMNS or stop[0]:
         return None
-    model = _model(problem, mapping, useful, edge)
+    model = _model(program, mapping, useful, edge)
     if stop[0]:
         return None
     died = None
