@@ -171,9 +171,9 @@ def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarr
     """The search, then (for a pair it leaves open) the program; ``cut`` and ``complete`` are the caller's.
 
     ``searched``: the search's result up to :func:`handover_steps` when it ran already (in the main
-    thread); without a hand-over the search then goes on from its map up to ``limit``.
+    thread); without a hand-over the search then goes on from its map up to ``limit``.  A document
+    (a pair with a sentence-by-sentence ``seed``) goes to :func:`mrp.solver.handover.document`.
     """
-
     if built.complete and limit > MIP_AFTER and handover and mip.installed() and seed.shape[0] > 0:
         from mrp.solver.handover import document  # a document: fixing first, then the program on the rest
 
