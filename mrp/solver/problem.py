@@ -113,7 +113,7 @@ def from_triples(local_g: List[Dict[Hashable, int]], local_s: List[Dict[Hashable
                 for j, theirs in found:
                     cells.append(i * m + j)
                     values.append(count * theirs)
-    if cells and max(values) < 1 << 50:  # float64 sums of these are exact
+    if cells and n * m <= 1 << 16 and max(values) < 1 << 50:  # small, and float64 sums of these are exact
         U = np.bincount(cells, values, n * m).astype(np.int64).reshape(n, m)
     else:
         U = np.zeros((n, m), np.int64)
@@ -189,7 +189,9 @@ def with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
     # candidate k of gold edge e is system edge firsts[e] + (k - cptr[e])
     cf = np.arange(total, dtype=np.int64) + np.repeat(columns[3] - cptr[:-1], sizes)
     if weight is None:  # integer payloads that multiply
-        ends = np.array(flat, np.int64).reshape(-1, 3).T
+        ends = np.array(flat, np.int64).reshape(-1, 3).T if len(flat) <= 1 << 12 else \
+            np.array([[edge[0] for edge in flat], [edge[1] for edge in flat], [edge[2] for edge in flat]],
+                     np.int64)
         cw = np.repeat(_ints(gpay), sizes) * ends[2][cf]
     else:
         ends = np.array([edge[:2] for edge in flat], np.int64).reshape(-1, 2).T
