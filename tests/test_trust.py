@@ -103,7 +103,7 @@ def test_a_document_pair_handed_to_highs_prints_parseable_json(metric: str, tmp_
         import documents
     finally:
         sys.path.remove(str(BENCH))
-    k, number = 8, 152  # a merged coli document the search leaves open at its root
+    k, number = 8, 94  # a merged coli document its root leaves open (152 is closed there since issue 25)
     paths = []
     for source, side in zip(documents.COLI, ("gold", "system")):
         sentences = documents.graphs(shared_file(source))[number * k:(number + 1) * k]
