@@ -187,3 +187,16 @@ def test_a_document_whose_highs_process_dies_goes_on_with_the_search(monkeypatch
     assert solution.note is not None and "HiGHS's process died (signal 9)" in solution.note
     assert solution.steps > 0 and not solution.mip and solution.value <= solution.bound
     assert mip.value_of(problem, np.array(solution.mapping)) == solution.value
+
+
+def test_the_warm_up_readies_the_kernels_documents_call() -> None:
+    """A fresh process's warm-up loads settle and resume too: a document's first pair compiles nothing on
+    its clock (on a fresh install compiling took longer than a 20 s --timeout)."""
+    import subprocess
+    import sys
+
+    code = ("from mrp.solver.warmup import ready; ready(); from mrp.solver.kernel import resume, settle; "
+            "print(len(settle.signatures), len(resume.signatures))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert [int(n) for n in done.stdout.split()] >= [1, 1] and "0" not in done.stdout.split()

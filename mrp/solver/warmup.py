@@ -61,8 +61,19 @@ def ready(compiling: Optional[Callable[[], None]] = None) -> None:
             value, bound, _, exact, _ = solve(tiny_problem(), 10, 10, stop, np.zeros(0, np.int64))
             if (value, bound, exact) != (3, 3, True):
                 raise RuntimeError(f"the solver's self-test gave {value} of {bound}, not 3 of 3")
+            _documents(stop)
         finally:
             done.set()
             if teller is not None:
                 teller.join()  # no thread left behind: later forks must find this process single-threaded
         _READY = True
+
+
+def _documents(stop: np.ndarray) -> None:
+    """The kernels documents call beside ``solve`` (mrp.solver.handover: ``settle``, then ``resume``),
+    compiled with the argument types it gives them."""
+    from mrp.solver.kernel import resume, settle
+
+    problem = tiny_problem()
+    best, bound, pi, share, banned = settle(problem, 10, stop, np.array([0, 1], np.int64))
+    resume(problem, share, int(best), np.asarray(pi, np.int64).copy(), int(bound), 10, 10, banned, stop)
