@@ -94,3 +94,26 @@ def run_cli(tool: str, args: List[str], stdin: Optional[bytes] = None) -> Run:
     )
     out, err = (stream.decode("utf-8", "replace") for stream in (proc.stdout, proc.stderr))
     return Run(proc.returncode, out, err)
+
+
+@pytest.fixture
+def dead_highs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every HiGHS process dies on its own, as the out-of-memory killer would kill it (skips where HiGHS
+    does not run in a child process)."""
+    import signal
+
+    from mrp.solver import mip
+
+    if not hasattr(os, "fork"):
+        pytest.skip("HiGHS runs in a child process only where processes fork")
+
+    def killed(*args: Any) -> Any:  # runs in the child
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    class Doomed(mip.Spawned):  # a fresh HiGHS process (started while threads run), killed from outside
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            os.kill(self._process.pid, signal.SIGKILL)
+
+    monkeypatch.setattr(mip, "_run", killed)
+    monkeypatch.setattr(mip, "Spawned", Doomed)

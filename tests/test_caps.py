@@ -6,10 +6,9 @@ from __future__ import annotations
 import gc
 import os
 import random
-import signal
 import threading
 import time
-from typing import Any, Tuple
+from typing import Tuple
 
 import numpy as np
 import pytest
@@ -100,22 +99,9 @@ def test_a_pair_keeps_its_cap_from_its_start(name: str, adversarial: Tuple[Graph
     assert after <= 0.5 + linear, f"{after:.2f} s CPU after the cap of 2 s (+ {linear:.2f} s of counting)"
 
 
-def test_a_dead_highs_process_is_reported_and_the_search_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_dead_highs_process_is_reported_and_the_search_goes_on(dead_highs: None) -> None:
     from mrp.metrics.mrp_pair import MIP_AFTER, solve_problem
 
-    if not hasattr(os, "fork"):
-        pytest.skip("HiGHS runs in a child process only where processes fork")
-
-    def killed(*args: Any) -> Any:  # runs in the child: dies as the OOM killer would kill it
-        os.kill(os.getpid(), signal.SIGKILL)
-
-    class Doomed(mip.Spawned):  # a fresh HiGHS process (started while threads run), killed from outside
-        def __init__(self, *args: Any) -> None:
-            super().__init__(*args)
-            os.kill(self._process.pid, signal.SIGKILL)
-
-    monkeypatch.setattr(mip, "_run", killed)
-    monkeypatch.setattr(mip, "Spawned", Doomed)
     problem = document(8, 152)  # a merged coli document the search leaves open after MIP_AFTER steps
     solution = solve_problem(problem, limit=MIP_AFTER + 3000)
     assert solution.note is not None and "HiGHS's process died (signal 9)" in solution.note

@@ -164,23 +164,8 @@ def test_a_warm_assignment_is_the_optimum_whatever_its_start() -> None:
 
 
 @needs_highs
-def test_a_document_whose_highs_process_dies_goes_on_with_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
-    import os
-    import signal
+def test_a_document_whose_highs_process_dies_goes_on_with_the_search(dead_highs: None) -> None:
 
-    if not hasattr(os, "fork"):
-        pytest.skip("HiGHS runs in a child process only where processes fork")
-
-    def killed(*args: object) -> None:  # runs in the child: dies as the out-of-memory killer would kill it
-        os.kill(os.getpid(), signal.SIGKILL)
-
-    class Doomed(mip.Spawned):  # a fresh HiGHS process (started while threads run), killed from outside
-        def __init__(self, *args: object) -> None:
-            super().__init__(*args)
-            os.kill(self._process.pid, signal.SIGKILL)
-
-    monkeypatch.setattr(mip, "_run", killed)
-    monkeypatch.setattr(mip, "Spawned", Doomed)
     problem = coli_document(8, 94)  # a merged coli document its root leaves open
     seed = np.full(problem.U.shape[0], -1, np.int64)
     solution = solve_problem(problem, limit=3000, seeding=lambda built, stop: seed)
