@@ -152,6 +152,33 @@ def test_a_program_too_large_for_the_time_left_is_not_built() -> None:
     assert mip.fits(problem, None)
     assert mip.fits(problem, 2 * size * mip.COLUMN_SECONDS)
     assert not mip.fits(problem, size * mip.COLUMN_SECONDS)
+    assert not mip.fits(problem, 0.0) and not mip.fits(problem, -1.0)  # no time left: nothing counted
+
+
+def test_too_many_edge_variables_alone_are_not_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past MAX_COLUMNS (or the time left) by its candidates alone, fits says no without the O(n m) count."""
+    problem = document(16, 75)
+    edges = problem.cc.shape[0]
+    assert 0 < edges < mip.columns(problem)
+    monkeypatch.setattr(mip, "columns", lambda _: pytest.fail("the columns were counted"))
+    assert not mip.fits(problem, edges * mip.COLUMN_SECONDS)
+    monkeypatch.setattr(mip, "MAX_COLUMNS", edges - 1)
+    assert not mip.fits(problem, None)
+
+
+@budget(100)
+@given(pairs(max_nodes=6))
+def test_a_pair_stopped_before_its_search_gets_the_roots_valid_bound(pair: Tuple[Graph, Graph]) -> None:
+    """With the stop flag set before it starts, the search takes no step and its bound is the root's:
+    above the optimum, its map's value exact."""
+    from mrp.solver.kernel import solve
+
+    gold, system = pair
+    problem = build(normalize(gold), normalize(system))
+    best = optimum(gold, system, maximal_only=True).best
+    value, bound, steps, exact, pi = solve(problem, 10_000, 80, np.ones(1, np.int64), np.zeros(0, np.int64))
+    assert steps == 0 and value <= best <= bound and exact == (value >= bound)
+    assert mip.value_of(problem, pi) == value
 
 
 def test_a_small_problem_is_searched_longer_before_it_is_handed_over() -> None:

@@ -181,7 +181,7 @@ def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarr
         return _solution(*done[:5], done.used)._replace(note=done.note)
     seconds = MIP_SECONDS if deadline is None else deadline - time.monotonic()
     after = handover_steps(built)
-    handoff = built.complete and limit > after and handover and mip.fits(built, seconds)
+    handoff = built.complete and limit > after and handover and not stop[0] and mip.fits(built, seconds)
     if searched is None:
         found = _search(built, after if handoff else limit, stop, seed)
     else:

@@ -143,7 +143,10 @@ def columns(problem: Problem) -> int:
 def fits(problem: Problem, seconds: Optional[float]) -> bool:
     """Whether the program is worth building: HiGHS is there, and its size fits MAX_COLUMNS and (by
     COLUMN_SECONDS) half the time left."""
-    if not installed():
+    if not installed() or (seconds is not None and seconds <= 0):
+        return False
+    least = int(problem.cc.shape[0])  # its edge variables alone: decided without the O(n m) count
+    if least > MAX_COLUMNS or (seconds is not None and least * COLUMN_SECONDS > seconds / 2):
         return False
     size = columns(problem)
     return size <= MAX_COLUMNS and (seconds is None or size * COLUMN_SECONDS <= seconds / 2)

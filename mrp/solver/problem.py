@@ -177,7 +177,7 @@ def with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
         edges.append((a, b, label, first, size))
         gpay.append(payload)
         total += size
-    if total > MAX_CANDIDATES:
+    if total > MAX_CANDIDATES or (stop is not None and stop[0]):
         return _rewards_only(U)
     for a, payload, key in loops:
         for j, theirs in s_loops.get(key, ()):

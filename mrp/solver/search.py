@@ -117,6 +117,8 @@ def search(pb, ix, share, best, best_pi, root, limit, use_lap, banned, stop, sc)
     steps or when ``stop[0]`` is set, with the largest bound of the open
     levels (at most ``root``).
     """
+    if stop[0]:  # stopped before the first step: the root's bound, without the O(candidates) set-up
+        return best, root, 0, best >= root
     n, m = pb.U.shape
     E = pb.src.shape[0]
     src, tgt, U = pb.src, pb.tgt, pb.U
