@@ -39,6 +39,7 @@ from mrp.codecs.base import (
     write_blocks,
 )
 from mrp.codecs.penman_frames import Frame, frames
+from mrp.codecs.penman_parse import parse as plain_tree
 from mrp.codecs.penman_spacing import breaks
 from mrp.codecs.penman_write import Quoted, Symbol, penman_text, preorder
 from mrp.errors import FormatError, excerpt
@@ -147,6 +148,9 @@ def _tree(frame: Frame, close: bool) -> penman.Tree:
     the file line."""
     chunk = frame.chunk
     text = chunk.text() + ")" * (frame.opened if close else 0)
+    node = plain_tree(text)
+    if node is not None:  # penman.parse would give the same tree, without warnings
+        return penman.Tree(node)
     with penman_warnings() as messages:
         try:
             tree = penman.parse(text)
