@@ -102,6 +102,7 @@ def dead_highs(monkeypatch: pytest.MonkeyPatch) -> None:
     does not run in a child process)."""
     import signal
 
+    from mrp.process import worker
     from mrp.solver import mip
 
     if not hasattr(os, "fork"):
@@ -110,10 +111,10 @@ def dead_highs(monkeypatch: pytest.MonkeyPatch) -> None:
     def killed(*args: Any) -> Any:  # runs in the child
         os.kill(os.getpid(), signal.SIGKILL)
 
-    class Doomed(mip.Spawned):  # a fresh HiGHS process (started while threads run), killed from outside
-        def __init__(self, *args: Any) -> None:
-            super().__init__(*args)
-            os.kill(self._process.pid, signal.SIGKILL)
+    def doomed() -> Any:  # the kept HiGHS process (used while threads run), killed from outside
+        kept = worker.Worker()
+        os.kill(kept.pid, signal.SIGKILL)
+        return kept
 
     monkeypatch.setattr(mip, "_run", killed)
-    monkeypatch.setattr(mip, "Spawned", Doomed)
+    monkeypatch.setattr(worker, "_kept", doomed)

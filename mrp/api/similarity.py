@@ -23,6 +23,7 @@ from mrp.errors import InputError
 from mrp.io.corpus import Corpus
 from mrp.metrics import driver
 from mrp.process.packed import entries
+from mrp.process.worker import cpu_seconds
 
 __all__ = ["Similarity", "prepared", "similarity", "engine_of"]
 
@@ -176,7 +177,7 @@ def similarity(graphs: Graphs, other: Optional[Graphs] = None, metric: str = "sm
     The numbers do not depend on the engine, the block size or the number of workers.
     """
     running = {key: options.pop(key) for key in RUNNING if key in options}
-    start, cpu, children = time.time(), time.process_time(), os.times()
+    start, cpu = time.time(), cpu_seconds()
     work, first, second = prepared(graphs, other, metric, options)
     block_size = int(running.get("block_size") or DEFAULT_BLOCK)
     k = running.get("top_k")
@@ -198,8 +199,6 @@ def similarity(graphs: Graphs, other: Optional[Graphs] = None, metric: str = "sm
             from mrp.allpairs.cluster import close
 
             close(made)
-    after = os.times()
     result.seconds = time.time() - start
-    result.cpu = time.process_time() - cpu + (after.children_user - children.children_user) + (
-        after.children_system - children.children_system)
+    result.cpu = cpu_seconds() - cpu
     return result

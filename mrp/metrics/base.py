@@ -3,7 +3,6 @@ figure, parameters, signature fields, report) and scores one pair; and the resul
 
 from __future__ import annotations
 
-import os
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -13,6 +12,7 @@ from mrp.graph import Graph
 from mrp.metrics.counting import Path, nest, prf
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
+from mrp.process.worker import cpu_seconds
 
 #: why a pair's search stopped early, in the order results list them
 CUTS = ("limit", "timeout", "error")
@@ -59,10 +59,7 @@ class Run:
 
     def seconds(self) -> Tuple[float, float]:
         """Wall and CPU seconds since the run began (CPU includes finished worker processes)."""
-        after = os.times()
-        cpu = time.process_time() - self.cpu + (after.children_user - self.children.children_user) + (
-            after.children_system - self.children.children_system)
-        return time.time() - self.start, cpu
+        return time.time() - self.start, cpu_seconds() - self.cpu
 
     def scores(self, item: Any) -> Dict[str, Dict[str, Any]]:
         """Per-item trace objects {framework: {id: item(pair, result)}} in gold order."""

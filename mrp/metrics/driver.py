@@ -30,6 +30,7 @@ from mrp.metrics.options import Execution, Options, Progress
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.process.forked import available_cpus, child_start
 from mrp.process.packed import size
+from mrp.process.worker import cpu_seconds
 from mrp.solver.watchdog import start_pair
 
 if TYPE_CHECKING:  # the process pool (and multiprocessing) is imported only for --jobs
@@ -223,7 +224,7 @@ def run(metric: Metric, pairing: Pairing, options: Optional[Options] = None) -> 
     """Every pair of a pairing scored: the Run (for :func:`summary`), and the --errors data
     {framework: {id: data}}."""
     options = options or Options()
-    start, cpu, children = time.time(), time.process_time(), os.times()
+    start, cpu, children = time.time(), cpu_seconds(), None
     try:
         metric.prepare(options)
     except Exception as error:  # noqa: BLE001 - without its kernels the metric cannot score anything

@@ -17,8 +17,8 @@ import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Optional
 
-__all__ = ["Child", "available_cpus", "can_fork", "child_start", "die_with_parent", "keep_stdout",
-           "silenced_stdout"]
+__all__ = ["Child", "available_cpus", "can_fork", "child_start", "die_with_parent", "is_forked_child",
+           "keep_stdout", "silenced_stdout"]
 
 
 def die_with_parent() -> None:
@@ -71,9 +71,19 @@ def silenced_stdout() -> Iterator[None]:
         os.close(devnull)
 
 
+_FORKED = False
+
+
+def is_forked_child() -> bool:
+    """Whether this process is a child mrp forked (a pool's worker, a read-ahead, a HiGHS run)."""
+    return _FORKED
+
+
 def child_start() -> None:
     """What every child mrp forks does first: leave Ctrl-C to the parent, die with it, and keep off its
     standard output."""
+    global _FORKED
+    _FORKED = True
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     die_with_parent()
     keep_stdout()
