@@ -51,6 +51,8 @@ MAX_CANDIDATES = 8_000_000
 _CHECK_EVERY = 256
 #: ... and system edges.
 _CHECK_SYSTEM = 16384
+#: Up to this many candidates (integer payloads), the arrays are listed in Python first (:func:`_few`).
+_FEW_CANDIDATES = 512
 
 
 def _ids(values: List[Hashable], table: Dict[Hashable, int]) -> np.ndarray:
@@ -182,6 +184,8 @@ def with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
     for a, payload, key in loops:
         for j, theirs in s_loops.get(key, ()):
             U[a, j] += payload * theirs if weight is None else weight(payload, theirs)
+    if weight is None and total <= _FEW_CANDIDATES:
+        return _few(U, edges, gpay, flat)
     columns = np.array(edges, np.int64).reshape(-1, 5).T
     sizes = columns[4]
     cptr = np.zeros(len(edges) + 1, np.int64)
@@ -207,6 +211,35 @@ def with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
     system_src, system_tgt = ends[0].copy(), ends[1].copy()
     return Problem(U, columns[0].copy(), columns[1].copy(), columns[2].copy(), cptr, system_src[cf],
                    system_tgt[cf], cf, cw, system_src, system_tgt)
+
+
+def _few(U: np.ndarray, edges: List[Tuple[int, int, int, int, int]], gpay: List[int],
+         flat: List[Tuple[int, int, Any]]) -> Problem:
+    """:func:`with_edges`'s Problem for integer payloads and few candidates, its arrays listed first (a
+    sentence pair's: a few dozen numpy calls cost more than the lists)."""
+    src: List[int] = []
+    tgt: List[int] = []
+    lab: List[int] = []
+    cptr = [0]
+    cc: List[int] = []
+    cd: List[int] = []
+    cf: List[int] = []
+    cw: List[int] = []
+    for (a, b, label, first, size), payload in zip(edges, gpay):
+        src.append(a)
+        tgt.append(b)
+        lab.append(label)
+        cptr.append(cptr[-1] + size)
+        for f in range(first, first + size):
+            c, d, theirs = flat[f]
+            cc.append(c)
+            cd.append(d)
+            cf.append(f)
+            cw.append(payload * theirs)
+    i64 = np.int64
+    return Problem(U, np.array(src, i64), np.array(tgt, i64), np.array(lab, i64), np.array(cptr, i64),
+                   np.array(cc, i64), np.array(cd, i64), np.array(cf, i64), np.array(cw, i64),
+                   np.array([edge[0] for edge in flat], i64), np.array([edge[1] for edge in flat], i64))
 
 
 def _weights(weight: Callable[[Any, Any], int], gpay: List[Any], spay: List[Any], firsts: List[int],
