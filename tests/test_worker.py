@@ -102,3 +102,13 @@ def test_a_second_thread_gets_a_process_of_its_own_while_the_worker_is_busy() ->
     busy.join()
     assert died is None and kept is not None and kept.pid == kept_pid != pid
     assert answers == [(None, None)]  # time.sleep returns None
+
+
+def test_closing_reaps_the_worker_so_its_cpu_counts_among_the_children() -> None:
+    pid, _ = worker.call("math:factorial", (60_000,))
+    children = os.times().children_user
+    worker.close()
+    assert worker.unreaped_cpu() == 0 and worker._WORKER is not None and worker._WORKER.ended
+    assert os.times().children_user >= children
+    with pytest.raises(ProcessLookupError):
+        os.kill(worker._WORKER.pid, 0)

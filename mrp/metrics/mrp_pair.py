@@ -15,7 +15,7 @@ from mrp.graph import Graph
 from mrp.metrics.detail import Detail, normal_detail
 from mrp.metrics.tuples import count, differences
 from mrp.normalize import NormalGraph, normalize
-from mrp.solver import mip
+from mrp.solver import mip, relaxation
 from mrp.solver.problem import Problem, build, unmapped_across, within
 from mrp.solver.watchdog import left, watchdog
 
@@ -143,7 +143,9 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
         if threading.current_thread() is not threading.main_thread():
             solution = _solve(*arguments)
         elif built.U.size <= _SMALL:
-            searched = _search(built, min(steps_limit, handover_steps(built)), stop, seed)
+            relax = handover and built.complete and seed.shape[0] == 0 and mip.installed()
+            searched = _settled(built, min(steps_limit, handover_steps(built)), stop, seed, relax,
+                                started + timeout if timeout is not None else None)
             if searched.exact or stop[0] or searched.steps >= steps_limit:
                 solution = searched
             else:
@@ -164,6 +166,22 @@ def _search(built: Problem, limit: int, stop: np.ndarray, seed: np.ndarray) -> S
 
     value, bound, steps, exact, pi = solve(built, limit, LAP_SIZE, stop, seed)
     return _solution(value, bound, steps, exact, pi, False)
+
+
+def _settled(built: Problem, steps: int, stop: np.ndarray, seed: np.ndarray, relax: bool,
+             deadline: Optional[float]) -> Solution:
+    """The search up to ``steps``; with ``relax``, a pair still open after MIP_AFTER of them gets the bound
+    of its linear relaxation (:mod:`mrp.solver.relaxation`) first, and is searched on only when that
+    does not close it."""
+    first = _search(built, min(steps, MIP_AFTER) if relax else steps, stop, seed)
+    if not relax or first.exact or stop[0] or first.steps >= steps:
+        return first
+    relaxed = relaxation.bound(built, None if deadline is None else deadline - time.monotonic())
+    if relaxed is not None and relaxed < first.bound:
+        first = first._replace(bound=max(relaxed, first.value), exact=relaxed <= first.value)
+    if first.exact or stop[0]:
+        return first
+    return _go_on(built, steps, first, stop)
 
 
 def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarray,

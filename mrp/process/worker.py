@@ -27,7 +27,7 @@ from typing import Any, Callable, Optional, Tuple
 from mrp.process.forked import is_forked_child
 from mrp.process.spawned import Spawned
 
-__all__ = ["Worker", "call", "cpu_seconds", "unreaped_cpu"]
+__all__ = ["Worker", "call", "close", "cpu_seconds", "unreaped_cpu"]
 
 _HEADER = struct.Struct("<Q")
 #: How often the worker looks whether its parent is gone, seconds.
@@ -173,7 +173,9 @@ def cpu_seconds() -> float:
 
 
 @atexit.register
-def _close() -> None:
+def close() -> None:
+    """End this process's kept worker and reap it (its CPU then counts among this process's children): at
+    exit, and before a command ends with ``os._exit`` (which skips ``atexit``)."""
     if _WORKER is not None and _OWNER == os.getpid():
         _WORKER.close()
 
