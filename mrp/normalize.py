@@ -191,6 +191,9 @@ def _one_span(span: Anchor, text: str) -> FrozenSet[int]:
 
 #: the characters of SPACE, each looked for in a span's text
 _BLANKS = tuple(sorted(SPACE))
+#: (start, end, text) -> :func:`_one_span` (a sentence's spans recur whenever its graphs are scored again)
+_SPANS: Dict[Tuple[int, int, str], FrozenSet[int]] = {}
+_CACHED_SPANS = 1 << 16
 
 
 def normalize(graph: Graph) -> NormalGraph:
@@ -216,7 +219,13 @@ def normalize(graph: Graph) -> NormalGraph:
         if spans is None:
             anchors.append(None)
         elif text and len(spans) == 1 and spans[0][1] > spans[0][0]:
-            anchors.append(_one_span(spans[0], text))
+            where = (spans[0][0], spans[0][1], text)
+            found = _SPANS.get(where)
+            if found is None:
+                if len(_SPANS) >= _CACHED_SPANS:
+                    _SPANS.clear()
+                found = _SPANS[where] = _one_span(spans[0], text)
+            anchors.append(found)
         else:
             spans = normalize_anchors(spans, text)
             anchors.append(None if spans is None else explode(spans, text))

@@ -114,3 +114,15 @@ def test_one_span_is_the_general_rule_for_one_span() -> None:
         spans = normalize_anchors([span], text)
         general = explode(spans, text) if spans is not None else None
         assert _one_span(span, text) == (general if general is not None else frozenset()), (text, span)
+
+
+def test_a_span_remembered_for_one_sentence_is_not_taken_for_another() -> None:
+    """normalize remembers each (span, sentence)'s positions: the same span of another sentence, or of the
+    same sentence again, gets its own sentence's positions."""
+    def anchored(text: str) -> Graph:
+        return Graph("g", "eds", flavor=1, input=text, nodes=[Node(0, "x", anchors=[(0, 5)])])
+
+    assert normalize(anchored("ab cd ef")).anchors == [frozenset({0, 1, 3, 4})]
+    assert normalize(anchored("abcdefgh")).anchors == [frozenset({0, 1, 2, 3, 4})]
+    assert normalize(anchored("ab cd ef")).anchors == [frozenset({0, 1, 3, 4})]
+    assert normalize(anchored(". b c d")).anchors == [frozenset({2, 4})]

@@ -51,15 +51,20 @@ GRACE = 0.2
 _EPS = 1e-6
 
 _HIGHSPY: Any = None
+#: whether highspy can be found (None: not looked up yet)
+_FOUND: Optional[bool] = None
 
 
 def installed() -> bool:
-    """Whether HiGHS is installed (without importing it)."""
-    if _HIGHSPY is None:
+    """Whether HiGHS is installed (without importing it; looked up once per process)."""
+    global _FOUND
+    if _HIGHSPY is not None:
+        return bool(_HIGHSPY)
+    if _FOUND is None:
         import importlib.util
 
-        return importlib.util.find_spec("highspy") is not None
-    return bool(_HIGHSPY)
+        _FOUND = importlib.util.find_spec("highspy") is not None
+    return _FOUND
 
 
 def available() -> bool:
