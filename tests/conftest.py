@@ -110,10 +110,11 @@ def dead_highs(monkeypatch: pytest.MonkeyPatch) -> None:
     def killed(*args: Any) -> Any:  # runs in the child
         os.kill(os.getpid(), signal.SIGKILL)
 
-    class Doomed(mip.Spawned):  # a fresh HiGHS process (started while threads run), killed from outside
+    class Doomed(mip.Server):  # a fresh HiGHS process (started while threads run), killed from outside
         def __init__(self, *args: Any) -> None:
             super().__init__(*args)
-            os.kill(self._process.pid, signal.SIGKILL)
+            os.kill(self.pid, signal.SIGKILL)
 
     monkeypatch.setattr(mip, "_run", killed)
-    monkeypatch.setattr(mip, "Spawned", Doomed)
+    monkeypatch.setattr(mip, "Server", Doomed)
+    monkeypatch.setattr(mip, "_SERVER", None)

@@ -257,6 +257,9 @@ def run(program: str, body: Callable[[List[str]], int], argv: Optional[List[str]
         # the command itself (not a caller in Python): everything is written, so skip the interpreter's
         # teardown of numba and LLVM (0.05-0.1 s of a sentence-level run)
         sys.stderr.flush()
+        kept = sys.modules.get("mrp.process.server")
+        if kept is not None:  # HiGHS's kept process: ended and reaped (its CPU counted as a child's)
+            kept.close_all()
         os._exit(code)
     sys.exit(code)
 

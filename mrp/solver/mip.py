@@ -34,7 +34,7 @@ from typing import Any, Callable, List, NamedTuple, Optional, Tuple
 import numpy as np
 
 from mrp.process.forked import Child, can_fork, silenced_stdout
-from mrp.process.spawned import Spawned
+from mrp.process.server import Server
 from mrp.solver.problem import Problem, candidate_edges
 
 __all__ = ["MAX_COLUMNS", "Proof", "available", "columns", "fits", "prove", "value_of", "without"]
@@ -51,6 +51,9 @@ GRACE = 0.2
 _EPS = 1e-6
 
 _HIGHSPY: Any = None
+#: The process that runs HiGHS where this one cannot fork (:func:`_in_child`), and whose process made it.
+_SERVER: Optional[Server] = None
+_SERVER_PID = -1
 
 
 def installed() -> bool:
@@ -249,13 +252,18 @@ def _in_child(model: _Model, n: int, seconds: Optional[float], stop: np.ndarray)
     """:func:`_run` in a forked process, killed at ``seconds`` + GRACE or when ``stop[0]`` is set (HiGHS
     does not look at the clock in every phase): its answer (None when it was killed or failed), and how
     it died when it died on its own."""
-    if can_fork():
-        child: Any = Child(lambda: _run(model, n, seconds, None))
-    else:  # threads run (the search's helper thread): a fresh process rather than a fork
-        child = Spawned("mrp.solver.mip:run_alone", model, n, seconds)
     deadline = None if seconds is None else time.monotonic() + seconds + GRACE
-    found: Optional[Tuple[Optional[np.ndarray], float, bool]] = child.result(deadline, lambda: bool(stop[0]))
-    return found, child.died
+    if can_fork():
+        child = Child(lambda: _run(model, n, seconds, None))
+        found: Optional[Tuple[Optional[np.ndarray], float, bool]] = child.result(deadline,
+                                                                                lambda: bool(stop[0]))
+        return found, child.died
+    # threads run (the search's helper thread, the watchdog): a fresh process rather than a fork, kept
+    # for the next program (starting one costs more CPU than HiGHS takes on a small program)
+    global _SERVER, _SERVER_PID
+    if _SERVER is None or _SERVER_PID != os.getpid() or not _SERVER.alive:
+        _SERVER, _SERVER_PID = Server(), os.getpid()
+    return _SERVER.call("mrp.solver.mip:run_alone", (model, n, seconds), deadline, lambda: bool(stop[0]))
 
 
 def run_alone(model: _Model, n: int, seconds: Optional[float]) -> Tuple[Optional[np.ndarray], float, bool]:
