@@ -1,0 +1,84 @@
+"""The bound of the program's linear relaxation (mrp.solver.relaxation): never below the optimum, from any
+duals (HiGHS's, stopped early, or arbitrary ones), and what documents too large for the program get."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mrp.solver import handover, mip, relaxation
+from mrp.solver.kernel import settle
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_handover import brute, random_problem  # noqa: E402
+
+needs_highs = pytest.mark.skipif(not mip.available(), reason="HiGHS (highspy) is not installed")
+
+
+def nobody(n: int) -> np.ndarray:
+    return np.full(n, -1, np.int64)
+
+
+def test_any_nonnegative_duals_bound_the_optimum() -> None:
+    rng = random.Random(251)
+    np_rng = np.random.default_rng(251)
+    tight = 0
+    for _ in range(60):
+        n, m = rng.randint(1, 4), rng.randint(1, 4)
+        problem = random_problem(rng, n, m, labels=rng.choice((1, 2)))
+        model = mip.model_of(problem, nobody(n))
+        if model is None:
+            continue
+        best = brute(problem)
+        for scale in (0.0, 0.3, 1.0, 3.0):
+            y = np_rng.random(model.rows) * scale - scale / 4  # some negative: clipped to 0
+            found = relaxation.dual_bound(model, y)
+            assert found >= best
+            tight += found == best
+        assert relaxation.dual_bound(model, np.zeros(model.rows)) == int(np.maximum(model.cost, 0).sum())
+    assert tight > 0
+
+
+@needs_highs
+def test_highs_duals_bound_the_optimum_however_early_stopped() -> None:
+    rng = random.Random(252)
+    stop = np.zeros(1, np.int64)
+    below_root = 0
+    for _ in range(40):
+        n, m = rng.randint(2, 5), rng.randint(2, 5)
+        problem = random_problem(rng, n, m)
+        best = brute(problem)
+        for seconds in (None, 0.0):
+            found = relaxation.bound(problem, nobody(n), seconds, stop)
+            assert found is None or found >= best
+        value, bound, pi, _, banned = settle(problem, 700, stop, np.zeros(0, np.int64))
+        found = relaxation.bound(mip.without(problem, banned, pi), pi, None, stop)
+        assert found is None or found >= best
+        below_root += found is not None and found < bound
+    assert below_root > 0
+    assert relaxation.bound(problem, nobody(problem.U.shape[0]), None, np.ones(1, np.int64)) is None
+
+
+@needs_highs
+def test_a_document_too_large_for_the_program_gets_the_relaxations_bound(monkeypatch) -> None:
+    rng = random.Random(253)
+    monkeypatch.setattr(mip, "fits", lambda program, seconds: False)
+    open_at_root = 0
+    for _ in range(60):
+        n, m = rng.randint(3, 5), rng.randint(3, 5)
+        problem = random_problem(rng, n, m)
+        best = brute(problem)
+        seed = np.full(n, -1, np.int64)
+        value, bound, _, _, _ = settle(problem, 700, np.zeros(1, np.int64), seed)
+        if value >= bound:
+            continue
+        open_at_root += 1
+        done = handover.document(problem, 0, 700, None, np.zeros(1, np.int64), seed, 60.0)  # no search
+        assert done.used and done.steps == 0
+        assert bound >= done.bound >= best >= done.value
+        assert done.exact == (done.value == done.bound)
+    assert open_at_root > 3
