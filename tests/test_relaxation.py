@@ -1,78 +1,84 @@
-"""The linear relaxation's bound (mrp.solver.relaxation): never below the brute-force optimum, the optimum
-itself where it closes a pair, and nothing claimed without HiGHS or for programs too large."""
+"""The bound of the program's linear relaxation (mrp.solver.relaxation): never below the optimum, from any
+duals (HiGHS's, stopped early, or arbitrary ones), and what documents too large for the program get."""
 
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
-from typing import Tuple
 
+import numpy as np
 import pytest
-from hypothesis import given
 
-from mrp.graph import Graph
-from mrp.metrics import mrp_pair
-from mrp.metrics.mrp_pair import solve_problem
-from mrp.normalize import normalize
-from mrp.solver import mip, relaxation
-from mrp.solver.problem import build
+from mrp.solver import handover, mip, relaxation
+from mrp.solver.kernel import settle
 
-sys.path.insert(0, str(Path(__file__).parent))
-from test_oracle import pairs  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_handover import brute, random_problem  # noqa: E402
 
-from conftest import budget  # noqa: E402
-from oracle import optimum  # noqa: E402
-
-pytestmark = pytest.mark.skipif(not mip.available(), reason="HiGHS (highspy) is not installed")
+needs_highs = pytest.mark.skipif(not mip.available(), reason="HiGHS (highspy) is not installed")
 
 
-@budget(200)
-@given(pairs(max_nodes=6))
-def test_the_relaxation_bounds_the_brute_force_optimum(pair: Tuple[Graph, Graph]) -> None:
-    gold, system = pair
-    problem = build(normalize(gold), normalize(system))
-    best = optimum(gold, system, maximal_only=True).best
-    found = relaxation.bound(problem)
-    assert found is not None and found >= best
+def nobody(n: int) -> np.ndarray:
+    return np.full(n, -1, np.int64)
 
 
-@budget(100)
-@given(pairs(max_nodes=6))
-def test_every_pair_relaxed_after_no_search_ends_optimal(pair: Tuple[Graph, Graph]) -> None:
-    """With the relaxation tried at once (MIP_AFTER = 0), every pair still ends at the optimum, proved."""
-    gold, system = pair
-    best = optimum(gold, system, maximal_only=True).best
-    relaxed = []
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(mrp_pair, "MIP_AFTER", 0)  # relaxed right after the root ...
-        patch.setattr(mrp_pair, "handover_steps", lambda problem: 10**6)  # ... then searched, no program
-        real = relaxation.bound
-        patch.setattr(relaxation, "bound", lambda *args: relaxed.append(1) or real(*args))
-        problem = build(normalize(gold), normalize(system))
-        solution = solve_problem(problem)
-    assert solution.exact and solution.value == solution.bound == best and not solution.mip
-    if solution.steps == 0 and relaxed:  # the root left it open, the relaxation closed it
-        assert relaxation.bound(problem) == best
+def test_any_nonnegative_duals_bound_the_optimum() -> None:
+    rng = random.Random(251)
+    np_rng = np.random.default_rng(251)
+    tight = 0
+    for _ in range(60):
+        n, m = rng.randint(1, 4), rng.randint(1, 4)
+        problem = random_problem(rng, n, m, labels=rng.choice((1, 2)))
+        model = mip.model_of(problem, nobody(n))
+        if model is None:
+            continue
+        best = brute(problem)
+        for scale in (0.0, 0.3, 1.0, 3.0):
+            y = np_rng.random(model.rows) * scale - scale / 4  # some negative: clipped to 0
+            found = relaxation.dual_bound(model, y)
+            assert found >= best
+            tight += found == best
+        assert relaxation.dual_bound(model, np.zeros(model.rows)) == int(np.maximum(model.cost, 0).sum())
+    assert tight > 0
 
 
-def test_nothing_is_claimed_without_highs_or_past_the_size_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    from test_mip import document
+@needs_highs
+def test_highs_duals_bound_the_optimum_however_early_stopped() -> None:
+    rng = random.Random(252)
+    stop = np.zeros(1, np.int64)
+    below_root = 0
+    for _ in range(40):
+        n, m = rng.randint(2, 5), rng.randint(2, 5)
+        problem = random_problem(rng, n, m)
+        best = brute(problem)
+        for seconds in (None, 0.0):
+            found = relaxation.bound(problem, nobody(n), seconds, stop)
+            assert found is None or found >= best
+        value, bound, pi, _, banned = settle(problem, 700, stop, np.zeros(0, np.int64))
+        found = relaxation.bound(mip.without(problem, banned, pi), pi, None, stop)
+        assert found is None or found >= best
+        below_root += found is not None and found < bound
+    assert below_root > 0
+    assert relaxation.bound(problem, nobody(problem.U.shape[0]), None, np.ones(1, np.int64)) is None
 
-    problem = document(8, 152)
-    with monkeypatch.context() as patch:
-        patch.setattr(relaxation, "LP_COLUMNS", 10)
-        assert relaxation.bound(problem) is None
-    assert relaxation.bound(problem._replace(complete=False)) is None
-    assert relaxation.bound(problem, 0.0) is None
-    monkeypatch.setattr(mip, "available", lambda: False)
-    assert relaxation.bound(problem) is None
 
-
-def test_a_pair_whose_relaxation_does_not_close_it_is_searched_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The relaxation's bound is only a bound: a pair it leaves open is searched on, and ends optimal."""
-    from test_mip import coli_pair
-
-    problem = coli_pair("757")
-    monkeypatch.setattr(relaxation, "bound", lambda *args: 10**6)  # a bound that closes nothing
-    solution = solve_problem(problem, handover=True)
-    assert solution.exact and solution.steps > mrp_pair.MIP_AFTER
+@needs_highs
+def test_a_document_too_large_for_the_program_gets_the_relaxations_bound(monkeypatch) -> None:
+    rng = random.Random(253)
+    monkeypatch.setattr(mip, "fits", lambda program, seconds: False)
+    open_at_root = 0
+    for _ in range(60):
+        n, m = rng.randint(3, 5), rng.randint(3, 5)
+        problem = random_problem(rng, n, m)
+        best = brute(problem)
+        seed = np.full(n, -1, np.int64)
+        value, bound, _, _, _ = settle(problem, 700, np.zeros(1, np.int64), seed)
+        if value >= bound:
+            continue
+        open_at_root += 1
+        done = handover.document(problem, 0, 700, None, np.zeros(1, np.int64), seed, 60.0)  # no search
+        assert done.used and done.steps == 0
+        assert bound >= done.bound >= best >= done.value
+        assert done.exact == (done.value == done.bound)
+    assert open_at_root > 3

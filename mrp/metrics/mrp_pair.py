@@ -176,7 +176,7 @@ def _settled(built: Problem, steps: int, stop: np.ndarray, seed: np.ndarray, rel
     first = _search(built, min(steps, MIP_AFTER) if relax else steps, stop, seed)
     if not relax or first.exact or stop[0] or first.steps >= steps:
         return first
-    relaxed = relaxation.bound(built, None if deadline is None else deadline - time.monotonic())
+    relaxed = relaxation.sentence_bound(built, None if deadline is None else deadline - time.monotonic())
     if relaxed is not None and relaxed < first.bound:
         first = first._replace(bound=max(relaxed, first.value), exact=relaxed <= first.value)
     if first.exact or stop[0]:

@@ -11,7 +11,9 @@ whose assignment bound cannot beat the incumbent, the incumbent's own pairs
 kept), which leaves a small fraction of its variables; HiGHS then proves the
 incumbent or finds a better map within the time left.  The search runs only
 when the program is not run (too large for the time left, HiGHS missing) or
-HiGHS's process died; its steps count against ``limit`` as before.
+HiGHS's process died; its steps count against ``limit`` as before.  A program too large for the time
+left gets the bound of its linear relaxation instead (``mrp.solver.relaxation``, within the time left),
+which is then what the search starts from.
 
 Every answer keeps the promise of the solver: a valid upper bound, exact when
 it equals the value found.
@@ -24,11 +26,15 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from mrp.solver import mip
+from mrp.solver import mip, relaxation
 from mrp.solver.kernel import resume, settle
 from mrp.solver.problem import Problem
 
 __all__ = ["Settled", "document"]
+
+#: The relaxation's bound is sought only with more seconds than this left (its interior point method
+#: needs about a minute and a half on the 200,000 variables of a k = 64 document's program).
+RELAXATION_LEAST = 1.0
 
 
 class Settled(NamedTuple):
@@ -70,6 +76,13 @@ def document(problem: Problem, limit: int, lap_size: int, deadline: Optional[flo
                 bound = min(bound, proof.bound)
             if best >= bound or stop[0]:
                 return Settled(best, max(best, bound), 0, best >= bound, pi, True)
+    elif mip.installed() and left > RELAXATION_LEAST:
+        # too large for the program in the time left (k = 64): the bound of its relaxation instead
+        relaxed = relaxation.bound(program, pi, left - mip.GRACE, stop)
+        if relaxed is not None:
+            used, bound = True, min(bound, max(best, relaxed))
+            if best >= bound or stop[0]:
+                return Settled(best, bound, 0, best >= bound, pi, True)
     found = _search(problem, share, best, pi, bound, limit, lap_size, banned, stop, None)
     return found._replace(used=used)
 

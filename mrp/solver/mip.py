@@ -26,6 +26,7 @@ The map it returns is checked and valued here, not taken on trust.
 
 from __future__ import annotations
 
+import importlib
 import math
 import os
 import time
@@ -157,6 +158,21 @@ def fits(problem: Problem, seconds: Optional[float]) -> bool:
     return size <= MAX_COLUMNS and (seconds is None or size * COLUMN_SECONDS <= seconds / 2)
 
 
+def highs_module() -> Any:
+    """highspy, once :func:`available` has imported it."""
+    return _HIGHSPY
+
+
+def model_of(problem: Problem, mapping: np.ndarray) -> Optional[_Model]:
+    """The program's arrays from the map ``mapping`` (None when no pair scores, or it is larger than
+    MAX_COLUMNS)."""
+    useful, edge = _useful(problem)
+    scoring = int(np.count_nonzero(useful))
+    if scoring == 0 or scoring + problem.cc.shape[0] > MAX_COLUMNS:
+        return None
+    return _model(problem, mapping, useful, edge)
+
+
 def _useful(problem: Problem) -> Tuple[np.ndarray, np.ndarray]:
     """The node pairs that can score (a reward or a candidate edge end), and each candidate's gold edge."""
     edge = candidate_edges(problem)
@@ -194,9 +210,8 @@ def _model(problem: Problem, mapping: np.ndarray, useful: np.ndarray, edge: np.n
                   row[order].astype(np.int32), coefficient[order], _start(problem, mapping, x_id, X, K, edge))
 
 
-def _run(model: _Model, n: int, seconds: Optional[float], stop: Optional[np.ndarray]) -> Tuple[
-        Optional[np.ndarray], float, bool]:
-    """HiGHS on the program: its map (None when it has none), its dual bound, and whether it finished."""
+def highs_lp(model: _Model, integral: bool) -> Any:
+    """The program as a HiGHS model (``integral``: its node variables binary, else its linear relaxation)."""
     highspy = _HIGHSPY
     X, size = model.xi.shape[0], model.cost.shape[0]
     lp = highspy.HighsLp()
@@ -212,7 +227,18 @@ def _run(model: _Model, n: int, seconds: Optional[float], stop: Optional[np.ndar
     lp.a_matrix_.start_ = model.column_start
     lp.a_matrix_.index_ = model.row_index
     lp.a_matrix_.value_ = model.coefficient
-    lp.integrality_ = [highspy.HighsVarType.kInteger] * X + [highspy.HighsVarType.kContinuous] * (size - X)
+    if integral:
+        kinds = highspy.HighsVarType
+        lp.integrality_ = [kinds.kInteger] * X + [kinds.kContinuous] * (size - X)
+    return lp
+
+
+def _run(model: _Model, n: int, seconds: Optional[float], stop: Optional[np.ndarray]) -> Tuple[
+        Optional[np.ndarray], float, bool]:
+    """HiGHS on the program: its map (None when it has none), its dual bound, and whether it finished."""
+    highspy = _HIGHSPY
+    X = model.xi.shape[0]
+    lp = highs_lp(model, True)
     with silenced_stdout():  # highspy >= 1.16 prints a banner when a solver is made, before any option
         solver = highspy.Highs()
     # presolve off: on these programs HiGHS's presolve costs more than it saves (the programs of the
@@ -254,14 +280,23 @@ def _in_child(model: _Model, n: int, seconds: Optional[float], stop: np.ndarray)
     """:func:`_run` in a forked process, killed at ``seconds`` + GRACE or when ``stop[0]`` is set (HiGHS
     does not look at the clock in every phase): its answer (None when it was killed or failed), and how
     it died when it died on its own."""
+    return in_child("mrp.solver.mip:run_alone", (model, n, seconds), seconds, stop)
+
+
+def in_child(function: str, args: Tuple[Any, ...], seconds: Optional[float],
+             stop: np.ndarray) -> Tuple[Any, Optional[str]]:
+    """``module:function(*args)`` in a child process (forked, or HiGHS's kept process where this one
+    cannot fork), killed at ``seconds`` + GRACE or when ``stop[0]`` is set: (its answer or None, how it
+    died when it died on its own)."""
     deadline = None if seconds is None else time.monotonic() + seconds + GRACE
     if can_fork():
-        child = Child(lambda: _run(model, n, seconds, None))
-        found: Optional[Tuple[Optional[np.ndarray], float, bool]] = child.result(deadline,
-                                                                                 lambda: bool(stop[0]))
-        return found, child.died
-    # threads run (the search's helper thread): the kept process (mrp.process.worker), not a fork
-    return worker.call("mrp.solver.mip:run_alone", (model, n, seconds), deadline, lambda: bool(stop[0]))
+        module, name = function.split(":")
+        work = getattr(importlib.import_module(module), name)
+        child = Child(lambda: work(*args))
+        return child.result(deadline, lambda: bool(stop[0])), child.died
+    # threads run (the search's helper thread, the watchdog): the process kept for HiGHS's programs
+    # (mrp.process.worker; starting one costs more CPU than HiGHS takes on a small program), not a fork
+    return worker.call(function, args, deadline, lambda: bool(stop[0]))
 
 
 def run_alone(model: _Model, n: int, seconds: Optional[float]) -> Tuple[Optional[np.ndarray], float, bool]:

@@ -1,0 +1,78 @@
+"""A sentence pair's relaxation bound (mrp.solver.relaxation.sentence_bound, HiGHS in this process):
+never below the brute-force optimum, closing what it can, nothing claimed without HiGHS or past its size."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Tuple
+
+import pytest
+from hypothesis import given
+
+from mrp.graph import Graph
+from mrp.metrics import mrp_pair
+from mrp.metrics.mrp_pair import solve_problem
+from mrp.normalize import normalize
+from mrp.solver import mip, relaxation
+from mrp.solver.problem import build
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_oracle import pairs  # noqa: E402
+
+from conftest import budget  # noqa: E402
+from oracle import optimum  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not mip.available(), reason="HiGHS (highspy) is not installed")
+
+
+@budget(200)
+@given(pairs(max_nodes=6))
+def test_the_relaxation_bounds_the_brute_force_optimum(pair: Tuple[Graph, Graph]) -> None:
+    gold, system = pair
+    problem = build(normalize(gold), normalize(system))
+    best = optimum(gold, system, maximal_only=True).best
+    found = relaxation.sentence_bound(problem)
+    assert found is not None and found >= best
+
+
+@budget(100)
+@given(pairs(max_nodes=6))
+def test_every_pair_relaxed_after_no_search_ends_optimal(pair: Tuple[Graph, Graph]) -> None:
+    """With the relaxation tried at once (MIP_AFTER = 0), every pair still ends at the optimum, proved."""
+    gold, system = pair
+    best = optimum(gold, system, maximal_only=True).best
+    relaxed = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mrp_pair, "MIP_AFTER", 0)  # relaxed right after the root ...
+        patch.setattr(mrp_pair, "handover_steps", lambda problem: 10**6)  # ... then searched, no program
+        real = relaxation.sentence_bound
+        patch.setattr(relaxation, "sentence_bound", lambda *args: relaxed.append(1) or real(*args))
+        problem = build(normalize(gold), normalize(system))
+        solution = solve_problem(problem)
+    assert solution.exact and solution.value == solution.bound == best and not solution.mip
+    if solution.steps == 0 and relaxed:  # the root left it open, the relaxation closed it
+        assert relaxation.sentence_bound(problem) == best
+
+
+def test_nothing_is_claimed_without_highs_or_past_the_size_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    from test_mip import document
+
+    problem = document(8, 152)
+    with monkeypatch.context() as patch:
+        patch.setattr(relaxation, "SENTENCE_COLUMNS", 10)
+        assert relaxation.sentence_bound(problem) is None
+    assert relaxation.sentence_bound(problem._replace(complete=False)) is None
+    assert relaxation.sentence_bound(problem, 0.0) is None
+    monkeypatch.setattr(mip, "available", lambda: False)
+    assert relaxation.sentence_bound(problem) is None
+
+
+def test_a_pair_whose_relaxation_does_not_close_it_is_searched_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The relaxation's bound is only a bound: a pair it leaves open is searched on, and ends optimal."""
+    from test_mip import coli_pair
+
+    problem = coli_pair("757")
+    monkeypatch.setattr(relaxation, "sentence_bound", lambda *args: 10**6)  # a bound that closes nothing
+    solution = solve_problem(problem, handover=True)
+    assert solution.exact and solution.steps > mrp_pair.MIP_AFTER
