@@ -49,8 +49,8 @@ class Run:
     totals: Dict[Path, List[Any]]
     options: Options
     start: float
+    #: cpu_seconds() when the run began (this process, its reaped children, its kept HiGHS process)
     cpu: float
-    children: Any
 
     @property
     def n(self) -> int:

@@ -224,7 +224,7 @@ def run(metric: Metric, pairing: Pairing, options: Optional[Options] = None) -> 
     """Every pair of a pairing scored: the Run (for :func:`summary`), and the --errors data
     {framework: {id: data}}."""
     options = options or Options()
-    start, cpu, children = time.time(), cpu_seconds(), None
+    start, cpu = time.time(), cpu_seconds()
     try:
         metric.prepare(options)
     except Exception as error:  # noqa: BLE001 - without its kernels the metric cannot score anything
@@ -249,7 +249,7 @@ def run(metric: Metric, pairing: Pairing, options: Optional[Options] = None) -> 
                 details.setdefault(gold.framework or "none", {})[gold.id] = result.errors
     finally:
         progress.finish()
-    return Run(pairing, found, totals, options, start, cpu, children), details
+    return Run(pairing, found, totals, options, start, cpu), details
 
 
 def combined(runs: Sequence[Run]) -> Run:
@@ -268,7 +268,7 @@ def combined(runs: Sequence[Run]) -> Run:
         for result in part.results:
             add(totals, result.counts)
             results.append(result)
-    return Run(pairing, results, totals, first.options, first.start, first.cpu, first.children)
+    return Run(pairing, results, totals, first.options, first.start, first.cpu)
 
 
 def summary(metric: Metric, run: Run) -> Dict[str, Any]:
