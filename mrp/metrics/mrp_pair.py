@@ -238,7 +238,8 @@ def handover_steps(built: Problem) -> int:
 
 def _solution(value: Any, bound: Any, steps: Any, exact: Any, pi: np.ndarray, used: bool) -> Solution:
     """A Solution of the solver's numbers (``cut`` and ``complete`` are set by solve_problem)."""
-    return Solution([int(j) for j in pi], int(value), int(bound), bool(exact), int(steps), None, True, used)
+    return Solution(np.asarray(pi, np.int64).tolist(), int(value), int(bound), bool(exact), int(steps), None,
+                    True, used)
 
 
 def solve_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None,
@@ -269,7 +270,8 @@ def solve_within(builder: Callable[[np.ndarray], Problem], groups: Optional[Tupl
         built.append(problem)
         return problem
 
-    solution = solve_problem(building, limit, timeout, start, handover)
+    # a sentence-by-sentence start exists only for a pair of documents (whose groups are known)
+    solution = solve_problem(building, limit, timeout, start if groups is not None else None, handover)
     if groups is not None and restricted:
         solution = solution._replace(mapping=unmapped_across(solution.mapping, *groups))
     if groups is not None and not solution.exact and built and built[0].complete:
