@@ -551,3 +551,27 @@ def test_step_limit_on_random_pairs(pair: Tuple[Graph, Graph], limit: int) -> No
     result = score_pair(gold, system, limit=limit)
     check_result(gold, system, result, best)
     assert result.bound >= best >= result.counts["all"][2]
+
+
+@budget(100)
+@given(pairs(max_nodes=4), st.data())
+def test_tuple_counts_under_every_map(pair: Tuple[Graph, Graph], data: st.DataObject) -> None:
+    """``mrp.metrics.tuples.count`` (counted without making the tuple sets) equals the oracle's count under
+    every injective partial map, and the tuple sets' own count under any map (one-to-one or not)."""
+    from mrp.metrics import tuples
+    from mrp.normalize import normalize
+
+    gold, system = pair
+    normal_gold, normal_system = normalize(gold), normalize(system)
+    for pi in maps(len(gold.nodes), len(system.nodes)):
+        mapping = [-1 if j is None else j for j in pi]
+        assert tuples.count(normal_gold, normal_system, mapping) == count(gold, system, pi)
+    if system.nodes:
+        many = [data.draw(st.integers(-1, len(system.nodes) - 1)) for _ in gold.nodes]
+        gid, sid = tuples.identities(len(gold.nodes), len(system.nodes), many)
+        gsets, ssets = tuples.tuple_sets(normal_gold, gid), tuples.tuple_sets(normal_system, sid)
+        expected = {name: (len(gsets[name]), len(ssets[name]), len(gsets[name] & ssets[name]))
+                    for name in TYPES}
+        found = tuples.count(normal_gold, normal_system, many)
+        assert {name: found[name] for name in TYPES} == expected
+        assert found["all"] == tuple(sum(expected[name][k] for name in TYPES) for k in range(3))

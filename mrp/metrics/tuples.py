@@ -54,18 +54,72 @@ def identities(n: int, m: int, mapping: Sequence[int]) -> Tuple[List[int], List[
 
 
 def count(gold: NormalGraph, system: NormalGraph, mapping: Sequence[int]) -> Dict[str, Tuple[int, int, int]]:
-    """Per type (g, s, c) under a map from gold positions to system positions, and ``all``."""
+    """Per type (g, s, c) under a map from gold positions to system positions, and ``all``: the sizes of
+    :func:`tuple_sets` and of their intersections, counted without making the sets."""
+    matched = [j for j in mapping if j >= 0]
+    if len(set(matched)) != len(matched):  # not one-to-one: only the sets say what a system node is
+        return _counted_sets(gold, system, mapping)
+    stops, slabels, sproperties, sanchors, sedges = (system.tops, system.labels, system.properties,
+                                                     system.anchors, system.edges)
+    tops = labels = properties = anchors = 0
+    for i, j in enumerate(mapping):
+        if j >= 0:
+            if gold.tops[i] and stops[j]:
+                tops += 1
+            label = gold.labels[i]
+            if label is not None and label == slabels[j]:
+                labels += 1
+            if gold.properties[i]:
+                properties += len(gold.properties[i] & sproperties[j])
+            anchor = gold.anchors[i]
+            if anchor is not None and anchor == sanchors[j]:
+                anchors += 1
+    edges = attributes = 0
+    size = len(mapping)
+    for (a, b, label), values in gold.edges.items():
+        c = mapping[a] if a < size else -1
+        d = mapping[b] if b < size else -1
+        if c >= 0 and d >= 0:
+            theirs = sedges.get((c, d, label))
+            if theirs is not None:
+                edges += 1
+                if values:
+                    attributes += len(values & theirs)
+    counts = {
+        "tops": (sum(gold.tops), sum(stops), tops),
+        "labels": (_given(gold.labels), _given(slabels), labels),
+        "properties": (sum(map(len, gold.properties)), sum(map(len, sproperties)), properties),
+        "anchors": (_given(gold.anchors), _given(sanchors), anchors),
+        "edges": (len(gold.edges), len(sedges), edges),
+        "attributes": (sum(map(len, gold.edges.values())), sum(map(len, sedges.values())), attributes),
+    }
+    counts["all"] = _total(counts)
+    return counts
+
+
+def _given(values: Sequence[Any]) -> int:
+    """How many values are not None."""
+    return len(values) - list(values).count(None)
+
+
+def _total(counts: Dict[str, Tuple[int, int, int]]) -> Tuple[int, int, int]:
+    total = [0, 0, 0]
+    for name in TYPES:
+        for k, value in enumerate(counts[name]):
+            total[k] += value
+    return total[0], total[1], total[2]
+
+
+def _counted_sets(gold: NormalGraph, system: NormalGraph,
+                  mapping: Sequence[int]) -> Dict[str, Tuple[int, int, int]]:
+    """:func:`count` from the tuple sets themselves (the definition; any map)."""
     gid, sid = identities(len(gold), len(system), mapping)
     gsets, ssets = tuple_sets(gold, gid), tuple_sets(system, sid)
     counts: Dict[str, Tuple[int, int, int]] = {}
-    total = [0, 0, 0]
     for name in TYPES:
         g, s = gsets[name], ssets[name]
-        triple = (len(g), len(s), len(g & s))
-        counts[name] = triple
-        for k in range(3):
-            total[k] += triple[k]
-    counts["all"] = (total[0], total[1], total[2])
+        counts[name] = (len(g), len(s), len(g & s))
+    counts["all"] = _total(counts)
     return counts
 
 
