@@ -36,7 +36,8 @@ def __getattr__(name: str) -> Any:
     if name in _API:
         from mrp import api
 
-        return getattr(api, name)
+        value = globals()[name] = getattr(api, name)  # found directly from then on
+        return value
     raise AttributeError(f"module 'mrp' has no attribute {name!r}")
 
 

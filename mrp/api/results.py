@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import math
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple
 
 from mrp.errors import ScoreError
 
@@ -74,16 +74,37 @@ class PairResult:
         return self.figures.f if self.figures is not None else math.nan
 
 
-@dataclass
 class Result:
-    """A metric's result over a corpus, as ``mrp-score`` prints it (:meth:`to_dict`), with typed access."""
+    """A metric's result over a corpus, as ``mrp-score`` prints it (:meth:`to_dict`), with typed access.
 
-    metric: str
-    #: where the figures the metric ranks by sit (None: it has no single figure, as aspects)
-    primary: Optional[Path]
-    document: Dict[str, Any] = field(repr=False)
-    #: whether per-pair objects ("scores") belong in :meth:`to_dict` (mrp-score --trace)
-    trace: bool = False
+    The corpus and per-pair figures are there at once; the rest of the document (macro figures,
+    intervals, the signature) is completed the first time it is read (``completion``), so a call
+    whose caller reads only ``.f`` or ``.pairs`` does not pay for it.
+    """
+
+    __slots__ = ("metric", "primary", "trace", "_document", "_completion")
+
+    def __init__(self, metric: str, primary: Optional[Path], document: Dict[str, Any], trace: bool = False,
+                 completion: Optional[Callable[[Dict[str, Any]], Any]] = None) -> None:
+        self.metric = metric
+        #: where the figures the metric ranks by sit (None: it has no single figure, as aspects)
+        self.primary = primary
+        #: whether per-pair objects ("scores") belong in :meth:`to_dict` (mrp-score --trace)
+        self.trace = trace
+        self._document = document
+        self._completion = completion
+
+    def __repr__(self) -> str:
+        return f"Result(metric={self.metric!r}, primary={self.primary!r}, trace={self.trace!r})"
+
+    @property
+    def document(self) -> Dict[str, Any]:
+        """The whole result object, completed (macro figures, intervals, signature)."""
+        completion = self._completion
+        if completion is not None:
+            self._completion = None
+            completion(self._document)
+        return self._document
 
     @property
     def signature(self) -> str:
@@ -96,7 +117,7 @@ class Result:
         if self.primary is None:
             raise ScoreError(f"{self.metric} has no single figure: read its figures from the result "
                              "(to_dict())")
-        node = _at(self.document, self.primary)
+        node = _at(self._document, self.primary)  # completing the document does not change them
         if node is None:
             raise KeyError(f"{self.metric}: no figures at {'/'.join(self.primary) or 'the top'}")
         return Figures.of(node)
@@ -132,7 +153,7 @@ class Result:
         return list(self._pairs())
 
     def _pairs(self) -> Iterator[PairResult]:
-        for framework, items in self.document.get("scores", {}).items():
+        for framework, items in self._document.get("scores", {}).items():
             if not isinstance(items, Mapping):
                 continue
             for gid, item in items.items():

@@ -17,7 +17,7 @@ from mrp.metrics.pairing import Pairing, duplicate_errors, key, pair
 from mrp.metrics.registry import canonical, module_of
 from mrp.metrics.registry import metric as registered
 from mrp.process.packed import entries, mapped
-from mrp.report.outcome import finish
+from mrp.report.outcome import complete, finish, frameworks_scored
 from mrp.report.signature import Statistics
 
 __all__ = ["DEFAULT_TIMEOUT", "Scorer", "finish", "primary_path", "score"]
@@ -51,7 +51,27 @@ _KNOWN = frozenset(_READING) | frozenset(_OPTIONS) | {"standardize", "bootstrap"
                                                        "format", "gold_format", "progress"}
 
 
+#: plans by (metric, keyword arguments) for calls without progress (a training loop repeats its call)
+_PLANS: Dict[Any, _Plan] = {}
+_PLANS_KEPT = 64
+
+
 def _plan(metric: str, arguments: Dict[str, Any]) -> _Plan:
+    if arguments.get("progress"):
+        return _planned(metric, arguments)
+    try:
+        key = (metric, tuple(sorted((name, type(value), value) for name, value in arguments.items())))
+        found = _PLANS.get(key)
+    except TypeError:  # an unhashable option value (sembleu_weights as a list): planned each time
+        return _planned(metric, arguments)
+    if found is None:
+        if len(_PLANS) >= _PLANS_KEPT:
+            _PLANS.clear()
+        found = _PLANS[key] = _planned(metric, arguments)
+    return found
+
+
+def _planned(metric: str, arguments: Dict[str, Any]) -> _Plan:
     unknown = sorted(set(arguments) - _KNOWN)
     if unknown:
         raise TypeError(f"mrp.score() got unexpected keyword argument(s): {', '.join(unknown)}")
@@ -145,11 +165,15 @@ def score(gold: Graphs, system: Graphs, metric: str = "mrp", **options: Any) -> 
     with collector_paused(freeze=False):
         pairing, scoring = _pairing(gold, system, plan)
         result, details = module_of(plan.metric).evaluate(pairing, scoring)
-        finish(plan.metric, result, pairing, scoring, plan.statistics)
+        frameworks = frameworks_scored(pairing)
         del pairing  # the graphs go before the collector resumes (it would walk them all once more)
-    if details:
-        result["errors"] = details
-    return Result(plan.metric, primary_path(plan.metric), result)
+
+    def completion(document: Dict[str, Any]) -> None:
+        complete(plan.metric, document, frameworks, scoring, plan.statistics)
+        if details:
+            document["errors"] = details
+
+    return Result(plan.metric, primary_path(plan.metric), result, completion=completion)
 
 
 class Scorer:

@@ -11,7 +11,7 @@ from mrp.metrics.pairing import Pairing
 from mrp.metrics.registry import canonical
 from mrp.report.signature import NO_STATISTICS, Statistics, signature
 
-__all__ = ["finish", "frameworks_scored"]
+__all__ = ["complete", "finish", "frameworks_scored"]
 
 
 def frameworks_scored(pairing: Pairing) -> List[str]:
@@ -24,10 +24,15 @@ def finish(metric: str, result: Dict[str, Any], pairing: Pairing, options: Optio
            statistics: Statistics = NO_STATISTICS) -> Dict[str, Any]:
     """A metric's traced result completed as mrp-score prints it: macro figures, with a bootstrap
     confidence intervals, and the signature (claiming no standardization where no AMR graph is scored)."""
+    return complete(metric, result, frameworks_scored(pairing), options, statistics)
+
+
+def complete(metric: str, result: Dict[str, Any], frameworks: List[str], options: Options,
+             statistics: Statistics = NO_STATISTICS) -> Dict[str, Any]:
+    """:func:`finish` for the frameworks scored (:func:`frameworks_scored`) rather than the pairing."""
     from mrp.report.stats import annotate
 
     annotate(result, statistics.bootstrap, statistics.seed)
-    frameworks = frameworks_scored(pairing)
     if "amr" not in frameworks:
         options = replace(options, standardization="none")
     result["signature"] = signature(canonical(metric), frameworks, options, statistics)
