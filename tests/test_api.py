@@ -69,6 +69,24 @@ def test_the_primary_figures_and_the_pairs() -> None:
     assert all(pair.bound == pair.figures.c for pair in result.pairs if pair.figures)
 
 
+def test_the_figures_read_first_are_those_of_the_completed_document() -> None:
+    """The document is completed (macro, signature, errors) when first read: reading .f and .pairs first
+    changes nothing in it, and a repeated call (its plan kept) gives the same document."""
+    gold, system = shared_file("data/wsj/eds/wsj.mrp"), shared_file("data/pairs/eds/wsj.pet.mrp")
+    early = mrp.score(gold, system, errors=True)
+    figures, pairs = early.figures, [(pair.id, pair.figures) for pair in early.pairs]
+    late = mrp.score(gold, system, errors=True)
+    document = late.to_dict()
+    assert "macro" in document and "signature" in document and "errors" in document
+    assert timeless(early.to_dict()) == timeless(document)
+    assert list(early.to_dict()) == list(document)  # the same keys in the same order
+    assert (figures, pairs) == (late.figures, [(pair.id, pair.figures) for pair in late.pairs])
+    assert early.macro == document["macro"] and early.signature == document["signature"]
+    # other keyword arguments: plans of their own (the signature names the timeout)
+    assert "timeout:5s" in mrp.score(gold, system, timeout=5).signature and "timeout:60s" in early.signature
+    assert "timeout:60s" in mrp.score(gold, system, timeout=60.0).signature
+
+
 @pytest.mark.parametrize("metric", sorted(CASES))
 def test_every_metric_gives_its_own_figure_never_a_zero_in_its_place(metric: str) -> None:
     """.f is the metric's figure: its primary F, SemBLEU's score, AnCast's LRM F; a metric without a
