@@ -172,3 +172,50 @@ def test_cli_smatch_on_penman_and_several_metrics_in_one_run(tmp_path) -> None:
             document.pop(drop)
             together[key].pop(drop)
         assert together[key] == document
+
+
+def _definition(graph: Graph):
+    """SMATCH's triple sets of a graph by their definition (no caches): an instance triple per node, a
+    triple per constant, TOP on the root, relations with inverted roles restored."""
+    from mrp.metrics.smatch import norm
+
+    position = {node.id: k for k, node in enumerate(graph.nodes)}
+    local = [{("instance", norm(node.label if node.label is not None else "")): 1,
+              **{(norm(name), norm(value)): 1 for name, value in zip(node.properties, node.values)}}
+             for node in graph.nodes]
+    if local:
+        local[position[graph.tops[0]] if graph.tops else 0][("TOP", "top")] = 1
+    relations = {}
+    for edge in graph.edges:
+        normal = _inverse(edge.label or "")
+        a, b = (edge.target, edge.source) if normal is not None else (edge.source, edge.target)
+        relations[(position[a], position[b], norm(normal if normal is not None else edge.label or ""))] = 1
+    return local, relations
+
+
+def test_triples_are_their_definition_whatever_the_values_types() -> None:
+    """The set triples (their normal forms kept between graphs) equal the definition on random graphs
+    whose constants are strings, numbers and booleans alike (1, "1", True, "True" are kept apart or
+    together exactly as the definition says), graph after graph."""
+    import random
+
+    from mrp.graph import Edge, Node
+
+    rng = random.Random(5)
+    values = [1, "1", True, "True", 1.0, "x_", "X", "\u00a6y", 0, False, "false"]
+    for _ in range(300):
+        n = rng.randrange(1, 6)
+        nodes = [Node(k, rng.choice([None, "Want-01", "want-01", "and", "AND_"]),
+                      *zip(*[(rng.choice(["polarity", "Quant", "op1"]), rng.choice(values))
+                             for _ in range(rng.randrange(3))]) or ([], []))
+                 for k in range(n)]
+        for node in nodes:
+            node.properties, node.values = list(node.properties), list(node.values)
+        edges = [Edge(rng.randrange(n), rng.randrange(n), rng.choice(["ARG0", "ARG0-of", "mod", "domain",
+                                                                       "consist-of", "", "Op1"]))
+                 for _ in range(rng.randrange(6))]
+        graph = Graph("g", "amr", tops=[rng.randrange(n)] if rng.random() < 0.9 else [], nodes=nodes,
+                      edges=edges)
+        local, relations, total = penman_triples(graph, compat=False)
+        assert (local, relations) == _definition(graph)
+        assert total == sum(map(len, local)) + len(relations)

@@ -102,30 +102,77 @@ def penman_triples(graph: Graph, compat: bool) -> Tuple[Local, Relations, int]:
     return local, relations, total
 
 
+#: text -> its normal form (:func:`norm`), ("instance", normal form) of a concept, and a role as written ->
+#: (whether it is inverted, its normal role's normal form): the same few thousand recur in every graph
+_TEXTS: Dict[str, str] = {}
+_INSTANCES: Dict[str, Tuple[str, str]] = {}
+_ROLES: Dict[str, Tuple[bool, str]] = {}
+_KEPT = 1 << 16
+
+
+def _text(value: Any) -> str:
+    """:func:`norm` of a value, kept for a string."""
+    found = _norm(value)
+    if type(value) is str:
+        if len(_TEXTS) >= _KEPT:
+            _TEXTS.clear()
+        _TEXTS[value] = found
+    return found
+
+
+def _instance(label: Optional[str]) -> Tuple[str, str]:
+    """The instance triple's key of a concept, kept for a string."""
+    found = ("instance", _norm(label if label is not None else ""))
+    if type(label) is str:
+        if len(_INSTANCES) >= _KEPT:
+            _INSTANCES.clear()
+        _INSTANCES[label] = found
+    return found
+
+
+def _role(label: str) -> Tuple[bool, str]:
+    """Whether a role as written is inverted, and its normal role's normal form (kept)."""
+    normal = _inverted(label)
+    found = (True, _norm(normal)) if normal is not None else (False, _norm(label))
+    if len(_ROLES) >= _KEPT:
+        _ROLES.clear()
+    _ROLES[label] = found
+    return found
+
+
 def _penman_sets(graph: Graph) -> Tuple[Local, Relations, int]:
     """:func:`penman_triples` without ``compat``: every triple once (the same keys in the same order)."""
     nodes = graph.nodes
     position = {node.id: k for k, node in enumerate(nodes)}
     local: Local = []
     total = 0
+    texts, instances = _TEXTS, _INSTANCES
     for node in nodes:
         label = node.label
-        triples: Dict[Hashable, int] = {("instance", _norm(label if label is not None else "")): 1}
-        for name, value in zip(node.properties, node.values):
-            triples[(_norm(name), _norm(value))] = 1
+        key = instances.get(label) if type(label) is str else None
+        triples: Dict[Hashable, int] = {key if key is not None else _instance(label): 1}
+        if node.properties:
+            for name, value in zip(node.properties, node.values):
+                name_key = texts.get(name) if type(name) is str else None
+                value_key = texts.get(value) if type(value) is str else None
+                triples[(name_key if name_key is not None else _text(name),
+                         value_key if value_key is not None else _text(value))] = 1
+        total += len(triples)
         local.append(triples)
     if nodes:
-        local[position.get(graph.tops[0], 0) if graph.tops else 0][_TOP] = 1
+        top = local[position.get(graph.tops[0], 0) if graph.tops else 0]
+        total += _TOP not in top
+        top[_TOP] = 1
     relations: Relations = {}
+    roles = _ROLES
     for edge in graph.edges:
         label = edge.label or ""
-        normal = _inverted(label)
-        if normal is None:
-            relations[(position[edge.source], position[edge.target], _norm(label))] = 1
+        known = roles.get(label)
+        inverted, normal = known if known is not None else _role(label)
+        if inverted:
+            relations[(position[edge.target], position[edge.source], normal)] = 1
         else:
-            relations[(position[edge.target], position[edge.source], _norm(normal))] = 1
-    for triples in local:
-        total += len(triples)
+            relations[(position[edge.source], position[edge.target], normal)] = 1
     return local, relations, total + len(relations)
 
 
