@@ -199,13 +199,15 @@ def test_triples_are_their_definition_whatever_the_values_types() -> None:
     together exactly as the definition says), graph after graph."""
     import random
 
+    from mrp.codecs.penman_write import Quoted, Symbol
     from mrp.graph import Edge, Node
 
     rng = random.Random(5)
-    values = [1, "1", True, "True", 1.0, "x_", "X", "\u00a6y", 0, False, "false"]
+    values = [1, "1", True, "True", 1.0, "x_", "X", "\u00a6y", 0, False, "false", Quoted("1"), Symbol("x"),
+              Quoted("TRUE"), Symbol("-")]
     for _ in range(300):
         n = rng.randrange(1, 6)
-        nodes = [Node(k, rng.choice([None, "Want-01", "want-01", "and", "AND_"]),
+        nodes = [Node(k, rng.choice([None, "Want-01", Symbol("want-01"), "and", Symbol("AND_")]),
                       *zip(*[(rng.choice(["polarity", "Quant", "op1"]), rng.choice(values))
                              for _ in range(rng.randrange(3))]) or ([], []))
                  for k in range(n)]

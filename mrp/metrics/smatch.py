@@ -34,6 +34,7 @@ from typing import Any, Dict, Hashable, List, Optional, Tuple
 import numpy as np
 
 from mrp import rules
+from mrp.codecs.penman_write import Quoted, Symbol
 from mrp.errors import ScoreError
 from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
@@ -103,17 +104,20 @@ def penman_triples(graph: Graph, compat: bool) -> Tuple[Local, Relations, int]:
 
 
 #: text -> its normal form (:func:`norm`), ("instance", normal form) of a concept, and a role as written ->
-#: (whether it is inverted, its normal role's normal form): the same few thousand recur in every graph
+#: (whether it is inverted, its normal role's normal form): the same few thousand recur in every graph.
+#: Only strings are kept (1, True and "1" are equal keys with different normal forms).
 _TEXTS: Dict[str, str] = {}
 _INSTANCES: Dict[str, Tuple[str, str]] = {}
 _ROLES: Dict[str, Tuple[bool, str]] = {}
 _KEPT = 1 << 16
+#: the string types kept there (a reader's, whose normal form is that of their text)
+_STRINGS = frozenset((str, Symbol, Quoted))
 
 
 def _text(value: Any) -> str:
     """:func:`norm` of a value, kept for a string."""
     found = _norm(value)
-    if type(value) is str:
+    if type(value) in _STRINGS:
         if len(_TEXTS) >= _KEPT:
             _TEXTS.clear()
         _TEXTS[value] = found
@@ -123,7 +127,7 @@ def _text(value: Any) -> str:
 def _instance(label: Optional[str]) -> Tuple[str, str]:
     """The instance triple's key of a concept, kept for a string."""
     found = ("instance", _norm(label if label is not None else ""))
-    if type(label) is str:
+    if type(label) in _STRINGS:
         if len(_INSTANCES) >= _KEPT:
             _INSTANCES.clear()
         _INSTANCES[label] = found
@@ -146,15 +150,15 @@ def _penman_sets(graph: Graph) -> Tuple[Local, Relations, int]:
     position = {node.id: k for k, node in enumerate(nodes)}
     local: Local = []
     total = 0
-    texts, instances = _TEXTS, _INSTANCES
+    texts, instances, strings = _TEXTS, _INSTANCES, _STRINGS
     for node in nodes:
         label = node.label
-        key = instances.get(label) if type(label) is str else None
+        key = instances.get(label) if type(label) in strings else None
         triples: Dict[Hashable, int] = {key if key is not None else _instance(label): 1}
         if node.properties:
             for name, value in zip(node.properties, node.values):
-                name_key = texts.get(name) if type(name) is str else None
-                value_key = texts.get(value) if type(value) is str else None
+                name_key = texts.get(name) if type(name) in strings else None
+                value_key = texts.get(value) if type(value) in strings else None
                 triples[(name_key if name_key is not None else _text(name),
                          value_key if value_key is not None else _text(value))] = 1
         total += len(triples)
