@@ -82,6 +82,12 @@ def test_the_figures_read_first_are_those_of_the_completed_document() -> None:
     assert list(early.to_dict()) == list(document)  # the same keys in the same order
     assert (figures, pairs) == (late.figures, [(pair.id, pair.figures) for pair in late.pairs])
     assert early.macro == document["macro"] and early.signature == document["signature"]
+    import copy
+    import pickle
+
+    for fresh in (mrp.score(gold, system, errors=True), mrp.score(gold, system, errors=True)):
+        for kept in (pickle.loads(pickle.dumps(fresh)), copy.deepcopy(fresh)):  # completed on the way
+            assert timeless(kept.to_dict()) == timeless(document) and kept.f == late.f
     # other keyword arguments: plans of their own (the signature names the timeout)
     assert "timeout:5s" in mrp.score(gold, system, timeout=5).signature and "timeout:60s" in early.signature
     assert "timeout:60s" in mrp.score(gold, system, timeout=60.0).signature

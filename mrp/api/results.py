@@ -94,6 +94,13 @@ class Result:
         self._document = document
         self._completion = completion
 
+    def __getstate__(self) -> Tuple[Any, ...]:  # pickled and copied completed
+        return self.metric, self.primary, self.trace, self.document
+
+    def __setstate__(self, state: Tuple[Any, ...]) -> None:
+        self.metric, self.primary, self.trace, self._document = state
+        self._completion = None
+
     def __repr__(self) -> str:
         return f"Result(metric={self.metric!r}, primary={self.primary!r}, trace={self.trace!r})"
 

@@ -106,8 +106,8 @@ def penman_triples(graph: Graph, compat: bool) -> Tuple[Local, Relations, int]:
 #: text -> its normal form (:func:`norm`), ("instance", normal form) of a concept, and a role as written ->
 #: (whether it is inverted, its normal role's normal form): the same few thousand recur in every graph.
 #: Only strings are kept (1, True and "1" are equal keys with different normal forms).
-_TEXTS: Dict[str, str] = {}
-_INSTANCES: Dict[str, Tuple[str, str]] = {}
+_TEXTS: Dict[Any, str] = {}
+_INSTANCES: Dict[Any, Tuple[str, str]] = {}
 _ROLES: Dict[str, Tuple[bool, str]] = {}
 _KEPT = 1 << 16
 #: the string types kept there (a reader's, whose normal form is that of their text)
