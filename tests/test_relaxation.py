@@ -82,3 +82,23 @@ def test_a_document_too_large_for_the_program_gets_the_relaxations_bound(monkeyp
         assert bound >= done.bound >= best >= done.value
         assert done.exact == (done.value == done.bound)
     assert open_at_root > 3
+
+
+@needs_highs
+def test_the_first_order_methods_duals_reach_the_relaxations_optimum() -> None:
+    # given time, PDLP's duals bound as tightly as the relaxation's optimum (here from HiGHS's simplex)
+    rng = random.Random(254)
+    below_sum = 0
+    for _ in range(30):
+        n, m = rng.randint(3, 6), rng.randint(3, 6)
+        problem = random_problem(rng, n, m)
+        model = mip.model_of(problem, nobody(n))
+        if model is None:
+            continue
+        duals = relaxation.relaxed_duals(model, None)
+        assert duals is not None
+        found = min(relaxation.dual_bound(model, duals), relaxation.dual_bound(model, -duals))
+        optimum = relaxation.sentence_bound(problem)
+        assert optimum is not None and found == optimum >= brute(problem)
+        below_sum += found < int(np.maximum(model.cost, 0).sum())
+    assert below_sum > 10

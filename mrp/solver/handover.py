@@ -32,8 +32,8 @@ from mrp.solver.problem import Problem
 
 __all__ = ["Settled", "document"]
 
-#: The relaxation's bound is sought only with more seconds than this left (its interior point method
-#: needs about a minute and a half on the 200,000 variables of a k = 64 document's program).
+#: The relaxation's bound is sought only with more seconds than this left (HiGHS's PDLP needs half a
+#: minute to a minute on the 200,000-270,000 variables of a k = 64 document's program).
 RELAXATION_LEAST = 1.0
 
 
