@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import math
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple
 
@@ -12,6 +13,8 @@ from mrp.errors import ScoreError
 __all__ = ["Figures", "PairResult", "Result"]
 
 Path = Tuple[str, ...]
+#: held while a Result's document is completed
+_COMPLETING = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -107,10 +110,12 @@ class Result:
     @property
     def document(self) -> Dict[str, Any]:
         """The whole result object, completed (macro figures, intervals, signature)."""
-        completion = self._completion
-        if completion is not None:
-            self._completion = None
-            completion(self._document)
+        if self._completion is not None:
+            with _COMPLETING:  # another thread reading it meanwhile waits for the whole document
+                completion = self._completion
+                if completion is not None:
+                    completion(self._document)
+                    self._completion = None
         return self._document
 
     @property
