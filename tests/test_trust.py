@@ -162,14 +162,16 @@ _SIGNATURES = textwrap.dedent("""
     from mrp.metrics.options import Options
     from mrp.metrics.registry import evaluator
     from mrp.metrics.pairing import pair
+    from mrp.solver.assemble import candidates, rewards
     from mrp.solver.kernel import solve
+    kernels = (solve, rewards, candidates)
     options = Options(penman=True, timeout=60)
     smatch.METRIC.prepare(options)
-    ready = len(solve.signatures)
+    ready = [len(kernel.signatures) for kernel in kernels]
     gold, system = (read_corpus(path, "amr") for path in sys.argv[1:3])
     for name in ("smatch", "mrp", "ancast"):
         evaluator(name)(pair(gold, system), options)
-    print(json.dumps([ready, len(solve.signatures)]))
+    print(json.dumps([ready, [len(kernel.signatures) for kernel in kernels]]))
 """)
 
 
@@ -190,7 +192,8 @@ def test_the_kernels_are_ready_before_the_first_pair_and_no_pair_compiles() -> N
         for path in files:
             path.unlink()
     assert run.returncode == 0, run.stderr
-    assert json.loads(run.stdout) == [1, 1]  # loaded before any pair; no pair compiled a variant of it
+    # loaded before any pair (the solver, and the kernels that build a Problem); no pair compiled a variant
+    assert json.loads(run.stdout) == [[1, 1, 1], [1, 1, 1]]
 
 
 _KERNEL = textwrap.dedent("""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any, Callable, Dict, Hashable, List, Mapping, NamedTuple, Optional, Tuple
 
 import numpy as np
@@ -47,18 +48,41 @@ class Problem(NamedTuple):
 
 #: Candidate edge matches per pair at most (beyond, a pair is solved on its node rewards only).
 MAX_CANDIDATES = 8_000_000
-#: Gold edges between two looks at the stop flag while building ...
-_CHECK_EVERY = 256
-#: ... and system edges.
-_CHECK_SYSTEM = 16384
-#: Up to this many candidates (integer payloads), the arrays are listed in Python first (:func:`_few`;
-#: a coli sentence pair has 30 at the median, an EDS pair about 200, where the numpy passes are as fast).
-_FEW_CANDIDATES = 128
 
 
-def _ids(values: List[Hashable], table: Dict[Hashable, int]) -> np.ndarray:
-    return np.array([-1 if value is None else table.setdefault(value, len(table)) for value in values],
-                    np.int64)
+def _rows(values: List[int], width: int) -> np.ndarray:
+    """A flat list of integers as an int64 array of rows ``width`` wide."""
+    return np.array(values, np.int64).reshape(-1, width)
+
+
+def _node_rows(normal: NormalGraph, tables: Tuple[Dict[Hashable, int], ...], intern: bool) -> List[int]:
+    """Rows (node, key, 1) of a normal graph's tops (key 0), labels, anchors and properties: key ``1 +
+    field + 3 * k`` for the ``k``-th distinct value of a field (labels 0, anchors 1, properties 2) in
+    ``tables``; values new to a table are added with ``intern``, else left out (no counterpart)."""
+    rows: List[int] = []
+    for i, top in enumerate(normal.tops):
+        if top:
+            rows += (i, 0, 1)
+    fields = ((normal.labels, tables[0], 1), (normal.anchors, tables[1], 2))
+    for values, table, offset in fields:
+        for i, value in enumerate(values):
+            if value is not None:
+                k = table.get(value)
+                if k is None:
+                    if not intern:
+                        continue
+                    k = table[value] = len(table)
+                rows += (i, offset + 3 * k, 1)
+    table = tables[2]
+    for i, pairs in enumerate(normal.properties):
+        for pair in pairs:
+            k = table.get(pair)
+            if k is None:
+                if not intern:
+                    continue
+                k = table[pair] = len(table)
+            rows += (i, 3 + 3 * k, 1)
+    return rows
 
 
 def build(gold: NormalGraph, system: NormalGraph, stop: Optional[np.ndarray] = None) -> Problem:
@@ -66,24 +90,17 @@ def build(gold: NormalGraph, system: NormalGraph, stop: Optional[np.ndarray] = N
 
     When ``stop[0]`` is set before the end, the Problem is not ``complete``.
     """
+    from mrp.solver.assemble import rewards
+
     n, m = len(gold), len(system)
     U = np.zeros((n, m), np.int64)
     if n and m:
-        U += np.outer(np.array(gold.tops, np.int64), np.array(system.tops, np.int64))
-        table: Dict[Hashable, int] = {}
-        for gv, sv in ((gold.labels, system.labels), (gold.anchors, system.anchors)):
-            gids, sids = _ids(list(gv), table), _ids(list(sv), table)
-            U += (gids[:, None] == sids[None, :]) & (gids[:, None] >= 0)
-        where: Dict[Tuple[str, str], List[int]] = {}
-        for j, pairs in enumerate(system.properties):
-            for pair in pairs:
-                where.setdefault(pair, []).append(j)
-        for i, pairs in enumerate(gold.properties):
-            for pair in pairs:
-                for j in where.get(pair, ()):
-                    U[i, j] += 1
+        tables: Tuple[Dict[Hashable, int], ...] = ({}, {}, {})
+        system_rows = _node_rows(system, tables, True)
+        gold_rows = _node_rows(gold, tables, False)
+        rewards(U, _rows(gold_rows, 3), _rows(system_rows, 3), 4 + 3 * max(map(len, tables)))
     if not any(gold.edges.values()):  # no gold edge has attributes: every match is worth 1 (1 x 1)
-        return with_edges(U, dict.fromkeys(gold.edges, 1), dict.fromkeys(system.edges, 1), None, stop)
+        return _with_edges(U, gold.edges, system.edges, None, stop, True)
     gold_edges = {key: frozenset(attributes) for key, attributes in gold.edges.items()}
     system_edges = {key: frozenset(attributes) for key, attributes in system.edges.items()}
     return with_edges(U, gold_edges, system_edges, lambda mine, theirs: 1 + len(mine & theirs), stop)
@@ -98,34 +115,49 @@ def from_triples(local_g: List[Dict[Hashable, int]], local_s: List[Dict[Hashable
     theirs (the original SMATCH tool counts duplicates that way; with sets every
     multiplicity is 1).
     """
-    n, m = len(local_g), len(local_s)
-    where: Dict[Hashable, List[Tuple[int, int]]] = {}
+    from mrp.solver.assemble import rewards
+
+    keys: Dict[Hashable, int] = {}
+    system_rows: List[int] = []
     for j, triples in enumerate(local_s):
         for key, count in triples.items():
-            found = where.get(key)
-            if found is None:
-                where[key] = [(j, count)]
-            else:
-                found.append((j, count))
-    cells: List[int] = []
-    values: List[int] = []
+            k = keys.get(key)
+            if k is None:
+                k = keys[key] = len(keys)
+            system_rows += (j, k, count)
+    gold_rows: List[int] = []
     for i, triples in enumerate(local_g):
         for key, count in triples.items():
-            found = where.get(key)
-            if found is not None:
-                for j, theirs in found:
-                    cells.append(i * m + j)
-                    values.append(count * theirs)
-    if cells and n * m <= 1 << 16 and max(values) < 1 << 50:  # small, and float64 sums of these are exact
-        U = np.bincount(cells, values, n * m).astype(np.int64).reshape(n, m)
-    else:
-        U = np.zeros((n, m), np.int64)
-        np.add.at(U.reshape(-1), np.array(cells, np.int64), np.array(values, np.int64))
-    return with_edges(U, rel_g, rel_s, None, stop)
+            k = keys.get(key)
+            if k is not None:
+                gold_rows += (i, k, count)
+    U = np.zeros((len(local_g), len(local_s)), np.int64)
+    if gold_rows:
+        rewards(U, _rows(gold_rows, 3), _rows(system_rows, 3), len(keys))
+    return _with_edges(U, rel_g, rel_s, None, stop, False)
 
 
-#: (first, count) of a label no system edge has
-_NONE = (0, 0)
+def _edge_rows(edges: Mapping[Tuple[int, int, Any], Any], labels: Dict[Hashable, int], products: bool,
+               unit: bool) -> Tuple[List[int], List[Any]]:
+    """Rows (source, target, label id, payload) of edges keyed (source, target, label), label ids added to
+    ``labels`` as they first appear; the payloads go into the rows with ``products`` (1 each with
+    ``unit``), else into the list returned beside them."""
+    rows: List[int] = []
+    payloads: List[Any] = []
+    if products:
+        for (a, b, key), payload in (zip(edges, repeat(1)) if unit else edges.items()):
+            label = labels.get(key)
+            if label is None:
+                label = labels[key] = len(labels)
+            rows += (a, b, label, payload)
+        return rows, payloads
+    for (a, b, key), payload in edges.items():
+        label = labels.get(key)
+        if label is None:
+            label = labels[key] = len(labels)
+        rows += (a, b, label, 0)
+        payloads.append(payload)
+    return rows, payloads
 
 
 def with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
@@ -140,107 +172,46 @@ def with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
     requires.  Past MAX_CANDIDATES candidates, or when ``stop[0]`` is set, the
     Problem keeps the rewards only (not ``complete``).
     """
-    s_edges: Dict[Hashable, List[Tuple[int, int, Any]]] = {}
-    s_loops: Dict[Hashable, List[Tuple[int, Any]]] = {}
-    for number, ((c, d, key), payload) in enumerate(system.items()):
-        if stop is not None and number % _CHECK_SYSTEM == 0 and stop[0]:
-            return _rewards_only(U)
-        if c == d:
-            s_loops.setdefault(key, []).append((c, payload))
-        else:
-            found = s_edges.get(key)
-            if found is None:
-                s_edges[key] = [(c, d, payload)]
-            else:
-                found.append((c, d, payload))
-    # the system edges by label, each label's sorted by ends: label key -> (first index, count)
-    flat: List[Tuple[int, int, Any]] = []
-    blocks: Dict[Hashable, Tuple[int, int]] = {}
-    for key, found in s_edges.items():
-        if stop is not None and stop[0]:
-            return _rewards_only(U)
-        found.sort()  # the ends are unique within a label: payloads are never compared
-        blocks[key] = (len(flat), len(found))
-        flat.extend(found)
+    return _with_edges(U, gold, system, weight, stop, False)
+
+
+def _with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
+                system: Mapping[Tuple[int, int, Any], Any], weight: Optional[Callable[[Any, Any], int]],
+                stop: Optional[np.ndarray], unit: bool) -> Problem:
+    """:func:`with_edges`; with ``unit``, every payload is 1 (``gold`` and ``system`` are only read for
+    their keys)."""
+    from mrp.solver.assemble import candidates
+
+    U = np.ascontiguousarray(U, np.int64)  # the compiled kernels' one layout (a no-op for the usual)
+    products = weight is None
     labels: Dict[Hashable, int] = {}
-    edges: List[Tuple[int, int, int, int, int]] = []  # source, target, label, first candidate, candidates
-    gpay: List[Any] = []
-    loops: List[Tuple[int, Any, Hashable]] = []
-    total = 0
-    for number, ((a, b, key), payload) in enumerate(gold.items()):
-        if stop is not None and number % _CHECK_EVERY == 0 and stop[0]:
-            return _rewards_only(U)
-        if a == b:
-            loops.append((a, payload, key))
-            continue
-        label = labels.get(key)
-        if label is None:
-            label = labels[key] = len(labels)
-        first, size = blocks.get(key, _NONE)
-        edges.append((a, b, label, first, size))
-        gpay.append(payload)
-        total += size
-    if total > MAX_CANDIDATES or (stop is not None and stop[0]):
+    system_rows, system_payloads = _edge_rows(system, labels, products, unit)
+    gold_rows, gold_payloads = _edge_rows(gold, labels, products, unit)
+    if stop is not None and stop[0]:
         return _rewards_only(U)
-    for a, payload, key in loops:
-        for j, theirs in s_loops.get(key, ()):
-            U[a, j] += payload * theirs if weight is None else weight(payload, theirs)
-    if weight is None and total <= _FEW_CANDIDATES:
-        return _few(U, edges, gpay, flat)
-    columns = np.array(edges, np.int64).reshape(-1, 5).T
-    sizes = columns[4]
-    cptr = np.zeros(len(edges) + 1, np.int64)
-    np.cumsum(sizes, out=cptr[1:])
-    # candidate k of gold edge e is system edge firsts[e] + (k - cptr[e])
-    cf = np.arange(total, dtype=np.int64) + np.repeat(columns[3] - cptr[:-1], sizes)
-    if stop is not None and stop[0]:  # each step below is a pass over every candidate
+    status, E, K, F, L, out = candidates(U, _rows(gold_rows, 4), _rows(system_rows, 4), len(labels),
+                                         MAX_CANDIDATES, products)
+    if status or (stop is not None and stop[0]):
         return _rewards_only(U)
-    if weight is None:  # integer payloads that multiply
-        ends = np.array(flat, np.int64).reshape(-1, 3).T if len(flat) <= 1 << 12 else \
-            np.array([[edge[0] for edge in flat], [edge[1] for edge in flat], [edge[2] for edge in flat]],
-                     np.int64)
-        cw = np.repeat(_ints(gpay), sizes) * ends[2][cf]
-    else:
-        ends = np.array([edge[:2] for edge in flat], np.int64).reshape(-1, 2).T
-        weights = _weights(weight, gpay, [edge[2] for edge in flat], columns[3].tolist(), sizes.tolist(),
-                           total, stop)
+    c, s = 4 * E + 1, 4 * E + 1 + 4 * K  # where the candidates' and the system edges' arrays start
+    src, tgt, lab, cptr = out[:E], out[E:2 * E], out[2 * E:3 * E], out[3 * E:c]
+    cc, cd, cf, cw = out[c:c + K], out[c + K:c + 2 * K], out[c + 2 * K:c + 3 * K], out[c + 3 * K:s]
+    ssrc, stgt, gitem, sitem = out[s:s + F], out[s + F:s + 2 * F], out[s + 2 * F:s + 2 * F + E], \
+        out[s + 2 * F + E:s + 3 * F + E]
+    loop_g, loop_s = out[s + 3 * F + E:s + 3 * F + E + L], out[s + 3 * F + E + L:]
+    if weight is not None:
+        sizes = np.diff(cptr)
+        firsts = np.where(sizes > 0, cf[np.minimum(cptr[:-1], max(cf.shape[0] - 1, 0))], 0) \
+            if cf.shape[0] else np.zeros(sizes.shape[0], np.int64)
+        weights = _weights(weight, [gold_payloads[r] for r in gitem.tolist()],
+                           [system_payloads[r] for r in sitem.tolist()], firsts.tolist(), sizes.tolist(),
+                           cf.shape[0], stop)
         if weights is None:
             return _rewards_only(U)
         cw = weights
-    if stop is not None and stop[0]:
-        return _rewards_only(U)
-    system_src, system_tgt = ends[0].copy(), ends[1].copy()
-    return Problem(U, columns[0].copy(), columns[1].copy(), columns[2].copy(), cptr, system_src[cf],
-                   system_tgt[cf], cf, cw, system_src, system_tgt)
-
-
-def _few(U: np.ndarray, edges: List[Tuple[int, int, int, int, int]], gpay: List[int],
-         flat: List[Tuple[int, int, Any]]) -> Problem:
-    """:func:`with_edges`'s Problem for integer payloads and few candidates, its arrays listed first (a
-    sentence pair's: a few dozen numpy calls cost more than the lists)."""
-    src: List[int] = []
-    tgt: List[int] = []
-    lab: List[int] = []
-    cptr = [0]
-    cc: List[int] = []
-    cd: List[int] = []
-    cf: List[int] = []
-    cw: List[int] = []
-    for (a, b, label, first, size), payload in zip(edges, gpay):
-        src.append(a)
-        tgt.append(b)
-        lab.append(label)
-        cptr.append(cptr[-1] + size)
-        for f in range(first, first + size):
-            c, d, theirs = flat[f]
-            cc.append(c)
-            cd.append(d)
-            cf.append(f)
-            cw.append(payload * theirs)
-    i64 = np.int64
-    return Problem(U, np.array(src, i64), np.array(tgt, i64), np.array(lab, i64), np.array(cptr, i64),
-                   np.array(cc, i64), np.array(cd, i64), np.array(cf, i64), np.array(cw, i64),
-                   np.array([edge[0] for edge in flat], i64), np.array([edge[1] for edge in flat], i64))
+        for r, q in zip(loop_g.tolist(), loop_s.tolist()):
+            U[gold_rows[4 * r], system_rows[4 * q]] += weight(gold_payloads[r], system_payloads[q])
+    return Problem(U, src, tgt, lab, cptr, cc, cd, cf, cw, ssrc, stgt)
 
 
 def _weights(weight: Callable[[Any, Any], int], gpay: List[Any], spay: List[Any], firsts: List[int],
@@ -271,11 +242,6 @@ def _weights(weight: Callable[[Any, Any], int], gpay: List[Any], spay: List[Any]
                 (weight(mine, spay[f]) for f in range(first, first + size)), np.int64, size)
         position += size
     return out
-
-
-def _ints(values: List[int]) -> np.ndarray:
-    """Integers as an int64 array (an empty list too)."""
-    return np.array(values, np.int64)
 
 
 def _rewards_only(U: np.ndarray) -> Problem:

@@ -62,11 +62,23 @@ def ready(compiling: Optional[Callable[[], None]] = None) -> None:
             if (value, bound, exact) != (3, 3, True):
                 raise RuntimeError(f"the solver's self-test gave {value} of {bound}, not 3 of 3")
             _documents(stop)
+            _assembly()
         finally:
             done.set()
             if teller is not None:
                 teller.join()  # no thread left behind: later forks must find this process single-threaded
         _READY = True
+
+
+def _assembly() -> None:
+    """The kernels that build Problems (mrp.solver.assemble), compiled with the argument types every pair
+    gives them: a node reward, an edge and a loop."""
+    from mrp.solver.problem import from_triples
+
+    built = from_triples([{"a": 1}, {"b": 1}], [{"a": 2}, {"b": 1}], {(0, 1, "r"): 1, (0, 0, "s"): 1},
+                         {(0, 1, "r"): 1, (0, 0, "s"): 3})
+    if built.U.tolist() != [[5, 0], [0, 1]] or built.cw.tolist() != [1]:
+        raise RuntimeError(f"building a Problem's self-test gave {built.U.tolist()} and {built.cw.tolist()}")
 
 
 def _documents(stop: np.ndarray) -> None:
