@@ -63,12 +63,19 @@ def implied_framework(name: str) -> Optional[str]:
     return FORMATS.get(name, (None, None))[1]
 
 
+#: the readers made so far, by format (a library call reads a string or two: making one cost as much)
+_READERS: Dict[str, Reader] = {}
+
+
 def reader(name: str) -> Reader:
     """The reader of a format; InputError if the format cannot be read."""
-    module = _module(name)
-    if not hasattr(module, "read"):
-        raise InputError(f"format '{name}' can be written but not read")
-    return _limited(module.read)
+    found = _READERS.get(name)
+    if found is None:
+        module = _module(name)
+        if not hasattr(module, "read"):
+            raise InputError(f"format '{name}' can be written but not read")
+        found = _READERS[name] = _limited(module.read)
+    return found
 
 
 def _limited(read: Reader) -> Reader:
