@@ -17,23 +17,33 @@ __all__ = ["candidates", "rewards"]
 
 
 @njit(cache=True, nogil=True)
+def _buckets(keys, size):  # pragma: no cover - compiled
+    """Positions grouped by key (keys in ``0..size-1``; -1: left out): (start, order), the positions of key
+    k being ``order[start[k]:start[k + 1]]``, in order."""
+    start = np.zeros(size + 1, np.int64)
+    for r in range(keys.shape[0]):
+        if keys[r] >= 0:
+            start[keys[r] + 1] += 1
+    for k in range(size):
+        start[k + 1] += start[k]
+    at = start[:-1].copy()
+    order = np.empty(start[size], np.int64)
+    for r in range(keys.shape[0]):
+        k = keys[r]
+        if k >= 0:
+            order[at[k]] = r
+            at[k] += 1
+    return start, order
+
+
+@njit(cache=True, nogil=True)
 def rewards(U, gold, system, keys):  # pragma: no cover - compiled
     """Add to ``U[i, j]`` the product of the counts of every key gold node i and system node j share.
 
     ``gold``, ``system``: int64 rows (node, key, count), keys in ``0..keys-1``
     (a gold row with key -1 has no system counterpart and adds nothing).
     """
-    start = np.zeros(keys + 1, np.int64)
-    for r in range(system.shape[0]):
-        start[system[r, 1] + 1] += 1
-    for k in range(keys):
-        start[k + 1] += start[k]
-    at = start[:-1].copy()
-    order = np.empty(system.shape[0], np.int64)
-    for r in range(system.shape[0]):
-        k = system[r, 1]
-        order[at[k]] = r
-        at[k] += 1
+    start, order = _buckets(system[:, 1].copy(), keys)
     for r in range(gold.shape[0]):
         k = gold[r, 1]
         if k < 0:
@@ -101,16 +111,15 @@ def candidates(U, gold, system, labels, most, products):  # pragma: no cover - c
             f += 1
     order = np.argsort(key)
     matches = 0
-    begin = np.zeros(labels + 1, np.int64)
+    looping = np.full(system.shape[0], -1, np.int64)  # the label of each system loop
     if loops_g and loops_s:
         for q in range(system.shape[0]):
             if system[q, 0] == system[q, 1]:
-                begin[system[q, 2] + 1] += 1
-        for label in range(labels):
-            begin[label + 1] += begin[label]
-        for r in range(gold.shape[0]):
-            if gold[r, 0] == gold[r, 1]:
-                matches += begin[gold[r, 2] + 1] - begin[gold[r, 2]]
+                looping[q] = system[q, 2]
+    begin, loops = _buckets(looping, labels)
+    for r in range(gold.shape[0]):
+        if loops_s and gold[r, 0] == gold[r, 1]:
+            matches += begin[gold[r, 2] + 1] - begin[gold[r, 2]]
     out = np.zeros(5 * edges_e + 1 + 4 * total + 3 * edges_f + 2 * matches, np.int64)
     src, tgt, lab = out[0:edges_e], out[edges_e:2 * edges_e], out[2 * edges_e:3 * edges_e]
     at = 3 * edges_e
@@ -158,17 +167,11 @@ def candidates(U, gold, system, labels, most, products):  # pragma: no cover - c
         cptr[e] = k
     # loops match the system's loops of the same label
     if matches:
-        starts = begin[:-1].copy()
-        looping = np.empty(loops_s, np.int64)
-        for q in range(system.shape[0]):
-            if system[q, 0] == system[q, 1]:
-                looping[starts[system[q, 2]]] = q
-                starts[system[q, 2]] += 1
         t = 0
         for r in range(gold.shape[0]):
             if gold[r, 0] == gold[r, 1]:
                 for p in range(begin[gold[r, 2]], begin[gold[r, 2] + 1]):
-                    q = looping[p]
+                    q = loops[p]
                     loop_g[t], loop_s[t] = r, q
                     t += 1
                     if products:
