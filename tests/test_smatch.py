@@ -13,7 +13,8 @@ from mrp.graph import Graph
 from mrp.io.load import read_corpus
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair
-from mrp.metrics.smatch import _inverse, evaluate, penman_triples, score_pair
+from mrp.metrics.smatch import evaluate, penman_triples, score_pair
+from mrp.metrics.smatch_penman import _inverse
 
 from conftest import run_cli, shared_path
 
