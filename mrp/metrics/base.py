@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from mrp.graph import Graph
 from mrp.metrics.counting import Path, nest, prf
@@ -154,6 +154,11 @@ class Metric(ABC):
     @abstractmethod
     def score(self, pair: Pair, options: Options) -> PairResult:
         """Score one pair."""
+
+    def score_many(self, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
+        """The results of those of ``pairs`` it can score together (each what :meth:`score` gives it),
+        None for the others, which the driver scores one by one (a metric that scores pairs alone: all)."""
+        return [None] * len(pairs)
 
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
         """The count tuples of one graph scored against nothing (its tuples as g, or as s)."""

@@ -44,6 +44,8 @@ AUTO_MAX = 4
 #: is scored faster than worker processes start (the 1,368 coli AMR pairs hold 362,000, the 89 EDS pairs of
 #: the MRP 2019 sample 83,000)
 AUTO_WORK = 200_000
+#: pairs handed to :meth:`Metric.score_many` at a time (in this process)
+TOGETHER = 256
 
 
 # --- scoring pairs, isolated and optionally in worker processes -------------------------------------------
@@ -195,8 +197,14 @@ def results(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator
     if jobs > 1 and len(pairs) > 1 and hasattr(os, "fork"):
         yield from _parallel(metric, pairs, replace(options, run=replace(options.run, jobs=jobs)))
     else:
-        for pair in pairs:
-            yield _isolated(metric, pair, options)
+        for start in range(0, len(pairs), TOGETHER):
+            chunk = pairs[start:start + TOGETHER]
+            try:
+                ready = metric.score_many(chunk, options)
+            except Exception:  # noqa: BLE001 - then each pair is scored alone, its failure isolated
+                ready = [None] * len(chunk)
+            for pair, result in zip(chunk, ready):
+                yield result if result is not None else _isolated(metric, pair, options)
 
 
 def _memoized(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator[PairResult]:

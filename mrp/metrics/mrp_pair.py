@@ -6,7 +6,7 @@ import os
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -16,7 +16,7 @@ from mrp.metrics.detail import Detail, normal_detail
 from mrp.metrics.tuples import count, differences
 from mrp.normalize import NormalGraph, normalize
 from mrp.solver import mip, relaxation
-from mrp.solver.problem import Problem, build, unmapped_across, within
+from mrp.solver.problem import Problem, Rows, build, unmapped_across, within
 from mrp.solver.watchdog import left, watchdog
 
 if TYPE_CHECKING:  # imported when a pair first needs the helper thread
@@ -158,6 +158,33 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
     exact = solution.exact and built.complete
     cut = None if exact else ("timeout" if stop[0] else "limit")
     return solution._replace(exact=exact, cut=cut, complete=built.complete)
+
+
+#: Pairs scored together (:func:`solve_together`) are searched together up to this many steps each ...
+TOGETHER_STEPS = 100
+#: ... when each pair's time cap is at least this (seconds) or there is none: far more than those steps take
+TOGETHER_TIMEOUT = 1.0
+
+
+def solve_together(rows: Sequence[Rows], limit: Optional[int] = None, timeout: Optional[float] = None,
+                   handover: bool = True) -> List[Optional[Solution]]:
+    """:func:`solve_problem`'s Solution for each pair of rows (sentence pairs: no seed) that it would settle
+    in its first :data:`TOGETHER_STEPS` search steps, found for all of them in one compiled call; None for
+    the others (and for all when the search would not run that way here: see :func:`solve_problem`),
+    which are to be solved alone."""
+    steps = min(TOGETHER_STEPS, DEFAULT_LIMIT if limit is None else limit)
+    if not (handover and mip.installed()) or (timeout is not None and timeout < TOGETHER_TIMEOUT) \
+            or threading.current_thread() is not threading.main_thread():
+        return [None] * len(rows)
+    from mrp.solver.batch import search_rows
+
+    small = [k for k, pair in enumerate(rows) if pair.n * pair.m <= _SMALL]
+    out: List[Optional[Solution]] = [None] * len(rows)
+    for k, searched in zip(small, search_rows([rows[k] for k in small], steps, LAP_SIZE)):
+        if searched is not None:
+            out[k] = Solution(searched.mapping, searched.value, searched.bound, searched.exact,
+                              searched.steps, None)
+    return out
 
 
 def _search(built: Problem, limit: int, stop: np.ndarray, seed: np.ndarray) -> Solution:

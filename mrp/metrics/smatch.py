@@ -28,13 +28,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from functools import lru_cache
-from typing import Any, Dict, Hashable, List, Optional, Tuple
+from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from mrp import rules
-from mrp.codecs.penman_write import Quoted, Symbol
 from mrp.errors import ScoreError
 from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
@@ -42,142 +39,12 @@ from mrp.metrics.counting import Path, prf
 from mrp.metrics.detail import triple_detail
 from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
 from mrp.metrics.driver import evaluate as drive
-from mrp.metrics.mrp_pair import seeding, sentence_groups, solve_within
+from mrp.metrics.mrp_pair import Solution, seeding, sentence_groups, solve_together, solve_within
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.smatch_penman import NOT_INVERTED, Local, Relations, norm, penman_triples  # noqa: F401
 from mrp.normalize import normalize
-from mrp.solver.problem import from_triples
-
-#: Roles ending in -of that the original tool does not invert.
-NOT_INVERTED = rules.SMATCH.kept
-
-Local = List[Dict[Hashable, int]]
-Relations = Dict[Tuple[int, int, Hashable], int]
-
-
-def norm(text: Any) -> str:
-    """A name or value as SMATCH compares it: lowercased, without trailing `_` or `¦` markers."""
-    return str(text).lower().rstrip("\u00a6").rstrip("_")
-
-
-def _inverse(label: str) -> Optional[str]:
-    """The normal role of an inverted one as the original tool reads it (the ``smatch`` variant)."""
-    return rules.normal_role(label, rules.SMATCH)
-
-
-# the same few thousand names and values recur in every graph of a corpus
-_norm = lru_cache(maxsize=1 << 16, typed=True)(norm)
-_inverted = lru_cache(maxsize=1 << 12)(_inverse)
-_TOP = ("TOP", "top")
-
-
-def penman_triples(graph: Graph, compat: bool) -> Tuple[Local, Relations, int]:
-    """Node-local triples, relations (by node position) and the triple count of an AMR graph."""
-    if not compat:
-        return _penman_sets(graph)
-    nodes = graph.nodes
-    position = {node.id: k for k, node in enumerate(nodes)}
-    local: Local = []
-    for node in nodes:
-        triples: Dict[Hashable, int] = {("instance", _norm(node.label if node.label is not None else "")): 1}
-        for name, value in zip(node.properties, node.values):
-            if _inverted(name) is not None:
-                continue  # the tool files it under the constant, which is no node: lost
-            words = str(value).split()
-            key = (_norm(name), _norm(words[0] if words else ""))
-            triples[key] = triples.get(key, 0) + 1
-        local.append(triples)
-    if nodes:
-        root = position.get(graph.tops[0], 0) if graph.tops else 0
-        local[root][_TOP] = local[root].get(_TOP, 0) + 1
-    relations: Relations = {}
-    for edge in graph.edges:
-        label = edge.label or ""
-        a, b = position[edge.source], position[edge.target]
-        normal = _inverted(label)
-        if normal is not None:
-            a, b, label = b, a, normal
-        relation = (a, b, _norm(label))
-        relations[relation] = relations.get(relation, 0) + 1
-    total = sum(sum(triples.values()) for triples in local) + sum(relations.values())
-    return local, relations, total
-
-
-#: text -> its normal form (:func:`norm`), ("instance", normal form) of a concept, and a role as written ->
-#: (whether it is inverted, its normal role's normal form): the same few thousand recur in every graph.
-#: Only strings are kept (1, True and "1" are equal keys with different normal forms).
-_TEXTS: Dict[Any, str] = {}
-_INSTANCES: Dict[Any, Tuple[str, str]] = {}
-_ROLES: Dict[str, Tuple[bool, str]] = {}
-_KEPT = 1 << 16
-#: the string types kept there (a reader's, whose normal form is that of their text)
-_STRINGS = frozenset((str, Symbol, Quoted))
-
-
-def _text(value: Any) -> str:
-    """:func:`norm` of a value, kept for a string."""
-    found = _norm(value)
-    if type(value) in _STRINGS:
-        if len(_TEXTS) >= _KEPT:
-            _TEXTS.clear()
-        _TEXTS[value] = found
-    return found
-
-
-def _instance(label: Optional[str]) -> Tuple[str, str]:
-    """The instance triple's key of a concept, kept for a string."""
-    found = ("instance", _norm(label if label is not None else ""))
-    if type(label) in _STRINGS:
-        if len(_INSTANCES) >= _KEPT:
-            _INSTANCES.clear()
-        _INSTANCES[label] = found
-    return found
-
-
-def _role(label: str) -> Tuple[bool, str]:
-    """Whether a role as written is inverted, and its normal role's normal form (kept)."""
-    normal = _inverted(label)
-    found = (True, _norm(normal)) if normal is not None else (False, _norm(label))
-    if len(_ROLES) >= _KEPT:
-        _ROLES.clear()
-    _ROLES[label] = found
-    return found
-
-
-def _penman_sets(graph: Graph) -> Tuple[Local, Relations, int]:
-    """:func:`penman_triples` without ``compat``: every triple once (the same keys in the same order)."""
-    nodes = graph.nodes
-    position = {node.id: k for k, node in enumerate(nodes)}
-    local: Local = []
-    total = 0
-    texts, instances, strings = _TEXTS, _INSTANCES, _STRINGS
-    for node in nodes:
-        label = node.label
-        key = instances.get(label) if type(label) in strings else None
-        triples: Dict[Hashable, int] = {key if key is not None else _instance(label): 1}
-        if node.properties:
-            for name, value in zip(node.properties, node.values):
-                name_key = texts.get(name) if type(name) in strings else None
-                value_key = texts.get(value) if type(value) in strings else None
-                triples[(name_key if name_key is not None else _text(name),
-                         value_key if value_key is not None else _text(value))] = 1
-        total += len(triples)
-        local.append(triples)
-    if nodes:
-        top = local[position.get(graph.tops[0], 0) if graph.tops else 0]
-        total += _TOP not in top
-        top[_TOP] = 1
-    relations: Relations = {}
-    roles = _ROLES
-    for edge in graph.edges:
-        label = edge.label or ""
-        known = roles.get(label)
-        inverted, normal = known if known is not None else _role(label)
-        if inverted:
-            relations[(position[edge.target], position[edge.source], normal)] = 1
-        else:
-            relations[(position[edge.source], position[edge.target], normal)] = 1
-    return local, relations, total + len(relations)
+from mrp.solver.problem import from_triples, triple_rows
 
 
 def mrp_triples(graph: Graph) -> Tuple[Local, Relations, int]:
@@ -290,29 +157,49 @@ def differences(gold: Graph, system: Graph, mapping: List[int], tg: Tuple[Local,
                         "surplus": unmatched(local_s, rel_s, local_g, rel_g, inverse, system_ids)}}
 
 
-def score_triples(gid: str, gold: Tuple[Local, Relations, int], system: Tuple[Local, Relations, int],
-                  options: Options, mapping: bool = False,
-                  graphs: Optional[Tuple[Graph, Graph]] = None) -> Dict[str, Any]:
-    """SMATCH counts of two triple sets under the exact optimal alignment (no search when one is empty).
+Triples = Tuple[Local, Relations, int]
 
-    ``mapping``: the item also holds the alignment (gold position -> system position or -1).
-    """
+
+def _at_once(gold: Triples, system: Triples, groups: Optional[Tuple[np.ndarray, np.ndarray]],
+             options: Options, mapping: bool) -> Optional[Dict[str, Any]]:
+    """The item of a pair that needs no search (an empty side; the same graph, whose identity matches
+    every triple), else None."""
     local_g, rel_g, g = gold
     local_s, rel_s, s = system
     if not (local_g and local_s):
         return {"g": g, "s": s, "c": 0, "exact": True, "bound": 0, "steps": 0}
-    groups = sentence_groups(graphs, len(local_g), len(local_s))
-    restricted = options.doc_align == "sentence"
-    identical = groups is None or not restricted or np.array_equal(*groups)  # sentences too, when restricted
-    if local_g == local_s and rel_g == rel_s and identical:  # the same graph: the identity matches all
+    identical = groups is None or options.doc_align != "sentence" or np.array_equal(*groups)  # sentences too
+    if local_g == local_s and rel_g == rel_s and identical:
         identity = list(range(len(local_g)))
         c = matched(identity, local_g, local_s, rel_g, rel_s)
         same: Dict[str, Any] = {"g": g, "s": s, "c": c, "exact": True, "bound": c, "steps": 0}
         if mapping:
             same["mapping"] = identity
         return same
+    return None
+
+
+def score_triples(gid: str, gold: Triples, system: Triples, options: Options, mapping: bool = False,
+                  graphs: Optional[Tuple[Graph, Graph]] = None) -> Dict[str, Any]:
+    """SMATCH counts of two triple sets under the exact optimal alignment (no search when one is empty).
+
+    ``mapping``: the item also holds the alignment (gold position -> system position or -1).
+    """
+    (local_g, rel_g, _), (local_s, rel_s, _) = gold, system
+    groups = sentence_groups(graphs, len(local_g), len(local_s)) if local_g and local_s else None
+    found = _at_once(gold, system, groups, options, mapping)
+    if found is not None:
+        return found
     solution = solve_within(lambda stop: from_triples(local_g, local_s, rel_g, rel_s, stop), groups,
-                            restricted, options.limit, options.timeout, seeding(graphs), options.mip)
+                            options.doc_align == "sentence", options.limit, options.timeout, seeding(graphs),
+                            options.mip)
+    return _item(gid, gold, system, solution, mapping)
+
+
+def _item(gid: str, gold: Triples, system: Triples, solution: Solution, mapping: bool) -> Dict[str, Any]:
+    """A pair's item from its Solution, the triples its map matches counted again (a check on the
+    solver)."""
+    (local_g, rel_g, g), (local_s, rel_s, s) = gold, system
     c = matched(solution.mapping, local_g, local_s, rel_g, rel_s)
     if solution.complete and c != solution.value:
         raise ScoreError(f"graph {gid}: internal error: solver value {solution.value} disagrees with the "
@@ -329,6 +216,40 @@ def score_triples(gid: str, gold: Tuple[Local, Relations, int], system: Tuple[Lo
     if solution.gap is not None:
         item["gap"] = solution.gap
     return item
+
+
+def score_together(pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
+    """The results of the sentence pairs that :func:`mrp.metrics.mrp_pair.solve_together` settles (and of
+    those that need no search), None for the others (documents, a search that goes on, ``errors`` or
+    ``explain`` asked for): each the result :meth:`SMATCH.score` gives it."""
+    out: List[Optional[PairResult]] = [None] * len(pairs)
+    if options.errors or options.explain:
+        return out
+    todo: List[Tuple[int, str, Triples, Triples]] = []
+    for k, pair in enumerate(pairs):
+        live = pair.live()
+        gold, system = triples(live.gold, options), triples(live.system, options)
+        if gold[0] and system[0] and sentence_groups((live.gold, live.system), len(gold[0]),
+                                                     len(system[0])) is not None:
+            continue  # documents: alone
+        found = _at_once(gold, system, None, options, False)
+        if found is not None:
+            out[k] = _result(found)
+        else:
+            todo.append((k, live.gold.id, gold, system))
+    rows = [triple_rows(gold[0], system[0], gold[1], system[1]) for _, _, gold, system in todo]
+    for (k, gid, gold, system), solution in zip(todo, solve_together(rows, options.limit, options.timeout,
+                                                                      options.mip)):
+        if solution is not None:
+            out[k] = _result(_item(gid, gold, system, solution, False))
+    return out
+
+
+def _result(item: Dict[str, Any]) -> PairResult:
+    return PairResult({(): (item["g"], item["s"], item["c"])}, exact=item["exact"], bound=item["bound"],
+                      steps=item["steps"], cut=item.get("cut"), errors=item.get("differences"),
+                      note=item.get("note"), detail=item.get("detail"),
+                      extra={"gap": item["gap"]} if "gap" in item else {})
 
 
 def triples_field(options: Options) -> str:
@@ -359,11 +280,10 @@ class SMATCH(Metric):
         self.load_solver(options)
 
     def score(self, pair: Pair, options: Options) -> PairResult:
-        item = score_pair(pair.gold, pair.system, options)
-        return PairResult({(): (item["g"], item["s"], item["c"])}, exact=item["exact"], bound=item["bound"],
-                          steps=item["steps"], cut=item.get("cut"), errors=item.get("differences"),
-                          note=item.get("note"), detail=item.get("detail"),
-                          extra={"gap": item["gap"]} if "gap" in item else {})
+        return _result(score_pair(pair.gold, pair.system, options))
+
+    def score_many(self, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
+        return score_together(pairs, options)
 
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
         total = triples(graph, options)[2]

@@ -106,6 +106,46 @@ def build(gold: NormalGraph, system: NormalGraph, stop: Optional[np.ndarray] = N
     return with_edges(U, gold_edges, system_edges, lambda mine, theirs: 1 + len(mine & theirs), stop)
 
 
+class Rows(NamedTuple):
+    """A pair's keys numbered (per pair): node rows (node, key, count) and edge rows (source, target,
+    label, payload) of gold and of system, each a flat list of integers, with the pair's node counts and
+    how many keys and labels there are."""
+
+    n: int
+    m: int
+    gold_nodes: List[int]
+    system_nodes: List[int]
+    keys: int
+    gold_edges: List[int]
+    system_edges: List[int]
+    labels: int
+
+
+def triple_rows(local_g: List[Dict[Hashable, int]], local_s: List[Dict[Hashable, int]],
+                rel_g: Dict[Tuple[int, int, Hashable], int],
+                rel_s: Dict[Tuple[int, int, Hashable], int]) -> Rows:
+    """The rows of :func:`from_triples`'s Problem (gold keys that no system node has are left out)."""
+    keys: Dict[Hashable, int] = {}
+    system_nodes: List[int] = []
+    for j, triples in enumerate(local_s):
+        for key, count in triples.items():
+            k = keys.get(key)
+            if k is None:
+                k = keys[key] = len(keys)
+            system_nodes += (j, k, count)
+    gold_nodes: List[int] = []
+    for i, triples in enumerate(local_g):
+        for key, count in triples.items():
+            k = keys.get(key)
+            if k is not None:
+                gold_nodes += (i, k, count)
+    labels: Dict[Hashable, int] = {}
+    system_edges = _edge_rows(rel_s, labels, True, False)[0]
+    gold_edges = _edge_rows(rel_g, labels, True, False)[0]
+    return Rows(len(local_g), len(local_s), gold_nodes, system_nodes, len(keys), gold_edges, system_edges,
+                len(labels))
+
+
 def from_triples(local_g: List[Dict[Hashable, int]], local_s: List[Dict[Hashable, int]],
                  rel_g: Dict[Tuple[int, int, Hashable], int],
                  rel_s: Dict[Tuple[int, int, Hashable], int], stop: Optional[np.ndarray] = None) -> Problem:
@@ -115,26 +155,19 @@ def from_triples(local_g: List[Dict[Hashable, int]], local_s: List[Dict[Hashable
     theirs (the original SMATCH tool counts duplicates that way; with sets every
     multiplicity is 1).
     """
+    return from_rows(triple_rows(local_g, local_s, rel_g, rel_s), stop)
+
+
+def from_rows(rows: Rows, stop: Optional[np.ndarray] = None) -> Problem:
+    """The Problem of a pair's rows (integer payloads, which multiply)."""
     from mrp.solver.assemble import rewards
 
-    keys: Dict[Hashable, int] = {}
-    system_rows: List[int] = []
-    for j, triples in enumerate(local_s):
-        for key, count in triples.items():
-            k = keys.get(key)
-            if k is None:
-                k = keys[key] = len(keys)
-            system_rows += (j, k, count)
-    gold_rows: List[int] = []
-    for i, triples in enumerate(local_g):
-        for key, count in triples.items():
-            k = keys.get(key)
-            if k is not None:
-                gold_rows += (i, k, count)
-    U = np.zeros((len(local_g), len(local_s)), np.int64)
-    if gold_rows:
-        rewards(U, _rows(gold_rows, 3), _rows(system_rows, 3), len(keys))
-    return _with_edges(U, rel_g, rel_s, None, stop, False)
+    U = np.zeros((rows.n, rows.m), np.int64)
+    if rows.gold_nodes:
+        rewards(U, _rows(rows.gold_nodes, 3), _rows(rows.system_nodes, 3), rows.keys)
+    if stop is not None and stop[0]:
+        return _rewards_only(U)
+    return _candidates(U, rows.gold_edges, rows.system_edges, rows.labels, None, [], [], stop)
 
 
 def _edge_rows(edges: Mapping[Tuple[int, int, Any], Any], labels: Dict[Hashable, int], products: bool,
@@ -180,25 +213,27 @@ def _with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
                 stop: Optional[np.ndarray], unit: bool) -> Problem:
     """:func:`with_edges`; with ``unit``, every payload is 1 (``gold`` and ``system`` are only read for
     their keys)."""
-    from mrp.solver.assemble import candidates
-
     U = np.ascontiguousarray(U, np.int64)  # the compiled kernels' one layout (a no-op for the usual)
-    products = weight is None
     labels: Dict[Hashable, int] = {}
-    system_rows, system_payloads = _edge_rows(system, labels, products, unit)
-    gold_rows, gold_payloads = _edge_rows(gold, labels, products, unit)
+    system_rows, system_payloads = _edge_rows(system, labels, weight is None, unit)
+    gold_rows, gold_payloads = _edge_rows(gold, labels, weight is None, unit)
     if stop is not None and stop[0]:
         return _rewards_only(U)
-    status, E, K, F, L, out = candidates(U, _rows(gold_rows, 4), _rows(system_rows, 4), len(labels),
-                                         MAX_CANDIDATES, products)
+    return _candidates(U, gold_rows, system_rows, len(labels), weight, gold_payloads, system_payloads, stop)
+
+
+def _candidates(U: np.ndarray, gold_rows: List[int], system_rows: List[int], labels: int,
+                weight: Optional[Callable[[Any, Any], int]], gold_payloads: List[Any],
+                system_payloads: List[Any], stop: Optional[np.ndarray]) -> Problem:
+    """The Problem of rewards U and edge rows (:func:`_edge_rows`), the payloads in the rows when
+    ``weight`` is None, else in the lists beside them."""
+    from mrp.solver.assemble import candidates
+
+    status, E, K, F, L, out = candidates(U, _rows(gold_rows, 4), _rows(system_rows, 4), labels,
+                                         MAX_CANDIDATES, weight is None)
     if status or (stop is not None and stop[0]):
         return _rewards_only(U)
-    c, s = 4 * E + 1, 4 * E + 1 + 4 * K  # where the candidates' and the system edges' arrays start
-    src, tgt, lab, cptr = out[:E], out[E:2 * E], out[2 * E:3 * E], out[3 * E:c]
-    cc, cd, cf, cw = out[c:c + K], out[c + K:c + 2 * K], out[c + 2 * K:c + 3 * K], out[c + 3 * K:s]
-    ssrc, stgt, gitem, sitem = out[s:s + F], out[s + F:s + 2 * F], out[s + 2 * F:s + 2 * F + E], \
-        out[s + 2 * F + E:s + 3 * F + E]
-    loop_g, loop_s = out[s + 3 * F + E:s + 3 * F + E + L], out[s + 3 * F + E + L:]
+    src, tgt, lab, cptr, cc, cd, cf, cw, ssrc, stgt, gitem, sitem, loop_g, loop_s = unpacked(E, K, F, L, out)
     if weight is not None:
         sizes = np.diff(cptr)
         firsts = np.where(sizes > 0, cf[np.minimum(cptr[:-1], max(cf.shape[0] - 1, 0))], 0) \
@@ -212,6 +247,17 @@ def _with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
         for r, q in zip(loop_g.tolist(), loop_s.tolist()):
             U[gold_rows[4 * r], system_rows[4 * q]] += weight(gold_payloads[r], system_payloads[q])
     return Problem(U, src, tgt, lab, cptr, cc, cd, cf, cw, ssrc, stgt)
+
+
+def unpacked(E: int, K: int, F: int, L: int, out: np.ndarray) -> Tuple[np.ndarray, ...]:
+    """The arrays :func:`mrp.solver.assemble.candidates` returns in one: src, tgt, lab, cptr, cc, cd, cf,
+    cw, ssrc, stgt, the gold row of each gold edge, the system row of each system edge, and the gold and
+    system rows of the loops that match."""
+    c, s = 4 * E + 1, 4 * E + 1 + 4 * K  # where the candidates' and the system edges' arrays start
+    return (out[:E], out[E:2 * E], out[2 * E:3 * E], out[3 * E:c], out[c:c + K], out[c + K:c + 2 * K],
+            out[c + 2 * K:c + 3 * K], out[c + 3 * K:s], out[s:s + F], out[s + F:s + 2 * F],
+            out[s + 2 * F:s + 2 * F + E], out[s + 2 * F + E:s + 3 * F + E],
+            out[s + 3 * F + E:s + 3 * F + E + L], out[s + 3 * F + E + L:])
 
 
 def _weights(weight: Callable[[Any, Any], int], gpay: List[Any], spay: List[Any], firsts: List[int],

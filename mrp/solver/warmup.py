@@ -71,14 +71,19 @@ def ready(compiling: Optional[Callable[[], None]] = None) -> None:
 
 
 def _assembly() -> None:
-    """The kernels that build Problems (mrp.solver.assemble), compiled with the argument types every pair
-    gives them: a node reward, an edge and a loop."""
-    from mrp.solver.problem import from_triples
+    """The kernels that build Problems (mrp.solver.assemble), alone and many at once (mrp.solver.batch),
+    compiled with the argument types every pair gives them: a node reward, an edge and a loop."""
+    from mrp.solver.batch import search_rows
+    from mrp.solver.problem import from_rows, triple_rows
 
-    built = from_triples([{"a": 1}, {"b": 1}], [{"a": 2}, {"b": 1}], {(0, 1, "r"): 1, (0, 0, "s"): 1},
-                         {(0, 1, "r"): 1, (0, 0, "s"): 3})
+    rows = triple_rows([{"a": 1}, {"b": 1}], [{"a": 2}, {"b": 1}], {(0, 1, "r"): 1, (0, 0, "s"): 1},
+                       {(0, 1, "r"): 1, (0, 0, "s"): 3})
+    built = from_rows(rows)
     if built.U.tolist() != [[5, 0], [0, 1]] or built.cw.tolist() != [1]:
         raise RuntimeError(f"building a Problem's self-test gave {built.U.tolist()} and {built.cw.tolist()}")
+    searched = search_rows([rows], 10, 10)[0]
+    if searched is None or (searched.value, searched.bound, searched.mapping) != (7, 7, [0, 1]):
+        raise RuntimeError(f"the solver's self-test of many pairs gave {searched}")
 
 
 def _documents(stop: np.ndarray) -> None:

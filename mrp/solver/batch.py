@@ -1,0 +1,109 @@
+"""Many small Problems of integer payloads built and searched in one compiled call.
+
+A corpus of sentence pairs is mostly pairs the search settles at its root in
+microseconds; one call per pair (building, searching, the arrays handed to and
+fro) costs more than that.  Here the pairs' rows (:class:`mrp.solver.problem.Rows`)
+go in together, and each Problem is built (:mod:`mrp.solver.assemble`) and searched
+(:func:`mrp.solver.kernel.solve`) exactly as it would be alone.
+"""
+
+from __future__ import annotations
+
+from typing import List, NamedTuple, Optional, Sequence
+
+import numpy as np
+
+from mrp.solver.assemble import candidates, rewards
+from mrp.solver.jit import njit
+from mrp.solver.kernel import solve
+from mrp.solver.problem import MAX_CANDIDATES, Problem, Rows
+
+__all__ = ["Searched", "search_all", "search_rows"]
+
+
+class Searched(NamedTuple):
+    """A Problem's search that ended before its step limit: its map (gold position -> system position or
+    -1), value, bound and steps."""
+
+    mapping: List[int]
+    value: int
+    bound: int
+    exact: bool
+    steps: int
+
+
+@njit(cache=True, nogil=True)
+def search_all(sizes, nodes, edges, limit, lap_size, most, stop):  # pragma: no cover - compiled
+    """Each pair's Problem built from its rows and searched up to ``limit`` steps: (value, bound, steps,
+    exact, ended: 0 when the pair was left out, maps: the pairs' maps one after the other).
+
+    ``sizes[p]``: n, m, gold node rows, system node rows, keys, gold edge rows,
+    system edge rows, labels of pair p; its rows follow the previous pair's in
+    ``nodes`` and ``edges``.
+    """
+    pairs = sizes.shape[0]
+    value = np.zeros(pairs, np.int64)
+    bound = np.zeros(pairs, np.int64)
+    steps = np.zeros(pairs, np.int64)
+    exact = np.zeros(pairs, np.bool_)
+    ended = np.zeros(pairs, np.bool_)
+    total = 0
+    for p in range(pairs):
+        total += sizes[p, 0]
+    maps = np.full(total, -1, np.int64)
+    empty = np.zeros(0, np.int64)
+    at_node = 0
+    at_edge = 0
+    at_map = 0
+    for p in range(pairs):
+        n, m, gold_n, system_n, keys = sizes[p, 0], sizes[p, 1], sizes[p, 2], sizes[p, 3], sizes[p, 4]
+        gold_e, system_e, labels = sizes[p, 5], sizes[p, 6], sizes[p, 7]
+        U = np.zeros((n, m), np.int64)
+        if gold_n:
+            rewards(U, nodes[at_node:at_node + gold_n], nodes[at_node + gold_n:at_node + gold_n + system_n],
+                    keys)
+        at_node += gold_n + system_n
+        status, E, K, F, L, out = candidates(U, edges[at_edge:at_edge + gold_e],
+                                             edges[at_edge + gold_e:at_edge + gold_e + system_e], labels,
+                                             most, True)
+        at_edge += gold_e + system_e
+        if status == 0 and not stop[0]:
+            c, s = 4 * E + 1, 4 * E + 1 + 4 * K
+            problem = Problem(U, out[:E], out[E:2 * E], out[2 * E:3 * E], out[3 * E:c], out[c:c + K],
+                              out[c + K:c + 2 * K], out[c + 2 * K:c + 3 * K], out[c + 3 * K:s], out[s:s + F],
+                              out[s + F:s + 2 * F], True)
+            found, top, used, proved, pi = solve(problem, limit, lap_size, stop, empty)
+            value[p], bound[p], steps[p], exact[p] = found, top, used, proved
+            ended[p] = used < limit
+            maps[at_map:at_map + n] = pi
+        at_map += n
+    return value, bound, steps, exact, ended, maps
+
+
+def search_rows(rows: Sequence[Rows], limit: int, lap_size: int) -> List[Optional[Searched]]:
+    """Each pair's search up to ``limit`` steps (the assignment bound up to ``lap_size`` nodes a side), or
+    None where it stopped at the limit (or held more than MAX_CANDIDATES candidates): a search that ends
+    before its limit is the search under any larger limit, step for step."""
+    if not rows:
+        return []
+    sizes = np.array([(pair.n, pair.m, len(pair.gold_nodes) // 3, len(pair.system_nodes) // 3, pair.keys,
+                       len(pair.gold_edges) // 4, len(pair.system_edges) // 4, pair.labels) for pair in rows],
+                     np.int64)
+    nodes: List[int] = []
+    edges: List[int] = []
+    for pair in rows:
+        nodes += pair.gold_nodes
+        nodes += pair.system_nodes
+        edges += pair.gold_edges
+        edges += pair.system_edges
+    stop = np.zeros(1, np.int64)
+    value, bound, steps, exact, ended, maps = search_all(
+        sizes, np.array(nodes, np.int64).reshape(-1, 3), np.array(edges, np.int64).reshape(-1, 4), limit,
+        lap_size, MAX_CANDIDATES, stop)
+    out: List[Optional[Searched]] = []
+    at = 0
+    for p, (pair, done) in enumerate(zip(rows, ended.tolist())):
+        out.append(Searched(maps[at:at + pair.n].tolist(), int(value[p]), int(bound[p]), bool(exact[p]),
+                            int(steps[p])) if done else None)
+        at += pair.n
+    return out

@@ -1,0 +1,130 @@
+"""Pairs scored together (Metric.score_many: SMATCH's sentence pairs built and searched in one compiled
+call, mrp.solver.batch) give each pair the result it gets alone, field for field: on real parser output,
+on random graphs, with every option that changes how a pair is searched; and the pairs they cannot
+settle (a long search, documents, errors asked for) are scored alone."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Dict, List, Optional, Sequence
+
+import pytest
+
+import mrp
+from mrp.io.corpus import Corpus
+from mrp.metrics import driver
+from mrp.metrics import smatch as smatch_module
+from mrp.metrics.base import Metric, PairResult
+from mrp.metrics.mrp_pair import TOGETHER_STEPS
+from mrp.metrics.options import Options
+from mrp.metrics.pairing import Pair, pair
+
+from conftest import shared_file, timeless
+
+
+def _alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(smatch_module.SMATCH, "score_many", Metric.score_many)
+
+
+def _pairs(gold: Any, system: Any, options: Options) -> List[Any]:
+    """Every pair's result as the driver gathers it: counts, exactness, bound, steps, cut, note."""
+    pairing = pair(Corpus("gold", "amr", graphs=mrp.read(gold)), Corpus("system", "amr",
+                                                                         graphs=mrp.read(system)))
+    run, _ = driver.run(smatch_module.METRIC, pairing, options)
+    return [(result.counts, result.exact, result.bound, result.steps, result.cut, result.note)
+            for result in run.results]
+
+
+def _both(monkeypatch: pytest.MonkeyPatch, gold: Any, system: Any, **fields: Any) -> List[List[Any]]:
+    options = Options(penman=fields.pop("penman", True), timeout=fields.pop("timeout", 60.0), **fields)
+    together = _pairs(gold, system, options)
+    with monkeypatch.context() as patch:
+        _alone(patch)
+        alone = _pairs(gold, system, options)
+    return [together, alone]
+
+
+def _amr(rng: random.Random, variables: int) -> str:
+    """A random AMR: a tree over the variables, re-entrancies, constants, an inverted role now and then."""
+    concepts, roles = ["a", "b", "c", "d"], [":ARG0", ":ARG1", ":mod", ":ARG0-of", ":op1"]
+    names = [f"v{k}" for k in range(variables)]
+    children: Dict[int, List[int]] = {k: [] for k in range(variables)}
+    for k in range(1, variables):
+        children[rng.randrange(k)].append(k)
+
+    def node(k: int) -> str:
+        out = f"({names[k]} / {rng.choice(concepts)}"
+        for child in children[k]:
+            out += f" {rng.choice(roles)} {node(child)}"
+        if rng.random() < 0.3:
+            out += f" {rng.choice(roles)} {names[rng.randrange(variables)]}"
+        if rng.random() < 0.3:
+            out += ' :polarity -' if rng.random() < 0.5 else f' :quant {rng.randrange(3)}'
+        return out + ")"
+
+    return node(0)
+
+
+def test_random_pairs_get_the_results_they_get_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(3)
+    gold = [_amr(rng, rng.randrange(1, 9)) for _ in range(300)]
+    system = [_amr(rng, rng.randrange(1, 9)) if k % 7 else gold[k] for k in range(300)]  # some identical
+    text = ("\n\n".join(gold), "\n\n".join(system))
+    for options in ({}, {"smatch_compat": True}, {"limit": 3}, {"penman": False}, {"mip": False},
+                    {"timeout": 0.5}, {"limit": TOGETHER_STEPS}):
+        together, alone = _both(monkeypatch, *text, **options)
+        assert len(together) == 300 and together == alone, options
+
+
+def test_parser_output_gets_the_results_it_gets_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    gold, system = shared_file("data/pairs/amr/coli.gold.amr"), shared_file("data/pairs/amr/coli.system.amr")
+    together, alone = _both(monkeypatch, gold, system)
+    assert together == alone
+    assert len(together) == 1368 and all(exact for _, exact, *_ in together)
+    assert max(steps for *_, steps, _, _ in together) > TOGETHER_STEPS  # one at least was scored alone
+
+
+def test_only_what_together_cannot_settle_is_scored_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    gold = mrp.read(shared_file("data/pairs/amr/coli.gold.amr"))[:200]
+    system = mrp.read(shared_file("data/pairs/amr/coli.system.amr"))[:200]
+    alone: List[str] = []
+    score = smatch_module.SMATCH.score
+
+    def counted(self: Any, pair: Pair, options: Options) -> PairResult:
+        alone.append(pair.gold.id)
+        return score(self, pair, options)
+
+    monkeypatch.setattr(smatch_module.SMATCH, "score", counted)
+    mrp.score(gold, system, "smatch")
+    assert len(alone) < 10  # of 200 sentence pairs, those whose search takes more steps
+    alone.clear()
+    mrp.score(gold, system, "smatch", errors=True)
+    assert len(alone) == 200  # the differences are the per-pair path's
+
+
+def test_a_failure_scoring_together_leaves_each_pair_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(self: Any, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
+        raise RuntimeError("broken")
+
+    rng = random.Random(4)
+    gold = [_amr(rng, 5) for _ in range(20)]
+    system = [_amr(rng, 5) for _ in range(20)]
+    expected = timeless(mrp.score(gold, system, "smatch").to_dict())
+    monkeypatch.setattr(smatch_module.SMATCH, "score_many", broken)
+    assert timeless(mrp.score(gold, system, "smatch").to_dict()) == expected
+
+
+def test_pairs_go_to_the_metric_in_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    sizes: List[int] = []
+    many = smatch_module.SMATCH.score_many
+
+    def seen(self: Any, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
+        sizes.append(len(pairs))
+        return many(self, pairs, options)
+
+    monkeypatch.setattr(smatch_module.SMATCH, "score_many", seen)
+    monkeypatch.setattr(driver, "TOGETHER", 7)
+    rng = random.Random(5)
+    gold = [_amr(rng, 4) for _ in range(20)]
+    mrp.score(gold, list(reversed(gold)), "smatch")
+    assert sizes == [7, 7, 6]
