@@ -166,6 +166,13 @@ TOGETHER_STEPS = 100
 TOGETHER_TIMEOUT = 1.0
 
 
+def together(timeout: Optional[float], handover: bool) -> bool:
+    """Whether :func:`solve_together` can settle any pair here: the search alone would run the same way
+    (HiGHS to hand over to, in this thread) and no pair's clock could cut it."""
+    return handover and mip.installed() and (timeout is None or timeout >= TOGETHER_TIMEOUT) \
+        and threading.current_thread() is threading.main_thread()
+
+
 def solve_together(rows: Sequence[Rows], limit: Optional[int] = None, timeout: Optional[float] = None,
                    handover: bool = True) -> List[Optional[Solution]]:
     """:func:`solve_problem`'s Solution for each pair of rows (sentence pairs: no seed) that it would settle
@@ -173,8 +180,7 @@ def solve_together(rows: Sequence[Rows], limit: Optional[int] = None, timeout: O
     the others (and for all when the search would not run that way here: see :func:`solve_problem`),
     which are to be solved alone."""
     steps = min(TOGETHER_STEPS, DEFAULT_LIMIT if limit is None else limit)
-    if not (handover and mip.installed()) or (timeout is not None and timeout < TOGETHER_TIMEOUT) \
-            or threading.current_thread() is not threading.main_thread():
+    if not together(timeout, handover):
         return [None] * len(rows)
     from mrp.solver.batch import search_rows
 

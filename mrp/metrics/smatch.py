@@ -39,7 +39,7 @@ from mrp.metrics.counting import Path, prf
 from mrp.metrics.detail import triple_detail
 from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
 from mrp.metrics.driver import evaluate as drive
-from mrp.metrics.mrp_pair import Solution, seeding, sentence_groups, solve_together, solve_within
+from mrp.metrics.mrp_pair import Solution, seeding, sentence_groups, solve_together, solve_within, together
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.metrics.smatch_penman import NOT_INVERTED, Local, Relations, norm, penman_triples  # noqa: F401
@@ -223,8 +223,8 @@ def score_together(pairs: Sequence[Pair], options: Options) -> List[Optional[Pai
     those that need no search), None for the others (documents, a search that goes on, ``errors`` or
     ``explain`` asked for): each the result :meth:`SMATCH.score` gives it."""
     out: List[Optional[PairResult]] = [None] * len(pairs)
-    if options.errors or options.explain:
-        return out
+    if options.errors or options.explain or not together(options.timeout, options.mip):
+        return out  # every pair alone: its triples are made there, once
     todo: List[Tuple[int, str, Triples, Triples]] = []
     for k, pair in enumerate(pairs):
         live = pair.live()
