@@ -106,6 +106,7 @@ def test_a_failing_pair_is_reported_and_the_others_are_kept(monkeypatch: pytest.
         return original(gold, *args, **kwargs)
 
     monkeypatch.setattr(corpus, "score_normal", flaky)  # forked workers inherit the patch
+    monkeypatch.setattr(corpus.MRP, "score_many", Metric.score_many)  # every pair through score_normal
     recorder = Recorder()
     result, _ = corpus.evaluate(pairing, Options(trace=True, run=Execution(jobs=jobs, progress=recorder)))
     assert result["n"] == healthy["n"] and result["cut"]["error"] == 1

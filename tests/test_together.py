@@ -1,7 +1,7 @@
-"""Pairs scored together (Metric.score_many: SMATCH's sentence pairs built and searched in one compiled
-call, mrp.solver.batch) give each pair the result it gets alone, field for field: on real parser output,
-on random graphs, with every option that changes how a pair is searched; and the pairs they cannot
-settle (a long search, documents, errors asked for) are scored alone."""
+"""Pairs scored together (Metric.score_many: the sentence pairs of SMATCH and of the MRP metric built and
+searched in one compiled call, mrp.solver.batch) give each pair the result it gets alone, field for
+field: on real parser output, on random graphs, with every option that changes how a pair is searched;
+and the pairs they cannot settle (a long search, documents, errors asked for) are scored alone."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from typing import Any, Dict, List, Optional, Sequence
 import pytest
 
 import mrp
+from mrp.graph import Edge, Graph, Node
 from mrp.io.corpus import Corpus
 from mrp.metrics import driver
+from mrp.metrics import mrp as mrp_module
 from mrp.metrics import smatch as smatch_module
 from mrp.metrics.base import Metric, PairResult
 from mrp.metrics.mrp_pair import TOGETHER_STEPS
@@ -128,3 +130,108 @@ def test_pairs_go_to_the_metric_in_chunks(monkeypatch: pytest.MonkeyPatch) -> No
     gold = [_amr(rng, 4) for _ in range(20)]
     mrp.score(gold, list(reversed(gold)), "smatch")
     assert sizes == [7, 7, 6]
+
+
+# --- the MRP metric ---------------------------------------------------------------------------------------
+
+
+def _mrp_pairs(gold: List[Graph], system: List[Graph], options: Options) -> List[Any]:
+    pairing = pair(Corpus("gold", "mrp", graphs=gold), Corpus("system", "mrp", graphs=system))
+    run, _ = driver.run(mrp_module.METRIC, pairing, options)
+    return [(result.counts, result.exact, result.bound, result.steps, result.cut, result.note, result.failure)
+            for result in run.results]
+
+
+def _mrp_both(monkeypatch: pytest.MonkeyPatch, gold: List[Graph], system: List[Graph],
+              **fields: Any) -> List[List[Any]]:
+    options = Options(timeout=fields.pop("timeout", 60.0), **fields)
+    together = _mrp_pairs(gold, system, options)
+    with monkeypatch.context() as patch:
+        patch.setattr(mrp_module.MRP, "score_many", Metric.score_many)
+        alone = _mrp_pairs(gold, system, options)
+    return [together, alone]
+
+
+TEXT = "the cat sat on the mat , quickly ."
+
+
+def _graph(rng: random.Random, gid: str, nodes: int) -> Graph:
+    """A random anchored graph: labels, properties, anchors (some spanning punctuation), tops, edges with
+    repeats and loops, an attribute now and then (then the pair is scored alone)."""
+    made = []
+    for k in range(nodes):
+        start = rng.randrange(len(TEXT) - 3)
+        properties = ["pos"] if rng.random() < 0.4 else []
+        values = [rng.choice(["n", "v"])] * len(properties)
+        made.append(Node(k, rng.choice(["a", "b", None]), properties, values,
+                         anchors=[(start, start + rng.randrange(1, 4))] if rng.random() < 0.3 else None))
+    edges = [Edge(rng.randrange(nodes), rng.randrange(nodes), rng.choice(["x", "x", "y", "x-of"]))
+             for _ in range(rng.randrange(3 * nodes + 1))]
+    if rng.random() < 0.1 and edges:
+        edges[0].attributes, edges[0].values = ["remote"], ["true"]
+    tops = [rng.randrange(nodes)] if rng.random() < 0.8 else []
+    return Graph(id=gid, framework="eds", input=TEXT, tops=tops, nodes=made, edges=edges)
+
+
+def test_mrp_random_pairs_get_the_results_they_get_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(6)
+    gold = [_graph(rng, str(k), rng.randrange(1, 11)) for k in range(300)]
+    system = [_graph(rng, str(k), rng.randrange(1, 11)) if k % 9 else gold[k] for k in range(300)]
+    for options in ({}, {"limit": 3}, {"mip": False}, {"timeout": 0.5}, {"limit": TOGETHER_STEPS}):
+        together, alone = _mrp_both(monkeypatch, gold, system, **options)
+        assert len(together) == 300 and together == alone, options
+        assert not any(failure for *_, failure in together)
+
+
+@pytest.mark.parametrize("gold_file, system_file", [
+    ("data/wsj/eds/wsj.mrp", "data/pairs/eds/wsj.pet.mrp"),
+    ("data/pairs/psd/107480.gold.mrp", "data/pairs/psd/107480.foxik.mrp"),
+    ("data/pairs/ucca/test.gold.mrp", "data/pairs/ucca/test.tupa.mrp"),
+    ("data/pairs/amr/test1.mrp", "data/pairs/amr/test2.mrp"),
+    ("data/pairs/dm/empty.gold.mrp", "data/pairs/dm/empty.peking.mrp"),
+])
+def test_mrp_parser_output_gets_the_results_it_gets_alone(monkeypatch: pytest.MonkeyPatch, gold_file: str,
+                                                          system_file: str) -> None:
+    gold = mrp.read(shared_file(gold_file), errors="skip")
+    system = mrp.read(shared_file(system_file), errors="skip")
+    together, alone = _mrp_both(monkeypatch, gold, system)
+    assert together == alone and together
+
+
+def test_mrp_pairs_scored_together_are_not_scored_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    gold = mrp.read(shared_file("data/wsj/eds/wsj.mrp"))
+    system = mrp.read(shared_file("data/pairs/eds/wsj.pet.mrp"))
+    alone: List[str] = []
+    score = mrp_module.MRP.score
+
+    def counted(self: Any, pair: Pair, options: Options) -> PairResult:
+        alone.append(pair.gold.id)
+        return score(self, pair, options)
+
+    monkeypatch.setattr(mrp_module.MRP, "score", counted)
+    mrp.score(gold, system)
+    assert len(alone) < len(gold) // 10  # the few whose search takes more steps
+    alone.clear()
+    mrp.score(gold, system, errors=True)
+    assert len(alone) == len(gold)  # the differences are the per-pair path's
+
+
+def test_mrp_a_failure_scoring_together_is_the_failing_pairs_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(7)
+    gold = [_graph(rng, str(k), 5) for k in range(20)]
+    system = [_graph(rng, str(k), 5) for k in range(20)]
+    healthy = mrp.score(gold, system).document
+    normalize = mrp_module.normalize
+
+    def flaky(graph: Graph) -> Any:
+        if graph is system[3]:
+            raise RuntimeError("boom")
+        return normalize(graph)
+
+    monkeypatch.setattr(mrp_module, "normalize", flaky)  # scoring together raises: the chunk goes alone
+    result = mrp.score(gold, system).document
+    items = result["scores"]["eds"]
+    assert result["cut"]["error"] == 1 and items["3"]["cut"] == "error" and items["3"]["all"]["c"] == 0
+    for gid, item in healthy["scores"]["eds"].items():
+        if gid != "3":
+            assert items[gid] == item

@@ -10,18 +10,28 @@ interval they imply.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
 from mrp.metrics.driver import evaluate as drive
-from mrp.metrics.mrp_pair import PairScore, score_normal
+from mrp.metrics.mrp_pair import (
+    PairScore,
+    identity,
+    same,
+    score_normal,
+    scored,
+    sentence_groups,
+    solve_together,
+    together,
+)
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.metrics.tuples import TYPES, count
-from mrp.normalize import normalize
+from mrp.normalize import NormalGraph, normalize
+from mrp.solver.problem import normal_rows
 
 _KEYS = TYPES + ("all",)
 
@@ -59,6 +69,9 @@ class MRP(Metric):
                                     options.timeout, (gold, system), options.mip,
                                     options.explain, options.doc_align == "sentence"))
 
+    def score_many(self, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
+        return score_together(pairs, options)
+
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
         normal = normalize(graph)
         empty = normalize(graph.empty_copy())
@@ -83,6 +96,33 @@ class MRP(Metric):
         out.update(run.accounting())
         out.update(doc_align_report(run))
         return out
+
+
+def score_together(pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
+    """The results of the sentence pairs that :func:`mrp.metrics.mrp_pair.solve_together` settles (and of
+    identical pairs), None for the others (documents, gold edges with attributes, an empty side, a search
+    that goes on, ``errors`` or ``explain`` asked for): each the result :meth:`MRP.score` gives it."""
+    out: List[Optional[PairResult]] = [None] * len(pairs)
+    if options.errors or options.explain or not together(options.timeout, options.mip):
+        return out
+    todo: List[Tuple[int, NormalGraph, NormalGraph]] = []
+    for k, pair in enumerate(pairs):
+        live = pair.live()
+        gold, system = live.gold, live.system
+        if not (gold.nodes and system.nodes) or any(edge.attributes for edge in gold.edges) \
+                or sentence_groups((gold, system), len(gold.nodes), len(system.nodes)) is not None:
+            continue  # alone: its normal graphs are made there, once
+        normal_gold, normal_system = normalize(gold), normalize(system)
+        if same(normal_gold, normal_system):
+            out[k] = _result(scored(normal_gold, normal_system, identity(len(normal_gold))))
+        else:
+            todo.append((k, normal_gold, normal_system))
+    solutions = solve_together([normal_rows(normal_gold, normal_system) for _, normal_gold, normal_system
+                                in todo], options.limit, options.timeout, options.mip)
+    for (k, normal_gold, normal_system), solution in zip(todo, solutions):
+        if solution is not None:
+            out[k] = _result(scored(normal_gold, normal_system, solution))
+    return out
 
 
 METRIC = MRP()

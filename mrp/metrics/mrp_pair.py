@@ -283,7 +283,7 @@ def solve_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = 
     restricted to within sentences on documents, ``--doc-align sentence``)."""
     groups = sentence_groups(graphs, len(gold), len(system))
     if same(gold, system) and (groups is None or not sentence or np.array_equal(*groups)):
-        return Solution(list(range(len(gold))), -1, -1, True, 0, None, False)
+        return identity(len(gold))
     return solve_within(lambda stop: build(gold, system, stop), groups, sentence, limit, timeout,
                         seeding(graphs), handover)
 
@@ -331,6 +331,11 @@ def seeding(graphs: Optional[Tuple[Graph, Graph]]) -> Optional[Seeding]:
     return lambda problem, stop: sentence_seed(problem, graphs[0], graphs[1], stop)
 
 
+def identity(n: int) -> Solution:
+    """The Solution of a graph paired with itself: node for node, proved without a search."""
+    return Solution(list(range(n)), -1, -1, True, 0, None, False)
+
+
 def same(gold: NormalGraph, system: NormalGraph) -> bool:
     """Whether two normalized graphs are the same graph node by node (then the identity is optimal)."""
     return (gold.tops == system.tops and gold.labels == system.labels and gold.anchors == system.anchors
@@ -348,7 +353,14 @@ def score_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = 
     proved optimal).  A pair solved without its edges reports the tuples its
     map matches and the bound min(g, s).
     """
-    solution = solve_normal(gold, system, limit, timeout, graphs, handover, sentence)
+    return scored(gold, system, solve_normal(gold, system, limit, timeout, graphs, handover, sentence),
+                  errors, explain)
+
+
+def scored(gold: NormalGraph, system: NormalGraph, solution: Solution, errors: bool = False,
+           explain: bool = False) -> PairScore:
+    """The PairScore of a pair under its Solution (the tuples its map matches counted again: a check on
+    the solver)."""
     mapping = solution.mapping
     counts = count(gold, system, mapping)
     g, s, c = counts["all"]

@@ -90,20 +90,38 @@ def build(gold: NormalGraph, system: NormalGraph, stop: Optional[np.ndarray] = N
 
     When ``stop[0]`` is set before the end, the Problem is not ``complete``.
     """
+    if not any(gold.edges.values()):  # no gold edge has attributes: every match is worth 1 (1 x 1)
+        return from_rows(normal_rows(gold, system), stop)
     from mrp.solver.assemble import rewards
 
-    n, m = len(gold), len(system)
-    U = np.zeros((n, m), np.int64)
-    if n and m:
-        tables: Tuple[Dict[Hashable, int], ...] = ({}, {}, {})
-        system_rows = _node_rows(system, tables, True)
-        gold_rows = _node_rows(gold, tables, False)
-        rewards(U, _rows(gold_rows, 3), _rows(system_rows, 3), 4 + 3 * max(map(len, tables)))
-    if not any(gold.edges.values()):  # no gold edge has attributes: every match is worth 1 (1 x 1)
-        return _with_edges(U, gold.edges, system.edges, None, stop, True)
+    U = np.zeros((len(gold), len(system)), np.int64)
+    gold_nodes, system_nodes, keys = _node_part(gold, system)
+    if gold_nodes:
+        rewards(U, _rows(gold_nodes, 3), _rows(system_nodes, 3), keys)
     gold_edges = {key: frozenset(attributes) for key, attributes in gold.edges.items()}
     system_edges = {key: frozenset(attributes) for key, attributes in system.edges.items()}
     return with_edges(U, gold_edges, system_edges, lambda mine, theirs: 1 + len(mine & theirs), stop)
+
+
+def _node_part(gold: NormalGraph, system: NormalGraph) -> Tuple[List[int], List[int], int]:
+    """The node rows of gold and of system (:func:`_node_rows`) and how many keys they may use."""
+    if not (len(gold) and len(system)):
+        return [], [], 0
+    tables: Tuple[Dict[Hashable, int], ...] = ({}, {}, {})
+    system_nodes = _node_rows(system, tables, True)
+    gold_nodes = _node_rows(gold, tables, False)
+    return gold_nodes, system_nodes, 4 + 3 * max(map(len, tables))
+
+
+def normal_rows(gold: NormalGraph, system: NormalGraph) -> Rows:
+    """The rows of :func:`build`'s Problem for a pair whose gold edges carry no attributes (every edge
+    match worth 1): :func:`from_rows` of them is that Problem."""
+    gold_nodes, system_nodes, keys = _node_part(gold, system)
+    labels: Dict[Hashable, int] = {}
+    system_edges = _edge_rows(system.edges, labels, True, True)[0]
+    gold_edges = _edge_rows(gold.edges, labels, True, True)[0]
+    return Rows(len(gold), len(system), gold_nodes, system_nodes, keys, gold_edges, system_edges,
+                len(labels))
 
 
 class Rows(NamedTuple):
