@@ -235,3 +235,24 @@ def test_mrp_a_failure_scoring_together_is_the_failing_pairs_alone(monkeypatch: 
     for gid, item in healthy["scores"]["eds"].items():
         if gid != "3":
             assert items[gid] == item
+
+
+@pytest.mark.parametrize("metric", ["mrp", "smatch"])
+def test_worker_processes_score_their_pairs_together(monkeypatch: pytest.MonkeyPatch, tmp_path: Any,
+                                                      metric: str) -> None:
+    files = {"mrp": ("data/wsj/eds/wsj.mrp", "data/pairs/eds/wsj.pet.mrp"),
+             "smatch": ("data/pairs/amr/coli.gold.amr", "data/pairs/amr/coli.system.amr")}[metric]
+    gold, system = (mrp.read(shared_file(name))[:300] for name in files)
+    one = mrp.score(gold, system, metric, jobs=1).document
+    module = {"mrp": mrp_module.MRP, "smatch": smatch_module.SMATCH}[metric]
+    score, log = module.score, tmp_path / "alone.log"
+
+    def counted(self: Any, pair: Pair, options: Options) -> PairResult:
+        with open(log, "a") as out:  # forked workers inherit the patch
+            out.write(f"{pair.gold.id}\n")
+        return score(self, pair, options)
+
+    monkeypatch.setattr(module, "score", counted)
+    two = mrp.score(gold, system, metric, jobs=2).document
+    assert timeless(two) == timeless(one) and two["n"] == len(gold)
+    assert 0 < len(log.read_text().split()) < len(gold) // 10  # the workers scored most pairs together

@@ -44,7 +44,7 @@ AUTO_MAX = 4
 #: is scored faster than worker processes start (the 1,368 coli AMR pairs hold 362,000, the 89 EDS pairs of
 #: the MRP 2019 sample 83,000)
 AUTO_WORK = 200_000
-#: pairs handed to :meth:`Metric.score_many` at a time (in this process)
+#: pairs handed to :meth:`Metric.score_many` at a time (in this process; a worker's range is smaller)
 TOGETHER = 256
 
 
@@ -71,7 +71,20 @@ _WORK: List[Any] = []
 
 def _score_range(start: int, end: int) -> List[PairResult]:
     metric, pairs, options = _WORK
-    return [_isolated(metric, pair, options) for pair in pairs[start:end]]
+    return list(_together(metric, pairs[start:end], options))
+
+
+def _together(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator[PairResult]:
+    """The results of the pairs, in order: :data:`TOGETHER` at a time offered to :meth:`Metric.score_many`,
+    the ones it leaves (or all of a chunk, when it raises) scored alone, each failure isolated."""
+    for start in range(0, len(pairs), TOGETHER):
+        chunk = pairs[start:start + TOGETHER]
+        try:
+            ready = metric.score_many(chunk, options)
+        except Exception:  # noqa: BLE001 - then each pair is scored alone, its failure isolated
+            ready = [None] * len(chunk)
+        for pair, result in zip(chunk, ready):
+            yield result if result is not None else _isolated(metric, pair, options)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
@@ -197,14 +210,7 @@ def results(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator
     if jobs > 1 and len(pairs) > 1 and hasattr(os, "fork"):
         yield from _parallel(metric, pairs, replace(options, run=replace(options.run, jobs=jobs)))
     else:
-        for start in range(0, len(pairs), TOGETHER):
-            chunk = pairs[start:start + TOGETHER]
-            try:
-                ready = metric.score_many(chunk, options)
-            except Exception:  # noqa: BLE001 - then each pair is scored alone, its failure isolated
-                ready = [None] * len(chunk)
-            for pair, result in zip(chunk, ready):
-                yield result if result is not None else _isolated(metric, pair, options)
+        yield from _together(metric, pairs, options)
 
 
 def _memoized(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator[PairResult]:

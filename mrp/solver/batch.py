@@ -86,24 +86,26 @@ def search_rows(rows: Sequence[Rows], limit: int, lap_size: int) -> List[Optiona
     before its limit is the search under any larger limit, step for step."""
     if not rows:
         return []
-    sizes = np.array([(pair.n, pair.m, len(pair.gold_nodes) // 3, len(pair.system_nodes) // 3, pair.keys,
-                       len(pair.gold_edges) // 4, len(pair.system_edges) // 4, pair.labels) for pair in rows],
-                     np.int64)
+    sizes: List[int] = []
     nodes: List[int] = []
     edges: List[int] = []
     for pair in rows:
+        sizes += (pair.n, pair.m, len(pair.gold_nodes) // 3, len(pair.system_nodes) // 3, pair.keys,
+                  len(pair.gold_edges) // 4, len(pair.system_edges) // 4, pair.labels)
         nodes += pair.gold_nodes
         nodes += pair.system_nodes
         edges += pair.gold_edges
         edges += pair.system_edges
     stop = np.zeros(1, np.int64)
     value, bound, steps, exact, ended, maps = search_all(
-        sizes, np.array(nodes, np.int64).reshape(-1, 3), np.array(edges, np.int64).reshape(-1, 4), limit,
-        lap_size, MAX_CANDIDATES, stop)
+        np.array(sizes, np.int64).reshape(-1, 8), np.array(nodes, np.int64).reshape(-1, 3),
+        np.array(edges, np.int64).reshape(-1, 4), limit, lap_size, MAX_CANDIDATES, stop)
+    found = maps.tolist()
     out: List[Optional[Searched]] = []
     at = 0
-    for p, (pair, done) in enumerate(zip(rows, ended.tolist())):
-        out.append(Searched(maps[at:at + pair.n].tolist(), int(value[p]), int(bound[p]), bool(exact[p]),
-                            int(steps[p])) if done else None)
+    for pair, done, *result in zip(rows, ended.tolist(), value.tolist(), bound.tolist(), exact.tolist(),
+                                   steps.tolist()):
+        out.append(Searched(found[at:at + pair.n], result[0], result[1], bool(result[2]), result[3])
+                   if done else None)
         at += pair.n
     return out
