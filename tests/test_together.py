@@ -256,3 +256,17 @@ def test_worker_processes_score_their_pairs_together(monkeypatch: pytest.MonkeyP
     two = mrp.score(gold, system, metric, jobs=2).document
     assert timeless(two) == timeless(one) and two["n"] == len(gold)
     assert 0 < len(log.read_text().split()) < len(gold) // 10  # the workers scored most pairs together
+
+
+@pytest.mark.parametrize("metric", ["unlabeled", "unlabeled-edges"])
+def test_mrp_variants_score_together_what_they_score_alone(monkeypatch: pytest.MonkeyPatch,
+                                                          metric: str) -> None:
+    rng = random.Random(8)
+    gold = [_graph(rng, str(k), rng.randrange(1, 9)) for k in range(150)]
+    system = [_graph(rng, str(k), rng.randrange(1, 9)) for k in range(150)]
+    together = timeless(mrp.score(gold, system, metric).document)
+    with monkeypatch.context() as patch:
+        patch.setattr(mrp_module.MRP, "score_many", Metric.score_many)
+        alone = timeless(mrp.score(gold, system, metric).document)
+    assert together == alone and together["n"] == 150
+    assert together["edges"] != mrp.score(gold, system).document["edges"]  # the edge labels are dropped

@@ -15,6 +15,7 @@ from mrp.metrics.mrp_pair import score_pair
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.metrics.registry import canonical, evaluator
+from mrp.metrics.registry import metric as registered_metric
 from mrp.metrics.unlabeled import evaluate, unlabel
 from mrp.normalize import NormalGraph, normalize
 from mrp.report.signature import signature
@@ -160,3 +161,13 @@ def test_cli_flag_adds_an_unlabeled_block() -> None:
     # a wrong label no longer costs the edge
     assert unlabeled["edges"]["c"] >= labeled["edges"]["c"]
     assert (unlabeled["tops"], unlabeled["anchors"]["g"]) == (labeled["tops"], labeled["anchors"]["g"])
+
+
+def test_a_failed_pair_counts_the_unlabeled_tuples() -> None:
+    # two edges between the same nodes are one unlabeled edge: a pair whose scoring fails counts it once
+    graph = _graph([Node(0, "a"), Node(1, "b")], [Edge(0, 1, "x"), Edge(0, 1, "y")], [0])
+    metric = registered_metric("unlabeled-edges")
+    counts = metric.fallback(Pair(graph, graph, False), Options(), "failed").counts
+    assert counts[("edges",)][:3] == (1, 1, 0) and counts[("labels",)][:3] == (2, 2, 0)
+    labeled = registered_metric("mrp").fallback(Pair(graph, graph, False), Options(), "failed").counts
+    assert labeled[("edges",)][:3] == (2, 2, 0)

@@ -63,14 +63,19 @@ class MRP(Metric):
     def main(self) -> Path:
         return ("all",)
 
+    def scored_pair(self, pair: Pair) -> Pair:
+        """The pair as this metric scores it (here: as given; :mod:`mrp.metrics.unlabeled` drops labels)."""
+        return pair
+
     def score(self, pair: Pair, options: Options) -> PairResult:
+        pair = self.scored_pair(pair)
         gold, system = pair.gold, pair.system
         return _result(score_normal(normalize(gold), normalize(system), options.limit, options.errors,
                                     options.timeout, (gold, system), options.mip,
                                     options.explain, options.doc_align == "sentence"))
 
     def score_many(self, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
-        return score_together(pairs, options)
+        return score_together(self, pairs, options)
 
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
         normal = normalize(graph)
@@ -98,16 +103,16 @@ class MRP(Metric):
         return out
 
 
-def score_together(pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
+def score_together(metric: MRP, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
     """The results of the sentence pairs that :func:`mrp.metrics.mrp_pair.solve_together` settles (and of
     identical pairs), None for the others (documents, gold edges with attributes, an empty side, a search
-    that goes on, ``errors`` or ``explain`` asked for): each the result :meth:`MRP.score` gives it."""
+    that goes on, ``errors`` or ``explain`` asked for): each the result ``metric.score`` gives it."""
     out: List[Optional[PairResult]] = [None] * len(pairs)
     if options.errors or options.explain or not together(options.timeout, options.mip):
         return out
     todo: List[Tuple[int, NormalGraph, NormalGraph]] = []
     for k, pair in enumerate(pairs):
-        live = pair.live()
+        live = metric.scored_pair(pair.live())
         gold, system = live.gold, live.system
         if not (gold.nodes and system.nodes) or any(edge.attributes for edge in gold.edges) \
                 or sentence_groups((gold, system), len(gold.nodes), len(system.nodes)) is not None:

@@ -28,7 +28,7 @@ import dataclasses
 from typing import Any, Dict, Optional, Tuple
 
 from mrp.graph import Edge, Graph, Node
-from mrp.metrics.base import PairResult
+from mrp.metrics.counting import Path
 from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.mrp import MRP
 from mrp.metrics.options import Options
@@ -61,9 +61,11 @@ class Unlabeled(MRP):
         self.summary = ("the MRP metric without node and edge labels" if nodes else
                         "the MRP metric without edge labels")
 
-    def score(self, pair: Pair, options: Options) -> PairResult:
-        unlabeled = Pair(unlabel(pair.gold, self.nodes), unlabel(pair.system, self.nodes), pair.null)
-        return super().score(unlabeled, options)
+    def scored_pair(self, pair: Pair) -> Pair:
+        return Pair(unlabel(pair.gold, self.nodes), unlabel(pair.system, self.nodes), pair.null)
+
+    def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
+        return super().alone(unlabel(graph, self.nodes), gold, options)
 
 
 METRIC = Unlabeled("unlabeled", nodes=True)
