@@ -86,22 +86,31 @@ def test_parser_output_gets_the_results_it_gets_alone(monkeypatch: pytest.Monkey
     assert max(steps for *_, steps, _, _ in together) > TOGETHER_STEPS  # one at least was scored alone
 
 
-def test_only_what_together_cannot_settle_is_scored_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    gold = mrp.read(shared_file("data/pairs/amr/coli.gold.amr"))[:200]
-    system = mrp.read(shared_file("data/pairs/amr/coli.system.amr"))[:200]
+#: the metric classes scored together, and the two files of parser output each is tested on
+_TOGETHER = {
+    "smatch": (smatch_module.SMATCH, ("data/pairs/amr/coli.gold.amr", "data/pairs/amr/coli.system.amr")),
+    "mrp": (mrp_module.MRP, ("data/wsj/eds/wsj.mrp", "data/pairs/eds/wsj.pet.mrp")),
+}
+
+
+@pytest.mark.parametrize("metric, most", [("smatch", 10), ("mrp", 8)])
+def test_only_what_together_cannot_settle_is_scored_alone(monkeypatch: pytest.MonkeyPatch, metric: str,
+                                                          most: int) -> None:
+    module, files = _TOGETHER[metric]
+    gold, system = (mrp.read(shared_file(name))[:200] for name in files)
     alone: List[str] = []
-    score = smatch_module.SMATCH.score
+    score = module.score
 
     def counted(self: Any, pair: Pair, options: Options) -> PairResult:
         alone.append(pair.gold.id)
         return score(self, pair, options)
 
-    monkeypatch.setattr(smatch_module.SMATCH, "score", counted)
-    mrp.score(gold, system, "smatch")
-    assert len(alone) < 10  # of 200 sentence pairs, those whose search takes more steps
+    monkeypatch.setattr(module, "score", counted)
+    mrp.score(gold, system, metric)
+    assert len(alone) < most  # of the sentence pairs, those whose search takes more steps
     alone.clear()
-    mrp.score(gold, system, "smatch", errors=True)
-    assert len(alone) == 200  # the differences are the per-pair path's
+    mrp.score(gold, system, metric, errors=True)
+    assert len(alone) == len(gold)  # the differences are the per-pair path's
 
 
 def test_a_failure_scoring_together_leaves_each_pair_alone(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -198,24 +207,6 @@ def test_mrp_parser_output_gets_the_results_it_gets_alone(monkeypatch: pytest.Mo
     assert together == alone and together
 
 
-def test_mrp_pairs_scored_together_are_not_scored_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    gold = mrp.read(shared_file("data/wsj/eds/wsj.mrp"))
-    system = mrp.read(shared_file("data/pairs/eds/wsj.pet.mrp"))
-    alone: List[str] = []
-    score = mrp_module.MRP.score
-
-    def counted(self: Any, pair: Pair, options: Options) -> PairResult:
-        alone.append(pair.gold.id)
-        return score(self, pair, options)
-
-    monkeypatch.setattr(mrp_module.MRP, "score", counted)
-    mrp.score(gold, system)
-    assert len(alone) < len(gold) // 10  # the few whose search takes more steps
-    alone.clear()
-    mrp.score(gold, system, errors=True)
-    assert len(alone) == len(gold)  # the differences are the per-pair path's
-
-
 def test_mrp_a_failure_scoring_together_is_the_failing_pairs_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(7)
     gold = [_graph(rng, str(k), 5) for k in range(20)]
@@ -240,11 +231,9 @@ def test_mrp_a_failure_scoring_together_is_the_failing_pairs_alone(monkeypatch: 
 @pytest.mark.parametrize("metric", ["mrp", "smatch"])
 def test_worker_processes_score_their_pairs_together(monkeypatch: pytest.MonkeyPatch, tmp_path: Any,
                                                       metric: str) -> None:
-    files = {"mrp": ("data/wsj/eds/wsj.mrp", "data/pairs/eds/wsj.pet.mrp"),
-             "smatch": ("data/pairs/amr/coli.gold.amr", "data/pairs/amr/coli.system.amr")}[metric]
+    module, files = _TOGETHER[metric]
     gold, system = (mrp.read(shared_file(name))[:300] for name in files)
     one = mrp.score(gold, system, metric, jobs=1).document
-    module = {"mrp": mrp_module.MRP, "smatch": smatch_module.SMATCH}[metric]
     score, log = module.score, tmp_path / "alone.log"
 
     def counted(self: Any, pair: Pair, options: Options) -> PairResult:
