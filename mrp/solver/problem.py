@@ -223,18 +223,10 @@ def with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
     requires.  Past MAX_CANDIDATES candidates, or when ``stop[0]`` is set, the
     Problem keeps the rewards only (not ``complete``).
     """
-    return _with_edges(U, gold, system, weight, stop, False)
-
-
-def _with_edges(U: np.ndarray, gold: Mapping[Tuple[int, int, Any], Any],
-                system: Mapping[Tuple[int, int, Any], Any], weight: Optional[Callable[[Any, Any], int]],
-                stop: Optional[np.ndarray], unit: bool) -> Problem:
-    """:func:`with_edges`; with ``unit``, every payload is 1 (``gold`` and ``system`` are only read for
-    their keys)."""
     U = np.ascontiguousarray(U, np.int64)  # the compiled kernels' one layout (a no-op for the usual)
     labels: Dict[Hashable, int] = {}
-    system_rows, system_payloads = _edge_rows(system, labels, weight is None, unit)
-    gold_rows, gold_payloads = _edge_rows(gold, labels, weight is None, unit)
+    system_rows, system_payloads = _edge_rows(system, labels, weight is None, False)
+    gold_rows, gold_payloads = _edge_rows(gold, labels, weight is None, False)
     if stop is not None and stop[0]:
         return _rewards_only(U)
     return _candidates(U, gold_rows, system_rows, len(labels), weight, gold_payloads, system_payloads, stop)
