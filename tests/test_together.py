@@ -259,3 +259,49 @@ def test_mrp_variants_score_together_what_they_score_alone(monkeypatch: pytest.M
         alone = timeless(mrp.score(gold, system, metric).document)
     assert together == alone and together["n"] == 150
     assert together["edges"] != mrp.score(gold, system).document["edges"]  # the edge labels are dropped
+
+
+def test_a_pair_too_large_to_score_together_is_made_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pair over the size solve_together takes is left alone before its triples are made (they are
+    made once, by the path that scores it); the small pairs' triples are made once too."""
+    rng = random.Random(9)
+    gold = [_amr(rng, 60), _amr(rng, 5), _amr(rng, 6)]
+    system = [_amr(rng, 55), _amr(rng, 5), _amr(rng, 6)]
+    made: List[str] = []
+    of = smatch_module.SMATCH.triples_of
+
+    def counted(self: Any, graph: Graph, options: Options) -> Any:
+        made.append(graph.id)
+        return of(self, graph, options)
+
+    monkeypatch.setattr(smatch_module.SMATCH, "triples_of", counted)
+    result = mrp.score(gold, system, "smatch")
+    assert result.document["exact"] == 3
+    assert sorted(made) == ["0", "0", "1", "1", "2", "2"]
+
+
+def test_all_pairs_memo_serves_pairs_scored_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CachedSMATCH (mrp-similarity's SMATCH) makes a graph's triples once, whether its pairs are scored
+    together or alone, and gives each pair SMATCH's result."""
+    from mrp.allpairs import cached as cached_module
+
+    made: List[int] = []
+    triples = cached_module.triples
+
+    def counted(graph: Graph, options: Options) -> Any:
+        made.append(id(graph))
+        return triples(graph, options)
+
+    monkeypatch.setattr(cached_module, "triples", counted)
+    rng = random.Random(10)
+    graphs = mrp.read("\n\n".join(_amr(rng, rng.randrange(2, 8)) for _ in range(6)))
+    gold = [a for a in graphs for _ in graphs]  # every pair of the six, as an all-pairs block has them
+    system = [b for _ in graphs for b in graphs]
+    pairs = [Pair(a, b, False) for a, b in zip(gold, system)]
+    options = Options(penman=True, timeout=60.0)
+    memo = cached_module.CachedSMATCH()
+    results = list(driver._together(memo, pairs, options))
+    assert sorted(set(made)) == sorted(id(graph) for graph in graphs) and len(made) == len(graphs)
+    plain = list(driver._together(smatch_module.METRIC, pairs, options))
+    assert [(r.counts, r.exact, r.bound, r.steps) for r in results] == \
+        [(r.counts, r.exact, r.bound, r.steps) for r in plain]

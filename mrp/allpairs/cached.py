@@ -9,10 +9,9 @@ from __future__ import annotations
 from typing import Any, Dict, Sequence, Tuple
 
 from mrp.graph import Graph
-from mrp.metrics.base import Metric, PairResult
+from mrp.metrics.base import Metric
 from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair
-from mrp.metrics.smatch import SMATCH, score_triples, triples
+from mrp.metrics.smatch import SMATCH, triples
 
 __all__ = ["MEMO", "CachedSMATCH", "cached"]
 
@@ -25,7 +24,7 @@ class CachedSMATCH(SMATCH):
     def __init__(self) -> None:
         self.memo: Dict[Tuple[int, bool, bool], Tuple[Graph, Triples]] = {}
 
-    def of(self, graph: Graph, options: Options) -> Triples:
+    def triples_of(self, graph: Graph, options: Options) -> Triples:
         """The triples of a graph under the options, built once."""
         key = (id(graph), options.penman, options.smatch_compat)
         found = self.memo.get(key)
@@ -37,16 +36,7 @@ class CachedSMATCH(SMATCH):
         """Build the triples of live graphs now (before worker processes fork, which inherit them)."""
         for graph in graphs:
             if isinstance(graph, Graph):
-                self.of(graph, options)
-
-    def score(self, pair: Pair, options: Options) -> PairResult:
-        if options.errors or options.explain:
-            return super().score(pair, options)
-        gold, system = pair.gold, pair.system
-        item = score_triples(gold.id, self.of(gold, options), self.of(system, options), options,
-                             graphs=(gold, system))
-        return PairResult({(): (item["g"], item["s"], item["c"])}, exact=item["exact"], bound=item["bound"],
-                          steps=item["steps"], cut=item.get("cut"), note=item.get("note"))
+                self.triples_of(graph, options)
 
 
 #: graphs whose triples a process keeps at most (a block of a packed corpus unpacks its graphs anew)

@@ -17,21 +17,13 @@ from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
 from mrp.metrics.driver import evaluate as drive
-from mrp.metrics.mrp_pair import (
-    PairScore,
-    identity,
-    same,
-    score_normal,
-    scored,
-    sentence_groups,
-    solve_together,
-    together,
-)
+from mrp.metrics.mrp_pair import PairScore, Solution, identity, same, score_normal, scored, sentence_groups
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.together import Steps, score_together
 from mrp.metrics.tuples import TYPES, count
 from mrp.normalize import NormalGraph, normalize
-from mrp.solver.problem import normal_rows
+from mrp.solver.problem import Rows, normal_rows
 
 _KEYS = TYPES + ("all",)
 
@@ -75,7 +67,7 @@ class MRP(Metric):
                                     options.explain, options.doc_align == "sentence"))
 
     def score_many(self, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
-        return score_together(self, pairs, options)
+        return score_together(_Together(self), pairs, options)
 
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
         normal = normalize(graph)
@@ -103,31 +95,29 @@ class MRP(Metric):
         return out
 
 
-def score_together(metric: MRP, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
-    """The results of the sentence pairs that :func:`mrp.metrics.mrp_pair.solve_together` settles (and of
-    identical pairs), None for the others (documents, gold edges with attributes, an empty side, a search
-    that goes on, ``errors`` or ``explain`` asked for): each the result ``metric.score`` gives it."""
-    out: List[Optional[PairResult]] = [None] * len(pairs)
-    if options.errors or options.explain or not together(options.timeout, options.mip):
-        return out
-    todo: List[Tuple[int, NormalGraph, NormalGraph]] = []
-    for k, pair in enumerate(pairs):
-        live = metric.scored_pair(pair.live())
-        gold, system = live.gold, live.system
+class _Together(Steps):
+    """The MRP metric's steps for :func:`mrp.metrics.together.score_together`: a pair's forms are its normal
+    graphs; a pair with an empty side, a document or gold edges with attributes is scored alone."""
+
+    def __init__(self, metric: MRP) -> None:
+        self.metric = metric
+
+    def forms(self, pair: Pair) -> Optional[Tuple[NormalGraph, NormalGraph]]:
+        pair = self.metric.scored_pair(pair)
+        gold, system = pair.gold, pair.system
         if not (gold.nodes and system.nodes) or any(edge.attributes for edge in gold.edges) \
                 or sentence_groups((gold, system), len(gold.nodes), len(system.nodes)) is not None:
-            continue  # alone: its normal graphs are made there, once
-        normal_gold, normal_system = normalize(gold), normalize(system)
-        if same(normal_gold, normal_system):
-            out[k] = _result(scored(normal_gold, normal_system, identity(len(normal_gold))))
-        else:
-            todo.append((k, normal_gold, normal_system))
-    solutions = solve_together([normal_rows(normal_gold, normal_system) for _, normal_gold, normal_system
-                                in todo], options.limit, options.timeout, options.mip)
-    for (k, normal_gold, normal_system), solution in zip(todo, solutions):
-        if solution is not None:
-            out[k] = _result(scored(normal_gold, normal_system, solution))
-    return out
+            return None  # alone: its normal graphs are made there, once
+        return normalize(gold), normalize(system)
+
+    def at_once(self, pair: Pair, gold: NormalGraph, system: NormalGraph) -> Optional[PairResult]:
+        return _result(scored(gold, system, identity(len(gold)))) if same(gold, system) else None
+
+    def rows(self, gold: NormalGraph, system: NormalGraph) -> Rows:
+        return normal_rows(gold, system)
+
+    def solved(self, pair: Pair, gold: NormalGraph, system: NormalGraph, solution: Solution) -> PairResult:
+        return _result(scored(gold, system, solution))
 
 
 METRIC = MRP()

@@ -173,6 +173,11 @@ def together(timeout: Optional[float], handover: bool) -> bool:
         and threading.current_thread() is threading.main_thread()
 
 
+def fits_together(n: int, m: int) -> bool:
+    """Whether a pair of ``n`` and ``m`` nodes is small enough for :func:`solve_together`."""
+    return n * m <= _SMALL
+
+
 def solve_together(rows: Sequence[Rows], limit: Optional[int] = None, timeout: Optional[float] = None,
                    handover: bool = True) -> List[Optional[Solution]]:
     """:func:`solve_problem`'s Solution for each pair of rows (sentence pairs: no seed) that it would settle
@@ -184,7 +189,7 @@ def solve_together(rows: Sequence[Rows], limit: Optional[int] = None, timeout: O
         return [None] * len(rows)
     from mrp.solver.batch import search_rows
 
-    small = [k for k, pair in enumerate(rows) if pair.n * pair.m <= _SMALL]
+    small = [k for k, pair in enumerate(rows) if fits_together(pair.n, pair.m)]
     out: List[Optional[Solution]] = [None] * len(rows)
     for k, searched in zip(small, search_rows([rows[k] for k in small], steps, LAP_SIZE)):
         if searched is not None:

@@ -39,12 +39,13 @@ from mrp.metrics.counting import Path, prf
 from mrp.metrics.detail import triple_detail
 from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
 from mrp.metrics.driver import evaluate as drive
-from mrp.metrics.mrp_pair import Solution, seeding, sentence_groups, solve_together, solve_within, together
+from mrp.metrics.mrp_pair import Solution, seeding, sentence_groups, solve_within
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.metrics.smatch_penman import NOT_INVERTED, Local, Relations, norm, penman_triples  # noqa: F401
+from mrp.metrics.together import Steps, score_together
 from mrp.normalize import normalize
-from mrp.solver.problem import from_triples, triple_rows
+from mrp.solver.problem import Rows, from_triples, triple_rows
 
 
 def mrp_triples(graph: Graph) -> Tuple[Local, Relations, int]:
@@ -218,31 +219,29 @@ def _item(gid: str, gold: Triples, system: Triples, solution: Solution, mapping:
     return item
 
 
-def score_together(pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
-    """The results of the sentence pairs that :func:`mrp.metrics.mrp_pair.solve_together` settles (and of
-    those that need no search), None for the others (documents, a search that goes on, ``errors`` or
-    ``explain`` asked for): each the result :meth:`SMATCH.score` gives it."""
-    out: List[Optional[PairResult]] = [None] * len(pairs)
-    if options.errors or options.explain or not together(options.timeout, options.mip):
-        return out  # every pair alone: its triples are made there, once
-    todo: List[Tuple[int, str, Triples, Triples]] = []
-    for k, pair in enumerate(pairs):
-        live = pair.live()
-        gold, system = triples(live.gold, options), triples(live.system, options)
-        if gold[0] and system[0] and sentence_groups((live.gold, live.system), len(gold[0]),
+class _Together(Steps):
+    """SMATCH's steps for :func:`mrp.metrics.together.score_together`: a pair's forms are its triples."""
+
+    def __init__(self, metric: SMATCH, options: Options) -> None:
+        self.metric, self.options = metric, options
+
+    def forms(self, pair: Pair) -> Optional[Tuple[Triples, Triples]]:
+        gold = self.metric.triples_of(pair.gold, self.options)
+        system = self.metric.triples_of(pair.system, self.options)
+        if gold[0] and system[0] and sentence_groups((pair.gold, pair.system), len(gold[0]),
                                                      len(system[0])) is not None:
-            continue  # documents: alone
-        found = _at_once(gold, system, None, options, False)
-        if found is not None:
-            out[k] = _result(found)
-        else:
-            todo.append((k, live.gold.id, gold, system))
-    rows = [triple_rows(gold[0], system[0], gold[1], system[1]) for _, _, gold, system in todo]
-    for (k, gid, gold, system), solution in zip(todo, solve_together(rows, options.limit, options.timeout,
-                                                                      options.mip)):
-        if solution is not None:
-            out[k] = _result(_item(gid, gold, system, solution, False))
-    return out
+            return None  # documents: alone
+        return gold, system
+
+    def at_once(self, pair: Pair, gold: Triples, system: Triples) -> Optional[PairResult]:
+        found = _at_once(gold, system, None, self.options, False)
+        return None if found is None else _result(found)
+
+    def rows(self, gold: Triples, system: Triples) -> Rows:
+        return triple_rows(gold[0], system[0], gold[1], system[1])
+
+    def solved(self, pair: Pair, gold: Triples, system: Triples, solution: Solution) -> PairResult:
+        return _result(_item(pair.gold.id, gold, system, solution, False))
 
 
 def _result(item: Dict[str, Any]) -> PairResult:
@@ -280,10 +279,19 @@ class SMATCH(Metric):
         self.load_solver(options)
 
     def score(self, pair: Pair, options: Options) -> PairResult:
-        return _result(score_pair(pair.gold, pair.system, options))
+        if options.errors or options.explain:
+            return _result(score_pair(pair.gold, pair.system, options))
+        gold, system = pair.gold, pair.system
+        tg, ts = self.triples_of(gold, options), self.triples_of(system, options)
+        return _result(score_triples(gold.id, tg, ts, options, graphs=(gold, system)))
 
     def score_many(self, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
-        return score_together(pairs, options)
+        return score_together(_Together(self, options), pairs, options)
+
+    def triples_of(self, graph: Graph, options: Options) -> Triples:
+        """A graph's triples under the options (:func:`triples`; a memo of them in
+        :class:`mrp.allpairs.cached.CachedSMATCH`)."""
+        return triples(graph, options)
 
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
         total = triples(graph, options)[2]

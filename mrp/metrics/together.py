@@ -1,0 +1,72 @@
+"""A searching metric's sentence pairs scored together (its :meth:`~mrp.metrics.base.Metric.score_many`).
+
+The outline is the same for every metric whose pairs become integer rows
+(:class:`mrp.solver.problem.Rows`): pairs too large, documents and whatever
+else the metric keeps apart are left to be scored alone; a pair that needs no
+search is settled at once; the rest are searched in one compiled call
+(:func:`mrp.metrics.mrp_pair.solve_together`), and a pair it does not settle
+is left alone too.  A metric supplies the steps that differ, as functions of
+the pair's two graphs or of their *forms* (SMATCH's triples, the MRP metric's
+normal graphs).  Each result is the one the metric's ``score`` gives the pair.
+"""
+
+from __future__ import annotations
+
+from typing import Any, List, Optional, Sequence, Tuple
+
+from mrp.metrics.base import PairResult
+from mrp.metrics.mrp_pair import Solution, fits_together, solve_together, together
+from mrp.metrics.options import Options
+from mrp.metrics.pairing import Pair
+from mrp.solver.problem import Rows
+
+__all__ = ["Steps", "score_together"]
+
+
+class Steps:
+    """What a metric does to score a pair together (each function gets the pair with its graphs live)."""
+
+    def forms(self, pair: Pair) -> Optional[Tuple[Any, Any]]:
+        """The two graphs' forms, or None when the pair is to be scored alone (e.g. documents)."""
+        raise NotImplementedError
+
+    def at_once(self, pair: Pair, gold: Any, system: Any) -> Optional[PairResult]:
+        """The result of a pair that needs no search (e.g. identical graphs), else None."""
+        return None
+
+    def rows(self, gold: Any, system: Any) -> Rows:
+        """The integer rows of the pair's Problem."""
+        raise NotImplementedError
+
+    def solved(self, pair: Pair, gold: Any, system: Any, solution: Solution) -> PairResult:
+        """The pair's result from its Solution."""
+        raise NotImplementedError
+
+
+def score_together(steps: Steps, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
+    """The results of the pairs settled together (or at once), None for those to be scored alone: all of
+    them when ``errors`` or ``explain`` is asked for or the search alone would not run as it runs here
+    (:func:`mrp.metrics.mrp_pair.together`)."""
+    out: List[Optional[PairResult]] = [None] * len(pairs)
+    if options.errors or options.explain or not together(options.timeout, options.mip):
+        return out
+    todo: List[Tuple[int, Pair, Any, Any]] = []
+    for k, pair in enumerate(pairs):
+        live = pair.live()
+        if not fits_together(len(live.gold.nodes), len(live.system.nodes)):
+            continue  # searched alone: nothing of it is made here
+        found = steps.forms(live)
+        if found is None:
+            continue
+        gold, system = found
+        ready = steps.at_once(live, gold, system)
+        if ready is not None:
+            out[k] = ready
+        else:
+            todo.append((k, live, gold, system))
+    rows = [steps.rows(gold, system) for _, _, gold, system in todo]
+    solutions = solve_together(rows, options.limit, options.timeout, options.mip)
+    for (k, live, gold, system), solution in zip(todo, solutions):
+        if solution is not None:
+            out[k] = steps.solved(live, gold, system, solution)
+    return out
