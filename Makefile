@@ -29,8 +29,9 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check mrp tests bench
 	$(BIN)/mypy mrp
 
+# -n auto: the tests in worker processes, one per CPU this process may use (at most 4; tests/conftest.py)
 test: lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 $(VENV)/.installed-docs: $(VENV)/.installed
 	$(BIN)/pip install -q --disable-pip-version-check -e '.[docs]'
@@ -49,7 +50,7 @@ $(OLDEST)/.installed: setup.cfg pyproject.toml constraints/oldest.txt
 	touch $@
 
 test-oldest: $(OLDEST)/.installed
-	NUMBA_CACHE_DIR=$(CURDIR)/$(OLDEST)/numba-cache $(OLDEST)/bin/pytest
+	NUMBA_CACHE_DIR=$(CURDIR)/$(OLDEST)/numba-cache $(OLDEST)/bin/pytest -n auto
 
 bench: $(VENV)/.installed-test bytecode
 	$(BIN)/python bench/run.py

@@ -55,6 +55,18 @@ def lines(text: str) -> List[Line]:
     return [Line(k, t) for k, t in enumerate(text.split("\n"), start=1)]
 
 
+#: ``pytest -n auto`` (``make test``) runs at most this many worker processes
+MOST_WORKERS = 4
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: Any) -> int:
+    """One worker per CPU this process may run on (its affinity, as ``taskset`` or a container sets it;
+    xdist's own count is of physical cores, one on a machine of two hyperthreads), at most MOST_WORKERS."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(MOST_WORKERS, cpus))
+
+
 #: ``MRP_FUZZ=k`` (``make fuzz``) runs the hypothesis tests 20 k times longer, randomized
 FUZZ = int(os.environ.get("MRP_FUZZ", "0") or 0)
 
