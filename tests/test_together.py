@@ -199,6 +199,8 @@ def test_mrp_random_pairs_get_the_results_they_get_alone(monkeypatch: pytest.Mon
     ("data/pairs/amr/test1.mrp", "data/pairs/amr/test2.mrp"),
     ("data/pairs/dm/empty.gold.mrp", "data/pairs/dm/empty.peking.mrp"),
 ])
+# TUPA's UCCA output holds a graph with a duplicate node id: it is left out, with a warning
+@pytest.mark.filterwarnings("ignore::mrp.api.reading.ReadWarning")
 def test_mrp_parser_output_gets_the_results_it_gets_alone(monkeypatch: pytest.MonkeyPatch, gold_file: str,
                                                           system_file: str) -> None:
     gold = mrp.read(shared_file(gold_file), errors="skip")
