@@ -104,13 +104,15 @@ def triples(graph: Graph, options: Options) -> Tuple[Local, Relations, int]:
     return penman_triples(graph, options.smatch_compat) if options.penman else mrp_triples(graph)
 
 
-def score_pair(gold: Graph, system: Graph, options: Optional[Options] = None) -> Dict[str, Any]:
+def score_pair(gold: Graph, system: Graph, options: Optional[Options] = None,
+               made: Optional[Tuple[Triples, Triples]] = None) -> Dict[str, Any]:
     """SMATCH counts of one pair: g, s, c, and whether c is proved optimal (with its bound).
 
-    With ``options.errors`` the item also holds ``differences`` (see :func:`differences`).
+    With ``options.errors`` the item also holds ``differences`` (see :func:`differences`).  ``made``: the
+    two graphs' triples under the options, when the caller has them.
     """
     options = options or Options()
-    tg, ts = triples(gold, options), triples(system, options)
+    tg, ts = made if made is not None else (triples(gold, options), triples(system, options))
     wanted = options.errors or options.explain
     item = score_triples(gold.id, tg, ts, options, mapping=wanted, graphs=(gold, system))
     if wanted:
@@ -279,11 +281,8 @@ class SMATCH(Metric):
         self.load_solver(options)
 
     def score(self, pair: Pair, options: Options) -> PairResult:
-        if options.errors or options.explain:
-            return _result(score_pair(pair.gold, pair.system, options))
-        gold, system = pair.gold, pair.system
-        tg, ts = self.triples_of(gold, options), self.triples_of(system, options)
-        return _result(score_triples(gold.id, tg, ts, options, graphs=(gold, system)))
+        made = self.triples_of(pair.gold, options), self.triples_of(pair.system, options)
+        return _result(score_pair(pair.gold, pair.system, options, made))
 
     def score_many(self, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
         return score_together(_Together(self, options), pairs, options)
