@@ -307,3 +307,30 @@ def test_all_pairs_memo_serves_pairs_scored_together(monkeypatch: pytest.MonkeyP
     plain = list(driver._together(smatch_module.METRIC, pairs, options))
     assert [(r.counts, r.exact, r.bound, r.steps) for r in results] == \
         [(r.counts, r.exact, r.bound, r.steps) for r in plain]
+
+
+def test_all_pairs_memo_serves_a_failed_pairs_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pair whose scoring failed is counted alone (Metric.fallback): CachedSMATCH takes those counts from
+    its memo too, and they are SMATCH's."""
+    from mrp.allpairs import cached as cached_module
+
+    made: List[int] = []
+    triples = cached_module.triples
+
+    def counted(graph: Graph, options: Options) -> Any:
+        made.append(id(graph))
+        return triples(graph, options)
+
+    monkeypatch.setattr(cached_module, "triples", counted)
+    monkeypatch.setattr(smatch_module, "triples", counted)  # what SMATCH would make itself
+    rng = random.Random(11)
+    gold, system = mrp.read("\n\n".join(_amr(rng, rng.randrange(2, 8)) for _ in range(2)))
+    options = Options(penman=True, timeout=60.0)
+    memo = cached_module.CachedSMATCH()
+    memo.fill([gold, system], options)
+    assert len(made) == 2
+    failed = memo.fallback(Pair(gold, system, False), options, "a test")
+    assert len(made) == 2  # nothing made again
+    plain = smatch_module.METRIC.fallback(Pair(gold, system, False), options, "a test")
+    assert failed.counts == plain.counts and len(made) == 4  # SMATCH makes both again
+    assert failed.counts[()][:2] == (triples(gold, options)[2], triples(system, options)[2])

@@ -293,7 +293,7 @@ class SMATCH(Metric):
         return triples(graph, options)
 
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
-        total = triples(graph, options)[2]
+        total = self.triples_of(graph, options)[2]
         return {(): (total, 0, 0) if gold else (0, total, 0)}
 
     def report(self, run: Run) -> Dict[str, Any]:
