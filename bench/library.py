@@ -8,7 +8,9 @@
    macro figures and signature are completed when first read: the pair with ``to_dict()`` too is shown).
 Medians of REPEAT runs after one untimed warm-up run, in CPU seconds of this process, of the children
 it waited for and of the process it keeps for HiGHS (:mod:`mrp.process.worker`, as it reports them;
-other processes on the machine do not count); each figure is printed with its target and PASS or MISS.
+other processes on the machine do not count); each figure is printed with its target and PASS or MISS
+(judged on the median), and with the spread of its runs (the fastest and slowest of REPEAT runs; the
+quartiles of 100 calls): how far the machine's own speed moved the figure meanwhile.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import logging
 import statistics
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, List, NamedTuple, Optional, Tuple
 
 REPEAT = 5
 SMALL = (["(a / alpha :ARG0 (b / beta) :ARG1 (c / gamma))"],
@@ -30,14 +32,29 @@ def _cpu() -> float:
     return cpu_seconds()
 
 
-def _median(work: Callable[[], Any], repeat: int = REPEAT) -> float:
+class Measured(NamedTuple):
+    """The median of a figure's runs and their spread (lowest and highest, or quartiles of many)."""
+
+    median: float
+    low: float
+    high: float
+
+
+def _measured(work: Callable[[], Any], repeat: int = REPEAT) -> Measured:
     work()
     times = []
     for _ in range(repeat):
         started = _cpu()
         work()
         times.append(_cpu() - started)
-    return statistics.median(times)
+    if repeat >= 8:
+        low, _, high = statistics.quantiles(times, n=4)
+        return Measured(statistics.median(times), low, high)
+    return Measured(statistics.median(times), min(times), max(times))
+
+
+def _median(work: Callable[[], Any], repeat: int = REPEAT) -> float:
+    return _measured(work, repeat).median
 
 
 def _blocks(path: Path) -> List[str]:
@@ -46,6 +63,11 @@ def _blocks(path: Path) -> List[str]:
 
 def _shown(seconds: float) -> str:
     return f"{seconds * 1000:8.2f} ms" if seconds < 0.1 else f"{seconds:8.3f} s "
+
+
+def _spread(figure: Measured) -> str:
+    scale, unit = (1000, "ms") if figure.median < 0.1 else (1, "s")
+    return f"({figure.low * scale:.2f}-{figure.high * scale:.2f} {unit})"
 
 
 def run(shared: Path) -> None:
@@ -65,32 +87,33 @@ def run(shared: Path) -> None:
     decode = _median(lambda: ([penman.decode(t) for t in gold_text], [penman.decode(t) for t in system_text]))
     gold_penman = [penman.decode(text) for text in gold_text]
     system_penman = [penman.decode(text) for text in system_text]
-    # (name, seconds, target in seconds or None, how the target reads)
-    rows: List[Tuple[str, float, Optional[float], str]] = [
-        ("SMATCH, coli 1,368 pairs, mrp.Graph objects", _median(lambda: mrp.score(gold, system, "smatch")),
+    # (name, the figure, target in seconds or None, how the target reads)
+    rows: List[Tuple[str, Measured, Optional[float], str]] = [
+        ("SMATCH, coli 1,368 pairs, mrp.Graph objects", _measured(lambda: mrp.score(gold, system, "smatch")),
          0.5, "<= 0.5 s"),
         ("SMATCH, coli, penman.Graph objects",
-         _median(lambda: mrp.score(gold_penman, system_penman, "smatch")), 0.5, "<= 0.5 s"),
-        ("SMATCH, coli, Penman strings", _median(lambda: mrp.score(gold_text, system_text, "smatch")),
+         _measured(lambda: mrp.score(gold_penman, system_penman, "smatch")), 0.5, "<= 0.5 s"),
+        ("SMATCH, coli, Penman strings", _measured(lambda: mrp.score(gold_text, system_text, "smatch")),
          decode + 0.5, f"<= penman's decoding {decode:.2f} s + 0.5 s"),
     ]
     eds_gold = mrp.read(shared / "data/wsj/eds/wsj.mrp")
     eds_system = mrp.read(shared / "data/pairs/eds/wsj.pet.mrp")
-    rows.append(("MRP, EDS 89 pairs, mrp.Graph objects", _median(lambda: mrp.score(eds_gold, eds_system)),
+    rows.append(("MRP, EDS 89 pairs, mrp.Graph objects", _measured(lambda: mrp.score(eds_gold, eds_system)),
                  None, ""))
     kernels = (solve, rewards, candidates, search_all)
     signatures = sum(len(kernel.signatures) for kernel in kernels)
-    small = _median(lambda: mrp.score(*SMALL, metric="smatch"), 100)
+    small = _measured(lambda: mrp.score(*SMALL, metric="smatch"), 100)
     rows.append(("one small pair, SMATCH (median of 100 calls)", small, 0.0005, "<= 0.5 ms"))
     eds_small = (eds_gold[:1], eds_system[:1])
-    rows.append(("one EDS pair, MRP (median of 100 calls)", _median(lambda: mrp.score(*eds_small), 100),
+    rows.append(("one EDS pair, MRP (median of 100 calls)", _measured(lambda: mrp.score(*eds_small), 100),
                  0.0005, "<= 0.5 ms"))
     whole = _median(lambda: mrp.score(*eds_small).to_dict(), 100)  # the document completed too
     compiled = sum(len(kernel.signatures) for kernel in kernels) - signatures
     print("\nThe library, in process, warm (medians of CPU time, HiGHS's processes included)\n")
-    for name, seconds, limit, target in rows:
-        verdict = "" if limit is None else ("PASS" if seconds <= limit else "MISS")
-        print(f"  {name:48} {_shown(seconds)}   {verdict:4}  target {target}".rstrip())
+    for name, figure, limit, target in rows:
+        verdict = "" if limit is None else ("PASS" if figure.median <= limit else "MISS")
+        shown = f"{_shown(figure.median)} {_spread(figure):>17}"
+        print(f"  {name:48} {shown}   {verdict:4}  target {target}".rstrip())
     print(f"  penman's own decoding of the coli strings: {decode:.3f} s; kernel signatures compiled during "
           f"the small-pair calls: {compiled} ({'PASS' if compiled == 0 else 'MISS'}, target 0)")
     print(f"  the EDS pair with its whole document completed as well (macro figures, signature: "
