@@ -282,19 +282,28 @@ def test_a_pair_too_large_to_score_together_is_made_once(monkeypatch: pytest.Mon
     assert sorted(made) == ["0", "0", "1", "1", "2", "2"]
 
 
-def test_all_pairs_memo_serves_pairs_scored_together(monkeypatch: pytest.MonkeyPatch) -> None:
-    """CachedSMATCH (mrp-similarity's SMATCH) makes a graph's triples once, whether its pairs are scored
-    together or alone, and gives each pair SMATCH's result."""
+def _triples_counted(monkeypatch: pytest.MonkeyPatch) -> List[int]:
+    """The graphs (by id) whose triples are made from now on, by CachedSMATCH's memo or by SMATCH itself."""
     from mrp.allpairs import cached as cached_module
 
     made: List[int] = []
-    triples = cached_module.triples
+    triples = smatch_module.triples
 
     def counted(graph: Graph, options: Options) -> Any:
         made.append(id(graph))
         return triples(graph, options)
 
     monkeypatch.setattr(cached_module, "triples", counted)
+    monkeypatch.setattr(smatch_module, "triples", counted)
+    return made
+
+
+def test_all_pairs_memo_serves_pairs_scored_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CachedSMATCH (mrp-similarity's SMATCH) makes a graph's triples once, whether its pairs are scored
+    together or alone, and gives each pair SMATCH's result."""
+    from mrp.allpairs import cached as cached_module
+
+    made = _triples_counted(monkeypatch)
     rng = random.Random(10)
     graphs = mrp.read("\n\n".join(_amr(rng, rng.randrange(2, 8)) for _ in range(6)))
     gold = [a for a in graphs for _ in graphs]  # every pair of the six, as an all-pairs block has them
@@ -314,15 +323,7 @@ def test_all_pairs_memo_serves_a_failed_pairs_counts(monkeypatch: pytest.MonkeyP
     its memo too, and they are SMATCH's."""
     from mrp.allpairs import cached as cached_module
 
-    made: List[int] = []
-    triples = cached_module.triples
-
-    def counted(graph: Graph, options: Options) -> Any:
-        made.append(id(graph))
-        return triples(graph, options)
-
-    monkeypatch.setattr(cached_module, "triples", counted)
-    monkeypatch.setattr(smatch_module, "triples", counted)  # what SMATCH would make itself
+    made = _triples_counted(monkeypatch)
     rng = random.Random(11)
     gold, system = mrp.read("\n\n".join(_amr(rng, rng.randrange(2, 8)) for _ in range(2)))
     options = Options(penman=True, timeout=60.0)
@@ -333,4 +334,5 @@ def test_all_pairs_memo_serves_a_failed_pairs_counts(monkeypatch: pytest.MonkeyP
     assert len(made) == 2  # nothing made again
     plain = smatch_module.METRIC.fallback(Pair(gold, system, False), options, "a test")
     assert failed.counts == plain.counts and len(made) == 4  # SMATCH makes both again
-    assert failed.counts[()][:2] == (triples(gold, options)[2], triples(system, options)[2])
+    assert failed.counts[()][:2] == (smatch_module.triples(gold, options)[2],
+                                     smatch_module.triples(system, options)[2])
