@@ -7,21 +7,29 @@ import numpy as np
 from mrp.solver.jit import njit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def edge_weight(e, c, d, cptr, cc, cd, cw):  # pragma: no cover - compiled
     """The weight of candidate (c, d) of gold edge e, or 0 (binary search: candidates are sorted)."""
+    # Inlined, with only for loops and one return: numba then counts no references to the arrays per call
+    # (in objective and improve's moves); else an atomic increment and decrement per array and call cost
+    # more than the search itself (a while loop, a second return or a call that may raise keeps them).
+    end = cptr[e + 1]
+    lo, hi = cptr[e], end
     if c < 0 or d < 0:
-        return 0
-    lo, hi = cptr[e], cptr[e + 1]
-    while lo < hi:
+        hi = lo
+    for _ in range(64):  # each step halves hi - lo
+        if lo >= hi:
+            break
         mid = (lo + hi) // 2
         if cc[mid] < c or (cc[mid] == c and cd[mid] < d):
             lo = mid + 1
         else:
             hi = mid
-    if lo < cptr[e + 1] and cc[lo] == c and cd[lo] == d:
-        return cw[lo]
-    return 0
+    weight = 0
+    for q in range(lo, min(lo + 1, end)):
+        if cc[q] == c and cd[q] == d and c >= 0 and d >= 0:
+            weight = cw[q]
+    return weight
 
 
 @njit(cache=True)
@@ -38,43 +46,6 @@ def objective(pi, pb):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def gain(i, j, k, pi, pb, ix):  # pragma: no cover - compiled
-    """Change of the objective when i moves to j (k: the gold node holding j, or -1: they swap)."""
-    U, src, tgt, cptr, cc, cd, cw = pb.U, pb.src, pb.tgt, pb.cptr, pb.cc, pb.cd, pb.cw
-    iptr, iedges = ix.iptr, ix.iedges
-    old_i = pi[i]
-    delta = 0
-    if old_i >= 0:
-        delta -= U[i, old_i]
-    if j >= 0:
-        delta += U[i, j]
-    if k >= 0:
-        delta -= U[k, j]
-        if old_i >= 0:
-            delta += U[k, old_i]
-    for t in range(iptr[i], iptr[i + 1]):
-        e = iedges[t]
-        a, b = src[e], tgt[e]
-        oa, ob = pi[a], pi[b]
-        delta -= edge_weight(e, oa, ob, cptr, cc, cd, cw)
-        na = j if a == i else (old_i if a == k else oa)
-        nb = j if b == i else (old_i if b == k else ob)
-        delta += edge_weight(e, na, nb, cptr, cc, cd, cw)
-    if k >= 0:
-        for t in range(iptr[k], iptr[k + 1]):
-            e = iedges[t]
-            a, b = src[e], tgt[e]
-            if a == i or b == i:
-                continue
-            oa, ob = pi[a], pi[b]
-            delta -= edge_weight(e, oa, ob, cptr, cc, cd, cw)
-            na = old_i if a == k else oa
-            nb = old_i if b == k else ob
-            delta += edge_weight(e, na, nb, cptr, cc, cd, cw)
-    return delta
-
-
-@njit(cache=True)
 def improve(pi, m, pb, ix, passes, stop):  # pragma: no cover - compiled
     """Hill-climb a map with improving moves (to a free node or unmatched) and swaps.
 
@@ -82,7 +53,7 @@ def improve(pi, m, pb, ix, passes, stop):  # pragma: no cover - compiled
     something by itself: a positive reward, or a candidate edge towards the
     image of one of its neighbours.
     """
-    src, tgt, cptr, cc, cd = pb.src, pb.tgt, pb.cptr, pb.cc, pb.cd
+    U, src, tgt, cptr, cc, cd, cw = pb.U, pb.src, pb.tgt, pb.cptr, pb.cc, pb.cd, pb.cw
     iptr, iedges, upos, ucol = ix.iptr, ix.iedges, ix.upos, ix.ucol
     n = pi.shape[0]
     holder = np.full(m, -1, np.int64)
@@ -142,7 +113,31 @@ def improve(pi, m, pb, ix, passes, stop):  # pragma: no cover - compiled
                 if j == pi[i]:
                     continue
                 k = holder[j] if j >= 0 else -1
-                d = gain(i, j, k, pi, pb, ix)
+                # the change of the objective when i moves to j (and k, holding j, to i's place); written
+                # out here, not called: see edge_weight
+                old_i = pi[i]
+                d = 0
+                if old_i >= 0:
+                    d -= U[i, old_i]
+                if j >= 0:
+                    d += U[i, j]
+                if k >= 0:
+                    d -= U[k, j]
+                    if old_i >= 0:
+                        d += U[k, old_i]
+                for x in (i, k):
+                    if x < 0:
+                        continue
+                    for t in range(iptr[x], iptr[x + 1]):
+                        e = iedges[t]
+                        a, b = src[e], tgt[e]
+                        if x == k and (a == i or b == i):
+                            continue  # counted with i's edges
+                        oa, ob = pi[a], pi[b]
+                        na = j if a == i else (old_i if a == k else oa)
+                        nb = j if b == i else (old_i if b == k else ob)
+                        d += edge_weight(e, na, nb, cptr, cc, cd, cw)
+                        d -= edge_weight(e, oa, ob, cptr, cc, cd, cw)
                 if d > best_delta:
                     best_delta = d
                     best_j = j
