@@ -231,6 +231,43 @@ def test_a_damaged_cached_kernel_is_compiled_afresh(tmp_path: Path) -> None:
     assert "could not be loaded" not in run().stderr  # cached again
 
 
+_CALLER = textwrap.dedent("""
+    from fakesolver.helper import times
+    from fakesolver.jit import njit
+
+    @njit(cache=True)
+    def scaled(x):
+        return times(x) + 0
+""")
+
+
+def test_a_cached_kernel_is_not_used_after_a_module_it_calls_changed(tmp_path: Path) -> None:
+    """A cached kernel holds the compiled code of the functions it calls from other modules: a change to one
+    of those (and only there) compiles the kernel afresh, or a checkout would run the old code."""
+    package = tmp_path / "fakesolver"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    jit = (ROOT / "mrp/solver/jit.py").read_text(encoding="utf-8")
+    (package / "jit.py").write_text(jit, encoding="utf-8")
+    (package / "kernel.py").write_text(_CALLER, encoding="utf-8")
+    helper = "from fakesolver.jit import njit\n\n@njit(cache=True)\ndef times(x):\n    return x * {}\n"
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]),
+                       NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+
+    def scaled(factor: int) -> str:
+        (package / "helper.py").write_text(helper.format(factor), encoding="utf-8")
+        script = "from fakesolver.kernel import scaled; print(scaled(5))"
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path,
+                              env=environment, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    assert scaled(2) == "10"
+    assert list((tmp_path / "cache").rglob("*.nbi")), "numba cached nothing: the test proves nothing"
+    assert scaled(2) == "10"  # from the cache
+    assert scaled(3) == "15"  # numba alone: 10, from the cached kernel.scaled
+
+
 def test_a_cold_run_equals_a_warm_run_pair_for_pair(tmp_path: Path) -> None:
     """With an empty kernel cache (a fresh install), compiling is no pair's time: the default --jobs auto and
     a short --timeout give the warm run's numbers, pair for pair.

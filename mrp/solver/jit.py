@@ -19,6 +19,8 @@ compiled in memory for this process only.  Either way one
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
 import importlib.util
 import os
 import sys
@@ -171,10 +173,41 @@ def _private_cache() -> str:
     return _FALLBACK
 
 
+@functools.cache
+def _solver_digest() -> bytes:
+    """A digest of the sources of every module of this package (the solver)."""
+    digest = hashlib.sha256()
+    folder = os.path.dirname(os.path.abspath(__file__))
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py"):
+            with open(os.path.join(folder, name), "rb") as source:
+                digest.update(name.encode() + b"\0" + source.read() + b"\0")
+    return digest.digest()
+
+
+def _stamped(dispatcher: Any) -> Any:
+    """A cached kernel valid only for the solver's sources as they are now.
+
+    A kernel's cached code holds the compiled code of every function it calls,
+    from other modules too, but numba checks only the source of the kernel's own
+    module: after a change to ``incumbent.py`` alone, a checkout would go on
+    running the cached ``kernel.solve`` with the old hill-climb in it.  So each
+    kernel's cache is stamped with the digest of the whole package as well (with a
+    numba whose cache is laid out otherwise, numba's own stamp stays).
+    """
+    try:
+        cache_file = dispatcher._cache._cache_file
+        stamp = cache_file._source_stamp
+    except AttributeError:
+        return dispatcher
+    cache_file._source_stamp = (stamp, _solver_digest())
+    return dispatcher
+
+
 def _cached(function: Callable[..., Any], options: Any) -> Any:
     if _FALLBACK is None:
         try:
-            return _njit(cache=True, **options)(function)
+            return _stamped(_njit(cache=True, **options)(function))
         except RuntimeError as error:
             if "cannot cache" not in str(error):
                 raise
@@ -182,7 +215,7 @@ def _cached(function: Callable[..., Any], options: Any) -> Any:
     if directory:
         numba.config.CACHE_DIR = directory  # type: ignore[attr-defined]  # read when a kernel looks for it
         try:
-            return _njit(cache=True, **options)(function)
+            return _stamped(_njit(cache=True, **options)(function))
         except RuntimeError as error:
             if "cannot cache" not in str(error):
                 raise
