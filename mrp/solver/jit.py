@@ -175,13 +175,17 @@ def _private_cache() -> str:
 
 @functools.cache
 def _solver_digest() -> bytes:
-    """A digest of the sources of every module of this package (the solver)."""
+    """A digest of the sources of every module of this package (the solver); empty where they cannot be
+    read as files (a zipped installation: numba's own stamp then stands alone)."""
     digest = hashlib.sha256()
     folder = os.path.dirname(os.path.abspath(__file__))
-    for name in sorted(os.listdir(folder)):
-        if name.endswith(".py"):
-            with open(os.path.join(folder, name), "rb") as source:
-                digest.update(name.encode() + b"\0" + source.read() + b"\0")
+    try:
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name), "rb") as source:
+                    digest.update(name.encode() + b"\0" + source.read() + b"\0")
+    except OSError:
+        return b""
     return digest.digest()
 
 
