@@ -237,7 +237,7 @@ def run(program: str, body: Callable[[List[str]], int], argv: Optional[List[str]
         fail(program, str(error))
     except KeyboardInterrupt:
         warn(program, "interrupted; no results written")
-        sys.exit(130)
+        _end(130, argv)
     except BrokenPipeError:
         _closed_pipe()
     except OSError as error:  # an output file that cannot be written
@@ -253,9 +253,18 @@ def run(program: str, body: Callable[[List[str]], int], argv: Optional[List[str]
         sys.stdout.flush()
     except BrokenPipeError:
         _closed_pipe()
+    _end(code, argv)
+
+
+def _end(code: int, argv: Optional[List[str]]) -> NoReturn:
+    """Exit with ``code``; the command itself (not a caller in Python) skips the interpreter's teardown.
+
+    Everything is written by then, and the teardown only costs time (numba and LLVM: 0.05-0.1 s of a
+    sentence-level run) or worse: after an interrupt, ``concurrent.futures``' exit hook may wake the
+    manager thread of a process pool already stopped through a pipe already closed, and Python 3.11 then
+    prints that OSError's traceback.
+    """
     if argv is None:
-        # the command itself (not a caller in Python): everything is written, so skip the interpreter's
-        # teardown of numba and LLVM (0.05-0.1 s of a sentence-level run)
         sys.stderr.flush()
         kept = sys.modules.get("mrp.process.worker")
         if kept is not None:  # HiGHS's kept process: ended and reaped (its CPU counted as a child's)
