@@ -1,6 +1,10 @@
 """CoNLL-U (basic and enhanced UD), read as mtool reads the MRP 2020 companion syntax, and written so that
 it reads back to the same graph."""
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 import mrp
@@ -106,3 +110,21 @@ def test_basic_writer_refuses_two_heads():
 def test_scoring_ud_against_itself():
     result = mrp.score(SENTENCE, SENTENCE, metric="mrp", format="conllu")
     assert result.f == 1.0
+
+
+MTOOL = os.environ.get("MRP_MTOOL_DIR")
+
+
+@pytest.mark.skipif(not MTOOL, reason="development test: set MRP_MTOOL_DIR to a checkout of cfmrp/mtool")
+@pytest.mark.parametrize("fmt", ["conllu", "eud"])
+def test_same_graphs_as_mtool(tmp_path, fmt):
+    """mtool's own reading of the sentence, run here, against ours (mtool names the framework by the
+    format, conllu; mrp by the framework, ud)."""
+    path = tmp_path / "s.conllu"
+    path.write_text(SENTENCE + "\n", encoding="utf-8")
+    run = subprocess.run([sys.executable, "main.py", "--read", fmt, "--write", "mrp", str(path)], cwd=MTOOL,
+                         capture_output=True, text=True, check=True)
+    (theirs,) = mrp.read(run.stdout, format="mrp")
+    (ours,) = _read(SENTENCE, fmt)
+    theirs.framework = ours.framework
+    assert fingerprint(theirs) == fingerprint(ours)
