@@ -40,7 +40,7 @@ from mrp.report.progress import Line, terminal
 
 PROGRAM = "mrp-mtool"
 #: mtool's input codecs that mrp reads (the rest are refused with a pointer)
-READS = {"mrp", "amr", "eds", "dm", "psd"}
+READS = {"mrp", "amr", "eds", "dm", "psd", "conllu", "ud", "eud"}
 #: mtool's output formats that mrp writes
 WRITES = {"mrp", "dot", "txt", "id", "json", "evaluation"}
 METRICS = ("mrp", "smatch", "edm", "sdp", "ucca")
@@ -52,7 +52,8 @@ UNSUPPORTED: Dict[str, Tuple[int, str]] = {
     "--reify": (0, "for AMR use mrp-score --standardize reify"),
     "--alignment": (1, "AMR alignment overlays are not supported"),
     "--overlay": (1, "AMR alignment overlays are not supported"),
-    "--anchors": (1, "CoNLL-U is not read by mrp"),
+    "--anchors": (1, "mrp anchors CoNLL-U tokens by TokenRange=FROM:TO in MISC, else by finding the forms in "
+                     "'# text'; put the spans there instead of in a separate file"),
     "--inject": (1, "edit the MRP lines instead (mtool evaluates this option as Python code)"),
     "--source": (1, "edit the MRP lines instead"),
     "--targets": (1, "edit the MRP lines instead"),
@@ -82,7 +83,8 @@ def parser() -> argparse.ArgumentParser:
                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", metavar="INPUT", nargs="?", default="-", help="input graphs (default: stdin)")
     p.add_argument("output", metavar="OUTPUT", nargs="?", default="-", help="output (default: stdout)")
-    p.add_argument("--read", required=True, metavar="FMT", help="format of INPUT: mrp, amr, eds, dm, psd")
+    p.add_argument("--read", required=True, metavar="FMT",
+                   help="format of INPUT: mrp, amr, eds, dm, psd, conllu (ud), eud")
     p.add_argument("--write", metavar="FMT", help="write INPUT's graphs: mrp, dot, txt, id, evaluation")
     p.add_argument("--format", metavar="FMT", help="format of GOLD (default: --read)")
     p.add_argument("--gold", metavar="FILE", help="gold graphs, needed with --score")

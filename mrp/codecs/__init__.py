@@ -29,6 +29,10 @@ FORMATS: Dict[str, Tuple[str, Optional[str]]] = {
     "sdp": ("sdp", None),
     "dot": ("dot", None),
     "ucca": ("ucca", "ucca"),
+    # CoNLL-U: mtool's conllu and ud read the basic tree, eud the enhanced graph (DEPS)
+    "conllu": ("conllu", "ud"),
+    "ud": ("conllu", "ud"),
+    "eud": ("conllu", "eud"),
 }
 
 _EXTENSIONS = {
@@ -43,6 +47,8 @@ _EXTENSIONS = {
     ".dot": "dot",
     ".gv": "dot",
     ".xml": "ucca",
+    ".conllu": "conllu",
+    ".conll": "conllu",
 }
 
 
