@@ -77,8 +77,8 @@ def run_blocks(work: Work, blocks: Sequence[Block], engine: Engine) -> List[Dict
     sizes = [_size(block) for block in blocks]
     todo: List[int] = []
     for b, block in enumerate(blocks):
-        found = engine.store.load(block_key(block)) if engine.store is not None else None
-        if found is not None and len(found.get("g", ())) == sizes[b]:
+        found = engine.store.load(block_key(block), sizes[b]) if engine.store is not None else None
+        if found is not None:
             results[b] = found
         else:
             todo.append(b)

@@ -20,7 +20,7 @@ import os
 import stat
 import sys
 import tempfile
-from typing import IO, Iterator, Optional, Union
+from typing import IO, BinaryIO, ContextManager, Iterator, Literal, Optional, TextIO, Union, overload
 
 from mrp.errors import MRPError
 
@@ -63,15 +63,18 @@ def _special(path: str) -> bool:
     return not stat.S_ISREG(mode)
 
 
-@contextlib.contextmanager
-def output(
-    path: PathLike,
-    mode: str = "w",
-    *,
-    encoding: Optional[str] = "utf-8",
-    errors: Optional[str] = None,
-    newline: Optional[str] = None,
-) -> Iterator[IO]:
+@overload
+def output(path: PathLike, mode: Literal["w"] = "w", *, encoding: Optional[str] = "utf-8",
+           errors: Optional[str] = None, newline: Optional[str] = None) -> ContextManager[TextIO]: ...
+
+
+@overload
+def output(path: PathLike, mode: Literal["wb"], *, encoding: Optional[str] = "utf-8",
+           errors: Optional[str] = None, newline: Optional[str] = None) -> ContextManager[BinaryIO]: ...
+
+
+def output(path: PathLike, mode: str = "w", *, encoding: Optional[str] = "utf-8",
+           errors: Optional[str] = None, newline: Optional[str] = None) -> ContextManager[IO]:
     """A stream to write one file, replaced atomically when the ``with`` block ends without an error.
 
     Args:
@@ -81,23 +84,31 @@ def output(
         errors: the encoding's error handler (text mode only).
         newline: as for :func:`open` (text mode only).
 
-    Yields:
-        The stream to write to.
+    Returns:
+        A context manager whose value is the stream to write to.
 
     Raises:
         OutputError: the file could not be written (the message names it); the old file is kept.
     """
+    return _output(path, mode, encoding=encoding, errors=errors, newline=newline)
+
+
+@contextlib.contextmanager
+def _output(path: PathLike, mode: str, *, encoding: Optional[str], errors: Optional[str],
+            newline: Optional[str]) -> Iterator[IO]:
     if mode not in ("w", "wb"):
         raise ValueError(f"output mode must be 'w' or 'wb', not {mode!r}")
     binary = mode == "wb"
     name = os.fspath(path)
     if name == "-":
-        if binary:
-            yield sys.stdout.buffer
-            sys.stdout.buffer.flush()
-        else:
-            yield sys.stdout
-            sys.stdout.flush()
+        out: IO = sys.stdout.buffer if binary else sys.stdout
+        yield out
+        try:
+            out.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OutputError(f"standard output: cannot write: {_reason(error)}") from None
         return
     target = _target(name)
     if _special(target):
