@@ -97,7 +97,7 @@ def test_a_plausible_but_wrong_block_fails_its_digest(tmp_path: Path) -> None:
     assert len(told) == 1 and "digest" in told[0] and blocks[0].name in told[0]
 
 
-def test_values_that_break_the_invariants_are_scored_again_even_with_a_matching_digest(tmp_path: Path) -> None:
+def test_values_breaking_the_invariants_are_scored_again_even_with_a_matching_digest(tmp_path: Path) -> None:
     first, blocks = checkpointed(tmp_path / "c")
     arrays = arrays_of(blocks[1])
     arrays["c"] = arrays["g"] + arrays["s"]  # c > min(g, s): F above 1

@@ -139,9 +139,9 @@ def _write(args: argparse.Namespace, text: str, document: Dict[str, Any]) -> Non
     if args.output and args.output != "-":
         write_text(args.output, render(document))
         if args.table:
-            sys.stdout.write(text)
+            write_text("-", text)
     else:
-        sys.stdout.write(text)
+        write_text("-", text)
 
 
 def write_errors(path: str, details: Dict[str, Any]) -> None:

@@ -43,6 +43,12 @@ def _umask() -> int:
     return mask
 
 
+def _foreign(error: OSError, *ours: str) -> bool:
+    """Whether an error raised in a ``with output(...)`` block names another file (reading an input, say):
+    it is not this output's failure and passes unchanged."""
+    return error.filename is not None and os.fspath(error.filename) not in ours
+
+
 def _target(path: str) -> str:
     """The path that is written: a symbolic link's final target (so the link stays a link)."""
     if os.path.islink(path):
@@ -102,12 +108,14 @@ def _output(path: PathLike, mode: str, *, encoding: Optional[str], errors: Optio
     name = os.fspath(path)
     if name == "-":
         out: IO = sys.stdout.buffer if binary else sys.stdout
-        yield out
         try:
+            yield out
             out.flush()
-        except BrokenPipeError:
+        except BrokenPipeError:  # the reader went away (`| head`): the command ends quietly
             raise
         except OSError as error:
+            if _foreign(error):
+                raise
             raise OutputError(f"standard output: cannot write: {_reason(error)}") from None
         return
     target = _target(name)
@@ -121,6 +129,8 @@ def _output(path: PathLike, mode: str, *, encoding: Optional[str], errors: Optio
             with direct:
                 yield direct
         except OSError as error:
+            if _foreign(error, target):
+                raise
             raise OutputError(f"{name}: cannot write: {_reason(error)}") from None
         return
     directory = os.path.dirname(target) or "."
@@ -148,6 +158,8 @@ def _output(path: PathLike, mode: str, *, encoding: Optional[str], errors: Optio
         os.replace(temporary, target)
         done = True
     except OSError as error:
+        if _foreign(error, target, temporary):
+            raise
         raise OutputError(f"{name}: cannot write: {_reason(error)}; the old file, if any, is kept") from None
     finally:
         if not done:
