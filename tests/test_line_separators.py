@@ -77,8 +77,8 @@ def test_mask_takes_stand_ins_the_text_does_not_hold() -> None:
 
 def test_mrp_score_takes_the_graph_as_gold(tmp_path: Path) -> None:
     path = tmp_path / "sep.amr"
-    path.write_text('# ::id 1\n# ::snt a\u2028b\n(a / name :op1 "Ann\u2028Lee" :op2 "x\x0cy" :op3 "p\x85q")\n',
-                    encoding="utf-8")
+    path.write_text('# ::id 1\n# ::snt a\u2028b\n'
+                    '(a / name :op1 "Ann\u2028Lee" :op2 "x\x0cy" :op3 "p\x85q")\n', encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "mrp.cli.score", "--score", "smatch", "--gold", str(path),
                            str(path)], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
