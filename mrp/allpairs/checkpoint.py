@@ -14,6 +14,7 @@ import hashlib
 import io
 import json
 import os
+import time
 import warnings
 from typing import Any, Dict, Optional, Sequence, Tuple
 
@@ -30,6 +31,8 @@ __all__ = ["MANIFEST", "CheckpointWarning", "Store", "digest", "problem"]
 MANIFEST = "manifest.json"
 #: what a manifest's "format" says (a directory of another layout is refused)
 LAYOUT = "mrp-similarity checkpoint 2"
+#: the manifest is written again at most this often while blocks finish (and once at the end)
+RECORD_SECONDS = 2.0
 #: the arrays every block holds, with their dtypes; a block of a metric without counts also holds ``f``
 KINDS = {"g": np.float64, "s": np.float64, "c": np.float64, "bound": np.float64, "exact": np.bool_,
          "failed": np.int64}
@@ -91,6 +94,7 @@ class Store:
         self.directory = directory
         self.manifest = dict(manifest, format=LAYOUT, version=__version__)
         self.blocks: Dict[str, str] = {}
+        self.recorded, self.unrecorded = 0.0, False
         self.path = os.path.join(directory, MANIFEST)
         try:
             os.makedirs(directory, exist_ok=True)
@@ -127,6 +131,7 @@ class Store:
     def _write(self) -> None:
         text = json.dumps(dict(self.manifest, blocks=self.blocks), indent=1, sort_keys=True)
         write_text(self.path, text + "\n")
+        self.recorded, self.unrecorded = time.monotonic(), False
 
     def _file(self, key: str) -> str:
         return os.path.join(self.directory, f"block-{key}.npz")
@@ -165,10 +170,19 @@ class Store:
 
     def save(self, key: str, arrays: Dict[str, np.ndarray]) -> None:
         """Write a finished block's arrays (atomically: a file is whole or absent) and record its digest in
-        the manifest."""
+        the manifest: at once when the manifest was last written :data:`RECORD_SECONDS` ago or more, else
+        at the next save or :meth:`flush` (the manifest of a long run grows; a block written but not yet
+        recorded when a run is killed is scored again)."""
         buffer = io.BytesIO()
         np.savez(buffer, **arrays)  # type: ignore[arg-type]
         data = buffer.getvalue()
         write_bytes(self._file(key), data)
         self.blocks[key] = hashlib.sha256(data).hexdigest()
-        self._write()
+        self.unrecorded = True
+        if time.monotonic() - self.recorded >= RECORD_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        """Record in the manifest the digests of the blocks saved since it was last written."""
+        if self.unrecorded:
+            self._write()

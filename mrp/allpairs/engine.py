@@ -96,15 +96,20 @@ def run_blocks(work: Work, blocks: Sequence[Block], engine: Engine) -> List[Dict
             engine.progress(Status(state["blocks"], len(blocks), state["pairs"], sum(sizes), state["scored"],
                                    time.monotonic() - start))
 
-    if todo and engine.client is not None:
-        from mrp.allpairs.cluster import run_on
+    try:
+        if todo and engine.client is not None:
+            from mrp.allpairs.cluster import run_on
 
-        run_on(engine.client, work, [blocks[b] for b in todo], lambda k, arrays: finished(todo[k], arrays))
-    elif todo:
-        local = replace(work, options=replace(work.options, run=replace(work.options.run or Execution(),
-                                                                        jobs=engine.jobs, progress=None)))
-        for b in todo:
-            finished(b, _local_block(local, blocks[b]))
+            run_on(engine.client, work, [blocks[b] for b in todo],
+                   lambda k, arrays: finished(todo[k], arrays))
+        elif todo:
+            local = replace(work, options=replace(work.options, run=replace(work.options.run or Execution(),
+                                                                            jobs=engine.jobs, progress=None)))
+            for b in todo:
+                finished(b, _local_block(local, blocks[b]))
+    finally:
+        if engine.store is not None:
+            engine.store.flush()
     return [result for result in results if result is not None]
 
 
