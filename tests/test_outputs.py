@@ -75,6 +75,9 @@ COMMANDS: Dict[str, Command] = {
         "--report", out, "--quiet"], _json),
     "mtool OUTPUT": Command("mrp.cli.mtool", lambda d, out: [
         "--read", "amr", "--write", "mrp", str(d / "gold.amr"), out], _mrp),
+    "mtool --errors": Command("mrp.cli.mtool", lambda d, out: [
+        "--read", "amr", "--score", "smatch", "--gold", str(d / "gold.amr"), str(d / "system.amr"),
+        "--errors", out], _json),
 }
 
 
