@@ -209,3 +209,24 @@ def test_dev_null_may_take_two_outputs(inputs: Path) -> None:
                            "--errors", "/dev/null"], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_an_error_about_another_file_passes_the_writer_unchanged(tmp_path: Path) -> None:
+    from mrp.io.write import OutputError, output
+
+    target = tmp_path / "out.txt"
+    target.write_text("good", encoding="utf-8")
+    with pytest.raises(FileNotFoundError):
+        with output(target) as stream:
+            stream.write("half")
+            open(tmp_path / "missing.txt", encoding="utf-8")  # reading an input fails: not this output's
+    assert target.read_text(encoding="utf-8") == "good"
+    assert sorted(os.listdir(tmp_path)) == ["out.txt"]
+    with pytest.raises(OutputError, match="^standard output: cannot write: No space left on device"):
+        with open("/dev/full", "w") as full:
+            saved, sys.stdout = sys.stdout, full
+            try:
+                with output("-") as stream:
+                    stream.write("x" * 100_000)
+            finally:
+                sys.stdout = saved
