@@ -114,3 +114,8 @@ def test_a_umr_constant_with_a_separator_is_one_value(separator: str) -> None:
     [graph] = mrp.read(UMR.format(separator), format="umr")
     assert [node.values for node in graph.nodes] == [None, [f"Ann{separator}Lee"]] or \
         [node.values for node in graph.nodes] == [[], [f"Ann{separator}Lee"]]
+
+
+def test_a_raw_control_character_does_not_stop_escapes_being_decoded() -> None:
+    [graph] = mrp.read('(a / name :op1 "x\x0c\\"y" :op2 "x\\"y")', format="amr")
+    assert graph.nodes[0].values == ['x\x0c"y', 'x"y']

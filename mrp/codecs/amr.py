@@ -79,7 +79,7 @@ def _constant(text: str) -> str:
     """The value of a Penman constant: a Quoted string for quoted text, else a Symbol."""
     if len(text) >= 2 and text.startswith('"') and text.endswith('"'):
         try:
-            value = json.loads(text)
+            value = json.loads(text, strict=False)  # raw control characters (a form feed) allowed
         except ValueError:
             value = text[1:-1]
         if not isinstance(value, str) or not is_unicode(value):
