@@ -8,8 +8,10 @@ import ujson
 
 #: At most this many characters of input are quoted in a message.
 EXCERPT = 60
-#: Control characters (line breaks included) are shown escaped when quoted.
-_CONTROL = {code: f"\\x{code:02x}" for code in [*range(0x20), 0x7F]}
+#: Control characters (line breaks included: C0, DEL, C1 such as U+0085, and U+2028/U+2029, which
+#: ``str.splitlines`` and many terminals take for line breaks) are shown escaped when quoted.
+_CONTROL = {code: f"\\x{code:02x}" for code in [*range(0x20), *range(0x7F, 0xA0)]}
+_CONTROL.update({code: f"\\u{code:04x}" for code in (0x2028, 0x2029)})
 
 
 def excerpt(text: str, limit: int = EXCERPT) -> str:

@@ -77,8 +77,8 @@ def run_blocks(work: Work, blocks: Sequence[Block], engine: Engine) -> List[Dict
     sizes = [_size(block) for block in blocks]
     todo: List[int] = []
     for b, block in enumerate(blocks):
-        found = engine.store.load(block_key(block)) if engine.store is not None else None
-        if found is not None and len(found.get("g", ())) == sizes[b]:
+        found = engine.store.load(block_key(block), sizes[b]) if engine.store is not None else None
+        if found is not None:
             results[b] = found
         else:
             todo.append(b)
@@ -96,15 +96,20 @@ def run_blocks(work: Work, blocks: Sequence[Block], engine: Engine) -> List[Dict
             engine.progress(Status(state["blocks"], len(blocks), state["pairs"], sum(sizes), state["scored"],
                                    time.monotonic() - start))
 
-    if todo and engine.client is not None:
-        from mrp.allpairs.cluster import run_on
+    try:
+        if todo and engine.client is not None:
+            from mrp.allpairs.cluster import run_on
 
-        run_on(engine.client, work, [blocks[b] for b in todo], lambda k, arrays: finished(todo[k], arrays))
-    elif todo:
-        local = replace(work, options=replace(work.options, run=replace(work.options.run or Execution(),
-                                                                        jobs=engine.jobs, progress=None)))
-        for b in todo:
-            finished(b, _local_block(local, blocks[b]))
+            run_on(engine.client, work, [blocks[b] for b in todo],
+                   lambda k, arrays: finished(todo[k], arrays))
+        elif todo:
+            local = replace(work, options=replace(work.options, run=replace(work.options.run or Execution(),
+                                                                            jobs=engine.jobs, progress=None)))
+            for b in todo:
+                finished(b, _local_block(local, blocks[b]))
+    finally:
+        if engine.store is not None:
+            engine.store.flush()
     return [result for result in results if result is not None]
 
 

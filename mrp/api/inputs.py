@@ -34,7 +34,7 @@ def _is_path(value: Any) -> bool:
 
 def _guess(text: str) -> str:
     """The format of text held in a string: MRP JSON lines, else Penman."""
-    for line in text.splitlines():
+    for line in text.split("\n"):
         stripped = line.strip()
         if stripped:
             return "mrp" if stripped.startswith("{") else "amr"

@@ -10,6 +10,7 @@ from mrp.api.inputs import Graphs, corpus_of, read_options
 from mrp.codecs import WriteOptions, infer_format, writer
 from mrp.errors import InputError, MRPWarning
 from mrp.graph import Graph
+from mrp.io.write import output
 from mrp.process.packed import live
 
 __all__ = ["ReadWarning", "read", "write"]
@@ -66,7 +67,7 @@ def write(graphs: Union[Graph, Iterable[Graph]], target: Union[str, os.PathLike[
         path = os.fspath(target)
         if path == "-":
             raise InputError("write to sys.stdout explicitly, not '-'")
-        with open(path, "w", encoding="utf-8", newline="\n") as stream:
+        with output(path, newline="\n") as stream:
             emit(graphs, stream, WriteOptions())
         return None
     emit(graphs, target, WriteOptions())

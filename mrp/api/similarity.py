@@ -21,6 +21,7 @@ from mrp.api.inputs import Graphs, corpus_of, read_options
 from mrp.api.scoring import _penman, _plan, _standardized
 from mrp.errors import InputError
 from mrp.io.corpus import Corpus
+from mrp.io.write import output
 from mrp.metrics import driver
 from mrp.process.packed import entries
 from mrp.process.worker import cpu_seconds
@@ -77,11 +78,8 @@ class Similarity:
 
     def save(self, path: str) -> None:
         """Write :meth:`arrays` to an ``.npz`` file (atomically)."""
-        directory = os.path.dirname(os.path.abspath(path))
-        temporary = os.path.join(directory, f".{os.path.basename(path)}.{os.getpid()}.tmp")
-        with open(temporary, "wb") as out:
+        with output(path, "wb") as out:
             np.savez_compressed(out, **self.arrays())  # type: ignore[arg-type]
-        os.replace(temporary, path)
 
     def summary(self) -> Dict[str, Any]:
         """The report: what was computed, how exactly, and how fast."""

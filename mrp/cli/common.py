@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import stat
 import sys
 import warnings
 from typing import Any, Callable, Iterable, List, NoReturn, Optional, Sequence, Set
@@ -181,6 +182,8 @@ def refuse_overwrite(program: str, outputs: Iterable[Optional[str]], inputs: Ite
     another output (one would overwrite the other)."""
     named = [path for path in outputs if path]
     for k, output in enumerate(named):
+        if _device(output):  # /dev/null for two outputs: nothing is overwritten
+            continue
         for other in named[k + 1:]:
             if output != "-" and (os.path.realpath(output) == os.path.realpath(other) or (
                     os.path.exists(output) and os.path.exists(other) and os.path.samefile(output, other))):
@@ -192,6 +195,14 @@ def refuse_overwrite(program: str, outputs: Iterable[Optional[str]], inputs: Ite
         for path in existing:
             if os.path.samefile(output, path):
                 fail(program, f"{output}: is an input file; refusing to overwrite it (name another output)")
+
+
+def _device(path: str) -> bool:
+    """Whether a path names a character device (``/dev/null``, ``/dev/stdout`` on a terminal)."""
+    try:
+        return stat.S_ISCHR(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 class _Lines(logging.Handler):
@@ -253,6 +264,8 @@ def run(program: str, body: Callable[[List[str]], int], argv: Optional[List[str]
         sys.stdout.flush()
     except BrokenPipeError:
         _closed_pipe()
+    except OSError as error:  # the report, buffered until now, cannot be written (a full disk, /dev/full)
+        fail(program, f"standard output: cannot write: {error.strerror or error}")
     _end(code, argv)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from datetime import datetime, timezone
 from typing import Any, Dict, List, Optional
 
@@ -31,6 +30,7 @@ from mrp.codecs import WriteOptions, infer_format, writer
 from mrp.errors import FormatError
 from mrp.graph import Graph
 from mrp.io.load import read_corpus
+from mrp.io.write import output, write_text
 
 PROGRAM = "mrp-convert"
 #: The MRP format version written for graphs converted from other formats.
@@ -161,11 +161,8 @@ def main_body(argv: List[str]) -> int:
         graphs = drawable(graphs, errors, refuse)
     stamp(graphs, source)
     options_out = WriteOptions(errors=errors, skipped=skipped)
-    if args.output == "-":
-        write(graphs, sys.stdout, options_out)
-    else:
-        with open(args.output, "w", encoding="utf-8") as stream:
-            write(graphs, stream, options_out)
+    with output(args.output) as stream:
+        write(graphs, stream, options_out)
     converted = len(graphs) - len(unwritable)
     skipped_count = len(corpus.errors) + len(unwritable) + len(refused)
     if converted <= 0:
@@ -197,11 +194,7 @@ def _html(args: argparse.Namespace, source: str) -> int:
         warn(PROGRAM, "nothing converted (no graph selected)")
         return FATAL
     page = graphs_page(graphs, f"graphs of {corpus.name}")
-    if args.output == "-":
-        sys.stdout.write(page)
-    else:
-        with open(args.output, "w", encoding="utf-8", errors="replace") as stream:
-            stream.write(page)
+    write_text(args.output, page, errors="replace")
     return PROBLEMS if corpus.errors else OK
 
 

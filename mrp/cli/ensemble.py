@@ -8,6 +8,7 @@ from typing import Any, List, Optional
 
 from mrp.cli.common import fail, input_format, new_parser, reader_messages, refuse_overwrite, run
 from mrp.cli.similarity import Teller, jobs_of, pair_arguments, scoring_options
+from mrp.io.write import write_text
 
 PROGRAM = "mrp-ensemble"
 
@@ -59,9 +60,7 @@ def main_body(argv: List[str]) -> int:
                       progress=Teller(PROGRAM, not args.quiet), **scoring_options(args))
     write(result.graphs, args.output, format=args.format)
     report = result.report()
-    with open(args.report, "w", encoding="utf-8") as stream:
-        json.dump(report, stream, indent=1)
-        stream.write("\n")
+    write_text(args.report, json.dumps(report, indent=1) + "\n")
     summary = {key: value for key, value in report.items() if key != "sentences"}
     summary.update(output=args.output, report=args.report)
     print(json.dumps(summary))

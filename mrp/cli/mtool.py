@@ -33,6 +33,7 @@ from mrp.cli.common import (
 from mrp.cli.mtool_layout import layout, render
 from mrp.codecs import ReadOptions, WriteOptions, writer
 from mrp.io.load import Corpus, read_corpus, read_text
+from mrp.io.write import output
 from mrp.metrics.options import Execution, Options
 from mrp.metrics.pairing import Pairing
 from mrp.metrics.registry import evaluator
@@ -247,7 +248,7 @@ def _score(args: argparse.Namespace, metrics: List[str], pairing: Pairing, out: 
 
 
 def _write_errors(args: argparse.Namespace, pairing: Pairing, errors: Dict[str, object]) -> None:
-    with open(args.errors, "w", encoding="utf-8") as stream:
+    with output(args.errors) as stream:
         if args.write == "dot":
             writer("dot")([p.gold for p in pairing.pairs], stream, WriteOptions(errors=errors))
         else:
@@ -302,15 +303,11 @@ def main_body(argv: List[str]) -> int:
 
         validate_report(args.input, fmt, ReadOptions(None, text, not args.full, fmt == "amr"),
                         args.framework)
-    out = sys.stdout if args.output == "-" else open(args.output, "w", encoding="utf-8")
-    try:
+    with output(args.output) as out:
         if metrics:
             _score(args, metrics, _pairing(args, system, text), out)
         else:
             _write(args, system, out)
-    finally:
-        if out is not sys.stdout:
-            out.close()
     return FATAL if not metrics and args.write not in (None, "json") and not system.graphs else OK
 
 

@@ -22,6 +22,7 @@ from mrp.cli.common import (
 from mrp.cli.score_args import DEFAULT_TIMEOUT, PROGRAM, check, chosen, owner, parser
 from mrp.codecs import ReadOptions
 from mrp.io.load import Corpus, read_corpus
+from mrp.io.write import write_text
 from mrp.metrics.options import Execution, Options
 from mrp.metrics.pairing import Pairing
 from mrp.metrics.registry import canonical, evaluator, warm
@@ -136,21 +137,18 @@ def _evaluate(metric: str, pairing: Pairing, options: Options, args: argparse.Na
 
 def _write(args: argparse.Namespace, text: str, document: Dict[str, Any]) -> None:
     if args.output and args.output != "-":
-        with open(args.output, "w", encoding="utf-8") as stream:
-            stream.write(render(document))
+        write_text(args.output, render(document))
         if args.table:
-            sys.stdout.write(text)
+            write_text("-", text)
     else:
-        sys.stdout.write(text)
+        write_text("-", text)
 
 
 def write_errors(path: str, details: Dict[str, Any]) -> None:
     """The --errors file: one JSON document."""
     import json
 
-    with open(path, "w", encoding="utf-8") as stream:
-        json.dump(details, stream, ensure_ascii=False)
-        stream.write("\n")
+    write_text(path, json.dumps(details, ensure_ascii=False) + "\n")
 
 
 def _single(args: argparse.Namespace, metrics: List[str], pairing: Pairing, options: Options) -> None:

@@ -39,6 +39,7 @@ from mrp.codecs.base import (
     write_blocks,
 )
 from mrp.codecs.penman_frames import Frame, frames
+from mrp.codecs.penman_parse import mask, unmask
 from mrp.codecs.penman_parse import parse as plain_tree
 from mrp.codecs.penman_spacing import breaks
 from mrp.codecs.penman_write import Quoted, Symbol, penman_text, preorder
@@ -78,7 +79,7 @@ def _constant(text: str) -> str:
     """The value of a Penman constant: a Quoted string for quoted text, else a Symbol."""
     if len(text) >= 2 and text.startswith('"') and text.endswith('"'):
         try:
-            value = json.loads(text)
+            value = json.loads(text, strict=False)  # raw control characters (a form feed) allowed
         except ValueError:
             value = text[1:-1]
         if not isinstance(value, str) or not is_unicode(value):
@@ -147,10 +148,10 @@ def _tree(frame: Frame, close: bool) -> penman.Tree:
     """The Penman tree of a frame's text (with ``close``, closed where it was left open); Bad with
     the file line."""
     chunk = frame.chunk
-    text = chunk.text() + ")" * (frame.opened if close else 0)
+    text, masked = mask(chunk.text() + ")" * (frame.opened if close else 0))
     node = plain_tree(text)
     if node is not None:  # penman.parse would give the same tree, without warnings
-        return penman.Tree(node)
+        return penman.Tree(unmask(node, masked))
     with penman_warnings() as messages:
         try:
             tree = penman.parse(text)
@@ -166,7 +167,7 @@ def _tree(frame: Frame, close: bool) -> penman.Tree:
         message, _, shown = messages[0].partition(": ")
         number = next((line.number for line in chunk.lines if line.text == shown), chunk.first)
         raise Bad(f"Penman syntax error: {message.lower()}", number)
-    return tree
+    return penman.Tree(unmask(tree.node, masked), metadata=tree.metadata) if masked else tree
 
 
 #: role -> its label and ``normal`` (the same few hundred roles recur in every graph), constant text -> its
@@ -313,6 +314,17 @@ def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpti
 
 
 
+#: what ends a comment line as mrp reads it (and the white space around it)
+_LINE_END = re.compile(r"\s*[\r\n]\s*")
+
+
+def one_line(text: str) -> str:
+    """A text for a ``# ::snt`` line: as it is, except that a line break (and the white space around it)
+    becomes one space and white space at either end goes (the reader strips the value); every other
+    character (tabs, U+2028, U+0085, ``\\f``) reads back as itself."""
+    return _LINE_END.sub(" ", text).strip()
+
+
 def format_graph(graph: Graph) -> str:
     """The Penman text of one graph, with ``# ::id`` and ``# ::snt`` metadata lines."""
     try:
@@ -323,7 +335,7 @@ def format_graph(graph: Graph) -> str:
         raise cannot_write(graph, "Penman", error) from None
     body = penman_text(graph)
     if graph.input is not None:
-        header.append("# ::snt " + " ".join(graph.input.split()))
+        header.append("# ::snt " + one_line(graph.input))
     return "\n".join(header + [body])
 
 

@@ -42,13 +42,25 @@ class _Arc:
     dashed: bool = False
 
 
+#: control characters (C0 but tab, DEL, C1) and the Unicode line separators, shown as ``\\xNN`` / ``\\uNNNN``:
+#: Graphviz's XML parser refuses them in a label, and they would break the file's lines for other tools
+_CONTROL = {code: f"\\x{code:02x}" for code in [*range(0x09), *range(0x0A, 0x20), *range(0x7F, 0xA0)]}
+_CONTROL.update({code: f"\\u{code:04x}" for code in (0x2028, 0x2029)})
+_QUOTED_CONTROL = {code: "\\" + shown for code, shown in _CONTROL.items()}
+
+
 def _quote(text: str) -> str:
+    """A DOT double-quoted string: a backslash is escaped (Graphviz reads ``\\N``, ``\\G``, ``\\L`` ... in
+    labels as the node's name, the graph's, a line break), ``\\n`` and ``\\r`` are Graphviz's line breaks,
+    other control characters are shown escaped."""
     escaped = text.replace("\\", "\\\\").replace('"', '\\"')
-    return '"' + escaped.replace("\n", "\\n").replace("\r", "\\r") + '"'
+    return '"' + escaped.replace("\n", "\\n").replace("\r", "\\r").translate(_QUOTED_CONTROL) + '"'
 
 
 def _html(text: str, color: Optional[str] = None, bold: bool = False, italic: bool = False) -> str:
-    body = html.escape(text, quote=True) if text else " "
+    """An HTML-like label's text: markup escaped, a backslash as a character reference (so that Graphviz
+    never reads ``\\N`` as the node's name), control characters shown escaped."""
+    body = html.escape(text.translate(_CONTROL), quote=True).replace("\\", "&#92;") if text else " "
     if bold:
         body = f"<b>{body}</b>"
     if italic:

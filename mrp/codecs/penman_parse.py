@@ -12,9 +12,9 @@ ignores them.
 from __future__ import annotations
 
 import re
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
-__all__ = ["MAX_DEPTH", "parse"]
+__all__ = ["MAX_DEPTH", "mask", "parse", "unmask"]
 
 #: Deeper nesting is left to penman (whose recursion decides what such a graph gives).
 MAX_DEPTH = 200
@@ -107,3 +107,78 @@ def parse(text: str) -> Optional[Node]:
                 stack[-1][1].append((role, None))  # its node comes next
                 break
             return None  # a missing target (penman warns) or an unexpected token
+
+
+#: where the stand-ins of masked line separators are taken from (Supplementary Private Use Area-A)
+_STAND_INS = 0xF0000
+
+
+def mask(text: str) -> Tuple[str, Dict[str, str]]:
+    """The text with each line separator other than ``\\n`` inside a quoted string (U+2028, U+0085,
+    ``\\f``, ``\\r``, ...) replaced by a stand-in character that the text does not hold, and the stand-ins'
+    table.  A file's lines end at ``\\n`` only (as the original SMATCH tool reads them), but penman's lexer
+    splits its text with ``str.splitlines``, which would cut such a string in two; masked, the string stays
+    one token.  Outside strings the separators stay (penman takes them for white space, as everyone does).
+
+    Args:
+        text: Penman text.
+
+    Returns:
+        The masked text (of the same length) and the table stand-in -> separator (empty: nothing masked).
+    """
+    if _OTHER_BREAKS.search(text) is None:
+        return text, {}
+    table: Dict[str, str] = {}
+    chosen: Dict[str, str] = {}
+    pieces: List[str] = []
+    end = 0
+    code = _STAND_INS
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token[0] != '"' or _OTHER_BREAKS.search(token) is None:
+            continue
+        pieces.append(text[end:match.start()])
+        for separator in set(_OTHER_BREAKS.findall(token)) - set(chosen):
+            while chr(code) in text:
+                code += 1
+            chosen[separator] = chr(code)
+            table[chr(code)] = separator
+            code += 1
+        pieces.append(_OTHER_BREAKS.sub(lambda found: chosen[found.group()], token))
+        end = match.end()
+    pieces.append(text[end:])
+    return "".join(pieces), table
+
+
+def unmask(root: Any, table: Dict[str, str]) -> Any:
+    """A tree's node ``(variable, [(role, target), ...])`` with the stand-ins of :func:`mask` put back in
+    every text (variables, roles, concepts, constants), at any depth (without recursion).
+
+    Args:
+        root: the root node, as ``penman.parse(text).node`` or :func:`parse` gives it.
+        table: the stand-ins, as :func:`mask` gives them.
+
+    Returns:
+        The root node with the separators back (the same node when the table is empty).
+    """
+    if not table:
+        return root
+    pattern = re.compile("|".join(map(re.escape, table)))
+
+    def text(value: Any) -> Any:
+        return pattern.sub(lambda found: table[found.group()], value) if isinstance(value, str) else value
+
+    top: List[Any] = [None]
+    stack: List[Tuple[Any, List[Any], int, Optional[str]]] = [(root, top, 0, None)]
+    while stack:
+        node, parent, index, role = stack.pop()
+        edges: List[Any] = []
+        made = (text(node[0]), edges)
+        parent[index] = made if role is None else (role, made)
+        for label, target in node[1]:
+            if isinstance(target, tuple):
+                edges.append(None)
+                stack.append((target, edges, len(edges) - 1, text(label)))
+            else:
+                edges.append((text(label), text(target)))
+    return top[0]

@@ -13,7 +13,9 @@ from mrp import rules
 from mrp.codecs.base import Unwritable, cannot_write
 from mrp.graph import Graph
 
-_SYMBOL = re.compile(r'[^ \t\r\n\v\f"()/:~]+')
+#: an unquoted symbol: no white space and no line separator of any kind (penman's lexer splits its text
+#: with ``str.splitlines``), no quote, parenthesis, slash, colon or tilde
+_SYMBOL = re.compile(r'[^\s"()/:~]+')
 _NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 _MODES = frozenset({"imperative", "interrogative", "expressive"})
 

@@ -196,6 +196,17 @@ def _clean(cell: Any) -> str:
     return re.sub(r"[\t\n\r]", " ", value)
 
 
+def _cell(node: Node, what: str, value: Any) -> str:
+    """A node's lemma, pos or frame as its column; Unwritable for a value that would not read back as
+    itself: holding a tab or a line break, empty, or ``_`` (read as no value)."""
+    if value is None:
+        return "_"
+    text = str(value)
+    if text in ("", "_") or re.search(r"[\t\n\r]", text):
+        raise Unwritable(f"node {node.id} has {what} {excerpt(text)!r}, which SDP cannot hold")
+    return text
+
+
 def _check_size(graph: Graph, nodes: List[Node], text: Optional[str], predicates: int) -> None:
     """Unwritable unless every row would be a real token: a node, or a token of the input between
     nodes (tokens are non-empty spans, so the input has at most one per non-space character)."""
@@ -227,7 +238,7 @@ def _rows(graph: Graph) -> List[List[str]]:
             raise Unwritable(f"edge {edge.source} -> {edge.target} has attributes")
         if edge.source not in by_id or edge.target not in by_id:
             raise Unwritable(f"edge {edge.source} -> {edge.target} names no node")
-        if edge.label is None or not edge.label or re.search(r"\s", edge.label):
+        if edge.label is None or edge.label in ("", "_") or re.search(r"\s", edge.label):
             raise Unwritable(f"edge {edge.source} -> {edge.target} has label {edge.label!r}")
         if (edge.source, edge.target) in cells:
             raise Unwritable(f"two edges {edge.source} -> {edge.target} (SDP has one cell per pair)")
@@ -265,11 +276,11 @@ def _rows(graph: Graph) -> List[List[str]]:
         row = [
             str(k + 1),
             _clean(forms.get(k, "_")),
-            _clean(token.label if token is not None else None),
-            _clean(values.get("pos")),
+            _cell(token, "label", token.label) if token is not None else "_",
+            _cell(token, "pos", values.get("pos")) if token is not None else "_",
             "+" if k in tops else "-",
             "+" if k in predicates else "-",
-            _clean(values.get("frame")),
+            _cell(token, "frame", values.get("frame")) if token is not None else "_",
         ]
         row.extend(cells.get((p, k), "_") for p in predicates)
         rows.append(row)

@@ -51,14 +51,14 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass, field, replace
-from typing import Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, Union
+from dataclasses import dataclass, field
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from mrp.codecs import umr_document as annotation
-from mrp.codecs.amr import Quoted, Symbol, penman_text
-from mrp.codecs.base import Item, ReadOptions, WriteOptions, write_blocks
+from mrp.codecs.base import Item, ReadOptions
 from mrp.codecs.umr_frame import Block, blocks
 from mrp.codecs.umr_penman import sentence_graph
+from mrp.codecs.umr_write import format_graph, token_spans, write
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Graph, Placement, Relation
 from mrp.io.source import Line, display_name, read_lines
@@ -70,14 +70,7 @@ SPECIAL = annotation.SPECIAL
 LABELS = annotation.LABELS
 
 _LOG = logging.getLogger(__name__)
-_VARIABLE = re.compile(r'[^\s()/:"~]+')
 _DEFINITION = re.compile(r'\(\s*([^\s()/:"~]+)\s*/')
-#: roles whose values UMR writes unquoted (closed-class attributes)
-_SYMBOL_ROLES = frozenset({
-    "aspect", "modal-strength", "refer-number", "refer-person", "refer-definiteness", "polarity",
-    "mode", "polite", "degree", "quant", "value", "modal-predicate",
-})
-
 
 def _closed(lines: List[Line]) -> Optional[Tuple[Optional[str], List[Tuple[Relation, int]], int]]:
     """A document-level annotation read with up to three closing brackets added at its end (as the shared
@@ -312,83 +305,3 @@ def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpti
 
 
 # --------------------------------------------------------------------------- writing
-
-
-def _variables(graph: Graph, number: int) -> Dict[int, str]:
-    """The graph's own variables when every node has a distinct one, else fresh ``sN<letter>[k]`` ones."""
-    given = graph.variables or {}
-    names = [given.get(node.id) for node in graph.nodes]
-    if len(set(names)) == len(names) and all(name and _VARIABLE.fullmatch(name) for name in names):
-        return {node.id: given[node.id] for node in graph.nodes}
-    fresh: Dict[int, str] = {}
-    counts: Dict[str, int] = {}
-    for node in graph.nodes:
-        letters = [c for c in str(node.label or "x").lower() if "a" <= c <= "z"]
-        prefix = f"s{number}{letters[0] if letters else 'x'}"
-        counts[prefix] = counts.get(prefix, 0) + 1
-        fresh[node.id] = prefix if counts[prefix] == 1 else f"{prefix}{counts[prefix]}"
-    return fresh
-
-
-def _symbols(graph: Graph) -> Graph:
-    """A copy whose closed-class attribute values (``:aspect state``) are written unquoted."""
-    nodes = []
-    for node in graph.nodes:
-        values = [Symbol(value) if (isinstance(value, str) and not isinstance(value, (Quoted, Symbol))
-                                    and name in _SYMBOL_ROLES and _VARIABLE.fullmatch(value)) else value
-                  for name, value in zip(node.properties, node.values)]
-        nodes.append(replace(node, values=values))
-    return replace(graph, nodes=nodes)
-
-
-def token_spans(graph: Graph) -> Dict[int, List[Tuple[int, int]]]:
-    """Node id -> the token spans (from 1) its anchors cover in the whitespace tokens of the input."""
-    tokens = [(m.start(), m.end()) for m in re.finditer(r"\S+", graph.input or "")]
-    spans: Dict[int, List[Tuple[int, int]]] = {}
-    for node in graph.nodes:
-        for start, end in node.anchors or []:
-            covered = [k for k, (a, b) in enumerate(tokens, start=1) if a < end and start < b]
-            if covered:
-                spans.setdefault(node.id, []).append((covered[0], covered[-1]))
-    return spans
-
-
-def format_graph(graph: Graph, number: int = 1) -> str:
-    """One sentence block in the release layout; ``number``: the sentence number when the graph has no
-    placement.  FormatError when the graph cannot be written as UMR."""
-    if graph.framework not in (None, "umr", "amr"):
-        raise FormatError(f"cannot be written as UMR: framework {graph.framework} is not UMR",
-                          graph_id=graph.id, framework=graph.framework)
-    place = graph.document or Placement("d1", number, f"s{number}s0")
-    number = place.sentence
-    names = _variables(graph, number)
-    body = penman_text(_symbols(graph), names, indent=4)
-    words = (graph.input or "").split()
-    widths = [max(len(str(k)), len(word)) for k, word in enumerate(words, start=1)]
-    lines = ["#" * 80]
-    lines.extend(line for line in place.info if line.lstrip().startswith("#"))
-    lines.append(f"# :: snt{number}")
-    lines.append("Index: " + " ".join(str(k).ljust(w) for k, w in enumerate(widths, start=1)).rstrip())
-    lines.append("Words: " + " ".join(word.ljust(w) for word, w in zip(words, widths)).rstrip())
-    lines.extend(line for line in place.info if not line.lstrip().startswith("#"))
-    lines += ["", "# sentence level graph:", body, "", "# alignment:"]
-    spans = token_spans(graph)
-    lines.extend(f"{names[node.id]}: {annotation.format_spans(spans.get(node.id, []))}"
-                 for node in graph.nodes)
-    variable = place.variable
-    if variable is None and place.relations:
-        variable = f"s{number}s0"
-    lines += ["", "# document level annotation:", annotation.format_document(variable, place.relations)]
-    return "\n".join(lines).rstrip("\n") + "\n"
-
-
-def write(graphs: Iterable[Graph], out: TextIO, options: WriteOptions) -> None:
-    """Write sentence graphs as UMR blocks in the release layout."""
-    count = 0
-
-    def one(graph: Graph) -> str:
-        nonlocal count
-        count += 1
-        return format_graph(graph, count)
-
-    write_blocks(graphs, out, options, one, separator="\n\n")

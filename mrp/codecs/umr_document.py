@@ -161,10 +161,33 @@ def label_problem(relation: Relation) -> Optional[str]:
     return None
 
 
+#: a symbol and a role name of an annotation, as :func:`parse_document` reads them
+_SYMBOL = re.compile(r'[^\s()/:"]+')
+_ROLE = re.compile(r'[^\s()/:"]*')
+
+
+def unwritable(variable: Optional[str], relations: List[Relation]) -> Optional[str]:
+    """Why an annotation would not read back as itself (a variable, kind, label or end that is no single
+    token: white space, a line break, a parenthesis, slash, colon or quote in it), or None."""
+    if variable is not None and not _SYMBOL.fullmatch(variable):
+        return f"the sentence variable {variable!r} is not one symbol"
+    for relation in relations:
+        parts = (("list", relation.kind, _ROLE), ("label", relation.label, _ROLE),
+                 ("source", relation.source, _SYMBOL), ("target", relation.target, _SYMBOL))
+        for what, text, pattern in parts:
+            if not isinstance(text, str) or not pattern.fullmatch(text):
+                return f"document-level relation {what} {text!r} is not one token"
+    return None
+
+
 def format_document(variable: Optional[str], relations: List[Relation]) -> str:
-    """The text of a document-level annotation (empty for no variable and no relations)."""
+    """The text of a document-level annotation (empty for no variable and no relations); ValueError when it
+    would not read back as itself (see :func:`unwritable`)."""
     if variable is None and not relations:
         return ""
+    problem = unwritable(variable, relations)
+    if problem is not None:
+        raise ValueError(problem)
     parts = [f"({variable} / sentence"]
     kinds: List[str] = []
     for relation in relations:

@@ -33,6 +33,12 @@ _SECTION = re.compile(r"\s*#\s*(sentence\s+level\s+graph|alignment|document\s+le
 _WORDS = re.compile(r"\s*words\s*:(.*)$", re.IGNORECASE)
 _INDEX = re.compile(r"\s*index\s*:", re.IGNORECASE)
 
+def structural(text: str) -> bool:
+    """Whether a line is read as part of a block's frame (a rule, ``# :: sntN``, a section header, ``Index:``
+    or ``Words:``) rather than as a sentence-information line."""
+    return any(pattern.match(text) for pattern in (_RULE, _SNT, _SECTION, _WORDS, _INDEX))
+
+
 #: section header (lower case, single spaces) -> section name
 SECTIONS = {"sentence level graph": "graph", "alignment": "alignment",
             "document level annotation": "document"}

@@ -10,6 +10,7 @@ import penman
 from mrp.codecs.amr import penman_warnings, tree_graph
 from mrp.codecs.base import ReadOptions
 from mrp.codecs.framing import scan
+from mrp.codecs.penman_parse import mask, unmask
 from mrp.codecs.penman_spacing import breaks
 from mrp.codecs.umr_frame import Block
 from mrp.errors import FormatError, excerpt
@@ -121,7 +122,10 @@ def sentence_graph(block: Block, gid: str, options: ReadOptions) -> Graph:
     used = lines[:end] if end is not None else lines
     with penman_warnings() as messages:
         try:
-            tree = penman.parse("\n".join(line.text for line in used))
+            text, masked = mask("\n".join(line.text for line in used))
+            tree = penman.parse(text)
+            if masked:
+                tree = penman.Tree(unmask(tree.node, masked), metadata=tree.metadata)
             if messages:
                 message, _, text = messages[0].partition(": ")
                 number = next((line.number for line in used if line.text == text), used[0].number)

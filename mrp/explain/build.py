@@ -10,6 +10,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from mrp.explain.model import PairView, figures, graph_view, pair_view
 from mrp.explain.page import report
 from mrp.graph import Graph
+from mrp.io.write import write_text
 from mrp.metrics.base import Metric, Run
 
 
@@ -51,8 +52,7 @@ def write_scored(path: str, metric: Metric, run: Run, result: Dict[str, Any], ti
                       only=found[0] if found else None)
     else:
         page = report(found, result, heading, heading)
-    with open(path, "w", encoding="utf-8", errors="replace") as stream:
-        stream.write(page)
+    write_text(path, page, errors="replace")
     return len(found)
 
 

@@ -20,7 +20,7 @@ import os
 import stat
 import sys
 import tempfile
-from typing import IO, Iterator, Optional, Union
+from typing import IO, BinaryIO, ContextManager, Iterator, Literal, Optional, TextIO, Union, overload
 
 from mrp.errors import MRPError
 
@@ -43,6 +43,12 @@ def _umask() -> int:
     return mask
 
 
+def _foreign(error: OSError, *ours: str) -> bool:
+    """Whether an error raised in a ``with output(...)`` block names another file (reading an input, say):
+    it is not this output's failure and passes unchanged."""
+    return error.filename is not None and os.fspath(error.filename) not in ours
+
+
 def _target(path: str) -> str:
     """The path that is written: a symbolic link's final target (so the link stays a link)."""
     if os.path.islink(path):
@@ -63,15 +69,18 @@ def _special(path: str) -> bool:
     return not stat.S_ISREG(mode)
 
 
-@contextlib.contextmanager
-def output(
-    path: PathLike,
-    mode: str = "w",
-    *,
-    encoding: Optional[str] = "utf-8",
-    errors: Optional[str] = None,
-    newline: Optional[str] = None,
-) -> Iterator[IO]:
+@overload
+def output(path: PathLike, mode: Literal["w"] = "w", *, encoding: Optional[str] = "utf-8",
+           errors: Optional[str] = None, newline: Optional[str] = None) -> ContextManager[TextIO]: ...
+
+
+@overload
+def output(path: PathLike, mode: Literal["wb"], *, encoding: Optional[str] = "utf-8",
+           errors: Optional[str] = None, newline: Optional[str] = None) -> ContextManager[BinaryIO]: ...
+
+
+def output(path: PathLike, mode: str = "w", *, encoding: Optional[str] = "utf-8",
+           errors: Optional[str] = None, newline: Optional[str] = None) -> ContextManager[IO]:
     """A stream to write one file, replaced atomically when the ``with`` block ends without an error.
 
     Args:
@@ -81,23 +90,33 @@ def output(
         errors: the encoding's error handler (text mode only).
         newline: as for :func:`open` (text mode only).
 
-    Yields:
-        The stream to write to.
+    Returns:
+        A context manager whose value is the stream to write to.
 
     Raises:
         OutputError: the file could not be written (the message names it); the old file is kept.
     """
+    return _output(path, mode, encoding=encoding, errors=errors, newline=newline)
+
+
+@contextlib.contextmanager
+def _output(path: PathLike, mode: str, *, encoding: Optional[str], errors: Optional[str],
+            newline: Optional[str]) -> Iterator[IO]:
     if mode not in ("w", "wb"):
         raise ValueError(f"output mode must be 'w' or 'wb', not {mode!r}")
     binary = mode == "wb"
     name = os.fspath(path)
     if name == "-":
-        if binary:
-            yield sys.stdout.buffer
-            sys.stdout.buffer.flush()
-        else:
-            yield sys.stdout
-            sys.stdout.flush()
+        out: IO = sys.stdout.buffer if binary else sys.stdout
+        try:
+            yield out
+            out.flush()
+        except BrokenPipeError:  # the reader went away (`| head`): the command ends quietly
+            raise
+        except OSError as error:
+            if _foreign(error):
+                raise
+            raise OutputError(f"standard output: cannot write: {_reason(error)}") from None
         return
     target = _target(name)
     if _special(target):
@@ -110,6 +129,8 @@ def output(
             with direct:
                 yield direct
         except OSError as error:
+            if _foreign(error, target):
+                raise
             raise OutputError(f"{name}: cannot write: {_reason(error)}") from None
         return
     directory = os.path.dirname(target) or "."
@@ -137,6 +158,8 @@ def output(
         os.replace(temporary, target)
         done = True
     except OSError as error:
+        if _foreign(error, target, temporary):
+            raise
         raise OutputError(f"{name}: cannot write: {_reason(error)}; the old file, if any, is kept") from None
     finally:
         if not done:
