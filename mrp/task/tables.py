@@ -68,10 +68,11 @@ def markdown_table(board: Mapping[str, Any]) -> str:
 
 _LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
           "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "–": "--",
-          "†": r"\dag{}"}
+          "†": r"\dag{}", "|": r"\textbar{}", "<": r"\textless{}", ">": r"\textgreater{}"}
 
 
-def _tex(value: str) -> str:
+def tex(value: str) -> str:
+    """Text escaped for LaTeX."""
     return "".join(_LATEX.get(char, char) for char in value)
 
 
@@ -81,10 +82,10 @@ def latex_table(board: Mapping[str, Any]) -> str:
     header = _header(board)
     out = ["% " + line for line in notes(board)]
     out += [r"\begin{table}", r"\centering", r"\begin{tabular}{l" + "l" + "r" * (len(header) - 2) + "}",
-            r"\toprule", " & ".join(_tex(cell) for cell in header) + r" \\", r"\midrule"]
-    out.extend(" & ".join(_tex(cell) for cell in _cells(board, row)) + r" \\" for row in board["rows"])
+            r"\toprule", " & ".join(tex(cell) for cell in header) + r" \\", r"\midrule"]
+    out.extend(" & ".join(tex(cell) for cell in _cells(board, row)) + r" \\" for row in board["rows"])
     out += [r"\bottomrule", r"\end{tabular}",
-            r"\caption{" + _tex(" ".join(notes(board)[:3])) + "}", r"\end{table}"]
+            r"\caption{" + " ".join(tex(line) for line in notes(board)) + "}", r"\end{table}"]
     return "\n".join(out) + "\n"
 
 

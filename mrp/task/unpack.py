@@ -177,7 +177,7 @@ def _zip(path: str, into: str, limits: Limits, found: Unpacked) -> None:
                     raise UnpackError(f"{path}: member '{info.filename}': a file without a name is refused")
                 if stat.S_ISLNK(mode):
                     raise UnpackError(f"{path}: member '{name}': a link is refused")
-                if mode and not stat.S_ISREG(mode):
+                if stat.S_IFMT(mode) and not stat.S_ISREG(mode):  # no type bits: a plain file
                     raise UnpackError(f"{path}: member '{name}': a device, FIFO or other special file is "
                                       "refused")
                 if info.flag_bits & 0x1:
