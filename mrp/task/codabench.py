@@ -104,8 +104,8 @@ import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 input_dir, output_dir = sys.argv[1:3] if len(sys.argv) > 2 else ("/app/input", "/app/output")
-sys.exit(subprocess.call(["mrp-evaluate", "--task", os.path.join(here, "task.toml"), "--codabench",
-                          input_dir, output_dir]))
+sys.exit(subprocess.call([sys.executable, "-m", "mrp.cli.evaluate", "--task", os.path.join(here, "task.toml"),
+                          "--codabench", input_dir, output_dir]))
 '''
 
 

@@ -152,7 +152,13 @@ def _tar(path: str, into: str, limits: Limits, found: Unpacked) -> None:
                     _copy(stream, target, name, budget)
                 _place(found, path, name, target)
     except (tarfile.TarError, EOFError, OSError, zlib.error) as error:
-        raise UnpackError(f"{path}: not a readable tar archive: {error}") from None
+        raise UnpackError(f"{path}: not a readable tar archive: {_line(error)}") from None
+
+
+def _line(error: BaseException) -> str:
+    """An exception's message cut to its first line (tarfile lists every method it tried)."""
+    text = str(error).strip().splitlines()
+    return (text[0].rstrip(":") if text else type(error).__name__)[:200]
 
 
 def _members(archive: tarfile.TarFile) -> Iterator[tarfile.TarInfo]:
@@ -195,7 +201,7 @@ def _zip(path: str, into: str, limits: Limits, found: Unpacked) -> None:
                 _place(found, path, name, target)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, NotImplementedError,
             zlib.error) as error:
-        raise UnpackError(f"{path}: not a readable zip archive: {error}") from None
+        raise UnpackError(f"{path}: not a readable zip archive: {_line(error)}") from None
 
 
 def _folder(path: str, limits: Limits, found: Unpacked) -> None:
