@@ -11,12 +11,13 @@ from typing import Any, Dict
 
 import pytest
 
-from conftest import ROOT
 from mrp.task import plots
 from mrp.task.board import board
 from mrp.task.definition import load
 from mrp.task.evaluate import evaluate
 from mrp.task.page import detailed_page
+
+from conftest import ROOT
 
 DEMO = ROOT / "data" / "demo" / "task"
 

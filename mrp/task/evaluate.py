@@ -13,7 +13,7 @@ from mrp.io.corpus import Corpus
 from mrp.task.averaging import leaderboard_scores
 from mrp.task.definition import Task
 from mrp.task.files import FilePlan, Submission, gold_files, pair_files, submissions
-from mrp.task.scoring import Scored, read_gold, score_submission
+from mrp.task.scoring import Scored, read_gold, read_system, score_submission
 from mrp.task.unpack import unpack
 from mrp.validation import validate_file
 
@@ -129,7 +129,8 @@ def evaluate(task: Task, gold_folder: str, arguments: Sequence[str], workdir: st
         _validated(task, entry, names)
         if entry.refused:
             continue
+        system, notes = read_system(task, corpora, entry.system)
         for spec in task.metrics:
-            entry.scored[spec.key] = score_submission(task, spec, corpora, entry.system)
+            entry.scored[spec.key] = score_submission(task, spec, corpora, system, notes)
         entry.scores = leaderboard_scores(task, entry.scored, groups)
     return Evaluation(task, gold, groups, entries, corpora)

@@ -10,7 +10,7 @@ without nodes, and ``micro_average.pl`` would then leave that file's gold triple
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from mrp.codecs import ReadOptions
 from mrp.errors import InputError, ScoreError
@@ -25,7 +25,8 @@ from mrp.metrics.registry import module_of
 from mrp.report.signature import Statistics, signature
 from mrp.task.definition import MetricSpec, Task
 
-__all__ = ["Counts", "Item", "Scored", "options_of", "read_gold", "score_file", "score_submission"]
+__all__ = ["Counts", "Item", "Scored", "explained_pairs", "options_of", "read_gold", "read_system",
+           "score_file", "score_submission"]
 
 Counts = Tuple[int, int, int]
 
@@ -95,24 +96,33 @@ def _group(task: Task, name: str, framework: Optional[str]) -> str:
     return (framework or "none") if task.group == "framework" else task.group_of(name)
 
 
-def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus],
-                     system: Dict[str, Optional[str]]) -> Scored:
-    """Every gold file against the submission's file of the same name (None: scored as empty).
+def read_system(task: Task, gold: Dict[str, Corpus], system: Dict[str, Optional[str]]
+                ) -> Tuple[Dict[str, Corpus], List[str]]:
+    """The system corpus of each gold file (an empty corpus for a missing file, or one that cannot be used
+    at all), read once for every metric, and the notes on what could not be read."""
+    notes: List[str] = []
+    return {name: _system(name, system.get(name), task, notes) for name in gold}, notes
+
+
+def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus], system: Dict[str, Corpus],
+                     notes: Sequence[str] = ()) -> Scored:
+    """Every gold file against the submission's corpus of the same name.
 
     Args:
         task: the task.
         spec: the metric.
         gold: the gold corpora by file name.
-        system: the system file for each gold file name (None: missing, or scored as empty).
+        system: the system corpus for each gold file name (empty: missing, or scored as empty).
+        notes: what reading the system files found (kept with the result).
 
     Returns:
         The sentences' counts at the metric's primary path, in gold order, and the notes of the pairing.
     """
     path = registered(spec.metric).primary or ()
-    out = Scored(spec)
+    out = Scored(spec, notes=list(notes))
     frameworks = set()
     for name, corpus in gold.items():
-        done = score_file(spec, corpus, _system(name, system.get(name), task, out.notes))
+        done = score_file(spec, corpus, system[name])
         out.notes.extend(f"{name}: {note}" for note in done.pairing.notes)
         if done.pairing.unpaired:
             out.notes.append(f"{name}: {len(done.pairing.unpaired)} system graph(s) pair with no gold graph "
