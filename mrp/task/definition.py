@@ -117,6 +117,7 @@ def _get(table: Mapping[str, Any], name: str, kind: type, default: Any, where: s
 
 def _metrics(items: Any, where: str) -> Tuple[MetricSpec, ...]:
     from mrp.metrics.registry import canonical
+    from mrp.metrics.registry import metric as registered
 
     if not isinstance(items, list) or not items:
         raise InputError(f"{where}: a task needs at least one [[metrics]] table")
@@ -133,9 +134,9 @@ def _metrics(items: Any, where: str) -> Tuple[MetricSpec, ...]:
             name = canonical(name)
         except Exception as error:  # noqa: BLE001 - the registry's own message names the metric
             raise InputError(f"{where}: metric '{name}': {error}") from None
-        if name not in ("umatch", "mrp", "smatch", "ancast", "ucca", "edm", "sdp"):
-            raise InputError(f"{where}: metric '{name}' has no per-pair counts to sum (known here: umatch, "
-                             "mrp, smatch, ancast, ucca, edm, sdp)")
+        if registered(name).primary is None:
+            raise InputError(f"{where}: metric '{name}' has no per-sentence counts to sum into a task's "
+                             "figures (its figures are averages, not sums of counts)")
         out.append(MetricSpec(key, name, bool(_get(item, "compat", bool, False, where)),
                               _get(item, "label", str, "", where) or key))
     keys = [spec.key for spec in out]
