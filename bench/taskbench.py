@@ -34,7 +34,7 @@ def build(shared: Path, folder: Path) -> List[str]:
     sources = [(czech / f"{n}-gold.umr", czech / f"{n}-conv.umr") for n in ("pdt", "pdtsc", "pcedt")]
     sources += [(path, path) for path in sorted(english.glob("*.umr"))]
     gold = folder / "gold"
-    teams = {name: folder / name for name in ("conv", "gold", "partial")}
+    teams = {name: folder / "teams" / name for name in ("conv", "gold", "partial")}
     for path in [gold, *teams.values()]:
         path.mkdir(parents=True)
     for language in LANGUAGES:
