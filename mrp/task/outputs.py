@@ -68,7 +68,7 @@ def results(evaluation: Evaluation, board: Mapping[str, Any]) -> Dict[str, Any]:
                                      "groups": group_figures(found.items, evaluation.groups),
                                      "exact": sum(i.exact for i in found.items),
                                      "sentences": len(found.items),
-                                     "notes": found.notes}
+                                     "notes": found.notes, "pairing": found.pairing}
                                for key, found in entry.scored.items()}
             item["files"] = _files(entry)
         submissions.append(item)

@@ -50,6 +50,9 @@ class Scored:
     items: List[Item] = field(default_factory=list)
     notes: List[str] = field(default_factory=list)
     signature: str = ""
+    #: per file, the pairing's counts: gold sentences, those without a system sentence (scored as empty),
+    #: system sentences paired with none, system sentences that could not be read
+    pairing: Dict[str, Dict[str, int]] = field(default_factory=dict)
 
 
 def options_of(spec: MetricSpec, explain: bool = False) -> Options:
@@ -124,6 +127,9 @@ def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus], syst
     for name, corpus in gold.items():
         done = score_file(spec, corpus, system[name])
         out.notes.extend(f"{name}: {note}" for note in done.pairing.notes)
+        out.pairing[name] = {"sentences": len(done.pairing.pairs),
+                             "missing": sum(1 for item in done.pairing.pairs if item.null),
+                             "unpaired": len(done.pairing.unpaired), "invalid": len(done.pairing.invalid)}
         if done.pairing.unpaired:
             out.notes.append(f"{name}: {len(done.pairing.unpaired)} system graph(s) pair with no gold graph "
                              "(not scored)")
