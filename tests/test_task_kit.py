@@ -228,3 +228,25 @@ def test_mrp2019_scores_per_framework_and_macro_averages(tmp_path: Path) -> None
     assert entry.scores["mrp_f"] == pytest.approx((entry.scores["mrp_f_eds"] + entry.scores["mrp_f_psd"]) / 2)
     eds = [i for i in entry.scored["mrp"].items if i.group == "eds"]
     assert len(eds) == 89 and sum(i.counts[2] for i in eds) == 7572  # the proved optimum (reference/optimum)
+
+
+def test_bad_arguments_get_one_line_and_status_2(tmp_path: Path) -> None:
+    unknown = run_cli("evaluate", ["--task", "nope", "--gold", str(tmp_path), "--output", str(tmp_path / "o"),
+                                   str(tmp_path)])
+    assert unknown.code == 2 and unknown.err.count("\n") == 1 and "neither a shipped task" in unknown.err
+    modes = run_cli("evaluate", ["--task", "mrp2019", "--gold", str(tmp_path), str(tmp_path)])
+    assert modes.code == 2 and "give one of --output" in modes.err
+    empty = run_cli("evaluate", ["--task", "mrp2019", "--gold", str(tmp_path), "--output",
+                                 str(tmp_path / "o"), str(tmp_path)])
+    assert empty.code == 2 and "no gold file fits" in empty.err and "Traceback" not in empty.err
+    listed = run_cli("evaluate", ["--list-tasks"])
+    assert listed.code == 0 and listed.out.split() == shipped()
+
+
+def test_output_folders_of_teams_never_clash_with_the_evaluation_files() -> None:
+    from mrp.task.outputs import folder_name
+
+    taken = ["results.json"]
+    assert folder_name("results.json", taken) == "results.json_2"
+    assert folder_name("../..", taken) == "team" and folder_name("a b/c", taken) == "a_b_c"
+    assert folder_name("a b/c", taken) == "a_b_c_2"

@@ -106,7 +106,8 @@ def write_all(evaluation: Evaluation, board: Mapping[str, Any], folder: str) -> 
         write_text(path, content)
         written.append(path)
 
-    taken: List[str] = []
+    taken: List[str] = ["results.json", "detailed_results.html",
+                        *(f"leaderboard.{extension}" for extension in ("md", "tex", "csv", "html"))]
     for entry in evaluation.scored():
         sub = folder_name(entry.name, taken)
         os.makedirs(os.path.join(folder, sub), exist_ok=True)
