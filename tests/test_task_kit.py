@@ -173,10 +173,12 @@ def test_two_teams_tied_share_a_rank_and_a_group(tmp_path: Path) -> None:
     assert rows == [("baseline", 1, 1), ("alpha", 2, 2), ("zeta", 2, 2)]
     assert found["rows"][1]["p_baseline"] < 0.05 and found["rows"][2]["p_best"] < 0.05
     assert found["baseline"] == "baseline" and found["baseline_found"]
-    # the same numbers and ranks whatever the order of the submissions
+    # the same numbers and ranks whatever the order of the submissions and the number of processes
     again = evaluate(load("dmr2026-umr"), str(tmp_path / "gold"),
-                     [str(gold_copy), f"alpha={two}", f"zeta={one}"], str(tmp_path / "work2"))
+                     [str(gold_copy), f"alpha={two}", f"zeta={one}"], str(tmp_path / "work2"), jobs=2)
     assert board(again)["rows"] == found["rows"]
+    assert [e.scored["umatch_exact"].items for e in again.entries] == \
+        [evaluation.entries[k].scored["umatch_exact"].items for k in (2, 1, 0)]
 
 
 def test_the_command_writes_every_output_with_signatures_and_baseline(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import tempfile
 from typing import List, Optional
 
 from mrp.cli.common import FATAL, OK, PROBLEMS, new_parser, run, warn
+from mrp.process.forked import available_cpus
 
 PROGRAM = "mrp-evaluate"
 
@@ -49,6 +50,9 @@ def parser() -> argparse.ArgumentParser:
                    help="run as Codabench's scoring program (INPUT_DIR/ref, INPUT_DIR/res)")
     p.add_argument("--bundle", metavar="BUNDLE.zip",
                    help="write a Codabench competition bundle (needs --gold)")
+    p.add_argument("--jobs", metavar="N", default="auto",
+                   help="submissions scored at once, each in its own process (default auto: one per CPU); "
+                        "the numbers do not change")
     p.add_argument("--list-tasks", action="store_true", help="print the names of the shipped tasks")
     return p
 
@@ -89,17 +93,24 @@ def _main(argv: List[str]) -> int:
     if not args.submissions:
         warn(PROGRAM, "no submission given")
         return FATAL
-    return _local(task, args.gold, args.output, args.submissions)
+    try:
+        jobs = available_cpus() if args.jobs == "auto" else int(args.jobs)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        warn(PROGRAM, f"--jobs {args.jobs}: a positive number of processes, or auto")
+        return FATAL
+    return _local(task, args.gold, args.output, args.submissions, jobs)
 
 
-def _local(task: object, gold: str, output: str, submissions: List[str]) -> int:
+def _local(task: object, gold: str, output: str, submissions: List[str], jobs: int) -> int:
     from mrp.task.board import board
     from mrp.task.evaluate import evaluate
     from mrp.task.outputs import write_all
     from mrp.task.tables import markdown_table
 
     with tempfile.TemporaryDirectory(prefix="mrp-evaluate-") as workdir:
-        evaluation = evaluate(task, gold, submissions, workdir)  # type: ignore[arg-type]
+        evaluation = evaluate(task, gold, submissions, workdir, jobs)  # type: ignore[arg-type]
         found = board(evaluation)
         for entry in evaluation.entries:
             if entry.refused:

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Dict, List, Optional, Sequence
 
 from mrp.errors import InputError
 from mrp.io.corpus import Corpus
+from mrp.process.forked import Child, can_fork
 from mrp.task.averaging import leaderboard_scores
 from mrp.task.definition import Task
 from mrp.task.files import FilePlan, Submission, gold_files, pair_files, submissions
@@ -87,7 +89,33 @@ def _validated(task: Task, entry: Entry, shown_as: Dict[str, str]) -> None:
             entry.emptied.append(gold_name)
 
 
-def evaluate(task: Task, gold_folder: str, arguments: Sequence[str], workdir: str) -> Evaluation:
+def _scored(task: Task, gold: Dict[str, str], corpora: Dict[str, Corpus], groups: List[str], entry: Entry,
+            folder: str) -> Entry:
+    """One submission unpacked into ``folder``, validated, paired and scored (or refused)."""
+    os.makedirs(folder, exist_ok=True)
+    try:
+        found = unpack(entry.submission.path, folder, task.limits)
+    except InputError as error:
+        entry.refused = str(error)
+        return entry
+    entry.plan = pair_files(task, gold, found.files)
+    if entry.plan.refused:
+        entry.refused = f"{entry.submission.path}: {entry.plan.refused}"
+        return entry
+    names = {found.files[base]: os.path.join(entry.submission.path, member)
+             for base, member in found.members.items()}
+    _validated(task, entry, names)
+    if entry.refused:
+        return entry
+    system, notes = read_system(task, corpora, entry.system)
+    for spec in task.metrics:
+        entry.scored[spec.key] = score_submission(task, spec, corpora, system, notes)
+    entry.scores = leaderboard_scores(task, entry.scored, groups)
+    return entry
+
+
+def evaluate(task: Task, gold_folder: str, arguments: Sequence[str], workdir: str,
+             jobs: int = 1) -> Evaluation:
     """Evaluate submissions (folders, ``.tgz``/``.tar.gz`` or ``.zip``) against a gold folder.
 
     Args:
@@ -96,6 +124,8 @@ def evaluate(task: Task, gold_folder: str, arguments: Sequence[str], workdir: st
         arguments: the submissions (``TEAM=PATH`` names a team; see :mod:`mrp.task.files`).
         workdir: an empty folder the archives are unpacked into (kept by the caller while the evaluation's
             pages are drawn).
+        jobs: submissions scored at once, each in a forked process (the same numbers as one at a time; a
+            child that fails is scored again here).
 
     Returns:
         The evaluation: each submission's files, validation, refusal or scores.
@@ -110,27 +140,24 @@ def evaluate(task: Task, gold_folder: str, arguments: Sequence[str], workdir: st
     corpora = {name: read_gold(name, path, task) for name, path in gold.items()}
     groups = groups_of(task, corpora)
     entries = [Entry(item) for item in submissions(arguments, task)]
-    for number, entry in enumerate(entries):
-        if entry.submission.status:
-            continue
-        folder = os.path.join(workdir, str(number))
-        os.makedirs(folder)
-        try:
-            found = unpack(entry.submission.path, folder, task.limits)
-        except InputError as error:
-            entry.refused = str(error)
-            continue
-        entry.plan = pair_files(task, gold, found.files)
-        if entry.plan.refused:
-            entry.refused = f"{entry.submission.path}: {entry.plan.refused}"
-            continue
-        names = {found.files[base]: os.path.join(entry.submission.path, member)
-                 for base, member in found.members.items()}
-        _validated(task, entry, names)
-        if entry.refused:
-            continue
-        system, notes = read_system(task, corpora, entry.system)
-        for spec in task.metrics:
-            entry.scored[spec.key] = score_submission(task, spec, corpora, system, notes)
-        entry.scores = leaderboard_scores(task, entry.scored, groups)
+    todo = [k for k, entry in enumerate(entries) if not entry.submission.status]
+    folders = {k: os.path.join(workdir, str(k)) for k in todo}
+    if jobs > 1 and len(todo) > 1:
+        from mrp.solver.warmup import ready
+
+        ready(None)  # the kernels loaded once, before the fork, not in every child
+    if jobs > 1 and len(todo) > 1 and can_fork():
+        running: Dict[int, Child] = {}
+        pending = list(todo)
+        while pending or running:
+            while pending and len(running) < jobs:
+                k = pending.pop(0)
+                running[k] = Child(partial(_scored, task, gold, corpora, groups, entries[k], folders[k]))
+            k = next(iter(running))
+            result = running.pop(k).result()
+            entries[k] = result if isinstance(result, Entry) else \
+                _scored(task, gold, corpora, groups, Entry(entries[k].submission), folders[k])
+    else:
+        for k in todo:
+            entries[k] = _scored(task, gold, corpora, groups, entries[k], folders[k])
     return Evaluation(task, gold, groups, entries, corpora)
