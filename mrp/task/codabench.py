@@ -113,6 +113,7 @@ def dockerfile() -> str:
     """The scoring image: Python, mrp with its plot extra, and the solver's kernels compiled at build
     time (so that no submission pays for the compilation)."""
     return ("FROM python:3.11-slim\n"
+            "# mrp from the package index (or COPY a wheel of mrp-graphs into the image and install that)\n"
             f"RUN pip install --no-cache-dir \"mrp-graphs[plot]=={__version__}\"\n"
             "# compile the solver's kernels into the installed package's cache when the image is built\n"
             f"{WARM_UP}\n")
