@@ -1,6 +1,7 @@
 """The shared-task kit in `make bench`: a DMR-sized evaluation (7 "languages" x 30 files, 3 teams) built from
 the shared Czech and English UMR files, scored by ``mrp-evaluate`` end to end in a fresh process: cold (an
-empty numba cache: every kernel compiled) and warm (the cache kept; median of 3 runs).
+empty numba cache: every kernel compiled) and warm (the cache kept; median of 3 runs), wall and CPU seconds
+(the process and its children: on a shared machine CPU is the steadier figure).
 
 Each language's 30 gold files cycle through the Czech PDT-C gold files (pdt, pdtsc, pcedt) and the three
 English release files; team "conv" submits the Czech conversions (and the English files themselves), team
@@ -12,6 +13,7 @@ files fail the validator's level 1 (their layout), so the bench's task file scor
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -61,15 +63,18 @@ def build(shared: Path, folder: Path) -> List[str]:
     return ["--task", str(task), "--gold", str(gold), *arguments]
 
 
-def _timed(arguments: List[str], output: Path, cache: str) -> Tuple[float, str]:
+def _timed(arguments: List[str], output: Path, cache: str) -> Tuple[float, float, str]:
     environment = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "mrp.cli.evaluate", *arguments, "--output", str(output)],
                           capture_output=True, text=True, env=environment, check=False)
     wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1):
         raise SystemExit(f"bench: mrp-evaluate failed: {done.stderr.strip()[-500:]}")
-    return wall, done.stdout
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.stdout
 
 
 def run(shared: Path) -> None:
@@ -80,14 +85,16 @@ def run(shared: Path) -> None:
         folder = Path(tmp)
         arguments = build(shared, folder / "data")
         cache = str(folder / "numba-cache")
-        cold, _ = _timed(arguments, folder / "out-cold", cache)
-        print(f"  cold (kernels compiled)   {cold:8.1f} s", flush=True)
-        warm = []
+        cold, cold_cpu, _ = _timed(arguments, folder / "out-cold", cache)
+        print(f"  cold (kernels compiled)   {cold:8.1f} s wall {cold_cpu:8.1f} s CPU", flush=True)
+        warm, cpu = [], []
         board = ""
         for k in range(RUNS):
-            seconds, board = _timed(arguments, folder / f"out-{k}", cache)
+            seconds, used, board = _timed(arguments, folder / f"out-{k}", cache)
             warm.append(seconds)
-        print(f"  warm (median of {RUNS})        {statistics.median(warm):8.1f} s")
+            cpu.append(used)
+        print(f"  warm (median of {RUNS})        {statistics.median(warm):8.1f} s wall "
+              f"{statistics.median(cpu):8.1f} s CPU")
         print("\n  " + "\n  ".join(board.splitlines()[:5]))
 
 
