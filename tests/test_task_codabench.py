@@ -84,6 +84,17 @@ def test_the_scoring_program_runs_as_codabench_runs_it(tmp_path: Path) -> None:
     page = (run / "output" / "detailed_results.html").read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and "Content-Security-Policy" in page
     assert done.stdout.decode().splitlines()[0] == f"umatch_f: {scores['umatch_f']!r}"
+    # the submission as the zip a team uploads: the same scores
+    (run / "input" / "res" / "cs-0001.umr").rename(run / "cs-0001.umr")
+    (run / "input" / "res" / "cz-0002.umr").rename(run / "cz-0002.umr")
+    with zipfile.ZipFile(run / "input" / "res" / "team.zip", "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.write(run / "cs-0001.umr", "cs-0001.umr")
+        archive.write(run / "cz-0002.umr", "cz-0002.umr")
+    program = str(unpacked / "scoring_program" / "score.py")
+    again = subprocess.run([sys.executable, program, str(run / "input"), str(run / "output2")],
+                           capture_output=True, timeout=900)
+    assert again.returncode == 0, again.stderr.decode()[-2000:]
+    assert json.loads((run / "output2" / "scores.json").read_text()) == scores
 
 
 def test_a_refused_submission_fails_the_scoring_program_with_the_reason(tmp_path: Path) -> None:
