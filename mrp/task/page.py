@@ -103,7 +103,8 @@ def _worst(evaluation: Evaluation, entry: Entry) -> str:
     task = evaluation.task
     spec = next(s for s in task.metrics if f"{s.key}_f" == task.primary)
     items = [i for i in entry.scored[spec.key].items if i.counts[0] + i.counts[1]]
-    worst = sorted(items, key=lambda i: (float(prf(*i.counts)["f"]), i.file, i.id))[:WORST]
+    answered = [i for i in items if i.counts[1]] or items  # a missing or empty sentence shows nothing to fix
+    worst = sorted(answered, key=lambda i: (float(prf(*i.counts)["f"]), i.file, i.id))[:WORST]
     parts = []
     by_file: Dict[str, List[Item]] = {}
     for item in worst:
