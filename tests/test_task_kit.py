@@ -252,3 +252,23 @@ def test_output_folders_of_teams_never_clash_with_the_evaluation_files() -> None
     assert folder_name("results.json", taken) == "results.json_2"
     assert folder_name("../..", taken) == "team" and folder_name("a b/c", taken) == "a_b_c"
     assert folder_name("a b/c", taken) == "a_b_c_2"
+
+
+def test_policy_score_keeps_a_failing_file_and_extra_refuse_refuses(tmp_path: Path) -> None:
+    _czech(tmp_path / "gold", "gold", ["pcedt"])
+    broken = _czech(tmp_path / "broken", "conv", ["pcedt"])
+    text = (broken / "cs-0001.umr").read_text(encoding="utf-8")
+    (broken / "cs-0001.umr").write_text(text.replace("\n\n", "\n \n", 1), encoding="utf-8")
+    extra = _czech(tmp_path / "extra", "conv", ["pcedt"])
+    (extra / "cs-0002.umr").write_text("x\n")
+    source = load("dmr2026-umr").source
+    task_file = tmp_path / "lenient.toml"
+    task_file.write_text(source.replace('policy = "empty"', 'policy = "score"')
+                         .replace('extra = "ignore"', 'extra = "refuse"'), encoding="utf-8")
+    found = evaluate(load(str(task_file)), str(tmp_path / "gold"), [f"broken={broken}", f"extra={extra}"],
+                     str(tmp_path / "work"))
+    by_name = {entry.name: entry for entry in found.entries}
+    assert "cs-0001.umr" in by_name["broken"].invalid and not by_name["broken"].emptied
+    row = _reference("pcedt.tsv")["juːmæʧ"]
+    assert format(by_name["broken"].scores["umatch_f_cs"], ".15g") == row[8]  # scored as read
+    assert by_name["extra"].refused is not None and "cs-0002.umr" in by_name["extra"].refused
