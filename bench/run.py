@@ -17,6 +17,7 @@ counts pages shared after fork once) is reported as well.
 
 ``python bench/run.py --only NAME`` runs the suites whose name contains NAME
 (repeatable; ``readers`` for the reader table, ``library`` for the library in process (bench/library.py),
+``kit`` for mrp-evaluate on a DMR-sized evaluation (bench/taskbench.py),
 ``umr`` for juːmæʧ on Czech dtest against compare_umr.pl when $UMRTOOLS names its folder (bench/umrbench.py),
 ``explain`` for the --explain report of the 1,368 coli pairs (bench/explainbench.py),
 ``similarity`` for all pairs of 1,000 coli graphs and MBSE (bench/simbench.py; MRP_BENCH_SIMILARITY=0 leaves
@@ -463,6 +464,10 @@ def main(argv: Optional[List[str]] = None) -> None:
         import umrbench  # type: ignore[import-not-found]
 
         umrbench.run(SHARED)
+    if chosen("shared-task kit"):
+        import taskbench  # type: ignore[import-not-found]
+
+        taskbench.run(SHARED)
     if chosen("similarity") and os.environ.get("MRP_BENCH_SIMILARITY") != "0":
         import simbench  # type: ignore[import-not-found]
 

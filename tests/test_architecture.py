@@ -24,7 +24,10 @@ LAYERS: Dict[str, int] = {
     # allpairs runs blocks of pairs through the metrics (similarity matrices, top-k, ensemble selection):
     # beside explain, below api (mrp.similarity, mrp.ensemble) and cli (mrp-similarity, mrp-ensemble)
     "allpairs": 9,
-    "api": 10, "cli": 11, "__main__": 12,
+    "api": 10,
+    # the shared-task kit (mrp-evaluate) scores through the metrics, ranks with the report's statistics and
+    # draws pairs with explain: above them and api, below cli
+    "task": 11, "cli": 12, "__main__": 13,
 }
 
 

@@ -40,6 +40,12 @@ def _head(title: str, key: str) -> str:
             f"<title>{text(title)}</title><style nonce=\"{key}\">{STYLE}</style></head>\n<body>{MARKERS}")
 
 
+def head(title: str, key: str) -> str:
+    """The start of a page under the report's Content-Security-Policy (``key``: the page's nonce), with its
+    style and arrow markers, up to the open ``<body>`` (for other pages drawn from scored pairs)."""
+    return _head(title, key)
+
+
 def _tail(key: str, data: Any) -> str:
     return (f'<script type="application/json" id="result">{script_json(data)}</script>\n'
             f'<script nonce="{key}">{SCRIPT}</script></body></html>\n')

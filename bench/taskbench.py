@@ -1,0 +1,102 @@
+"""The shared-task kit in `make bench`: a DMR-sized evaluation (7 "languages" x 30 files, 3 teams) built from
+the shared Czech and English UMR files, scored by ``mrp-evaluate`` end to end in a fresh process: cold (an
+empty numba cache: every kernel compiled) and warm (the cache kept; median of 3 runs), wall and CPU seconds
+(the process and its children: on a shared machine CPU is the steadier figure).
+
+Each language's 30 gold files cycle through the Czech PDT-C gold files (pdt, pdtsc, pcedt) and the three
+English release files; team "conv" submits the Czech conversions (and the English files themselves), team
+"gold" the gold files, team "partial" the conversions with every fifth file left out.  The English release
+files fail the validator's level 1 (their layout), so the bench's task file scores files as read
+(``policy = "score"``); everything else is dmr2026-umr's.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+from typing import List, Tuple
+
+LANGUAGES = ("cs", "en", "la", "zh", "ar", "nv", "xx")
+FILES = 30
+RUNS = 3
+
+
+def build(shared: Path, folder: Path) -> List[str]:
+    """The gold folder, the task file and the teams' archives; returns mrp-evaluate's arguments."""
+    czech = shared / "data" / "umr" / "czech-pdtc"
+    english = shared / "data" / "umr" / "english"
+    sources = [(czech / f"{n}-gold.umr", czech / f"{n}-conv.umr") for n in ("pdt", "pdtsc", "pcedt")]
+    sources += [(path, path) for path in sorted(english.glob("*.umr"))]
+    gold = folder / "gold"
+    teams = {name: folder / "teams" / name for name in ("conv", "gold", "partial")}
+    for path in [gold, *teams.values()]:
+        path.mkdir(parents=True)
+    for language in LANGUAGES:
+        for k in range(FILES):
+            name = f"{language}-{k + 1:04d}.umr"
+            truth, system = sources[k % len(sources)]
+            shutil.copyfile(truth, gold / name)
+            shutil.copyfile(system, teams["conv"] / name)
+            shutil.copyfile(truth, teams["gold"] / name)
+            if k % 5:
+                shutil.copyfile(system, teams["partial"] / name)
+    arguments = []
+    for name, path in teams.items():
+        archive = folder / f"{name}.tgz"
+        with tarfile.open(archive, "w:gz") as packed:
+            for item in sorted(path.iterdir()):
+                packed.add(item, arcname=item.name)
+        arguments.append(str(archive))
+    from mrp.task.definition import load
+
+    task = folder / "bench.toml"
+    task.write_text(load("dmr2026-umr").source.replace('policy = "empty"', 'policy = "score"'),
+                    encoding="utf-8")
+    return ["--task", str(task), "--gold", str(gold), *arguments]
+
+
+def _timed(arguments: List[str], output: Path, cache: str) -> Tuple[float, float, str]:
+    environment = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "mrp.cli.evaluate", *arguments, "--output", str(output)],
+                          capture_output=True, text=True, env=environment, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"bench: mrp-evaluate failed: {done.stderr.strip()[-500:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.stdout
+
+
+def run(shared: Path) -> None:
+    """Print the table: cold and warm wall time of the whole evaluation, and its leaderboard's first rows."""
+    print(f"\nShared-task kit: mrp-evaluate, {len(LANGUAGES)} languages x {FILES} files, 3 teams "
+          "(compat and exact juːmæʧ, validation, leaderboards, detailed page)\n", flush=True)
+    with tempfile.TemporaryDirectory(prefix="mrp-taskbench-") as tmp:
+        folder = Path(tmp)
+        arguments = build(shared, folder / "data")
+        cache = str(folder / "numba-cache")
+        cold, cold_cpu, _ = _timed(arguments, folder / "out-cold", cache)
+        print(f"  cold (kernels compiled)   {cold:8.1f} s wall {cold_cpu:8.1f} s CPU", flush=True)
+        warm, cpu = [], []
+        board = ""
+        for k in range(RUNS):
+            seconds, used, board = _timed(arguments, folder / f"out-{k}", cache)
+            warm.append(seconds)
+            cpu.append(used)
+        print(f"  warm (median of {RUNS})        {statistics.median(warm):8.1f} s wall "
+              f"{statistics.median(cpu):8.1f} s CPU")
+        print("\n  " + "\n  ".join(board.splitlines()[:5]))
+
+
+if __name__ == "__main__":
+    run(Path(__file__).resolve().parents[2] / "shared")

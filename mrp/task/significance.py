@@ -1,0 +1,94 @@
+"""Intervals and paired tests of a task's figures, resampling sentences.
+
+A group's figure (a micro F) and an overall ``micro`` figure use :mod:`mrp.report.stats` as it is (the
+percentile bootstrap, the paired bootstrap test).  An overall ``macro`` figure (the mean of the groups' F)
+is resampled **within each group** (a stratified bootstrap: every replicate keeps each group's number of
+sentences, so that the mean stays a mean over the same groups); its paired test is the same two-sided paired
+bootstrap as :func:`mrp.report.stats.paired_test` (``|d* - d| >= |d|``, p = (k + 1) / (n + 1)), the
+sentences of both systems resampled together.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Sequence, Tuple
+
+import numpy as np
+
+from mrp.report.stats import bootstrap, paired_test
+from mrp.task.definition import Task
+from mrp.task.scoring import Item
+
+__all__ = ["arrays", "interval", "test"]
+
+_EPS = 1e-12
+
+
+def arrays(items: Sequence[Item], groups: Sequence[str]) -> Dict[str, np.ndarray]:
+    """Per group, its sentences' (g, s, c) as an (items, 3) array in gold order."""
+    rows: Dict[str, List[Tuple[int, int, int]]] = {group: [] for group in groups}
+    for item in items:
+        rows.setdefault(item.group, []).append(item.counts)
+    return {group: np.array(found, dtype=np.int64).reshape(len(found), 3) for group, found in rows.items()}
+
+
+def _f(sums: np.ndarray) -> np.ndarray:
+    """F of (replicates, 3) summed counts, 0.0 where undefined (P = c/s, R = c/g)."""
+    g, s, c = sums[:, 0], sums[:, 1], sums[:, 2]
+    p = np.divide(c, s, out=np.zeros(len(c)), where=s != 0)
+    r = np.divide(c, g, out=np.zeros(len(c)), where=g != 0)
+    total = p + r
+    return np.divide(2 * p * r, total, out=np.zeros(len(c)), where=total != 0)
+
+
+def _macro(per_group: Sequence[np.ndarray], weights: Sequence[np.ndarray]) -> np.ndarray:
+    values = [_f(w @ array.astype(np.float64)) for array, w in zip(per_group, weights)]
+    return np.mean(values, axis=0) if values else np.zeros(0)
+
+
+def _weights(rng: np.random.Generator, n: int, sizes: Sequence[int]) -> List[np.ndarray]:
+    out = []
+    for size in sizes:
+        if not size:
+            out.append(np.zeros((n, 0)))
+            continue
+        draws = rng.integers(0, size, size=(n, size))
+        flat = (draws + (np.arange(n, dtype=np.int64) * size)[:, None]).ravel()
+        out.append(np.bincount(flat, minlength=n * size).reshape(n, size).astype(np.float64))
+    return out
+
+
+def interval(task: Task, items: Sequence[Item], groups: Sequence[str], group: str = "") -> List[float]:
+    """The bootstrap interval of a group's F (``group``) or of the overall F (``group`` empty)."""
+    found = arrays(items, groups)
+    if group or task.overall == "micro":
+        array = found[group] if group else np.concatenate([found[name] for name in groups] or
+                                                           [np.zeros((0, 3), dtype=np.int64)])
+        return list(bootstrap({(): array}, task.bootstrap, task.seed, task.confidence)[()]["micro"]["f"])
+    rng = np.random.default_rng(task.seed)
+    per_group = [found[name] for name in groups]
+    values = _macro(per_group, _weights(rng, task.bootstrap, [len(a) for a in per_group]))
+    low, high = np.quantile(values, [(1 - task.confidence) / 2, (1 + task.confidence) / 2])
+    return [float(low), float(high)]
+
+
+def test(task: Task, first: Sequence[Item], second: Sequence[Item], groups: Sequence[str],
+         group: str = "") -> float:
+    """The p-value of the difference between two submissions' F of a group (or overall), on the same
+    sentences."""
+    a, b = arrays(first, groups), arrays(second, groups)
+    if group or task.overall == "micro":
+        names = [group] if group else list(groups)
+        left = np.concatenate([a[name] for name in names])
+        right = np.concatenate([b[name] for name in names])
+        return paired_test(left, right, task.bootstrap, task.seed)
+    names = list(groups)
+    firsts, seconds = [a[name] for name in names], [b[name] for name in names]
+    if any(x.shape != y.shape for x, y in zip(firsts, seconds)):
+        raise ValueError("the two submissions must be scored on the same sentences")
+    full = [np.ones((1, len(x))) for x in firsts]
+    observed = float(_macro(firsts, full)[0] - _macro(seconds, full)[0]) if names else 0.0
+    rng = np.random.default_rng(task.seed)
+    weights = _weights(rng, task.bootstrap, [len(x) for x in firsts])
+    deltas = _macro(firsts, weights) - _macro(seconds, weights) - observed
+    hits = int(np.count_nonzero(np.abs(deltas) >= abs(observed) - _EPS))
+    return (hits + 1) / (task.bootstrap + 1)

@@ -1,0 +1,112 @@
+"""Codabench: the bundle mrp-evaluate writes (competition.yaml's leaderboard columns, the scoring program
+and its metadata, the reference data, the Dockerfile), and its scoring program run as Codabench runs it
+(``python score.py INPUT OUTPUT`` with INPUT/ref and INPUT/res), its scores.json keys equal to the columns."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from typing import List
+
+from conftest import run_cli, shared_file
+
+
+def _gold(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    source = shared_file("data", "umr", "czech-pdtc")
+    shutil.copyfile(source / "pcedt-gold.umr", folder / "cs-0001.umr")
+    shutil.copyfile(source / "pdtsc-gold.umr", folder / "cz-0002.umr")
+    return folder
+
+
+def _columns(yaml: str) -> List[str]:
+    """The leaderboard column keys of a competition.yaml (the keys under 'columns:')."""
+    block = yaml[yaml.index("    columns:"):]
+    return re.findall(r"^        key: (\S+)$", block, re.MULTILINE)
+
+
+def _bundle(tmp_path: Path) -> Path:
+    bundle = tmp_path / "bundle.zip"
+    done = run_cli("evaluate", ["--task", "dmr2026-umr", "--bundle", str(bundle), "--gold",
+                                str(_gold(tmp_path / "gold"))])
+    assert done.code == 0, done.err
+    assert "competition.yaml" in done.out.split()
+    unpacked = tmp_path / "bundle"
+    with zipfile.ZipFile(bundle) as archive:
+        archive.extractall(unpacked)
+    return unpacked
+
+
+def test_the_bundle_holds_the_competition_the_program_the_data_and_the_image(tmp_path: Path) -> None:
+    unpacked = _bundle(tmp_path)
+    yaml = (unpacked / "competition.yaml").read_text(encoding="utf-8")
+    assert "version: 2" in yaml and "scoring_program: scoring_program" in yaml
+    assert "reference_data: reference_data" in yaml and "enable_detailed_results: true" in yaml
+    assert _columns(yaml) == ["umatch_f", "umatch_f_cs", "umatch_f_cz", "umatch_exact_f", "umatch_exact_f_cs",
+                              "umatch_exact_f_cz"]
+    metadata = (unpacked / "scoring_program" / "metadata.yaml").read_text()
+    assert metadata.startswith("command: python3 /app/program/score.py /app/input /app/output")
+    assert (unpacked / "scoring_program" / "task.toml").read_text().startswith("# The First UMR Parsing")
+    assert sorted(p.name for p in (unpacked / "reference_data").iterdir()) == ["cs-0001.umr", "cz-0002.umr"]
+    docker = (unpacked / "Dockerfile").read_text()
+    assert "pip install" in docker and "mrp-graphs[plot]" in docker
+    warm = [line for line in docker.splitlines() if line.endswith("# WARM-UP")]
+    assert len(warm) == 1 and warm[0].startswith("RUN python -c")
+    code = warm[0][len('RUN python -c "'):warm[0].rindex('"')]
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=600)
+    assert done.returncode == 0, done.stderr.decode()[-1000:]
+
+
+def test_the_scoring_program_runs_as_codabench_runs_it(tmp_path: Path) -> None:
+    unpacked = _bundle(tmp_path)
+    columns = _columns((unpacked / "competition.yaml").read_text(encoding="utf-8"))
+    source = shared_file("data", "umr", "czech-pdtc")
+    run = tmp_path / "run"
+    shutil.copytree(unpacked / "reference_data", run / "input" / "ref")
+    (run / "input" / "res").mkdir()
+    shutil.copyfile(source / "pcedt-conv.umr", run / "input" / "res" / "cs-0001.umr")
+    shutil.copyfile(source / "pdtsc-conv.umr", run / "input" / "res" / "cz-0002.umr")
+    (run / "output").mkdir()
+    done = subprocess.run([sys.executable, str(unpacked / "scoring_program" / "score.py"), str(run / "input"),
+                           str(run / "output")], capture_output=True, timeout=900)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    scores = json.loads((run / "output" / "scores.json").read_text())
+    assert list(scores) == columns
+    assert all(isinstance(value, float) and 0.0 < value < 1.0 for value in scores.values())
+    reference = (shared_file("reference", "umrtools", "compare", "pcedt.tsv").read_text(encoding="utf-8"))
+    row = next(line.split("\t") for line in reference.splitlines() if line.startswith("juːmæʧ"))
+    assert format(scores["umatch_f_cs"], ".15g") == row[8]
+    page = (run / "output" / "detailed_results.html").read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "Content-Security-Policy" in page
+    assert done.stdout.decode().splitlines()[0] == f"umatch_f: {scores['umatch_f']!r}"
+    # the submission as the zip a team uploads: the same scores
+    (run / "input" / "res" / "cs-0001.umr").rename(run / "cs-0001.umr")
+    (run / "input" / "res" / "cz-0002.umr").rename(run / "cz-0002.umr")
+    with zipfile.ZipFile(run / "input" / "res" / "team.zip", "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.write(run / "cs-0001.umr", "cs-0001.umr")
+        archive.write(run / "cz-0002.umr", "cz-0002.umr")
+    program = str(unpacked / "scoring_program" / "score.py")
+    again = subprocess.run([sys.executable, program, str(run / "input"), str(run / "output2")],
+                           capture_output=True, timeout=900)
+    assert again.returncode == 0, again.stderr.decode()[-2000:]
+    assert json.loads((run / "output2" / "scores.json").read_text()) == scores
+
+
+def test_a_refused_submission_fails_the_scoring_program_with_the_reason(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    _gold(run / "input" / "ref")
+    (run / "input" / "res").mkdir()
+    (run / "input" / "res" / "team.tgz").write_bytes(b"not a tar archive")
+    done = run_cli("evaluate", ["--task", "dmr2026-umr", "--codabench", str(run / "input"),
+                                str(run / "output")])
+    assert done.code == 1 and done.out == ""
+    assert done.err.count("\n") == 1 and "team.tgz: not a readable tar archive" in done.err
+    assert not (run / "output" / "scores.json").exists()
+    missing = run_cli("evaluate", ["--task", "dmr2026-umr", "--codabench", str(tmp_path / "nowhere"),
+                                   str(run / "output")])
+    assert missing.code == 1 and "ref: missing" in missing.err

@@ -1,0 +1,73 @@
+"""detailed_results.html: self-contained under the --explain report's Content-Security-Policy (every style and
+script under the page's nonce, no inline style attribute, nothing loaded), its tables, plots (matplotlib, or
+a note without it), each team's worst sentences drawn, and in headless Chromium its script runs without an
+error."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Dict
+
+import pytest
+
+from mrp.task import plots
+from mrp.task.board import board
+from mrp.task.definition import load
+from mrp.task.evaluate import evaluate
+from mrp.task.page import detailed_page
+
+from conftest import ROOT
+
+DEMO = ROOT / "data" / "demo" / "task"
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Dict[str, Any]:
+    work = tmp_path_factory.mktemp("work")
+    evaluation = evaluate(load("dmr2026-umr"), str(DEMO / "gold"),
+                          [str(DEMO / "team-a"), f"baseline={DEMO / 'team-b'}"], str(work))
+    return {"evaluation": evaluation, "board": board(evaluation)}
+
+
+def _policy_kept(page: str) -> None:
+    policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page)
+    assert policy is not None and "default-src &#39;none&#39;" in policy.group(1)
+    key = re.search(r"nonce-([A-Za-z0-9_-]+)", policy.group(1))
+    assert key is not None
+    for tag in re.findall(r"<(?:script|style)\b[^>]*>", page):
+        assert f'nonce="{key.group(1)}"' in tag or 'type="application/json"' in tag, tag
+    assert not re.search(r"\sstyle=\"", page)  # the policy would block an inline style attribute
+    assert not re.search(r"\s(?:src|href)=\"(?:https?:|//)", page)
+
+
+def test_the_page_is_self_contained_with_tables_and_pictures(demo: Dict[str, Any]) -> None:
+    page = detailed_page(demo["evaluation"], demo["board"])
+    _policy_kept(page)
+    assert page.count('<table class="fig"><caption>umatch: ') == 2  # one table per language
+    assert "<caption>umatch_exact: en</caption>" in page
+    assert page.count('<article class="pair"') >= 2 and '<svg class="g"' in page  # worst sentences drawn
+    assert "Baseline: baseline." in page and "signature umatch" in page
+
+
+def test_plots_are_inline_svg_with_matplotlib_and_a_note_without(demo: Dict[str, Any],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(plots, "available", lambda: False)
+    page = detailed_page(demo["evaluation"], demo["board"])
+    assert "Plots need matplotlib" in page and "<figure class=\"plot\">" not in page
+    monkeypatch.undo()
+    pytest.importorskip("matplotlib")
+    page = detailed_page(demo["evaluation"], demo["board"])
+    _policy_kept(page)
+    assert page.count('<figure class="plot"><svg') == 2
+
+
+def test_the_page_runs_in_chromium(demo: Dict[str, Any], tmp_path: Path) -> None:
+    from test_explain_browser import browse, chromium, ran
+
+    chromium()
+    path = tmp_path / "detailed_results.html"
+    path.write_text(detailed_page(demo["evaluation"], demo["board"]), encoding="utf-8")
+    dom = browse(path.resolve().as_uri(), "--dump-dom")
+    assert ran(dom)
+    assert "team-a" in dom and "<svg" in dom
