@@ -55,6 +55,8 @@ class Options:
     #: pairs the search leaves open go to the mixed-integer program (False: ``--no-mip``)
     mip: bool = True
     smatch_compat: bool = False
+    #: SMATCH: count Smatch++ 1.8.0's triples of this -graph_type ("generic", "amr"; mrp.metrics.smatchpp)
+    smatchpp_compat: Optional[str] = None
     #: SMATCH and MRP on documents: "sentence" restricts the alignment to within sentences (docSmatch's
     #: restriction; mrp.metrics.seed), "none" aligns the whole document
     doc_align: str = "none"
