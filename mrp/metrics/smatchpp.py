@@ -26,7 +26,7 @@ F is then Smatch++'s own (it prints percent with two decimals).
 from __future__ import annotations
 
 from collections import Counter
-from typing import Dict, Hashable, List, Tuple
+from typing import Callable, Dict, Hashable, List, Sequence, Tuple
 
 from mrp.codecs.penman_write import Quoted
 from mrp.errors import MRPError
@@ -35,8 +35,9 @@ from mrp.metrics.base import Parameter, Run
 from mrp.metrics.options import Options
 from mrp.metrics.smatch_penman import Local, Relations
 
-__all__ = ["DEREIFY", "GRAPH_TYPES", "SMATCHPP_COMPAT", "Triple", "check_compat", "read", "smatchpp_status",
-           "smatchpp_triples", "standardize"]
+__all__ = ["DEREIFY", "GRAPH_TYPES", "SMATCHPP_COMPAT", "STEPS", "Triple", "check_compat", "concept_root",
+           "deduplicated", "deinverted", "dereified", "domain_as_mod", "read", "renamed", "smatchpp_status",
+           "smatchpp_triples", "solver_triples", "standardize", "unquoted"]
 
 #: Smatch++'s graph types (its ``-graph_type``) that the option reproduces
 GRAPH_TYPES = ("generic", "amr")
@@ -117,6 +118,11 @@ def read(graph: Graph) -> List[Triple]:
     return triples
 
 
+def unquoted(triples: List[Triple]) -> List[Triple]:
+    """Everything lowercased, every ``"`` and ``'`` removed (Smatch++'s first two steps)."""
+    return [(_plain(s), _plain(r), _plain(t)) for s, r, t in triples]
+
+
 def _plain(text: str) -> str:
     return text.lower().replace('"', "").replace("'", "")
 
@@ -125,7 +131,7 @@ def _concepts(triples: List[Triple]) -> Dict[str, str]:
     return {source: target for source, role, target in triples if role == INSTANCE}
 
 
-def _renamed(triples: List[Triple]) -> List[Triple]:
+def renamed(triples: List[Triple]) -> List[Triple]:
     """Variables renamed as Smatch++ renames them (first letter of the concept, numbered; never a constant):
     a constant that equals a variable's old name is taken for that variable."""
     concepts = _concepts(triples)
@@ -146,21 +152,25 @@ def _renamed(triples: List[Triple]) -> List[Triple]:
             for source, role, target in triples]
 
 
-def _deinverted(triple: Triple) -> Triple:
-    source, role, target = triple
-    flips = 0
-    while role.endswith("-of"):
-        role, flips = role[:-3], flips + 1
-    return (target, role, source) if flips % 2 else (source, role, target)
+def deinverted(triples: List[Triple]) -> List[Triple]:
+    """Every role ending in ``-of`` loses each ``-of``; an odd number of them turns the triple around."""
+    out = []
+    for source, role, target in triples:
+        flips = 0
+        while role.endswith("-of"):
+            role, flips = role[:-3], flips + 1
+        out.append((target, role, source) if flips % 2 else (source, role, target))
+    return out
 
 
-def _domain(triple: Triple) -> Triple:
-    source, role, target = triple
-    return (source, {":domain": ":mod-of", ":domain-of": ":mod"}.get(role, role), target)
+def domain_as_mod(triples: List[Triple]) -> List[Triple]:
+    """amr: ``:domain`` is ``:mod-of`` and ``:domain-of`` is ``:mod``."""
+    names = {":domain": ":mod-of", ":domain-of": ":mod"}
+    return [(source, names.get(role, role), target) for source, role, target in triples]
 
 
-def _concept_root(triples: List[Triple]) -> List[Triple]:
-    """The first root triple becomes (root, :root, its concept)."""
+def concept_root(triples: List[Triple]) -> List[Triple]:
+    """amr: the first root triple becomes (root, :root, its concept)."""
     concepts = _concepts(triples)
     for k, (_, role, target) in enumerate(triples):
         if role == ROOT and target in concepts:
@@ -170,9 +180,10 @@ def _concept_root(triples: List[Triple]) -> List[Triple]:
     return triples
 
 
-def _dereified(triples: List[Triple]) -> List[Triple]:
-    """Nodes of :data:`DEREIFY` become their relation where Smatch++ dereifies them (decided on the
-    triples as they were; the new relations after the others)."""
+def dereified(triples: List[Triple]) -> List[Triple]:
+    """amr: nodes of :data:`DEREIFY` become their relation where Smatch++ dereifies them: no root, no
+    incoming triple, exactly one triple of each argument role and no other (decided on the triples as
+    they were; the new relations after the others)."""
     concepts = _concepts(triples)
     incoming = Counter(target for _, _, target in triples)
     rooted = {target for _, role, target in triples if role == ROOT}
@@ -201,16 +212,25 @@ def _dereified(triples: List[Triple]) -> List[Triple]:
     return [triple for k, triple in enumerate(triples) if k not in dropped] + added
 
 
-def standardize(triples: List[Triple], graph_type: str) -> List[Triple]:
-    """Smatch++'s standardization of a graph's triples for ``graph_type`` ("generic" or "amr")."""
-    out = _renamed([(_plain(s), _plain(r), _plain(t)) for s, r, t in triples])
-    if graph_type == "amr":
-        out = [_domain(triple) for triple in out]
-    out = [_deinverted(triple) for triple in out]
-    if graph_type == "amr":
-        out = _dereified(_concept_root(out))
-        out = list(dict.fromkeys(out))
-    return out
+def deduplicated(triples: List[Triple]) -> List[Triple]:
+    """amr: each triple once."""
+    return list(dict.fromkeys(triples))
+
+
+Step = Callable[[List[Triple]], List[Triple]]
+
+#: Smatch++'s standardization steps per graph type, in its order
+STEPS: Dict[str, Tuple[Step, ...]] = {
+    "generic": (unquoted, renamed, deinverted),
+    "amr": (unquoted, renamed, domain_as_mod, deinverted, concept_root, dereified, deduplicated),
+}
+
+
+def standardize(triples: List[Triple], steps: Sequence[Step]) -> List[Triple]:
+    """A graph's triples after these steps (``STEPS[graph_type]``: Smatch++'s standardization)."""
+    for step in steps:
+        triples = step(triples)
+    return triples
 
 
 def smatchpp_triples(graph: Graph, graph_type: str) -> Tuple[Local, Relations, int]:
@@ -219,7 +239,12 @@ def smatchpp_triples(graph: Graph, graph_type: str) -> Tuple[Local, Relations, i
     A triple's k-th copy is a key of its own, so two graphs' copies match at most min(a, b) times, as
     Smatch++ counts them.
     """
-    triples = standardize(read(graph), graph_type)
+    return solver_triples(standardize(read(graph), STEPS[graph_type]))
+
+
+def solver_triples(triples: List[Triple]) -> Tuple[Local, Relations, int]:
+    """Node-local triples, relations and the triple count of standardized triples (the nodes: the
+    variables, those with a concept)."""
     concepts = _concepts(triples)
     position = {variable: k for k, variable in enumerate(concepts)}
     local: Local = [{} for _ in position]
