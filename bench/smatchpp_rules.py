@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Callable, Dict, List, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 import mrp
 from mrp.graph import Graph
@@ -70,12 +70,12 @@ def variants() -> Dict[str, Tuple[Reader, Steps]]:
     }
 
 
-def micro(pairs: List[Tuple[Graph, Graph]], make: Callable[[Graph], pp.Triple]) -> Tuple[float, List[float]]:
+def micro(pairs: List[Tuple[Graph, Graph]], make: Callable[[Graph], Any]) -> Tuple[float, List[float]]:
     options = Options()
     g = s = c = 0
     each = []
     for gold, system in pairs:
-        item = score_triples(gold.id, make(gold), make(system), options)  # type: ignore[arg-type]
+        item = score_triples(gold.id, make(gold), make(system), options)
         g, s, c = g + item["g"], s + item["s"], c + item["c"]
         each.append(2 * item["c"] / (item["g"] + item["s"]) if item["g"] + item["s"] else 1.0)
     return 2 * c / (g + s), each
@@ -86,11 +86,14 @@ def main(argv: List[str]) -> None:
                                                               SHARED / "coli.system.amr")
     pairs = list(zip(mrp.read(str(gold_path)), mrp.read(str(system_path))))
     METRIC.prepare(Options())
-    base, base_each = micro(pairs, lambda graph: triples(graph, Options(penman=True)))  # type: ignore
+    base, _ = micro(pairs, lambda graph: triples(graph, Options(penman=True)))
     print(f"{'mrp SMATCH (default)':<80} F {100 * base:.4f}")
     reference = None
     for name, (reader, steps) in variants().items():
-        f, each = micro(pairs, lambda graph: pp.solver_triples(pp.standardize(reader(graph), steps)))  # type: ignore
+        def made(graph: Graph, reader: Reader = reader, steps: Steps = steps) -> Any:
+            return pp.solver_triples(pp.standardize(reader(graph), steps))
+
+        f, each = micro(pairs, made)
         if reference is None:
             reference = each
         changed = sum(abs(a - b) > 1e-12 for a, b in zip(each, reference))
