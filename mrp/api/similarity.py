@@ -75,13 +75,49 @@ class Similarity:
             out["neighbours"] = self.neighbours
         return out
 
+    def columns(self) -> Dict[str, List[Any]]:
+        """The figures as a table, one row per pair (per listed neighbour in top-k mode): ``row`` (the id of
+        the graph as gold), ``rank`` (top-k only, from 1), ``column`` (the id as system), f, c, g, s, bound,
+        exact."""
+        columns_ids = self.other_ids if self.other_ids is not None else self.ids
+        out: Dict[str, List[Any]] = {"row": []}
+        if self.neighbours is not None:
+            out["rank"] = []
+        out.update((name, []) for name in ("column", "f", "c", "g", "s", "bound", "exact"))
+        for i, gid in enumerate(self.ids):
+            for k in range(self.f.shape[1]):
+                j = int(self.neighbours[i, k]) if self.neighbours is not None else k
+                if j < 0:
+                    continue
+                out["row"].append(gid)
+                if self.neighbours is not None:
+                    out["rank"].append(k + 1)
+                out["column"].append(columns_ids[j])
+                for name in ("f", "c", "g", "s", "bound"):
+                    out[name].append(getattr(self, name)[i, k].item())
+                out["exact"].append(bool(self.exact[i, k]))
+        return out
+
     def save(self, path: str) -> None:
-        """Write :meth:`arrays` to an ``.npz`` file (atomically)."""
-        directory = os.path.dirname(os.path.abspath(path))
-        temporary = os.path.join(directory, f".{os.path.basename(path)}.{os.getpid()}.tmp")
-        with open(temporary, "wb") as out:
-            np.savez_compressed(out, **self.arrays())  # type: ignore[arg-type]
-        os.replace(temporary, path)
+        """Write the result in the format the file's name says (:func:`mrp.io.tables.table_format`): the
+        :meth:`arrays` to an ``.npz``, the :meth:`columns` to ``.csv``, ``.parquet`` or ``.arrow``
+        (atomically).
+
+        Raises:
+            MRPError: an unknown extension, or Parquet/Arrow without pyarrow.
+        """
+        import io
+
+        from mrp.io.tables import encode_table, table_format
+        from mrp.io.write import write_bytes
+
+        kind = table_format(path)
+        if kind == "npz":
+            archive = io.BytesIO()
+            np.savez_compressed(archive, **self.arrays())  # type: ignore[arg-type]
+            write_bytes(path, archive.getvalue())
+        else:
+            write_bytes(path, encode_table(self.columns(), kind))
 
     def summary(self) -> Dict[str, Any]:
         """The report: what was computed, how exactly, and how fast."""

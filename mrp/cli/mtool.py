@@ -80,6 +80,10 @@ def parser() -> argparse.ArgumentParser:
     p = Parser(prog=PROGRAM, description="mtool's command line, run by mrp: read, write, score and "
                "validate graphs with mtool's options and output.", epilog=EPILOG,
                formatter_class=argparse.RawDescriptionHelpFormatter)
+    from mrp import __version__
+
+    p.add_argument("-V", action="version", version=f"{PROGRAM} {__version__}",
+                   help="show mrp's version and exit (mtool's --version is the MRP version it writes)")
     p.add_argument("input", metavar="INPUT", nargs="?", default="-", help="input graphs (default: stdin)")
     p.add_argument("output", metavar="OUTPUT", nargs="?", default="-", help="output (default: stdout)")
     p.add_argument("--read", required=True, metavar="FMT", help="format of INPUT: mrp, amr, eds, dm, psd")
