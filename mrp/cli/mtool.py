@@ -48,7 +48,6 @@ METRICS = ("mrp", "smatch", "edm", "sdp", "ucca")
 #: mtool options without an mrp counterpart: name -> the message (nargs: takes a value)
 UNSUPPORTED: Dict[str, Tuple[int, str]] = {
     "--inspect": (0, "use mrp-validate and mrp-score --trace"),
-    "--analyze": (0, "see mrp-score --help (statistics) and mrp-validate"),
     "--reify": (0, "for AMR use mrp-score --standardize reify"),
     "--alignment": (1, "AMR alignment overlays are not supported"),
     "--overlay": (1, "AMR alignment overlays are not supported"),
@@ -110,6 +109,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--pretty", action="store_true", help="DRG typing for pictures (not supported)")
     p.add_argument("--unique", action="store_true", help="drop repeated ids from INPUT (the first wins)")
     p.add_argument("--prefix", metavar="P", help="UCCA XML id prefix (UCCA XML is not read by mrp)")
+    p.add_argument("--analyze", action="store_true",
+                   help="graph-bank statistics of INPUT (Kuhlmann & Oepen 2016) on stdout, in mtool's "
+                        "layout; per framework as JSON or a table: mrp-analyze")
     p.add_argument("--quiet", action="store_true", help="fewer messages")
     for option, (nargs, _) in UNSUPPORTED.items():
         if nargs:
@@ -304,6 +306,10 @@ def main_body(argv: List[str]) -> int:
 
         validate_report(args.input, fmt, ReadOptions(None, text, not args.full, fmt == "amr"),
                         args.framework)
+    if args.analyze:
+        from mrp.report.analysis import mtool_analysis
+
+        sys.stdout.write(mtool_analysis(system.graphs))
     out = sys.stdout if args.output == "-" else open(args.output, "w", encoding="utf-8")
     try:
         if metrics:
