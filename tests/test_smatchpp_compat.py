@@ -9,6 +9,8 @@ import pytest
 
 import mrp
 from mrp.errors import MRPError
+from mrp.metrics.options import Options
+from mrp.metrics.smatchpp import check_compat
 
 from conftest import run_cli, shared_file
 
@@ -53,6 +55,8 @@ def test_refused_combinations() -> None:
         f_of("(a / a)", "(a / a)", smatchpp_compat="AMR")
     with pytest.raises(MRPError, match="--smatch-compat"):
         f_of("(a / a)", "(a / a)", smatchpp_compat="amr", smatch_compat=True)
+    with pytest.raises(MRPError, match="--doc-align"):
+        check_compat(Options(smatchpp_compat="amr", doc_align="sentence"))
     with pytest.raises(MRPError, match="--standardize"):
         f_of("(a / a)", "(a / a)", smatchpp_compat="amr", standardize="smatchpp")
 

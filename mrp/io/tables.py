@@ -43,7 +43,7 @@ def table_format(path: str) -> str:
         raise MRPError(f"{path}: no output format has the extension '{extension}' (use one of {known})")
     if kind in _ARROW and importlib.util.find_spec("pyarrow") is None:
         raise MRPError(f"{path}: writing {kind.capitalize()} needs pyarrow, which is not installed "
-                       "(pip install pyarrow); .csv and .npz need nothing more")
+                       "(pip install 'mrp-graphs[arrow]'); .csv and .npz need nothing more")
     return kind
 
 

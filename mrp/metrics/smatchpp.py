@@ -21,6 +21,10 @@ its ``-graph_type``) builds them by its rules, each restated here from reading i
 Triples whose two ends are both constants count in the totals and match when identical, whatever
 the alignment (they sit on a node of their own that only its counterpart can match).  A pair's
 F is then Smatch++'s own (it prints percent with two decimals).
+
+What mrp's Penman reader reads differently stays as mrp reads it: alignment markers (``~e.3``, which
+Smatch++ keeps as part of a concept or constant), string escapes (``\"``), and graphs mrp refuses (a
+variable defined twice), which Smatch++ reads its own way.
 """
 
 from __future__ import annotations
@@ -280,6 +284,8 @@ def check_compat(options: Options) -> None:
         raise MRPError(f"smatchpp_compat: unknown graph type '{kind}' (choose from {', '.join(GRAPH_TYPES)})")
     if options.smatch_compat:
         raise MRPError("--smatchpp-compat and --smatch-compat define the triples differently: choose one")
+    if options.doc_align != "none":
+        raise MRPError("--smatchpp-compat aligns whole graphs, as Smatch++ does: leave --doc-align out")
     if options.standardization != "none":
         raise MRPError(f"--smatchpp-compat applies Smatch++'s own standardization; --standardize "
                        f"{options.standardization} would change the graphs first: leave it out")
