@@ -17,6 +17,8 @@ its ``-graph_type``) builds them by its rules, each restated here from reading i
   concept per relation) that are no root, have no incoming triple and exactly the two argument roles
   become their relation; duplicate triples are removed.
 * **generic** keeps duplicates: two triples match at most as often as the fewer copies.
+* **none** (no ``-graph_type``, Smatch++'s default) standardizes nothing: case, quotes, inverted roles and
+  duplicates stay as read.
 
 Triples whose two ends are both constants count in the totals and match when identical, whatever
 the alignment (they sit on a node of their own that only its counterpart can match).  A pair's
@@ -43,14 +45,16 @@ __all__ = ["DEREIFY", "GRAPH_TYPES", "SMATCHPP_COMPAT", "STEPS", "Triple", "chec
            "deduplicated", "deinverted", "dereified", "domain_as_mod", "read", "renamed", "smatchpp_status",
            "smatchpp_triples", "solver_triples", "standardize", "unquoted"]
 
-#: Smatch++'s graph types (its ``-graph_type``) that the option reproduces
-GRAPH_TYPES = ("generic", "amr")
+#: Smatch++'s graph types (its ``-graph_type``) that the option reproduces ("none": no graph type, its
+#: command line's default: nothing standardized)
+GRAPH_TYPES = ("generic", "amr", "none")
 
 SMATCHPP_COMPAT = Parameter("smatchpp_compat", "--smatchpp-compat",
                             "smatch: count the triples of Smatch++ 1.8.0 with this -graph_type (generic: "
                             "lowercased, quotes removed, every -of role inverted; amr: also :domain as "
                             ":mod-of, the root valued with its concept, dereification, duplicates "
-                            "removed), so that its F is Smatch++'s ILP score", str, "TYPE", None,
+                            "removed; none: its default, nothing standardized), so that its F is Smatch++'s "
+                            "ILP score", str, "TYPE", None,
                             GRAPH_TYPES)
 
 Triple = Tuple[str, str, str]
@@ -227,6 +231,7 @@ Step = Callable[[List[Triple]], List[Triple]]
 STEPS: Dict[str, Tuple[Step, ...]] = {
     "generic": (unquoted, renamed, deinverted),
     "amr": (unquoted, renamed, domain_as_mod, deinverted, concept_root, dereified, deduplicated),
+    "none": (),
 }
 
 
