@@ -141,3 +141,24 @@ def test_treewidth_of_known_graphs() -> None:
     assert of(petersen) == 4 and of(grid) == 4
     assert of([(0, 1), (1, 2), (2, 3)]) == 1
     assert of(list(itertools.combinations(range(5), 2))) == 4
+
+
+def test_html_distributions(tmp_path) -> None:
+    """mrp-analyze --html: per framework a chart per distribution, whose bars count every graph."""
+    import re
+
+    out = tmp_path / "stats.html"
+    paths = [str(shared_file("data", "wsj", name, "wsj.mrp")) for name in ("dm", "amr")]
+    done = run_cli("analyze", ["--html", str(out), *paths])
+    assert done.code == 0, done.err
+    assert json.loads(done.out)["dm"]["graphs"] == 89  # stdout still carries the report alone
+    page = out.read_text(encoding="utf-8")
+    sections = re.findall(r"<section><h2>(\w+) \((\d+) graphs\)</h2>(.*?)</section>", page)
+    assert [(name, int(n)) for name, n, _ in sections] == [("dm", 89), ("amr", 87)]
+    for _, n, body in sections:
+        figures = re.findall(r"<figure>(.*?)</figure>", body)
+        assert len(figures) == 5
+        for figure in figures:
+            assert sum(int(count) for count in re.findall(r": (\d+)</title>", figure)) == int(n)
+    refused = run_cli("analyze", ["--html", paths[0], paths[0]])
+    assert refused.code == 2 and refused.out == ""

@@ -8,7 +8,15 @@ import json
 import sys
 from typing import Dict, List, Optional
 
-from mrp.cli.common import add_read_options, input_format, new_parser, read_options, report, run
+from mrp.cli.common import (
+    add_read_options,
+    input_format,
+    new_parser,
+    read_options,
+    refuse_overwrite,
+    report,
+    run,
+)
 from mrp.graph import Graph
 
 PROGRAM = "mrp-analyze"
@@ -19,6 +27,8 @@ examples:
       one JSON object: per framework, every statistic by name
   mrp-analyze --table dm/wsj.mrp psd/wsj.mrp eds/wsj.mrp
       mtool's figures, one column per framework
+  mrp-analyze --html stats.html */wsj.mrp
+      the JSON, and the per-graph distributions drawn in one HTML page
   mrp-mtool --read mrp --analyze wsj.mrp
       mtool's own numbered lines (the drop-in)
 
@@ -41,6 +51,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--framework", action="append", metavar="NAME",
                    help="only graphs of this framework (repeatable)")
     p.add_argument("--table", action="store_true", help="a plain-text table instead of JSON")
+    p.add_argument("--html", metavar="FILE",
+                   help="also write the distributions per framework (nodes, edges, treewidth, edge density, "
+                        "reentrant nodes per graph) as bar charts in one HTML page")
     add_read_options(p)
     return p
 
@@ -79,11 +92,17 @@ def main_body(argv: List[str]) -> int:
     from mrp.report.analysis import analyze, mtool_lines, to_json
 
     args = parser().parse_args(argv)
+    refuse_overwrite(PROGRAM, [args.html], args.files)
     groups = _grouped(args)
     if not groups:
         raise InputError("no graph to analyze" + (f" of framework {', '.join(args.framework)}"
                                                   if args.framework else ""))
     totals = {name: analyze(graphs) for name, graphs in groups.items()}
+    if args.html:
+        from mrp.io.write import write_text
+        from mrp.report.analysis_html import page
+
+        write_text(args.html, page(totals))
     if args.table:
         lines = {name: mtool_lines(total) for name, total in totals.items()}
         if len({len(found) for found in lines.values()}) > 1:  # a framework without tuples: its own table

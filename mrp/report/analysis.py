@@ -31,7 +31,11 @@ from mrp.errors import MRPError
 from mrp.graph import Graph
 from mrp.report.treewidth import treewidth
 
-__all__ = ["Analysis", "analyze", "mtool_analysis", "mtool_lines", "to_json"]
+__all__ = ["PER_GRAPH", "Analysis", "analyze", "mtool_analysis", "mtool_lines", "to_json"]
+
+
+#: the per-graph figures kept for distributions
+PER_GRAPH = ("nodes", "edges", "treewidth", "edge density", "reentrant nodes")
 
 
 @dataclass
@@ -59,6 +63,9 @@ class Analysis:
     treewidths: List[int] = field(default_factory=list)
     min_fill_widths: List[int] = field(default_factory=list)
     density: float = 0.0
+    #: per graph, in order: nodes, edges, edge density and reentrant nodes (the distributions drawn by
+    #: mrp.report.analysis_html)
+    per_graph: Dict[str, List[float]] = field(default_factory=lambda: {name: [] for name in PER_GRAPH})
     #: flavor 0 only
     ordered: bool = False
     flavors: Set[Optional[int]] = field(default_factory=set)
@@ -175,6 +182,9 @@ def _add(total: Analysis, graph: Graph) -> None:
     total.treewidths.append(width)
     total.min_fill_widths.append(heuristic)
     total.density += density
+    for name, value in zip(PER_GRAPH, (len(graph.nodes), len(graph.edges), width, density,
+                                       sum(n > 1 for n in incoming.values()))):
+        total.per_graph[name].append(value)
     total.flavors.add(graph.flavor)
     if graph.flavor == 0:
         total.ordered = True
