@@ -46,8 +46,12 @@ def test_a_changed_graph_is_written_anew() -> None:
     graphs[0].nodes[1].label = "cat"
     text = mrp.write(graphs, format="amr") or ""
     blocks = text.split("\n\n")
-    assert blocks[0] == "# ::id a1\n# ::snt Dogs bark.\n(b / bark-01\n      :ARG0 (c / cat))"
-    assert blocks[1] == '(p2 / person :name (n / name :op1 "Ann"))'  # the unchanged one as written
+    assert blocks[0] == "# a header block with no graph"
+    assert blocks[1] == "# ::id a1 ::date 2012-05-14 ::annotator me\n# ::snt Dogs bark.\n" \
+                        "(f / bark-01\n      :ARG0 (u_2 / cat))"  # its metadata and variables, laid out anew
+    graphs[0].id = "a2"
+    assert (mrp.write(graphs, format="amr") or "").startswith("# ::id a2\n# ::snt Dogs bark.\n(f / bark-01")
+    assert blocks[2] == '(p2 / person :name (n / name :op1 "Ann"))'  # the unchanged one as written
 
 
 def test_wiki_dropped_on_reading_is_no_longer_the_text() -> None:
@@ -78,3 +82,13 @@ def test_penman_layout_options(tmp_path: Path) -> None:
     assert refused.code == 2 and "lay out AMR" in refused.err
     bad = run_cli("convert", ["--to", "amr", "--indent", "-3", str(source)])
     assert bad.code == 2 and "at least -1" in bad.err
+
+
+def test_a_standardized_graph_keeps_the_variables_of_the_nodes_that_stay() -> None:
+    from mrp.standardize.graph import standardize
+    from mrp.standardize.options import parse
+
+    graph = mrp.read("(x / go-02 :ARG1-of (l / be-located-at-91 :ARG2 (y / city)))\n\n", format="amr")[0]
+    done = standardize(graph, parse("dereify"))
+    assert sorted(done.variables.values()) == ["x", "y"]
+    assert (mrp.write([done], format="amr") or "").endswith("(x / go-02\n      :location (y / city))\n\n")

@@ -4,8 +4,9 @@ The AMR reader records, for a graph read as written (no ``:wiki`` dropped, no id
 repair), its comment lines (metadata, and any comment block before it such as an LDC header), its graph
 text and a digest of the graph it read (:func:`record`).  The writer asks :func:`kept`: while the digest
 of the graph still matches, the comments and the text come back as they were, so that reading and writing
-a file changes nothing; a graph changed in any way (a standardization, a new label) is written anew.
-:func:`variables` gives the variables the file used, where they still name every node once.
+a file changes nothing; a graph changed in any way (a standardization, a new label) is laid out anew,
+with the file's comment lines while its id and sentence are the same.  :func:`variables` gives the
+variables the file used, where they still name every node once.
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ class Kept:
     comments: List[str]
     text: str
     digest: int
+    #: the graph's id and sentence as read (its comments stay while these do)
+    id: str
+    input: Optional[str]
 
 
 def digest(graph: Graph) -> int:
@@ -61,7 +65,7 @@ def digest(graph: Graph) -> int:
 
 def record(graph: Graph, comments: List[str], text: str) -> None:
     """Keep the file's comment lines and graph text with the graph as read."""
-    graph.written = Kept(list(comments), text, digest(graph))
+    graph.written = Kept(list(comments), text, digest(graph), graph.id, graph.input)
 
 
 def kept(graph: Graph) -> Optional[Kept]:
@@ -73,9 +77,10 @@ def kept(graph: Graph) -> Optional[Kept]:
 
 
 def variables(graph: Graph) -> Optional[Dict[int, str]]:
-    """The file's variables of a graph not changed since it was read (each node named once), else None."""
+    """The file's variables of a graph, where they name each node once (a graph changed since it was read
+    keeps them too: a standardization carries them to the nodes that stay), else None."""
     names = graph.variables
-    if not names or kept(graph) is None:
+    if not names:
         return None
     ids = [node.id for node in graph.nodes]
     if sorted(names) != sorted(ids) or len(set(names.values())) != len(names):
@@ -101,6 +106,9 @@ def penman_block(graph: Graph, header: List[str], style: Optional[Style]) -> str
     found = kept(graph)
     if found is not None and style is None:
         return "\n".join(found.comments + [found.text])
+    read = graph.written
+    if found is None and isinstance(read, Kept) and (read.id, read.input) == (graph.id, graph.input):
+        found = read  # changed, but its metadata still describe it
     style = style or Style()
     tree = penman_tree(graph, variables(graph))
     if style.triples:
