@@ -150,6 +150,10 @@ class Graph:
     #: what the reader repaired to read the graph, as the established tools do silently (not part
     #: of the MRP format; None when nothing was repaired)
     repairs: Optional[List[str]] = field(default=None, compare=False)
+    #: how a Penman file wrote the graph: its comment lines, its text and a digest of the graph as read
+    #: (mrp.codecs.penman_keep: written again as it was while the graph is unchanged; not part of the MRP
+    #: format)
+    written: Optional[Any] = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.flavor is None:

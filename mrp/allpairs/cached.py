@@ -6,7 +6,7 @@ AMR) once is the one thing that differs from :class:`mrp.metrics.smatch.SMATCH`,
 
 from __future__ import annotations
 
-from typing import Any, Dict, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 from mrp.graph import Graph
 from mrp.metrics.base import Metric
@@ -22,11 +22,11 @@ class CachedSMATCH(SMATCH):
     """SMATCH with a memo of triples by graph (the graph kept alive with its entry)."""
 
     def __init__(self) -> None:
-        self.memo: Dict[Tuple[int, bool, bool], Tuple[Graph, Triples]] = {}
+        self.memo: Dict[Tuple[int, bool, bool, Optional[str]], Tuple[Graph, Triples]] = {}
 
     def triples_of(self, graph: Graph, options: Options) -> Triples:
         """The triples of a graph under the options, built once."""
-        key = (id(graph), options.penman, options.smatch_compat)
+        key = (id(graph), options.penman, options.smatch_compat, options.smatchpp_compat)
         found = self.memo.get(key)
         if found is None or found[0] is not graph:
             found = self.memo[key] = (graph, triples(graph, options))

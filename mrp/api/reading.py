@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from dataclasses import replace
 from typing import Any, Iterable, List, Optional, TextIO, Union
 
 from mrp.api.inputs import Graphs, corpus_of, read_options
@@ -34,7 +35,7 @@ def read(source: Graphs, format: Optional[str] = None, errors: str = "raise", **
     """
     if errors not in ("raise", "skip"):
         raise ValueError(f"errors must be 'raise' or 'skip', not {errors!r}")
-    corpus = corpus_of(source, format, read_options(**options), "<string>")
+    corpus = corpus_of(source, format, replace(read_options(**options), keep=True), "<string>")
     for repaired in corpus.repaired:
         warnings.warn(str(repaired), ReadWarning, stacklevel=2)
     if corpus.errors:

@@ -24,8 +24,8 @@ __all__ = ["DEFAULT_TIMEOUT", "Scorer", "finish", "primary_path", "score"]
 
 
 _READING = ("framework", "text", "no_wiki", "strict", "wsj_ids")
-_OPTIONS = ("limit", "timeout", "jobs", "smatch_compat", "ancast_compat", "aspect_depth", "sembleu_weights",
-            "sembleu_compat", "errors")
+_OPTIONS = ("limit", "timeout", "jobs", "smatch_compat", "smatchpp_compat", "ancast_compat", "ancast_scope",
+            "aspect_depth", "sembleu_weights", "sembleu_compat", "errors")
 
 
 def primary_path(metric: str) -> Optional[Tuple[str, ...]]:
@@ -155,8 +155,8 @@ def score(gold: Graphs, system: Graphs, metric: str = "mrp", **options: Any) -> 
     :class:`mrp.Graph`, ``penman.Graph``, Penman strings, MRP JSON strings or dicts.
     Options (the defaults are mrp-score's): ``timeout`` (60 s per pair; 0: none),
     ``limit``, ``mip``, ``jobs`` (1, or "auto"), ``triples`` ("penman"/"mrp"),
-    ``smatch_compat``, ``ancast_compat``, ``aspect_depth``, ``sembleu_weights``,
-    ``sembleu_compat``, ``standardize``, ``bootstrap``, ``seed``, ``errors``,
+    ``smatch_compat``, ``smatchpp_compat``, ``ancast_compat``, ``ancast_scope``, ``aspect_depth``,
+    ``sembleu_weights``, ``sembleu_compat``, ``standardize``, ``bootstrap``, ``seed``, ``errors``,
     ``format``, ``gold_format``, ``framework``, ``text``, ``no_wiki``, ``strict``,
     ``progress``.  Raises :class:`mrp.errors.MRPError` subclasses for input that
     cannot be scored; never prints.

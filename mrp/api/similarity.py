@@ -21,7 +21,6 @@ from mrp.api.inputs import Graphs, corpus_of, read_options
 from mrp.api.scoring import _penman, _plan, _standardized
 from mrp.errors import InputError
 from mrp.io.corpus import Corpus
-from mrp.io.write import output
 from mrp.metrics import driver
 from mrp.process.packed import entries
 from mrp.process.worker import cpu_seconds
@@ -76,10 +75,49 @@ class Similarity:
             out["neighbours"] = self.neighbours
         return out
 
+    def columns(self) -> Dict[str, List[Any]]:
+        """The figures as a table, one row per pair (per listed neighbour in top-k mode): ``row`` (the id of
+        the graph as gold), ``rank`` (top-k only, from 1), ``column`` (the id as system), f, c, g, s, bound,
+        exact."""
+        columns_ids = self.other_ids if self.other_ids is not None else self.ids
+        out: Dict[str, List[Any]] = {"row": []}
+        if self.neighbours is not None:
+            out["rank"] = []
+        out.update((name, []) for name in ("column", "f", "c", "g", "s", "bound", "exact"))
+        for i, gid in enumerate(self.ids):
+            for k in range(self.f.shape[1]):
+                j = int(self.neighbours[i, k]) if self.neighbours is not None else k
+                if j < 0:
+                    continue
+                out["row"].append(gid)
+                if self.neighbours is not None:
+                    out["rank"].append(k + 1)
+                out["column"].append(columns_ids[j])
+                for name in ("f", "c", "g", "s", "bound"):
+                    out[name].append(getattr(self, name)[i, k].item())
+                out["exact"].append(bool(self.exact[i, k]))
+        return out
+
     def save(self, path: str) -> None:
-        """Write :meth:`arrays` to an ``.npz`` file (atomically)."""
-        with output(path, "wb") as out:
-            np.savez_compressed(out, **self.arrays())  # type: ignore[arg-type]
+        """Write the result in the format the file's name says (:func:`mrp.io.tables.table_format`): the
+        :meth:`arrays` to an ``.npz``, the :meth:`columns` to ``.csv``, ``.parquet`` or ``.arrow``
+        (atomically).
+
+        Raises:
+            MRPError: an unknown extension, or Parquet/Arrow without pyarrow.
+        """
+        import io
+
+        from mrp.io.tables import encode_table, table_format
+        from mrp.io.write import write_bytes
+
+        kind = table_format(path)
+        if kind == "npz":
+            archive = io.BytesIO()
+            np.savez_compressed(archive, **self.arrays())  # type: ignore[arg-type]
+            write_bytes(path, archive.getvalue())
+        else:
+            write_bytes(path, encode_table(self.columns(), kind))
 
     def summary(self) -> Dict[str, Any]:
         """The report: what was computed, how exactly, and how fast."""

@@ -48,12 +48,12 @@ def fail(program: str, message: str) -> NoReturn:
 
 def new_parser(program: str, description: str, epilog: str) -> argparse.ArgumentParser:
     """An argument parser in the style all the tools share (examples in the epilog, no abbreviations,
-    ``--version``)."""
+    ``-V``/``--version``)."""
     from mrp import __version__
 
     parser = Parser(prog=program, description=description, epilog=epilog,
                     formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
-    parser.add_argument("--version", action="version", version=f"{program} {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"{program} {__version__}")
     return parser
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, Dict, List, Optional
 
@@ -72,7 +73,40 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--errors", metavar="FILE",
                    help="DOT: colour the missing (red) and surplus (blue) tuples of mrp-score --errors FILE "
                         "on the GOLD graphs (a graph the file does not describe is refused)")
+    layout = p.add_argument_group("AMR output layout (penman's options; without them an unchanged graph is "
+                                  "written exactly as its file wrote it)")
+    layout.add_argument("--indent", metavar="N",
+                        help="indent N spaces per level (-1: aligned, as penman's default; 'no': one line "
+                             "per graph; default 6, as the AMR releases)")
+    layout.add_argument("--compact", action="store_true", help="a node's constants on the node's line")
+    layout.add_argument("--triples", action="store_true", help="each graph as a conjunction of triples")
     return p
+
+
+def _indent(text: str) -> Optional[int]:
+    """--indent: an integer of at least -1, or 'no' for one line (None)."""
+    if text.lower() in ("no", "none", "false"):
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = -2
+    if value < -1:
+        fail(PROGRAM, f"--indent {text}: an integer of at least -1, or 'no'")
+    return value
+
+
+def penman_style(args: argparse.Namespace, target: str) -> Any:
+    """The Penman layout the options ask for (None: as the file wrote each unchanged graph)."""
+    if not (args.indent is not None or args.compact or args.triples):
+        return None
+    if target != "amr":
+        fail(PROGRAM, "--indent, --compact and --triples lay out AMR (Penman) output; the output is "
+                      f"{target}")
+    from mrp.codecs.penman_keep import Style
+
+    return Style(indent=6 if args.indent is None else _indent(args.indent), compact=args.compact,
+                 triples=args.triples)
 
 
 def stamp(graphs: List[Graph], source: str) -> None:
@@ -136,7 +170,7 @@ def main_body(argv: List[str]) -> int:
         fail(PROGRAM, f"{args.input}: reading {source} needs the sentences: give --text FILE "
                       "(id<TAB>sentence lines), e.g. --text wsj.txt")
     errors = _errors(args.errors)
-    options = read_options(args, args.framework if source == "sdp" else None)
+    options = replace(read_options(args, args.framework if source == "sdp" else None), keep=True)
     corpus = read_corpus(args.input, source, options)
     for error in corpus.errors:
         report(error, " (skipped)")
@@ -160,7 +194,7 @@ def main_body(argv: List[str]) -> int:
 
         graphs = drawable(graphs, errors, refuse)
     stamp(graphs, source)
-    options_out = WriteOptions(errors=errors, skipped=skipped)
+    options_out = WriteOptions(errors=errors, skipped=skipped, penman=penman_style(args, target))
     with output(args.output) as stream:
         write(graphs, stream, options_out)
     converted = len(graphs) - len(unwritable)

@@ -33,7 +33,7 @@ from mrp.cli.common import (
 from mrp.cli.mtool_layout import layout, render
 from mrp.codecs import ReadOptions, WriteOptions, writer
 from mrp.io.load import Corpus, read_corpus, read_text
-from mrp.io.write import output
+from mrp.io.write import output, write_text
 from mrp.metrics.options import Execution, Options
 from mrp.metrics.pairing import Pairing
 from mrp.metrics.registry import evaluator
@@ -49,7 +49,6 @@ METRICS = ("mrp", "smatch", "edm", "sdp", "ucca")
 #: mtool options without an mrp counterpart: name -> the message (nargs: takes a value)
 UNSUPPORTED: Dict[str, Tuple[int, str]] = {
     "--inspect": (0, "use mrp-validate and mrp-score --trace"),
-    "--analyze": (0, "see mrp-score --help (statistics) and mrp-validate"),
     "--reify": (0, "for AMR use mrp-score --standardize reify"),
     "--alignment": (1, "AMR alignment overlays are not supported"),
     "--overlay": (1, "AMR alignment overlays are not supported"),
@@ -82,6 +81,10 @@ def parser() -> argparse.ArgumentParser:
     p = Parser(prog=PROGRAM, description="mtool's command line, run by mrp: read, write, score and "
                "validate graphs with mtool's options and output.", epilog=EPILOG,
                formatter_class=argparse.RawDescriptionHelpFormatter)
+    from mrp import __version__
+
+    p.add_argument("-V", action="version", version=f"{PROGRAM} {__version__}",
+                   help="show mrp's version and exit (mtool's --version is the MRP version it writes)")
     p.add_argument("input", metavar="INPUT", nargs="?", default="-", help="input graphs (default: stdin)")
     p.add_argument("output", metavar="OUTPUT", nargs="?", default="-", help="output (default: stdout)")
     p.add_argument("--read", required=True, metavar="FMT",
@@ -109,6 +112,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--pretty", action="store_true", help="DRG typing for pictures (not supported)")
     p.add_argument("--unique", action="store_true", help="drop repeated ids from INPUT (the first wins)")
     p.add_argument("--prefix", metavar="P", help="UCCA XML id prefix (UCCA XML is not read by mrp)")
+    p.add_argument("--analyze", action="store_true",
+                   help="graph-bank statistics of INPUT (Kuhlmann & Oepen 2016) on stdout, in mtool's "
+                        "layout; per framework as JSON or a table: mrp-analyze")
     p.add_argument("--quiet", action="store_true", help="fewer messages")
     for option, (nargs, _) in UNSUPPORTED.items():
         if nargs:
@@ -303,6 +309,10 @@ def main_body(argv: List[str]) -> int:
 
         validate_report(args.input, fmt, ReadOptions(None, text, not args.full, fmt == "amr"),
                         args.framework)
+    if args.analyze:
+        from mrp.report.analysis import mtool_analysis
+
+        write_text("-", mtool_analysis(system.graphs))
     with output(args.output) as out:
         if metrics:
             _score(args, metrics, _pairing(args, system, text), out)

@@ -135,10 +135,34 @@ def _evaluate(metric: str, pairing: Pairing, options: Options, args: argparse.Na
     return result, found
 
 
+def figure_lines(metrics: List[str], runs: Dict[str, List[Dict[str, Any]]]) -> str:
+    """``--score-only``: each result's primary figure (its F, or the score itself) alone on a line, metric by
+    metric, system by system (a metric without a single figure, as aspects, is left out)."""
+    from mrp.errors import MRPError
+    from mrp.metrics.registry import metric as registered
+
+    lines = []
+    paths = {name: registered(name).figure_path() for name in metrics}
+    if all(path is None for path in paths.values()):
+        raise MRPError(f"--score-only: {', '.join(metrics)} give no single figure (see the JSON)")
+    for name, path in paths.items():
+        if path is None:
+            continue
+        for result in runs[name]:
+            node: Any = result
+            for key in path:
+                node = node.get(key) if isinstance(node, dict) else None
+            value = node.get("f") if isinstance(node, dict) else node
+            if not isinstance(value, (int, float)):
+                raise MRPError(f"--score-only: {name} gave no figure at {'.'.join(path) or 'its top'}")
+            lines.append(repr(float(value)))
+    return "\n".join(lines) + "\n"
+
+
 def _write(args: argparse.Namespace, text: str, document: Dict[str, Any]) -> None:
     if args.output and args.output != "-":
         write_text(args.output, render(document))
-        if args.table:
+        if args.table or args.score_only:
             write_text("-", text)
     else:
         write_text("-", text)
@@ -170,6 +194,8 @@ def _single(args: argparse.Namespace, metrics: List[str], pairing: Pairing, opti
         from mrp.report.leaderboard import summary
 
         text = "".join(summary(metric, results[metric]) for metric in metrics)
+    if args.score_only:
+        text = figure_lines(metrics, {metric: [results[metric]] for metric in metrics})
     _write(args, text, document)
 
 
@@ -200,7 +226,9 @@ def _board(args: argparse.Namespace, metrics: List[str], runs: Dict[str, List[Tu
         document[metric] = board
     if len(metrics) == 1:
         document = document[metrics[0]]
-    _write(args, text if args.table else render(document), document)
+    if args.score_only:
+        text = figure_lines(metrics, {metric: [result for _, result in runs[metric]] for metric in metrics})
+    _write(args, text if args.table or args.score_only else render(document), document)
 
 
 def options_of(args: argparse.Namespace, std: Standardization, penman: bool, progress: Line,

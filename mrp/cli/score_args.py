@@ -32,6 +32,8 @@ examples:
   mrp-score --format amr --no-wiki --gold gold.amr system.amr
   mrp-score --bootstrap --seed 1 --gold gold.mrp system.mrp
       adds 95% confidence intervals ("ci") to the micro and macro scores
+  mrp-score -b --score smatch --gold gold.amr system.amr
+      the F alone, one line (as sacrebleu -b)
   mrp-score --table --gold gold.mrp a.mrp b.mrp c.mrp
       a leaderboard of three systems with intervals and paired significance tests
   mrp-score --format amr --standardize dereify --aspects --gold gold.amr system.amr
@@ -171,6 +173,9 @@ def parser(metrics: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
     p.add_argument("--table", action="store_true",
                    help="print the result as a plain-text table instead of JSON (a leaderboard with "
                         "several systems)")
+    p.add_argument("-b", "--score-only", action="store_true",
+                   help="print only the primary figure (F; AnCast: LRM F; SemBLEU: its score), one line per "
+                        "metric and system, like sacrebleu -b (the JSON still goes to --output)")
     p.add_argument("--validate", action="store_true",
                    help="first report every problem of GOLD and SYSTEM on stderr (as mrp-validate), "
                         "then score")
@@ -206,6 +211,8 @@ def check(args: argparse.Namespace) -> None:
                       "--errors errors.json")
     if len(args.system) > 1 and args.errors:
         fail(PROGRAM, "--errors works with one SYSTEM file")
+    if args.score_only and args.table:
+        fail(PROGRAM, "--score-only and --table: choose one")
     if len(set(args.system)) != len(args.system):
         fail(PROGRAM, "a SYSTEM file is named twice")
     check_frameworks(PROGRAM, args.framework)

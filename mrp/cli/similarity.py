@@ -32,7 +32,10 @@ def parser() -> Any:
                    EPILOG)
     p.add_argument("file", metavar="FILE", help="the graphs (rows, and columns without --other)")
     p.add_argument("--other", metavar="FILE2", help="graphs for the columns (an N x M matrix)")
-    p.add_argument("--output", metavar="OUT.npz", required=True, help="where the arrays go")
+    p.add_argument("--output", metavar="OUT", required=True,
+                   help="where the figures go, in the format its extension names: .npz (the arrays), .csv "
+                        "(one row per pair: row, column, f, c, g, s, bound, exact; in top-k mode with rank), "
+                        ".parquet or .arrow (the same table; need pyarrow)")
     p.add_argument("--metric", "--score", dest="metric", default="smatch", help="the metric (default smatch)")
     p.add_argument("--format", help="the input format (default: from the file name)")
     p.add_argument("--top-k", type=int, metavar="K", help="each graph's K most similar graphs only, skipping "
@@ -124,6 +127,9 @@ def main_body(argv: List[str]) -> int:
     """Run mrp-similarity on arguments; returns the exit status."""
     args = parser().parse_args(argv)
     refuse_overwrite(PROGRAM, [args.output], [args.file, args.other])
+    from mrp.io.tables import table_format
+
+    table_format(args.output)  # an unknown extension is refused before any work
     if args.resume and not args.checkpoint:
         fail(PROGRAM, "--resume needs --checkpoint DIR")
     if args.top_k is not None and args.top_k < 1:

@@ -39,10 +39,11 @@ from mrp.codecs.base import (
     write_blocks,
 )
 from mrp.codecs.penman_frames import Frame, frames
+from mrp.codecs.penman_keep import Style, keep_frame, penman_block
 from mrp.codecs.penman_parse import mask, unmask
 from mrp.codecs.penman_parse import parse as plain_tree
 from mrp.codecs.penman_spacing import breaks
-from mrp.codecs.penman_write import Quoted, Symbol, penman_text, preorder
+from mrp.codecs.penman_write import Quoted, Symbol, penman_text, preorder  # noqa: F401 - mrp.codecs.umr imports it from here
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Branch, Edge, Graph, Node
 from mrp.io.source import Line, is_unicode
@@ -285,6 +286,7 @@ def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpti
     a graph that cannot be read yields a FormatError, a repaired one lists its ``repairs``."""
     position = 0
     framework = options.framework or "amr"
+    before: List[str] = []  # comment blocks since the last graph (an LDC header)
     for frame in frames(lines):
         meta = frame.metadata()
         gid = meta.get("id")
@@ -297,16 +299,29 @@ def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpti
                 yield error
             if frame.chunk.lines:
                 position += 1
+            before = []
             continue
         if not frame.chunk.lines:
+            before.append("\n".join(line.text for line in frame.comments))
             continue  # comments only (an LDC header, a note)
+        written = gid is not None and gid == meta.get("id")
         gid = gid or str(position)
         position += 1
         try:
-            yield _graph(frame, gid, meta, options)
+            graph = _graph(frame, gid, meta, options)
+            if _as_written(frame, graph, options) and (written or "id" not in meta):
+                keep_frame(graph, before, [line.text for line in frame.comments], frame.chunk.text())
+            before = []
+            yield graph
         except Bad as bad:
             line = bad.line if bad.line is not None else frame.first
             yield FormatError(bad.message, name, line, gid, framework)
+
+
+def _as_written(frame: Frame, graph: Graph, options: ReadOptions) -> bool:
+    """Whether a graph is what its text says: whole lines, nothing repaired, dropped or replaced."""
+    return (options.keep and not graph.repairs and not options.no_wiki and options.text is None
+            and not frame.trailing and not any(frame.chunk.starts))
 
 
 # --------------------------------------------------------------------------- writing
@@ -325,23 +340,23 @@ def one_line(text: str) -> str:
     return _LINE_END.sub(" ", text).strip()
 
 
-def format_graph(graph: Graph) -> str:
-    """The Penman text of one graph, with ``# ::id`` and ``# ::snt`` metadata lines."""
+def format_graph(graph: Graph, style: Optional[Style] = None) -> str:
+    """The Penman text of one graph: as its file wrote it while unchanged (:mod:`.penman_keep`), else with
+    ``# ::id`` and ``# ::snt`` metadata lines; ``style``: penman's layout options."""
     try:
         if graph.framework not in (None, "amr"):
             raise Unwritable(f"framework {graph.framework} is not AMR")
         header = [f"# ::id {id_line_safe(graph.id, (' ::',))}"]
     except Unwritable as error:
         raise cannot_write(graph, "Penman", error) from None
-    body = penman_text(graph)
     if graph.input is not None:
         header.append("# ::snt " + one_line(graph.input))
-    return "\n".join(header + [body])
+    return penman_block(graph, header, style)
 
 
 def write(graphs: Iterable[Graph], out: TextIO, options: WriteOptions) -> None:
     """Write graphs in Penman notation, one block per graph, separated by blank lines."""
-    write_blocks(graphs, out, options, format_graph)
+    write_blocks(graphs, out, options, lambda graph: format_graph(graph, options.penman))
 
 
 def read_string(text: str, options: Optional[ReadOptions] = None) -> List[Union[Graph, FormatError]]:

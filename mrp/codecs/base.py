@@ -71,6 +71,9 @@ class ReadOptions:
     wsj_ids: bool = False
     #: refuse (as a FormatError) a graph that the reader could only read by repairing it
     strict: bool = False
+    #: Penman (AMR): keep each graph's text to write it again as it was while unchanged (mrp.read and
+    #: mrp-convert ask for it; the scorers do not pay for it)
+    keep: bool = False
 
 
 @dataclass
@@ -84,6 +87,9 @@ class WriteOptions:
 
     errors: Optional[Dict[str, Any]] = None
     skipped: Optional[Callable[[FormatError], None]] = None
+    #: Penman (AMR): penman's layout options (mrp.codecs.penman_keep.Style); None: each graph as its file
+    #: wrote it while unchanged, else indented by 6
+    penman: Any = None
 
 
 def write_blocks(graphs: Iterable[Graph], out: TextIO, options: WriteOptions,

@@ -191,6 +191,19 @@ def _variables(root: Any, graph: Graph, given: Optional[Dict[int, str]] = None) 
 def penman_text(graph: Graph, variables: Optional[Dict[int, str]] = None, indent: int = 6) -> str:
     """The Penman text of a graph (no metadata); ``variables``: node id -> variable of every node
     (default: AMR-style ones); FormatError when Penman cannot represent the graph."""
+    return formatted(graph, penman_tree(graph, variables), indent)
+
+
+def formatted(graph: Graph, tree: penman.Tree, indent: Optional[int], compact: bool = False) -> str:
+    """penman's text of a graph's tree (``indent`` as penman's: None for one line, -1 aligned)."""
+    try:
+        return penman.format(tree, indent=indent, compact=compact)
+    except RecursionError:
+        raise cannot_write(graph, "Penman", Unwritable("graph is nested too deeply")) from None
+
+
+def penman_tree(graph: Graph, variables: Optional[Dict[int, str]] = None) -> penman.Tree:
+    """The Penman tree of a graph, as :func:`penman_text` lays it out (to format it in another style)."""
     try:
         top = _check(graph)
         root = (_layout(graph, top, strict=True, ordered=True)
@@ -198,7 +211,7 @@ def penman_text(graph: Graph, variables: Optional[Dict[int, str]] = None, indent
                 or _layout(graph, top, strict=False, ordered=False))
         if root is None:
             raise Unwritable("not every node can be reached from the top")
-        return penman.format(_variables(root, graph, variables), indent=indent)
+        return _variables(root, graph, variables)
     except Unwritable as error:
         raise cannot_write(graph, "Penman", error) from None
     except RecursionError:

@@ -55,11 +55,17 @@ class Options:
     #: pairs the search leaves open go to the mixed-integer program (False: ``--no-mip``)
     mip: bool = True
     smatch_compat: bool = False
+    #: SMATCH: count Smatch++ 1.8.0's triples of this -graph_type ("generic", "amr"; mrp.metrics.smatchpp)
+    smatchpp_compat: Optional[str] = None
     #: SMATCH and MRP on documents: "sentence" restricts the alignment to within sentences (docSmatch's
     #: restriction; mrp.metrics.seed), "none" aligns the whole document
     doc_align: str = "none"
     #: AnCast: reproduce AnCast 0.1.1 (its reading, alignment and scoring) instead of the optimum
     ancast_compat: bool = False
+    #: AnCast on UMR documents: "snt" scores sentence by sentence as ``ancast -s snt`` (no document figures;
+    #: with ``ancast_compat`` the anchors come from each sentence's own line), "doc" (and None, the default)
+    #: as AnCast++'s ``-s doc`` where the graphs carry documents
+    ancast_scope: Optional[str] = None
     #: juːmæʧ: the comparator's greedy correspondence (compare_umr.pl) instead of the exact one
     umatch_compat: bool = False
     #: juːmæʧ: a TOP attribute on each sentence's first node (compare_umr.pl --top)

@@ -43,6 +43,7 @@ from mrp.metrics.mrp_pair import Solution, seeding, sentence_groups, solve_withi
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.metrics.smatch_penman import NOT_INVERTED, Local, Relations, norm, penman_triples  # noqa: F401
+from mrp.metrics.smatchpp import SMATCHPP_COMPAT, check_compat, smatchpp_status, smatchpp_triples
 from mrp.metrics.together import Steps, score_together
 from mrp.normalize import normalize
 from mrp.solver.problem import Rows, from_triples, triple_rows
@@ -100,7 +101,10 @@ def most(local_g: Local, rel_g: Relations, local_s: Local, rel_s: Relations) -> 
 
 
 def triples(graph: Graph, options: Options) -> Tuple[Local, Relations, int]:
-    """The triples of a graph under the options: the original tool's for Penman input, else mtool's."""
+    """The triples of a graph under the options: Smatch++'s with ``smatchpp_compat``, the original tool's
+    for Penman input, else mtool's."""
+    if options.smatchpp_compat:
+        return smatchpp_triples(graph, options.smatchpp_compat)
     return penman_triples(graph, options.smatch_compat) if options.penman else mrp_triples(graph)
 
 
@@ -255,6 +259,8 @@ def _result(item: Dict[str, Any]) -> PairResult:
 
 def triples_field(options: Options) -> str:
     """The signature field of the triples counted: the original tool's (penman) or of the MRP form."""
+    if options.smatchpp_compat:
+        return "triples:smatchpp-1.8.0-" + options.smatchpp_compat
     compat = "+compat" if options.smatch_compat else ""
     return "triples:" + ("penman" if options.penman else "mrp") + compat
 
@@ -270,7 +276,7 @@ class SMATCH(Metric):
     parameters = (Parameter("smatch_compat", "--smatch-compat",
                             "smatch: reproduce the original SMATCH tool's counts, defects included "
                             "(duplicate triples counted repeatedly, quoted strings cut to their first "
-                            "word)"), DOC_ALIGN)
+                            "word)"), SMATCHPP_COMPAT, DOC_ALIGN)
     searches = True
     explains = True
 
@@ -278,6 +284,7 @@ class SMATCH(Metric):
         return [triples_field(options), *doc_align_field(options)]
 
     def prepare(self, options: Options) -> None:
+        check_compat(options)
         self.load_solver(options)
 
     def score(self, pair: Pair, options: Options) -> PairResult:
@@ -305,6 +312,8 @@ class SMATCH(Metric):
         out["time"], out["cpu"] = run.seconds()
         out.update(run.search(()))
         out["compat"] = run.options.smatch_compat
+        if run.options.smatchpp_compat:
+            out["smatchpp"] = smatchpp_status(run)
         out.update(doc_align_report(run))
         out["invalid"] = len(run.pairing.invalid)
         return out

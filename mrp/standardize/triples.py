@@ -137,4 +137,17 @@ def to_graph(graph: Graph, triples: List[Triple], tops: List[str], origin: Dict[
     shell = copy.deepcopy(replace(graph, nodes=[], edges=[], tops=[]))
     shell.nodes, shell.edges, shell.tops = nodes, edges, [ids[top] for top in tops]
     shell.layout = None  # the Penman layout described the graph before the rewrite
+    shell.variables = _variables_kept(graph, ids, origin)
     return shell
+
+
+def _variables_kept(graph: Graph, ids: Dict[str, int], origin: Dict[str, Node]) -> Optional[Dict[int, str]]:
+    """The file's variables of the nodes that stay, under their new ids (a new node has none)."""
+    if graph.variables is None:
+        return None
+    kept: Dict[int, str] = {}
+    for variable, k in ids.items():
+        node = origin.get(variable)
+        if node is not None and node.id in graph.variables:
+            kept[k] = graph.variables[node.id]
+    return kept

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
+from mrp.errors import MRPError
 from mrp.graph import Graph
 from mrp.metrics.ancast.documents import KINDS, DocRelation, DocSums, SentencePair, score_document
 from mrp.metrics.ancast.documents import report as document_report
@@ -134,6 +135,15 @@ def _detail(pair: Pair, result: PairResult) -> Optional[Detail]:
                          "SMATCH's triples under AnCast's alignment")
 
 
+#: AnCast's -s: sentence by sentence, or AnCast++'s documents (the default where the graphs carry documents)
+SCOPES = (None, "snt", "doc")
+ANCAST_SCOPE = Parameter("ancast_scope", "--ancast-scope",
+                         "ancast: on UMR documents, 'doc' (the default) scores as AnCast++ does (ancast "
+                         "-s doc: document figures too; with --ancast-compat the anchors come from the "
+                         "sentence header); 'snt' as ancast -s snt (sentences only, anchors from each "
+                         "'# :: sntN' line)", str, "SCOPE", None, ("snt", "doc"))
+
+
 class AnCast(Metric):
     """AnCast: concept and relation scores, and UMR document scores, under an alignment of the nodes."""
 
@@ -143,14 +153,17 @@ class AnCast(Metric):
     headlines = (("lrm",), ("concept",), ("ulrm",), ("wlrm",), ("smatch",))
     parameters = (Parameter("ancast_compat", "--ancast-compat",
                             "ancast: reproduce AnCast 0.1.1 (its reading, anchor-broadcast alignment and "
-                            "scoring quirks) instead of the proved-optimal alignment"),)
+                            "scoring quirks) instead of the proved-optimal alignment"), ANCAST_SCOPE)
     searches = True
     explains = True
 
     def signature_fields(self, options: Options) -> List[str]:
-        return ["align:" + ("ancast-0.1.1" if options.ancast_compat else "lrm-optimal")]
+        scope = ["scope:snt"] if options.ancast_scope == "snt" else []
+        return ["align:" + ("ancast-0.1.1" if options.ancast_compat else "lrm-optimal"), *scope]
 
     def prepare(self, options: Options) -> None:
+        if options.ancast_scope not in SCOPES:
+            raise MRPError(f"ancast_scope: unknown scope '{options.ancast_scope}' (choose from snt, doc)")
         if not options.ancast_compat:
             self.load_solver(options)
 
@@ -188,7 +201,7 @@ class AnCast(Metric):
                 skipped.append(pair.gold.id)
         out: Dict[str, Any] = {"n": run.n}
         out.update((kept if options.ancast_compat else every).to_json(options.ancast_compat))
-        documented = documents(scored, options)
+        documented = documents(scored, options) if options.ancast_scope != "snt" else None
         if documented is not None:
             out["documents"] = documented
         out["exact"] = sum(result.exact for result in run.results)

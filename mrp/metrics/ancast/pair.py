@@ -39,16 +39,17 @@ def _is_umr(graph: Graph) -> bool:
     return (graph.framework or "").lower() == "umr"
 
 
-def views(gold: Graph, system: Graph, compat_mode: bool) -> Tuple[View, View]:
+def views(gold: Graph, system: Graph, compat_mode: bool, scope: Optional[str] = None) -> Tuple[View, View]:
     """The AnCast views of the test (system) and the gold graph.
 
     With ``compat``, the text searched for anchors is AnCast's: at document scope (UMR graphs with
-    document annotation, as AnCast++ reads them) the test sentence's header on both sides.
+    document annotation, as AnCast++ reads them, unless ``scope`` is "snt") the test sentence's header on
+    both sides; else each sentence's own line.
     """
     umr = _is_umr(gold) or _is_umr(system)
     if not compat_mode:
         return view(system, False, umr), view(gold, False, umr)
-    if gold.document is not None or system.document is not None:
+    if scope != "snt" and (gold.document is not None or system.document is not None):
         text = anchor_text(system if system.document is not None else gold, "doc")
         return view(system, True, umr, text), view(gold, True, umr, text)
     test = view(system, True, umr, anchor_text(system, "snt"))
@@ -101,7 +102,7 @@ def score_views(test: View, gold: View, options: Options, gid: str = "") -> Pair
 def score_pair(gold: Graph, system: Graph, options: Optional[Options] = None) -> PairResult:
     """AnCast scores of a system graph against a gold graph."""
     options = options or Options()
-    test, gold_view = views(gold, system, options.ancast_compat)
+    test, gold_view = views(gold, system, options.ancast_compat, options.ancast_scope)
     result = score_views(test, gold_view, options, gold.id)
     result.variables = (test.variables, gold_view.variables)
     return result
@@ -113,7 +114,7 @@ def failed(pair: Pair, options: Options, failure: str) -> PairResult:
     precision, recall = Sums(), Sums()
     for system in (pair.system, pair.system.empty_copy()):
         try:
-            test, gold = views(pair.gold, system, options.ancast_compat)
+            test, gold = views(pair.gold, system, options.ancast_compat, options.ancast_scope)
             sim = Similarity(test, gold)
             precision, recall = score(test, gold, sim, from_map([-1] * len(test), len(gold), sim),
                                       options.ancast_compat)

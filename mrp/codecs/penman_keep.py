@@ -1,0 +1,120 @@
+"""Writing an AMR graph as its file wrote it: the text kept while the graph is unchanged.
+
+The AMR reader records, for a graph read as written (no ``:wiki`` dropped, no id mapped, no text table, no
+repair), its comment lines (metadata, and any comment block before it such as an LDC header), its graph
+text and a digest of the graph it read (:func:`record`).  The writer asks :func:`kept`: while the digest
+of the graph still matches, the comments and the text come back as they were, so that reading and writing
+a file changes nothing; a graph changed in any way (a standardization, a new label) is laid out anew,
+with the file's comment lines while its id and sentence are the same.  :func:`variables` gives the
+variables the file used, where they still name every node once.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Dict, List, Optional
+
+from mrp.codecs.penman_write import formatted, penman_tree
+from mrp.graph import Graph
+
+__all__ = ["Kept", "Style", "digest", "keep_frame", "kept", "penman_block", "record", "variables"]
+
+#: a Penman variable as the writer may write it again (no spaces, quotes, parentheses or slash)
+_VARIABLE = re.compile(r'^[^\s()"/:~^]+$')
+
+
+@dataclass(frozen=True)
+class Style:
+    """penman's layout options: ``indent`` spaces per level (None: one line; -1: aligned, penman's own
+    default), ``compact`` (a node's constants on its line), ``triples`` (a conjunction of triples)."""
+
+    indent: Optional[int] = 6
+    compact: bool = False
+    triples: bool = False
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What the file held for one graph."""
+
+    comments: List[str]
+    text: str
+    digest: int
+    #: the graph's id and sentence as read (its comments stay while these do)
+    id: str
+    input: Optional[str]
+
+
+def digest(graph: Graph) -> int:
+    """A digest of everything the Penman text of a graph says (id, sentence, tops, nodes, edges, variables,
+    and which strings were quoted): a hash, cheap next to reading, compared within the process that read
+    the graph (a graph that crossed into another process only reads as changed); -1 when some value
+    cannot be hashed."""
+    try:
+        return hash((graph.id, graph.input, graph.framework, tuple(graph.tops),
+                     tuple((n.id, n.label, type(n.label), tuple(n.properties), tuple(n.values),
+                            tuple(map(type, n.values)), None if n.anchors is None else tuple(n.anchors))
+                           for n in graph.nodes),
+                     tuple((e.source, e.target, e.label, e.normal, tuple(e.attributes), tuple(e.values))
+                           for e in graph.edges),
+                     None if graph.variables is None else tuple(sorted(graph.variables.items()))))
+    except TypeError:
+        return -1
+
+
+def record(graph: Graph, comments: List[str], text: str) -> None:
+    """Keep the file's comment lines and graph text with the graph as read."""
+    graph.written = Kept(list(comments), text, digest(graph), graph.id, graph.input)
+
+
+def kept(graph: Graph) -> Optional[Kept]:
+    """The file's comments and text of a graph not changed since it was read, else None."""
+    found = graph.written
+    if isinstance(found, Kept) and found.digest != -1 and found.digest == digest(graph):
+        return found
+    return None
+
+
+def variables(graph: Graph) -> Optional[Dict[int, str]]:
+    """The file's variables of a graph, where they name each node once (a graph changed since it was read
+    keeps them too: a standardization carries them to the nodes that stay), else None."""
+    names = graph.variables
+    if not names:
+        return None
+    ids = [node.id for node in graph.nodes]
+    if sorted(names) != sorted(ids) or len(set(names.values())) != len(names):
+        return None
+    if not all(_VARIABLE.match(name) for name in names.values()):
+        return None
+    return dict(names)
+
+
+def keep_frame(graph: Graph, before: List[str], comments: List[str], text: str) -> None:
+    """Record a graph read as written: the comment blocks before it (each a text of lines), its own
+    comment lines and its graph text."""
+    lines: List[str] = []
+    for block in before:
+        lines += block.split("\n") + [""]
+    record(graph, lines + comments, text)
+
+
+def penman_block(graph: Graph, header: List[str], style: Optional[Style]) -> str:
+    """A graph's Penman block: as its file wrote it while unchanged and no style is asked for; else its
+    file's comments (or ``header``, for a changed graph) and its text in the style, with the file's
+    variables where the graph is unchanged."""
+    found = kept(graph)
+    if found is not None and style is None:
+        return "\n".join(found.comments + [found.text])
+    read = graph.written
+    if found is None and isinstance(read, Kept) and (read.id, read.input) == (graph.id, graph.input):
+        found = read  # changed, but its metadata still describe it
+    style = style or Style()
+    tree = penman_tree(graph, variables(graph))
+    if style.triples:
+        import penman
+
+        body = penman.format_triples(penman.interpret(tree).triples, indent=style.indent is not None)
+    else:
+        body = formatted(graph, tree, style.indent, style.compact)
+    return "\n".join((found.comments if found is not None else header) + [body])
