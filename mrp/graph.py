@@ -150,6 +150,10 @@ class Graph:
     #: what the reader repaired to read the graph, as the established tools do silently (not part
     #: of the MRP format; None when nothing was repaired)
     repairs: Optional[List[str]] = field(default=None, compare=False)
+    #: the id :func:`mrp.read` gave a graph whose input wrote none (its position in the file); while ``id``
+    #: equals it, the library pairs the graph by its position in the list it is given, as text without
+    #: ids pairs (not part of the MRP format)
+    assigned_id: Optional[str] = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.flavor is None:

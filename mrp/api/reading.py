@@ -10,6 +10,7 @@ from mrp.api.inputs import Graphs, corpus_of, read_options
 from mrp.codecs import WriteOptions, infer_format, writer
 from mrp.errors import InputError, MRPWarning
 from mrp.graph import Graph
+from mrp.metrics.pairing import positional
 from mrp.process.packed import live
 
 __all__ = ["ReadWarning", "read", "write"]
@@ -41,7 +42,11 @@ def read(source: Graphs, format: Optional[str] = None, errors: str = "raise", **
             raise corpus.errors[0]
         for error in corpus.errors:
             warnings.warn(f"{error}; left out", ReadWarning, stacklevel=2)
-    return [live(graph) for graph in corpus.graphs]
+    graphs = [live(graph) for graph in corpus.graphs]
+    if positional(corpus):  # the reader numbered them: marked, so that lists of them pair by position
+        for graph in graphs:
+            graph.assigned_id = graph.id
+    return graphs
 
 
 def write(graphs: Union[Graph, Iterable[Graph]], target: Union[str, os.PathLike[str], TextIO, None] = None,

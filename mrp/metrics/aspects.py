@@ -62,7 +62,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Pattern, Set, Tuple
+from typing import Any, Dict, List, Optional, Pattern, Set, Tuple, Union
 
 from mrp import rules
 from mrp.graph import Edge, Graph, Node
@@ -337,7 +337,8 @@ class Aspects(Metric):
                             "aspects: relation levels kept below a trigger: 2 (default, as Smatch++ "
                             "extracts) or 'full' (everything reachable from the trigger), e.g. "
                             "--aspect-depth full",
-                            kind=aspect_depth, metavar="N|full", default=2),)
+                            kind=aspect_depth, metavar="N|full", default=2,
+                            annotation=Union[int, str, None]),)
 
     def signature_fields(self, options: Options) -> List[str]:
         depth = "full" if options.aspect_depth is None else options.aspect_depth

@@ -105,6 +105,9 @@ class Parameter:
     default: Any = None
     #: argparse choices, when the value is one of a few words
     choices: Optional[Tuple[str, ...]] = None
+    #: the type of the library's keyword (None: bool for a switch, else Optional of ``kind`` for str, int
+    #: and float); a string given to the library is converted by ``kind`` as the command line converts it
+    annotation: Any = None
 
 
 class Metric(ABC):

@@ -266,22 +266,30 @@ def run(metric: Metric, pairing: Pairing, options: Optional[Options] = None) -> 
     return Run(pairing, found, totals, options, start, cpu), details
 
 
+def joined(pairings: Sequence[Pairing]) -> Pairing:
+    """One Pairing of several (batches), as if they had been paired as one: pairs and what was not scored,
+    in order."""
+    out = Pairing(repaired=sum(part.repaired for part in pairings))
+    for part in pairings:
+        out.pairs.extend(part.pairs)
+        out.unpaired.extend(part.unpaired)
+        out.duplicates.extend(part.duplicates)
+        out.invalid.extend(part.invalid)
+        out.notes.extend(part.notes)
+    return out
+
+
 def combined(runs: Sequence[Run]) -> Run:
     """One Run of several (batches of one metric, scored with the same options), as if their pairings had
     been scored as one: pairs, results and what was not scored, in order; time from the first start."""
     first = runs[0]
-    pairing = Pairing(repaired=sum(part.pairing.repaired for part in runs))
     totals: Dict[Path, List[Any]] = {}
     results: List[PairResult] = []
     for part in runs:
-        pairing.pairs.extend(part.pairing.pairs)
-        pairing.unpaired.extend(part.pairing.unpaired)
-        pairing.duplicates.extend(part.pairing.duplicates)
-        pairing.invalid.extend(part.pairing.invalid)
-        pairing.notes.extend(part.pairing.notes)
         for result in part.results:
             add(totals, result.counts)
             results.append(result)
+    pairing = joined([part.pairing for part in runs])
     return Run(pairing, results, totals, first.options, first.start, first.cpu)
 
 

@@ -54,7 +54,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
@@ -309,7 +309,7 @@ class SemBLEU(Metric):
         Parameter("sembleu_weights", "--sembleu-weights",
                   "SemBLEU weights of orders 1, 2, 3 (default 0.34,0.33,0.34, as the original; K: uniform "
                   "over orders 1..K), e.g. --sembleu-weights 2", kind=weights_argument,
-                  metavar="K|W1,W2,..."),
+                  metavar="K|W1,W2,...", annotation=Union[str, Sequence[float], None]),
         Parameter("sembleu_compat", "--sembleu-compat",
                   "SemBLEU: reproduce the original tool, defects included (unreached nodes skipped, :/() "
                   "dropped from strings)"),
