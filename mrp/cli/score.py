@@ -24,7 +24,7 @@ from mrp.codecs import ReadOptions
 from mrp.io.load import Corpus, read_corpus
 from mrp.metrics.options import Execution, Options
 from mrp.metrics.pairing import Pairing
-from mrp.metrics.registry import canonical, evaluator, warm
+from mrp.metrics.registry import canonical, evaluate, module_of, warm
 from mrp.process.ahead import Ahead
 from mrp.report.outcome import frameworks_scored
 from mrp.report.progress import Line, terminal
@@ -45,7 +45,7 @@ def _metrics(spec: str, aspects: bool) -> List[str]:
     chosen: List[str] = []
     for name in names:
         metric = canonical(name)
-        evaluator(metric)  # refuse a metric this installation lacks before reading anything
+        module_of(metric)  # refuse a metric this installation lacks before reading anything
         if metric not in chosen:
             chosen.append(metric)
     return chosen
@@ -123,7 +123,7 @@ def _evaluate(metric: str, pairing: Pairing, options: Options, args: argparse.Na
     if explain:
         result, found, done = explaining.evaluate(metric, pairing, options)
     else:
-        result, found = evaluator(metric)(pairing, options)
+        result, found = evaluate(metric, pairing, options)
     finish(metric, result, pairing, options, Statistics(args.bootstrap, args.seed))
     if explain:
         explaining.write(metric, done, result, args)

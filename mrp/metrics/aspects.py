@@ -68,9 +68,8 @@ from mrp import rules
 from mrp.graph import Edge, Graph, Node
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
-from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.pairing import Pair
 from mrp.metrics.smatch import Local, Relations, score_triples, triples_field
 from mrp.metrics.smatch import triples as smatch_triples
 
@@ -369,9 +368,3 @@ class Aspects(Metric):
 
 
 METRIC = Aspects()
-
-
-def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """Aspect scores of a pairing (sub-graphs ``options.aspect_depth`` levels deep; None: all levels):
-    n, aspects (per aspect totals), (scores), time, cpu."""
-    return drive(METRIC, pairing, options)

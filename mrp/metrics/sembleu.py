@@ -59,9 +59,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
-from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.pairing import Pair
 from mrp.normalize import lower, normalize_anchors
 
 #: The weights of the original's ``eval.py`` (orders 1, 2, 3).
@@ -356,8 +355,3 @@ class SemBLEU(Metric):
 
 
 METRIC = SemBLEU()
-
-
-def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """Corpus SemBLEU of a pairing (gold = reference, system = hypothesis), per-pair scores with trace."""
-    return drive(METRIC, pairing, options)
