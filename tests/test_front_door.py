@@ -237,3 +237,42 @@ def test_library_messages_name_keywords_not_flags() -> None:
         mrp.score("(a / alpha)", "(a / alpha)", metric="umatch", umatch_only="concept",
                   umatch_except="concept")
     assert "--" not in str(raised.value)
+
+
+# ---------------------------------------------------------------- a new metric is its module and one line
+
+def _recipe() -> str:
+    from conftest import ROOT
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Adding a metric"):]
+    start = section.index("```python\n") + len("```python\n")
+    return section[start:section.index("\n```", start)]
+
+
+def test_the_readme_recipe_registers_a_metric_for_the_cli_and_the_library(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from mrp.cli.score import main_body
+    from mrp.metrics import registry
+
+    (tmp_path / "overlap_recipe.py").write_text(_recipe(), encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(registry.METRICS, "overlap", ("overlap_recipe", ()))
+    gold, system = tmp_path / "gold.amr", tmp_path / "system.amr"
+    gold.write_text("# ::id 1\n(w / Want-01 :ARG0 (b / boy))\n", encoding="utf-8")
+    system.write_text("# ::id 1\n(w / want-01 :ARG0 (g / girl))\n", encoding="utf-8")
+
+    loose = mrp.score(gold, system, metric="overlap")
+    strict = mrp.score(gold, system, metric="overlap", overlap_strict=True)
+    assert (loose.f, strict.f) == (0.5, 0.0)
+    assert "overlap_strict" in strict.signature and "overlap_strict" not in loose.signature
+    with pytest.raises(TypeError, match="overlap_strict is a keyword of metric overlap"):
+        mrp.score(gold, system, metric="smatch", overlap_strict=True)
+
+    for flags, expected in (([], loose), (["--overlap-strict"], strict)):
+        assert main_body(["--score", "overlap", *flags, "--quiet", "--gold", str(gold), str(system)]) == 0
+        printed = json.loads(capsys.readouterr().out)
+        assert timeless(printed) == timeless(expected.to_dict())
+    scorer = mrp.Scorer("overlap", overlap_strict=True)
+    scorer.update(gold, system)
+    assert scorer.compute().f == 0.0

@@ -16,7 +16,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 from mrp.errors import MRPError
 from mrp.metrics.base import Parameter
 from mrp.metrics.options import DEFAULT_TIMEOUT
-from mrp.metrics.registry import metrics
+from mrp.metrics.registry import METRICS, metrics
 
 __all__ = ["CLI_ONLY", "READING", "Keyword", "checked", "document", "keywords", "sign", "spelled"]
 
@@ -132,12 +132,17 @@ def _of(parameter: Parameter, metric: str) -> Keyword:
 
 
 _TABLE: Dict[str, Keyword] = {}
+#: the registry the table was made from
+_MADE: List[Any] = [None]
 
 
 def keywords() -> Dict[str, Keyword]:
     """Every keyword by name: the shared ones, then each metric's parameters (a parameter that several
     metrics declare, e.g. ``doc_align``, once, named for the metrics that take it)."""
-    if not _TABLE:
+    registry = tuple(METRICS.items())
+    if _MADE[0] != registry:
+        _TABLE.clear()
+        _MADE[0] = registry
         table = {keyword.name: keyword for keyword in _SHARED}
         owners: Dict[str, List[str]] = {}
         for metric in metrics():

@@ -14,6 +14,7 @@ from mrp.errors import MRPError, ScoreError
 from mrp.io.corpus import Corpus
 from mrp.io.load import collector_paused
 from mrp.metrics import driver
+from mrp.metrics.base import parameter_values
 from mrp.metrics.options import DEFAULT_TIMEOUT, Execution, Options
 from mrp.metrics.pairing import Pairing, duplicate_errors, key, pair
 from mrp.metrics.registry import canonical
@@ -95,7 +96,7 @@ def _planned(metric: str, arguments: Dict[str, Any]) -> _Plan:
     options = Options(limit=arguments.get("limit"), timeout=timeout or None, trace=True,
                       mip=arguments.get("mip", True), errors=bool(arguments.get("errors")),
                       standardization=std.name(), no_wiki=bool(arguments.get("no_wiki")),
-                      strict=bool(arguments.get("strict")), run=run, **values)
+                      strict=bool(arguments.get("strict")), run=run, **parameter_values(values))
     statistics = Statistics(arguments.get("bootstrap"), arguments.get("seed", 0))
     return _Plan(name, options, statistics, std, arguments.get("triples"),
                  (arguments.get("gold_format", arguments.get("format")), arguments.get("format")),

@@ -208,6 +208,7 @@ def _board(args: argparse.Namespace, metrics: List[str], runs: Dict[str, List[Tu
 def options_of(args: argparse.Namespace, std: Standardization, penman: bool, progress: Line,
                metrics: List[str]) -> Options:
     """What the metrics score with in this run (recorded in the signature), and how the run executes."""
+    from mrp.metrics.base import parameter_values
     from mrp.metrics.registry import metric
 
     given = {parameter.field: getattr(args, parameter.field)
@@ -215,7 +216,7 @@ def options_of(args: argparse.Namespace, std: Standardization, penman: bool, pro
              if hasattr(args, parameter.field)}
     return Options(limit=args.limit, timeout=args.timeout or None, mip=not args.no_mip, trace=True,
                    errors=bool(args.errors), penman=penman, standardization=std.name(), no_wiki=args.no_wiki,
-                   strict=args.strict, **given,
+                   strict=args.strict, **parameter_values(given),
                    run=Execution(args.jobs, progress, {} if len(args.system) > 1 else None))
 
 

@@ -294,11 +294,8 @@ def combined(runs: Sequence[Run]) -> Run:
 
 
 def summary(metric: Metric, run: Run) -> Dict[str, Any]:
-    """A metric's result object over a Run, every graph accounted for."""
-    out = metric.report(run)
-    for key, value in run.accounting().items():  # every graph accounted for, whatever the metric
-        out.setdefault(key, value)
-    return out
+    """A metric's result object over a Run, in the envelope every result has (:meth:`Metric.result`)."""
+    return metric.result(run)
 
 
 def evaluate(metric: Metric, pairing: Pairing, options: Optional[Options] = None

@@ -38,6 +38,7 @@ class MRP(Metric):
     """The MRP metric: tuple counts by type under an optimal node correspondence."""
 
     name = "mrp"
+    symmetric = True
     summary = "the MRP metric: tuples by type (tops, labels, properties, anchors, edges, attributes), exact"
     normalization = "case+anchors+edges"
     primary = ("all",)

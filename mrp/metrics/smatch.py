@@ -262,6 +262,7 @@ class SMATCH(Metric):
     """SMATCH: triple overlap under the best node alignment."""
 
     name = "smatch"
+    symmetric = True
     summary = "SMATCH: triple overlap under the optimal node alignment (exact; the original tool's triples " \
               "on Penman)"
     normalization = "case"

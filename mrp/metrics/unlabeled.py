@@ -53,6 +53,8 @@ def unlabel(graph: Graph, nodes: bool = True) -> Graph:
 class Unlabeled(MRP):
     """The MRP metric on graphs without edge labels and (``nodes``) node labels."""
 
+    symmetric = False  # all-pairs runs score it in both orders
+
     def __init__(self, name: str, nodes: bool) -> None:
         self.name = name
         self.nodes = nodes
