@@ -53,23 +53,23 @@ _PLANS: Dict[Any, _Plan] = {}
 _PLANS_KEPT = 64
 
 
-def _plan(metric: str, arguments: Dict[str, Any]) -> _Plan:
+def _plan(metric: str, arguments: Dict[str, Any], function: str = "mrp.score") -> _Plan:
     if arguments.get("progress"):
-        return _planned(metric, arguments)
+        return _planned(metric, arguments, function)
     try:
         key = (metric, tuple(sorted((name, type(value), value) for name, value in arguments.items())))
         found = _PLANS.get(key)
     except TypeError:  # an unhashable option value (sembleu_weights as a list): planned each time
-        return _planned(metric, arguments)
+        return _planned(metric, arguments, function)
     if found is None:
         if len(_PLANS) >= _PLANS_KEPT:
             _PLANS.clear()
-        found = _PLANS[key] = _planned(metric, arguments)
+        found = _PLANS[key] = _planned(metric, arguments, function)
     return found
 
 
-def _planned(metric: str, arguments: Dict[str, Any]) -> _Plan:
-    arguments = checked(arguments, "mrp.score")
+def _planned(metric: str, arguments: Dict[str, Any], function: str) -> _Plan:
+    arguments = checked(arguments, function)
     from mrp.standardize.options import parse
 
     name = canonical(metric)
@@ -77,10 +77,10 @@ def _planned(metric: str, arguments: Dict[str, Any]) -> _Plan:
     taken = {parameter.field for parameter in registered(name).parameters}
     for option in arguments:
         if table[option].metric is not None and option not in taken:
-            raise TypeError(f"{option} is a keyword of metric {table[option].metric}, and metric={name!r} "
-                            "does not take it")
+            raise TypeError(f"{function}(): {option} is a keyword of metric {table[option].metric}, and "
+                            f"metric={name!r} does not take it")
     if arguments.get("explain_id") is not None and not arguments.get("explain"):
-        raise TypeError("explain_id needs explain (the path the pair's page goes to)")
+        raise TypeError(f"{function}(): explain_id needs explain (the path the pair's page goes to)")
     if arguments.get("explain") and not registered(name).explains:
         raise ScoreError(f"explain: {name} aligns no nodes to show")
     std = parse(arguments.get("standardize", "none"))
@@ -230,7 +230,7 @@ class Scorer:
     """
 
     def __init__(self, metric: str = "mrp", **options: Any) -> None:
-        self._plan = _plan(metric, options)
+        self._plan = _plan(metric, options, "mrp.Scorer")
         self._runs: List[driver.Run] = []
         self._held: List[Pairing] = []
         self._details: Dict[str, Any] = {}
