@@ -332,6 +332,8 @@ class Aspects(Metric):
     summary = "fine-grained AMR aspects (named entities, negation, ...), each scored exactly"
     normalization = "case"
     primary = None
+    frameworks = ("amr",)
+    elsewhere = " (for UMR, try --score ancast or smatch)"
     parameters = (Parameter("aspect_depth", "--aspect-depth",
                             "aspects: relation levels kept below a trigger: 2 (default, as Smatch++ "
                             "extracts) or 'full' (everything reachable from the trigger), e.g. "

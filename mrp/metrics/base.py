@@ -158,6 +158,10 @@ class Metric(ABC):
     searches: bool = False
     #: whether a pair's result depends on the other pairs too (then no result is reused across runs)
     contextual: bool = False
+    #: the frameworks it scores (None: every one); mrp-score leaves it out, with a warning, where none of
+    #: them is scored, and ``elsewhere`` then says what to use instead
+    frameworks: Optional[Tuple[str, ...]] = None
+    elsewhere: str = ""
     #: whether the count c of (a, b) equals that of (b, a), with g and s swapped (the optimum of a tuple
     #: overlap under a one-to-one node map is the same in both directions: the inverse map matches the
     #: same tuples); all-pairs runs then score each unordered pair once
