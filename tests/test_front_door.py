@@ -61,6 +61,34 @@ def test_every_metric_parameter_is_a_keyword_of_score_scorer_and_their_help() ->
         assert signature.parameters[name].kind is inspect.Parameter.KEYWORD_ONLY
 
 
+#: a value other than the default for each parameter that is neither a switch nor one of a few words
+SAMPLES: Dict[str, Any] = {"aspect_depth": None, "sembleu_weights": (0.5, 0.5), "umatch_only": "concept",
+                           "umatch_except": "concept"}
+
+
+def test_every_parameter_given_another_value_is_in_the_signature() -> None:
+    """What can change the numbers is recorded: every metric parameter set to a value other than its
+    default changes the metric's signature."""
+    from mrp.metrics.base import parameter_values
+    from mrp.metrics.options import Options
+    from mrp.metrics.registry import metrics
+    from mrp.report.signature import signature
+
+    for metric in metrics():
+        plain = signature(metric.name, ["amr"], Options())
+        for parameter in metric.parameters:
+            if parameter.kind is None:
+                value: Any = True
+            elif parameter.choices:
+                value = next(choice for choice in parameter.choices if choice != parameter.default)
+            else:
+                assert parameter.field in SAMPLES, f"add a sample value of {parameter.field} to SAMPLES"
+                value = SAMPLES[parameter.field]
+            given = Options(**parameter_values({parameter.field: value}))
+            assert signature(metric.name, ["amr"], given) != plain, \
+                (metric.name, parameter.field)
+
+
 def test_the_umatch_options_reproduce_the_command_line() -> None:
     gold = shared_file("data/umr/czech-pdtc/pcedt-gold.umr")
     system = shared_file("data/umr/czech-pdtc/pcedt-conv.umr")
