@@ -43,6 +43,8 @@ class Keyword:
     kind: Optional[Callable[[str], Any]] = None
     #: the values it may take, when it is one of a few words
     choices: Optional[Tuple[str, ...]] = None
+    #: whether it changes how the inputs are read (then it applies to every kind of input, or is refused)
+    reads: bool = False
 
     def spelled(self) -> str:
         """How a message names this keyword in use, e.g. ``positional=True``."""
@@ -50,9 +52,6 @@ class Keyword:
             return self.usage
         return f"{self.name}=True" if self.annotation is bool else f"{self.name}=..."
 
-
-#: the keywords that change how the inputs are read (each applies to every kind of input, or is refused)
-READING = ("framework", "text", "no_wiki", "strict", "wsj_ids")
 
 #: every run's keywords, in the order the docstrings list them
 _SHARED: Tuple[Keyword, ...] = (
@@ -84,17 +83,21 @@ _SHARED: Tuple[Keyword, ...] = (
     Keyword("gold_format", Optional[str], None, "format of the gold graphs", "--gold-format",
             "gold_format='mrp'"),
     Keyword("framework", Optional[str], None, "score only graphs of this framework (and give it to graphs "
-            "that name none)", "--framework", "framework='eds'"),
+            "that name none)", "--framework", "framework='eds'", reads=True),
     Keyword("text", Union[str, Mapping[str, str], None], None, "the input strings: a path to id<TAB>sentence "
             "lines, or a mapping from graph id to sentence (read options: inputs given as text or paths)",
-            "--text", "text=..."),
-    Keyword("no_wiki", bool, False, "drop :wiki relations", "--no-wiki"),
-    Keyword("strict", bool, False, "refuse graphs read by a repair (counted as invalid)", "--strict"),
+            "--text", "text=...", reads=True),
+    Keyword("no_wiki", bool, False, "drop :wiki relations", "--no-wiki", reads=True),
+    Keyword("strict", bool, False, "refuse graphs read by a repair (counted as invalid)", "--strict",
+            reads=True),
     Keyword("wsj_ids", bool, False, "AMR: map WSJ ids as the MRP data do (read options: inputs given as "
-            "text or paths)", "--wsj-ids"),
+            "text or paths)", "--wsj-ids", reads=True),
     Keyword("progress", Any, None, "True: a progress line on stderr; or a :class:`mrp.metrics.options."
             "Progress`"),
 )
+
+#: the keywords that change how the inputs are read (each applies to every kind of input, or is refused)
+READING = tuple(keyword.name for keyword in _SHARED if keyword.reads)
 
 #: mrp-score's options that the library does not take, each with its reason
 CLI_ONLY: Dict[str, str] = {
