@@ -163,6 +163,10 @@ def test_no_wiki_applies_to_every_kind_of_input() -> None:
         first = found["str"]
         assert first["f"] == (1.0 if options else pytest.approx(first["f"])), options
         assert all(value == first for value in found.values()), (options, found)
+        for kind, (gold, system) in _kinds(GOLD, SYSTEM).items():
+            scorer = mrp.Scorer("smatch", **options)
+            scorer.update(gold, system)
+            assert scorer.compute().f == first["f"], (options, kind)
     assert mrp.score(GOLD, SYSTEM, metric="smatch").f < 1.0
 
 
