@@ -154,6 +154,10 @@ class Graph:
     #: (mrp.codecs.penman_keep: written again as it was while the graph is unchanged; not part of the MRP
     #: format)
     written: Optional[Any] = field(default=None, compare=False, repr=False)
+    #: the id :func:`mrp.read` gave a graph whose input wrote none (its position in the file); while ``id``
+    #: equals it, the library pairs the graph by its position in the list it is given, as text without
+    #: ids pairs (not part of the MRP format)
+    assigned_id: Optional[str] = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.flavor is None:

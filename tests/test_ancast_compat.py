@@ -20,7 +20,7 @@ import pytest
 from mrp.codecs.amr import read_string
 from mrp.graph import Graph
 from mrp.io.load import read_corpus
-from mrp.metrics.ancast import evaluate, score_pair
+from mrp.metrics.ancast import score_pair
 from mrp.metrics.ancast.compat import align
 from mrp.metrics.ancast.exact import solve
 from mrp.metrics.ancast.pair import views
@@ -29,6 +29,7 @@ from mrp.metrics.ancast.scores import report, score
 from mrp.metrics.ancast.similarity import Similarity
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair as make_pairing
+from mrp.metrics.registry import evaluate
 
 from conftest import run_cli, shared_file
 
@@ -100,7 +101,7 @@ def test_coli_corpus(coli: Tuple[List[Graph], List[Graph]]) -> None:
 
     system, gold = coli
     pairing = make_pairing(Corpus("gold", "amr", gold), Corpus("system", "amr", system))
-    result, _ = evaluate(pairing, Options(ancast_compat=True))
+    result, _ = evaluate("ancast", pairing, Options(ancast_compat=True))
     summary = json.loads(shared_file("reference", "ancast", "coli", "coli.snt.summary.json").read_text())
     assert result["n"] == 1368
     assert result["skipped"]["n"] == 4
@@ -136,7 +137,7 @@ def test_default_mode_exact_on_coli(coli: Tuple[List[Graph], List[Graph]]) -> No
 
     system, gold = coli
     pairing = make_pairing(Corpus("gold", "amr", gold), Corpus("system", "amr", system))
-    result, _ = evaluate(pairing, Options())
+    result, _ = evaluate("ancast", pairing, Options())
     assert result["exact"] == 1368
     assert result["bound"]["lrm"]["f"] == pytest.approx(result["lrm"]["f"], abs=1e-12)
 
@@ -236,7 +237,7 @@ def test_a_failing_pair_is_isolated(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(pair_module, "score_views", failing)
     pairing = make_pairing(Corpus("gold", "amr", gold), Corpus("system", "amr", system))
-    result, _ = evaluate(pairing, Options(trace=True))
+    result, _ = evaluate("ancast", pairing, Options(trace=True))
     assert result["cut"]["error"] == 1 and result["n"] == 2
     assert result["scores"]["amr"]["b"]["error"] == "RuntimeError: boom"
     assert result["scores"]["amr"]["b"]["concept"]["f"] == 0.0

@@ -9,7 +9,6 @@ from typing import Any, Dict, List
 import pytest
 
 import mrp
-from mrp.errors import MRPError
 
 from conftest import run_cli, shared_file
 
@@ -78,7 +77,7 @@ def test_scopes_differ_where_anchors_do() -> None:
 
 
 def test_unknown_scope_refused() -> None:
-    with pytest.raises(MRPError, match="unknown scope"):
+    with pytest.raises(ValueError, match="ancast_scope='sentence': must be one of 'snt', 'doc'"):
         mrp.score("(a / a)", "(a / a)", "ancast", format="amr", gold_format="amr", ancast_scope="sentence")
 
 

@@ -21,7 +21,6 @@ import pytest
 from mrp.codecs.umr import read_documents
 from mrp.graph import Graph
 from mrp.io.load import Corpus
-from mrp.metrics.ancast import evaluate
 from mrp.metrics.ancast.closure import clusters, coref_steps, overlap, temporal_steps
 from mrp.metrics.ancast.compat import align
 from mrp.metrics.ancast.documents import SentencePair, score_document
@@ -32,6 +31,7 @@ from mrp.metrics.ancast.scores import Sums, report, score
 from mrp.metrics.ancast.similarity import Similarity
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair as make_pairing
+from mrp.metrics.registry import evaluate
 
 from conftest import shared_file
 
@@ -99,7 +99,7 @@ def _pairing(run: str) -> Any:
 
 @pytest.mark.parametrize("run", CZECH + ("samples",))
 def test_document_scope(run: str) -> None:
-    result, _ = evaluate(_pairing(run), Options(ancast_compat=True, trace=True))
+    result, _ = evaluate("ancast", _pairing(run), Options(ancast_compat=True, trace=True))
     *folder, name = _reference_run(run, "doc")
     records = _records(*folder, name + ".pairs.jsonl")
     documents = _records(*folder, name + ".docs.jsonl")
@@ -135,7 +135,7 @@ def test_exact_beats_compat(run: str) -> None:
         found = solve(test, gold, sim)
         assert found.exact, pair.gold.id
         assert found.lr >= heuristic - 1e-9, pair.gold.id
-    result, _ = evaluate(pairing, Options())
+    result, _ = evaluate("ancast", pairing, Options())
     assert result["exact"] == len(pairing.pairs)
     assert set(result["documents"]) >= {"lrm", "modal", "temporal", "coref", "comprehensive", "macro"}
 
@@ -184,7 +184,7 @@ def test_release_file_against_itself(name: str) -> None:
     records = _records("english-self", f"{name}.snt.pairs.jsonl")
     pairing = make_pairing(Corpus("gold", "umr", graphs), Corpus("system", "umr", graphs))
     for compat in (True, False):
-        result, _ = evaluate(pairing, Options(ancast_compat=compat, trace=True))
+        result, _ = evaluate("ancast", pairing, Options(ancast_compat=compat, trace=True))
         items = list(result["scores"]["umr"].values())
         assert len(items) == len(records) == len(graphs)
         for item, record in zip(items, records):

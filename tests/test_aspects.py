@@ -12,9 +12,10 @@ import pytest
 from mrp.codecs.amr import read_string
 from mrp.graph import Graph, Node
 from mrp.io.load import read_corpus
-from mrp.metrics.aspects import ASPECTS, evaluate, extract, score_aspects
+from mrp.metrics.aspects import ASPECTS, extract, score_aspects
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing, pair
+from mrp.metrics.registry import evaluate
 
 from conftest import shared_path
 
@@ -186,7 +187,7 @@ def test_mrp_triples_agree_on_the_small_pair() -> None:
 
 
 def test_evaluate_output() -> None:
-    result, details = evaluate(_pairing((_graph(GOLD), _graph(SYSTEM))), PENMAN)
+    result, details = evaluate("aspects", _pairing((_graph(GOLD), _graph(SYSTEM))), PENMAN)
     assert details == {}
     assert list(result) == ["n", "aspects", "time", "cpu"] + ACCOUNTING
     assert result["n"] == 1 and list(result["aspects"]) == list(ASPECTS)
@@ -202,7 +203,7 @@ def test_empty_in_both_counts_zero() -> None:
     plain = _graph("(s / sleep-01 :ARG0 (c / cat))")
     item = score_aspects(plain, plain, PENMAN)["cause"]
     assert (item["g"], item["s"], item["c"], item["gold"], item["system"]) == (0, 0, 0, False, False)
-    result, _ = evaluate(_pairing((plain, plain), (plain, plain.empty_copy())), PENMAN)
+    result, _ = evaluate("aspects", _pairing((plain, plain), (plain, plain.empty_copy())), PENMAN)
     cause = result["aspects"]["cause"]
     assert cause == {"items": 0, "gold": 0, "system": 0, "g": 0, "s": 0, "c": 0, "p": 0.0, "r": 0.0,
                      "f": 0.0, "empty": True, "exact": 0, "bound": {"c": 0, "f": 0.0}}
@@ -212,7 +213,7 @@ def test_empty_in_both_counts_zero() -> None:
 
 
 def test_no_graphs_at_all() -> None:
-    result, _ = evaluate(Pairing(), PENMAN)
+    result, _ = evaluate("aspects", Pairing(), PENMAN)
     assert result["n"] == 0
     assert all(value["empty"] and value["f"] == 0.0 for value in result["aspects"].values())
 
@@ -221,14 +222,14 @@ def test_non_amr_graphs_have_no_aspects() -> None:
     nodes = [Node(0, "_go_v_1"), Node(1, "name", ["carg"], ["x"])]
     eds = Graph(id="1", framework="eds", tops=[0], nodes=nodes)
     assert all(not extract(eds, aspect).nodes for aspect in ASPECTS)
-    result, _ = evaluate(_pairing((eds, eds)), Options())
+    result, _ = evaluate("aspects", _pairing((eds, eds)), Options())
     assert all(value["items"] == 0 and value.get("empty") for value in result["aspects"].values())
 
 
 def test_swapping_gold_and_system_swaps_precision_and_recall() -> None:
     gold, system = _graph(GOLD), _graph(SYSTEM)
-    ahead, _ = evaluate(_pairing((gold, system)), PENMAN)
-    back, _ = evaluate(_pairing((system, gold)), PENMAN)
+    ahead, _ = evaluate("aspects", _pairing((gold, system)), PENMAN)
+    back, _ = evaluate("aspects", _pairing((system, gold)), PENMAN)
     for aspect in ASPECTS:
         a, b = ahead["aspects"][aspect], back["aspects"][aspect]
         assert (a["p"], a["r"], a["f"], a["c"]) == (b["r"], b["p"], b["f"], b["c"]), aspect
@@ -238,7 +239,7 @@ def test_swapping_gold_and_system_swaps_precision_and_recall() -> None:
 @pytest.mark.parametrize("options", [PENMAN, Options(), Options(penman=True, smatch_compat=True)])
 def test_a_graph_against_itself_scores_one(options: Options) -> None:
     graphs = [_graph(GOLD, "1"), _graph(SYSTEM, "2")]
-    result, _ = evaluate(_pairing(*((graph, graph) for graph in graphs)), options)
+    result, _ = evaluate("aspects", _pairing(*((graph, graph) for graph in graphs)), options)
     for aspect, value in result["aspects"].items():
         assert value["items"] == value["gold"] == value["system"] > 0, aspect
         assert value["f"] == 1.0 and value["g"] == value["s"] == value["c"], aspect
@@ -246,7 +247,7 @@ def test_a_graph_against_itself_scores_one(options: Options) -> None:
 
 def test_trace_and_limit() -> None:
     options = Options(penman=True, trace=True, limit=1)
-    result, _ = evaluate(_pairing((_graph(GOLD, "7"), _graph(SYSTEM, "7"))), options)
+    result, _ = evaluate("aspects", _pairing((_graph(GOLD, "7"), _graph(SYSTEM, "7"))), options)
     assert list(result) == ["n", "aspects", "scores", "time", "cpu"] + ACCOUNTING
     item = result["scores"]["amr"]["7"]
     assert list(item) == list(ASPECTS)
@@ -265,7 +266,7 @@ def coli() -> Tuple[Pairing, Dict[str, Any]]:
     system = read_corpus(str(shared / "data/pairs/amr/coli.system.amr"), "amr")
     pairing = pair(gold, system)
     assert len(pairing.pairs) == 1368 and not pairing.unpaired
-    result, _ = evaluate(pairing, Options(penman=True, trace=True))
+    result, _ = evaluate("aspects", pairing, Options(penman=True, trace=True))
     return pairing, result
 
 

@@ -17,10 +17,10 @@ import pytest
 from mrp.codecs import ReadOptions
 from mrp.graph import Graph, Node
 from mrp.io.load import read_corpus
-from mrp.metrics.mrp import evaluate
 from mrp.metrics.mrp_pair import score_pair
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair
+from mrp.metrics.registry import evaluate
 from mrp.metrics.tuples import TYPES
 
 from conftest import shared_path
@@ -60,7 +60,7 @@ def _run(name: str):
     if first is not None:
         gold.graphs = gold.graphs[:first]
         system.graphs = system.graphs[:first]
-    result, _ = evaluate(pair(gold, system), Options(trace=True))
+    result, _ = evaluate("mrp", pair(gold, system), Options(trace=True))
     reference = json.loads((shared / "reference" / "mtool" / ref_file).read_text())
     optimum = json.loads((shared / "reference" / "optimum" / opt_file).read_text())
     return result, reference, optimum
@@ -106,7 +106,7 @@ def test_empty_gold_graphs_score_without_error() -> None:
     shared = shared_path()
     gold = read_corpus(str(shared / "data/pairs/dm/empty.gold.mrp"))
     system = read_corpus(str(shared / "data/pairs/dm/empty.peking.mrp"))
-    result, _ = evaluate(pair(gold, system), Options(trace=True))
+    result, _ = evaluate("mrp", pair(gold, system), Options(trace=True))
     assert result["n"] == 3 and result["exact"] == 3
     items = result["scores"]["dm"]
     assert items["22100001"]["all"]["g"] == 0 and items["22100001"]["all"]["s"] > 0
@@ -135,7 +135,7 @@ def test_all_coli_pairs_are_exact_and_optimal() -> None:
     options = ReadOptions(no_wiki=True)
     gold = read_corpus(str(shared / "data/pairs/amr/coli.gold.amr"), "amr", options)
     system = read_corpus(str(shared / "data/pairs/amr/coli.system.amr"), "amr", options)
-    result = evaluate(pair(gold, system), Options(trace=True))[0]
+    result = evaluate("mrp", pair(gold, system), Options(trace=True))[0]
     optimum = json.loads((shared / "reference/optimum/coli.json").read_text())
     ours = _items(result)
     assert result["n"] == 1368 and result["exact"] == 1368

@@ -18,7 +18,7 @@ from mrp.io.load import read_corpus
 from mrp.metrics import driver
 from mrp.metrics.options import Execution, Options
 from mrp.metrics.pairing import Pair, pair
-from mrp.metrics.registry import canonical, evaluator
+from mrp.metrics.registry import canonical, evaluate
 
 from conftest import ROOT, run_cli
 from test_limits import hard_files
@@ -65,9 +65,9 @@ def _flaky(metric: driver.Metric, monkeypatch: pytest.MonkeyPatch, victim: str) 
 @pytest.mark.parametrize("name", METRICS)
 def test_a_failing_pair_never_raises_a_score(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     pairing = pair(read_corpus(DEMO_GOLD), read_corpus(DEMO_SYSTEM))
-    healthy, _ = evaluator(name)(pairing, Options(trace=True))
+    healthy, _ = evaluate(name, pairing, Options(trace=True))
     _flaky(_metric(name), monkeypatch, "demo-1")
-    failed, _ = evaluator(name)(pairing, Options(trace=True))
+    failed, _ = evaluate(name, pairing, Options(trace=True))
     g0, s0, c0 = _main_counts(name, healthy)
     g1, s1, c1 = _main_counts(name, failed)
     assert g1 == g0, "the gold tuples of the failed pair must still count"
@@ -81,9 +81,9 @@ def test_a_failing_pair_never_raises_a_score(name: str, monkeypatch: pytest.Monk
 def test_failing_pair_counts_gold_tuples_as_missed(monkeypatch: pytest.MonkeyPatch) -> None:
     gold, system = read_corpus(DEMO_GOLD), read_corpus(DEMO_SYSTEM)
     pairing = pair(gold, system)
-    healthy, _ = evaluator("mrp")(pairing, Options(trace=True))
+    healthy, _ = evaluate("mrp", pairing, Options(trace=True))
     _flaky(_metric("mrp"), monkeypatch, "demo-2")
-    result, _ = evaluator("mrp")(pairing, Options(trace=True))
+    result, _ = evaluate("mrp", pairing, Options(trace=True))
     for framework, items in result["scores"].items():
         if "demo-2" in items:
             item, before = items["demo-2"], healthy["scores"][framework]["demo-2"]
@@ -115,7 +115,7 @@ def test_deeply_nested_value_in_a_system_graph_lowers_its_score(tmp_path: Path) 
 
 def test_a_dead_worker_is_detected_and_the_run_ends(monkeypatch: pytest.MonkeyPatch) -> None:
     pairing = pair(read_corpus(DEMO_GOLD), read_corpus(DEMO_SYSTEM))
-    healthy, _ = evaluator("edm")(pairing, Options(trace=True))
+    healthy, _ = evaluate("edm", pairing, Options(trace=True))
     metric = _metric("edm")
     original = type(metric).score
     parent = os.getpid()
@@ -133,7 +133,7 @@ def test_a_dead_worker_is_detected_and_the_run_ends(monkeypatch: pytest.MonkeyPa
             problems.append(f"{graph.id}: {message}")
 
     start = time.monotonic()
-    result, _ = evaluator("edm")(pairing, Options(trace=True, run=Execution(jobs=2, progress=Recorder())))
+    result, _ = evaluate("edm", pairing, Options(trace=True, run=Execution(jobs=2, progress=Recorder())))
     assert time.monotonic() - start < 120
     assert result["n"] == healthy["n"]
     assert problems == ["demo-2: scoring failed: its worker process died (killed, e.g. out of memory)"]
@@ -153,7 +153,7 @@ def test_a_pool_broken_while_work_is_handed_to_it_blames_no_pair(monkeypatch: py
     from concurrent.futures.process import BrokenProcessPool
 
     pairing = pair(read_corpus(DEMO_GOLD), read_corpus(DEMO_SYSTEM))
-    healthy, _ = evaluator("edm")(pairing, Options(trace=True))
+    healthy, _ = evaluate("edm", pairing, Options(trace=True))
     real = concurrent.futures.ProcessPoolExecutor
     made: List[int] = []
 
@@ -178,7 +178,7 @@ def test_a_pool_broken_while_work_is_handed_to_it_blames_no_pair(monkeypatch: py
         def problem(self, graph: Any, message: str) -> None:
             problems.append(f"{graph.id}: {message}")
 
-    result, _ = evaluator("edm")(pairing, Options(trace=True, run=Execution(jobs=2, progress=Recorder())))
+    result, _ = evaluate("edm", pairing, Options(trace=True, run=Execution(jobs=2, progress=Recorder())))
     assert len(made) >= 2 and problems == []
     assert result["scores"] == healthy["scores"]
 
@@ -274,9 +274,9 @@ def test_light_environments_keep_constants_and_leave_other_modules_to_numba() ->
 def test_a_failing_ancast_pair_never_raises_a_score(monkeypatch: pytest.MonkeyPatch) -> None:
     gold_path = str(ROOT / "data/demo/gold.mrp")
     pairing = pair(read_corpus(gold_path), read_corpus(DEMO_SYSTEM), ["amr"])
-    healthy, _ = evaluator("ancast")(pairing, Options(trace=True))
+    healthy, _ = evaluate("ancast", pairing, Options(trace=True))
     _flaky(_metric("ancast"), monkeypatch, pairing.pairs[0].gold.id)
-    failed, _ = evaluator("ancast")(pairing, Options(trace=True))
+    failed, _ = evaluate("ancast", pairing, Options(trace=True))
     assert failed["cut"]["error"] == 1
     for key in ("concept", "lrm", "smatch"):
         assert failed[key]["r"] <= healthy[key]["r"] and failed[key]["f"] <= healthy[key]["f"]
@@ -352,9 +352,9 @@ def test_auto_jobs_score_in_workers_with_the_same_result(monkeypatch: pytest.Mon
 
     monkeypatch.setattr(driver, "_parallel", parallel)
     monkeypatch.setattr(driver, "available_cpus", lambda: 2)
-    serial, _ = evaluator("mrp")(pairing, Options(trace=True, run=Execution(jobs=1)))
+    serial, _ = evaluate("mrp", pairing, Options(trace=True, run=Execution(jobs=1)))
     assert used == []
-    auto, _ = evaluator("mrp")(pairing, Options(trace=True, run=Execution(jobs=driver.AUTO)))
+    auto, _ = evaluate("mrp", pairing, Options(trace=True, run=Execution(jobs=driver.AUTO)))
     assert used == [2]
     for key in ("time", "cpu"):
         serial.pop(key), auto.pop(key)
@@ -397,7 +397,7 @@ def test_cpu_time_counts_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(type(metric), "score", busy)
     before = os.times()
-    result, _ = evaluator("edm")(pairing, Options(trace=True, run=Execution(jobs=2)))
+    result, _ = evaluate("edm", pairing, Options(trace=True, run=Execution(jobs=2)))
     after = os.times()
     burnt = 0.15 * result["n"]
     children = after.children_user + after.children_system - before.children_user - before.children_system

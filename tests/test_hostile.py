@@ -49,7 +49,7 @@ from mrp.io.source import Line
 from mrp.metrics.mrp_pair import score_pair
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair
-from mrp.metrics.registry import evaluator
+from mrp.metrics.registry import evaluate as evaluated
 from mrp.normalize import normalize_anchors
 
 from conftest import budget, run_cli
@@ -950,7 +950,7 @@ METRICS = ("mrp", "smatch", "edm", "sdp", "ucca")
 
 def evaluate(metric: str, golds: Sequence[Graph], systems: Sequence[Graph]) -> Dict[str, Any]:
     pairing = pair(Corpus("gold", "mrp", list(golds)), Corpus("system", "mrp", list(systems)))
-    result, _ = evaluator(metric)(pairing, Options())
+    result, _ = evaluated(metric, pairing, Options())
     return result
 
 

@@ -11,7 +11,7 @@ import pytest
 from mrp.io.load import read_corpus
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair
-from mrp.metrics.registry import evaluator
+from mrp.metrics.registry import evaluate
 from mrp.report.leaderboard import leaderboard, primary, table
 from mrp.report.stats import item_counts, micro
 
@@ -36,10 +36,9 @@ def demo() -> Dict[str, Dict[str, Dict[str, Any]]]:
     system = read_corpus(str(ROOT / "data/demo/system.mrp"))
     out: Dict[str, Dict[str, Dict[str, Any]]] = {}
     for name in ("mrp", "smatch", "edm", "sdp", "ucca"):
-        evaluate = evaluator(name)
         out[name] = {
-            "system": evaluate(pair(gold, system), Options(trace=True))[0],
-            "gold": evaluate(pair(gold, gold), Options(trace=True))[0],
+            "system": evaluate(name, pair(gold, system), Options(trace=True))[0],
+            "gold": evaluate(name, pair(gold, gold), Options(trace=True))[0],
         }
     return out
 

@@ -21,6 +21,7 @@ from mrp.metrics import mrp as corpus
 from mrp.metrics.base import Metric
 from mrp.metrics.options import Execution, Options, Progress
 from mrp.metrics.pairing import pair
+from mrp.metrics.registry import evaluate
 from mrp.report.progress import Line
 
 from conftest import ROOT, run_cli
@@ -97,7 +98,7 @@ def test_a_failing_pair_is_reported_and_the_others_are_kept(monkeypatch: pytest.
     demo = read_corpus(str(ROOT / "data/demo/gold.mrp"))
     system = read_corpus(str(ROOT / "data/demo/system.mrp"))
     pairing = pair(demo, system)
-    healthy, _ = corpus.evaluate(pairing, Options(trace=True))
+    healthy, _ = evaluate("mrp", pairing, Options(trace=True))
     original = corpus.score_normal
 
     def flaky(gold: Any, *args: Any, **kwargs: Any) -> Any:
@@ -108,7 +109,7 @@ def test_a_failing_pair_is_reported_and_the_others_are_kept(monkeypatch: pytest.
     monkeypatch.setattr(corpus, "score_normal", flaky)  # forked workers inherit the patch
     monkeypatch.setattr(corpus.MRP, "score_many", Metric.score_many)  # every pair through score_normal
     recorder = Recorder()
-    result, _ = corpus.evaluate(pairing, Options(trace=True, run=Execution(jobs=jobs, progress=recorder)))
+    result, _ = evaluate("mrp", pairing, Options(trace=True, run=Execution(jobs=jobs, progress=recorder)))
     assert result["n"] == healthy["n"] and result["cut"]["error"] == 1
     assert ("problem", "demo-2", "scoring failed: RuntimeError: boom") in recorder.events
     assert recorder.events[0] == ("start", healthy["n"]) and recorder.events[-1] == ("finish",)
@@ -169,7 +170,7 @@ def test_a_failing_smatch_pair_is_reported_and_the_others_are_kept(monkeypatch: 
     from mrp.metrics import smatch
 
     pairing = pair(read_corpus(DEMO_GOLD), read_corpus(DEMO_SYSTEM))
-    healthy, _ = smatch.evaluate(pairing, Options(trace=True))
+    healthy, _ = evaluate("smatch", pairing, Options(trace=True))
     original = smatch.score_triples
 
     def flaky(gid: str, *args: Any) -> Any:
@@ -180,7 +181,7 @@ def test_a_failing_smatch_pair_is_reported_and_the_others_are_kept(monkeypatch: 
     monkeypatch.setattr(smatch, "score_triples", flaky)
     monkeypatch.setattr(smatch.SMATCH, "score_many", Metric.score_many)  # every pair through score_triples
     recorder = Recorder()
-    result, _ = smatch.evaluate(pairing, Options(trace=True, run=Execution(progress=recorder)))
+    result, _ = evaluate("smatch", pairing, Options(trace=True, run=Execution(progress=recorder)))
     failed = [(framework, gid) for framework, items in result["scores"].items() for gid, item in items.items()
               if item.get("cut") == "error"]
     problems = sum(event[0] == "problem" for event in recorder.events)

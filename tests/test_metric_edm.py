@@ -7,10 +7,10 @@ from typing import Any, Dict, List, Sequence
 
 from mrp.graph import Edge, Graph, Node
 from mrp.io.load import read_corpus
-from mrp.metrics.edm import evaluate, normal_edges, normal_spans
+from mrp.metrics.edm import normal_edges, normal_spans
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing, pair
-from mrp.metrics.registry import evaluator
+from mrp.metrics.registry import evaluate
 
 from conftest import shared_path
 
@@ -42,7 +42,7 @@ def test_matches_reference_per_item_and_in_total() -> None:
     shared = shared_path()
     gold = read_corpus(str(shared / "data/wsj/eds/wsj.mrp"))
     system = read_corpus(str(shared / "data/pairs/eds/wsj.pet.mrp"))
-    result, details = evaluate(pair(gold, system), Options(trace=True))
+    result, details = evaluate("edm", pair(gold, system), Options(trace=True))
     reference = json.loads((shared / "reference/mtool/eds.edm.json").read_text())
     assert details == {}
     assert list(result) == list(reference) + ACCOUNTING  # new keys after the reference's
@@ -57,7 +57,7 @@ def test_matches_reference_per_item_and_in_total() -> None:
 
 def test_without_trace_no_scores_and_registered() -> None:
     gold = _graph([Node(0, "a", ["pos"], ["nn"], anchors=[(0, 5)])], tops=[0])
-    result, _ = evaluator("edm")(_pairing(_pair(gold, gold)), Options())
+    result, _ = evaluate("edm", _pairing(_pair(gold, gold)), Options())
     assert list(result) == ["n", "names", "arguments", "tops", "properties", "all", "time",
                             "cpu"] + ACCOUNTING
     assert result["all"] == {"g": 3, "s": 3, "c": 3, "p": 1.0, "r": 1.0, "f": 1.0}
@@ -69,7 +69,7 @@ def test_unanchored_nodes_share_one_identity() -> None:
     # one unanchored node: its name matches one of the gold names, and its self loop
     # stands for both gold edges between unanchored nodes, which collapsed into one
     system = _graph([Node(7, "b")], [Edge(7, 7, "arg1")], tops=[7])
-    result, _ = evaluate(_pairing(_pair(gold, system)), Options(trace=True))
+    result, _ = evaluate("edm", _pairing(_pair(gold, system)), Options(trace=True))
     item = _item(result)
     assert item["names"] == {"g": 3, "s": 1, "c": 1}
     assert item["arguments"] == {"g": 1, "s": 1, "c": 1}
@@ -79,14 +79,14 @@ def test_unanchored_nodes_share_one_identity() -> None:
 def test_positions_when_both_have_input_spans_otherwise() -> None:
     gold = _graph([Node(0, "x", anchors=[(0, 5), (6, 11)])])
     split = _graph([Node(3, "X", anchors=[(0, 12)])])  # trimmed to 0:11; positions ignore the space
-    result, _ = evaluate(_pairing(_pair(gold, split)), Options(trace=True))
+    result, _ = evaluate("edm", _pairing(_pair(gold, split)), Options(trace=True))
     assert _item(result)["names"] == {"g": 1, "s": 1, "c": 1}
     # a system without input: both sides use span tuples, (0,5),(6,11) != (0,12)
     bare = _graph([Node(3, "x", anchors=[(0, 5), (6, 11)])], text=None)
-    result, _ = evaluate(_pairing(_pair(gold, bare)), Options(trace=True))
+    result, _ = evaluate("edm", _pairing(_pair(gold, bare)), Options(trace=True))
     assert _item(result)["names"] == {"g": 1, "s": 1, "c": 1}
     bare = _graph([Node(3, "x", anchors=[(0, 11)])], text=None)
-    result, _ = evaluate(_pairing(_pair(gold, bare)), Options(trace=True))
+    result, _ = evaluate("edm", _pairing(_pair(gold, bare)), Options(trace=True))
     assert _item(result)["names"] == {"g": 1, "s": 1, "c": 0}
 
 
@@ -95,7 +95,7 @@ def test_inverted_edges_case_and_properties() -> None:
                   [Edge(0, 1, "ARG0-of", attributes=["remote"], values=[True])])
     system = _graph([Node(0, "a", ["pos"], ["nn"], anchors=[(0, 5)]), Node(1, "b", anchors=[(6, 11)])],
                     [Edge(1, 0, "arg0")])
-    result, _ = evaluate(_pairing(_pair(gold, system)), Options(trace=True))
+    result, _ = evaluate("edm", _pairing(_pair(gold, system)), Options(trace=True))
     item = _item(result)
     assert item == {"names": {"g": 2, "s": 2, "c": 2}, "arguments": {"g": 1, "s": 1, "c": 1},
                     "tops": {"g": 0, "s": 0, "c": 0}, "properties": {"g": 1, "s": 1, "c": 1}}
@@ -104,14 +104,14 @@ def test_inverted_edges_case_and_properties() -> None:
 
 def test_missing_system_graph_counts_gold() -> None:
     gold = _graph([Node(0, "a", anchors=[(0, 5)]), Node(1, "b")], [Edge(0, 1, "arg1")], tops=[0])
-    result, _ = evaluate(_pairing(Pair(gold, gold.empty_copy(), True)), Options(trace=True))
+    result, _ = evaluate("edm", _pairing(Pair(gold, gold.empty_copy(), True)), Options(trace=True))
     assert result["all"] == {"g": 4, "s": 0, "c": 0, "p": 0.0, "r": 0.0, "f": 0.0}
 
 
 def test_scores_keyed_by_framework_then_id() -> None:
     eds = _graph([Node(0, "a", anchors=[(0, 5)])], framework="eds")
     amr = _graph([Node(0, "a"), Node(1, "b")], framework="amr")
-    result, _ = evaluate(_pairing(_pair(eds, eds), _pair(amr, amr.empty_copy())), Options(trace=True))
+    result, _ = evaluate("edm", _pairing(_pair(eds, eds), _pair(amr, amr.empty_copy())), Options(trace=True))
     assert result["n"] == 2
     assert result["scores"]["eds"]["1"]["names"] == {"g": 1, "s": 1, "c": 1}
     assert result["scores"]["amr"]["1"]["names"] == {"g": 2, "s": 0, "c": 0}

@@ -9,8 +9,7 @@ from mrp.graph import Edge, Graph, Node
 from mrp.io.load import read_corpus
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing, pair
-from mrp.metrics.registry import evaluator
-from mrp.metrics.sdp import evaluate
+from mrp.metrics.registry import evaluate
 
 from conftest import shared_path
 
@@ -39,7 +38,7 @@ def test_matches_reference_per_item_and_in_total() -> None:
     shared = shared_path()
     gold = read_corpus(str(shared / "data/pairs/psd/107480.gold.mrp"))
     system = read_corpus(str(shared / "data/pairs/psd/107480.foxik.mrp"))
-    result, details = evaluate(pair(gold, system), Options(trace=True))
+    result, details = evaluate("sdp", pair(gold, system), Options(trace=True))
     reference = json.loads((shared / "reference/mtool/psd107480.sdp.json").read_text())
     assert details == {}
     assert list(result) == list(reference) + ACCOUNTING  # new keys after the reference's
@@ -52,13 +51,13 @@ def test_matches_reference_per_item_and_in_total() -> None:
 def test_virtual_root_edge() -> None:
     gold = _graph(_words("a", "b"), [Edge(0, 1, "ACT")], tops=[0])
     same_edge_other_top = _graph(_words("a", "b"), [Edge(0, 1, "ACT")], tops=[1])
-    result, _ = evaluate(_pairing((gold, same_edge_other_top)), Options(trace=True))
+    result, _ = evaluate("sdp", _pairing((gold, same_edge_other_top)), Options(trace=True))
     item = result["scores"]["psd"]["1"]
     assert item["labeled"] == {"g": 2, "s": 2, "c": 1, "m": 0}
     assert item["unlabeled"] == {"g": 2, "s": 2, "c": 1, "m": 0}
     # a graph with a top and no edges still has one item
     only_top = _graph(_words("a"), tops=[0])
-    result, _ = evaluate(_pairing((only_top, only_top)), Options(trace=True))
+    result, _ = evaluate("sdp", _pairing((only_top, only_top)), Options(trace=True))
     assert result["labeled"]["g"] == 1 and result["labeled"]["c"] == 1
 
 
@@ -69,7 +68,7 @@ def test_exact_match_fraction_and_labels() -> None:
                   [Edge(9, 8, "act"), Edge(8, 7, "PAT")], tops=[9])
     relabeled = _graph(_words("a", "b", "c"), [Edge(0, 1, "ACT"), Edge(1, 2, "ADDR")], tops=[0], gid="2")
     gold2 = _graph(gold.nodes, gold.edges, gold.tops, gid="2")
-    result, _ = evaluate(_pairing((gold, same), (gold2, relabeled)), Options(trace=True))
+    result, _ = evaluate("sdp", _pairing((gold, same), (gold2, relabeled)), Options(trace=True))
     assert result["labeled"]["m"] == 0.5
     assert result["unlabeled"]["m"] == 1.0
     assert result["scores"]["psd"]["1"]["labeled"]["m"] == 1
@@ -82,7 +81,7 @@ def test_spans_are_not_exploded() -> None:
                   [Edge(1, 0, "ACT")])
     system = _graph([Node(0, "a", anchors=[(0, 11)]), Node(1, "b", anchors=[(13, 19)])],  # 13:19 trims
                     [Edge(1, 0, "ACT")])
-    result, _ = evaluate(_pairing((gold, system)), Options())
+    result, _ = evaluate("sdp", _pairing((gold, system)), Options())
     assert result["labeled"]["c"] == 0
     assert "scores" not in result
     assert list(result) == ["n", "labeled", "unlabeled", "time", "cpu"] + ACCOUNTING
@@ -90,8 +89,8 @@ def test_spans_are_not_exploded() -> None:
 
 def test_missing_system_graph_and_registry() -> None:
     gold = _graph(_words("a", "b"), [Edge(0, 1, "ACT")], tops=[0])
-    result, _ = evaluator("sdp")(_pairing((gold, gold.empty_copy())), Options(trace=True))
+    result, _ = evaluate("sdp", _pairing((gold, gold.empty_copy())), Options(trace=True))
     assert result["labeled"] == {"g": 2, "s": 0, "c": 0, "p": 0.0, "r": 0.0, "f": 0.0, "m": 0.0}
     empty = Pairing()
-    result, _ = evaluate(empty, Options())
+    result, _ = evaluate("sdp", empty, Options())
     assert result["n"] == 0 and result["labeled"]["m"] == 0.0

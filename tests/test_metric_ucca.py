@@ -9,8 +9,8 @@ from mrp.graph import Edge, Graph, Node
 from mrp.io.load import read_corpus
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing, pair
-from mrp.metrics.registry import evaluator
-from mrp.metrics.ucca import evaluate, yields
+from mrp.metrics.registry import evaluate
+from mrp.metrics.ucca import yields
 
 from conftest import shared_path
 
@@ -45,7 +45,7 @@ def test_matches_reference_per_item_and_in_total() -> None:
     system = read_corpus(str(shared / "data/pairs/ucca/test.tupa.mrp"))
     pairing = pair(gold, system)
     assert {error.graph_id for error in pairing.invalid} == set(KNOWN)
-    result, details = evaluate(pairing, Options(trace=True))
+    result, details = evaluate("ucca", pairing, Options(trace=True))
     reference = json.loads((shared / "reference/mtool/ucca-test.ucca.json").read_text())
     assert details == {}
     assert list(result) == list(reference) + ACCOUNTING  # new keys after the reference's
@@ -91,16 +91,16 @@ def test_yields_through_primary_edges_only() -> None:
 
 def test_remote_by_attribute() -> None:
     gold = _tree()
-    result, _ = evaluate(_pairing((gold, gold)), Options(trace=True))
+    result, _ = evaluate("ucca", _pairing((gold, gold)), Options(trace=True))
     assert _counts(result, "labeled", "remote") == [1, 1, 1]
     # remote: false (dropped by normalization) is primary; "TRUE" is remote
     flipped = _graph(gold.nodes, gold.edges[:3] + [Edge(0, 4, "A", attributes=["remote"], values=[False])])
-    result, _ = evaluate(_pairing((gold, flipped)), Options(trace=True))
+    result, _ = evaluate("ucca", _pairing((gold, flipped)), Options(trace=True))
     assert _counts(result, "labeled", "remote") == [1, 0, 0]
     # the new primary edge puts "again" into yield(0): only (Hello, Hello, C) still matches
     assert _counts(result, "labeled", "primary") == [3, 4, 1]
     upper = _graph(gold.nodes, gold.edges[:3] + [Edge(0, 4, "a", attributes=["REMOTE"], values=["TRUE"])])
-    result, _ = evaluate(_pairing((gold, upper)), Options(trace=True))
+    result, _ = evaluate("ucca", _pairing((gold, upper)), Options(trace=True))
     assert _counts(result, "labeled", "remote") == [1, 1, 1]
     assert _counts(result, "labeled", "primary") == [3, 3, 3]
 
@@ -109,16 +109,16 @@ def test_identical_yields_collapse() -> None:
     gold = _tree()
     # the unary chain 0 -A-> 1 -C-> 2 gives (Hello-world, Hello, A) and (Hello, Hello, C);
     # 0 -D-> 3 gives (Hello-world, world, D): primary labeled 3, unlabeled 3
-    result, _ = evaluate(_pairing((gold, gold)), Options(trace=True))
+    result, _ = evaluate("ucca", _pairing((gold, gold)), Options(trace=True))
     assert _counts(result, "labeled", "primary") == [3, 3, 3]
     # without node 1, the system attaches "Hello" directly: its unary item is gone
     flat = _graph([n for n in gold.nodes if n.id != 1],
                   [Edge(0, 2, "A"), Edge(0, 3, "D"), Edge(0, 4, "A", **REMOTE)])
-    result, _ = evaluate(_pairing((gold, flat)), Options(trace=True))
+    result, _ = evaluate("ucca", _pairing((gold, flat)), Options(trace=True))
     assert _counts(result, "labeled", "primary") == [3, 2, 2]
     # two nodes over the same word collapse into one identity: one unlabeled item
     unary = _graph([Node(0), Node(1), Node(2, anchors=[(0, 5)])], [Edge(0, 1, "A"), Edge(1, 2, "C")])
-    result, _ = evaluate(_pairing((unary, unary)), Options(trace=True))
+    result, _ = evaluate("ucca", _pairing((unary, unary)), Options(trace=True))
     assert _counts(result, "labeled", "primary") == [2, 2, 2]
     assert _counts(result, "unlabeled", "primary") == [1, 1, 1]
 
@@ -129,7 +129,7 @@ def test_deep_graph_without_recursion_and_output_shape() -> None:
     edges = [Edge(k, k + 1, "E") for k in range(depth)]
     deep = _graph(nodes, edges)
     assert yields(deep)[0] == frozenset(range(5))
-    result, details = evaluator("ucca")(_pairing((deep, deep.empty_copy())), Options())
+    result, details = evaluate("ucca", _pairing((deep, deep.empty_copy())), Options())
     assert details == {}
     assert list(result) == ["n", "labeled", "unlabeled", "time", "cpu"] + ACCOUNTING
     assert _counts(result, "unlabeled", "primary") == [1, 0, 0]

@@ -13,8 +13,8 @@ from mrp.graph import Edge, Graph, Node
 from mrp.io.load import read_corpus, read_text
 from mrp.metrics.options import Execution, Options, Progress
 from mrp.metrics.pairing import Pair, Pairing, pair
-from mrp.metrics.predications import by_anchors, evaluate, score_pair
-from mrp.metrics.registry import evaluator
+from mrp.metrics.predications import by_anchors, score_pair
+from mrp.metrics.registry import canonical, evaluate
 
 from conftest import budget, shared_file
 
@@ -105,9 +105,9 @@ def test_unanchored_graphs_are_aligned_by_the_mrp_correspondence() -> None:
 
 
 def test_evaluate_is_registered_and_reports_the_alignment() -> None:
-    assert evaluator("predications") is evaluate
+    assert canonical("predications") == "predications"
     pairing = Pairing(pairs=[Pair(_sdp(GOLD), _sdp(GOLD[:1]), False)])
-    result, _ = evaluate(pairing, Options(trace=True))
+    result, _ = evaluate("predications", pairing, Options(trace=True))
     assert result["predications"]["g"] == 2 and result["predications"]["c"] == 0
     assert result["alignment"] == {"anchors": 1, "mrp": 0}
     assert result["scores"]["dm"]["1"]["predications"] == {"g": 2, "s": 1, "c": 0}
@@ -120,7 +120,7 @@ def _score_files(gold_path: str, system_path: str, fmt: str = "mrp") -> dict:
     gold = read_corpus(gold_path)
     system = read_corpus(system_path, fmt, read)
     assert not system.errors
-    return evaluate(pair(gold, system), Options())[0]
+    return evaluate("predications", pair(gold, system), Options())[0]
 
 
 def test_psd_pair_107480() -> None:
@@ -201,7 +201,8 @@ def test_a_pair_whose_alignment_fails_is_reported_and_counted(monkeypatch: pytes
             problems.append((graph.id, message))
 
     gold, system = _amr(AMR), _amr(AMR[:2], offset=10)
-    result, _ = evaluate(Pairing(pairs=[Pair(gold, system, False)]), Options(run=Execution(progress=Seen())))
+    result, _ = evaluate("predications", Pairing(pairs=[Pair(gold, system, False)]),
+                         Options(run=Execution(progress=Seen())))
     assert problems == [("1", "scoring failed: RuntimeError: solver exploded")]
     counts = result["predications"]
     assert (counts["g"], counts["s"], counts["c"], result["cut"]) == (2, 1, 0, 1)

@@ -17,7 +17,7 @@ from mrp.graph import Edge, Graph, Node
 from mrp.io.load import Corpus, read_corpus
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair
-from mrp.metrics.registry import evaluator
+from mrp.metrics.registry import evaluate
 from mrp.normalize import normal_edge
 from mrp.standardize.graph import PRESETS, Standardization, parse, standardize
 
@@ -348,7 +348,7 @@ def apply(corpus: Corpus, standardization: Standardization) -> Corpus:
 
 
 def counts(gold: Corpus, system: Corpus, metric: str) -> Dict[str, Any]:
-    result, _ = evaluator(metric)(pair(gold, system), Options())
+    result, _ = evaluate(metric, pair(gold, system), Options())
     for key in LAYOUT[metric]:
         result = result[key]
     return result

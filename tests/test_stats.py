@@ -13,7 +13,7 @@ import pytest
 from mrp.io.load import read_corpus
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair
-from mrp.metrics.registry import evaluator
+from mrp.metrics.registry import evaluate
 from mrp.report.stats import (
     annotate,
     bootstrap,
@@ -44,7 +44,7 @@ def demo() -> Dict[str, Dict[str, Any]]:
     gold = read_corpus(str(ROOT / "data/demo/gold.mrp"))
     system = read_corpus(str(ROOT / "data/demo/system.mrp"))
     pairing = pair(gold, system)
-    return {name: evaluator(name)(pairing, Options(trace=True))[0] for name in METRICS}
+    return {name: evaluate(name, pairing, Options(trace=True))[0] for name in METRICS}
 
 
 def _prf(g: int, s: int, c: int) -> Dict[str, Any]:

@@ -160,7 +160,7 @@ _SIGNATURES = textwrap.dedent("""
     from mrp.io.load import read_corpus
     from mrp.metrics import smatch
     from mrp.metrics.options import Options
-    from mrp.metrics.registry import evaluator
+    from mrp.metrics.registry import evaluate
     from mrp.metrics.pairing import pair
     from mrp.solver.assemble import candidates, rewards
     from mrp.solver.batch import search_all
@@ -171,7 +171,7 @@ _SIGNATURES = textwrap.dedent("""
     ready = [len(kernel.signatures) for kernel in kernels]
     gold, system = (read_corpus(path, "amr") for path in sys.argv[1:3])
     for name in ("smatch", "mrp", "ancast"):
-        evaluator(name)(pair(gold, system), options)
+        evaluate(name, pair(gold, system), options)
     print(json.dumps([ready, [len(kernel.signatures) for kernel in kernels]]))
 """)
 

@@ -14,9 +14,9 @@ from mrp.graph import Edge, Graph, Node
 from mrp.metrics.mrp_pair import score_pair
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
-from mrp.metrics.registry import canonical, evaluator
+from mrp.metrics.registry import canonical, evaluate
 from mrp.metrics.registry import metric as registered_metric
-from mrp.metrics.unlabeled import evaluate, unlabel
+from mrp.metrics.unlabeled import unlabel
 from mrp.normalize import NormalGraph, normalize
 from mrp.report.signature import signature
 
@@ -135,14 +135,14 @@ def test_unlabeled_edges_keeps_node_labels() -> None:
     system = _graph([Node(0, "a"), Node(1, "c")], [Edge(0, 1, "y")], [0])
     counts = score_pair(unlabel(gold, nodes=False), unlabel(system, nodes=False)).counts
     assert counts["labels"] == (2, 2, 1) and counts["edges"] == (1, 1, 1)
-    result, _ = evaluator("unlabeled-edges")(Pairing(pairs=[Pair(gold, system, False)]), Options())
+    result, _ = evaluate("unlabeled-edges", Pairing(pairs=[Pair(gold, system, False)]), Options())
     assert result["labels"]["c"] == 1 and result["edges"]["c"] == 1
 
 
 def test_evaluate_layout_and_signature() -> None:
     gold = _graph([Node(0, "a"), Node(1, "b")], [Edge(0, 1, "x")], [0])
     system = _graph([Node(0, "c"), Node(1, "d")], [Edge(0, 1, "y")], [0])
-    result, _ = evaluate(Pairing(pairs=[Pair(gold, system, False)]), Options(trace=True))
+    result, _ = evaluate("unlabeled", Pairing(pairs=[Pair(gold, system, False)]), Options(trace=True))
     assert result["all"]["f"] == 1.0 and result["labels"]["g"] == 0 and result["exact"] == 1
     assert canonical("mrp-unlabeled") == "unlabeled"
     assert signature("unlabeled", ["eds"], Options()).startswith(

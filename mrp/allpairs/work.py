@@ -21,16 +21,12 @@ from mrp.metrics import driver
 from mrp.metrics.counting import prf
 from mrp.metrics.options import Execution, Options
 from mrp.metrics.pairing import Pair
-from mrp.metrics.registry import canonical, metric
+from mrp.metrics.registry import canonical, metric, metrics
 from mrp.process.packed import live
 
-__all__ = ["ARRAYS", "SYMMETRIC", "Block", "Work", "f_of", "pair_count", "pairs_of", "score_block",
+__all__ = ["ARRAYS", "Block", "Work", "f_of", "pair_count", "pairs_of", "score_block",
            "symmetric"]
 
-#: metrics whose count c of (a, b) equals that of (b, a), with g and s swapped: the optimum of a tuple
-#: overlap under a one-to-one node map is the same in both directions (the inverse map matches the same
-#: tuples).  Their square runs score each unordered pair once; every other metric is scored in both orders.
-SYMMETRIC = frozenset({"smatch", "mrp"})
 #: the arrays a block (and a run) holds: counts, bound of c, exactness; ``failed``: pairs whose scoring failed
 ARRAYS = ("g", "s", "c", "bound", "exact")
 
@@ -39,8 +35,9 @@ Block = Union[Tuple[int, int], Tuple[np.ndarray, np.ndarray]]
 
 
 def symmetric(name: str) -> bool:
-    """Whether a metric's square runs score each unordered pair once (see :data:`SYMMETRIC`)."""
-    return canonical(name) in SYMMETRIC
+    """Whether a metric's square runs score each unordered pair once (``Metric.symmetric``); every other
+    metric is scored in both orders."""
+    return metric(canonical(name)).symmetric
 
 
 @dataclass
@@ -104,8 +101,10 @@ def _headline(name: str) -> Tuple[str, ...]:
     """Where a metric without per-pair counts keeps a pair's F in its item (SemBLEU's score, AnCast's LRM)."""
     path = metric(name).figure_path()
     if path is None:
-        raise MRPError(f"metric '{name}' has no per-pair figure to fill a similarity matrix (use smatch, "
-                       "mrp, edm, sdp, ucca, unlabeled, predications, sembleu or ancast)")
+        able = [measure.name for measure in metrics() if measure.figure_path() is not None
+                and not measure.contextual]
+        raise MRPError(f"metric '{name}' has no per-pair figure to fill a similarity matrix (use "
+                       f"{', '.join(able[:-1])} or {able[-1]})")
     return path
 
 

@@ -78,7 +78,7 @@ def ensemble(systems: Sequence[Graphs], metric: str = "smatch", gold: Optional[G
     if len(systems) < 2:
         raise InputError("ensemble selection needs at least two systems")
     labels = list(names) if names is not None else [_name(value, k) for k, value in enumerate(systems)]
-    plan = _plan(metric, dict(options))
+    plan = _plan(metric, dict(options), "mrp.ensemble")
     check(plan.metric)
     reading = read_options(**plan.reading)
     corpora: List[Corpus] = []

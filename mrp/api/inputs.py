@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any, Iterable, List, Optional, Sequence, Union
 
 from mrp.codecs import ReadOptions, implied_framework, infer_format, reader
+from mrp.codecs.base import without_wiki
 from mrp.errors import FormatError, InputError
 from mrp.graph import Graph
 from mrp.io.corpus import Corpus, Repaired
@@ -21,7 +22,12 @@ Graphs = Union[str, "os.PathLike[str]", Graph, Sequence[Any]]
 
 def read_options(framework: Optional[str] = None, text: Optional[Any] = None, no_wiki: bool = False,
                  strict: bool = False, wsj_ids: bool = False) -> ReadOptions:
-    """The reading options the library takes as keyword arguments."""
+    """The reading options the library takes as keyword arguments (``text``: a mapping from graph id to
+    sentence, or the path of a file of id<TAB>sentence lines, as mrp-score's ``--text``)."""
+    if isinstance(text, (str, os.PathLike)):
+        from mrp.io.load import read_text
+
+        text = read_text(os.fspath(text))
     return ReadOptions(framework=framework, text=text, no_wiki=no_wiki, strict=strict, wsj_ids=wsj_ids)
 
 
@@ -112,9 +118,15 @@ def _joined(texts: Iterable[str], fmt: str) -> str:
 
 
 def corpus_of(graphs: Graphs, fmt: Optional[str], options: ReadOptions, name: str) -> Corpus:
-    """A corpus of what the caller gave: a path, text, or a list of graphs of one kind."""
+    """A corpus of what the caller gave: a path, text (``str`` or UTF-8 ``bytes``), or a list of graphs of
+    one kind; every read option applies to every kind of input, or is refused with an InputError."""
     if isinstance(graphs, Graph):
         graphs = [graphs]
+    if isinstance(graphs, (bytes, bytearray)):
+        try:
+            graphs = bytes(graphs).decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise InputError(f"{name}: not valid UTF-8 (byte {error.start})") from None
     if isinstance(graphs, (str, os.PathLike)):
         if _is_path(graphs):
             path = os.fspath(graphs)
@@ -131,8 +143,42 @@ def corpus_of(graphs: Graphs, fmt: Optional[str], options: ReadOptions, name: st
             return corpus
     texts = [_item_text(item) for item in items]
     if all(text is None for text in texts):
-        return Corpus(name, fmt or "mrp", graphs=[graph for graph in items if isinstance(graph, Graph)])
+        return _from_graphs([graph for graph in items if isinstance(graph, Graph)], fmt, options, name)
     if any(text is None for text in texts):
         raise InputError(f"{name}: mixes mrp.Graph objects with other kinds of graphs")
     fmt = fmt or ("mrp" if isinstance(items[0], dict) else _guess(texts[0] or ""))
     return _from_text(_joined([text or "" for text in texts], fmt), fmt, options, name)
+
+
+def _from_graphs(graphs: List[Graph], fmt: Optional[str], options: ReadOptions, name: str) -> Corpus:
+    """The corpus of mrp.Graph objects under the read options, as reading their text would give it: the
+    framework given to graphs that name none (and only its graphs kept), ``:wiki`` dropped, a graph read
+    by a repair refused (``strict``) or counted as repaired, and graphs whose ids were assigned by
+    position (:func:`mrp.api.reading.read` marks them) numbered by their position in this list.  ``text``
+    and ``wsj_ids`` change how text is read, and are refused for graphs read already."""
+    for option in ("text", "wsj_ids"):
+        if getattr(options, option):
+            raise InputError(f"{name}: {option}= applies when graphs are read from text or a path; these "
+                             f"are mrp.Graph objects read already (give {option}= to mrp.read)")
+    corpus = Corpus(name, fmt or "mrp")
+    kept: List[Graph] = []
+    for position, graph in enumerate(graphs):
+        if options.framework is not None:
+            if graph.framework is None:
+                graph = replace(graph, framework=options.framework)
+            elif graph.framework != options.framework:
+                continue
+        if options.no_wiki:
+            graph = without_wiki(graph)
+        if graph.assigned_id is not None and graph.id == graph.assigned_id:
+            graph = replace(graph, id=str(position), assigned_id=str(position))
+        if graph.repairs:
+            if options.strict:
+                corpus.errors.append(FormatError(f"read by a repair ({'; '.join(graph.repairs)}), refused "
+                                                 "under strict=True", name, graph.line, graph.id,
+                                                 graph.framework))
+                continue
+            corpus.repaired.append(Repaired(name, graph.line, graph.id, tuple(graph.repairs)))
+        kept.append(graph)
+    corpus.graphs = kept
+    return corpus

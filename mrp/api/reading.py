@@ -8,10 +8,12 @@ from dataclasses import replace
 from typing import Any, Iterable, List, Optional, TextIO, Union
 
 from mrp.api.inputs import Graphs, corpus_of, read_options
+from mrp.api.keywords import respelled
 from mrp.codecs import WriteOptions, infer_format, writer
-from mrp.errors import InputError, MRPWarning
+from mrp.errors import InputError, MRPError, MRPWarning
 from mrp.graph import Graph
 from mrp.io.write import output
+from mrp.metrics.pairing import positional
 from mrp.process.packed import live
 
 __all__ = ["ReadWarning", "read", "write"]
@@ -31,19 +33,28 @@ def read(source: Graphs, format: Optional[str] = None, errors: str = "raise", **
     "skip" leaves such graphs out, with a :class:`ReadWarning` each.  A graph
     read by a repair gives a ReadWarning naming the repair (``strict=True``
     refuses it instead).  Options: ``framework``, ``text``, ``no_wiki``,
-    ``strict``, ``wsj_ids``.
+    ``strict``, ``wsj_ids``.  Graphs whose input wrote no ids are numbered by
+    position and marked (``Graph.assigned_id``): a list of such graphs given to
+    :func:`mrp.score` pairs by position, as a list of their texts would.
     """
     if errors not in ("raise", "skip"):
         raise ValueError(f"errors must be 'raise' or 'skip', not {errors!r}")
-    corpus = corpus_of(source, format, replace(read_options(**options), keep=True), "<string>")
+    try:
+        corpus = corpus_of(source, format, replace(read_options(**options), keep=True), "<string>")
+    except MRPError as refused:
+        raise respelled(refused) from None
     for repaired in corpus.repaired:
         warnings.warn(str(repaired), ReadWarning, stacklevel=2)
     if corpus.errors:
         if errors == "raise":
-            raise corpus.errors[0]
+            raise respelled(corpus.errors[0])
         for error in corpus.errors:
             warnings.warn(f"{error}; left out", ReadWarning, stacklevel=2)
-    return [live(graph) for graph in corpus.graphs]
+    graphs = [live(graph) for graph in corpus.graphs]
+    if positional(corpus):  # the reader numbered them: marked, so that lists of them pair by position
+        for graph in graphs:
+            graph.assigned_id = graph.id
+    return graphs
 
 
 def write(graphs: Union[Graph, Iterable[Graph]], target: Union[str, os.PathLike[str], TextIO, None] = None,

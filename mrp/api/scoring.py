@@ -1,31 +1,29 @@
-"""Scoring from Python: :func:`score` for a corpus, :class:`Scorer` for batches, and :func:`finish`, the
-last step every result takes (macro figures, intervals, signature), shared with mrp-score."""
+"""Scoring from Python: :func:`score` for a corpus, :class:`Scorer` for batches; their keyword arguments
+come from :mod:`mrp.api.keywords` (every run's options and every metric's parameters)."""
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Optional, Tuple
 
 from mrp.api.inputs import Graphs, corpus_of, read_options
+from mrp.api.keywords import READING, checked, keywords, respelled, sign
 from mrp.api.results import Result
-from mrp.errors import ScoreError
+from mrp.errors import MRPError, ScoreError
 from mrp.io.corpus import Corpus
 from mrp.io.load import collector_paused
 from mrp.metrics import driver
+from mrp.metrics.base import parameter_values
 from mrp.metrics.options import DEFAULT_TIMEOUT, Execution, Options
 from mrp.metrics.pairing import Pairing, duplicate_errors, key, pair
-from mrp.metrics.registry import canonical, module_of
+from mrp.metrics.registry import canonical
 from mrp.metrics.registry import metric as registered
 from mrp.process.packed import entries, mapped
-from mrp.report.outcome import complete, finish, frameworks_scored
+from mrp.report.outcome import complete, frameworks_scored
 from mrp.report.signature import Statistics
 
-__all__ = ["DEFAULT_TIMEOUT", "Scorer", "finish", "primary_path", "score"]
-
-
-_READING = ("framework", "text", "no_wiki", "strict", "wsj_ids")
-_OPTIONS = ("limit", "timeout", "jobs", "smatch_compat", "smatchpp_compat", "ancast_compat", "ancast_scope",
-            "aspect_depth", "sembleu_weights", "sembleu_compat", "errors")
+__all__ = ["DEFAULT_TIMEOUT", "Scorer", "primary_path", "score"]
 
 
 def primary_path(metric: str) -> Optional[Tuple[str, ...]]:
@@ -44,11 +42,10 @@ class _Plan:
     triples: Optional[str]
     formats: Tuple[Optional[str], Optional[str]]
     reading: Dict[str, Any]
-
-
-#: every keyword argument of score() and Scorer()
-_KNOWN = frozenset(_READING) | frozenset(_OPTIONS) | {"standardize", "bootstrap", "seed", "triples", "mip",
-                                                       "format", "gold_format", "progress"}
+    positional: bool
+    trace: bool
+    explain: Optional[str]
+    explain_id: Optional[str]
 
 
 #: plans by (metric, keyword arguments) for calls without progress (a training loop repeats its call)
@@ -56,47 +53,56 @@ _PLANS: Dict[Any, _Plan] = {}
 _PLANS_KEPT = 64
 
 
-def _plan(metric: str, arguments: Dict[str, Any]) -> _Plan:
+def _plan(metric: str, arguments: Dict[str, Any], function: str = "mrp.score") -> _Plan:
     if arguments.get("progress"):
-        return _planned(metric, arguments)
+        return _planned(metric, arguments, function)
     try:
         key = (metric, tuple(sorted((name, type(value), value) for name, value in arguments.items())))
         found = _PLANS.get(key)
     except TypeError:  # an unhashable option value (sembleu_weights as a list): planned each time
-        return _planned(metric, arguments)
+        return _planned(metric, arguments, function)
     if found is None:
         if len(_PLANS) >= _PLANS_KEPT:
             _PLANS.clear()
-        found = _PLANS[key] = _planned(metric, arguments)
+        found = _PLANS[key] = _planned(metric, arguments, function)
     return found
 
 
-def _planned(metric: str, arguments: Dict[str, Any]) -> _Plan:
-    unknown = sorted(set(arguments) - _KNOWN)
-    if unknown:
-        raise TypeError(f"mrp.score() got unexpected keyword argument(s): {', '.join(unknown)}")
+def _planned(metric: str, arguments: Dict[str, Any], function: str) -> _Plan:
+    arguments = checked(arguments, function)
     from mrp.standardize.options import parse
 
     name = canonical(metric)
+    table = keywords()
+    taken = {parameter.field for parameter in registered(name).parameters}
+    for option in arguments:
+        if table[option].metric is not None and option not in taken:
+            raise TypeError(f"{function}(): {option} is a keyword of metric {table[option].metric}, and "
+                            f"metric={name!r} does not take it")
+    if arguments.get("explain_id") is not None and not arguments.get("explain"):
+        raise TypeError(f"{function}(): explain_id needs explain (the path the pair's page goes to)")
+    if arguments.get("explain") and not registered(name).explains:
+        raise ScoreError(f"explain: {name} aligns no nodes to show")
     std = parse(arguments.get("standardize", "none"))
-    values = {option: arguments[option] for option in _OPTIONS if option in arguments}
-    values.setdefault("timeout", DEFAULT_TIMEOUT)
-    if values["timeout"] == 0:
-        values["timeout"] = None
-    jobs = values.pop("jobs", 1)
+    values = {option: value for option, value in arguments.items() if table[option].metric is not None}
+    timeout = arguments.get("timeout", DEFAULT_TIMEOUT)
+    jobs = arguments.get("jobs", 1)
     progress = arguments.get("progress")
     if progress is True:
         from mrp.report.progress import Line
 
         progress = Line("mrp", "gold", show=True)
     run = Execution(jobs=driver.AUTO if jobs == "auto" else jobs, progress=progress or None)
-    options = Options(trace=True, mip=arguments.get("mip", True), standardization=std.name(),
-                      no_wiki=bool(arguments.get("no_wiki")), strict=bool(arguments.get("strict")), run=run,
-                      **values)
+    options = Options(limit=arguments.get("limit"), timeout=timeout or None, trace=True,
+                      mip=arguments.get("mip", True), errors=bool(arguments.get("errors")),
+                      standardization=std.name(), no_wiki=bool(arguments.get("no_wiki")),
+                      strict=bool(arguments.get("strict")), run=run, **parameter_values(values))
     statistics = Statistics(arguments.get("bootstrap"), arguments.get("seed", 0))
     return _Plan(name, options, statistics, std, arguments.get("triples"),
                  (arguments.get("gold_format", arguments.get("format")), arguments.get("format")),
-                 {option: arguments[option] for option in _READING if option in arguments})
+                 {option: arguments[option] for option in READING if option in arguments},
+                 bool(arguments.get("positional")), bool(arguments.get("trace")), arguments.get("explain"),
+                 arguments.get("explain_id"))
 
 
 def _penman(gold: Corpus, system: Corpus, triples: Optional[str]) -> bool:
@@ -116,15 +122,22 @@ def _checked_gold(gold: Corpus) -> None:
                          "nothing scored")
 
 
-def _paired(gold: Corpus, system: Corpus, plan: _Plan) -> Pairing:
+def _paired(gold: Corpus, system: Corpus, plan: _Plan, batch: bool = False) -> Pairing:
+    """The pairing of gold and system; ScoreError when no system graph pairs with a gold graph (for a
+    batch of a Scorer, where a batch may hold none, that is decided over every batch)."""
     frameworks = [plan.reading["framework"]] if plan.reading.get("framework") else None
-    pairing = pair(gold, system, frameworks)
+    pairing = pair(gold, system, frameworks, plan.positional)
     if not pairing.pairs:
         raise ScoreError(f"{gold.name}: no gold graph to score")
-    paired = {key(g) for g in entries(system.graphs)} & {key(p.gold_entry) for p in pairing.pairs}
-    if not paired and not pairing.invalid:
+    if not batch and not _any_paired(system, pairing):
         raise ScoreError(f"{system.name}: no system graph pairs with a gold graph by (framework, id)")
     return pairing
+
+
+def _any_paired(system: Corpus, pairing: Pairing) -> bool:
+    """Whether any system graph pairs with a gold graph (read, or invalid and counted)."""
+    paired = {key(g) for g in entries(system.graphs)} & {key(p.gold_entry) for p in pairing.pairs}
+    return bool(paired or pairing.invalid)
 
 
 def _standardized(corpus: Corpus, std: Any) -> Corpus:
@@ -135,87 +148,151 @@ def _standardized(corpus: Corpus, std: Any) -> Corpus:
     return corpus
 
 
-def _pairing(gold: Graphs, system: Graphs, plan: _Plan) -> Tuple[Pairing, Options]:
+def _pairing(gold: Graphs, system: Graphs, plan: _Plan, batch: bool = False
+             ) -> Tuple[Pairing, Options, bool]:
+    """Both sides read, the gold checked, standardized, paired; the options of the pair's scoring; and
+    whether any system graph pairs with a gold graph (``batch``: a Scorer's batch, whose system side may
+    be an empty list or pair with no gold graph)."""
     reading = read_options(**plan.reading)
     gold_corpus = corpus_of(gold, plan.formats[0], reading, "gold")
     _checked_gold(gold_corpus)
-    system_corpus = corpus_of(system, plan.formats[1], reading, "system")
+    if batch and isinstance(system, (list, tuple)) and not system:
+        system_corpus = Corpus("system", gold_corpus.format)
+    else:
+        system_corpus = corpus_of(system, plan.formats[1], reading, "system")
     penman = _penman(gold_corpus, system_corpus, plan.triples)
     gold_corpus = _standardized(gold_corpus, plan.standardization)
     system_corpus = _standardized(system_corpus, plan.standardization)
     options = object.__new__(Options)  # dataclasses.replace or copy.copy cost more than the scoring of a pair
     options.__dict__.update(plan.options.__dict__, penman=penman)
-    return _paired(gold_corpus, system_corpus, plan), options
+    pairing = _paired(gold_corpus, system_corpus, plan, batch)
+    return pairing, options, _any_paired(system_corpus, pairing)
 
 
 def score(gold: Graphs, system: Graphs, metric: str = "mrp", **options: Any) -> Result:
     """Score system graphs against gold graphs with one metric, as ``mrp-score`` does.
 
-    ``gold`` and ``system``: a path, text (Penman or MRP JSON lines), or a list of
-    :class:`mrp.Graph`, ``penman.Graph``, Penman strings, MRP JSON strings or dicts.
-    Options (the defaults are mrp-score's): ``timeout`` (60 s per pair; 0: none),
-    ``limit``, ``mip``, ``jobs`` (1, or "auto"), ``triples`` ("penman"/"mrp"),
-    ``smatch_compat``, ``smatchpp_compat``, ``ancast_compat``, ``ancast_scope``, ``aspect_depth``,
-    ``sembleu_weights``, ``sembleu_compat``, ``standardize``, ``bootstrap``, ``seed``, ``errors``,
-    ``format``, ``gold_format``, ``framework``, ``text``, ``no_wiki``, ``strict``,
-    ``progress``.  Raises :class:`mrp.errors.MRPError` subclasses for input that
-    cannot be scored; never prints.
+    Args:
+        gold: the gold graphs: a path, text (Penman, MRP JSON lines, ...) as ``str`` or ``bytes``, or a
+            list of :class:`mrp.Graph`, ``penman.Graph``, Penman strings, MRP JSON strings or dicts.
+        system: the system graphs, as ``gold``.
+        metric: the metric's name or alias (mrp-score ``--score``).
+        options: the keyword arguments listed below (the defaults are mrp-score's); each corresponds to
+            an mrp-score option, and a metric's own keyword is refused for another metric.
+
+    Returns:
+        The :class:`mrp.Result`.
+
+    Raises:
+        mrp.errors.MRPError: a subclass, for input that cannot be scored (the library never prints).
+        TypeError: for a keyword that is not one, or belongs to another metric.
     """
     plan = _plan(metric, options)
-    with collector_paused(freeze=False):
-        pairing, scoring = _pairing(gold, system, plan)
-        result, details = module_of(plan.metric).evaluate(pairing, scoring)
-        frameworks = frameworks_scored(pairing)
-        del pairing  # the graphs go before the collector resumes (it would walk them all once more)
+    try:
+        with collector_paused(freeze=False):
+            pairing, scoring, _ = _pairing(gold, system, plan)
+            done, details = driver.run(registered(plan.metric), pairing, scoring)
+            result = driver.summary(registered(plan.metric), done)
+            frameworks = frameworks_scored(pairing)
+            del pairing  # the graphs go before the collector resumes (it would walk them all once more)
+    except MRPError as error:
+        raise respelled(error) from None
+    return _result(plan, done, result, details, frameworks, scoring)
 
+
+def _result(plan: _Plan, done: driver.Run, result: Dict[str, Any], details: Dict[str, Any],
+            frameworks: Any, scoring: Options) -> Result:
+    """The Result of a run; its --explain report written first (``plan.explain``)."""
     def completion(document: Dict[str, Any]) -> None:
         complete(plan.metric, document, frameworks, scoring, plan.statistics)
         if details:
             document["errors"] = details
 
-    return Result(plan.metric, primary_path(plan.metric), result, completion=completion)
+    if plan.explain:
+        from mrp.explain.build import write_scored
+
+        completion(result)
+        write_scored(plan.explain, registered(plan.metric), done, result, "system against gold",
+                     plan.explain_id)
+        return Result(plan.metric, primary_path(plan.metric), result, plan.trace)
+    return Result(plan.metric, primary_path(plan.metric), result, plan.trace, completion=completion)
 
 
 class Scorer:
     """A metric's score accumulated over batches (``update``), then computed once (``compute``): the same
-    numbers as scoring the concatenated batches in one call."""
+    numbers as scoring the concatenated batches in one :func:`score` call, however they were cut.  A
+    metric whose pairs depend on each other (``Metric.contextual``, e.g. umatch's document-level
+    relations) keeps every batch's graphs and scores them together when ``compute`` is called.
+
+    Args:
+        metric: the metric's name or alias.
+        options: the keyword arguments of :func:`score`.
+    """
 
     def __init__(self, metric: str = "mrp", **options: Any) -> None:
-        self._plan = _plan(metric, options)
+        self._plan = _plan(metric, options, "mrp.Scorer")
         self._runs: List[driver.Run] = []
+        self._held: List[Pairing] = []
+        self._details: Dict[str, Any] = {}
         self._penman: Optional[bool] = None
+        self._paired = False
         self._seen = 0
 
     def update(self, gold: Graphs, system: Graphs) -> None:
         """Score one batch of pairs (gold and system in the same order, or paired by id)."""
-        with collector_paused(freeze=False):
-            self._update(gold, system)
+        try:
+            with collector_paused(freeze=False):
+                self._update(gold, system)
+        except MRPError as error:
+            raise respelled(error) from None
 
     def _update(self, gold: Graphs, system: Graphs) -> None:
-        pairing, scoring = _pairing(gold, system, self._plan)
+        pairing, scoring, paired = _pairing(gold, system, self._plan, batch=True)
+        self._paired = self._paired or paired
         if self._penman is None:
             self._penman = scoring.penman
         elif self._penman != scoring.penman:
             raise ScoreError("a batch of Penman graphs and a batch of other graphs cannot be scored together")
         pairing = _renumbered(pairing, self._seen)
         self._seen += len(pairing.pairs)
-        run, _ = driver.run(module_of(self._plan.metric).METRIC, pairing, scoring)
+        metric = registered(self._plan.metric)
+        if metric.contextual or self._plan.explain:  # scored together in compute()
+            self._held.append(pairing)
+            return
+        run, details = driver.run(metric, pairing, scoring)
+        _merge(self._details, details)
         self._runs.append(run)
 
     def reset(self) -> None:
         """Forget every batch."""
-        self._runs, self._penman, self._seen = [], None, 0
+        self._runs, self._held, self._details, self._penman, self._seen = [], [], {}, None, 0
+        self._paired = False
 
     def compute(self) -> Result:
         """The result over every batch so far."""
-        if not self._runs:
+        if not self._runs and not self._held:
             raise ScoreError("no batch was scored: call update() first")
-        module = module_of(self._plan.metric)
-        run = driver.combined(self._runs)
-        result = driver.summary(module.METRIC, run)
+        if not self._paired:
+            raise ScoreError("system: no system graph of any batch pairs with a gold graph by (framework, "
+                             "id)")
+        metric = registered(self._plan.metric)
         options = replace(self._plan.options, penman=bool(self._penman))
-        finish(self._plan.metric, result, run.pairing, options, self._plan.statistics)
-        return Result(self._plan.metric, primary_path(self._plan.metric), result)
+        details = self._details
+        if self._held:
+            try:
+                with collector_paused(freeze=False):
+                    run, details = driver.run(metric, driver.joined(self._held), options)
+            except MRPError as error:
+                raise respelled(error) from None
+        else:
+            run = driver.combined(self._runs)
+        result = driver.summary(metric, run)
+        return _result(self._plan, run, result, details, frameworks_scored(run.pairing), options)
+
+
+def _merge(details: Dict[str, Any], more: Dict[str, Any]) -> None:
+    for framework, items in more.items():
+        details.setdefault(framework, {}).update(items)
 
 
 def _renumbered(pairing: Pairing, offset: int) -> Pairing:
@@ -234,3 +311,11 @@ def _renumbered(pairing: Pairing, offset: int) -> Pairing:
         pairs.append(Pair(gold, system, item.null))
     return replace(pairing, pairs=pairs)
 
+
+
+sign(score, [inspect.Parameter("gold", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Graphs),
+             inspect.Parameter("system", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Graphs),
+             inspect.Parameter("metric", inspect.Parameter.POSITIONAL_OR_KEYWORD, default="mrp",
+                               annotation=str)])
+sign(Scorer, [inspect.Parameter("metric", inspect.Parameter.POSITIONAL_OR_KEYWORD, default="mrp",
+                                annotation=str)])

@@ -146,7 +146,7 @@ def prepared(graphs: Graphs, other: Optional[Graphs], metric: str, options: Dict
              names: Tuple[str, str] = ("graphs", "other")) -> Tuple[Work, Corpus, Optional[Corpus]]:
     """The work of an all-pairs run: the corpora read (invalid graphs refused), the options as
     :func:`mrp.score` plans them, and whether each unordered pair is scored once."""
-    plan = _plan(metric, options)
+    plan = _plan(metric, options, "mrp.similarity")
     check(plan.metric)
     reading = read_options(**plan.reading)
     first = _checked(corpus_of(graphs, plan.formats[1], reading, names[0]))

@@ -40,8 +40,11 @@ def explained(metrics: List[str], args: argparse.Namespace) -> Optional[str]:
         return None
     able = [name for name in metrics if metric(name).explains]
     if not able:
-        fail(PROGRAM, f"--explain: {', '.join(metrics)} align(s) no nodes to show; explain with --score mrp, "
-                      "smatch, ancast, umatch or unlabeled")
+        from mrp.metrics.registry import metrics as registered
+
+        those = [measure.name for measure in registered() if measure.explains]
+        fail(PROGRAM, f"--explain: {', '.join(metrics)} align(s) no nodes to show; explain with --score "
+                      f"{', '.join(those[:-1])} or {those[-1]}")
     if len(metrics) > 1 and not args.quiet:
         warn(PROGRAM, f"--explain shows the pairs of {able[0]} (the first metric named that aligns nodes)")
     return able[0]

@@ -36,7 +36,7 @@ from mrp.io.load import Corpus, read_corpus, read_text
 from mrp.io.write import output, write_text
 from mrp.metrics.options import Execution, Options
 from mrp.metrics.pairing import Pairing
-from mrp.metrics.registry import evaluator
+from mrp.metrics.registry import evaluate
 from mrp.report.progress import Line, terminal
 
 PROGRAM = "mrp-mtool"
@@ -238,7 +238,7 @@ def _score(args: argparse.Namespace, metrics: List[str], pairing: Pairing, out: 
     for metric in metrics:
         options = Options(timeout=args.timeout or None, trace=True, errors=bool(args.errors), penman=False,
                           run=Execution(jobs=cores, progress=progress))
-        result, details = evaluator(metric)(pairing, options)
+        result, details = evaluate(metric, pairing, options)
         out.write(render(layout(metric, result, args.trace > 0, null)))
         out.flush()
         cut = result.get("cut", {})

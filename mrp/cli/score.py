@@ -25,7 +25,8 @@ from mrp.io.load import Corpus, read_corpus
 from mrp.io.write import write_text
 from mrp.metrics.options import Execution, Options
 from mrp.metrics.pairing import Pairing
-from mrp.metrics.registry import canonical, evaluator, warm
+from mrp.metrics.registry import canonical, evaluate, module_of, warm
+from mrp.metrics.registry import metric as registered
 from mrp.process.ahead import Ahead
 from mrp.report.outcome import frameworks_scored
 from mrp.report.progress import Line, terminal
@@ -46,7 +47,7 @@ def _metrics(spec: str, aspects: bool) -> List[str]:
     chosen: List[str] = []
     for name in names:
         metric = canonical(name)
-        evaluator(metric)  # refuse a metric this installation lacks before reading anything
+        module_of(metric)  # refuse a metric this installation lacks before reading anything
         if metric not in chosen:
             chosen.append(metric)
     return chosen
@@ -97,22 +98,28 @@ def _read_system(ahead: Ahead, read: ReadOptions, gold: Corpus, args: argparse.N
 
 
 def _amr_only(metrics: List[str], pairing: Pairing, std: Standardization, quiet: bool) -> List[str]:
-    """Warn about AMR-only options on other frameworks; drop aspects when no AMR graph is scored."""
-    others = [name for name in frameworks_scored(pairing) if name != "amr"]
-    if not others:
-        return metrics
-    where = f"not applied to {', '.join(others)} graphs"
-    if std.active() and not quiet:
-        warn(PROGRAM, f"--standardize applies to AMR graphs only; {where}")
-    if "aspects" in metrics:
-        if "amr" not in frameworks_scored(pairing):
-            if metrics == ["aspects"]:
-                fail(PROGRAM, f"aspects scores AMR graphs only, and {', '.join(others)} graphs are all there "
-                              "is to score (for UMR, try --score ancast or smatch)")
-            metrics = [m for m in metrics if m != "aspects"]
+    """Warn about AMR-only options on other frameworks; drop a metric that scores some frameworks only
+    (``Metric.frameworks``: aspects) when none of them is scored."""
+    scored = frameworks_scored(pairing)
+    others = [name for name in scored if name != "amr"]
+    if others and std.active() and not quiet:
+        warn(PROGRAM, f"--standardize applies to AMR graphs only; not applied to {', '.join(others)} graphs")
+    kept = []
+    for name in metrics:
+        only = registered(name).frameworks
+        outside = [framework for framework in scored if only is not None and framework not in only]
+        if not outside:
+            kept.append(name)
+            continue
+        which = "/".join(framework.upper() for framework in only or ())
+        if any(framework in (only or ()) for framework in scored):
+            kept.append(name)
+        elif metrics == [name]:
+            fail(PROGRAM, f"{name} scores {which} graphs only, and {', '.join(outside)} graphs are all there "
+                          f"is to score{registered(name).elsewhere}")
         if not quiet:
-            warn(PROGRAM, f"aspects scores AMR graphs only; {where}")
-    return metrics
+            warn(PROGRAM, f"{name} scores {which} graphs only; not applied to {', '.join(outside)} graphs")
+    return kept
 
 
 def _evaluate(metric: str, pairing: Pairing, options: Options, args: argparse.Namespace,
@@ -124,7 +131,7 @@ def _evaluate(metric: str, pairing: Pairing, options: Options, args: argparse.Na
     if explain:
         result, found, done = explaining.evaluate(metric, pairing, options)
     else:
-        result, found = evaluator(metric)(pairing, options)
+        result, found = evaluate(metric, pairing, options)
     finish(metric, result, pairing, options, Statistics(args.bootstrap, args.seed))
     if explain:
         explaining.write(metric, done, result, args)
@@ -234,6 +241,7 @@ def _board(args: argparse.Namespace, metrics: List[str], runs: Dict[str, List[Tu
 def options_of(args: argparse.Namespace, std: Standardization, penman: bool, progress: Line,
                metrics: List[str]) -> Options:
     """What the metrics score with in this run (recorded in the signature), and how the run executes."""
+    from mrp.metrics.base import parameter_values
     from mrp.metrics.registry import metric
 
     given = {parameter.field: getattr(args, parameter.field)
@@ -241,7 +249,7 @@ def options_of(args: argparse.Namespace, std: Standardization, penman: bool, pro
              if hasattr(args, parameter.field)}
     return Options(limit=args.limit, timeout=args.timeout or None, mip=not args.no_mip, trace=True,
                    errors=bool(args.errors), penman=penman, standardization=std.name(), no_wiki=args.no_wiki,
-                   strict=args.strict, **given,
+                   strict=args.strict, **parameter_values(given),
                    run=Execution(args.jobs, progress, {} if len(args.system) > 1 else None))
 
 

@@ -7,7 +7,7 @@ import importlib
 import os
 from typing import Dict, Iterable, Iterator, Optional, Tuple, Union
 
-from mrp.codecs.base import Item, Reader, ReadOptions, WriteOptions, Writer
+from mrp.codecs.base import Item, Reader, ReadOptions, WriteOptions, Writer, without_wiki
 from mrp.errors import FormatError, InputError
 from mrp.graph import Graph
 from mrp.io.limits import limit_problem
@@ -91,6 +91,8 @@ def _limited(read: Reader) -> Reader:
     @functools.wraps(read)
     def limited(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:
         for item in read(lines, name, options):
+            if options.no_wiki and isinstance(item, Graph):  # the rule for every format, in one place
+                item = without_wiki(item)
             problem = None if isinstance(item, FormatError) else limit_problem(item)
             if problem is None:
                 yield item

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, Iterable, Iterator, Mapping, Optional, TextIO, Tuple, Union
 
 from mrp.errors import FormatError
@@ -74,6 +74,30 @@ class ReadOptions:
     #: Penman (AMR): keep each graph's text to write it again as it was while unchanged (mrp.read and
     #: mrp-convert ask for it; the scorers do not pay for it)
     keep: bool = False
+
+
+def without_wiki(graph: Graph) -> Graph:
+    """The graph without its ``:wiki`` constants (``ReadOptions.no_wiki``: node properties named ``wiki``,
+    their per-property anchors and their branches in the Penman layout); the graph itself when it has
+    none.  Every reader applies it (:func:`mrp.codecs.reader`), and so does the library to graph objects."""
+    if not any("wiki" in node.properties for node in graph.nodes):
+        return graph
+    nodes = []
+    for node in graph.nodes:
+        if "wiki" not in node.properties:
+            nodes.append(node)
+            continue
+        kept = [k for k, name in enumerate(node.properties) if name != "wiki"]
+        anchorings = node.anchorings
+        if anchorings is not None and len(anchorings) == len(node.properties):
+            anchorings = [anchorings[k] for k in kept]
+        nodes.append(replace(node, properties=[node.properties[k] for k in kept],
+                             values=[node.values[k] for k in kept], anchorings=anchorings))
+    layout = graph.layout
+    if layout is not None:
+        layout = {k: [branch for branch in branches if branch[0] != "wiki" or isinstance(branch[1], int)]
+                  for k, branches in layout.items()}
+    return replace(graph, nodes=nodes, layout=layout)
 
 
 @dataclass

@@ -62,15 +62,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Pattern, Set, Tuple
+from typing import Any, Dict, List, Optional, Pattern, Set, Tuple, Union
 
 from mrp import rules
 from mrp.graph import Edge, Graph, Node
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
-from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.pairing import Pair
 from mrp.metrics.smatch import Local, Relations, score_triples, triples_field
 from mrp.metrics.smatch import triples as smatch_triples
 
@@ -333,11 +332,14 @@ class Aspects(Metric):
     summary = "fine-grained AMR aspects (named entities, negation, ...), each scored exactly"
     normalization = "case"
     primary = None
+    frameworks = ("amr",)
+    elsewhere = " (for UMR, try --score ancast or smatch)"
     parameters = (Parameter("aspect_depth", "--aspect-depth",
                             "aspects: relation levels kept below a trigger: 2 (default, as Smatch++ "
                             "extracts) or 'full' (everything reachable from the trigger), e.g. "
                             "--aspect-depth full",
-                            kind=aspect_depth, metavar="N|full", default=2),)
+                            kind=aspect_depth, metavar="N|full", default=2,
+                            annotation=Union[int, str, None]),)
 
     def signature_fields(self, options: Options) -> List[str]:
         depth = "full" if options.aspect_depth is None else options.aspect_depth
@@ -368,9 +370,3 @@ class Aspects(Metric):
 
 
 METRIC = Aspects()
-
-
-def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """Aspect scores of a pairing (sub-graphs ``options.aspect_depth`` levels deep; None: all levels):
-    n, aspects (per aspect totals), (scores), time, cpu."""
-    return drive(METRIC, pairing, options)

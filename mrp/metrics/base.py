@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from dataclasses import dataclass, field, fields
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from mrp.graph import Graph
 from mrp.metrics.counting import Path, nest, prf
@@ -105,6 +105,32 @@ class Parameter:
     default: Any = None
     #: argparse choices, when the value is one of a few words
     choices: Optional[Tuple[str, ...]] = None
+    #: the type of the library's keyword (None: bool for a switch, else Optional of ``kind`` for str, int
+    #: and float); a string given to the library is converted by ``kind`` as the command line converts it
+    annotation: Any = None
+
+
+    def value(self, options: Options) -> Any:
+        """The parameter's value in a run's options (its Options field, or its entry of
+        ``Options.parameters``; the default when it was not given)."""
+        if self.field in _FIELDS:
+            return getattr(options, self.field)
+        default = False if self.kind is None else self.default
+        return options.parameters.get(self.field, default)
+
+
+#: the fields of Options
+_FIELDS = frozenset(item.name for item in fields(Options))
+
+
+def parameter_values(values: Mapping[str, Any]) -> Dict[str, Any]:
+    """Metric parameter values as Options' keyword arguments: each under its own field, the others (a new
+    metric's parameters) gathered in ``parameters``."""
+    out = {name: value for name, value in values.items() if name in _FIELDS}
+    others = {name: value for name, value in values.items() if name not in _FIELDS}
+    if others:
+        out["parameters"] = others
+    return out
 
 
 class Metric(ABC):
@@ -132,6 +158,14 @@ class Metric(ABC):
     searches: bool = False
     #: whether a pair's result depends on the other pairs too (then no result is reused across runs)
     contextual: bool = False
+    #: the frameworks it scores (None: every one); mrp-score leaves it out, with a warning, where none of
+    #: them is scored, and ``elsewhere`` then says what to use instead
+    frameworks: Optional[Tuple[str, ...]] = None
+    elsewhere: str = ""
+    #: whether the count c of (a, b) equals that of (b, a), with g and s swapped (the optimum of a tuple
+    #: overlap under a one-to-one node map is the same in both directions: the inverse map matches the
+    #: same tuples); all-pairs runs then score each unordered pair once
+    symmetric: bool = False
     #: whether its results carry a :class:`mrp.metrics.detail.Detail` under ``Options.explain`` (the
     #: metrics that align nodes; ``mrp-score --explain`` draws it)
     explains: bool = False
@@ -213,9 +247,32 @@ class Metric(ABC):
         return self.headlines[0] if self.headlines else None
 
     def signature_fields(self, options: Options) -> List[str]:
-        """The signature fields of its own options (placed after the normalization)."""
-        return []
+        """The signature fields of its own options (placed after the normalization); by default, each of
+        its parameters given a value other than its default, as ``field`` (a switch) or ``field:value``."""
+        out = []
+        for parameter in self.parameters:
+            value = parameter.value(options)
+            if value in (None, False) or value == parameter.default:
+                continue
+            out.append(parameter.field if value is True else f"{parameter.field}:{value}")
+        return out
 
     @abstractmethod
     def report(self, run: Run) -> Dict[str, Any]:
-        """The result object of a run, in the metric's key order."""
+        """The result object of a run, in the metric's key order (the figures; :meth:`result` adds what
+        every result holds where the report leaves it out)."""
+
+    def result(self, run: Run) -> Dict[str, Any]:
+        """The metric's report in the envelope every result has: ``n`` first, the per-item objects
+        (``scores``, under ``Options.trace``), ``time`` and ``cpu``, and every graph accounted for
+        (invalid, unpaired, duplicate and repaired system graphs).  A report that places these keys
+        itself (in a reference tool's key order) keeps its places."""
+        report = self.report(run)
+        out = report if "n" in report else {"n": run.n, **report}
+        if run.options.trace and "scores" not in out:
+            out["scores"] = run.scores(self.item)
+        if "time" not in out:
+            out["time"], out["cpu"] = run.seconds()
+        for key, value in run.accounting().items():
+            out.setdefault(key, value)
+        return out

@@ -22,7 +22,7 @@ from collections import deque
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Deque, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from mrp.errors import ScoreError
+from mrp.errors import MRPError, ScoreError
 from mrp.graph import fingerprint
 from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import Path, add
@@ -241,6 +241,8 @@ def run(metric: Metric, pairing: Pairing, options: Optional[Options] = None) -> 
     start, cpu = time.time(), cpu_seconds()
     try:
         metric.prepare(options)
+    except MRPError:  # the metric refuses its options: its own message
+        raise
     except Exception as error:  # noqa: BLE001 - without its kernels the metric cannot score anything
         raise ScoreError(f"{metric.name}: cannot load the solver: {type(error).__name__}: {error}") from error
     metric.begin(pairing, options)
@@ -266,31 +268,36 @@ def run(metric: Metric, pairing: Pairing, options: Optional[Options] = None) -> 
     return Run(pairing, found, totals, options, start, cpu), details
 
 
+def joined(pairings: Sequence[Pairing]) -> Pairing:
+    """One Pairing of several (batches), as if they had been paired as one: pairs and what was not scored,
+    in order."""
+    out = Pairing(repaired=sum(part.repaired for part in pairings))
+    for part in pairings:
+        out.pairs.extend(part.pairs)
+        out.unpaired.extend(part.unpaired)
+        out.duplicates.extend(part.duplicates)
+        out.invalid.extend(part.invalid)
+        out.notes.extend(part.notes)
+    return out
+
+
 def combined(runs: Sequence[Run]) -> Run:
     """One Run of several (batches of one metric, scored with the same options), as if their pairings had
     been scored as one: pairs, results and what was not scored, in order; time from the first start."""
     first = runs[0]
-    pairing = Pairing(repaired=sum(part.pairing.repaired for part in runs))
     totals: Dict[Path, List[Any]] = {}
     results: List[PairResult] = []
     for part in runs:
-        pairing.pairs.extend(part.pairing.pairs)
-        pairing.unpaired.extend(part.pairing.unpaired)
-        pairing.duplicates.extend(part.pairing.duplicates)
-        pairing.invalid.extend(part.pairing.invalid)
-        pairing.notes.extend(part.pairing.notes)
         for result in part.results:
             add(totals, result.counts)
             results.append(result)
+    pairing = joined([part.pairing for part in runs])
     return Run(pairing, results, totals, first.options, first.start, first.cpu)
 
 
 def summary(metric: Metric, run: Run) -> Dict[str, Any]:
-    """A metric's result object over a Run, every graph accounted for."""
-    out = metric.report(run)
-    for key, value in run.accounting().items():  # every graph accounted for, whatever the metric
-        out.setdefault(key, value)
-    return out
+    """A metric's result object over a Run, in the envelope every result has (:meth:`Metric.result`)."""
+    return metric.result(run)
 
 
 def evaluate(metric: Metric, pairing: Pairing, options: Optional[Options] = None

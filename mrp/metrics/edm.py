@@ -42,9 +42,8 @@ from mrp.errors import MRPWarning
 from mrp.graph import Anchor, Graph
 from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import prf
-from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.pairing import Pair
 from mrp.normalize import explode, lower, normal_edge, normalize_anchors
 
 #: The tuple types in the reference's output order.
@@ -144,8 +143,3 @@ class EDM(Metric):
 
 
 METRIC = EDM()
-
-
-def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """The EDM result of a pairing in the reference's key order (no --errors data)."""
-    return drive(METRIC, pairing, options)

@@ -16,10 +16,9 @@ from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
-from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.mrp_pair import PairScore, Solution, identity, same, score_normal, scored, sentence_groups
 from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.pairing import Pair
 from mrp.metrics.together import Steps, score_together
 from mrp.metrics.tuples import TYPES, count
 from mrp.normalize import NormalGraph, normalize
@@ -39,6 +38,7 @@ class MRP(Metric):
     """The MRP metric: tuple counts by type under an optimal node correspondence."""
 
     name = "mrp"
+    symmetric = True
     summary = "the MRP metric: tuples by type (tops, labels, properties, anchors, edges, attributes), exact"
     normalization = "case+anchors+edges"
     primary = ("all",)
@@ -121,8 +121,3 @@ class _Together(Steps):
 
 
 METRIC = MRP()
-
-
-def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """The MRP result of a pairing (mtool's layout, then new keys), and the --errors data."""
-    return drive(METRIC, pairing, options)

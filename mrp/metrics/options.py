@@ -94,4 +94,6 @@ class Options:
     errors: bool = False
     #: per pair, the correspondence and every tuple as matched, missed or surplus (``--explain``)
     explain: bool = False
+    #: the values of metric parameters that have no field here (a new metric's), by the parameter's field
+    parameters: Dict[str, Any] = field(default_factory=dict)
     run: Execution = field(default_factory=Execution)

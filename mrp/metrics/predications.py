@@ -41,10 +41,9 @@ from typing import Any, Callable, Dict, FrozenSet, Hashable, List, Optional, Tup
 from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import prf
-from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.edm import normal_edges, normal_spans
 from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.pairing import Pair
 from mrp.metrics.tuples import identities
 from mrp.normalize import lower, normalize
 
@@ -191,8 +190,3 @@ class Predications(Metric):
 
 
 METRIC = Predications()
-
-
-def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """Complete-predication P, R, F of a pairing, with how each pair was aligned."""
-    return drive(METRIC, pairing, options)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from mrp.errors import MRPError
 from mrp.metrics.options import Options
@@ -22,7 +22,7 @@ from mrp.metrics.pairing import Pairing
 if TYPE_CHECKING:
     from mrp.metrics.base import Metric
 
-__all__ = ["METRICS", "canonical", "evaluator", "metric", "metrics", "module_of", "names", "warm"]
+__all__ = ["METRICS", "canonical", "evaluate", "metric", "metrics", "module_of", "names", "warm"]
 
 #: metric name -> (module, aliases)
 METRICS: Dict[str, Tuple[str, Tuple[str, ...]]] = {
@@ -42,9 +42,6 @@ METRICS: Dict[str, Tuple[str, Tuple[str, ...]]] = {
 
 _ALIASES = {alias: name for name, (_, aliases) in METRICS.items() for alias in aliases}
 
-Evaluate = Callable[[Pairing, Options], Tuple[Dict[str, Any], Dict[str, Any]]]
-
-
 def names() -> List[str]:
     """Every metric's name and alias, for help texts."""
     return [f"{name} ({', '.join(aliases)})" if aliases else name for name, (_, aliases) in METRICS.items()]
@@ -59,7 +56,7 @@ def canonical(name: str) -> str:
 
 
 def module_of(name: str) -> Any:
-    """The module of a metric (its ``evaluate`` and ``METRIC``); MRPError when this installation lacks it."""
+    """The module of a metric (its ``METRIC``); MRPError when this installation lacks it."""
     module_name = METRICS[canonical(name)][0]
     module = sys.modules.get(module_name)
     if module is not None:
@@ -82,9 +79,13 @@ def metrics() -> List[Metric]:
     return [metric(name) for name in METRICS]
 
 
-def evaluator(name: str) -> Evaluate:
-    """The evaluate function of a metric; MRPError when this installation lacks it."""
-    return module_of(name).evaluate  # type: ignore[no-any-return]
+def evaluate(name: str, pairing: Pairing, options: Optional[Options] = None
+             ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """A metric's result over a pairing (its report, every graph accounted for) and its --errors data
+    {framework: {id: data}}; MRPError when this installation lacks the metric."""
+    from mrp.metrics.driver import evaluate as driven  # numba and the workers load only when scoring
+
+    return driven(metric(name), pairing, options)
 
 
 def warm(name: str, options: Options) -> None:

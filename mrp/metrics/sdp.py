@@ -22,15 +22,14 @@ Deliberate differences from the reference scorer (``mtool``, score/sdp.py):
 
 from __future__ import annotations
 
-from typing import Any, Dict, Hashable, Optional, Set, Tuple
+from typing import Any, Dict, Hashable, Set, Tuple
 
 from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import prf
-from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.edm import normal_edges, normal_spans
 from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.pairing import Pair
 
 #: The measures in the reference's output order.
 MEASURES = ("labeled", "unlabeled")
@@ -86,8 +85,3 @@ class SDP(Metric):
 
 
 METRIC = SDP()
-
-
-def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """The SDP result of a pairing in the reference's key order (no --errors data)."""
-    return drive(METRIC, pairing, options)

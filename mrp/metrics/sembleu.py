@@ -54,14 +54,13 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
-from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.pairing import Pair
 from mrp.normalize import lower, normalize_anchors
 
 #: The weights of the original's ``eval.py`` (orders 1, 2, 3).
@@ -309,7 +308,7 @@ class SemBLEU(Metric):
         Parameter("sembleu_weights", "--sembleu-weights",
                   "SemBLEU weights of orders 1, 2, 3 (default 0.34,0.33,0.34, as the original; K: uniform "
                   "over orders 1..K), e.g. --sembleu-weights 2", kind=weights_argument,
-                  metavar="K|W1,W2,..."),
+                  metavar="K|W1,W2,...", annotation=Union[str, Sequence[float], None]),
         Parameter("sembleu_compat", "--sembleu-compat",
                   "SemBLEU: reproduce the original tool, defects included (unreached nodes skipped, :/() "
                   "dropped from strings)"),
@@ -356,8 +355,3 @@ class SemBLEU(Metric):
 
 
 METRIC = SemBLEU()
-
-
-def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """Corpus SemBLEU of a pairing (gold = reference, system = hypothesis), per-pair scores with trace."""
-    return drive(METRIC, pairing, options)

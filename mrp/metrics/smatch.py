@@ -38,10 +38,9 @@ from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.detail import triple_detail
 from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
-from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.mrp_pair import Solution, seeding, sentence_groups, solve_within
 from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.pairing import Pair
 from mrp.metrics.smatch_penman import NOT_INVERTED, Local, Relations, norm, penman_triples  # noqa: F401
 from mrp.metrics.smatchpp import SMATCHPP_COMPAT, check_compat, smatchpp_status, smatchpp_triples
 from mrp.metrics.together import Steps, score_together
@@ -269,6 +268,7 @@ class SMATCH(Metric):
     """SMATCH: triple overlap under the best node alignment."""
 
     name = "smatch"
+    symmetric = True
     summary = "SMATCH: triple overlap under the optimal node alignment (exact; the original tool's triples " \
               "on Penman)"
     normalization = "case"
@@ -320,8 +320,3 @@ class SMATCH(Metric):
 
 
 METRIC = SMATCH()
-
-
-def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """The SMATCH result of a pairing: n, g, s, c, p, r, f, exact, (scores), time, cpu, bound, cut."""
-    return drive(METRIC, pairing, options)

@@ -41,10 +41,9 @@ from typing import Any, Dict, Hashable, List, Optional, Set, Tuple
 from mrp.graph import Anchor, Graph
 from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import prf
-from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.edm import NormalEdge, normal_edges, normal_spans
 from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.pairing import Pair
 from mrp.normalize import explode
 
 #: (measure, bucket) in the reference's output order.
@@ -145,8 +144,3 @@ class UCCA(Metric):
 
 
 METRIC = UCCA()
-
-
-def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """The UCCA result of a pairing in the reference's key order (no --errors data)."""
-    return drive(METRIC, pairing, options)

@@ -25,14 +25,13 @@ tops and properties to tell nodes apart, so more pairs need long searches.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Tuple
 
 from mrp.graph import Edge, Graph, Node
 from mrp.metrics.counting import Path
-from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.mrp import MRP
 from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.pairing import Pair
 from mrp.normalize import normal_edge
 
 
@@ -54,6 +53,8 @@ def unlabel(graph: Graph, nodes: bool = True) -> Graph:
 class Unlabeled(MRP):
     """The MRP metric on graphs without edge labels and (``nodes``) node labels."""
 
+    symmetric = False  # all-pairs runs score it in both orders
+
     def __init__(self, name: str, nodes: bool) -> None:
         self.name = name
         self.nodes = nodes
@@ -69,8 +70,3 @@ class Unlabeled(MRP):
 
 
 METRIC = Unlabeled("unlabeled", nodes=True)
-
-
-def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """The unlabeled MRP result of a pairing, in the MRP metric's layout, and the --errors data."""
-    return drive(METRIC, pairing, options)

@@ -11,7 +11,7 @@ corpus figures in compat mode leave them out, as AnCast does.
 
 from __future__ import annotations
 
-from mrp.metrics.ancast.metric import METRIC, evaluate
+from mrp.metrics.ancast.metric import METRIC
 from mrp.metrics.ancast.pair import score_pair
 
 __all__ = ["METRIC", "evaluate", "score_pair"]

@@ -13,9 +13,8 @@ from mrp.metrics.ancast.scores import KEYS, Sums, f_score, report
 from mrp.metrics.base import Metric, Parameter, Run
 from mrp.metrics.base import PairResult as DriverResult
 from mrp.metrics.detail import Detail, triple_detail
-from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.pairing import Pair
 from mrp.metrics.smatch import penman_triples
 
 #: Document keys in output order (AnCast++ calls them sent, modal, temporal, coref, comp).
@@ -225,8 +224,3 @@ class AnCast(Metric):
 
 
 METRIC = AnCast()
-
-
-def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """The AnCast result of a pairing: n, micro P/R/F per metric, macro F, exact, bound, documents, time."""
-    return drive(METRIC, pairing, options)

@@ -192,10 +192,3 @@ def _figures(counts: Dict[Path, Tuple[Any, ...]]) -> Dict[str, Any]:
 
 
 METRIC = UMatch()
-
-
-def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """juːmæʧ over a pairing: the result object and the --errors data."""
-    from mrp.metrics.driver import evaluate as drive
-
-    return drive(METRIC, pairing, options)
