@@ -25,7 +25,8 @@ __all__ = ["DEFAULT_TIMEOUT", "Scorer", "finish", "primary_path", "score"]
 
 _READING = ("framework", "text", "no_wiki", "strict", "wsj_ids")
 _OPTIONS = ("limit", "timeout", "jobs", "smatch_compat", "ancast_compat", "aspect_depth", "sembleu_weights",
-            "sembleu_compat", "errors", "rematch_frames", "wlk_iterations", "wlk_direction")
+            "sembleu_compat", "errors", "rematch_frames", "wlk_iterations", "wlk_direction",
+            "wlk_compat")
 
 
 def primary_path(metric: str) -> Optional[Tuple[str, ...]]:

@@ -84,6 +84,8 @@ class Options:
     wlk_iterations: int = 2
     #: WLK: which neighbours a node hears: "both", "fromout" (its targets), "fromin" (its sources)
     wlk_direction: str = "both"
+    #: WLK: the reference's relabelling (nodes sharing a label take the last one's neighbourhood)
+    wlk_compat: bool = False
     #: how the graphs were prepared: the AMR standardization's name, ``:wiki`` dropped, repairs refused
     standardization: str = "none"
     no_wiki: bool = False

@@ -39,6 +39,7 @@ METRICS: Dict[str, Tuple[str, Tuple[str, ...]]] = {
     "ancast": ("mrp.metrics.ancast", ()),
     "umatch": ("mrp.metrics.umatch.metric", ("jumatch",)),
     "rematch": ("mrp.metrics.rematch", ()),
+    "wlk": ("mrp.metrics.wlk", ()),
 }
 
 _ALIASES = {alias: name for name, (_, aliases) in METRICS.items() for alias in aliases}
