@@ -39,6 +39,7 @@ from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.driver import evaluate as drive
+from mrp.metrics.memo import GraphMemo
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.normalize import normalize_anchors
@@ -182,7 +183,7 @@ class Rematch(Metric):
     )
 
     def __init__(self) -> None:
-        self.memo: Dict[Tuple[int, Optional[str]], Tuple[Graph, Motifs]] = {}
+        self.memo = GraphMemo(MEMO)
 
     def prepare(self, options: Options) -> None:
         if options.rematch_frames:
@@ -195,14 +196,8 @@ class Rematch(Metric):
 
     def motifs_of(self, graph: Graph, options: Options) -> Motifs:
         """A graph's motifs under the options, kept for the graph while the memo has room."""
-        key = (id(graph), options.rematch_frames)
-        found = self.memo.get(key)
-        if found is None or found[0] is not graph:
-            if len(self.memo) >= MEMO:
-                self.memo.clear()
-            table = frames(options.rematch_frames)[0] if options.rematch_frames else None
-            found = self.memo[key] = (graph, motifs(graph, table))
-        return found[1]
+        table = frames(options.rematch_frames)[0] if options.rematch_frames else None
+        return self.memo.get(graph, options.rematch_frames, lambda g: motifs(g, table))  # type: ignore[no-any-return]
 
     def score(self, pair: Pair, options: Options) -> PairResult:
         gold, system = self.motifs_of(pair.gold, options), self.motifs_of(pair.system, options)

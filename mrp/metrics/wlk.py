@@ -35,6 +35,7 @@ from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Tuple
 from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.driver import evaluate as drive
+from mrp.metrics.memo import GraphMemo
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
 
@@ -227,7 +228,7 @@ class WLK(Metric):
     )
 
     def __init__(self) -> None:
-        self.memo: Dict[Tuple[Any, ...], Tuple[Graph, Features]] = {}
+        self.memo = GraphMemo(MEMO)
 
     def signature_fields(self, options: Options) -> List[str]:
         return [f"k:{options.wlk_iterations}", f"dir:{options.wlk_direction}"] + \
@@ -235,14 +236,8 @@ class WLK(Metric):
 
     def features_of(self, graph: Graph, options: Options) -> Features:
         """A graph's features under the options, kept for the graph while the memo has room."""
-        key = (id(graph), options.wlk_iterations, options.wlk_direction, options.wlk_compat)
-        found = self.memo.get(key)
-        if found is None or found[0] is not graph:
-            if len(self.memo) >= MEMO:
-                self.memo.clear()
-            made = features(graph, options.wlk_iterations, options.wlk_direction, options.wlk_compat)
-            found = self.memo[key] = (graph, made)
-        return found[1]
+        key = (options.wlk_iterations, options.wlk_direction, options.wlk_compat)
+        return self.memo.get(graph, key, lambda g: features(g, *key))  # type: ignore[no-any-return]
 
     def score(self, pair: Pair, options: Options) -> PairResult:
         value = similarity(self.features_of(pair.gold, options), self.features_of(pair.system, options))
