@@ -87,6 +87,18 @@ def test_rematch_from_the_command_line_and_the_matrix(tmp_path: Path) -> None:
     run = run_cli("similarity", ["--metric", "rematch", str(a), "--other", str(b), "--output", str(out)])
     assert run.code == 0, run.err
     assert np.load(out)["f"][0, 0] == 0.2
+    table = tmp_path / "pb2va.json"
+    table.write_text(json.dumps({"want-01": {"label": "desire"}}))
+    out.unlink()
+    run = run_cli("similarity", ["--metric", "rematch", "--rematch-frames", str(table), str(a), "--output",
+                                 str(out), "--quiet"])
+    assert run.code == 0, run.err
+    assert np.load(out)["f"][0, 0] == 1.0
+    picked, report = tmp_path / "picked.amr", tmp_path / "report.json"
+    run = run_cli("ensemble", ["--metric", "rematch", "--output", str(picked), "--report", str(report),
+                               str(a), str(b), str(a)])
+    assert run.code == 0, run.err
+    assert json.loads(report.read_text())["chosen"] == [2, 0, 0]  # sentences won per system
 
 
 def test_testbed_generator_reproduces_the_shared_testbed() -> None:

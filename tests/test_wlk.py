@@ -97,6 +97,17 @@ def test_wlk_from_the_command_line_and_the_matrix(tmp_path: Path) -> None:
     assert "k:1|dir:both" in result["signature"]
     matrix = mrp.similarity(str(a), metric="wlk")
     assert matrix.f.shape == (2, 2) and np.allclose(np.diag(matrix.f), 1.0) and matrix.f[0, 1] == 0.0
+    out = tmp_path / "m.npz"
+    run = run_cli("similarity", ["--metric", "wlk", "--wlk-compat", "--wlk-iterations", "1", str(a),
+                                 "--other", str(b), "--output", str(out), "--quiet"])
+    assert run.code == 0, run.err
+    one = mrp.score(str(a), str(b), metric="wlk", wlk_compat=True, wlk_iterations=1)
+    assert np.load(out)["f"][0, 0] == one.pairs[0].item["wlk"]
+    picked, report = tmp_path / "picked.amr", tmp_path / "report.json"
+    run = run_cli("ensemble", ["--metric", "wlk", "--output", str(picked), "--report", str(report),
+                               str(a), str(b), str(a)])
+    assert run.code == 0, run.err
+    assert json.loads(report.read_text())["chosen"] == [2, 0, 0]  # sentences won per system
 
 
 def test_reference_run_again() -> None:

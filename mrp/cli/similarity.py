@@ -9,6 +9,7 @@ import time
 from typing import Any, Dict, List, Optional
 
 from mrp.cli.common import fail, input_format, new_parser, reader_messages, refuse_overwrite, run
+from mrp.cli.score_args import add_metric_options
 
 PROGRAM = "mrp-similarity"
 
@@ -57,6 +58,11 @@ def pair_arguments(p: Any) -> None:
     p.add_argument("--no-mip", action="store_true", help="no hand-over of hard pairs to HiGHS")
     p.add_argument("--no-wiki", action="store_true", help="leave AMR :wiki out")
     p.add_argument("--quiet", action="store_true", help="no progress and no reader warnings")
+    add_metric_options(p, OWN_OPTIONS)
+
+
+#: the metrics whose own options these commands take (each option given to the metric it belongs to)
+OWN_OPTIONS = ("rematch", "wlk")
 
 
 def jobs_of(value: str) -> Any:
@@ -117,6 +123,13 @@ def scoring_options(args: Any) -> Dict[str, Any]:
         options["timeout"] = args.timeout
     if args.limit is not None:
         options["limit"] = args.limit
+    from mrp.metrics.registry import metric
+
+    for name in OWN_OPTIONS:
+        for parameter in metric(name).parameters:
+            value = getattr(args, parameter.field, None)
+            if value is not None and value is not False:
+                options[parameter.field] = value
     return options
 
 
