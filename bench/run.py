@@ -22,6 +22,9 @@ counts pages shared after fork once) is reported as well.
 ``explain`` for the --explain report of the 1,368 coli pairs (bench/explainbench.py),
 ``similarity`` for all pairs of 1,000 coli graphs and MBSE (bench/simbench.py; MRP_BENCH_SIMILARITY=0 leaves
 it out of a full run),
+``rematch`` for CPU per pair beside Rematch on its testbed of 20,000 random coli pairs
+(bench/rematchbench.py; Rematch runs when $REMATCH_DIR names its checkout), ``rare`` for the RARE-style
+structural check (bench/rare.py),
 ``documents`` for merged coli documents at
 k = 1 .. 64, see bench/docbench.py, ``hard`` for the adversarial pairs of bench/hard.py);
 ``--pair-nodes`` and ``--graphs`` shrink the synthetic suites to try them out.
@@ -472,6 +475,14 @@ def main(argv: Optional[List[str]] = None) -> None:
         import simbench  # type: ignore[import-not-found]
 
         simbench.run(SHARED, smatch_python=args.smatch_python)
+    if chosen("rematch testbed"):
+        import rematchbench  # type: ignore[import-not-found]
+
+        rematchbench.run(SHARED)
+    if chosen("rare structure"):
+        import rare  # type: ignore[import-not-found]
+
+        rare.run(SHARED)
     if chosen("documents"):
         import docbench  # type: ignore[import-not-found]
 

@@ -31,6 +31,8 @@ CASES: Dict[str, Any] = {
     "predications": ("data/pairs/psd/107480.gold.mrp", "data/pairs/psd/107480.foxik.mrp", []),
     "ancast": ("data/pairs/amr/test1.amr", "data/pairs/amr/test2.amr", []),
     "umatch": ("data/umr/czech-pdtc/pcedt-gold.umr", "data/umr/czech-pdtc/pcedt-conv.umr", []),
+    "rematch": ("data/pairs/amr/test1.amr", "data/pairs/amr/test2.amr", []),
+    "wlk": ("data/pairs/amr/test1.amr", "data/pairs/amr/test2.amr", []),
 }
 
 

@@ -20,7 +20,8 @@ PSD = ("data/pairs/psd/107480.gold.mrp", "data/pairs/psd/107480.foxik.mrp")
 UMR = ("data/umr/czech-pdtc/pcedt-gold.umr", "data/umr/czech-pdtc/pcedt-conv.umr")
 #: metric -> the shared pair it is scored on
 DATA = {"mrp": UCCA, "smatch": AMR, "edm": UCCA, "sdp": PSD, "ucca": UCCA, "aspects": AMR, "sembleu": AMR,
-        "unlabeled": AMR, "unlabeled-edges": UCCA, "predications": PSD, "ancast": AMR, "umatch": UMR}
+        "unlabeled": AMR, "unlabeled-edges": UCCA, "predications": PSD, "ancast": AMR, "umatch": UMR,
+        "rematch": AMR, "wlk": AMR}
 
 
 def test_the_matrix_covers_every_registered_metric() -> None:

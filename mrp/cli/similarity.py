@@ -9,6 +9,7 @@ import time
 from typing import Any, Dict, List, Optional
 
 from mrp.cli.common import fail, input_format, new_parser, reader_messages, refuse_overwrite, run
+from mrp.cli.score_args import add_metric_options
 
 PROGRAM = "mrp-similarity"
 
@@ -60,6 +61,11 @@ def pair_arguments(p: Any) -> None:
     p.add_argument("--no-mip", action="store_true", help="no hand-over of hard pairs to HiGHS")
     p.add_argument("--no-wiki", action="store_true", help="leave AMR :wiki out")
     p.add_argument("--quiet", action="store_true", help="no progress and no reader warnings")
+    add_metric_options(p, OWN_OPTIONS)
+
+
+#: the metrics whose own options these commands take (each option given to the metric it belongs to)
+OWN_OPTIONS = ("rematch", "wlk")
 
 
 def jobs_of(value: str) -> Any:
@@ -113,13 +119,26 @@ def _duration(seconds: float) -> str:
 
 
 def scoring_options(args: Any) -> Dict[str, Any]:
-    """mrp.score's keyword arguments from the command line."""
-    options: Dict[str, Any] = {"format": args.format, "mip": not args.no_mip, "no_wiki": args.no_wiki,
-                               "smatch_compat": args.smatch_compat}
+    """mrp.score's keyword arguments from the command line: the run's, and the chosen metric's own."""
+    from mrp.metrics.registry import canonical, metric
+
+    options: Dict[str, Any] = {"format": args.format, "mip": not args.no_mip, "no_wiki": args.no_wiki}
+    if args.smatch_compat:
+        if not any(parameter.field == "smatch_compat" for parameter in metric(args.metric).parameters):
+            fail(PROGRAM, f"--smatch-compat is no option of --metric {args.metric}")
+        options["smatch_compat"] = True
     if args.timeout is not None:
         options["timeout"] = args.timeout
     if args.limit is not None:
         options["limit"] = args.limit
+    for name in OWN_OPTIONS:
+        for parameter in metric(name).parameters:
+            value = getattr(args, parameter.field, None)
+            if value is None or value is False or value == parameter.default:
+                continue
+            if canonical(args.metric) != name:
+                fail(PROGRAM, f"{parameter.flag} is an option of --metric {name}, not of {args.metric}")
+            options[parameter.field] = value
     return options
 
 

@@ -84,6 +84,14 @@ class Options:
     sembleu_weights: Optional[Tuple[float, ...]] = None
     #: SemBLEU: reproduce the original's reachability and string handling
     sembleu_compat: bool = False
+    #: Rematch: the PropBank-to-VerbAtlas table (JSON, as Rematch's pb2va.json); None: concepts as written
+    rematch_frames: Optional[str] = None
+    #: WLK: Weisfeiler-Leman iterations (the reference's -k)
+    wlk_iterations: int = 2
+    #: WLK: which neighbours a node hears: "both", "fromout" (its targets), "fromin" (its sources)
+    wlk_direction: str = "both"
+    #: WLK: the reference's relabelling (nodes sharing a label take the last one's neighbourhood)
+    wlk_compat: bool = False
     #: how the graphs were prepared: the AMR standardization's name, ``:wiki`` dropped, repairs refused
     standardization: str = "none"
     no_wiki: bool = False

@@ -38,6 +38,8 @@ METRICS: Dict[str, Tuple[str, Tuple[str, ...]]] = {
     "predications": ("mrp.metrics.predications", ()),
     "ancast": ("mrp.metrics.ancast", ()),
     "umatch": ("mrp.metrics.umatch.metric", ("jumatch",)),
+    "rematch": ("mrp.metrics.rematch", ()),
+    "wlk": ("mrp.metrics.wlk", ()),
 }
 
 _ALIASES = {alias: name for name, (_, aliases) in METRICS.items() for alias in aliases}

@@ -1,0 +1,133 @@
+"""Rematch's testbed bench (``python bench/run.py --only rematch``): CPU per pair of Rematch and of mrp on
+the same random pairs, in one run.
+
+The testbed is bench/testbed.py's: N random pairs (i < j) of the 2,736 coli graphs (gold then system),
+seed 0, two Penman files paired by position.  Each command is a fresh process, its CPU (user + sys, with
+every process it reaped) read from ``os.wait4``; each mrp command runs once untimed first, so that the
+solver's kernels are compiled and cached.  Rows:
+
+* Rematch's own ``rematch.py --ms`` (when ``REMATCH_DIR`` names a checkout of osome-iu/Rematch-RARE; run
+  by ``REMATCH_PYTHON``, a Python with numpy, pandas and networkx, else this one), and its scores compared
+  with ``mrp-score --score rematch --rematch-frames`` (its table) pair by pair;
+* ``mrp-score --score smatch`` (exact: every pair proved), ``--jobs 1`` and the default;
+* ``mrp-score --score rematch`` and ``--score wlk``;
+* ``mrp-similarity --metric smatch`` on all pairs of the first K graphs of the collection (about as many
+  pairs as the testbed: the collection read once).
+
+Printed: per row the CPU seconds, CPU per pair, pairs proved exact, and the ratio to Rematch's CPU per
+pair.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import testbed  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+COLLECTION = ("data/pairs/amr/coli.gold.amr", "data/pairs/amr/coli.system.amr")
+
+
+def measured(command: List[str], cwd: Optional[Path] = None) -> Dict[str, Any]:
+    """Wall and CPU seconds (user + sys of the process and what it reaped) and the standard output."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=cwd or ROOT)
+    out = process.stdout.read() if process.stdout is not None else b""
+    _, status, usage = os.wait4(process.pid, 0)
+    if os.waitstatus_to_exitcode(status):
+        raise SystemExit(f"bench: {' '.join(command)} failed")
+    return {"wall": time.perf_counter() - start, "cpu": usage.ru_utime + usage.ru_stime, "out": out}
+
+
+def _mrp(tool: str, arguments: List[str]) -> List[str]:
+    return [sys.executable, "-m", f"mrp.cli.{tool}", *arguments]
+
+
+def run(shared: Path = SHARED, pairs: int = 20_000, graphs: int = 200) -> List[Dict[str, Any]]:
+    """Make the testbed, time every row, print the table; returns the rows."""
+    rows: List[Dict[str, Any]] = []
+    where = os.environ.get("REMATCH_DIR")
+    frames = Path(where) / "methods" / "rematch" / "pb2va.json" if where else None
+    with tempfile.TemporaryDirectory(prefix="mrp-rematch-") as tmp:
+        texts = testbed.collection([str(shared / name) for name in COLLECTION])
+        a, b = Path(tmp) / "testbed.a.amr", Path(tmp) / "testbed.b.amr"
+        first, second = testbed.testbed(texts, pairs, 0)
+        a.write_text(first, encoding="utf-8")
+        b.write_text(second, encoding="utf-8")
+        collection = Path(tmp) / "collection.amr"
+        collection.write_text("".join(text + "\n\n" for text in texts[:graphs]), encoding="utf-8")
+        gold = ["--format", "amr", "--gold", str(a), str(b)]
+        reference: Optional[np.ndarray] = None
+        if where and frames is not None and frames.exists():
+            python = os.environ.get("REMATCH_PYTHON", sys.executable)
+            script = Path(where) / "methods" / "rematch" / "rematch.py"
+            took = measured([python, str(script), "--ms", "-f", str(a), str(b)], cwd=Path(where))
+            reference = np.load(str(a) + "_rematch_scores.npy")
+            rows.append({"row": "Rematch rematch.py --ms", "pairs": pairs, **took})
+        else:
+            print("bench: REMATCH_DIR does not name a checkout of osome-iu/Rematch-RARE: Rematch not run",
+                  file=sys.stderr)
+        commands = [
+            ("mrp-score --score smatch --jobs 1", "score", ["--score", "smatch", "--jobs", "1", *gold]),
+            ("mrp-score --score smatch", "score", ["--score", "smatch", *gold]),
+            ("mrp-score --score rematch" + (" --rematch-frames" if reference is not None else ""), "score",
+             ["--score", "rematch", "--trace", *gold]
+             + (["--rematch-frames", str(frames)] if reference is not None else [])),
+            ("mrp-score --score wlk", "score", ["--score", "wlk", *gold]),
+            (f"mrp-similarity --metric smatch, all pairs of {graphs} coli graphs", "similarity",
+             ["--metric", "smatch", "--format", "amr", str(collection), "--output", str(Path(tmp) / "m.npz"),
+              "--quiet"]),
+        ]
+        for name, tool, arguments in commands:
+            if tool == "similarity":
+                (Path(tmp) / "m.npz").unlink(missing_ok=True)
+            measured(_mrp(tool, arguments))  # the kernels compiled and cached, the files in the page cache
+            if tool == "similarity":
+                (Path(tmp) / "m.npz").unlink(missing_ok=True)
+            took = measured(_mrp(tool, arguments))
+            result = json.loads(took["out"])
+            count = result["pairs"] if tool == "similarity" else result["n"]
+            row: Dict[str, Any] = {"row": name, "pairs": count, **took}
+            if tool == "similarity":
+                row["exact"] = count - result["inexact"] - result["failed"]
+            elif "exact" in result:
+                row["exact"] = result["exact"]
+            if reference is not None and name.startswith("mrp-score --score rematch"):
+                ours = [item["rematch"] for scores in result["scores"].values() for item in scores.values()]
+                row["equal to Rematch"] = f"{sum(float(x) == y for x, y in zip(reference, ours))}/{pairs}"
+            rows.append(row)
+    base = rows[0]["cpu"] / rows[0]["pairs"] if rows and rows[0]["row"].startswith("Rematch") else None
+    print(f"\nRematch's testbed: {pairs:,} random pairs of the 2,736 coli graphs (seed 0); CPU = user + sys "
+          f"of each process and its children; load average {os.getloadavg()[0]:.1f}\n")
+    for row in rows:
+        per = row["cpu"] / row["pairs"] * 1000
+        ratio = f", {per / (base * 1000):.2f}x Rematch's CPU per pair" if base else ""
+        extra = "".join(f", {key} {row[key]}" for key in ("exact", "equal to Rematch") if key in row)
+        print(f"  {row['row']:62} {row['pairs']:7,} pairs  wall {row['wall']:7.2f} s  "
+              f"CPU {row['cpu']:7.2f} s  {per:6.3f} ms/pair{ratio}{extra}")
+    return rows
+
+
+def main() -> None:
+    """``python bench/rematchbench.py [--pairs N] [--graphs K]``."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--pairs", type=int, default=20_000)
+    p.add_argument("--graphs", type=int, default=200)
+    args = p.parse_args()
+    run(SHARED, args.pairs, args.graphs)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,234 @@
+"""Rematch (Kachwala et al., NAACL 2024 Findings): the Jaccard overlap of two graphs' motifs, no alignment.
+
+As ``methods/rematch/rematch.py`` of ``osome-iu/Rematch-RARE`` (commit 41e1834) computes it from the
+original SMATCH tool's reading of AMR (its ``amr.py``):
+
+* A graph's nodes have a concept; a constant (an AMR attribute) hangs on its node as ``(role, value)``;
+  relations between nodes are ``(role, source, target)`` with inverted roles restored as the SMATCH tool
+  restores them (``X-of`` -> ``X`` except ``prep-on-behalf-of``, ``prep-out-of``, ``consist-of``;
+  ``mod`` -> ``domain``).  An inverted role on a constant is lost, as in the tool.
+* Concepts, attribute names and values are lowercased without trailing ``_`` (the tool's mark of a quoted
+  string); a quoted multi-word value is its first word; an attribute whose value the tool reads as
+  ``top`` is dropped (with the root's ``TOP``).  Relation roles keep their case (``ARG0``).
+* With a PropBank-to-VerbAtlas table (``--rematch-frames PATH``: a JSON object ``{"frame-01": {"label":
+  "verbatlas_class", ...}}``, as Rematch's ``pb2va.json``), a concept found in it is replaced by its
+  VerbAtlas class.
+* Motifs: every attribute ``(role, value)``; per node, ``(concept, attribute)`` for each of its attributes,
+  or ``(concept,)`` without any; per relation, ``(m1, role, m2)`` for every node motif ``m1`` of its source
+  and ``m2`` of its target.  A pair's score is ``|A & B| / |A | B|`` over the two motif sets (0 when
+  nothing is shared); the corpus score (Rematch without ``--ms``) is the summed intersections over the
+  summed unions.
+
+Graphs not read from Penman (MRP input) are read the same way from their labels, properties and edges,
+with each anchored node's spans as one more attribute ``("anchor", "start:end,...")``.
+
+Rematch's repository carries no licence, so its table is not shipped: the user names the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Tuple
+
+from mrp import rules
+from mrp.codecs.penman_write import Quoted
+from mrp.errors import MRPError
+from mrp.graph import Graph
+from mrp.metrics.base import Metric, PairResult, Parameter, Run
+from mrp.metrics.counting import Path, prf
+from mrp.metrics.driver import evaluate as drive
+from mrp.metrics.memo import GraphMemo
+from mrp.metrics.options import Options
+from mrp.metrics.pairing import Pair, Pairing
+from mrp.normalize import normalize_anchors
+
+__all__ = ["METRIC", "Frames", "evaluate", "frames", "jaccard", "motifs"]
+
+#: a concept -> its VerbAtlas class
+Frames = Dict[str, str]
+Motifs = FrozenSet[Hashable]
+
+#: loaded tables by (path, modification time, size): (table, digest)
+_LOADED: Dict[Tuple[str, int, int], Tuple[Frames, str]] = {}
+
+
+def frames(path: str) -> Tuple[Frames, str]:
+    """The PropBank-to-VerbAtlas table of a JSON file and the first 12 hex digits of its SHA-256.
+
+    Args:
+        path: a JSON object mapping frames (``"abandon-01"``) to objects with a ``"label"``.
+
+    Returns:
+        The concept -> class table, and the file's digest (for the signature).
+
+    Raises:
+        MRPError: the file cannot be read or is not such a table.
+    """
+    try:
+        stat = os.stat(path)
+        key = (os.path.abspath(path), stat.st_mtime_ns, stat.st_size)
+        if key in _LOADED:
+            return _LOADED[key]
+        with open(path, "rb") as stream:
+            data = stream.read()
+        table = json.loads(data)
+    except (OSError, ValueError) as error:
+        raise MRPError(f"--rematch-frames {path}: cannot read the frame table: {error}") from None
+    if not isinstance(table, dict):
+        raise MRPError(f"--rematch-frames {path}: expected a JSON object of frames")
+    out: Frames = {}
+    for frame, entry in table.items():
+        label = entry.get("label") if isinstance(entry, dict) else None
+        if not isinstance(label, str):
+            raise MRPError(f"--rematch-frames {path}: frame {frame!r} has no \"label\" string")
+        out[frame] = label
+    found = _LOADED[key] = (out, hashlib.sha256(data).hexdigest()[:12])
+    return found
+
+
+def _norm(text: Any) -> str:
+    """A name or value as Rematch compares it: lowercased, without trailing ``_``."""
+    return str(text).lower().rstrip("_")
+
+
+def _raw(value: Any) -> str:
+    """A constant as the SMATCH tool's reader keeps it: a quoted string gets a ``_`` after its last
+    character and only its first word is kept."""
+    if type(value) is Quoted:
+        return (value + "_").split()[0]
+    words = str(value).split()
+    return words[0] if words else ""
+
+
+def motifs(graph: Graph, table: Optional[Frames] = None) -> Motifs:
+    """The motif set of a graph (see the module's description).
+
+    Args:
+        graph: the graph.
+        table: the PropBank-to-VerbAtlas classes, or None.
+
+    Returns:
+        Its motifs.
+    """
+    out: set = set()
+    position: Dict[Any, int] = {}
+    local: List[List[Tuple[Any, ...]]] = []
+    for node in graph.nodes:
+        position[node.id] = len(local)
+        concept = _norm(node.label if node.label is not None else "")
+        if table is not None:
+            concept = table.get(concept, concept)
+        attributes = []
+        for name, value in zip(node.properties, node.values):
+            if rules.normal_role(name, rules.SMATCH) is not None:
+                continue  # the tool files it under the constant, which is no node: lost
+            raw = _raw(value)
+            if raw == "top":
+                continue  # dropped with the root's TOP
+            attributes.append((_norm(name), _norm(raw)))
+        spans = normalize_anchors(node.anchors, graph.input) if node.anchors else None
+        if spans:
+            attributes.append(("anchor", ",".join(f"{start}:{end}" for start, end in spans)))
+        out.update(attributes)
+        mine = [(concept, attribute) for attribute in attributes] if attributes else [(concept,)]
+        out.update(mine)
+        local.append(mine)
+    for edge in graph.edges:
+        a, b = position.get(edge.source), position.get(edge.target)
+        if a is None or b is None:
+            continue
+        role = edge.label or ""
+        normal = rules.normal_role(role, rules.SMATCH)
+        if normal is not None:
+            a, b, role = b, a, normal
+        for first in local[a]:
+            for second in local[b]:
+                out.add((first, role, second))
+    return frozenset(out)
+
+
+def jaccard(common: int, union: int) -> float:
+    """Rematch's pair score: ``common / union``, 0 when nothing is shared.
+
+    Args:
+        common: motifs in both graphs.
+        union: motifs in either.
+
+    Returns:
+        The Jaccard overlap.
+    """
+    return common / union if common else 0.0
+
+
+#: graphs whose motifs a process keeps (an all-pairs block meets each graph many times)
+MEMO = 10_000
+
+
+class Rematch(Metric):
+    """Rematch: the Jaccard overlap of two graphs' motifs."""
+
+    name = "rematch"
+    symmetric = True
+    summary = "Rematch: Jaccard overlap of the graphs' motifs (Kachwala et al. 2024; no alignment)"
+    normalization = "case"
+    primary = None
+    headlines = (("rematch",),)
+    parameters = (
+        Parameter("rematch_frames", "--rematch-frames",
+                  "rematch: the PropBank-to-VerbAtlas table (Rematch's methods/rematch/pb2va.json) that "
+                  "generalises frames to their VerbAtlas class, as Rematch does by default (not shipped: "
+                  "Rematch has no licence); without it concepts are compared as written", kind=str,
+                  metavar="PATH"),
+    )
+
+    def __init__(self) -> None:
+        self.memo = GraphMemo(MEMO)
+
+    def prepare(self, options: Options) -> None:
+        if options.rematch_frames:
+            frames(options.rematch_frames)
+
+    def signature_fields(self, options: Options) -> List[str]:
+        if not options.rematch_frames:
+            return ["frames:none"]
+        return ["frames:" + frames(options.rematch_frames)[1]]
+
+    def motifs_of(self, graph: Graph, options: Options) -> Motifs:
+        """A graph's motifs under the options, kept for the graph while the memo has room."""
+        table = frames(options.rematch_frames)[0] if options.rematch_frames else None
+        return self.memo.get(graph, options.rematch_frames, lambda g: motifs(g, table))  # type: ignore[no-any-return]
+
+    def score(self, pair: Pair, options: Options) -> PairResult:
+        gold, system = self.motifs_of(pair.gold, options), self.motifs_of(pair.system, options)
+        common = len(gold & system)
+        union = len(gold) + len(system) - common
+        counts: Dict[Path, Tuple[Any, ...]] = {("motifs",): (len(gold), len(system), common),
+                                               ("union",): (union,),
+                                               ("pair",): (jaccard(common, union),)}
+        return PairResult(counts)
+
+    def item(self, pair: Pair, result: PairResult) -> Dict[str, Any]:
+        return {"rematch": result.counts[("pair",)][0], "motifs": prf(*result.counts[("motifs",)])}
+
+    def report(self, run: Run) -> Dict[str, Any]:
+        g, s, c = run.totals.get(("motifs",), (0, 0, 0))
+        union = run.totals.get(("union",), [0])[0]
+        out: Dict[str, Any] = {"n": run.n}
+        if run.options.trace:
+            out["scores"] = run.scores(self.item)
+        out["rematch"] = jaccard(c, union)
+        out["mean"] = run.totals.get(("pair",), [0.0])[0] / run.n if run.n else 0.0
+        out["motifs"] = prf(g, s, c)
+        out["frames"] = run.options.rematch_frames is not None
+        out["time"], out["cpu"] = run.seconds()
+        return out
+
+
+METRIC = Rematch()
+
+
+def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """Rematch over a pairing: the corpus score, the mean pair score, motif counts (per pair with trace)."""
+    return drive(METRIC, pairing, options)
