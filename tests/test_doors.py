@@ -96,3 +96,114 @@ def test_leaderboard_results_do_not_depend_on_the_order_of_the_systems(tmp_path:
         boards.append({row["system"]: row["figures"] for row in json.loads(done.out)["systems"]})
     assert boards[0] == boards[1]
     assert boards[0][str(a)] != boards[0][str(b)]
+
+
+# --- leak 8: one input-resolution rule ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("data/pairs/smatch/test_input1.txt", "amr"), ("data/umr/ancast-samples/umr_test.txt", "umr"),
+    ("data/umr/ancast-samples/amr_test.txt", "amr"), ("data/wsj/eds/wsj.eds", "eds"),
+    ("data/wsj/dm/wsj.sdp", "sdp"), ("data/wsj/amr/wsj.mrp", "mrp"), ("data/umr/english/english_umr-0001.umr",
+                                                                         "umr")])
+def test_the_content_tells_the_format(tmp_path: Any, name: str, expected: str) -> None:
+    from mrp.codecs import resolve_format
+
+    path = shared_file(name)
+    unnamed = tmp_path / "unnamed.txt"
+    unnamed.write_bytes(path.read_bytes())
+    assert resolve_format(str(unnamed)) == expected
+    assert resolve_format(str(unnamed), "mrp") == "mrp"  # the option wins
+
+
+def test_a_file_the_rule_cannot_place_is_refused_with_the_fix(tmp_path: Any) -> None:
+    odd = tmp_path / "odd.txt"
+    odd.write_text("hello world\n")
+    done = run_cli("score", ["--gold", str(odd), str(odd)])
+    assert done.code == 2 and done.out == ""
+    assert "odd.txt: cannot tell the format" in done.err and "pass --gold-format" in done.err
+
+
+def test_smatch_example_files_score_without_options() -> None:
+    one, two = (str(shared_file(f"data/pairs/smatch/test_input{k}.txt")) for k in (1, 2))
+    done = run_cli("score", ["--score", "smatch", "--gold", one, two])
+    assert done.code == 0, done.err
+    assert json.loads(done.out)["n"] == 3
+    named = run_cli("score", ["--score", "smatch", "--format", "amr", "--gold", one, two])
+    assert named.code == 0 and json.loads(named.out)["f"] == json.loads(done.out)["f"]
+    assert mrp.score(one, two, metric="smatch").f == json.loads(done.out)["f"]
+
+
+def test_validate_reads_umr_named_txt() -> None:
+    done = run_cli("validate", [str(shared_file("data/umr/ancast-samples/umr_test.txt"))])
+    assert "invalid JSON" not in done.err and "2 graphs" in done.err
+
+
+def test_an_existing_file_is_a_path_whatever_its_name_starts_with(tmp_path: Any, monkeypatch: Any) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "(gold.amr").write_text(GOLD)
+    (tmp_path / "#system.amr").write_text(GOLD)
+    assert mrp.score("(gold.amr", "#system.amr", metric="smatch").f == 1.0
+
+
+# --- leak 10 and issue 42 item 10: rough doors ---------------------------------------------------------------
+
+
+def test_mtool_text_directory_with_a_file_not_utf8(tmp_path: Any) -> None:
+    texts = tmp_path / "texts"
+    texts.mkdir()
+    (texts / "20001001.txt").write_bytes("Pierre Vinken \xe9\n".encode("latin-1"))
+    gold = str(shared_file("data/wsj/amr/wsj.mrp"))
+    done = run_cli("mtool", ["--read", "mrp", "--text", str(texts), "--n", "1", gold])
+    assert done.code == 2 and "internal error" not in done.err
+    assert "20001001.txt:1: not valid UTF-8" in done.err or "20001001.txt:1:" in done.err
+
+
+@pytest.mark.parametrize("option", [["--n", "0"], ["--n", "-1"], ["--i", "-1"]])
+@pytest.mark.parametrize("tool", ["score", "mtool"])
+def test_selections_that_select_nothing_are_refused(tool: str, option: list) -> None:
+    gold = str(shared_file("data/wsj/amr/wsj.mrp"))
+    args = ["--gold", gold, gold] if tool == "score" else ["--read", "mrp", "--score", "mrp", "--gold", gold,
+                                                            gold]
+    done = run_cli(tool, [*option, *args])
+    assert done.code == 2 and done.out == ""
+    assert option[0] in done.err and "Traceback" not in done.err
+
+
+def test_jobs_default_alike() -> None:
+    from mrp.cli import ensemble, similarity
+    from mrp.cli.score_args import parser as score_parser
+
+    assert score_parser([]).get_default("jobs") == 0  # AUTO
+    assert similarity.parser().get_default("jobs") == ensemble.parser().get_default("jobs") == "auto"
+
+
+def test_standard_input_named_twice_is_refused() -> None:
+    done = run_cli("score", ["--gold", "-", "-"], stdin=b"(a / b)\n")
+    assert done.code == 2 and "standard input ('-') can be read once" in done.err
+
+
+def test_bytes_are_text() -> None:
+    assert mrp.score(GOLD.encode(), GOLD.encode(), metric="smatch", format="amr").f == 1.0
+    assert mrp.score([b"(a / b)"], ["(a / b)"], metric="smatch").f == 1.0
+    with pytest.raises(mrp.errors.InputError, match="not UTF-8"):
+        mrp.score(b"(a / b\xff)", b"(a / b)", metric="smatch")
+    with pytest.raises(mrp.errors.InputError, match="cannot score a int"):
+        mrp.score(5, b"(a / b)", metric="smatch")  # type: ignore[arg-type]
+
+
+def test_umr_reader_problems_are_read_warnings(tmp_path: Any) -> None:
+    from mrp.errors import ReadWarning
+
+    source = shared_file("data/umr/czech-pdtc/dtest-gold.umr").read_text()
+    broken = source.replace("# alignment:\n", "# alignment:\nnonsense: 1-1\n", 1)
+    path = tmp_path / "broken.umr"
+    path.write_text(broken)
+    with pytest.warns(ReadWarning):
+        mrp.read(str(path))
+    done = run_cli("validate", ["--quiet", str(path)])
+    quiet = run_cli("score", ["--quiet", "--score", "smatch", "--gold", str(path), str(path)])
+    assert quiet.err == "", quiet.err
+    loud = run_cli("score", ["--score", "smatch", "--gold", str(path), str(path)])
+    assert loud.err and all(line.startswith("mrp-score: ") for line in loud.err.splitlines()), loud.err
+    assert done.code in (0, 1)

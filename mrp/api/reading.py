@@ -8,15 +8,11 @@ from typing import Any, Iterable, List, Optional, TextIO, Union
 
 from mrp.api.inputs import Graphs, corpus_of, read_options
 from mrp.codecs import WriteOptions, infer_format, writer
-from mrp.errors import InputError, MRPWarning
+from mrp.errors import InputError, ReadWarning
 from mrp.graph import Graph
 from mrp.process.packed import live
 
 __all__ = ["ReadWarning", "read", "write"]
-
-
-class ReadWarning(MRPWarning):
-    """A graph was repaired while read, or (with ``errors="skip"``) could not be read and was left out."""
 
 
 def read(source: Graphs, format: Optional[str] = None, errors: str = "raise", **options: Any) -> List[Graph]:

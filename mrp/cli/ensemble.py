@@ -32,7 +32,9 @@ def parser() -> Any:
     p.add_argument("--gold", metavar="GOLD", help="also score the selection and each system against GOLD")
     p.add_argument("--metric", "--score", dest="metric", default="smatch", help="the metric (default smatch)")
     p.add_argument("--format", help="the input format (default: from the file names)")
-    p.add_argument("--jobs", default="1", metavar="N|auto", help="local worker processes (default 1)")
+    p.add_argument("--jobs", default="auto", metavar="N|auto",
+                   help="local worker processes (default auto: one per available CPU, at most 4; "
+                        "the output is the same for every N)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS ('local': "
                    "a cluster of --jobs processes on 127.0.0.1)")
     pair_arguments(p)

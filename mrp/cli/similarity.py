@@ -37,7 +37,9 @@ def parser() -> Any:
     p.add_argument("--format", help="the input format (default: from the file name)")
     p.add_argument("--top-k", type=int, metavar="K", help="each graph's K most similar graphs only, skipping "
                    "the pairs a bound shows cannot enter any top K (still exact)")
-    p.add_argument("--jobs", default="1", metavar="N|auto", help="local worker processes (default 1)")
+    p.add_argument("--jobs", default="auto", metavar="N|auto",
+                   help="local worker processes (default auto: one per available CPU, at most 4; "
+                        "the output is the same for every N)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run the blocks on the Dask scheduler at ADDRESS "
                    "(e.g. tcp://head:8786; 'local': a cluster of --jobs processes on 127.0.0.1); needs "
                    "pip install 'mrp-graphs[dask]'")

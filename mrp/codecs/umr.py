@@ -36,8 +36,8 @@ graph: an alignment line that cannot be read, names no variable of the graph,
 aligns a variable twice or holds a span outside the sentence is left out; an
 annotation that cannot be read is left out; a relation whose end is neither a
 variable of this or an earlier sentence nor a special node, or whose label is
-not in UMR's inventories, is kept.  The registry reader logs these (logger
-``mrp.codecs.umr``, one warning each); :func:`read_documents` returns them, and
+not in UMR's inventories, is kept.  The registry reader warns of these
+(:class:`mrp.errors.ReadWarning`, one each); :func:`read_documents` returns them, and
 ``mrp-validate`` reports them.
 
 For document-level work (AnCast++-style scores), :func:`read_documents` gives
@@ -49,8 +49,8 @@ token spans.
 
 from __future__ import annotations
 
-import logging
 import re
+import warnings
 from dataclasses import dataclass, field, replace
 from typing import Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, Union
 
@@ -59,7 +59,7 @@ from mrp.codecs.amr import Quoted, Symbol, penman_text
 from mrp.codecs.base import Item, ReadOptions, WriteOptions, write_blocks
 from mrp.codecs.umr_frame import Block, blocks
 from mrp.codecs.umr_penman import sentence_graph
-from mrp.errors import FormatError, excerpt
+from mrp.errors import FormatError, ReadWarning, excerpt
 from mrp.graph import Graph, Placement, Relation
 from mrp.io.source import Line, display_name, read_lines
 
@@ -69,7 +69,6 @@ __all__ = ["Document", "read_documents", "parse_documents", "read", "write", "fo
 SPECIAL = annotation.SPECIAL
 LABELS = annotation.LABELS
 
-_LOG = logging.getLogger(__name__)
 _VARIABLE = re.compile(r'[^\s()/:"~]+')
 _DEFINITION = re.compile(r'\(\s*([^\s()/:"~]+)\s*/')
 #: roles whose values UMR writes unquoted (closed-class attributes)
@@ -299,7 +298,7 @@ def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpti
     """The sentence graphs of a UMR file, and a FormatError for each sentence that cannot be read.
 
     Problems of a kept graph's alignment and document-level annotation are
-    logged as warnings (logger ``mrp.codecs.umr``).
+    given as warnings (:class:`mrp.errors.ReadWarning`, one each; the commands print each as a line).
     """
     for document in parse_documents(lines, name, options):
         items: List[Tuple[int, int, Item]] = []
@@ -308,7 +307,7 @@ def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpti
         for _, _, item in sorted(items, key=lambda entry: (entry[0], entry[1])):
             yield item
         for problem in document.problems:
-            _LOG.warning("%s", problem)
+            warnings.warn(str(problem), ReadWarning, stacklevel=2)
 
 
 # --------------------------------------------------------------------------- writing
