@@ -146,7 +146,7 @@ def test_an_existing_file_is_a_path_whatever_its_name_starts_with(tmp_path: Any,
     assert mrp.score("(gold.amr", "#system.amr", metric="smatch").f == 1.0
 
 
-# --- leak 10 and issue 42 item 10: rough doors ---------------------------------------------------------------
+# --- leak 10 and issue 42 item 10: rough doors -----------------------------------------------------------
 
 
 def test_mtool_text_directory_with_a_file_not_utf8(tmp_path: Any) -> None:

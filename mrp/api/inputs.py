@@ -103,8 +103,8 @@ def _item_text(item: Any) -> Optional[str]:
         return str(ujson.dumps(item, ensure_ascii=False))
     if type(item).__module__.startswith("penman"):
         return _penman_text(item)
-    raise InputError(f"cannot score a {type(item).__name__}: give paths, Penman or MRP JSON strings (or their "
-                     "UTF-8 bytes), MRP dicts, penman.Graph or mrp.Graph objects")
+    raise InputError(f"cannot score a {type(item).__name__}: give paths, Penman or MRP JSON strings (or "
+                     "their UTF-8 bytes), MRP dicts, penman.Graph or mrp.Graph objects")
 
 
 def _joined(texts: Iterable[str], fmt: str) -> str:
