@@ -207,3 +207,55 @@ def test_umr_reader_problems_are_read_warnings(tmp_path: Any) -> None:
     loud = run_cli("score", ["--score", "smatch", "--gold", str(path), str(path)])
     assert loud.err and all(line.startswith("mrp-score: ") for line in loud.err.splitlines()), loud.err
     assert done.code in (0, 1)
+
+
+# --- leak 5: the files of two directories pair by name, one rule --------------------------------------------
+
+
+def test_pair_files_by_name_then_ignoring_case() -> None:
+    from mrp.metrics.files import pair_files
+
+    files = pair_files(["a.umr", "b.umr", "C.umr", "d.umr", "D.UMR"], ["a.umr", "B.umr", "c.umr", "d.Umr",
+                                                                       "e.umr"])
+    assert files.pairs == [("a.umr", "a.umr"), ("b.umr", "B.umr"), ("C.umr", "c.umr")]
+    assert files.missing == ["d.umr", "D.UMR"]  # two gold files fold alike: neither is guessed
+    assert files.unpaired == ["d.Umr", "e.umr"]
+    notes = files.notes("gold", "system")
+    assert any("B.umr as b.umr" in note for note in notes)
+    assert any("2 of 5 file(s)" in note for note in notes) and any("e.umr" in note for note in notes)
+
+
+def _directories(tmp_path: Any) -> tuple:
+    source = shared_file("data/umr/czech-pdtc")
+    gold, system = tmp_path / "gold", tmp_path / "system"
+    gold.mkdir()
+    system.mkdir()
+    (gold / "pcedt.umr").write_bytes((source / "pcedt-gold.umr").read_bytes())
+    (system / "PCEDT.umr").write_bytes((source / "pcedt-conv.umr").read_bytes())
+    return source, gold, system
+
+
+def test_umr_directories_pair_files_whose_names_differ_in_case(tmp_path: Any) -> None:
+    source, gold, system = _directories(tmp_path)
+    files = run_cli("score", ["--score", "umatch", "--gold", str(source / "pcedt-gold.umr"),
+                              str(source / "pcedt-conv.umr")])
+    folders = run_cli("score", ["--score", "umatch", "--gold", str(gold), str(system)])
+    assert folders.code == 0, folders.err
+    by_file, by_folder = json.loads(files.out), json.loads(folders.out)
+    assert by_folder["umatch"] == by_file["umatch"] and by_folder["n"] == by_file["n"] == 16
+    assert by_folder["missing"] == by_folder["unpaired"] == 0
+    assert "PCEDT.umr as pcedt.umr" in folders.err and "no gold graph" not in folders.err
+    library = mrp.score(str(gold), str(system), metric="umatch")
+    assert library.f == by_file["umatch"]["f"]
+
+
+def test_umr_compare_directories_pair_files_by_the_same_rule(tmp_path: Any) -> None:
+    source, gold, system = _directories(tmp_path)
+    same = tmp_path / "same"
+    same.mkdir()
+    (same / "pcedt.umr").write_bytes((source / "pcedt-conv.umr").read_bytes())
+    named = run_cli("umr_compare", ["--tsv", "G", str(gold), "S", str(same)])
+    folders = run_cli("umr_compare", ["--tsv", "G", str(gold), "S", str(system)])
+    assert folders.code == named.code == 0, folders.err
+    assert "PCEDT.umr as pcedt.umr" in folders.err and "no document in common" not in folders.err
+    assert folders.out == named.out and "juːmæʧ" in folders.out

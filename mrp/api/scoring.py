@@ -13,10 +13,10 @@ from mrp.io.corpus import Corpus
 from mrp.io.load import collector_paused
 from mrp.metrics import driver
 from mrp.metrics.options import DEFAULT_TIMEOUT, Execution, Options
-from mrp.metrics.pairing import Pairing, duplicate_errors, key, pair
+from mrp.metrics.pairing import Pairing, duplicate_errors, pair
 from mrp.metrics.registry import canonical, module_of
 from mrp.metrics.registry import metric as registered
-from mrp.process.packed import entries, mapped
+from mrp.process.packed import mapped
 from mrp.report.outcome import complete, finish, frameworks_scored
 from mrp.report.signature import Statistics
 
@@ -121,8 +121,7 @@ def _paired(gold: Corpus, system: Corpus, plan: _Plan) -> Pairing:
     pairing = pair(gold, system, frameworks)
     if not pairing.pairs:
         raise ScoreError(f"{gold.name}: no gold graph to score")
-    paired = {key(g) for g in entries(system.graphs)} & {key(p.gold_entry) for p in pairing.pairs}
-    if not paired and not pairing.invalid:
+    if not pairing.answered():
         raise ScoreError(f"{system.name}: no system graph pairs with a gold graph by (framework, id)")
     return pairing
 

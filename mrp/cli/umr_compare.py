@@ -157,20 +157,25 @@ def _names(text: Optional[str]) -> List[str]:
 
 def _documents(args: argparse.Namespace, labels: Sequence[str], paths: Sequence[str]) -> int:
     """Directories: the documents every directory has, compared one by one, then micro-averaged."""
+    from mrp.metrics.files import pair_files
     from mrp.metrics.umatch.micro import micro_rows
 
-    listed = [{n for n in os.listdir(path) if not n.startswith(".")} for path in paths]
-    names = sorted(set.intersection(*listed))
-    for path, found in zip(paths, listed):
-        for name in sorted(found - set(names)):
-            warn(PROGRAM, f"{os.path.join(path, name)}: not in every directory (left out)")
+    listed = [sorted(n for n in os.listdir(path) if not n.startswith(".")) for path in paths]
+    # each directory's files paired with the first's by the one rule (the same name, else ignoring case)
+    pairings = [pair_files(listed[0], found) for found in listed[1:]]
+    for path, files in zip(paths[1:], pairings):
+        for note in files.notes(paths[0], path):
+            warn(PROGRAM, note)
+    names = [name for name in listed[0] if all(name in dict(files.pairs) for files in pairings)]
     if not names:
         warn(PROGRAM, "the directories have no document in common")
         return FATAL
     outputs: List[Tuple[str, str]] = []
     tsv = argparse.Namespace(**dict(vars(args), tsv=True, quiet=False, verbose=False))
     for name in names:
-        outputs.append((name, compare_files(tsv, labels, [os.path.join(path, name) for path in paths])))
+        chosen = [os.path.join(paths[0], name)] + [os.path.join(path, dict(pairing.pairs)[name])
+                                                   for path, pairing in zip(paths[1:], pairings)]
+        outputs.append((name, compare_files(tsv, labels, chosen)))
     rows = micro_rows([text for _, text in outputs])
     if args.verbose:
         for name, text in outputs:

@@ -10,6 +10,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 from mrp.errors import FormatError, InputError, MRPWarning
 from mrp.graph import Graph
 from mrp.io.corpus import Corpus
+from mrp.metrics.files import by_file
 from mrp.process.packed import Entry, Packed, entries, live
 
 Key = Tuple[Optional[str], str]
@@ -83,6 +84,10 @@ class Pairing:
         found = {"missing": len(self.missing), "unpaired": len(self.unpaired),
                  "duplicates": len(self.duplicates), "invalid": len(self.invalid), "repaired": self.repaired}
         return {name: found[name] for name in COUNTS}
+
+    def answered(self) -> int:
+        """The gold graphs that a system graph (readable or not) answers."""
+        return len(self.pairs) - len(self.missing)
 
     def extend(self, other: Pairing) -> None:
         """Add another pairing's pairs and counts (a batch of the same run) to this one."""
@@ -194,8 +199,11 @@ def _by_document(gold: Corpus, system: Corpus, notes: List[str]) -> Corpus:
         return system
 
     def moved(gid: Optional[str]) -> Optional[str]:
-        document, dot, sentence = (gid or "").partition(".")
-        return f"{renamed[document]}{dot}{sentence}" if document in renamed else gid
+        # the longest document name that the id starts with (a file's name before it may hold dots)
+        for document in sorted(renamed, key=len, reverse=True):
+            if (gid or "").startswith(document + "."):
+                return f"{renamed[document]}{(gid or '')[len(document):]}"
+        return gid
 
     graphs = []
     for entry in entries(system.graphs):
@@ -244,7 +252,7 @@ def pair(gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]] = Non
     if positional(gold) and positional(system):
         system = _positions(gold, system, by_position, result.notes)
     else:
-        system = _by_document(gold, system, result.notes)
+        system = _by_document(gold, by_file(gold, system, result.notes), result.notes)
     golds = [g for g in entries(gold.graphs) if keep is None or g.framework in keep]
     gold_keys = {key(g) for g in golds}
     by_key: Dict[Key, Entry] = {}
