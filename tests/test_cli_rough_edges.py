@@ -105,7 +105,7 @@ def test_convert_exit_status_and_messages(tmp_path: Path) -> None:
     unknown = tmp_path / "graphs.txt"
     unknown.write_text("x\n")
     named = run_cli("convert", [str(unknown)])
-    assert named.code == 2 and "name it with --from" in named.err and "--format" not in named.err
+    assert named.code == 2 and "pass --from FMT" in named.err and "--format" not in named.err
     directory = run_cli("convert", [str(tmp_path)])
     assert directory.code == 2 and "is a directory" in directory.err
     packed = tmp_path / "graphs.mrp.gz"

@@ -259,3 +259,35 @@ def test_umr_compare_directories_pair_files_by_the_same_rule(tmp_path: Any) -> N
     assert folders.code == named.code == 0, folders.err
     assert "PCEDT.umr as pcedt.umr" in folders.err and "no document in common" not in folders.err
     assert folders.out == named.out and "juːmæʧ" in folders.out
+
+
+# --- leak 6: ensembles pair as scoring pairs -------------------------------------------------------------
+
+
+def test_ensemble_pairs_differing_id_sets_by_id_and_counts_what_is_missing(tmp_path: Any) -> None:
+    a = "# ::id s1\n(a / dog)\n\n# ::id s2\n(a / cat)\n\n# ::id s3\n(a / cow)\n"
+    b = "# ::id s1\n(a / dog)\n\n# ::id s3\n(a / cow)\n\n# ::id s4\n(a / pig)\n"  # as many graphs, other ids
+    c = "# ::id s1\n(a / dog)\n\n# ::id s2\n(a / cat :ARG0 (a / dog))\n\n# ::id s3\n(a / cow)\n"
+    paths = []
+    for name, text in (("a", a), ("b", b), ("c", c)):
+        path = tmp_path / f"{name}.amr"
+        path.write_text(text)
+        paths.append(str(path))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = mrp.ensemble(paths, metric="smatch")
+    assert result.ids == ["s1", "s2", "s3", "s4"]
+    assert [graph.id for graph in result.graphs] == result.ids  # each sentence once
+    assert [graph.nodes[0].label for graph in result.graphs] == ["dog", "cat", "cow", "pig"]
+    report = result.report()["pairing"]
+    assert report[paths[0]] == {"missing": 1, "invalid": 0, "duplicates": 0}
+    assert report[paths[1]] == {"missing": 1, "invalid": 0, "duplicates": 0}
+    assert report[paths[2]] == {"missing": 1, "invalid": 1, "duplicates": 0}
+    told = [str(w.message) for w in caught if issubclass(w.category, PairingWarning)]
+    assert len(told) == 3 and any("1 unreadable graph" in line for line in told)
+    out = tmp_path / "selected.amr"
+    done = run_cli("ensemble", ["--output", str(out), "--report", str(tmp_path / "r.json"), *paths])
+    assert done.code == 0, done.err
+    assert [graph.id for graph in mrp.read(str(out))] == ["s1", "s2", "s3", "s4"]
+    assert "c.amr: 1 of 4 sentence(s) without its graph" in done.err
+    assert "1 unreadable graph(s)" in done.err and json.loads(done.out)["pairing"][paths[2]]["invalid"] == 1

@@ -15,7 +15,9 @@ EPILOG = """examples:
   mrp-ensemble --metric smatch --output selected.amr --report report.json a.amr b.amr c.amr
   mrp-ensemble --output selected.amr --report report.json --gold gold.amr a.amr b.amr c.amr --jobs auto
 
-Graphs pair by id where every system has the same ids, else by position.  A candidate's score is its mean F
+Graphs pair by id (a sentence any system has; a system without it, or whose graph there cannot be read,
+offers no candidate, and is counted in the report's "pairing"); files without ids pair by position when they
+hold as many graphs.  A candidate's score is its mean F
 against the other candidates (each taken as gold); the highest wins, a tie going to the first system named.
 The report lists per sentence the chosen system, every candidate's mean and all pairwise F.
 
