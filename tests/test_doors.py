@@ -291,3 +291,42 @@ def test_ensemble_pairs_differing_id_sets_by_id_and_counts_what_is_missing(tmp_p
     assert [graph.id for graph in mrp.read(str(out))] == ["s1", "s2", "s3", "s4"]
     assert "c.amr: 1 of 4 sentence(s) without its graph" in done.err
     assert "1 unreadable graph(s)" in done.err and json.loads(done.out)["pairing"][paths[2]]["invalid"] == 1
+
+
+# --- issue 42 item 8: mrp-umr-compare --exact reads as mrp-score reads -----------------------------------
+
+
+def _umatch_f(gold: str, system: str) -> float:
+    done = run_cli("score", ["--score", "umatch", "--gold", gold, system])
+    assert done.code == 0, done.err
+    return float(json.loads(done.out)["umatch"]["f"])
+
+
+def _exact_f(gold: str, system: str) -> tuple:
+    done = run_cli("umr_compare", ["--exact", "--quiet", "G", gold, "S", system])
+    assert done.code == 0, done.err
+    return float(done.out.split("=")[1]), done.err
+
+
+def test_exact_comparison_reads_the_sentences_mrp_score_reads() -> None:
+    english = shared_file("data/umr/english/english_umr-0004.umr")  # blank lines inside its sentences
+    value, err = _exact_f(str(english), str(english))
+    assert value == 1.0 and "no tokens" not in err
+    gold, system = (str(shared_file(f"data/umr/czech-pdtc/pdt-{side}.umr")) for side in ("gold", "conv"))
+    value, _ = _exact_f(gold, system)
+    assert value == pytest.approx(_umatch_f(gold, system), abs=5e-7)  # the comparator prints 6 decimals
+
+
+def test_a_document_level_list_closed_early_keeps_its_relations(tmp_path: Any) -> None:
+    source = shared_file("data/umr/czech-pdtc/dtest-gold.umr").read_text()
+    early = tmp_path / "early.umr"
+    early.write_text(source.replace("    :coref ((s1s1 :same-event s2s1)\n",
+                                    "    :coref ((s1s1 :same-event s2s1))\n", 1))
+    gold = str(shared_file("data/umr/czech-pdtc/dtest-gold.umr"))
+    done = run_cli("score", ["--score", "umatch", "--gold", gold, str(early)])
+    assert json.loads(done.out)["umatch"]["f"] == 1.0  # the five relations of the block are all read
+    assert "graph d1.s2: repaired: document-level annotation" in done.err and "5 relation(s)" in done.err
+    value, err = _exact_f(gold, str(early))
+    assert value == 1.0 and "repaired: document-level annotation" in err
+    strict = run_cli("score", ["--strict", "--score", "umatch", "--gold", gold, str(early)])
+    assert json.loads(strict.out)["umatch"]["f"] < 1.0 and "(left out)" in strict.err

@@ -71,8 +71,8 @@ def candidates(names: Sequence[str], corpora: Sequence[Corpus]) -> Candidates:
         for name, size in zip(names, sizes):
             if size != sizes[0]:
                 raise InputError(f"{name}: holds {size} graphs, {names[0]} holds {sizes[0]}, and neither "
-                                 "gives graph ids: pairing by position would pair every graph after a "
-                                 "missing one with the wrong sentence (add # ::id lines)")
+                                 "gives graph ids: the systems cannot be paired (by position, every graph "
+                                 "after a missing one would pair with the wrong sentence; add # ::id lines)")
     ids: Dict[str, None] = {}
     found: List[Dict[str, Any]] = []
     broken: List[Set[str]] = []

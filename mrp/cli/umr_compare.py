@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 from mrp.cli.common import FATAL, new_parser, run, warn
 from mrp.errors import MRPError
@@ -104,17 +104,14 @@ def compare_files(args: argparse.Namespace, labels: Sequence[str], paths: Sequen
 
     selection = Selection.of(_names(args.only), _names(args.excluded))
     settings = compare.Settings(selection, not args.no_document_level, args.top)
-    files = []
-    for label, path in zip(labels, paths):
+    files = _read_as_scored(labels, paths, args.top) if args.exact else []
+    for label, path in zip(labels, paths) if not args.exact else ():
         try:
-            umr = reading.read(path, label, args.top, careful=args.exact)
+            umr = reading.read(path, label, args.top)
         except OSError as error:
             raise MRPError(f"{path}: {error.strerror or error}") from None
         for message in umr.messages:
             warn(PROGRAM, message)
-        for sentence in umr.sentences:
-            for repair in sentence.repairs:
-                warn(PROGRAM, f"{repair} (repaired)")
         if umr.failed:
             warn(PROGRAM, f"{path}: reading of {umr.failed} out of {len(umr.sentences)} sentences stopped "
                           "early (compared as far as read, as compare_umr.pl does)")
@@ -149,6 +146,38 @@ def compare_files(args: argparse.Namespace, labels: Sequence[str], paths: Sequen
     else:
         out.append(figures.summary(result, found))
     return "".join(out)
+
+
+def _read_as_scored(labels: Sequence[str], paths: Sequence[str], top: bool) -> List[Any]:
+    """--exact: the files read as mrp-score reads them (mrp's UMR reader: sentences by their ``# :: snt``
+    headers, repairs reported one line each, unreadable sentences compared as empty), each later file's
+    sentences paired with the first's by id as mrp-score pairs them."""
+    from mrp.cli.common import report, report_repairs
+    from mrp.io.load import read_corpus
+    from mrp.metrics.pairing import pair
+    from mrp.metrics.umatch.graphs import files as sentence_files
+
+    corpora = [read_corpus(path, "umr") for path in paths]
+    for corpus in corpora:
+        report_repairs(corpus)
+        for error in corpus.errors:
+            report(error, " (compared as an empty graph)" if corpus is not corpora[0] else "")
+    if corpora[0].errors:
+        raise MRPError(f"{paths[0]}: {len(corpora[0].errors)} sentence(s) cannot be read; nothing compared")
+    out: List[Any] = []
+    for label, path, corpus in zip(labels[1:], paths[1:], corpora[1:]):
+        pairing = pair(corpora[0], corpus)
+        for note in pairing.notes:
+            warn(PROGRAM, note)
+        gold, system, notes = sentence_files([(p.gold, p.system) for p in pairing.pairs], top)
+        for graph, note in notes:
+            warn(PROGRAM, f"{paths[0]}:{graph.line or '?'}: graph {graph.id}: {note}")
+        if not out:
+            gold.label, gold.path = labels[0], paths[0]
+            out.append(gold)
+        system.label, system.path = label, path
+        out.append(system)
+    return out
 
 
 def _names(text: Optional[str]) -> List[str]:

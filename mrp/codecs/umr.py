@@ -78,23 +78,6 @@ _SYMBOL_ROLES = frozenset({
 })
 
 
-def _closed(lines: List[Line]) -> Optional[Tuple[Optional[str], List[Tuple[Relation, int]], int]]:
-    """A document-level annotation read with up to three closing brackets added at its end (as the shared
-    task's comparator reads it), and how many were added; None when that does not make it readable."""
-    last = max((k for k, line in enumerate(lines) if line.text.strip()), default=None)
-    if last is None:
-        return None
-    for added in range(1, 4):
-        fixed = list(lines)
-        fixed[last] = Line(lines[last].number, lines[last].text + ")" * added)
-        try:
-            variable, relations = annotation.parse_document(fixed)
-        except annotation.DocumentError:
-            continue
-        return variable, relations, added
-    return None
-
-
 def graph_id(document: int, sentence: int) -> str:
     """The id of sentence N of the K-th document of a file (both from 1): ``dK.sN``."""
     return f"d{document}.s{sentence}"
@@ -253,13 +236,20 @@ class _Reader:
         try:
             variable, relations = annotation.parse_document(lines)
         except annotation.DocumentError as error:
-            closed = None if self.options.strict else _closed(lines)
-            if closed is None:
+            closed = None if self.options.strict else annotation.closed_document(lines)
+            recovered = None if self.options.strict or closed else annotation.recover_document(lines)
+            if closed is not None:
+                variable, relations, added = closed
+                problems.append((error.line, f"document-level annotation: {added} closing bracket(s) missing "
+                                             "at the end (added; its relations kept)"))
+            elif recovered is not None:
+                variable, relations = recovered
+                graph.repairs = [*(graph.repairs or []), f"document-level annotation (line {error.line}): "
+                                 f"{error.message}; its {len(relations)} relation(s) read as the shared "
+                                 "task's comparator reads them"]
+            else:
                 problems.append((error.line, f"document-level annotation: {error.message} (left out)"))
                 return
-            variable, relations, added = closed
-            problems.append((error.line, f"document-level annotation: {added} closing bracket(s) missing at "
-                                         "the end (added; its relations kept)"))
         place.variable = variable
         for relation, line in relations:
             place.relations.append(relation)
