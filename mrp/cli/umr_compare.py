@@ -43,8 +43,9 @@ def parser() -> argparse.ArgumentParser:
                    "exact node correspondence.", EPILOG)
     p.add_argument("items", metavar="LABEL FILE", nargs="*", help="a label and a file (or directory) each")
     p.add_argument("--exact", action="store_true",
-                   help="the node correspondence that maximises juːmæʧ's correct count (proved; read "
-                        "carefully: what the comparator cannot read is repaired and reported)")
+                   help="the node correspondence that maximises juːmæʧ's correct count (proved; the files "
+                        "read as mrp-score reads them, each repair reported: the figures of mrp-score "
+                        "--score umatch)")
     p.add_argument("--tsv", action="store_true", help="tab-separated rows (as compare_umr.pl --tsv)")
     p.add_argument("--quiet", action="store_true", help="the juːmæʧ figure alone")
     p.add_argument("--verbose", action="store_true",
