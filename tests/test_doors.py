@@ -330,3 +330,13 @@ def test_a_document_level_list_closed_early_keeps_its_relations(tmp_path: Any) -
     assert value == 1.0 and "repaired: document-level annotation" in err
     strict = run_cli("score", ["--strict", "--score", "umatch", "--gold", gold, str(early)])
     assert json.loads(strict.out)["umatch"]["f"] < 1.0 and "(left out)" in strict.err
+
+
+def test_library_text_follows_the_content_rule() -> None:
+    umr = shared_file("data/umr/czech-pdtc/dtest-gold.umr").read_text()
+    assert len(mrp.read(umr)) == 91  # UMR text, without format="umr"
+    eds = shared_file("data/wsj/eds/wsj.eds").read_text()
+    from mrp.io.load import read_text
+
+    table = read_text(str(shared_file("data/wsj/wsj.txt")))
+    assert mrp.read(eds, text=table)[0].framework == "eds"

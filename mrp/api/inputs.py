@@ -6,7 +6,7 @@ import os
 from dataclasses import replace
 from typing import Any, Iterable, List, Optional, Sequence, Union
 
-from mrp.codecs import ReadOptions, implied_framework, reader
+from mrp.codecs import ReadOptions, implied_framework, reader, sniff
 from mrp.errors import FormatError, InputError
 from mrp.graph import Graph
 from mrp.io.corpus import Corpus, Repaired
@@ -35,12 +35,9 @@ def _is_path(value: Any) -> bool:
 
 
 def _guess(text: str) -> str:
-    """The format of text held in a string: MRP JSON lines, else Penman."""
-    for line in text.splitlines():
-        stripped = line.strip()
-        if stripped:
-            return "mrp" if stripped.startswith("{") else "amr"
-    return "amr"
+    """The format of text held in a string, by the content rule every input follows
+    (:func:`mrp.codecs.sniff`), else Penman."""
+    return sniff(text) or "amr"
 
 
 def _from_text(text: str, fmt: Optional[str], options: ReadOptions, name: str) -> Corpus:
