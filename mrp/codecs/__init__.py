@@ -16,7 +16,7 @@ from mrp.io.source import Line
 
 __all__ = [
     "FORMATS", "Item", "ReadOptions", "WriteOptions", "Reader", "Writer",
-    "reader", "writer", "infer_format", "implied_framework", "resolve_format", "sniff",
+    "reader", "writer", "infer_format", "implied_framework", "resolve_format", "sniff", "content_format",
 ]
 
 #: format name -> (module under mrp.codecs, framework it implies or None)
@@ -167,18 +167,27 @@ def resolve_format(path: str, given: Optional[str] = None, option: str = "--form
     _, extension = os.path.splitext(path.lower())
     if extension in _EXTENSIONS:
         return _EXTENSIONS[extension]
-    if path == "-" or not os.path.isfile(path):
-        return default
-    try:
-        with open(path, "rb") as stream:  # reading only: the head of the file
-            head = stream.read(SNIFF_BYTES)
-    except OSError:
-        return default  # the reader names the problem
-    text = head.decode("utf-8-sig", "replace")
-    found = sniff(text)
+    text = _head(path)
+    found = sniff(text or "")
     if found is not None:
         return found
-    if not text.strip():
-        return default  # the reader says the file holds no graph
+    if text is None or not text.strip():
+        return default  # standard input, or the reader says what is wrong (no graph, unreadable)
     raise InputError(f"{path}: cannot tell the format from the file name or its content; pass {option} "
                      f"FMT (one of {', '.join(sorted(name for name in FORMATS if name != 'dot'))})")
+
+
+def content_format(path: str) -> Optional[str]:
+    """The format the start of a file shows (:func:`sniff`), or None (standard input, or no format shown)."""
+    return sniff(_head(path) or "")
+
+
+def _head(path: str) -> Optional[str]:
+    """The first :data:`SNIFF_BYTES` of a file as text; None for standard input or a file not readable."""
+    if path == "-" or not os.path.isfile(path):
+        return None
+    try:
+        with open(path, "rb") as stream:  # reading only: the head of the file
+            return stream.read(SNIFF_BYTES).decode("utf-8-sig", "replace")
+    except OSError:
+        return None

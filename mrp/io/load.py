@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Dict, Iterator, List, Optional
 
-from mrp.codecs import ReadOptions, implied_framework, reader, resolve_format
+from mrp.codecs import ReadOptions, content_format, implied_framework, reader, resolve_format
 from mrp.errors import FormatError, InputError
 from mrp.graph import Graph
 from mrp.io.corpus import Corpus, Repaired
@@ -79,6 +79,11 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
     corpus.graphs = graphs if packed is None else packed
     if not corpus.graphs and not corpus.errors:
         raise InputError(f"{name}: holds no graphs (empty, or only blank lines)")
+    if not corpus.graphs:
+        shown = content_format(path)
+        if shown not in (None, fmt) and not (fmt in ("dm", "psd") and shown == "sdp"):
+            raise InputError(f"{name}: read as {fmt}, not one graph could be read, and its content looks "
+                             f"like {shown}: pass --format {shown} (library: format='{shown}')")
     return corpus
 
 
