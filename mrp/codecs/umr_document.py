@@ -170,7 +170,7 @@ def closed_document(lines: List[Line]) -> Optional[Tuple[Optional[str], List[Tup
 
 _SYMBOL = r'[^\s()/:"]+'
 _RECOVERED = re.compile(rf"\(\s*(?P<variable>{_SYMBOL})\s*/\s*sentence\b|:(?P<kind>temporal|modal|coref)\b"
-                        rf"|\(\s*(?P<source>{_SYMBOL})\s*:(?P<label>{_SYMBOL})\s*(?P<target>{_SYMBOL})\s*\)")
+                        rf"|\(\s*(?P<source>{_SYMBOL})\s*:(?P<label>{_SYMBOL})\s+(?P<target>{_SYMBOL})\s*\)")
 
 
 def recover_document(lines: List[Line]) -> Optional[Tuple[Optional[str], List[Tuple[Relation, int]]]]:

@@ -16,7 +16,7 @@ from mrp.process.packed import Entry, Packed, entries, live
 Key = Tuple[Optional[str], str]
 
 #: the pairing counts every result carries, whatever the metric (JSON keys, in this order)
-COUNTS = ("missing", "unpaired", "duplicates", "invalid", "repaired")
+COUNTS = ("invalid", "unpaired", "duplicates", "repaired", "missing")
 
 
 class PairingWarning(MRPWarning):
