@@ -121,6 +121,7 @@ def infer_format(path: str, default: Optional[str] = None) -> str:
 SNIFF_BYTES = 1 << 16
 _UMR_MARK = re.compile(r"#\s*::\s*snt\d|#\s*sentence level graph\s*:|#{20,}\s*$")
 _JSON_OBJECT = re.compile(r"\{\s*(\"|\}|$)")
+_EDS_TOP = re.compile(r"\{\s*[^\W\d]\w*\s*:")
 
 
 def sniff(text: str) -> Optional[str]:
@@ -128,7 +129,7 @@ def sniff(text: str) -> Optional[str]:
 
     The first telling line decides: a UMR mark (``# :: snt1``, ``# sentence level graph:``, a line of
     ``#``) is UMR; ``#SDP 2015``, or an id line ``#NUMBER`` followed by a tab-separated token line, SDP; a
-    JSON object (``{"``) MRP; another ``{`` (``{e3:``) EDS; ``(`` Penman (AMR).  Comment lines (``#``)
+    JSON object (``{"``) MRP; ``{`` and a top node's name (``{e3:``) EDS; ``(`` Penman (AMR).  Comment lines (``#``)
     and blank lines are read past.
     """
     lines = text.splitlines()
@@ -141,7 +142,9 @@ def sniff(text: str) -> Optional[str]:
         if stripped.startswith("#SDP"):
             return "sdp"
         if stripped.startswith("{"):
-            return "mrp" if _JSON_OBJECT.match(stripped) else "eds"
+            if _JSON_OBJECT.match(stripped):
+                return "mrp"
+            return "eds" if _EDS_TOP.match(stripped) else None
         if stripped.startswith("("):
             return "amr"
         if re.fullmatch(r"#\d+", stripped):
