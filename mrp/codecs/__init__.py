@@ -129,8 +129,8 @@ def sniff(text: str) -> Optional[str]:
 
     The first telling line decides: a UMR mark (``# :: snt1``, ``# sentence level graph:``, a line of
     ``#``) is UMR; ``#SDP 2015``, or an id line ``#NUMBER`` followed by a tab-separated token line, SDP; a
-    JSON object (``{"``) MRP; ``{`` and a top node's name (``{e3:``) EDS; ``(`` Penman (AMR).  Comment lines (``#``)
-    and blank lines are read past.
+    JSON object (``{"``) MRP; ``{`` and a top node's name (``{e3:``) EDS; ``(`` Penman (AMR).  Comment
+    lines (``#``) and blank lines are read past.
     """
     lines = text.splitlines()
     for k, line in enumerate(lines):
