@@ -178,8 +178,10 @@ def test_jobs_default_alike() -> None:
     assert similarity.parser().get_default("jobs") == ensemble.parser().get_default("jobs") == "auto"
 
 
-def test_standard_input_named_twice_is_refused() -> None:
-    done = run_cli("score", ["--gold", "-", "-"], stdin=b"(a / b)\n")
+@pytest.mark.parametrize(("tool", "args"), [("score", ["--gold", "-", "-"]), ("validate", ["-", "-"]),
+                                            ("similarity", ["-", "--other", "-", "--output", "x.npz"])])
+def test_standard_input_named_twice_is_refused(tool: str, args: list) -> None:
+    done = run_cli(tool, args, stdin=b"(a / b)\n")
     assert done.code == 2 and "standard input ('-') can be read once" in done.err
 
 
