@@ -121,7 +121,7 @@ def _paired(gold: Corpus, system: Corpus, plan: _Plan) -> Pairing:
     pairing = pair(gold, system, frameworks)
     if not pairing.pairs:
         raise ScoreError(f"{gold.name}: no gold graph to score")
-    if not pairing.answered():
+    if not pairing.answered() and not pairing.invalid:
         raise ScoreError(f"{system.name}: no system graph pairs with a gold graph by (framework, id)")
     return pairing
 

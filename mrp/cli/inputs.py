@@ -108,7 +108,7 @@ def require_pairs(program: str, gold: Corpus, system: Corpus, pairing: Pairing) 
     """Stop when not one system graph pairs with a gold graph (wrong framework, ids or files)."""
     if not pairing.pairs:
         fail(program, f"{gold.name}: no gold graph to score (check --framework and the graph selection)")
-    if pairing.answered():
+    if pairing.answered() or pairing.invalid:
         return
     fail(program, f"{system.name}: no system graph pairs with a gold graph by (framework, id); "
                   f"gold has {_sample(pairing.pairs[0].gold)}, system has "

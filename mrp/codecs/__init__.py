@@ -120,7 +120,7 @@ def infer_format(path: str, default: Optional[str] = None) -> str:
 #: how much of a file :func:`resolve_format` reads to tell its format from its content
 SNIFF_BYTES = 1 << 16
 _UMR_MARK = re.compile(r"#\s*::\s*snt\d|#\s*sentence level graph\s*:|#{20,}\s*$")
-_JSON_OBJECT = re.compile(r"\{\s*(\"|\}|$)")
+_JSON_OBJECT = re.compile(r"\{\s*(\"|\})")
 _EDS_TOP = re.compile(r"\{\s*[^\W\d]\w*\s*:")
 
 

@@ -76,12 +76,16 @@ class Pairing:
     notes: List[str] = field(default_factory=list)
     #: gold graphs that no system graph (readable or not) answers: each scored against an empty graph
     missing: List[Entry] = field(default_factory=list)
+    #: unreadable system graphs whose id is unknown (each may be the one a missing gold graph lacks)
+    unidentified: int = 0
 
     def counts(self) -> Dict[str, int]:
-        """The pairing counts (:data:`COUNTS`): gold graphs without a system graph (``missing``), system
+        """The pairing counts (:data:`COUNTS`): gold graphs without a system graph (``missing``; less the
+        unreadable system graphs of unknown id, any of which may be the one a gold graph lacks), system
         graphs without a gold graph (``unpaired``), repeated system ids (``duplicates``), unreadable system
         graphs (``invalid``, scored as empty) and repaired ones."""
-        found = {"missing": len(self.missing), "unpaired": len(self.unpaired),
+        missing = max(0, len(self.missing) - self.unidentified)  # an unreadable graph may be a missing one
+        found = {"missing": missing, "unpaired": len(self.unpaired),
                  "duplicates": len(self.duplicates), "invalid": len(self.invalid), "repaired": self.repaired}
         return {name: found[name] for name in COUNTS}
 
@@ -96,6 +100,7 @@ class Pairing:
         self.duplicates.extend(other.duplicates)
         self.invalid.extend(other.invalid)
         self.missing.extend(other.missing)
+        self.unidentified += other.unidentified
         self.repaired += other.repaired
         self.notes.extend(other.notes)
 
@@ -271,6 +276,9 @@ def pair(gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]] = Non
             continue
         result.invalid.append(error)
     unreadable = {(error.framework, error.graph_id) for error in result.invalid}
+    # ids a reader gave by position (a file without ids) identify no graph either
+    numbered = positional(system) and not positional(gold)
+    result.unidentified = sum(error.graph_id is None or numbered for error in result.invalid)
     for graph in golds:
         partner = by_key.get(key(graph))
         if partner is None:
