@@ -47,7 +47,7 @@ def test_format_applies_to_every_input_unless_overridden(tmp_path: Path) -> None
     run = run_cli("score", ["--gold", gold, str(system)])
     assert run.code == 0, run.err  # the gold from its extension, the system from its content
     forced = run_cli("score", ["--format", "amr", "--gold", gold, str(system)])
-    assert forced.code == 2 and "invalid gold graph" in forced.err  # --format names the gold's format too
+    assert forced.code == 2 and "--gold-format mrp" in forced.err  # --format names the gold's format too
     kept = run_cli("score", ["--format", "amr", "--gold-format", "mrp", "--gold", gold, str(system)])
     assert kept.code == 0, kept.err
     assert json.loads(kept.out)["all"] == json.loads(run.out)["all"]

@@ -83,7 +83,8 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
         shown = content_format(path)
         if shown not in (None, fmt) and not (fmt in ("dm", "psd") and shown == "sdp"):
             raise InputError(f"{name}: read as {fmt}, not one graph could be read, and its content looks "
-                             f"like {shown}: pass --format {shown} (library: format='{shown}')")
+                             f"like {shown}: name that format (--format {shown}; for a gold file, "
+                             f"--gold-format {shown}; in Python, format='{shown}')")
     return corpus
 
 
