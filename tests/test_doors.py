@@ -353,3 +353,14 @@ def test_a_file_misnamed_by_its_extension_is_refused_with_the_fix(tmp_path: Any)
     with pytest.raises(mrp.errors.InputError, match="format='amr'"):
         mrp.read(str(misnamed))
     assert len(mrp.read(str(misnamed), format="amr")) == 3
+
+
+def test_similarity_reads_each_input_by_its_own_name(tmp_path: Any) -> None:
+    import numpy as np
+
+    rows, columns = shared_file("data/pairs/amr/test1.mrp"), shared_file("data/pairs/amr/test1.amr")
+    out = tmp_path / "m.npz"
+    done = run_cli("similarity", [str(rows), "--other", str(columns), "--output", str(out), "--jobs", "1"])
+    assert done.code == 0, done.err
+    assert "invalid" not in done.err
+    assert np.load(out)["f"].shape == (3, 3)

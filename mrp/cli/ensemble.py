@@ -33,7 +33,8 @@ def parser() -> Any:
     p.add_argument("--report", metavar="REPORT.json", required=True, help="where the report goes")
     p.add_argument("--gold", metavar="GOLD", help="also score the selection and each system against GOLD")
     p.add_argument("--metric", "--score", dest="metric", default="smatch", help="the metric (default smatch)")
-    p.add_argument("--format", help="the input format (default: from the file names)")
+    p.add_argument("--format", help="the format of every input (default: from each file's name, else its "
+                   "content)")
     p.add_argument("--jobs", default="auto", metavar="N|auto",
                    help="local worker processes (default auto: one per available CPU, at most 4; "
                         "the output is the same for every N)")
@@ -52,16 +53,16 @@ def main_body(argv: List[str]) -> int:
     if args.block_size is not None and args.block_size < 1:
         fail(PROGRAM, "--block-size: at least 1")
     reader_messages(PROGRAM, args.quiet)
-    args.format = input_format(args.systems[0], args.format, "--format")
+    first = input_format(args.systems[0], args.format, "--format")  # the selection is written in it
     for path in [*args.systems[1:], *([args.gold] if args.gold else [])]:
-        input_format(path, args.format, "--format")
+        input_format(path, args.format, "--format")  # each input by the one rule (checked before reading)
     from mrp.api.ensemble import ensemble
     from mrp.api.reading import write
 
     result = ensemble(args.systems, args.metric, gold=args.gold, jobs=jobs_of(args.jobs),
                       scheduler=args.scheduler, block_size=args.block_size,
                       progress=Teller(PROGRAM, not args.quiet), **scoring_options(args))
-    write(result.graphs, args.output, format=args.format)
+    write(result.graphs, args.output, format=args.format or first)
     report = result.report()
     with open(args.report, "w", encoding="utf-8") as stream:
         json.dump(report, stream, indent=1)

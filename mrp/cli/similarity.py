@@ -34,7 +34,8 @@ def parser() -> Any:
     p.add_argument("--other", metavar="FILE2", help="graphs for the columns (an N x M matrix)")
     p.add_argument("--output", metavar="OUT.npz", required=True, help="where the arrays go")
     p.add_argument("--metric", "--score", dest="metric", default="smatch", help="the metric (default smatch)")
-    p.add_argument("--format", help="the input format (default: from the file name)")
+    p.add_argument("--format", help="the format of every input (default: from each file's name, else its "
+                   "content)")
     p.add_argument("--top-k", type=int, metavar="K", help="each graph's K most similar graphs only, skipping "
                    "the pairs a bound shows cannot enter any top K (still exact)")
     p.add_argument("--jobs", default="auto", metavar="N|auto",
@@ -133,9 +134,8 @@ def main_body(argv: List[str]) -> int:
     if args.block_size is not None and args.block_size < 1:
         fail(PROGRAM, "--block-size: at least 1")
     reader_messages(PROGRAM, args.quiet)
-    args.format = input_format(args.file, args.format, "--format")
-    if args.other:
-        input_format(args.other, args.format, "--format")
+    for path in [args.file, *([args.other] if args.other else [])]:
+        input_format(path, args.format, "--format")  # each input by the one rule (checked before reading)
     from mrp.api.similarity import similarity
 
     options = scoring_options(args)
