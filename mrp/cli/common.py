@@ -65,9 +65,9 @@ class Parser(argparse.ArgumentParser):
 
 def add_read_options(parser: argparse.ArgumentParser) -> None:
     """The options that change how input files are read."""
-    parser.add_argument("--text", metavar="FILE",
-                        help="id<TAB>sentence lines giving the input strings (needed to anchor "
-                             "SDP and EDS; overrides AMR ::snt), e.g. --text wsj.txt")
+    parser.add_argument("--text", metavar="FILE|DIR",
+                        help="id<TAB>sentence lines giving the input strings, or a directory of ID.txt "
+                             "files (needed to anchor SDP and EDS; overrides AMR ::snt), e.g. --text wsj.txt")
     parser.add_argument("--no-wiki", action="store_true",
                         help="AMR: drop :wiki relations, as the MRP 2019 data do")
     parser.add_argument("--wsj-ids", action="store_true",
