@@ -39,6 +39,11 @@ class MRPWarning(UserWarning):
     """Base class of the warnings mrp gives (the CLI prints each as one line)."""
 
 
+class ReadWarning(MRPWarning):
+    """A graph was repaired while read, or (with ``errors="skip"``) could not be read and was left out, or a
+    part of it could not be read and was left out (a UMR alignment or document-level annotation)."""
+
+
 class FormatError(MRPError):
     """Input that cannot be read: names the file, the line and (when known) the graph id."""
 

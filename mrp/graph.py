@@ -185,21 +185,39 @@ class Graph:
         return Graph(id=self.id, framework=self.framework, flavor=self.flavor)
 
 
-def fingerprint(graph: Graph) -> Tuple[Any, ...]:
-    """Everything a metric can see of a graph (not where it was read), as one hashable value."""
-    def freeze(value: Any) -> Any:
-        if isinstance(value, list):
-            return tuple(freeze(v) for v in value)
-        if isinstance(value, dict):
-            return ("{}",) + tuple((k, freeze(v)) for k, v in value.items())
-        # True == 1 == 1.0 and hash alike: the type keeps "1", 1, 1.0 and true apart
-        return (type(value).__name__, value)
+#: the fields of a Graph that say where it was read, not what it is (left out of :func:`fingerprint`)
+PLACE_FIELDS = frozenset({"line"})
 
-    nodes = tuple((n.id, n.label, freeze(n.properties), freeze(n.values), freeze(n.anchors))
-                  for n in graph.nodes)
-    edges = tuple((e.source, e.target, e.label, e.normal, freeze(e.attributes), freeze(e.values),
-                   freeze(e.anchors)) for e in graph.edges)
-    return (graph.id, graph.framework, graph.flavor, graph.input, tuple(graph.tops), nodes, edges)
+
+def fingerprint(graph: Graph) -> Tuple[Any, ...]:
+    """Everything a metric can see of a graph (not where it was read), as one hashable value.
+
+    Every field of the graph, at every depth (nodes, edges, variables, the document-level annotation, the
+    Penman layout and line breaks, repairs; a field added later too) except :data:`PLACE_FIELDS`, each
+    value with its type (``"1"``, ``1``, ``1.0`` and ``true`` stay apart): two graphs with the same
+    fingerprint are scored alike by every metric, so a result can be reused (leaderboards, checkpoints).
+    """
+    return _frozen(graph)
+
+
+def _frozen(value: Any) -> Any:
+    """A hashable value standing for ``value`` and everything inside it, with the types."""
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__,) + tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return ("{}",) + tuple((_frozen(k), _frozen(v)) for k, v in value.items())
+    if isinstance(value, (set, frozenset)):
+        return ("set",) + tuple(sorted((_frozen(v) for v in value), key=repr))  # repr: the same in every run
+    fields = getattr(type(value), "__dataclass_fields__", None)
+    if fields is not None:
+        return (type(value).__name__,) + tuple((name, _frozen(getattr(value, name))) for name in fields
+                                               if not (isinstance(value, Graph) and name in PLACE_FIELDS))
+    try:
+        hash(value)
+    except TypeError:
+        return (type(value).__name__, repr(value))
+    # True == 1 == 1.0 and hash alike: the type keeps "1", 1, 1.0 and true apart
+    return (type(value).__name__, value)
 
 
 def check_references(graph: Graph) -> Optional[str]:

@@ -40,14 +40,17 @@ def test_a_run_where_no_system_graph_pairs_exits_2() -> None:
     assert "framework dm" in run.err and "framework psd" in run.err
 
 
-def test_format_applies_to_the_system_only(tmp_path: Path) -> None:
+def test_format_applies_to_every_input_unless_overridden(tmp_path: Path) -> None:
     system = tmp_path / "system.txt"
     system.write_text(Path(shared_file("data/pairs/amr/test2.amr")).read_text())
     gold = str(shared_file("data/pairs/amr/test1.mrp"))
-    run = run_cli("score", ["--format", "amr", "--gold", gold, str(system)])
-    assert run.code == 0, run.err  # the gold stays MRP (from its extension)
-    forced = run_cli("score", ["--format", "amr", "--gold-format", "amr", "--gold", gold, str(system)])
-    assert forced.code == 2 and "invalid gold graph" in forced.err
+    run = run_cli("score", ["--gold", gold, str(system)])
+    assert run.code == 0, run.err  # the gold from its extension, the system from its content
+    forced = run_cli("score", ["--format", "amr", "--gold", gold, str(system)])
+    assert forced.code == 2 and "--gold-format mrp" in forced.err  # --format names the gold's format too
+    kept = run_cli("score", ["--format", "amr", "--gold-format", "mrp", "--gold", gold, str(system)])
+    assert kept.code == 0, kept.err
+    assert json.loads(kept.out)["all"] == json.loads(run.out)["all"]
 
 
 def test_unknown_and_absent_frameworks_are_named() -> None:
@@ -102,7 +105,7 @@ def test_convert_exit_status_and_messages(tmp_path: Path) -> None:
     unknown = tmp_path / "graphs.txt"
     unknown.write_text("x\n")
     named = run_cli("convert", [str(unknown)])
-    assert named.code == 2 and "name it with --from" in named.err and "--format" not in named.err
+    assert named.code == 2 and "pass --from FMT" in named.err and "--format" not in named.err
     directory = run_cli("convert", [str(tmp_path)])
     assert directory.code == 2 and "is a directory" in directory.err
     packed = tmp_path / "graphs.mrp.gz"

@@ -8,7 +8,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
 
-from mrp.allpairs.ensemble import Selection, align, select
+import numpy as np
+
+from mrp.allpairs.ensemble import Selection, candidates, select
 from mrp.allpairs.matrix import DEFAULT_BLOCK
 from mrp.allpairs.work import Work, check, symmetric
 from mrp.api.inputs import Graphs, corpus_of, read_options
@@ -36,6 +38,8 @@ class Ensemble:
     #: with gold: the primary F of the selection and of each system against it
     gold: Optional[Dict[str, Any]] = None
     seconds: float = 0.0
+    #: per system, its pairing counts (missing, invalid, duplicates; see mrp.allpairs.ensemble.candidates)
+    pairing: List[Dict[str, int]] = field(default_factory=list)
 
     def report(self) -> Dict[str, Any]:
         """The JSON report."""
@@ -52,7 +56,8 @@ class Ensemble:
                               "exact": bool(self.selection.exact[x].all())})
         out: Dict[str, Any] = {"metric": self.metric, "systems": self.systems, "n": len(self.ids),
                                "pairs": self.selection.pairs, "chosen": counts,
-                               "exact": all(item["exact"] for item in sentences)}
+                               "exact": all(item["exact"] for item in sentences),
+                               "pairing": dict(zip(self.systems, self.pairing))}
         if self.gold is not None:
             out["gold"] = self.gold
         out["time"] = round(self.seconds, 3)
@@ -83,14 +88,14 @@ def ensemble(systems: Sequence[Graphs], metric: str = "smatch", gold: Optional[G
     reading = read_options(**plan.reading)
     corpora: List[Corpus] = []
     for label, value in zip(labels, systems):
-        corpus = corpus_of(value, plan.formats[1], reading, label)
-        if corpus.errors:
-            raise InputError(f"{label}: {len(corpus.errors)} invalid graph(s), the first: {corpus.errors[0]}")
-        corpora.append(corpus)
+        corpora.append(corpus_of(value, plan.formats[1], reading, label))
     penman = all(_penman(corpus, corpus, plan.triples) for corpus in corpora)
-    originals = [list(entries(corpus.graphs)) for corpus in corpora]
-    standardized = [list(entries(_standardized(corpus, plan.standardization).graphs)) for corpus in corpora]
-    positions = align(labels, [[str(graph.id) for graph in system] for system in originals])
+    found = candidates(labels, corpora)  # paired as scoring pairs: by id, a missing or broken graph empty
+    originals = found.graphs
+    standardized = [list(entries(_standardized(Corpus(corpus.name, corpus.format, list(row)),
+                                               plan.standardization).graphs))
+                    for corpus, row in zip(corpora, originals)]
+    positions = np.tile(np.arange(len(found.ids), dtype=np.int64)[:, None], (1, len(corpora)))
     from dataclasses import replace
 
     scoring = replace(plan.options, penman=penman, trace=False)
@@ -99,7 +104,7 @@ def ensemble(systems: Sequence[Graphs], metric: str = "smatch", gold: Optional[G
                              "ensemble")
     try:
         selection = select(plan.metric, scoring, standardized, positions, work.once, engine,
-                           int(running.get("block_size") or DEFAULT_BLOCK))
+                           int(running.get("block_size") or DEFAULT_BLOCK), found.present)
     finally:
         if made is not None:
             from mrp.allpairs.cluster import close
@@ -107,8 +112,7 @@ def ensemble(systems: Sequence[Graphs], metric: str = "smatch", gold: Optional[G
             close(made)
     chosen = [int(k) for k in selection.chosen]
     graphs = [live(originals[k][int(positions[x, k])]) for x, k in enumerate(chosen)]
-    ids = [str(originals[0][int(p)].id) for p in positions[:, 0]]
-    result = Ensemble(plan.metric, labels, graphs, chosen, selection, ids)
+    result = Ensemble(plan.metric, labels, graphs, chosen, selection, found.ids, pairing=found.counts)
     if gold is not None:
         scores: Dict[str, Any] = {"selection": score(gold, graphs, plan.metric, **options).f}
         scores["systems"] = [score(gold, value, plan.metric, **options).f for value in systems]

@@ -6,7 +6,7 @@ import os
 from dataclasses import replace
 from typing import Any, Iterable, List, Optional, Sequence, Union
 
-from mrp.codecs import ReadOptions, implied_framework, infer_format, reader
+from mrp.codecs import ReadOptions, implied_framework, reader, sniff
 from mrp.codecs.base import without_wiki
 from mrp.errors import FormatError, InputError
 from mrp.graph import Graph
@@ -32,19 +32,18 @@ def read_options(framework: Optional[str] = None, text: Optional[Any] = None, no
 
 
 def _is_path(value: Any) -> bool:
+    """A path (an existing file wins, whatever its name starts with), else text."""
     if isinstance(value, os.PathLike):
         return True
-    return isinstance(value, str) and "\n" not in value and not value.lstrip().startswith(("(", "{", "#")) \
-        and len(value) < 4096
+    if not isinstance(value, str) or "\n" in value or len(value) >= 4096:
+        return False
+    return not value.lstrip().startswith(("(", "{", "#")) or os.path.exists(value)
 
 
 def _guess(text: str) -> str:
-    """The format of text held in a string: MRP JSON lines, else Penman."""
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if stripped:
-            return "mrp" if stripped.startswith("{") else "amr"
-    return "amr"
+    """The format of text held in a string, by the content rule every input follows
+    (:func:`mrp.codecs.sniff`), else Penman."""
+    return sniff(text) or "amr"
 
 
 def _from_text(text: str, fmt: Optional[str], options: ReadOptions, name: str) -> Corpus:
@@ -99,14 +98,16 @@ def _item_text(item: Any) -> Optional[str]:
         return None
     if isinstance(item, str):
         return item
+    if isinstance(item, (bytes, bytearray, memoryview)):
+        return _decoded(item, "a list item")
     if isinstance(item, dict):
         import ujson
 
         return str(ujson.dumps(item, ensure_ascii=False))
     if type(item).__module__.startswith("penman"):
         return _penman_text(item)
-    raise InputError(f"cannot score a {type(item).__name__}: give paths, Penman or MRP JSON strings, MRP "
-                     "dicts, penman.Graph or mrp.Graph objects")
+    raise InputError(f"cannot score a {type(item).__name__}: give paths, Penman or MRP JSON strings (or "
+                     "their UTF-8 bytes), MRP dicts, penman.Graph or mrp.Graph objects")
 
 
 def _joined(texts: Iterable[str], fmt: str) -> str:
@@ -117,23 +118,32 @@ def _joined(texts: Iterable[str], fmt: str) -> str:
     return "\n\n".join(text.strip() for text in texts)
 
 
+def _decoded(data: Any, name: str) -> str:
+    """Bytes as the UTF-8 text they hold (a byte-order mark dropped); InputError when they are not."""
+    try:
+        return bytes(data).decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{name}: bytes that are not UTF-8 text (byte {error.start + 1}); decode them, or "
+                         "give the path of the file") from None
+
+
 def corpus_of(graphs: Graphs, fmt: Optional[str], options: ReadOptions, name: str) -> Corpus:
-    """A corpus of what the caller gave: a path, text (``str`` or UTF-8 ``bytes``), or a list of graphs of
-    one kind; every read option applies to every kind of input, or is refused with an InputError."""
+    """A corpus of what the caller gave: a path, text (a string, or bytes of UTF-8 text), or a list of
+    graphs of one kind."""
     if isinstance(graphs, Graph):
         graphs = [graphs]
-    if isinstance(graphs, (bytes, bytearray)):
-        try:
-            graphs = bytes(graphs).decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise InputError(f"{name}: not valid UTF-8 (byte {error.start})") from None
+    if isinstance(graphs, (bytes, bytearray, memoryview)):
+        return _from_text(_decoded(graphs, name), fmt, options, name)
     if isinstance(graphs, (str, os.PathLike)):
         if _is_path(graphs):
             path = os.fspath(graphs)
-            return read_corpus(path, fmt or infer_format(path, "mrp"), options)
+            return read_corpus(path, fmt, options)  # the format: mrp.codecs.resolve_format
         return _from_text(str(graphs), fmt, options, name)
     if isinstance(graphs, dict):
         graphs = [graphs]
+    if not hasattr(graphs, "__iter__"):
+        raise InputError(f"{name}: cannot score a {type(graphs).__name__}: give a path, text (str or UTF-8 "
+                         "bytes) or a list of graphs")
     items = list(graphs)
     if not items:
         raise InputError(f"{name}: holds no graphs")

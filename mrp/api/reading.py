@@ -10,17 +10,13 @@ from typing import Any, Iterable, List, Optional, TextIO, Union
 from mrp.api.inputs import Graphs, corpus_of, read_options
 from mrp.api.keywords import respelled
 from mrp.codecs import WriteOptions, infer_format, writer
-from mrp.errors import InputError, MRPError, MRPWarning
+from mrp.errors import InputError, MRPError, ReadWarning
 from mrp.graph import Graph
 from mrp.io.write import output
 from mrp.metrics.pairing import positional
 from mrp.process.packed import live
 
 __all__ = ["ReadWarning", "read", "write"]
-
-
-class ReadWarning(MRPWarning):
-    """A graph was repaired while read, or (with ``errors="skip"``) could not be read and was left out."""
 
 
 def read(source: Graphs, format: Optional[str] = None, errors: str = "raise", **options: Any) -> List[Graph]:

@@ -16,10 +16,10 @@ from mrp.io.load import collector_paused
 from mrp.metrics import driver
 from mrp.metrics.base import parameter_values
 from mrp.metrics.options import DEFAULT_TIMEOUT, Execution, Options
-from mrp.metrics.pairing import Pairing, duplicate_errors, key, pair
+from mrp.metrics.pairing import Pairing, duplicate_errors, pair
 from mrp.metrics.registry import canonical
 from mrp.metrics.registry import metric as registered
-from mrp.process.packed import entries, mapped
+from mrp.process.packed import mapped
 from mrp.report.outcome import complete, frameworks_scored
 from mrp.report.signature import Statistics
 
@@ -136,8 +136,7 @@ def _paired(gold: Corpus, system: Corpus, plan: _Plan, batch: bool = False) -> P
 
 def _any_paired(system: Corpus, pairing: Pairing) -> bool:
     """Whether any system graph pairs with a gold graph (read, or invalid and counted)."""
-    paired = {key(g) for g in entries(system.graphs)} & {key(p.gold_entry) for p in pairing.pairs}
-    return bool(paired or pairing.invalid)
+    return bool(pairing.answered() or pairing.invalid)
 
 
 def _standardized(corpus: Corpus, std: Any) -> Corpus:

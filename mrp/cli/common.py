@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import stat
 import sys
 import warnings
 from typing import Any, Callable, Iterable, List, NoReturn, Optional, Sequence, Set
 
-from mrp.codecs import ReadOptions, infer_format
-from mrp.errors import FormatError, InputError, MRPError, MRPWarning
+from mrp.codecs import ReadOptions, resolve_format
+from mrp.errors import FormatError, InputError, MRPError, MRPWarning, ReadWarning
 from mrp.graph import FRAMEWORKS, Graph
 from mrp.io.corpus import Corpus
 from mrp.io.load import read_text
@@ -67,9 +66,9 @@ class Parser(argparse.ArgumentParser):
 
 def add_read_options(parser: argparse.ArgumentParser) -> None:
     """The options that change how input files are read."""
-    parser.add_argument("--text", metavar="FILE",
-                        help="id<TAB>sentence lines giving the input strings (needed to anchor "
-                             "SDP and EDS; overrides AMR ::snt), e.g. --text wsj.txt")
+    parser.add_argument("--text", metavar="FILE|DIR",
+                        help="id<TAB>sentence lines giving the input strings, or a directory of ID.txt "
+                             "files (needed to anchor SDP and EDS; overrides AMR ::snt), e.g. --text wsj.txt")
     parser.add_argument("--no-wiki", action="store_true",
                         help="AMR: drop :wiki relations, as the MRP 2019 data do")
     parser.add_argument("--wsj-ids", action="store_true",
@@ -91,15 +90,30 @@ def add_selection_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("selecting graphs (as mtool selects them)")
     group.add_argument("--id", dest="select_id", metavar="ID",
                        help="only the graph with this id, e.g. --id 20001001")
-    group.add_argument("--i", dest="select_i", type=int, metavar="K",
+    group.add_argument("--i", dest="select_i", type=counting(0, "--i"), metavar="K",
                        help="only the K-th graph (from 0, counted after --framework and --filter), "
                             "e.g. --i 0")
-    group.add_argument("--n", dest="select_n", type=int, metavar="N",
+    group.add_argument("--n", dest="select_n", type=counting(1, "--n"), metavar="N",
                        help="only the first N graphs (counted after --framework and --filter), "
                             "e.g. --n 500")
     group.add_argument("--filter", dest="select_filter", metavar="FILE",
                        help="only graphs whose id is listed in FILE (first tab-separated field of each "
                             "line), e.g. --filter ids.txt")
+
+
+def counting(least: int, option: str) -> Callable[[str], int]:
+    """An argument type: a whole number of at least ``least`` (else argparse's one-line error, exit 2)."""
+    def number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"{option} counts from {least}, not {value} (to select every "
+                                             f"graph, leave {option} out)")
+        return value
+
+    return number
 
 
 def selecting(args: argparse.Namespace) -> bool:
@@ -136,9 +150,9 @@ def select(graphs: Sequence[Graph], args: argparse.Namespace, ids: Optional[Set[
     kept = [g for g in graphs if ids is None or g.id in ids]
     if args.select_id is not None:
         return [g for g in kept if g.id == args.select_id]
-    if args.select_i is not None and args.select_i >= 0:
+    if args.select_i is not None:
         return kept[args.select_i:args.select_i + 1]
-    if args.select_n is not None and args.select_n >= 1:
+    if args.select_n is not None:
         return kept[:args.select_n]
     return kept
 
@@ -151,7 +165,8 @@ def check_frameworks(program: str, names: Optional[Iterable[str]]) -> None:
 
 
 def input_format(path: str, given: Optional[str], option: str, default: Optional[str] = None) -> str:
-    """The format of an input file: ``given``, else its extension (else ``default``).
+    """The format of an input file: ``given``, else its extension, else its content (the one rule,
+    :func:`mrp.codecs.resolve_format`; ``default`` for standard input and files without graph text).
 
     A missing file, a directory or a compressed file is named as such
     (InputError), not as a file of unknown format; ``option`` is the option
@@ -168,18 +183,21 @@ def input_format(path: str, given: Optional[str], option: str, default: Optional
             raise InputError(f"{path}: is a directory, not a file")
         if path.lower().endswith(COMPRESSED):
             raise InputError(f"{path}: is a compressed file; decompress it first")
-    if given:
-        return given
-    try:
-        return infer_format(path, default)
-    except InputError:
-        raise InputError(f"{path}: cannot tell the format from the file name; "
-                         f"name it with {option}") from None
+    return resolve_format(path, given, option, default or "mrp")
+
+
+def refuse_stdin_twice(program: str, inputs: Iterable[Optional[str]]) -> None:
+    """Exit 2 when standard input (``-``) is named for more than one input: it can be read once."""
+    if sum(path == "-" for path in inputs) > 1:
+        fail(program, "standard input ('-') can be read once: name it for one input only, and files for "
+                      "the others")
 
 
 def refuse_overwrite(program: str, outputs: Iterable[Optional[str]], inputs: Iterable[Optional[str]]) -> None:
     """Exit 2 when an output file names an input file (it would be overwritten before it is read) or
-    another output (one would overwrite the other)."""
+    another output (one would overwrite the other), or standard input is named for two inputs."""
+    inputs = list(inputs)
+    refuse_stdin_twice(program, inputs)
     named = [path for path in outputs if path]
     for k, output in enumerate(named):
         if _device(output):  # /dev/null for two outputs: nothing is overwritten
@@ -205,24 +223,11 @@ def _device(path: str) -> bool:
         return False
 
 
-class _Lines(logging.Handler):
-    """The readers' log records (mrp.codecs: problems a reader reads through) as ``program: message``
-    lines on stderr."""
-
-    def __init__(self, program: str) -> None:
-        super().__init__(logging.WARNING)
-        self.program = program
-
-    def emit(self, record: logging.LogRecord) -> None:
-        warn(self.program, record.getMessage())
-
-
 def reader_messages(program: str, quiet: bool) -> None:
-    """Where the readers' messages go: one line each on stderr, or (``quiet``) nowhere."""
-    logger = logging.getLogger("mrp")
-    logger.handlers = [_Lines(program)]
-    logger.propagate = False
-    logger.setLevel(logging.ERROR if quiet else logging.WARNING)
+    """Where the readers' messages (:class:`mrp.errors.ReadWarning`: parts of a graph left out) go: one line
+    each on stderr, as every MRPWarning, or (``quiet``) nowhere."""
+    if quiet:
+        warnings.filterwarnings("ignore", category=ReadWarning)
 
 
 def _one_line_warnings(program: str) -> None:

@@ -16,7 +16,9 @@ EPILOG = """examples:
   mrp-ensemble --metric smatch --output selected.amr --report report.json a.amr b.amr c.amr
   mrp-ensemble --output selected.amr --report report.json --gold gold.amr a.amr b.amr c.amr --jobs auto
 
-Graphs pair by id where every system has the same ids, else by position.  A candidate's score is its mean F
+Graphs pair by id (a sentence any system has; a system without it, or whose graph there cannot be read,
+offers no candidate, and is counted in the report's "pairing"); files without ids pair by position when they
+hold as many graphs.  A candidate's score is its mean F
 against the other candidates (each taken as gold); the highest wins, a tie going to the first system named.
 The report lists per sentence the chosen system, every candidate's mean and all pairwise F.
 
@@ -32,8 +34,11 @@ def parser() -> Any:
     p.add_argument("--report", metavar="REPORT.json", required=True, help="where the report goes")
     p.add_argument("--gold", metavar="GOLD", help="also score the selection and each system against GOLD")
     p.add_argument("--metric", "--score", dest="metric", default="smatch", help="the metric (default smatch)")
-    p.add_argument("--format", help="the input format (default: from the file names)")
-    p.add_argument("--jobs", default="1", metavar="N|auto", help="local worker processes (default 1)")
+    p.add_argument("--format", help="the format of every input (default: from each file's name, else its "
+                   "content)")
+    p.add_argument("--jobs", default="auto", metavar="N|auto",
+                   help="local worker processes (default auto: one per available CPU, at most 4; "
+                        "the output is the same for every N)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS ('local': "
                    "a cluster of --jobs processes on 127.0.0.1)")
     pair_arguments(p)
@@ -49,16 +54,16 @@ def main_body(argv: List[str]) -> int:
     if args.block_size is not None and args.block_size < 1:
         fail(PROGRAM, "--block-size: at least 1")
     reader_messages(PROGRAM, args.quiet)
-    args.format = input_format(args.systems[0], args.format, "--format")
+    first = input_format(args.systems[0], args.format, "--format")  # the selection is written in it
     for path in [*args.systems[1:], *([args.gold] if args.gold else [])]:
-        input_format(path, args.format, "--format")
+        input_format(path, args.format, "--format")  # each input by the one rule (checked before reading)
     from mrp.api.ensemble import ensemble
     from mrp.api.reading import write
 
     result = ensemble(args.systems, args.metric, gold=args.gold, jobs=jobs_of(args.jobs),
                       scheduler=args.scheduler, block_size=args.block_size,
                       progress=Teller(PROGRAM, not args.quiet), **scoring_options(args))
-    write(result.graphs, args.output, format=args.format)
+    write(result.graphs, args.output, format=args.format or first)
     report = result.report()
     write_text(args.report, json.dumps(report, indent=1) + "\n")
     summary = {key: value for key, value in report.items() if key != "sentences"}

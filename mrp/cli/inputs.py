@@ -9,6 +9,7 @@ with a gold graph stops (exit 2) instead of printing a silent 0.0.
 from __future__ import annotations
 
 import argparse
+import warnings
 from dataclasses import replace
 from typing import Dict, Mapping, Optional, Sequence, Set
 
@@ -17,7 +18,7 @@ from mrp.codecs import ReadOptions
 from mrp.errors import excerpt
 from mrp.graph import Graph
 from mrp.io.load import Corpus
-from mrp.metrics.pairing import Pairing, duplicate_errors, key, pair
+from mrp.metrics.pairing import Pairing, PairingWarning, duplicate_errors, key, pair
 from mrp.process.ahead import Ahead
 from mrp.process.packed import entries
 
@@ -107,8 +108,7 @@ def require_pairs(program: str, gold: Corpus, system: Corpus, pairing: Pairing) 
     """Stop when not one system graph pairs with a gold graph (wrong framework, ids or files)."""
     if not pairing.pairs:
         fail(program, f"{gold.name}: no gold graph to score (check --framework and the graph selection)")
-    paired = {key(g) for g in entries(system.graphs)} & {key(p.gold_entry) for p in pairing.pairs}
-    if paired or pairing.invalid:
+    if pairing.answered() or pairing.invalid:
         return
     fail(program, f"{system.name}: no system graph pairs with a gold graph by (framework, id); "
                   f"gold has {_sample(pairing.pairs[0].gold)}, system has "
@@ -129,7 +129,10 @@ def paired(program: str, gold: Corpus, system: Corpus, frameworks: Optional[Sequ
            quiet: bool, by_position: bool = False) -> Pairing:
     """Pair the files, report how (notes) and what is not scored (invalid, unpaired, duplicate), and
     require a pair."""
-    pairing = pair(gold, system, frameworks, by_position=by_position)
+    with warnings.catch_warnings():
+        if quiet:  # the counts stay in the result
+            warnings.simplefilter("ignore", PairingWarning)
+        pairing = pair(gold, system, frameworks, by_position=by_position)
     for note in pairing.notes:
         warn(program, note)
     for error in pairing.invalid:

@@ -184,16 +184,7 @@ def _check(args: argparse.Namespace) -> List[str]:
 
 def _text(path: Optional[str]) -> Optional[Dict[str, str]]:
     """The --text table: a file of id<TAB>sentence lines, or a directory of ID.txt files (as mtool)."""
-    if path is None:
-        return None
-    if not os.path.isdir(path):
-        return read_text(path)
-    table: Dict[str, str] = {}
-    for name in sorted(os.listdir(path)):
-        if name.endswith(".txt"):
-            with open(os.path.join(path, name), encoding="utf-8") as stream:
-                table[name[:-4]] = stream.read().rstrip("\n")
-    return table
+    return None if path is None else read_text(path)
 
 
 def _read(path: str, fmt: str, args: argparse.Namespace, text: Optional[Dict[str, str]]) -> Corpus:

@@ -281,7 +281,7 @@ def main_body(argv: List[str]) -> int:
     from mrp.standardize.options import parse
 
     std = parse(args.standardize)
-    gold_format = input_format(args.gold, args.gold_format, "--gold-format", "mrp")
+    gold_format = input_format(args.gold, args.gold_format or args.format, "--gold-format", "mrp")
     formats = [input_format(path, args.format, "--format", "mrp") for path in args.system]
     for path, fmt in [(args.gold, gold_format), *zip(args.system, formats)]:
         inputs.check_before_reading(PROGRAM, path, fmt, args, args.framework)

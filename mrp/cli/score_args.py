@@ -115,10 +115,11 @@ def parser(metrics: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
                         "(e.g. --score mrp,smatch,edm) the JSON is keyed by metric name and the "
                         "inputs are read once")
     p.add_argument("--format", metavar="FMT",
-                   help="format of SYSTEM (default: from its extension, else mrp), e.g. --format amr")
+                   help="format of every input, GOLD too unless --gold-format (default: from each "
+                        "file's extension, else its content), e.g. --format amr")
     p.add_argument("--gold-format", metavar="FMT",
-                   help="format of GOLD (default: from its extension, else mrp; --format does not apply "
-                        "to GOLD), e.g. --gold-format mrp")
+                   help="format of GOLD (default: --format, else from its extension, else its content), "
+                        "e.g. --gold-format mrp")
     p.add_argument("--framework", action="append", metavar="NAME",
                    help="score only graphs of this framework (repeatable), e.g. --framework eds")
     add_read_options(p)

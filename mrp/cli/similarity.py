@@ -38,10 +38,13 @@ def parser() -> Any:
                         "(one row per pair: row, column, f, c, g, s, bound, exact; in top-k mode with rank), "
                         ".parquet or .arrow (the same table; need pyarrow)")
     p.add_argument("--metric", "--score", dest="metric", default="smatch", help="the metric (default smatch)")
-    p.add_argument("--format", help="the input format (default: from the file name)")
+    p.add_argument("--format", help="the format of every input (default: from each file's name, else its "
+                   "content)")
     p.add_argument("--top-k", type=int, metavar="K", help="each graph's K most similar graphs only, skipping "
                    "the pairs a bound shows cannot enter any top K (still exact)")
-    p.add_argument("--jobs", default="1", metavar="N|auto", help="local worker processes (default 1)")
+    p.add_argument("--jobs", default="auto", metavar="N|auto",
+                   help="local worker processes (default auto: one per available CPU, at most 4; "
+                        "the output is the same for every N)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run the blocks on the Dask scheduler at ADDRESS "
                    "(e.g. tcp://head:8786; 'local': a cluster of --jobs processes on 127.0.0.1); needs "
                    "pip install 'mrp-graphs[dask]'")
@@ -156,9 +159,8 @@ def main_body(argv: List[str]) -> int:
     if args.block_size is not None and args.block_size < 1:
         fail(PROGRAM, "--block-size: at least 1")
     reader_messages(PROGRAM, args.quiet)
-    args.format = input_format(args.file, args.format, "--format")
-    if args.other:
-        input_format(args.other, args.format, "--format")
+    for path in [args.file, *([args.other] if args.other else [])]:
+        input_format(path, args.format, "--format")  # each input by the one rule (checked before reading)
     from mrp.api.similarity import similarity
 
     options = scoring_options(args)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 from mrp.cli.common import FATAL, new_parser, run, warn
 from mrp.errors import MRPError
@@ -43,8 +43,9 @@ def parser() -> argparse.ArgumentParser:
                    "exact node correspondence.", EPILOG)
     p.add_argument("items", metavar="LABEL FILE", nargs="*", help="a label and a file (or directory) each")
     p.add_argument("--exact", action="store_true",
-                   help="the node correspondence that maximises juːmæʧ's correct count (proved; read "
-                        "carefully: what the comparator cannot read is repaired and reported)")
+                   help="the node correspondence that maximises juːmæʧ's correct count (proved; the files "
+                        "read as mrp-score reads them, each repair reported: the figures of mrp-score "
+                        "--score umatch)")
     p.add_argument("--tsv", action="store_true", help="tab-separated rows (as compare_umr.pl --tsv)")
     p.add_argument("--quiet", action="store_true", help="the juːmæʧ figure alone")
     p.add_argument("--verbose", action="store_true",
@@ -104,17 +105,14 @@ def compare_files(args: argparse.Namespace, labels: Sequence[str], paths: Sequen
 
     selection = Selection.of(_names(args.only), _names(args.excluded))
     settings = compare.Settings(selection, not args.no_document_level, args.top)
-    files = []
-    for label, path in zip(labels, paths):
+    files = _read_as_scored(labels, paths, args.top) if args.exact else []
+    for label, path in zip(labels, paths) if not args.exact else ():
         try:
-            umr = reading.read(path, label, args.top, careful=args.exact)
+            umr = reading.read(path, label, args.top)
         except OSError as error:
             raise MRPError(f"{path}: {error.strerror or error}") from None
         for message in umr.messages:
             warn(PROGRAM, message)
-        for sentence in umr.sentences:
-            for repair in sentence.repairs:
-                warn(PROGRAM, f"{repair} (repaired)")
         if umr.failed:
             warn(PROGRAM, f"{path}: reading of {umr.failed} out of {len(umr.sentences)} sentences stopped "
                           "early (compared as far as read, as compare_umr.pl does)")
@@ -151,26 +149,63 @@ def compare_files(args: argparse.Namespace, labels: Sequence[str], paths: Sequen
     return "".join(out)
 
 
+def _read_as_scored(labels: Sequence[str], paths: Sequence[str], top: bool) -> List[Any]:
+    """--exact: the files read as mrp-score reads them (mrp's UMR reader: sentences by their ``# :: snt``
+    headers, repairs reported one line each, unreadable sentences compared as empty), each later file's
+    sentences paired with the first's by id as mrp-score pairs them."""
+    from mrp.cli.common import report, report_repairs
+    from mrp.io.load import read_corpus
+    from mrp.metrics.pairing import pair
+    from mrp.metrics.umatch.graphs import files as sentence_files
+
+    corpora = [read_corpus(path, "umr") for path in paths]
+    for corpus in corpora:
+        report_repairs(corpus)
+        for error in corpus.errors:
+            report(error, " (compared as an empty graph)" if corpus is not corpora[0] else "")
+    if corpora[0].errors:
+        raise MRPError(f"{paths[0]}: {len(corpora[0].errors)} sentence(s) cannot be read; nothing compared")
+    out: List[Any] = []
+    for label, path, corpus in zip(labels[1:], paths[1:], corpora[1:]):
+        pairing = pair(corpora[0], corpus)
+        for note in pairing.notes:
+            warn(PROGRAM, note)
+        gold, system, notes = sentence_files([(p.gold, p.system) for p in pairing.pairs], top)
+        for graph, note in notes:
+            warn(PROGRAM, f"{paths[0]}:{graph.line or '?'}: graph {graph.id}: {note}")
+        if not out:
+            gold.label, gold.path = labels[0], paths[0]
+            out.append(gold)
+        system.label, system.path = label, path
+        out.append(system)
+    return out
+
+
 def _names(text: Optional[str]) -> List[str]:
     return [name for name in (text or "").split(",") if name]
 
 
 def _documents(args: argparse.Namespace, labels: Sequence[str], paths: Sequence[str]) -> int:
     """Directories: the documents every directory has, compared one by one, then micro-averaged."""
+    from mrp.metrics.files import pair_files
     from mrp.metrics.umatch.micro import micro_rows
 
-    listed = [{n for n in os.listdir(path) if not n.startswith(".")} for path in paths]
-    names = sorted(set.intersection(*listed))
-    for path, found in zip(paths, listed):
-        for name in sorted(found - set(names)):
-            warn(PROGRAM, f"{os.path.join(path, name)}: not in every directory (left out)")
+    listed = [sorted(n for n in os.listdir(path) if not n.startswith(".")) for path in paths]
+    # each directory's files paired with the first's by the one rule (the same name, else ignoring case)
+    pairings = [pair_files(listed[0], found) for found in listed[1:]]
+    for path, files in zip(paths[1:], pairings):
+        for note in files.notes(paths[0], path):
+            warn(PROGRAM, note)
+    names = [name for name in listed[0] if all(name in dict(files.pairs) for files in pairings)]
     if not names:
         warn(PROGRAM, "the directories have no document in common")
         return FATAL
     outputs: List[Tuple[str, str]] = []
     tsv = argparse.Namespace(**dict(vars(args), tsv=True, quiet=False, verbose=False))
     for name in names:
-        outputs.append((name, compare_files(tsv, labels, [os.path.join(path, name) for path in paths])))
+        chosen = [os.path.join(paths[0], name)] + [os.path.join(path, dict(pairing.pairs)[name])
+                                                   for path, pairing in zip(paths[1:], pairings)]
+        outputs.append((name, compare_files(tsv, labels, chosen)))
     rows = micro_rows([text for _, text in outputs])
     if args.verbose:
         for name, text in outputs:

@@ -20,6 +20,7 @@ from mrp.cli.common import (
     check_frameworks,
     new_parser,
     read_options,
+    refuse_stdin_twice,
     run,
     warn,
 )
@@ -80,6 +81,7 @@ def main_body(argv: List[str]) -> int:
         check_frameworks(PROGRAM, [args.framework])
     if args.format:
         reader(args.format)  # refuse an unknown or write-only format before reading anything
+    refuse_stdin_twice(PROGRAM, [*args.files, args.text])
     options = read_options(args, args.framework)
     code = OK
     for path in args.files:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import importlib
 import os
+import re
 from typing import Dict, Iterable, Iterator, Optional, Tuple, Union
 
 from mrp.codecs.base import Item, Reader, ReadOptions, WriteOptions, Writer, without_wiki
@@ -15,7 +16,7 @@ from mrp.io.source import Line
 
 __all__ = [
     "FORMATS", "Item", "ReadOptions", "WriteOptions", "Reader", "Writer",
-    "reader", "writer", "infer_format", "implied_framework",
+    "reader", "writer", "infer_format", "implied_framework", "resolve_format", "sniff", "content_format",
 ]
 
 #: format name -> (module under mrp.codecs, framework it implies or None)
@@ -122,3 +123,82 @@ def infer_format(path: str, default: Optional[str] = None) -> str:
         f"{path}: cannot tell the format from the file name; name it with --format"
     )
 
+
+
+#: how much of a file :func:`resolve_format` reads to tell its format from its content
+SNIFF_BYTES = 1 << 16
+_UMR_MARK = re.compile(r"#\s*::\s*snt\d|#\s*sentence level graph\s*:|#{20,}\s*$")
+_JSON_OBJECT = re.compile(r"\{\s*(\"|\})")
+_EDS_TOP = re.compile(r"\{\s*[^\W\d]\w*\s*:")
+
+
+def sniff(text: str) -> Optional[str]:
+    """The format that the start of a file's text shows, or None when it shows none.
+
+    The first telling line decides: a UMR mark (``# :: snt1``, ``# sentence level graph:``, a line of
+    ``#``) is UMR; ``#SDP 2015``, or an id line ``#NUMBER`` followed by a tab-separated token line, SDP; a
+    JSON object (``{"``) MRP; ``{`` and a top node's name (``{e3:``) EDS; ``(`` Penman (AMR).  Comment
+    lines (``#``) and blank lines are read past.
+    """
+    lines = text.splitlines()
+    for k, line in enumerate(lines):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if _UMR_MARK.match(stripped):
+            return "umr"
+        if stripped.startswith("#SDP"):
+            return "sdp"
+        if stripped.startswith("{"):
+            if _JSON_OBJECT.match(stripped):
+                return "mrp"
+            return "eds" if _EDS_TOP.match(stripped) else None
+        if stripped.startswith("("):
+            return "amr"
+        if re.fullmatch(r"#\d+", stripped):
+            following = next((rest for rest in lines[k + 1:] if rest.strip()), "")
+            if re.match(r"\d+\t", following):
+                return "sdp"
+        if not stripped.startswith("#"):
+            return None
+    return None
+
+
+def resolve_format(path: str, given: Optional[str] = None, option: str = "--format",
+                   default: str = "mrp") -> str:
+    """The format of an input, by the one rule every command and the library follow.
+
+    ``given`` (the command's option, or the library's ``format``) when there is one; else the format the
+    file's extension names (:func:`infer_format`); else, for a file, the format its content shows
+    (:func:`sniff`); a file without any graph text, and standard input (``-``), are ``default``.  InputError
+    when the content shows no format, naming the option (``option``) that would tell it.
+    """
+    if given:
+        return given
+    _, extension = os.path.splitext(path.lower())
+    if extension in _EXTENSIONS:
+        return _EXTENSIONS[extension]
+    text = _head(path)
+    found = sniff(text or "")
+    if found is not None:
+        return found
+    if text is None or not text.strip():
+        return default  # standard input, or the reader says what is wrong (no graph, unreadable)
+    raise InputError(f"{path}: cannot tell the format from the file name or its content; pass {option} "
+                     f"FMT (one of {', '.join(sorted(name for name in FORMATS if name != 'dot'))})")
+
+
+def content_format(path: str) -> Optional[str]:
+    """The format the start of a file shows (:func:`sniff`), or None (standard input, or no format shown)."""
+    return sniff(_head(path) or "")
+
+
+def _head(path: str) -> Optional[str]:
+    """The first :data:`SNIFF_BYTES` of a file as text; None for standard input or a file not readable."""
+    if path == "-" or not os.path.isfile(path):
+        return None
+    try:
+        with open(path, "rb") as stream:  # reading only: the head of the file
+            return stream.read(SNIFF_BYTES).decode("utf-8-sig", "replace")
+    except OSError:
+        return None

@@ -36,8 +36,8 @@ graph: an alignment line that cannot be read, names no variable of the graph,
 aligns a variable twice or holds a span outside the sentence is left out; an
 annotation that cannot be read is left out; a relation whose end is neither a
 variable of this or an earlier sentence nor a special node, or whose label is
-not in UMR's inventories, is kept.  The registry reader logs these (logger
-``mrp.codecs.umr``, one warning each); :func:`read_documents` returns them, and
+not in UMR's inventories, is kept.  The registry reader warns of these
+(:class:`mrp.errors.ReadWarning`, one each); :func:`read_documents` returns them, and
 ``mrp-validate`` reports them.
 
 For document-level work (AnCast++-style scores), :func:`read_documents` gives
@@ -49,8 +49,8 @@ token spans.
 
 from __future__ import annotations
 
-import logging
 import re
+import warnings
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
@@ -59,7 +59,7 @@ from mrp.codecs.base import Item, ReadOptions
 from mrp.codecs.umr_frame import Block, blocks
 from mrp.codecs.umr_penman import sentence_graph
 from mrp.codecs.umr_write import format_graph, token_spans, write
-from mrp.errors import FormatError, excerpt
+from mrp.errors import FormatError, ReadWarning, excerpt
 from mrp.graph import Graph, Placement, Relation
 from mrp.io.source import Line, display_name, read_lines
 
@@ -69,25 +69,7 @@ __all__ = ["Document", "read_documents", "parse_documents", "read", "write", "fo
 SPECIAL = annotation.SPECIAL
 LABELS = annotation.LABELS
 
-_LOG = logging.getLogger(__name__)
 _DEFINITION = re.compile(r'\(\s*([^\s()/:"~]+)\s*/')
-
-def _closed(lines: List[Line]) -> Optional[Tuple[Optional[str], List[Tuple[Relation, int]], int]]:
-    """A document-level annotation read with up to three closing brackets added at its end (as the shared
-    task's comparator reads it), and how many were added; None when that does not make it readable."""
-    last = max((k for k, line in enumerate(lines) if line.text.strip()), default=None)
-    if last is None:
-        return None
-    for added in range(1, 4):
-        fixed = list(lines)
-        fixed[last] = Line(lines[last].number, lines[last].text + ")" * added)
-        try:
-            variable, relations = annotation.parse_document(fixed)
-        except annotation.DocumentError:
-            continue
-        return variable, relations, added
-    return None
-
 
 def graph_id(document: int, sentence: int) -> str:
     """The id of sentence N of the K-th document of a file (both from 1): ``dK.sN``."""
@@ -247,13 +229,20 @@ class _Reader:
         try:
             variable, relations = annotation.parse_document(lines)
         except annotation.DocumentError as error:
-            closed = None if self.options.strict else _closed(lines)
-            if closed is None:
+            closed = None if self.options.strict else annotation.closed_document(lines)
+            recovered = None if self.options.strict or closed else annotation.recover_document(lines)
+            if closed is not None:
+                variable, relations, added = closed
+                problems.append((error.line, f"document-level annotation: {added} closing bracket(s) missing "
+                                             "at the end (added; its relations kept)"))
+            elif recovered is not None:
+                variable, relations = recovered
+                graph.repairs = [*(graph.repairs or []), f"document-level annotation (line {error.line}): "
+                                 f"{error.message}; its {len(relations)} relation(s) read as the shared "
+                                 "task's comparator reads them"]
+            else:
                 problems.append((error.line, f"document-level annotation: {error.message} (left out)"))
                 return
-            variable, relations, added = closed
-            problems.append((error.line, f"document-level annotation: {added} closing bracket(s) missing at "
-                                         "the end (added; its relations kept)"))
         place.variable = variable
         for relation, line in relations:
             place.relations.append(relation)
@@ -292,7 +281,7 @@ def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpti
     """The sentence graphs of a UMR file, and a FormatError for each sentence that cannot be read.
 
     Problems of a kept graph's alignment and document-level annotation are
-    logged as warnings (logger ``mrp.codecs.umr``).
+    given as warnings (:class:`mrp.errors.ReadWarning`, one each; the commands print each as a line).
     """
     for document in parse_documents(lines, name, options):
         items: List[Tuple[int, int, Item]] = []
@@ -301,7 +290,7 @@ def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpti
         for _, _, item in sorted(items, key=lambda entry: (entry[0], entry[1])):
             yield item
         for problem in document.problems:
-            _LOG.warning("%s", problem)
+            warnings.warn(str(problem), ReadWarning, stacklevel=2)
 
 
 # --------------------------------------------------------------------------- writing

@@ -151,6 +151,51 @@ def parse_document(lines: List[Line]) -> Tuple[Optional[str], List[Tuple[Relatio
     return variable, relations
 
 
+def closed_document(lines: List[Line]) -> Optional[Tuple[Optional[str], List[Tuple[Relation, int]], int]]:
+    """A document-level annotation read with up to three closing brackets added at its end (as the shared
+    task's comparator reads it), and how many were added; None when that does not make it readable."""
+    last = max((k for k, line in enumerate(lines) if line.text.strip()), default=None)
+    if last is None:
+        return None
+    for added in range(1, 4):
+        fixed = list(lines)
+        fixed[last] = Line(lines[last].number, lines[last].text + ")" * added)
+        try:
+            variable, relations = parse_document(fixed)
+        except DocumentError:
+            continue
+        return variable, relations, added
+    return None
+
+
+#: a symbol and a role name of an annotation, as :func:`parse_document` reads them
+_SYMBOL = re.compile(r'[^\s()/:"]+')
+_ROLE = re.compile(r'[^\s()/:"]*')
+_S = _SYMBOL.pattern
+_RECOVERED = re.compile(rf"\(\s*(?P<variable>{_S})\s*/\s*sentence\b|:(?P<kind>temporal|modal|coref)\b"
+                        rf"|\(\s*(?P<source>{_S})\s*:(?P<label>{_S})\s+(?P<target>{_S})\s*\)")
+
+
+def recover_document(lines: List[Line]) -> Optional[Tuple[Optional[str], List[Tuple[Relation, int]]]]:
+    """An annotation that :func:`parse_document` refuses, read as the shared task's comparator reads it:
+    every ``(SOURCE :LABEL TARGET)`` wherever it stands (e.g. after a list closed early), of the kind of the
+    last ``:temporal``/``:modal``/``:coref`` before it; None when that finds no relation."""
+    variable: Optional[str] = None
+    kind: Optional[str] = None
+    relations: List[Tuple[Relation, int]] = []
+    for line in lines:
+        text = line.text.split("#", 1)[0] if line.text.lstrip().startswith("#") else line.text
+        for found in _RECOVERED.finditer(text):
+            if found.group("variable") and variable is None:
+                variable = found.group("variable")
+            elif found.group("kind"):
+                kind = found.group("kind")
+            elif found.group("source") and kind is not None:
+                relations.append((Relation(kind, found.group("source"), found.group("label"),
+                                           found.group("target")), line.number))
+    return (variable, relations) if relations else None
+
+
 def label_problem(relation: Relation) -> Optional[str]:
     """Why a relation's kind or label is outside UMR's inventories, or None."""
     labels = LABELS.get(relation.kind)
@@ -159,11 +204,6 @@ def label_problem(relation: Relation) -> Optional[str]:
     if relation.label not in labels:
         return f"':{relation.label}' is not a {relation.kind} relation (known: {', '.join(sorted(labels))})"
     return None
-
-
-#: a symbol and a role name of an annotation, as :func:`parse_document` reads them
-_SYMBOL = re.compile(r'[^\s()/:"]+')
-_ROLE = re.compile(r'[^\s()/:"]*')
 
 
 def unwritable(variable: Optional[str], relations: List[Relation]) -> Optional[str]:

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Dict, Iterator, List, Optional
 
-from mrp.codecs import ReadOptions, implied_framework, infer_format, reader
+from mrp.codecs import ReadOptions, content_format, implied_framework, reader, resolve_format
 from mrp.errors import FormatError, InputError
 from mrp.graph import Graph
 from mrp.io.corpus import Corpus, Repaired
@@ -51,7 +51,7 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
     """
     if os.path.isdir(path) and umr_files(path):
         return _umr_directory(path, options or ReadOptions())
-    fmt = fmt or infer_format(path, "mrp")
+    fmt = resolve_format(path, fmt)
     options = options or ReadOptions()
     implied = implied_framework(fmt)
     if implied is not None and options.framework is None:
@@ -79,6 +79,12 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
     corpus.graphs = graphs if packed is None else packed
     if not corpus.graphs and not corpus.errors:
         raise InputError(f"{name}: holds no graphs (empty, or only blank lines)")
+    if not corpus.graphs:
+        shown = content_format(path)
+        if shown not in (None, fmt) and not (fmt in ("dm", "psd") and shown == "sdp"):
+            raise InputError(f"{name}: read as {fmt}, not one graph could be read, and its content looks "
+                             f"like {shown}: name that format (--format {shown}; for a gold file, "
+                             f"--gold-format {shown}; in Python, format='{shown}')")
     return corpus
 
 
@@ -112,7 +118,10 @@ def _umr_directory(path: str, options: ReadOptions) -> Corpus:
 
 
 def read_text(path: str) -> Dict[str, str]:
-    """A table of input strings from `id<TAB>sentence` lines."""
+    """A table of input strings from `id<TAB>sentence` lines, or from a directory of ``ID.txt`` files (one
+    sentence each, as mtool reads them); a line that is not UTF-8 is a FormatError naming file and line."""
+    if os.path.isdir(path):
+        return _text_directory(path)
     name = display_name(path)
     table: Dict[str, str] = {}
     for line in read_lines(path):
@@ -127,4 +136,21 @@ def read_text(path: str) -> Dict[str, str]:
         table[gid] = text
     if not table:
         raise InputError(f"{name}: holds no text lines")
+    return table
+
+
+def _text_directory(path: str) -> Dict[str, str]:
+    """The ``ID.txt`` files of a directory as a table (each file's text without its last line break)."""
+    table: Dict[str, str] = {}
+    for entry in sorted(os.listdir(path)):
+        if not entry.endswith(".txt"):
+            continue
+        lines = []
+        for line in read_lines(os.path.join(path, entry)):
+            if isinstance(line, FormatError):
+                raise line
+            lines.append(line.text)
+        table[entry[:-4]] = "\n".join(lines).rstrip("\n")
+    if not table:
+        raise InputError(f"{display_name(path)}: holds no ID.txt files")
     return table

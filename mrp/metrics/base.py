@@ -84,9 +84,9 @@ class Run:
                 "steps": sum(result.steps for result in self.results), "cut": summary}
 
     def accounting(self) -> Dict[str, int]:
-        """System graphs not read or scored normally: invalid, unpaired, duplicate and repaired ones."""
-        return {"invalid": len(self.pairing.invalid), "unpaired": len(self.pairing.unpaired),
-                "duplicates": len(self.pairing.duplicates), "repaired": self.pairing.repaired}
+        """The pairing counts (:meth:`mrp.metrics.pairing.Pairing.counts`): gold graphs without a system
+        graph, system graphs without a gold graph, duplicate, invalid and repaired ones."""
+        return self.pairing.counts()
 
 
 @dataclass(frozen=True)

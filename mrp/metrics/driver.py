@@ -285,9 +285,11 @@ def combined(runs: Sequence[Run]) -> Run:
     """One Run of several (batches of one metric, scored with the same options), as if their pairings had
     been scored as one: pairs, results and what was not scored, in order; time from the first start."""
     first = runs[0]
+    pairing = Pairing()
     totals: Dict[Path, List[Any]] = {}
     results: List[PairResult] = []
     for part in runs:
+        pairing.extend(part.pairing)
         for result in part.results:
             add(totals, result.counts)
             results.append(result)

@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import difflib
+import warnings
 from dataclasses import dataclass, field, replace
-from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
-from mrp.errors import FormatError, InputError
+from mrp.errors import FormatError, InputError, MRPWarning
 from mrp.graph import Graph
 from mrp.io.corpus import Corpus
+from mrp.metrics.files import by_file
 from mrp.process.packed import Entry, Packed, entries, live
 
 Key = Tuple[Optional[str], str]
+
+#: the pairing counts every result carries, whatever the metric (JSON keys, in this order)
+COUNTS = ("invalid", "unpaired", "duplicates", "repaired", "missing")
+
+
+class PairingWarning(MRPWarning):
+    """Gold graphs without a system graph, or system graphs without a gold graph, or repeated ones: the
+    figures are over the gold graphs, each missing one scored as an empty graph (one warning a pairing)."""
 
 
 class Pair:
@@ -64,6 +74,50 @@ class Pairing:
     repaired: int = 0
     #: what the user must be told about how the graphs were paired (one line each)
     notes: List[str] = field(default_factory=list)
+    #: gold graphs that no system graph (readable or not) answers: each scored against an empty graph
+    missing: List[Entry] = field(default_factory=list)
+    #: unreadable system graphs whose id is unknown (each may be the one a missing gold graph lacks)
+    unidentified: int = 0
+
+    def counts(self) -> Dict[str, int]:
+        """The pairing counts (:data:`COUNTS`): gold graphs without a system graph (``missing``; less the
+        unreadable system graphs of unknown id, any of which may be the one a gold graph lacks), system
+        graphs without a gold graph (``unpaired``), repeated system ids (``duplicates``), unreadable system
+        graphs (``invalid``, scored as empty) and repaired ones."""
+        missing = max(0, len(self.missing) - self.unidentified)  # an unreadable graph may be a missing one
+        found = {"missing": missing, "unpaired": len(self.unpaired),
+                 "duplicates": len(self.duplicates), "invalid": len(self.invalid), "repaired": self.repaired}
+        return {name: found[name] for name in COUNTS}
+
+    def answered(self) -> int:
+        """The gold graphs that a system graph (readable or not) answers."""
+        return len(self.pairs) - len(self.missing)
+
+    def extend(self, other: Pairing) -> None:
+        """Add another pairing's pairs and counts (a batch of the same run) to this one."""
+        self.pairs.extend(other.pairs)
+        self.unpaired.extend(other.unpaired)
+        self.duplicates.extend(other.duplicates)
+        self.invalid.extend(other.invalid)
+        self.missing.extend(other.missing)
+        self.unidentified += other.unidentified
+        self.repaired += other.repaired
+        self.notes.extend(other.notes)
+
+
+def described(counts: Mapping[str, int], gold: Optional[int] = None) -> Optional[str]:
+    """The pairing counts that need a word, as one phrase (None when every gold graph has its system graph
+    and every system graph its gold graph); ``gold``: the number of gold graphs, for "K of N"."""
+    parts = []
+    if counts.get("missing"):
+        of = f" of {gold}" if gold is not None else ""
+        parts.append(f"{counts['missing']}{of} gold graph(s) without a system graph (each scored against an "
+                     "empty graph)")
+    if counts.get("unpaired"):
+        parts.append(f"{counts['unpaired']} system graph(s) without a gold graph (not scored)")
+    if counts.get("duplicates"):
+        parts.append(f"{counts['duplicates']} system graph(s) repeating an id (not scored)")
+    return "; ".join(parts) or None
 
 
 def key(graph: Entry) -> Key:
@@ -150,8 +204,11 @@ def _by_document(gold: Corpus, system: Corpus, notes: List[str]) -> Corpus:
         return system
 
     def moved(gid: Optional[str]) -> Optional[str]:
-        document, dot, sentence = (gid or "").partition(".")
-        return f"{renamed[document]}{dot}{sentence}" if document in renamed else gid
+        # the longest document name that the id starts with (a file's name before it may hold dots)
+        for document in sorted(renamed, key=len, reverse=True):
+            if (gid or "").startswith(document + "."):
+                return f"{renamed[document]}{(gid or '')[len(document):]}"
+        return gid
 
     graphs = []
     for entry in entries(system.graphs):
@@ -200,7 +257,7 @@ def pair(gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]] = Non
     if positional(gold) and positional(system):
         system = _positions(gold, system, by_position, result.notes)
     else:
-        system = _by_document(gold, system, result.notes)
+        system = _by_document(gold, by_file(gold, system, result.notes), result.notes)
     golds = [g for g in entries(gold.graphs) if keep is None or g.framework in keep]
     gold_keys = {key(g) for g in golds}
     by_key: Dict[Key, Entry] = {}
@@ -218,12 +275,21 @@ def pair(gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]] = Non
         if keep is not None and error.framework is not None and error.framework not in keep:
             continue
         result.invalid.append(error)
+    unreadable = {(error.framework, error.graph_id) for error in result.invalid}
+    # ids a reader gave by position (a file without ids) identify no graph either
+    numbered = positional(system) and not positional(gold)
+    result.unidentified = sum(error.graph_id is None or numbered for error in result.invalid)
     for graph in golds:
         partner = by_key.get(key(graph))
         if partner is None:
             result.pairs.append(Pair(graph, graph.empty_copy(), True))
+            if key(graph) not in unreadable and (None, graph.id) not in unreadable:
+                result.missing.append(graph)
         else:
             result.pairs.append(Pair(graph, partner, _empty(partner)))
+    told = described(result.counts(), len(result.pairs))
+    if told is not None:
+        warnings.warn(f"{system.name}: paired with {gold.name}: {told}", PairingWarning, stacklevel=2)
     return result
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from mrp.metrics.pairing import COUNTS, described
 from mrp.metrics.registry import metric as registered
 from mrp.report.items import reported_paths
 from mrp.report.stats import (
@@ -77,7 +78,7 @@ def leaderboard(metric: str, results: Sequence[Tuple[str, Mapping[str, Any]]], n
         p, r, f = micro(array)
         interval = bootstrap({ranked_path: array}, n, seed, level)[ranked_path]["micro"]
         rows.append({"system": name, "p": p, "r": r, "f": f, "ci": interval,
-                     "macro": {"f": macro(array)[2]}, "n": int(array.shape[0])})
+                     "macro": {"f": macro(array)[2]}, "n": int(array.shape[0]), **_pairing(result)})
     rows.sort(key=lambda row: (-row["f"], row["system"]))
     systems: List[Dict[str, Any]] = []
     for place, row in enumerate(rows, start=1):
@@ -160,7 +161,18 @@ def table(board: Mapping[str, Any]) -> str:
     for comparison in board.get("comparisons", []):
         if "note" in comparison:
             out.append(f"+ {comparison['better']} vs {comparison['worse']}: {comparison['note']}")
+    for entry in board["systems"]:
+        told = described(entry.get("pairing", {}), entry.get("n"))
+        if told is not None:
+            out.append(f"{entry['system']}: {told}")
     return "\n".join(out) + "\n"
+
+
+def _pairing(result: Mapping[str, Any]) -> Dict[str, Any]:
+    """A result's pairing counts (:data:`mrp.metrics.pairing.COUNTS`), as ``{"pairing": {...}}`` ({} when
+    it carries none)."""
+    counts = {name: result[name] for name in COUNTS if isinstance(result.get(name), int)}
+    return {"pairing": counts} if counts else {}
 
 
 def _at(node: Any, path: Sequence[str]) -> Any:
@@ -207,6 +219,9 @@ def summary(metric: str, result: Mapping[str, Any]) -> str:
     for label, value in headlines(metric, result):
         if not label.endswith(" F"):  # a figure of its own (SemBLEU's corpus score), not a row above
             out.append(f"{label}: {_number(value)}")
+    told = described(result, result.get("n") if isinstance(result.get("n"), int) else None)
+    if told is not None:
+        out.append(f"pairing: {told}")
     if "signature" in result:
         out.append(f"signature: {result['signature']}")
     return "\n".join(out) + "\n\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
-from mrp.codecs import ReadOptions, implied_framework, infer_format, reader
+from mrp.codecs import ReadOptions, implied_framework, reader, resolve_format
 from mrp.codecs.mrp import Checked, check
 from mrp.errors import FormatError, InputError
 from mrp.graph import Graph
@@ -155,7 +155,7 @@ def validate_file(path: str, fmt: Optional[str] = None, framework: Optional[str]
     """
     name = display_name(path)
     try:
-        fmt = fmt or infer_format(path, "mrp")
+        fmt = resolve_format(path, fmt)
         if fmt == "umr":
             from mrp.validation.umr.reading import validate_umr
 
