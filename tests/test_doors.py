@@ -74,7 +74,8 @@ def test_fingerprint_covers_every_field_but_the_line() -> None:
     samples = {"id": "x", "framework": "eds", "flavor": 0, "input": "y", "language": "cs", "time": "t",
                "source": "s", "provenance": "p", "targets": ["t"], "version": 1.1, "tops": [], "nodes": [],
                "edges": [], "variables": {0: "q"}, "layout": {}, "breaks": {}, "repairs": ["r"],
-               "document": Placement("d", 1)}
+               "document": Placement("d", 1), "written": ("# ::id x", "(w / want-01)", "digest"),
+               "assigned_id": "7"}
     for name in [f.name for f in fields(graph) if f.name not in PLACE_FIELDS]:
         changed = samples[name]  # a new field needs a sample here: then the test shows it is covered
         assert fingerprint(replace(graph, **{name: changed})) != fingerprint(graph), name

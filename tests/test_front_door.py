@@ -19,7 +19,7 @@ import mrp
 from mrp.api.keywords import CLI_ONLY, keywords
 from mrp.errors import InputError, MRPError
 
-from conftest import run_cli, shared_file, timeless
+from conftest import ROOT, run_cli, shared_file, timeless
 
 GOLD = '# ::id a\n(w / want-01 :ARG0 (b / boy :wiki "Boy") :ARG1 (g / go-02 :ARG0 b))'
 SYSTEM = '# ::id a\n(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))'
@@ -63,7 +63,8 @@ def test_every_metric_parameter_is_a_keyword_of_score_scorer_and_their_help() ->
 
 #: a value other than the default for each parameter that is neither a switch nor one of a few words
 SAMPLES: Dict[str, Any] = {"aspect_depth": None, "sembleu_weights": (0.5, 0.5), "umatch_only": "concept",
-                           "umatch_except": "concept"}
+                           "umatch_except": "concept", "wlk_iterations": 3,
+                           "rematch_frames": str(ROOT / "tests" / "data" / "rematch" / "frames.json")}
 
 
 def test_every_parameter_given_another_value_is_in_the_signature() -> None:

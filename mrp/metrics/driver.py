@@ -271,13 +271,9 @@ def run(metric: Metric, pairing: Pairing, options: Optional[Options] = None) -> 
 def joined(pairings: Sequence[Pairing]) -> Pairing:
     """One Pairing of several (batches), as if they had been paired as one: pairs and what was not scored,
     in order."""
-    out = Pairing(repaired=sum(part.repaired for part in pairings))
+    out = Pairing()
     for part in pairings:
-        out.pairs.extend(part.pairs)
-        out.unpaired.extend(part.unpaired)
-        out.duplicates.extend(part.duplicates)
-        out.invalid.extend(part.invalid)
-        out.notes.extend(part.notes)
+        out.extend(part)
     return out
 
 
@@ -285,11 +281,9 @@ def combined(runs: Sequence[Run]) -> Run:
     """One Run of several (batches of one metric, scored with the same options), as if their pairings had
     been scored as one: pairs, results and what was not scored, in order; time from the first start."""
     first = runs[0]
-    pairing = Pairing()
     totals: Dict[Path, List[Any]] = {}
     results: List[PairResult] = []
     for part in runs:
-        pairing.extend(part.pairing)
         for result in part.results:
             add(totals, result.counts)
             results.append(result)
