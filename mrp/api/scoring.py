@@ -12,7 +12,7 @@ from mrp.errors import ScoreError
 from mrp.io.corpus import Corpus
 from mrp.io.load import collector_paused
 from mrp.metrics import driver
-from mrp.metrics.options import DEFAULT_TIMEOUT, Execution, Options
+from mrp.metrics.options import DEFAULT_TIMEOUT, Execution, Options, checked
 from mrp.metrics.pairing import Pairing, duplicate_errors, key, pair
 from mrp.metrics.registry import canonical, module_of
 from mrp.metrics.registry import metric as registered
@@ -80,20 +80,20 @@ def _planned(metric: str, arguments: Dict[str, Any]) -> _Plan:
     name = canonical(metric)
     std = parse(arguments.get("standardize", "none"))
     values = {option: arguments[option] for option in _OPTIONS if option in arguments}
-    values.setdefault("timeout", DEFAULT_TIMEOUT)
-    if values["timeout"] == 0:
-        values["timeout"] = None
-    jobs = values.pop("jobs", 1)
+    values["timeout"] = checked("timeout", values.get("timeout", DEFAULT_TIMEOUT))
+    values["limit"] = checked("limit", values.get("limit"))
+    jobs = checked("jobs", values.pop("jobs", 1))
     progress = arguments.get("progress")
     if progress is True:
         from mrp.report.progress import Line
 
         progress = Line("mrp", "gold", show=True)
-    run = Execution(jobs=driver.AUTO if jobs == "auto" else jobs, progress=progress or None)
+    run = Execution(jobs=jobs, progress=progress or None)
     options = Options(trace=True, mip=arguments.get("mip", True), standardization=std.name(),
                       no_wiki=bool(arguments.get("no_wiki")), strict=bool(arguments.get("strict")), run=run,
                       **values)
-    statistics = Statistics(arguments.get("bootstrap"), arguments.get("seed", 0))
+    statistics = Statistics(checked("bootstrap", arguments.get("bootstrap")),
+                            checked("seed", arguments.get("seed", 0)))
     return _Plan(name, options, statistics, std, arguments.get("triples"),
                  (arguments.get("gold_format", arguments.get("format")), arguments.get("format")),
                  {option: arguments[option] for option in _READING if option in arguments})

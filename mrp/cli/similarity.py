@@ -9,6 +9,7 @@ import time
 from typing import Any, Dict, List, Optional
 
 from mrp.cli.common import fail, input_format, new_parser, reader_messages, refuse_overwrite, run
+from mrp.metrics.options import checked
 
 PROGRAM = "mrp-similarity"
 
@@ -60,16 +61,12 @@ def pair_arguments(p: Any) -> None:
 
 
 def jobs_of(value: str) -> Any:
-    """--jobs: a number of at least 1, or auto."""
-    if value == "auto":
-        return "auto"
+    """--jobs: a number of at least 1, or "auto"."""
     try:
-        jobs = int(value)
+        number: Any = int(value)
     except ValueError:
-        fail(PROGRAM, f"--jobs: expected a number or auto, not {value!r}")
-    if jobs < 1:
-        fail(PROGRAM, "--jobs: at least 1")
-    return jobs
+        number = value
+    return "auto" if checked("jobs", number, flag=True) == 0 else number
 
 
 class Teller:
@@ -114,9 +111,9 @@ def scoring_options(args: Any) -> Dict[str, Any]:
     options: Dict[str, Any] = {"format": args.format, "mip": not args.no_mip, "no_wiki": args.no_wiki,
                                "smatch_compat": args.smatch_compat}
     if args.timeout is not None:
-        options["timeout"] = args.timeout
+        options["timeout"] = checked("timeout", args.timeout, flag=True)
     if args.limit is not None:
-        options["limit"] = args.limit
+        options["limit"] = checked("limit", args.limit, flag=True)
     return options
 
 
@@ -126,10 +123,8 @@ def main_body(argv: List[str]) -> int:
     refuse_overwrite(PROGRAM, [args.output], [args.file, args.other])
     if args.resume and not args.checkpoint:
         fail(PROGRAM, "--resume needs --checkpoint DIR")
-    if args.top_k is not None and args.top_k < 1:
-        fail(PROGRAM, "--top-k: at least 1")
-    if args.block_size is not None and args.block_size < 1:
-        fail(PROGRAM, "--block-size: at least 1")
+    for name in ("top_k", "block_size"):
+        setattr(args, name, checked(name, getattr(args, name), flag=True))
     reader_messages(PROGRAM, args.quiet)
     args.format = input_format(args.file, args.format, "--format")
     if args.other:

@@ -12,6 +12,10 @@ if TYPE_CHECKING:  # numpy is not imported to start a pair's clock
     import numpy as np
 
 
+#: the longest single wait (a deadline years away, or infinite, must not overflow the lock's timeout)
+_LONGEST = 86400.0
+
+
 class Watchdog:
     """Sets ``stop[0] = 1`` when an armed deadline passes; one thread serves every pair in turn.
 
@@ -54,7 +58,7 @@ class Watchdog:
                 left = self._deadline - time.monotonic()
                 if left > 0:
                     self._wakes = self._deadline
-                    self._condition.wait(left)
+                    self._condition.wait(min(left, _LONGEST))  # a far deadline: wake and wait again
                     self._wakes = None
                     continue
                 if self._stop is not None:
