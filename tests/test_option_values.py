@@ -12,11 +12,12 @@ from typing import Any, Dict, List
 
 import numpy as np
 import pytest
-from conftest import run_cli
 
 import mrp
 from mrp.errors import MRPError, OptionError
 from mrp.metrics.options import checked
+
+from conftest import run_cli
 
 GOLD = """# ::id 1
 (w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))
@@ -163,9 +164,9 @@ def test_score_inf(files: Dict[str, str]) -> None:
     assert documents[0]["f"] == documents[1]["f"]
 
 
-@pytest.mark.parametrize("args, option", [(["--timeout", "-1"], "--timeout"), (["--timeout", "nan"], "--timeout"),
-                                          (["--limit", "-3"], "--limit"), (["--jobs", "-1"], "--jobs"),
-                                          (["--top-k", "0"], "--top-k"), (["--block-size", "0"], "--block-size")])
+@pytest.mark.parametrize("args, option", [
+    (["--timeout", "-1"], "--timeout"), (["--timeout", "nan"], "--timeout"), (["--limit", "-3"], "--limit"),
+    (["--jobs", "-1"], "--jobs"), (["--top-k", "0"], "--top-k"), (["--block-size", "0"], "--block-size")])
 def test_similarity_command_refuses(files: Dict[str, str], args: List[str], option: str) -> None:
     output = str(Path(files["dir"]) / "m.npz")
     _refused("similarity", ["--metric", "smatch", *args, files["gold"], "--output", output], option)
