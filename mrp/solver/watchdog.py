@@ -6,9 +6,11 @@ from __future__ import annotations
 import os
 import threading
 import time
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
 
 if TYPE_CHECKING:  # numpy is not imported to start a pair's clock
+    from concurrent.futures import ThreadPoolExecutor
+
     import numpy as np
 
 
@@ -95,3 +97,33 @@ def left(timeout: Optional[float]) -> Optional[float]:
         return None
     started = getattr(_PAIR, "started", None)
     return timeout if started is None else max(0.0, timeout - (time.monotonic() - started))
+
+
+_EXECUTOR: Optional[ThreadPoolExecutor] = None
+_EXECUTOR_PID = -1
+
+
+def interruptible(solve: Callable[..., Any], arguments: Tuple[Any, ...], stop: np.ndarray) -> Any:
+    """Run the compiled search in a helper thread so that Ctrl-C in the main thread stops it at once.
+
+    Args:
+        solve: the function to run.
+        arguments: its arguments.
+        stop: the pair's stop flag, set when the main thread is interrupted.
+
+    Returns:
+        What ``solve`` returns.
+    """
+    global _EXECUTOR, _EXECUTOR_PID
+    from concurrent.futures import ThreadPoolExecutor
+
+    if _EXECUTOR is None or _EXECUTOR_PID != os.getpid():  # a forked worker needs its own thread
+        _EXECUTOR = ThreadPoolExecutor(1, thread_name_prefix="mrp-solver")
+        _EXECUTOR_PID = os.getpid()
+    future = _EXECUTOR.submit(solve, *arguments)
+    try:
+        return future.result()
+    except KeyboardInterrupt:
+        stop[0] = 1
+        future.result()
+        raise
