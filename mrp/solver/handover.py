@@ -83,9 +83,9 @@ def document(problem: Problem, limit: int, lap_size: int, deadline: Optional[flo
                 bound = min(bound, proof.bound)
             if best >= bound or stop[0]:
                 return Settled(best, max(best, bound), 0, best >= bound, pi, True)
-    elif mip.installed() and left is not None and cap is not None and cap > RELAXATION_LEAST:
+    elif mip.installed() and cap is not None and cap > RELAXATION_LEAST:
         # too large for the program in the pair's cap (k = 64): the bound of its relaxation instead
-        relaxed = relaxation.bound(program, pi, left - mip.GRACE, stop)
+        relaxed = relaxation.bound(program, pi, None if left is None else left - mip.GRACE, stop)
         if relaxed is not None:
             used, bound = True, min(bound, max(best, relaxed))
             if best >= bound or stop[0]:
