@@ -30,6 +30,20 @@ def _numbers(solution: Solution) -> Tuple[Any, ...]:
             solution.mip)
 
 
+def _watched(monkeypatch: pytest.MonkeyPatch) -> List[Tuple[Any, Any]]:
+    """The (seconds, nodes) of every program proved from now on."""
+    calls: List[Tuple[Any, Any]] = []
+    proved = mip.prove
+
+    def watched(problem: Any, mapping: Any, seconds: Any, stop: Any, banned: Any = None,
+                nodes: Any = None) -> Any:
+        calls.append((seconds, nodes))
+        return proved(problem, mapping, seconds, stop, banned, nodes)
+
+    monkeypatch.setattr(mip, "prove", watched)
+    return calls
+
+
 @pytest.fixture(scope="module")
 def hard() -> Any:
     """A merged coli document (8 sentences) the search does not close in 1000 steps (test_mip)."""
@@ -55,15 +69,7 @@ def test_the_program_gets_the_steps_the_limit_leaves_as_nodes(hard: Any,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """HiGHS is given no time limit without --timeout, and the steps left (limit - search steps) as its
     node budget."""
-    calls: List[Tuple[Any, Any]] = []
-    proved = mip.prove
-
-    def watched(problem: Any, mapping: Any, seconds: Any, stop: Any, banned: Any = None,
-                nodes: Any = None) -> Any:
-        calls.append((seconds, nodes))
-        return proved(problem, mapping, seconds, stop, banned, nodes)
-
-    monkeypatch.setattr(mip, "prove", watched)
+    calls = _watched(monkeypatch)
     solution = solve_problem(hard, limit=LIMIT)
     assert calls == [(None, LIMIT - mrp_pair.handover_steps(hard))]
     assert solution.mip and solution.value <= solution.bound
@@ -103,15 +109,7 @@ def test_a_document_program_gets_the_limit_as_nodes(monkeypatch: pytest.MonkeyPa
     from mrp.solver import handover
 
     problem = document(8, 152)
-    calls: List[Tuple[Any, Any]] = []
-    proved = mip.prove
-
-    def watched(problem: Any, mapping: Any, seconds: Any, stop: Any, banned: Any = None,
-                nodes: Any = None) -> Any:
-        calls.append((seconds, nodes))
-        return proved(problem, mapping, seconds, stop, banned, nodes)
-
-    monkeypatch.setattr(mip, "prove", watched)
+    calls = _watched(monkeypatch)
     seed = np.full(problem.U.shape[0], -1, np.int64)
     stop = np.zeros(1, np.int64)
     settled = handover.document(problem, LIMIT, mrp_pair.LAP_SIZE, None, stop, seed, None)

@@ -105,8 +105,7 @@ class Proof(NamedTuple):
     finished: bool
     #: what became of a HiGHS process that died on its own (killed from outside, out of memory), else None
     died: Optional[str] = None
-    #: True when HiGHS stopped at its time limit (a wall-clock stop: the pair's timeout), False when it
-    #: finished or stopped at its node budget (work: the same on any machine)
+    #: True when HiGHS stopped at its time limit (the clock), not when done or at its node budget (work)
     timed: bool = False
 
 
@@ -240,9 +239,8 @@ def highs_lp(model: _Model, integral: bool) -> Any:
 
 def _run(model: _Model, n: int, seconds: Optional[float], stop: Optional[np.ndarray],
          nodes: Optional[int] = None) -> Tuple[Optional[np.ndarray], float, bool, bool]:
-    """HiGHS on the program, within ``seconds`` (wall clock, the pair's timeout; None: none) and ``nodes``
-    branch-and-bound nodes (work, the same on any machine and load; None: none): its map (None when it has
-    none), its dual bound, whether it finished, and whether it stopped at its time limit."""
+    """HiGHS on the program within ``seconds`` (the clock) and ``nodes`` (work; None: no cap): its map (None
+    when it has none), its dual bound, whether it finished, and whether it stopped at its time limit."""
     highspy = _HIGHSPY
     X = model.xi.shape[0]
     lp = highs_lp(model, True)
@@ -345,10 +343,8 @@ def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float], stop:
     ``nodes`` branch-and-bound nodes (None: no limit).
 
     ``banned``: pairs that no map better than ``mapping`` uses (reduced-cost fixing), left out of the
-    program (:func:`without`); its bound is then a bound of the Problem all the same.  ``nodes`` is the
-    deterministic budget (``--limit``: a node counts as a search step): with one thread and a fixed seed,
-    HiGHS does the same work and gives the same answer on any machine under any load, where its time limit
-    (``seconds``, the pair's ``--timeout``) does not; :attr:`Proof.timed` tells which one stopped it.
+    program (:func:`without`).  ``nodes`` is work (``--limit``): with one thread and a fixed seed the same
+    answer on any machine; ``seconds`` is the clock (``--timeout``); :attr:`Proof.timed` says which stopped.
 
     Where processes can fork, HiGHS runs in a child process that is killed when
     ``stop[0]`` is set or ``seconds`` (plus GRACE) have passed; else in this
