@@ -148,7 +148,7 @@ def parser(metrics: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
                    help="search steps per pair at most (default 5000000); a pair stopped by it is "
                         "reported inexact with an upper bound, e.g. --limit 100000")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                   help=f"seconds per pair at most (default {DEFAULT_TIMEOUT:g}; 0: no cap); a pair "
+                   help=f"seconds per pair at most (default {DEFAULT_TIMEOUT:g}; 0 or inf: no cap); a pair "
                         "stopped by it keeps its best correspondence and an upper bound, counted under "
                         "\"cut\", e.g. --timeout 10")
     p.add_argument("--no-mip", action="store_true",

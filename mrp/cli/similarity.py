@@ -52,7 +52,7 @@ def pair_arguments(p: Any) -> None:
     """The options of how each pair is scored and the run told (mrp-similarity and mrp-ensemble)."""
     p.add_argument("--block-size", type=int, metavar="B", help="pairs per block (default 2000)")
     p.add_argument("--timeout", type=float, metavar="S",
-                   help="seconds per pair at most (default 60; 0: none)")
+                   help="seconds per pair at most (default 60; 0 or inf: none)")
     p.add_argument("--limit", type=int, metavar="N", help="search steps per pair at most")
     p.add_argument("--smatch-compat", action="store_true", help="the original SMATCH tool's counts")
     p.add_argument("--no-mip", action="store_true", help="no hand-over of hard pairs to HiGHS")
