@@ -362,7 +362,7 @@ def big_pairs_suite(directory: Path, env: Dict[str, str]) -> Dict[str, Any]:
         everything, bound = result["all"], result["bound"]
         cut = result.get("cut", {})
         row[f"{nodes:,}: wall s"] = wall
-        row[f"{nodes:,}: pair s (its clock)"] = result.get("time")
+        row[f"{nodes:,}: run s (the result's time)"] = result.get("time")
         row[f"{nodes:,}: peak RSS MB"] = f"{rss:.0f} ({rss / (nodes / 1000):.1f} per 1,000 nodes)"
         row[f"{nodes:,}: c found / planted"] = (f"{everything['c']} / {planted} "
                                                 f"({everything['c'] / planted:.1%}), bound {bound['c']}")
