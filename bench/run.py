@@ -82,7 +82,12 @@ def headline(result: Dict[str, Any]) -> float:
 SYNTHETIC = {
     "2000-node pair": "one pair of {:,}-node unanchored EDS graphs, 20 node and 5 edge labels",
     "synthetic 100k": "{:,} generated graphs of 5-40 nodes, dm/psd/eds/ucca/amr",
+    "big pairs": "pairs of 20,000- and 100,000-node unanchored EDS graphs (the 2000-node pair's generator) "
+                 "at --timeout 5",
 }
+#: The big pairs' sizes (nodes per graph) and their per-pair time limit, seconds.
+BIG_NODES = (20_000, 100_000)
+BIG_TIMEOUT = 5
 #: Per-pair time limit of the 2000-node pair, seconds.
 PAIR_TIMEOUT = 20
 #: The --jobs 1 run of the 100k corpus is stopped, and left out of the table, when it takes longer (s).
@@ -347,6 +352,31 @@ def big_pair_suite(directory: Path, env: Dict[str, str], nodes: int) -> Dict[str
     return row
 
 
+def big_pairs_suite(directory: Path, env: Dict[str, str]) -> Dict[str, Any]:
+    """The big pairs: wall time (the whole process: reading included), peak RSS, and the tuples found
+    against the planted correspondence, at --timeout BIG_TIMEOUT."""
+    started = time.perf_counter()
+    row: Dict[str, Any] = {"suite": "big pairs", "what": SYNTHETIC["big pairs"]}
+    for nodes in BIG_NODES:
+        folder = directory / f"big-{nodes}"
+        files = synthetic.big_pair(folder, nodes=nodes)
+        wall, rss, result = measured(["--timeout", str(BIG_TIMEOUT), "--gold", str(files[0]), str(files[1])],
+                                     env)
+        planted = json.loads((folder / "big.planted.json").read_text())["c"]
+        everything, bound = result["all"], result["bound"]
+        cut = result.get("cut", {})
+        row[f"{nodes:,}: wall s"] = wall
+        row[f"{nodes:,}: run s (the result's time)"] = result.get("time")
+        row[f"{nodes:,}: peak RSS MB"] = f"{rss:.0f} ({rss / (nodes / 1000):.1f} per 1,000 nodes)"
+        row[f"{nodes:,}: c found / planted"] = (f"{everything['c']} / {planted} "
+                                                f"({everything['c'] / planted:.1%}), bound {bound['c']}")
+        row[f"{nodes:,}: F"] = f"{everything['f']:.4f} .. {bound['f']:.4f}"
+        row[f"{nodes:,}: cut"] = f"limit {cut.get('limit', 0)}, timeout {cut.get('timeout', 0)}"
+    row["suite took s"] = time.perf_counter() - started
+    print(json.dumps(row), file=sys.stderr)
+    return row
+
+
 def corpus_suite(directory: Path, env: Dict[str, str], graphs: int) -> Dict[str, Any]:
     """The 100k corpus: one warm run with --jobs os.cpu_count(), and one with --jobs 1 if not too long."""
     started = time.perf_counter()
@@ -405,6 +435,9 @@ def synthetic_suites(names: List[str], nodes: int = 2000, graphs: int = 100_000)
             print_rows(rows[-1:])
         if "synthetic 100k" in names:
             rows.append(corpus_suite(Path(tmp), env, graphs))
+            print_rows(rows[-1:])
+        if "big pairs" in names:
+            rows.append(big_pairs_suite(Path(tmp), env))
             print_rows(rows[-1:])
     return rows
 

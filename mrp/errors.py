@@ -77,3 +77,8 @@ class InputError(MRPError):
 
 class ScoreError(MRPError):
     """A scoring run that cannot go on (for example an invalid gold file)."""
+
+
+class OptionError(MRPError, ValueError):
+    """An option's value that cannot be used (a negative or NaN timeout, a limit that is not a whole
+    number): the library raises it before anything is read, and the CLI prints it as one line."""

@@ -15,7 +15,7 @@ from mrp.allpairs.matrix import DEFAULT_BLOCK
 from mrp.allpairs.work import Work, check, symmetric
 from mrp.api.inputs import Graphs, corpus_of, read_options
 from mrp.api.scoring import _penman, _plan, _standardized, score
-from mrp.api.similarity import RUNNING, engine_of
+from mrp.api.similarity import engine_of, running_options
 from mrp.errors import InputError
 from mrp.graph import Graph
 from mrp.io.corpus import Corpus
@@ -78,7 +78,7 @@ def ensemble(systems: Sequence[Graphs], metric: str = "smatch", gold: Optional[G
     highest, a tie going to the lowest system index.  With ``gold``, the selection and each system are
     scored against it with :func:`mrp.score` (the same options).  Running options as :func:`mrp.similarity`
     (``jobs``, ``client``, ``scheduler``, ``block_size``, ``progress``); the rest are mrp.score's."""
-    running = {key: options.pop(key) for key in RUNNING if key in options}
+    running = running_options(options)
     start = time.time()
     if len(systems) < 2:
         raise InputError("ensemble selection needs at least two systems")

@@ -16,6 +16,7 @@ from mrp.io.load import collector_paused
 from mrp.metrics import driver
 from mrp.metrics.base import parameter_values
 from mrp.metrics.options import DEFAULT_TIMEOUT, Execution, Options
+from mrp.metrics.options import checked as valid
 from mrp.metrics.pairing import Pairing, duplicate_errors, pair
 from mrp.metrics.registry import canonical
 from mrp.metrics.registry import metric as registered
@@ -85,19 +86,21 @@ def _planned(metric: str, arguments: Dict[str, Any], function: str) -> _Plan:
         raise ScoreError(f"explain: {name} aligns no nodes to show")
     std = parse(arguments.get("standardize", "none"))
     values = {option: value for option, value in arguments.items() if table[option].metric is not None}
-    timeout = arguments.get("timeout", DEFAULT_TIMEOUT)
-    jobs = arguments.get("jobs", 1)
+    timeout = valid("timeout", arguments.get("timeout", DEFAULT_TIMEOUT))
+    limit = valid("limit", arguments.get("limit"))
+    jobs = valid("jobs", arguments.get("jobs", 1))
     progress = arguments.get("progress")
     if progress is True:
         from mrp.report.progress import Line
 
         progress = Line("mrp", "gold", show=True)
-    run = Execution(jobs=driver.AUTO if jobs == "auto" else jobs, progress=progress or None)
-    options = Options(limit=arguments.get("limit"), timeout=timeout or None, trace=True,
+    run = Execution(jobs=jobs, progress=progress or None)
+    options = Options(limit=limit, timeout=timeout, trace=True,
                       mip=arguments.get("mip", True), errors=bool(arguments.get("errors")),
                       standardization=std.name(), no_wiki=bool(arguments.get("no_wiki")),
                       strict=bool(arguments.get("strict")), run=run, **parameter_values(values))
-    statistics = Statistics(arguments.get("bootstrap"), arguments.get("seed", 0))
+    statistics = Statistics(valid("bootstrap", arguments.get("bootstrap")),
+                            valid("seed", arguments.get("seed", 0)))
     return _Plan(name, options, statistics, std, arguments.get("triples"),
                  (arguments.get("gold_format", arguments.get("format")), arguments.get("format")),
                  {option: arguments[option] for option in READING if option in arguments},

@@ -22,10 +22,11 @@ from mrp.api.scoring import _penman, _plan, _standardized
 from mrp.errors import InputError
 from mrp.io.corpus import Corpus
 from mrp.metrics import driver
+from mrp.metrics.options import checked
 from mrp.process.packed import entries
 from mrp.process.worker import cpu_seconds
 
-__all__ = ["Similarity", "prepared", "similarity", "engine_of"]
+__all__ = ["Similarity", "prepared", "similarity", "engine_of", "running_options"]
 
 #: the keyword arguments of :func:`similarity` that say how it runs (the rest are mrp.score's)
 RUNNING = ("top_k", "jobs", "block_size", "client", "scheduler", "checkpoint", "resume", "progress")
@@ -170,10 +171,25 @@ def manifest(work: Work, block_size: int, mode: str) -> Dict[str, Any]:
             "once": work.once, "block_size": block_size}
 
 
+def running_options(options: Dict[str, Any]) -> Dict[str, Any]:
+    """The running options (:data:`RUNNING`) taken out of ``options``, their numbers checked.
+
+    Args:
+        options: the keyword arguments of :func:`similarity` or :func:`mrp.ensemble` (changed in place).
+
+    Returns:
+        The running options, ``jobs`` as a number (0: auto).
+    """
+    running = {key: options.pop(key) for key in RUNNING if key in options}
+    for name in ("top_k", "block_size", "jobs"):
+        if name in running:
+            running[name] = checked(name, running[name])
+    return running
+
+
 def engine_of(work: Work, running: Dict[str, Any], mode: str) -> Tuple[Engine, Any]:
     """The engine the running options ask for, and a client to close afterwards (or None)."""
-    jobs = running.get("jobs", 1)
-    jobs = driver.AUTO if jobs in ("auto", 0) else int(jobs)
+    jobs = running.get("jobs", 1)  # checked by running_options
     if jobs == driver.AUTO:
         from mrp.process.forked import available_cpus
 
@@ -212,7 +228,7 @@ def similarity(graphs: Graphs, other: Optional[Graphs] = None, metric: str = "sm
     Every other keyword is :func:`mrp.score`'s (``format``, ``timeout``, ``smatch_compat``, ...).
     The numbers do not depend on the engine, the block size or the number of workers.
     """
-    running = {key: options.pop(key) for key in RUNNING if key in options}
+    running = running_options(options)
     start, cpu = time.time(), cpu_seconds()
     work, first, second = prepared(graphs, other, metric, options)
     block_size = int(running.get("block_size") or DEFAULT_BLOCK)

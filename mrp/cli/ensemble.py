@@ -9,6 +9,7 @@ from typing import Any, List, Optional
 from mrp.cli.common import fail, input_format, new_parser, reader_messages, refuse_overwrite, run
 from mrp.cli.similarity import Teller, jobs_of, pair_arguments, scoring_options
 from mrp.io.write import write_text
+from mrp.metrics.options import checked
 
 PROGRAM = "mrp-ensemble"
 
@@ -51,8 +52,7 @@ def main_body(argv: List[str]) -> int:
     if len(args.systems) < 2:
         fail(PROGRAM, "give at least two system files")
     refuse_overwrite(PROGRAM, [args.output, args.report], [*args.systems, args.gold])
-    if args.block_size is not None and args.block_size < 1:
-        fail(PROGRAM, "--block-size: at least 1")
+    args.block_size = checked("block_size", args.block_size, flag=True)
     reader_messages(PROGRAM, args.quiet)
     first = input_format(args.systems[0], args.format, "--format")  # the selection is written in it
     for path in [*args.systems[1:], *([args.gold] if args.gold else [])]:

@@ -34,7 +34,7 @@ from mrp.cli.mtool_layout import layout, render
 from mrp.codecs import ReadOptions, WriteOptions, writer
 from mrp.io.load import Corpus, read_corpus, read_text
 from mrp.io.write import output, write_text
-from mrp.metrics.options import Execution, Options
+from mrp.metrics.options import Execution, Options, checked
 from mrp.metrics.pairing import Pairing
 from mrp.metrics.registry import evaluate
 from mrp.report.progress import Line, terminal
@@ -166,8 +166,7 @@ def _check(args: argparse.Namespace) -> List[str]:
                       "normalizations, and mrp does not write normalized graphs; drop --normalize")
     if args.cores < 0:
         fail(PROGRAM, "--cores must not be negative")
-    if args.timeout < 0:
-        fail(PROGRAM, "--timeout must be a number of seconds (0: no cap)")
+    args.timeout = checked("timeout", args.timeout, flag=True)
     refuse_overwrite(PROGRAM, [args.output, args.errors],
                      [args.input, args.gold, args.text, args.select_filter])
     if not args.score:
@@ -234,8 +233,10 @@ def _score(args: argparse.Namespace, metrics: List[str], pairing: Pairing, out: 
         out.flush()
         cut = result.get("cut", {})
         if isinstance(cut, dict) and cut.get("n") and not args.quiet:
-            warn(PROGRAM, f"{metric}: {cut['n']} pair(s) not proved optimal (stopped by --timeout "
-                          f"{args.timeout:g} s or failing); mrp-score reports their bounds under \"cut\"")
+            stopped = "failing" if args.timeout is None else f"stopped by --timeout {args.timeout:g} s or " \
+                                                             "failing"
+            warn(PROGRAM, f"{metric}: {cut['n']} pair(s) not proved optimal ({stopped}); mrp-score reports "
+                          "their bounds under \"cut\"")
         if details and metric in ("mrp", "smatch") and not errors:
             # as mtool, no entry for a gold graph without a system graph
             errors = {framework: {gid: entry for gid, entry in table.items() if (framework, gid) not in null}

@@ -13,9 +13,9 @@ from mrp.cli.common import (
     new_parser,
     refuse_overwrite,
 )
-from mrp.errors import MRPError
+from mrp.errors import MRPError, OptionError
 from mrp.metrics.driver import AUTO, AUTO_MAX
-from mrp.metrics.options import DEFAULT_TIMEOUT
+from mrp.metrics.options import DEFAULT_TIMEOUT, checked
 from mrp.metrics.registry import names
 
 PROGRAM = "mrp-score"
@@ -151,7 +151,7 @@ def parser(metrics: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
                    help="search steps per pair at most (default 5000000); a pair stopped by it is "
                         "reported inexact with an upper bound, e.g. --limit 100000")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                   help=f"seconds per pair at most (default {DEFAULT_TIMEOUT:g}; 0: no cap); a pair "
+                   help=f"seconds per pair at most (default {DEFAULT_TIMEOUT:g}; 0 or inf: no cap); a pair "
                         "stopped by it keeps its best correspondence and an upper bound, counted under "
                         "\"cut\", e.g. --timeout 10")
     p.add_argument("--no-mip", action="store_true",
@@ -189,24 +189,19 @@ def parser(metrics: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
 
 
 def _jobs(text: str) -> int:
-    if text.strip().lower() == "auto":
-        return AUTO
     try:
-        jobs = int(text)
+        number: object = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of processes or 'auto': '{text}'") from None
-    if jobs < 1:
-        raise argparse.ArgumentTypeError("must be at least 1 (or auto)")
-    return jobs
+        number = text
+    try:
+        return int(checked("jobs", number))
+    except OptionError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def check(args: argparse.Namespace) -> None:
-    if args.limit is not None and args.limit < 0:
-        fail(PROGRAM, "--limit must not be negative")
-    if args.timeout is not None and not args.timeout >= 0:
-        fail(PROGRAM, "--timeout must be a number of seconds (0: no cap)")
-    if args.bootstrap is not None and args.bootstrap < 1:
-        fail(PROGRAM, "--bootstrap needs at least 1 resample")
+    for name in ("limit", "timeout", "bootstrap", "seed"):
+        setattr(args, name, checked(name, getattr(args, name), flag=True))
     if args.errors == "-":
         fail(PROGRAM, "--errors -: standard output carries the report; name a file, e.g. "
                       "--errors errors.json")

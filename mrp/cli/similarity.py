@@ -10,6 +10,7 @@ from typing import Any, Dict, List, Optional
 
 from mrp.cli.common import fail, input_format, new_parser, reader_messages, refuse_overwrite, run
 from mrp.cli.score_args import add_metric_options
+from mrp.metrics.options import checked
 
 PROGRAM = "mrp-similarity"
 
@@ -58,7 +59,7 @@ def pair_arguments(p: Any) -> None:
     """The options of how each pair is scored and the run told (mrp-similarity and mrp-ensemble)."""
     p.add_argument("--block-size", type=int, metavar="B", help="pairs per block (default 2000)")
     p.add_argument("--timeout", type=float, metavar="S",
-                   help="seconds per pair at most (default 60; 0: none)")
+                   help="seconds per pair at most (default 60; 0 or inf: none)")
     p.add_argument("--limit", type=int, metavar="N", help="search steps per pair at most")
     p.add_argument("--smatch-compat", action="store_true", help="the original SMATCH tool's counts")
     p.add_argument("--no-mip", action="store_true", help="no hand-over of hard pairs to HiGHS")
@@ -72,16 +73,12 @@ OWN_OPTIONS = ("rematch", "wlk")
 
 
 def jobs_of(value: str) -> Any:
-    """--jobs: a number of at least 1, or auto."""
-    if value == "auto":
-        return "auto"
+    """--jobs: a number of at least 1, or "auto"."""
     try:
-        jobs = int(value)
+        number: Any = int(value)
     except ValueError:
-        fail(PROGRAM, f"--jobs: expected a number or auto, not {value!r}")
-    if jobs < 1:
-        fail(PROGRAM, "--jobs: at least 1")
-    return jobs
+        number = value
+    return "auto" if checked("jobs", number, flag=True) == 0 else number
 
 
 class Teller:
@@ -131,9 +128,9 @@ def scoring_options(args: Any) -> Dict[str, Any]:
             fail(PROGRAM, f"--smatch-compat is no option of --metric {args.metric}")
         options["smatch_compat"] = True
     if args.timeout is not None:
-        options["timeout"] = args.timeout
+        options["timeout"] = checked("timeout", args.timeout, flag=True)
     if args.limit is not None:
-        options["limit"] = args.limit
+        options["limit"] = checked("limit", args.limit, flag=True)
     for name in OWN_OPTIONS:
         for parameter in metric(name).parameters:
             value = getattr(args, parameter.field, None)
@@ -154,10 +151,8 @@ def main_body(argv: List[str]) -> int:
     table_format(args.output)  # an unknown extension is refused before any work
     if args.resume and not args.checkpoint:
         fail(PROGRAM, "--resume needs --checkpoint DIR")
-    if args.top_k is not None and args.top_k < 1:
-        fail(PROGRAM, "--top-k: at least 1")
-    if args.block_size is not None and args.block_size < 1:
-        fail(PROGRAM, "--block-size: at least 1")
+    for name in ("top_k", "block_size"):
+        setattr(args, name, checked(name, getattr(args, name), flag=True))
     reader_messages(PROGRAM, args.quiet)
     for path in [args.file, *([args.other] if args.other else [])]:
         input_format(path, args.format, "--format")  # each input by the one rule (checked before reading)

@@ -16,6 +16,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 from mrp.cli.common import FATAL, new_parser, run, warn
 from mrp.errors import MRPError
+from mrp.metrics.options import checked
 
 PROGRAM = "mrp-umr-compare"
 
@@ -59,7 +60,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--micro-average", action="store_true",
                    help="sum the --tsv outputs given as arguments (micro_average.pl)")
     p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
-                   help="--exact: seconds per sentence pair at most (default 60)")
+                   help="--exact: seconds per sentence pair at most (default 60; 0 or inf: no cap)")
     return p
 
 
@@ -70,6 +71,7 @@ def main(argv: Optional[List[str]] = None) -> None:
 
 def _main(argv: List[str]) -> int:
     args = parser().parse_args(argv)
+    args.timeout = checked("timeout", args.timeout, flag=True)
     if args.micro_average:
         from mrp.metrics.umatch.micro import micro_average
 

@@ -2,25 +2,22 @@
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from mrp.errors import ScoreError
 from mrp.graph import Graph
 from mrp.metrics.detail import Detail, normal_detail
+from mrp.metrics.large import improved
 from mrp.metrics.tuples import count, differences
 from mrp.normalize import NormalGraph, normalize
-from mrp.solver import mip, relaxation
+from mrp.solver import greedy, mip, relaxation
 from mrp.solver.problem import Problem, Rows, build, unmapped_across, within
-from mrp.solver.watchdog import left, watchdog
-
-if TYPE_CHECKING:  # imported when a pair first needs the helper thread
-    from concurrent.futures import ThreadPoolExecutor
+from mrp.solver.watchdog import interruptible, left, watchdog
 
 #: Search steps per pair unless --limit says otherwise.
 DEFAULT_LIMIT = 5_000_000
@@ -39,8 +36,6 @@ MIP_AFTER = 1000
 #: and took 0.35 s when handed over)
 MIP_SMALL_TIMES = 16
 HANDOVER_WORK = 8_000_000
-#: Seconds the program gets for a pair when no timeout is set.
-MIP_SECONDS = 120.0
 
 
 @dataclass
@@ -63,27 +58,6 @@ class PairScore:
     detail: Optional[Detail] = None
     #: a document not proved: where its gap sits (mrp.solver.attribution.where)
     gap: Optional[Dict[str, Any]] = None
-
-
-_EXECUTOR: Optional[ThreadPoolExecutor] = None
-_EXECUTOR_PID = -1
-
-
-def _interruptible(solve: Callable[..., Any], arguments: Tuple[Any, ...], stop: np.ndarray) -> Any:
-    """Run the compiled search in a helper thread so that Ctrl-C in the main thread stops it at once."""
-    global _EXECUTOR, _EXECUTOR_PID
-    from concurrent.futures import ThreadPoolExecutor
-
-    if _EXECUTOR is None or _EXECUTOR_PID != os.getpid():  # a forked worker needs its own thread
-        _EXECUTOR = ThreadPoolExecutor(1, thread_name_prefix="mrp-solver")
-        _EXECUTOR_PID = os.getpid()
-    future = _EXECUTOR.submit(solve, *arguments)
-    try:
-        return future.result()
-    except KeyboardInterrupt:
-        stop[0] = 1
-        future.result()
-        raise
 
 
 class Solution(NamedTuple):
@@ -122,13 +96,16 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
     timeout then covers building too.  A pair the search has not closed after
     :func:`handover_steps` steps goes to the mixed-integer program of mrp.solver.mip when
     HiGHS is installed, the limit allows more steps than that, and the program
-    fits the time left (``mip.fits``), unless ``handover`` is False (``--no-mip``).
+    fits the pair's ``timeout`` (``mip.fits``; not the time left: the same route on any machine), unless
+    ``handover`` is False (``--no-mip``).  The program gets the steps ``limit`` leaves as nodes (work, not
+    time); only ``timeout`` stops anything by the clock, and a pair it stops is cut as "timeout".
     ``seeding`` gives a map to start from for the built Problem and the pair's
     stop flag (e.g. mrp.metrics.seed's sentence-by-sentence map), or None.
     """
     steps_limit = DEFAULT_LIMIT if limit is None else limit
     stop = np.zeros(1, np.int64)
     started = time.monotonic()
+    cap = timeout
     timeout = left(timeout)  # what the pair's normalizing and building left of its cap
     if timeout is not None:
         if timeout <= 0:
@@ -138,7 +115,8 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
         built = problem if isinstance(problem, Problem) else problem(stop)
         seed = seeding(built, stop) if seeding is not None and built.complete and not stop[0] else None
         seed = _NO_SEED if seed is None else seed
-        arguments = (built, steps_limit, None if timeout is None else started + timeout, stop, seed, handover)
+        arguments = (built, steps_limit, None if timeout is None else started + timeout, stop, seed, handover,
+                     cap)
         solution: Optional[Solution] = None
         if threading.current_thread() is not threading.main_thread():
             solution = _solve(*arguments)
@@ -149,9 +127,9 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
             if searched.exact or stop[0] or searched.steps >= steps_limit:
                 solution = searched
             else:
-                solution = _interruptible(_solve, arguments + (searched,), stop)
+                solution = interruptible(_solve, arguments + (searched,), stop)
         if solution is None:
-            solution = _interruptible(_solve, arguments, stop)
+            solution = interruptible(_solve, arguments, stop)
     finally:
         if timeout is not None:
             watchdog().disarm()
@@ -223,8 +201,10 @@ def _settled(built: Problem, steps: int, stop: np.ndarray, seed: np.ndarray, rel
 
 
 def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarray,
-           seed: np.ndarray, handover: bool = True, searched: Optional[Solution] = None) -> Solution:
+           seed: np.ndarray, handover: bool = True, cap: Optional[float] = None,
+           searched: Optional[Solution] = None) -> Solution:
     """The search, then (for a pair it leaves open) the program; ``cut`` and ``complete`` are the caller's.
+    ``cap``: the pair's timeout (the route is decided on it); ``deadline``: when the clock stops the pair.
 
     ``searched``: the search's result up to :func:`handover_steps` when it ran already (in the main
     thread); without a hand-over the search then goes on from its map up to ``limit``.  A document
@@ -233,21 +213,22 @@ def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarr
     if built.complete and limit > MIP_AFTER and handover and mip.installed() and seed.shape[0] > 0:
         from mrp.solver.handover import document  # a document: fixing first, then the program on the rest
 
-        done = document(built, limit, LAP_SIZE, deadline, stop, seed, MIP_SECONDS)
+        done = document(built, limit, LAP_SIZE, deadline, stop, seed, cap)
         return _solution(*done[:5], done.used)._replace(note=done.note)
-    seconds = MIP_SECONDS if deadline is None else deadline - time.monotonic()
     after = handover_steps(built)
-    handoff = built.complete and limit > after and handover and not stop[0] and mip.fits(built, seconds)
+    handoff = built.complete and limit > after and handover and not stop[0] and mip.fits(built, cap)
     if searched is None:
         found = _search(built, after if handoff else limit, stop, seed)
     else:
         found = searched if handoff else _go_on(built, limit, searched, stop)
     if not handoff or found.exact or stop[0]:
         return found
-    seconds = MIP_SECONDS if deadline is None else deadline - time.monotonic()
-    proof = mip.prove(built, np.array(found.mapping, np.int64), seconds, stop)
+    seconds = None if deadline is None else deadline - time.monotonic()
+    proof = mip.prove(built, np.array(found.mapping, np.int64), seconds, stop, nodes=limit - found.steps)
     if proof is None:
         return found
+    if proof.timed:
+        stop[0] = 1  # the clock stopped it: the pair's timeout, whether or not the watchdog has fired yet
     if proof.died is not None:
         # HiGHS's process died on its own (killed from outside, e.g. out of memory): the search goes on
         note = f"HiGHS's process died ({proof.died}); the branch and bound went on alone"
@@ -289,8 +270,12 @@ def solve_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = 
     groups = sentence_groups(graphs, len(gold), len(system))
     if same(gold, system) and (groups is None or not sentence or np.array_equal(*groups)):
         return identity(len(gold))
-    return solve_within(lambda stop: build(gold, system, stop), groups, sentence, limit, timeout,
-                        seeding(graphs), handover)
+    if not (groups is not None and sentence) and len(gold) * len(system) > greedy.MAX_CELLS:
+        # no n x m array: the linear-time map, cut by the size limit, with the trivial bound
+        return Solution(greedy.correspondence(gold, system), 0, 0, False, 0, "limit", False)
+    solution = solve_within(lambda stop: build(gold, system, stop), groups, sentence, limit, timeout,
+                            seeding(graphs), handover)
+    return solution if groups is not None and sentence else improved(gold, system, solution)
 
 
 def solve_within(builder: Callable[[np.ndarray], Problem], groups: Optional[Tuple[np.ndarray, np.ndarray]],

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass, field
 from typing import Any, Dict, Optional, Tuple
 
+from mrp.errors import OptionError
 from mrp.graph import Graph
 
-__all__ = ["DEFAULT_TIMEOUT", "Execution", "Options", "Progress"]
+__all__ = ["DEFAULT_TIMEOUT", "Execution", "Options", "Progress", "checked"]
 
 #: seconds per pair at most unless told otherwise (mrp-score's and the library's default; in the signature)
 DEFAULT_TIMEOUT = 60.0
@@ -105,3 +108,54 @@ class Options:
     #: the values of metric parameters that have no field here (a new metric's), by the parameter's field
     parameters: Dict[str, Any] = field(default_factory=dict)
     run: Execution = field(default_factory=Execution)
+
+
+#: what each numeric option holds, for messages; "count": a whole number of at least 1
+_KINDS = {"timeout": "seconds", "limit": "steps", "jobs": "jobs", "top_k": "count", "block_size": "count",
+          "bootstrap": "count", "seed": "seed"}
+
+
+def checked(name: str, value: Any, flag: bool = False) -> Any:
+    """The one check of a numeric option's value, for every command and the library.
+
+    ``timeout`` (seconds per pair): a number of at least 0; 0, ``inf`` and None mean no cap (returned as
+    None); NaN and negative values are refused.  ``limit`` (search steps): None, ``inf`` (None) or a whole
+    number of at least 0.  ``jobs``: "auto" (returned as 0, the driver's ``AUTO``) or a whole number of at
+    least 1.  ``top_k``, ``block_size``, ``bootstrap``: None or a whole number of at least 1.  ``seed``:
+    a whole number of at least 0.  A bool is not a number here.
+
+    Args:
+        name: the option's name as the library spells it (``top_k``).
+        value: the value given.
+        flag: name it as the command line does (``--top-k``) in the message.
+
+    Returns:
+        The value to use (None for "no cap").
+
+    Raises:
+        OptionError: a one-line message naming the option and the value.
+    """
+    kind = _KINDS[name]
+    label = "--" + name.replace("_", "-") if flag else name
+    number = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    if kind == "seconds":
+        if value is None:
+            return None
+        if not number or math.isnan(value) or value < 0:
+            raise OptionError(f"{label}: expected a number of seconds of at least 0 (0 or inf: no cap), "
+                              f"not {value!r}")
+        return None if value == 0 or math.isinf(value) else float(value)
+    if kind == "jobs":
+        if isinstance(value, str) and value.strip().lower() == "auto":
+            return 0
+        if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 1:
+            raise OptionError(f"{label}: expected a number of worker processes of at least 1, or auto, "
+                              f"not {value!r}")
+        return int(value)
+    if value is None and kind != "seed" or kind == "steps" and number and math.isinf(value) and value > 0:
+        return None
+    least = 1 if kind == "count" else 0
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < least:
+        what = " of search steps" if kind == "steps" else ""
+        raise OptionError(f"{label}: expected a whole number{what} of at least {least}, not {value!r}")
+    return int(value)

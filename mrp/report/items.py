@@ -1,5 +1,7 @@
 """The per-item counts of a traced result (``--trace``: ``"scores": {framework: {id: item}}``): every
-count path the result reports, and each item's (g, s, c) there, in a stable item order."""
+count path the result reports, and each item's (g, s, c) there, in a canonical item order: by (framework,
+id), whatever the order of the input files, so that sums of floats (macro figures) and resampling (the
+bootstrap's draws index the items) give the same numbers, bit for bit, for any order of the graphs."""
 
 from __future__ import annotations
 
@@ -71,6 +73,7 @@ def _items(result: Mapping[str, Any]) -> List[Tuple[str, str, Mapping[str, Any]]
             raise ValueError(f"\"scores\" of framework '{framework}' is not an object of items")
         for gid, item in by_id.items():
             items.append((str(framework), str(gid), item))
+    items.sort(key=lambda entry: (entry[0], entry[1]))  # canonical: (framework, id), not the input's order
     return items
 
 
@@ -89,7 +92,8 @@ def _rows(items: Sequence[Tuple[str, str, Mapping[str, Any]]], path: Path) -> Li
 
 
 def item_keys(result: Mapping[str, Any]) -> List[Tuple[str, str]]:
-    """The (framework, id) of every item of a traced result, in the row order of :func:`item_counts`.
+    """The (framework, id) of every item of a traced result, in the row order of :func:`item_counts`
+    (sorted: the same for any order of the input).
 
     Raises ValueError when the result carries no ``"scores"``.
     """

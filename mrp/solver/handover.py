@@ -52,19 +52,26 @@ class Settled(NamedTuple):
 
 
 def document(problem: Problem, limit: int, lap_size: int, deadline: Optional[float], stop: np.ndarray,
-             seed: np.ndarray, seconds: float) -> Settled:
+             seed: np.ndarray, cap: Optional[float]) -> Settled:
     """The optimum of a document pair's Problem from its ``seed``: root and fixing, the program, then the
-    search for ``limit`` steps at most if still open; ``deadline`` (time.monotonic(); None: the program
-    gets ``seconds``), ``stop``: the pair's stop flag."""
+    search for ``limit`` steps at most if still open.
+
+    ``deadline``: when the clock stops the pair (time.monotonic(); None: never); ``cap``: the pair's
+    timeout, on which the route is decided (whether the program fits, or its relaxation is sought), so
+    that the same options take the same route on any machine; the program's work is bounded by ``limit``
+    (a node of HiGHS's counts as a step).  A program stopped at its time limit sets ``stop`` (the pair's
+    stop flag): the pair is then cut by its timeout."""
     best, bound, pi, share, banned = settle(problem, lap_size, stop, seed)
     best, bound = int(best), int(bound)
     if best >= bound or stop[0]:
         return Settled(best, bound, 0, best >= bound, pi, False)
-    left = seconds if deadline is None else deadline - time.monotonic()
+    left = None if deadline is None else deadline - time.monotonic()
     program = mip.without(problem, banned, pi)
     used = False
-    if mip.fits(program, left):
-        proof = mip.prove(problem, pi, left, stop, banned)
+    if mip.fits(program, cap):
+        proof = mip.prove(problem, pi, left, stop, banned, nodes=limit)
+        if proof is not None and proof.timed:
+            stop[0] = 1
         if proof is not None and proof.died is not None:
             note = f"HiGHS's process died ({proof.died}); the branch and bound went on alone"
             return _search(problem, share, best, pi, bound, limit, lap_size, banned, stop, note)
@@ -76,9 +83,9 @@ def document(problem: Problem, limit: int, lap_size: int, deadline: Optional[flo
                 bound = min(bound, proof.bound)
             if best >= bound or stop[0]:
                 return Settled(best, max(best, bound), 0, best >= bound, pi, True)
-    elif mip.installed() and left > RELAXATION_LEAST:
-        # too large for the program in the time left (k = 64): the bound of its relaxation instead
-        relaxed = relaxation.bound(program, pi, left - mip.GRACE, stop)
+    elif mip.installed() and cap is not None and cap > RELAXATION_LEAST:
+        # too large for the program in the pair's cap (k = 64): the bound of its relaxation instead
+        relaxed = relaxation.bound(program, pi, None if left is None else left - mip.GRACE, stop)
         if relaxed is not None:
             used, bound = True, min(bound, max(best, relaxed))
             if best >= bound or stop[0]:

@@ -50,6 +50,8 @@ COLUMN_SECONDS = 3e-4
 GRACE = 0.2
 #: Slack added to HiGHS's floating-point dual bound before rounding it down to an integer.
 _EPS = 1e-6
+#: The most branch-and-bound nodes HiGHS can be told to take (its option is a 32-bit integer).
+MOST_NODES = 2**31 - 1
 
 _HIGHSPY: Any = None
 #: whether highspy can be found (None: not looked up yet)
@@ -103,6 +105,8 @@ class Proof(NamedTuple):
     finished: bool
     #: what became of a HiGHS process that died on its own (killed from outside, out of memory), else None
     died: Optional[str] = None
+    #: True when HiGHS stopped at its time limit (the clock), not when done or at its node budget (work)
+    timed: bool = False
 
 
 def value_of(problem: Problem, mapping: np.ndarray) -> int:
@@ -233,9 +237,10 @@ def highs_lp(model: _Model, integral: bool) -> Any:
     return lp
 
 
-def _run(model: _Model, n: int, seconds: Optional[float], stop: Optional[np.ndarray]) -> Tuple[
-        Optional[np.ndarray], float, bool]:
-    """HiGHS on the program: its map (None when it has none), its dual bound, and whether it finished."""
+def _run(model: _Model, n: int, seconds: Optional[float], stop: Optional[np.ndarray],
+         nodes: Optional[int] = None) -> Tuple[Optional[np.ndarray], float, bool, bool]:
+    """HiGHS on the program within ``seconds`` (the clock) and ``nodes`` (work; None: no cap): its map (None
+    when it has none), its dual bound, whether it finished, and whether it stopped at its time limit."""
     highspy = _HIGHSPY
     X = model.xi.shape[0]
     lp = highs_lp(model, True)
@@ -249,6 +254,8 @@ def _run(model: _Model, n: int, seconds: Optional[float], stop: Optional[np.ndar
         solver.setOptionValue(option, setting)
     if seconds is not None:
         solver.setOptionValue("time_limit", max(0.0, seconds))
+    if nodes is not None:
+        solver.setOptionValue("mip_max_nodes", int(min(max(1, nodes), MOST_NODES)))
     solver.passModel(lp)
     solution = highspy.HighsSolution()
     solution.col_value = model.initial
@@ -262,25 +269,28 @@ def _run(model: _Model, n: int, seconds: Optional[float], stop: Optional[np.ndar
         for callback in (solver.cbMipInterrupt, solver.cbSimplexInterrupt, solver.cbIpmInterrupt):
             callback.subscribe(interrupt)
     solver.run()
-    finished = solver.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    status = solver.getModelStatus()
+    finished = status == highspy.HighsModelStatus.kOptimal
+    timed = status == highspy.HighsModelStatus.kTimeLimit
     dual = float(solver.getInfo().mip_dual_bound)
     values = np.asarray(solver.getSolution().col_value[:X])
     if values.shape[0] != X:
-        return None, dual, finished
+        return None, dual, finished, timed
     chosen = np.nonzero(values > 0.5)[0]
     found = np.full(n, -1, np.int64)
     found[model.xi[chosen]] = model.xj[chosen]
     pairs = chosen.shape[0]
     injective = np.unique(model.xi[chosen]).shape[0] == np.unique(model.xj[chosen]).shape[0] == pairs
-    return (found if injective else None), dual, finished
+    return (found if injective else None), dual, finished, timed
 
 
-def _in_child(model: _Model, n: int, seconds: Optional[float], stop: np.ndarray) -> Tuple[Optional[Tuple[
-        Optional[np.ndarray], float, bool]], Optional[str]]:
+def _in_child(model: _Model, n: int, seconds: Optional[float], stop: np.ndarray,
+              nodes: Optional[int]) -> Tuple[Optional[Tuple[Optional[np.ndarray], float, bool, bool]],
+                                             Optional[str]]:
     """:func:`_run` in a forked process, killed at ``seconds`` + GRACE or when ``stop[0]`` is set (HiGHS
     does not look at the clock in every phase): its answer (None when it was killed or failed), and how
     it died when it died on its own."""
-    return in_child("mrp.solver.mip:run_alone", (model, n, seconds), seconds, stop)
+    return in_child("mrp.solver.mip:run_alone", (model, n, seconds, nodes), seconds, stop)
 
 
 def in_child(function: str, args: Tuple[Any, ...], seconds: Optional[float],
@@ -299,11 +309,12 @@ def in_child(function: str, args: Tuple[Any, ...], seconds: Optional[float],
     return worker.call(function, args, deadline, lambda: bool(stop[0]))
 
 
-def run_alone(model: _Model, n: int, seconds: Optional[float]) -> Tuple[Optional[np.ndarray], float, bool]:
+def run_alone(model: _Model, n: int, seconds: Optional[float],
+              nodes: Optional[int] = None) -> Tuple[Optional[np.ndarray], float, bool, bool]:
     """:func:`_run` in a process of its own (HiGHS loaded there first)."""
     if not available():
         raise RuntimeError("HiGHS (highspy) cannot be loaded")
-    return _run(model, n, seconds, None)
+    return _run(model, n, seconds, None, nodes)
 
 
 def without(problem: Problem, banned: np.ndarray, mapping: np.ndarray) -> Problem:
@@ -326,12 +337,14 @@ def without(problem: Problem, banned: np.ndarray, mapping: np.ndarray) -> Proble
                             cd=problem.cd[kept], cf=problem.cf[kept], cw=problem.cw[kept])
 
 
-def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float],
-          stop: np.ndarray, banned: Optional[np.ndarray] = None) -> Optional[Proof]:
-    """Solve the Problem's program from the map ``mapping`` within ``seconds`` (None: no limit).
+def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float], stop: np.ndarray,
+          banned: Optional[np.ndarray] = None, nodes: Optional[int] = None) -> Optional[Proof]:
+    """Solve the Problem's program from the map ``mapping`` within ``seconds`` (None: no limit) and
+    ``nodes`` branch-and-bound nodes (None: no limit).
 
     ``banned``: pairs that no map better than ``mapping`` uses (reduced-cost fixing), left out of the
-    program (:func:`without`); its bound is then a bound of the Problem all the same.
+    program (:func:`without`).  ``nodes`` is work (``--limit``): with one thread and a fixed seed the same
+    answer on any machine; ``seconds`` is the clock (``--timeout``); :attr:`Proof.timed` says which stopped.
 
     Where processes can fork, HiGHS runs in a child process that is killed when
     ``stop[0]`` is set or ``seconds`` (plus GRACE) have passed; else in this
@@ -354,14 +367,14 @@ def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float],
         return None
     died = None
     if hasattr(os, "fork"):
-        ran, died = _in_child(model, n, seconds, stop)
+        ran, died = _in_child(model, n, seconds, stop, nodes)
     else:
-        ran = _run(model, n, seconds, stop)
+        ran = _run(model, n, seconds, stop, nodes)
     if ran is None:
         if died is not None:
             return Proof(np.asarray(mapping, np.int64), value_of(problem, mapping), None, False, died)
         return None
-    candidate, dual, finished = ran
+    candidate, dual, finished, timed = ran
     found = np.asarray(mapping, np.int64).copy()
     best = value_of(problem, found)
     if candidate is not None:
@@ -369,7 +382,7 @@ def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float],
         if value > best:
             found, best = candidate, value
     bound = math.floor(dual + _EPS) if math.isfinite(dual) else None
-    return Proof(found, best, None if bound is None else max(best, bound), finished)
+    return Proof(found, best, None if bound is None else max(best, bound), finished, timed=timed)
 
 
 def _start(problem: Problem, mapping: np.ndarray, x_id: np.ndarray, X: int, K: int,

@@ -6,10 +6,16 @@ from __future__ import annotations
 import os
 import threading
 import time
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
 
 if TYPE_CHECKING:  # numpy is not imported to start a pair's clock
+    from concurrent.futures import ThreadPoolExecutor
+
     import numpy as np
+
+
+#: the longest single wait (a deadline years away, or infinite, must not overflow the lock's timeout)
+_LONGEST = 86400.0
 
 
 class Watchdog:
@@ -54,7 +60,7 @@ class Watchdog:
                 left = self._deadline - time.monotonic()
                 if left > 0:
                     self._wakes = self._deadline
-                    self._condition.wait(left)
+                    self._condition.wait(min(left, _LONGEST))  # a far deadline: wake and wait again
                     self._wakes = None
                     continue
                 if self._stop is not None:
@@ -91,3 +97,33 @@ def left(timeout: Optional[float]) -> Optional[float]:
         return None
     started = getattr(_PAIR, "started", None)
     return timeout if started is None else max(0.0, timeout - (time.monotonic() - started))
+
+
+_EXECUTOR: Optional[ThreadPoolExecutor] = None
+_EXECUTOR_PID = -1
+
+
+def interruptible(solve: Callable[..., Any], arguments: Tuple[Any, ...], stop: np.ndarray) -> Any:
+    """Run the compiled search in a helper thread so that Ctrl-C in the main thread stops it at once.
+
+    Args:
+        solve: the function to run.
+        arguments: its arguments.
+        stop: the pair's stop flag, set when the main thread is interrupted.
+
+    Returns:
+        What ``solve`` returns.
+    """
+    global _EXECUTOR, _EXECUTOR_PID
+    from concurrent.futures import ThreadPoolExecutor
+
+    if _EXECUTOR is None or _EXECUTOR_PID != os.getpid():  # a forked worker needs its own thread
+        _EXECUTOR = ThreadPoolExecutor(1, thread_name_prefix="mrp-solver")
+        _EXECUTOR_PID = os.getpid()
+    future = _EXECUTOR.submit(solve, *arguments)
+    try:
+        return future.result()
+    except KeyboardInterrupt:
+        stop[0] = 1
+        future.result()
+        raise
