@@ -191,15 +191,3 @@ def validate_for_score(path: str, fmt: str, options: ReadOptions,
     """
     return validate_file(path, fmt, options.framework, options.text, frameworks=frameworks,
                          no_wiki=options.no_wiki, wsj_ids=options.wsj_ids, strict=options.strict)
-
-
-def validate_graph(graph: Graph, framework: Optional[str] = None, *,
-                   file: Optional[str] = None) -> List[Problem]:
-    """Every problem of a graph of the model: structure, anchors and input, and the framework's rules.
-
-    ``framework`` chooses the framework rules (default: the graph's own
-    ``framework``); a graph that names another framework is a problem.
-    Problems carry ``file``, the graph's ``line`` and its id.
-    """
-    return [Problem(file, graph.line, graph.id, where, message)
-            for where, message in model_problems(graph, framework)]

@@ -48,7 +48,7 @@ def check(sentences: List[List[Block]], state: State) -> None:
                 continue
             if first is None:
                 first = (name, wikis[0])
-            elif wikis[0] != first[1]:
+            elif wikis[0] != first[1] and state.checks.wiki:
                 state.report(3, "Document", "coref-wiki-mismatch",
                              f"node '{name}' has :wiki {wikis[0]}, but it is coreferent with '{first[0]}', "
                              f"whose :wiki is {first[1]}", node["line0"])
