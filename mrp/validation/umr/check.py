@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import List, Optional, Set
+import contextlib
+from typing import List, Optional, Set, TextIO, Union
 
 from mrp.validation.umr.blocks import Block, sentences
 from mrp.validation.umr.state import Checks, LevelProblem, State
@@ -14,13 +15,13 @@ __all__ = ["Checks", "LevelProblem", "check_levels"]
 LEVELS = (1, 2, 3, 4, 5)
 
 
-def check_levels(path: str, level: int, name: str = "", checks: Optional[Checks] = None,
+def check_levels(path: Union[str, TextIO], level: int, name: str = "", checks: Optional[Checks] = None,
                  known_ids: Optional[Set[str]] = None, state: Optional[State] = None) -> List[LevelProblem]:
     """The problems of a UMR file up to ``level`` (1: backbone, 2: format, 3: content; 4 and 5 as 3), in the
     order found; OSError and UnicodeDecodeError for a file that cannot be read.
 
     Args:
-        path: the file.
+        path: the file, or an open text stream (read with universal newlines).
         level: the highest level checked.
         name: the file's name in the problems (default: ``path``).
         checks: which relaxable checks are made (default: validate.py's defaults).
@@ -31,13 +32,14 @@ def check_levels(path: str, level: int, name: str = "", checks: Optional[Checks]
     Returns:
         The problems found.
     """
-    state = state or State(name or path, level)
-    state.file = name or path
+    label = name or (path if isinstance(path, str) else "<stdin>")
+    state = state or State(label, level)
+    state.file = label
     state.checks = checks or Checks()
     if known_ids is not None:
         state.known_ids = known_ids
     passed: List[List[Block]] = []
-    with open(path, encoding="utf-8") as stream:
+    with (open(path, encoding="utf-8") if isinstance(path, str) else contextlib.nullcontext(path)) as stream:
         for blocks in sentences(stream, state):
             passed.append(blocks)
             if level > 1:
