@@ -24,8 +24,10 @@ from mrp.cli.common import (
     run,
     warn,
 )
+from mrp.cli.umr_validate import add_relaxations, checks_of
 from mrp.codecs import reader
 from mrp.validation import validate_file
+from mrp.validation.umr import LEVELS
 
 PROGRAM = "mrp-validate"
 
@@ -67,9 +69,11 @@ def parser() -> argparse.ArgumentParser:
                    help="apply this framework's rules to every graph (default: each graph's own "
                         "'framework'); a graph naming another framework is a problem, e.g. --framework dm")
     add_read_options(p)
-    p.add_argument("--umr-level", type=int, choices=(0, 1, 2, 3), default=2, metavar="L",
+    p.add_argument("--umr-level", type=int, choices=(0, *LEVELS), default=2, metavar="L",
                    help="UMR files: the UMR shared task validator's checks (validate.py) up to level L: 1 "
-                        "the file's backbone, 2 the UMR format (default), 3 UMR content; 0 none")
+                        "the file's backbone, 2 the UMR format (default), 3 UMR content (4 and 5: as 3, "
+                        "as in validate.py); 0 none")
+    add_relaxations(p)
     p.add_argument("--quiet", action="store_true", help="print only the summary of each file")
     return p
 
@@ -87,7 +91,7 @@ def main_body(argv: List[str]) -> int:
     for path in args.files:
         report = validate_file(path, args.format, args.framework, options.text,
                                no_wiki=options.no_wiki, wsj_ids=options.wsj_ids, umr_level=args.umr_level,
-                               strict=options.strict)
+                               strict=options.strict, umr_checks=checks_of(args))
         if report.unreadable:
             warn(PROGRAM, report.summary())
             code = FATAL

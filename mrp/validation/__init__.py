@@ -35,8 +35,9 @@ module per framework).
 
 from __future__ import annotations
 
+from mrp.validation.checks import validate_graph
 from mrp.validation.common import anchor_problem
-from mrp.validation.files import validate_file, validate_for_score, validate_graph
+from mrp.validation.files import validate_file, validate_for_score
 from mrp.validation.frameworks import RULES
 from mrp.validation.problems import Problem, Report
 

@@ -12,6 +12,7 @@ from typing import List, Optional
 from mrp.graph import Graph, default_flavor, length_problems, reference_problems
 from mrp.validation.common import Found, anchor_problem, anchored
 from mrp.validation.frameworks import RULES
+from mrp.validation.problems import Problem
 
 
 def _identity(graph: Graph, framework: Optional[str], found: List[Found]) -> None:
@@ -70,3 +71,15 @@ def model_problems(graph: Graph, framework: Optional[str]) -> List[Found]:
     found: List[Found] = []
     _structure(graph, found)
     return found + content_problems(graph, framework)
+
+
+def validate_graph(graph: Graph, framework: Optional[str] = None, *,
+                   file: Optional[str] = None) -> List[Problem]:
+    """Every problem of a graph of the model: structure, anchors and input, and the framework's rules.
+
+    ``framework`` chooses the framework rules (default: the graph's own
+    ``framework``); a graph that names another framework is a problem.
+    Problems carry ``file``, the graph's ``line`` and its id.
+    """
+    return [Problem(file, graph.line, graph.id, where, message)
+            for where, message in model_problems(graph, framework)]

@@ -13,6 +13,7 @@ from mrp.io.source import Line, display_name, read_lines
 from mrp.validation.checks import content_problems, model_problems
 from mrp.validation.common import Found
 from mrp.validation.problems import Problem, Report
+from mrp.validation.umr.state import Checks
 
 
 class _Graphs:
@@ -138,7 +139,7 @@ class _Watched:
 def validate_file(path: str, fmt: Optional[str] = None, framework: Optional[str] = None,
                   text: Optional[Mapping[str, str]] = None, *, frameworks: Optional[Sequence[str]] = None,
                   no_wiki: bool = False, wsj_ids: bool = False, umr_level: int = 2,
-                  strict: bool = False) -> Report:
+                  strict: bool = False, umr_checks: Optional[Checks] = None) -> Report:
     """Validate every graph of a file (``-`` for stdin); never raises for bad input.
 
     ``fmt``: the format (default: from the extension, else mrp); ``framework``:
@@ -147,7 +148,8 @@ def validate_file(path: str, fmt: Optional[str] = None, framework: Optional[str]
     (anchors SDP/EDS; for MRP it is the expected ``input``); ``frameworks``:
     validate only graphs of these frameworks (mrp-score's selection);
     ``no_wiki``/``wsj_ids``: how AMR Penman is read; ``umr_level``: for UMR, the shared task validator's
-    checks up to this level (0 none, 1 backbone, 2 format, 3 content); ``strict``: UMR files are read
+    checks up to this level (0 none, 1 backbone, 2 format, 3 content; 4 and 5 as 3), with validate.py's
+    relaxations ``umr_checks``; ``strict``: UMR files are read
     refusing what the reader would repair (otherwise a repair is a warning; the other formats are always
     read so, a repair being a problem).  A file that cannot be
     used (missing, a directory, compressed, no UTF-8 line, no graph) gives a
@@ -159,7 +161,7 @@ def validate_file(path: str, fmt: Optional[str] = None, framework: Optional[str]
         if fmt == "umr":
             from mrp.validation.umr.reading import validate_umr
 
-            return validate_umr(path, framework, umr_level, strict)
+            return validate_umr(path, framework, umr_level, strict, umr_checks)
         report = Report(name, fmt)
         state = _Graphs(report, framework, text, frameworks)
         lines = _Watched(path)
@@ -191,15 +193,3 @@ def validate_for_score(path: str, fmt: str, options: ReadOptions,
     """
     return validate_file(path, fmt, options.framework, options.text, frameworks=frameworks,
                          no_wiki=options.no_wiki, wsj_ids=options.wsj_ids, strict=options.strict)
-
-
-def validate_graph(graph: Graph, framework: Optional[str] = None, *,
-                   file: Optional[str] = None) -> List[Problem]:
-    """Every problem of a graph of the model: structure, anchors and input, and the framework's rules.
-
-    ``framework`` chooses the framework rules (default: the graph's own
-    ``framework``); a graph that names another framework is a problem.
-    Problems carry ``file``, the graph's ``line`` and its id.
-    """
-    return [Problem(file, graph.line, graph.id, where, message)
-            for where, message in model_problems(graph, framework)]

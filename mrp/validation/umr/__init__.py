@@ -10,6 +10,6 @@ language-specific tables.  Only the sentences that
 pass level 1 get the checks of the higher levels, as in validate.py.
 """
 
-from mrp.validation.umr.check import LevelProblem, check_levels
+from mrp.validation.umr.check import LEVELS, Checks, LevelProblem, check_levels
 
-__all__ = ["LevelProblem", "check_levels"]
+__all__ = ["LEVELS", "Checks", "LevelProblem", "check_levels"]

@@ -11,6 +11,9 @@ from mrp.validation.umr.state import State, punctuation, variable
 #: spans of one line: 0-0 alone, or ranges from 1 separated by commas (-1--1 is an error)
 SPANS = re.compile(r"^(?:0-0|([1-9][0-9]*)-([1-9][0-9]*)(,\s*[1-9][0-9]*-[1-9][0-9]*)*)$")
 SPAN = re.compile(r"^0-0|([1-9][0-9]*)-([1-9][0-9]*)$")
+#: the same with UMR 1.0's -1--1 for unaligned (``--allow--1``)
+SPANS_OR_MINUS_ONE = re.compile(r"^(?:-1--1|0-0|([1-9][0-9]*)-([1-9][0-9]*)(,\s*[1-9][0-9]*-[1-9][0-9]*)*)$")
+SPAN_OR_MINUS_ONE = re.compile(r"^-1--1|0-0|([1-9][0-9]*)-([1-9][0-9]*)$")
 COMMA = re.compile(r",\s*")
 
 
@@ -20,7 +23,7 @@ def check(sentence: List[Block], state: State) -> None:
     nodes = state.nodes
     mine = sentence[1]["nodes"]
     tokens = sentence[0].get("tokens", [])
-    if "# alignment:" not in block["comments"]:
+    if state.checks.block_headers and "# alignment:" not in block["comments"]:
         state.report(2, "Alignment", "missing-heading-alignment", "no '# alignment:' heading", block["line0"])
     line = block["line0"] + len(block["comments"]) - 1
     for text in block["lines"]:
@@ -37,7 +40,7 @@ def check(sentence: List[Block], state: State) -> None:
                          line)
             continue
         rest = LEADING.sub("", rest[1:])
-        spans = SPANS.match(rest)
+        spans = (SPANS if state.checks.nonnegative_alignment else SPANS_OR_MINUS_ONE).match(rest)
         if not spans:
             state.report(2, "Alignment", "invalid-token-range", f"expected token ranges from 1 (or 0-0): "
                          f"'{rest[:40]}'", line)
@@ -47,13 +50,19 @@ def check(sentence: List[Block], state: State) -> None:
     for name in sorted(mine):
         node = nodes[name]
         if "alignment" not in node:
-            state.report(2, "Alignment", "missing-alignment",
-                         f"no alignment for node '{name}' (0-0 for none)",
-                         line + 1)
+            if state.checks.complete_alignment:
+                state.report(2, "Alignment", "missing-alignment",
+                             f"no alignment for node '{name}' (0-0 for none)",
+                             line + 1)
             node["alignment"] = {"tokids": [0], "tokstr": "", "line0": 0}
         elif node["alignment"]["tokids"] != [0]:
             for tokid in node["alignment"]["tokids"]:
+                if covered[tokid - 1] and state.checks.overlapping_alignment:
+                    state.report(2, "Warning", "overlapping-alignment", f"token {tokid} is aligned to more "
+                                 "than one node", line + 1)
                 covered[tokid - 1] = True
+    if not state.checks.unaligned_token:
+        return
     for k, token in enumerate(tokens):
         if not covered[k] and not punctuation(token):
             state.report(2, "Warning", "unaligned-token", f"token {k + 1} ('{token}') is aligned to no node",
@@ -64,9 +73,9 @@ def _spans(spans: object, name: str, line: int, mine: object, tokens: List[str],
     nodes = state.nodes
     last = -1
     for span in [spans] if isinstance(spans, str) else spans:  # type: ignore[attr-defined]
-        found = SPAN.match(span)
+        found = (SPAN if state.checks.nonnegative_alignment else SPAN_OR_MINUS_ONE).match(span)
         assert found is not None
-        if found.group(0) == "0-0":
+        if found.group(0) in ("0-0", "-1--1"):
             start = end = last = 0
         else:
             previous = last

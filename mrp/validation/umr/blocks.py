@@ -24,6 +24,8 @@ ILG_OLD = re.compile(r"(Words|tx|Morphemes|mb|Morpheme Gloss\((?:English|Spanish
 ATTRIBUTE = re.compile(r":[A-Za-z][-A-Za-z0-9]*")
 TRAILING = re.compile(r"\s+$")
 LEADING = re.compile(r"^\s+")
+#: an inline comment (``--allow-inline-comments``): a ``#`` after the line's first character, to the end
+INLINE_COMMENT = re.compile(r"(.)#.*")
 
 
 def _graph_or_alignment(line: str) -> bool:
@@ -61,8 +63,11 @@ def sentences(stream: TextIO, state: State) -> Iterator[List[Block]]:
         if not first:
             first = number
         line = raw[:-1] if raw.endswith("\n") else raw
+        if state.checks.inline_comments:
+            line = TRAILING.sub("", INLINE_COMMENT.sub(r"\1", line))
         if TRAILING.search(line):
-            state.report(1, "Format", "trailing-whitespace", "trailing whitespace")
+            if state.checks.trailing_whitespace:
+                state.report(1, "Format", "trailing-whitespace", "trailing whitespace")
             line = TRAILING.sub("", line)
         _normalization(state, line)
         line = LEADING.sub("", line)

@@ -23,8 +23,16 @@ def _root(parent: Dict[str, str], name: str) -> str:
     return name
 
 
-def check(sentences: List[List[Block]], state: State) -> None:
-    """``coref-wiki-mismatch`` over the sentences that passed level 1 (after their level-2 checks)."""
+def clusters_of(sentences: List[List[Block]], state: State) -> List[List[str]]:
+    """The coreference clusters of the file (each its node ids, sorted), in the order of their first node.
+
+    Args:
+        sentences: the sentences that passed level 1, after their level-2 checks.
+        state: the file's checks.
+
+    Returns:
+        The clusters.
+    """
     parent: Dict[str, str] = {}
     for sentence in sentences:
         for relation in sentence[3].get("relations", []):
@@ -39,16 +47,22 @@ def check(sentences: List[List[Block]], state: State) -> None:
     clusters: Dict[str, List[str]] = {}
     for name in parent:
         clusters.setdefault(_root(parent, name), []).append(name)
-    for members in clusters.values():
+    return sorted((sorted(members) for members in clusters.values()),
+                  key=lambda members: state.nodes[members[0]].get("line0", 0))
+
+
+def check(sentences: List[List[Block]], state: State) -> None:
+    """``coref-wiki-mismatch`` over the sentences that passed level 1 (after their level-2 checks)."""
+    for members in clusters_of(sentences, state):
         first = None
-        for name in sorted(members):
+        for name in members:
             node = state.nodes[name]
             wikis = [r.get("value", "") for r in node.get("relations", []) if r.get("relation") == ":wiki"]
             if not wikis or wikis[0] == "":
                 continue
             if first is None:
                 first = (name, wikis[0])
-            elif wikis[0] != first[1]:
+            elif wikis[0] != first[1] and state.checks.wiki:
                 state.report(3, "Document", "coref-wiki-mismatch",
                              f"node '{name}' has :wiki {wikis[0]}, but it is coreferent with '{first[0]}', "
                              f"whose :wiki is {first[1]}", node["line0"])

@@ -24,9 +24,11 @@ def check(sentence: List[Block], state: State) -> None:
     nodes = sorted((state.nodes[name] for name in sentence[1]["nodes"]), key=lambda node: node["line0"])
     _relations(nodes, state)
     _names(nodes, state)
-    _wiki(nodes, state)
+    if state.checks.wiki:
+        _wiki(nodes, state)
     _events(sentence, state)
-    _event_attributes(sentence, nodes, state)
+    if state.checks.aspect_modstr:
+        _event_attributes(sentence, nodes, state)
     _document(sentence, state)
 
 
@@ -72,7 +74,8 @@ def _relations(nodes: List[Dict[str, Any]], state: State) -> None:
                 last[name] = relation["line0"]
         for name in sorted(counts, key=lambda n: last[n]):
             kind = _kind(name)
-            if counts[name] > 1 and kind is not None and not kind[1]:
+            if counts[name] > 1 and kind is not None and not kind[1] and (state.checks.duplicate_roles
+                                                                          or kind[0] == "attribute"):
                 state.report(3, "Sentence", "repeated-relation",
                              f"node '{node['variable']}' has {counts[name]} "
                              f"'{name}' relations (first on line {first[name]})", last[name])
@@ -145,6 +148,8 @@ def _events(sentence: List[Block], state: State) -> None:
                 node["event_reason"] = f"it has {relation['relation']} (line {relation['line0']})"
             elif relation["dir"] == "in" and _EVENT_IN.match(relation["relation"]):
                 node["event_reason"] = f"it is reached by {relation['relation']} (line {relation['line0']})"
+    if not state.checks.coref_entity_event_mismatch:
+        return  # validate.py then learns nothing from coreference either
     for relation in sentence[3]["relations"]:
         if relation["group"] != ":coref" or relation["relation"] not in (":same-event", ":same-entity"):
             continue
@@ -172,14 +177,15 @@ def _event_attributes(sentence: List[Block], nodes: List[Dict[str, Any]], state:
             if not aspect:
                 state.report(3, "Sentence", "missing-attribute", f"event {name} without :aspect "
                              f"({node['event_reason']})", node["line0"])
-            if modal and modal[0]["relation"] == ":modal-strength":
+            if state.checks.document_level and modal and modal[0]["relation"] == ":modal-strength":
                 state.report(3, "Warning", "sentence-level-modal-strength", ":modal-strength in the sentence "
                              "graph (deprecated: modality goes to the document level)", modal[0]["line0"])
                 if modal[0].get("type") != "atom":
                     state.report(3, "Sentence", "invalid-attribute", f":modal-strength takes an atom, not "
                                  f"{modal[0].get('type')}", modal[0]["line0"])
-            if not any(r["group"] == ":temporal" and name in (r["node0"], r["node1"])
-                       for r in sentence[3]["relations"]):
+            timed = any(r["group"] == ":temporal" and name in (r["node0"], r["node1"])
+                        for r in sentence[3]["relations"])
+            if state.checks.document_level and not timed:
                 state.report(3, "Document", "missing-temporal", f"event {name} / {node['concept']} without a "
                              "temporal relation", sentence[3]["line0"])
         elif node["concept"] in NON_EVENTS or node["concept"] in DISCOURSE:

@@ -19,7 +19,7 @@ CONSTANTS = frozenset({"root", "author", "null-conceiver", "have-condition-91", 
 def check(sentence: List[Block], state: State) -> None:
     """The annotation of ``sentence[3]`` (its relations kept as ``sentence[3]["relations"]``)."""
     block = sentence[3]
-    if "# document level annotation:" not in block["comments"]:
+    if state.checks.block_headers and "# document level annotation:" not in block["comments"]:
         state.report(2, "Document", "missing-heading-alignment", "no '# document level annotation:' heading",
                      block["line0"])
     expecting = "initial opening bracket"

@@ -38,7 +38,7 @@ def check(sentence: List[Block], state: State) -> None:
     """The graph of ``sentence[1]``: its nodes go to ``state.nodes`` and ``sentence[1]["nodes"]``."""
     block = sentence[1]
     nodes = state.nodes
-    if "# sentence level graph:" not in block["comments"]:
+    if state.checks.block_headers and "# sentence level graph:" not in block["comments"]:
         state.report(2, "Sentence", "missing-heading-sentence-level", "no '# sentence level graph:' heading",
                      block["line0"])
     mine: Set[str] = set()
@@ -121,6 +121,17 @@ def check(sentence: List[Block], state: State) -> None:
     if stack:
         state.report(2, "Sentence", "missing-closing-bracket", f"{len(stack)} nodes not closed: {stack}",
                      line)
+    if not state.checks.forward_references:  # references checked once the whole graph is read
+        for name, at in state.references:
+            if name in mine:
+                continue
+            if name in nodes:
+                state.report(2, "Sentence", "cross-sentence-reference", f"'{name}' is a node of another "
+                             f"sentence (line {nodes[name]['line0']})", at)
+            else:
+                state.report(2, "Sentence", "unknown-node-id", f"node id '{name}' is not defined in this "
+                             "sentence", at)
+    state.references = []
     for name in mine:
         node = nodes[name]
         node.setdefault("concept", "")
@@ -157,14 +168,15 @@ def _relation(rest: str, line: int, expecting: bool, stack: List[str], mine: Set
         relation.update(type="string", value=string.group(1))
         return _strip(rest[string.end():])
     if name is not None:
-        if name not in mine:
+        state.references.append((name, line))
+        if name not in mine and state.checks.forward_references:
             if name in nodes:
                 state.report(2, "Sentence", "cross-sentence-reference", f"'{name}' is a node of another "
                              f"sentence (line {nodes[name]['line0']})", line)
             else:
                 state.report(2, "Sentence", "unknown-node-id", f"node id '{name}' is not defined (yet)", line)
         relation.update(type="node", value=name)
-        if dominates(name, name, nodes, set()):
+        if state.checks.cycles and dominates(name, name, nodes, set()):
             state.report(2, "Sentence", "cycle",
                          f"node '{name}' (line {nodes[name]['line0']}) dominates itself",
                          line)

@@ -43,8 +43,8 @@ def check(sentence: List[Block], state: State) -> None:
         state.known_ids.add(sid)
         if tokens_inline:
             text = found[0].group(2)
-            tokens = text.split(" ")
-            if any(token == "" or _ONLY_SPACE.match(token) for token in tokens):
+            tokens = text.split(" ") if state.checks.wide_space else re.split(r"\s+", text)
+            if state.checks.wide_space and any(token == "" or _ONLY_SPACE.match(token) for token in tokens):
                 state.report(2, "Metadata", "empty-token",
                              f"an empty token (two spaces in a row) in '{text}'",
                              -1)
@@ -82,6 +82,8 @@ def _glosses(first: Block, line: int, state: State) -> None:
     if "Words" not in glosses:
         state.report(2, "Metadata", "missing-words", "no Words line in the first block", line)
         first["tokens"] = []
+        return
+    if not state.checks.ilg:
         return
     words = len(glosses["Words"]["items"])
     for header, gloss in glosses.items():

@@ -17,9 +17,9 @@ from mrp.codecs.base import ReadOptions
 from mrp.codecs.umr import read_documents
 from mrp.errors import FormatError, InputError
 from mrp.io.source import display_name
-from mrp.validation.files import validate_graph
+from mrp.validation.checks import validate_graph
 from mrp.validation.problems import Problem, Report
-from mrp.validation.umr.check import check_levels
+from mrp.validation.umr.check import Checks, check_levels
 from mrp.validation.umr.own import placed, repaired
 
 
@@ -27,14 +27,15 @@ def _problem(error: FormatError) -> Problem:
     return Problem(error.file, error.line, error.graph_id, "", error.message)
 
 
-def validate_umr(path: str, framework: Optional[str] = None, level: int = 2, strict: bool = False) -> Report:
+def validate_umr(path: str, framework: Optional[str] = None, level: int = 2, strict: bool = False,
+                 checks: Optional[Checks] = None) -> Report:
     """Validate a UMR file (``-`` for stdin); never raises for bad input.
 
     ``framework``: the framework whose rules apply to the graphs (default: umr); ``level``: the shared
     task validator's checks up to this level (0: none; 1 backbone, 2 format, 3 content), errors among the
     problems and its Warning class among the warnings; mrp's own problems of a higher level are warnings
     too (:mod:`mrp.validation.umr.own`).  What the reader repairs is a warning, or with ``strict`` refused
-    (the graph is an error, and every own problem is one).
+    (the graph is an error, and every own problem is one).  ``checks``: validate.py's relaxations.
     """
     name = display_name(path)
     report = Report(name, "umr")
@@ -76,12 +77,12 @@ def validate_umr(path: str, framework: Optional[str] = None, level: int = 2, str
         return Report(name, "umr", fatal=f"{name}: holds no UMR sentences")
     if level > 0 and path != "-":
         try:
-            checks = check_levels(path, level, name)
+            found_levels = check_levels(path, level, name, checks)
         except (OSError, UnicodeError) as error:
-            checks = []
+            found_levels = []
             report.problems.append(Problem(name, None, None, "",
                                            f"the UMR validator's checks cannot read the file: {error}"))
-        for checked in checks:
+        for checked in found_levels:
             item = Problem(name, checked.line, None, checked.sentence or "",
                            f"[L{checked.level} {checked.kind} {checked.test}] {checked.message}")
             (report.problems if checked.error else report.warnings).append(item)

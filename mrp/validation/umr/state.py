@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Set
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 
 #: a node variable: ``s``, the sentence number, lowercase letters, an optional number (``s12p3``)
@@ -58,6 +58,46 @@ class LevelProblem:
         return f"{self.file}:{self.line}:{where} [L{self.level} {self.kind} {self.test}] {self.message}"
 
 
+@dataclass(frozen=True)
+class Checks:
+    """Which of validate.py's relaxable checks are made: each field is one of its ``Strictness`` options,
+    with validate.py's default (``--allow-inline-comments`` sets ``inline_comments``; every other option
+    turns its check off, but ``--warn-overlapping-alignment``, which turns ``overlapping_alignment`` on)."""
+
+    #: ``--allow-inline-comments``: everything from a ``#`` after the first character of a line is ignored
+    inline_comments: bool = False
+    #: ``--allow-trailing-whitespace``
+    trailing_whitespace: bool = True
+    #: ``--allow-wide-space``: tokens split at any run of white space, no ``empty-token``
+    wide_space: bool = True
+    #: ``--no-check-ilg``: the interlinear glosses' item counts and index
+    ilg: bool = True
+    #: ``--allow-forward-references``: a reference to a node defined later in the sentence
+    forward_references: bool = True
+    #: ``--allow--1``: alignment ``-1--1`` (UMR 1.0's unaligned)
+    nonnegative_alignment: bool = True
+    #: ``--optional-block-headers``: the blocks' heading comments
+    block_headers: bool = True
+    #: ``--optional-alignments``: every node has an alignment line
+    complete_alignment: bool = True
+    #: ``--warn-overlapping-alignment``: a token aligned to two nodes (a warning)
+    overlapping_alignment: bool = False
+    #: ``--no-warn-unaligned-token``: a token aligned to no node (a warning)
+    unaligned_token: bool = True
+    #: ``--no-check-wiki``: ``:wiki`` values and coreferent nodes' ``:wiki``
+    wiki: bool = True
+    #: ``--optional-aspect-modstr``: events' ``:aspect`` (and the other event checks)
+    aspect_modstr: bool = True
+    #: ``--allow-duplicate-roles``: repeated relations (attributes are still checked)
+    duplicate_roles: bool = True
+    #: ``--allow-cycles``
+    cycles: bool = True
+    #: ``--allow-coref-entity-event-mismatch``
+    coref_entity_event_mismatch: bool = True
+    #: ``--optional-document-level``: events' temporal relations; sentence-level ``:modal-strength``
+    document_level: bool = True
+
+
 @dataclass
 class State:
     """The running check of one file."""
@@ -72,6 +112,12 @@ class State:
     #: every node (and document-level node) of the file: variable -> its facts
     nodes: Dict[str, Dict[str, Any]] = field(default_factory=dict)
     known_ids: Set[str] = field(default_factory=set)
+    #: which relaxable checks are made
+    checks: Checks = field(default_factory=Checks)
+    #: the sentences that passed level 1, once the file is checked (for reports)
+    sentences: List[Any] = field(default_factory=list)
+    #: the node references of the sentence graph being read: (variable, line)
+    references: List[Tuple[str, int]] = field(default_factory=list)
 
     def report(self, level: int, kind: str, test: str, message: str, line: Optional[int] = None) -> None:
         """A problem at ``line`` (None: the line being read; -1: the sentence's first line)."""
