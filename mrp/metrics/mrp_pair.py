@@ -15,14 +15,12 @@ from mrp.metrics.detail import Detail, normal_detail
 from mrp.metrics.large import improved
 from mrp.metrics.tuples import count, differences
 from mrp.normalize import NormalGraph, normalize
-from mrp.solver import greedy, mip, relaxation
+from mrp.solver import LAP_SIZE, greedy, mip, relaxation
 from mrp.solver.problem import Problem, Rows, build, unmapped_across, within
 from mrp.solver.watchdog import interruptible, left, watchdog
 
 #: Search steps per pair unless --limit says otherwise.
 DEFAULT_LIMIT = 5_000_000
-#: The assignment bound is computed for pairs up to this many nodes on the larger side.
-LAP_SIZE = 700
 #: Pairs of at most this many node pairs are searched in the main thread up to their hand-over to the
 #: program (handover_steps: a fifth of a second of search at most, so Ctrl-C still stops a run at once;
 #: the helper thread would cost more than the search); a pair that this does not settle goes on in the

@@ -106,7 +106,7 @@ def sentence_seed(problem: Problem, gold: Graph, system: Graph,
                   stop: Optional[np.ndarray] = None) -> Optional[np.ndarray]:
     """The sentence-by-sentence map of two multi-sentence graphs under ``problem`` (positions), or None;
     ``stop[0]`` set (the pair's time is up) ends each sentence's search with what it has."""
-    from mrp.metrics.mrp_pair import LAP_SIZE
+    from mrp.solver import LAP_SIZE
     from mrp.solver.kernel import solve
 
     ours = sentences(gold)

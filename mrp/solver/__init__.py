@@ -3,3 +3,8 @@ mixed-integer hand-over, the per-pair watchdog, and compiling the kernels ahead 
 
 Importing this package does not import numba or HiGHS.
 """
+
+#: The assignment bound is computed for pairs up to this many nodes on the larger side (the searches'
+#: ``lap_size``).
+LAP_SIZE = 700
+
