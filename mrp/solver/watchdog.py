@@ -3,10 +3,11 @@ being scored (a pair's time cap counts from its start: normalizing and building 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Iterator, Optional
 
 if TYPE_CHECKING:  # numpy is not imported to start a pair's clock
     import numpy as np
@@ -43,6 +44,25 @@ class Watchdog:
         with self._condition:
             self._stop = None
             self._deadline = None
+
+    def left(self) -> Optional[float]:
+        """Seconds until the armed deadline (None: none armed)."""
+        with self._condition:
+            return None if self._deadline is None else max(0.0, self._deadline - time.monotonic())
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[float]:
+        """The armed deadline does not pass while inside, and afterwards lies as much later as the time spent
+        inside (a pair waiting for the solver's kernels to be compiled: not its work)."""
+        with self._condition:
+            stop, deadline = self._stop, self._deadline
+            self._stop = self._deadline = None
+        began = time.monotonic()
+        try:
+            yield began
+        finally:
+            if deadline is not None and stop is not None:
+                self.arm(stop, deadline - began)
 
     def _run(self) -> None:
         with self._condition:
