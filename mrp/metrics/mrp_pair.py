@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
@@ -17,7 +16,7 @@ from mrp.metrics.tuples import count, differences
 from mrp.normalize import NormalGraph, normalize
 from mrp.solver import mip, relaxation
 from mrp.solver.problem import Problem, Rows, build, unmapped_across, within
-from mrp.solver.watchdog import left, watchdog
+from mrp.solver.watchdog import clock, left, watchdog
 
 if TYPE_CHECKING:  # imported when a pair first needs the helper thread
     from concurrent.futures import ThreadPoolExecutor
@@ -128,7 +127,7 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
     """
     steps_limit = DEFAULT_LIMIT if limit is None else limit
     stop = np.zeros(1, np.int64)
-    started = time.monotonic()
+    started = clock()
     timeout = left(timeout)  # what the pair's normalizing and building left of its cap
     if timeout is not None:
         if timeout <= 0:
@@ -214,7 +213,7 @@ def _settled(built: Problem, steps: int, stop: np.ndarray, seed: np.ndarray, rel
     first = _search(built, min(steps, MIP_AFTER) if relax else steps, stop, seed)
     if not relax or first.exact or stop[0] or first.steps >= steps:
         return first
-    relaxed = relaxation.sentence_bound(built, None if deadline is None else deadline - time.monotonic())
+    relaxed = relaxation.sentence_bound(built, None if deadline is None else deadline - clock())
     if relaxed is not None and relaxed < first.bound:
         first = first._replace(bound=max(relaxed, first.value), exact=relaxed <= first.value)
     if first.exact or stop[0]:
@@ -235,7 +234,7 @@ def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarr
 
         done = document(built, limit, LAP_SIZE, deadline, stop, seed, MIP_SECONDS)
         return _solution(*done[:5], done.used)._replace(note=done.note)
-    seconds = MIP_SECONDS if deadline is None else deadline - time.monotonic()
+    seconds = MIP_SECONDS if deadline is None else deadline - clock()
     after = handover_steps(built)
     handoff = built.complete and limit > after and handover and not stop[0] and mip.fits(built, seconds)
     if searched is None:
@@ -244,7 +243,7 @@ def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarr
         found = searched if handoff else _go_on(built, limit, searched, stop)
     if not handoff or found.exact or stop[0]:
         return found
-    seconds = MIP_SECONDS if deadline is None else deadline - time.monotonic()
+    seconds = MIP_SECONDS if deadline is None else deadline - clock()
     proof = mip.prove(built, np.array(found.mapping, np.int64), seconds, stop)
     if proof is None:
         return found

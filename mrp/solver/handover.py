@@ -21,7 +21,6 @@ it equals the value found.
 
 from __future__ import annotations
 
-import time
 from typing import NamedTuple, Optional
 
 import numpy as np
@@ -29,6 +28,7 @@ import numpy as np
 from mrp.solver import mip, relaxation
 from mrp.solver.kernel import resume, settle
 from mrp.solver.problem import Problem
+from mrp.solver.watchdog import clock
 
 __all__ = ["Settled", "document"]
 
@@ -54,13 +54,13 @@ class Settled(NamedTuple):
 def document(problem: Problem, limit: int, lap_size: int, deadline: Optional[float], stop: np.ndarray,
              seed: np.ndarray, seconds: float) -> Settled:
     """The optimum of a document pair's Problem from its ``seed``: root and fixing, the program, then the
-    search for ``limit`` steps at most if still open; ``deadline`` (time.monotonic(); None: the program
+    search for ``limit`` steps at most if still open; ``deadline`` (watchdog.clock(); None: the program
     gets ``seconds``), ``stop``: the pair's stop flag."""
     best, bound, pi, share, banned = settle(problem, lap_size, stop, seed)
     best, bound = int(best), int(bound)
     if best >= bound or stop[0]:
         return Settled(best, bound, 0, best >= bound, pi, False)
-    left = seconds if deadline is None else deadline - time.monotonic()
+    left = seconds if deadline is None else deadline - clock()
     program = mip.without(problem, banned, pi)
     used = False
     if mip.fits(program, left):

@@ -61,6 +61,7 @@ class Watchdog:
         try:
             yield began
         finally:
+            _PAUSED[0] += time.monotonic() - began
             if deadline is not None and stop is not None:
                 self.arm(stop, deadline - began)
 
@@ -83,6 +84,16 @@ class Watchdog:
                 self._deadline = None
 
 
+#: seconds this process's pairs' clocks have stood still (Watchdog.paused), subtracted by :func:`clock`
+_PAUSED = [0.0]
+
+
+def clock() -> float:
+    """The clock of pairs' time caps: ``time.monotonic()`` less the time it stood still (a pair waiting
+    for the solver's kernels to be compiled).  Deadlines computed from it keep what the wait took."""
+    return time.monotonic() - _PAUSED[0]
+
+
 _WATCHDOG: Optional[Watchdog] = None
 _OWNER = -1
 
@@ -101,7 +112,7 @@ _PAIR = threading.local()
 
 def start_pair() -> None:
     """A pair starts now (in this thread): caps count from here."""
-    _PAIR.started = time.monotonic()
+    _PAIR.started = clock()
 
 
 def left(timeout: Optional[float]) -> Optional[float]:
@@ -110,4 +121,4 @@ def left(timeout: Optional[float]) -> Optional[float]:
     if timeout is None:
         return None
     started = getattr(_PAIR, "started", None)
-    return timeout if started is None else max(0.0, timeout - (time.monotonic() - started))
+    return timeout if started is None else max(0.0, timeout - (clock() - started))
