@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Tuple
 import numpy as np
 import pytest
 
-from tests.conftest import shared_file, timeless
+from conftest import shared_file, timeless
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,8 +53,8 @@ def _cases() -> List[Tuple[Any, int, int]]:
     rng = random.Random(43)
     cases = []
     for _ in range(40):
-        n, m = rng.randrange(1, 14), rng.randrange(1, 14)
-        cases.append((_random_rows(rng, n, m, rng.choice((2, 3, 6)), rng.choice((0.1, 0.3))),
+        n, m = rng.randrange(1, 16), rng.randrange(1, 16)
+        cases.append((_random_rows(rng, n, m, rng.choice((1, 2, 3, 6)), rng.choice((0.1, 0.2, 0.4))),
                       rng.choice((0, 1, 5, 50, 5000)), rng.choice((0, 4, 700))))
     return cases
 
@@ -95,7 +95,7 @@ def test_twins_give_the_kernels_numbers(compiled: None) -> None:
         _same(settled, plain_settled)
         best, bound, pi, share, banned = settled
         _same(*_both(resume, problem, share, int(best), pi.copy(), int(bound), limit, lap, banned, stop))
-    assert searched >= 5  # the search itself was compared, not only the root
+    assert searched >= 5  # the search itself was compared (6 of these cases search), not only the root
 
 
 def test_batches_and_building_run_as_plain_python_alike(compiled: None) -> None:
