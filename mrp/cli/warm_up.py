@@ -64,3 +64,7 @@ def main_body(argv: List[str]) -> int:
 def main(argv: Optional[List[str]] = None) -> None:
     """Entry point of mrp-warm-up."""
     run(PROGRAM, main_body, argv)
+
+
+if __name__ == "__main__":
+    main()
