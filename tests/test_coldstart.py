@@ -187,3 +187,25 @@ def test_a_cold_run_scores_as_a_warm_run(tmp_path: Path, compiled: None, metric:
     assert cold_run["scores"] == warm_run["scores"] and cold_run["n"] >= 30
     assert cold_run == warm_run
     assert cold_errors == warm_errors
+
+
+def test_warm_up_waits_for_the_background_compiler_then_loads(compiled: None) -> None:
+    """mrp-warm-up (what images and CI run) waits while a background compiler holds the cache's lock, then
+    makes every kernel ready; stdout stays empty, stderr says what it did."""
+    from mrp.solver import background
+
+    path = background.lock_path()
+    handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(handle, fcntl.LOCK_EX)  # as a running compiler holds it
+    try:
+        process = subprocess.Popen([sys.executable, "-m", "mrp.cli.warm_up"], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        time.sleep(3)
+        assert process.poll() is None, "mrp-warm-up did not wait for the compiler"
+        assert not background.finished()
+    finally:
+        os.close(handle)
+    out, err = process.communicate(timeout=600)
+    assert process.returncode == 0, err
+    assert out == "" and err.strip().endswith("s)") and "compiled and cached" in err
+    assert background.finished()
