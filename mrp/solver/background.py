@@ -126,10 +126,7 @@ def wait(tick: Optional[Any] = None, every: float = 0.5) -> None:
 def main(handle: int, path: str) -> None:
     """The compiler process: compile every kernel into the cache, saying how far it is, then release the
     lock (``handle``: the lock file, already locked by the run that started this process)."""
-    from numba.core import event
-
     from mrp.io.write import write_text
-    from mrp.solver.warmup import compile_all
 
     began = time.monotonic()
     now: Dict[str, Any] = {"done": 0, "total": 0, "kernel": "", "functions": 0, "pid": os.getpid()}
@@ -140,6 +137,11 @@ def main(handle: int, path: str) -> None:
             write_text(path + ".json", json.dumps(now))
         except Exception:  # noqa: BLE001 - the status is a courtesy; compiling goes on without it
             pass
+
+    write()  # at once: who holds the lock
+    from numba.core import event
+
+    from mrp.solver.warmup import compile_all
 
     class Count(event.Listener):  # type: ignore[misc]  # numba is untyped
         def on_start(self, ev: Any) -> None:

@@ -337,6 +337,9 @@ def ready(compiling: Optional[Callable[[], None]] = None) -> None:
                               "they run as plain Python, with the same results", CompileWarning, stacklevel=3)
                 jit.route(_route)
             else:
+                warnings.warn("the solver's kernels are not compiled yet (once per installation): compiling "
+                              "them now, before any pair (`mrp-warm-up` does it ahead)", CompileWarning,
+                              stacklevel=3)
                 _compile_here(compiling)
         _READY = True
 
