@@ -28,9 +28,9 @@ __all__ = ["available", "finished", "lock_path", "start", "status", "wait"]
 
 
 def available() -> bool:
-    """Whether a compiler process can be started here (a POSIX system, and not switched off by
-    ``MRP_COMPILE=here``)."""
-    return fcntl is not None and os.environ.get("MRP_COMPILE", "") != "here"
+    """Whether a compiler process can be started here (a POSIX system with a known interpreter, and not
+    switched off by ``MRP_COMPILE=here``)."""
+    return fcntl is not None and bool(sys.executable) and os.environ.get("MRP_COMPILE", "") != "here"
 
 
 def _cache_dir() -> str:
@@ -97,7 +97,7 @@ def start() -> bool:
             quiet = subprocess.DEVNULL
             subprocess.Popen([sys.executable, "-c", code], stdin=quiet, stdout=quiet, stderr=quiet,
                              pass_fds=(handle,), env=environment, close_fds=True)
-        except OSError:
+        except (OSError, ValueError):  # no such interpreter, too many processes, ...: compiled in the run
             return False
         return True
     finally:
