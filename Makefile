@@ -31,6 +31,7 @@ lint: $(VENV)/.installed-test
 
 # -n auto: the tests in worker processes, one per CPU this process may use (at most 4; tests/conftest.py)
 test: lint
+	$(BIN)/python -m mrp.cli.warm_up --quiet  # compiled once, ahead: tests expect the kernels loaded
 	$(BIN)/pytest -n auto
 
 $(VENV)/.installed-docs: $(VENV)/.installed
@@ -50,6 +51,7 @@ $(OLDEST)/.installed: setup.cfg pyproject.toml constraints/oldest.txt
 	touch $@
 
 test-oldest: $(OLDEST)/.installed
+	NUMBA_CACHE_DIR=$(CURDIR)/$(OLDEST)/numba-cache $(OLDEST)/bin/python -m mrp.cli.warm_up --quiet
 	NUMBA_CACHE_DIR=$(CURDIR)/$(OLDEST)/numba-cache $(OLDEST)/bin/pytest -n auto
 
 bench: $(VENV)/.installed-test bytecode

@@ -56,9 +56,9 @@ def test_the_bundle_holds_the_competition_the_program_the_data_and_the_image(tmp
     docker = (unpacked / "Dockerfile").read_text()
     assert "pip install" in docker and "mrp-graphs[plot]" in docker
     warm = [line for line in docker.splitlines() if line.endswith("# WARM-UP")]
-    assert len(warm) == 1 and warm[0].startswith("RUN python -c")
-    code = warm[0][len('RUN python -c "'):warm[0].rindex('"')]
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=600)
+    assert len(warm) == 1 and warm[0].startswith("RUN mrp-warm-up")
+    done = subprocess.run([sys.executable, "-m", "mrp.cli.warm_up", "--quiet"], capture_output=True,
+                          timeout=900)
     assert done.returncode == 0, done.stderr.decode()[-1000:]
 
 

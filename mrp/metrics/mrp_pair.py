@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
@@ -17,7 +16,7 @@ from mrp.metrics.tuples import count, differences
 from mrp.normalize import NormalGraph, normalize
 from mrp.solver import LAP_SIZE, greedy, mip, relaxation
 from mrp.solver.problem import Problem, Rows, build, unmapped_across, within
-from mrp.solver.watchdog import interruptible, left, watchdog
+from mrp.solver.watchdog import clock, interruptible, left, watchdog
 
 #: Search steps per pair unless --limit says otherwise.
 DEFAULT_LIMIT = 5_000_000
@@ -102,7 +101,7 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
     """
     steps_limit = DEFAULT_LIMIT if limit is None else limit
     stop = np.zeros(1, np.int64)
-    started = time.monotonic()
+    started = clock()
     cap = timeout
     timeout = left(timeout)  # what the pair's normalizing and building left of its cap
     if timeout is not None:
@@ -190,7 +189,7 @@ def _settled(built: Problem, steps: int, stop: np.ndarray, seed: np.ndarray, rel
     first = _search(built, min(steps, MIP_AFTER) if relax else steps, stop, seed)
     if not relax or first.exact or stop[0] or first.steps >= steps:
         return first
-    relaxed = relaxation.sentence_bound(built, None if deadline is None else deadline - time.monotonic())
+    relaxed = relaxation.sentence_bound(built, None if deadline is None else deadline - clock())
     if relaxed is not None and relaxed < first.bound:
         first = first._replace(bound=max(relaxed, first.value), exact=relaxed <= first.value)
     if first.exact or stop[0]:
@@ -221,7 +220,7 @@ def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarr
         found = searched if handoff else _go_on(built, limit, searched, stop)
     if not handoff or found.exact or stop[0]:
         return found
-    seconds = None if deadline is None else deadline - time.monotonic()
+    seconds = None if deadline is None else deadline - clock()
     proof = mip.prove(built, np.array(found.mapping, np.int64), seconds, stop, nodes=limit - found.steps)
     if proof is None:
         return found

@@ -21,7 +21,6 @@ it equals the value found.
 
 from __future__ import annotations
 
-import time
 from typing import NamedTuple, Optional
 
 import numpy as np
@@ -29,6 +28,7 @@ import numpy as np
 from mrp.solver import mip, relaxation
 from mrp.solver.kernel import resume, settle
 from mrp.solver.problem import Problem
+from mrp.solver.watchdog import clock
 
 __all__ = ["Settled", "document"]
 
@@ -56,7 +56,7 @@ def document(problem: Problem, limit: int, lap_size: int, deadline: Optional[flo
     """The optimum of a document pair's Problem from its ``seed``: root and fixing, the program, then the
     search for ``limit`` steps at most if still open.
 
-    ``deadline``: when the clock stops the pair (time.monotonic(); None: never); ``cap``: the pair's
+    ``deadline``: when the clock stops the pair (watchdog.clock(); None: never); ``cap``: the pair's
     timeout, on which the route is decided (whether the program fits, or its relaxation is sought), so
     that the same options take the same route on any machine; the program's work is bounded by ``limit``
     (a node of HiGHS's counts as a step).  A program stopped at its time limit sets ``stop`` (the pair's
@@ -65,7 +65,7 @@ def document(problem: Problem, limit: int, lap_size: int, deadline: Optional[flo
     best, bound = int(best), int(bound)
     if best >= bound or stop[0]:
         return Settled(best, bound, 0, best >= bound, pi, False)
-    left = None if deadline is None else deadline - time.monotonic()
+    left = None if deadline is None else deadline - clock()
     program = mip.without(problem, banned, pi)
     used = False
     if mip.fits(program, cap):

@@ -26,7 +26,7 @@ import os
 import sys
 import tempfile
 import warnings
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional, Tuple
 
 from mrp.errors import MRPWarning
 
@@ -147,7 +147,51 @@ _load_lightly()
 import numba  # noqa: E402
 from numba import njit as _njit  # noqa: E402
 
-__all__ = ["CacheWarning", "kernel", "njit"]
+__all__ = ["CacheWarning", "Kernel", "kernel", "current_route", "njit", "route", "solver_digest"]
+
+from numba.core import types as _types  # noqa: E402
+from numba.core.registry import CPUDispatcher  # noqa: E402
+
+#: how a call from Python runs while the kernels are not loaded (mrp.solver.warmup): None, compiled
+_ROUTE: Optional[Callable[[Any, Tuple[Any, ...]], Any]] = None
+
+
+class Kernel(CPUDispatcher):  # type: ignore[misc]  # numba's dispatcher is untyped
+    """A solver kernel: numba's dispatcher, compiled once per argument types, literals widened, and run
+    as plain Python while :func:`route` says so.
+
+    numba compiles a function called with a constant (``assignment(P, stop, True)``)
+    for that constant's literal type, then again for the other constant and for
+    the plain type: the same code optimised two or three times.  Here every call
+    is typed with the constants' plain types, so each kernel is compiled once for
+    each argument types (the branches a constant decides are then decided at run
+    time, a comparison).
+    """
+
+    def get_call_template(self, args: Any, kws: Any) -> Any:
+        return super().get_call_template(tuple(_types.unliteral(a) for a in args),
+                                         {k: _types.unliteral(v) for k, v in kws.items()})
+
+    def __call__(self, *args: Any, **kws: Any) -> Any:
+        if _ROUTE is not None and not kws:
+            return _ROUTE(self, args)
+        return super().__call__(*args, **kws)
+
+
+def route(how: Optional[Callable[[Any, Tuple[Any, ...]], Any]]) -> None:
+    """Calls of kernels from Python go to ``how(kernel, args)`` from now on (None: compiled, numba's way)."""
+    global _ROUTE
+    _ROUTE = how
+
+
+def current_route() -> Optional[Callable[[Any, Tuple[Any, ...]], Any]]:
+    """Where calls of kernels from Python go now (None: compiled)."""
+    return _ROUTE
+
+
+def _kernel(dispatcher: Any) -> Any:
+    dispatcher.__class__ = Kernel
+    return dispatcher
 
 
 #: None: not yet needed; a directory: the private cache in use; "": compiling in memory
@@ -174,7 +218,7 @@ def _private_cache() -> str:
 
 
 @functools.cache
-def _solver_digest() -> bytes:
+def solver_digest() -> bytes:
     """A digest of the sources of every module of this package (the solver); empty where they cannot be
     read as files (a zipped installation: numba's own stamp then stands alone)."""
     digest = hashlib.sha256()
@@ -204,14 +248,14 @@ def _stamped(dispatcher: Any) -> Any:
         stamp = cache_file._source_stamp
     except AttributeError:
         return dispatcher
-    cache_file._source_stamp = (stamp, _solver_digest())
+    cache_file._source_stamp = (stamp, solver_digest())
     return dispatcher
 
 
 def _cached(function: Callable[..., Any], options: Any) -> Any:
     if _FALLBACK is None:
         try:
-            return _stamped(_njit(cache=True, **options)(function))
+            return _stamped(_kernel(_njit(cache=True, **options)(function)))
         except RuntimeError as error:
             if "cannot cache" not in str(error):
                 raise
@@ -219,11 +263,11 @@ def _cached(function: Callable[..., Any], options: Any) -> Any:
     if directory:
         numba.config.CACHE_DIR = directory  # type: ignore[attr-defined]  # read when a kernel looks for it
         try:
-            return _stamped(_njit(cache=True, **options)(function))
+            return _stamped(_kernel(_njit(cache=True, **options)(function)))
         except RuntimeError as error:
             if "cannot cache" not in str(error):
                 raise
-    return _njit(**options)(function)
+    return _kernel(_njit(**options)(function))
 
 
 def kernel(**options: Any) -> Callable[[Callable[..., Any]], Any]:

@@ -3,10 +3,11 @@ being scored (a pair's time cap counts from its start: normalizing and building 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Tuple
 
 if TYPE_CHECKING:  # numpy is not imported to start a pair's clock
     from concurrent.futures import ThreadPoolExecutor
@@ -50,6 +51,26 @@ class Watchdog:
             self._stop = None
             self._deadline = None
 
+    def left(self) -> Optional[float]:
+        """Seconds until the armed deadline (None: none armed)."""
+        with self._condition:
+            return None if self._deadline is None else max(0.0, self._deadline - time.monotonic())
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[float]:
+        """The armed deadline does not pass while inside, and afterwards lies as much later as the time spent
+        inside (a pair waiting for the solver's kernels to be compiled: not its work)."""
+        with self._condition:
+            stop, deadline = self._stop, self._deadline
+            self._stop = self._deadline = None
+        began = time.monotonic()
+        try:
+            yield began
+        finally:
+            _PAUSED[0] += time.monotonic() - began
+            if deadline is not None and stop is not None:
+                self.arm(stop, deadline - began)
+
     def _run(self) -> None:
         with self._condition:
             while True:
@@ -67,6 +88,16 @@ class Watchdog:
                     self._stop[0] = 1
                 self._stop = None
                 self._deadline = None
+
+
+#: seconds this process's pairs' clocks have stood still (Watchdog.paused), subtracted by :func:`clock`
+_PAUSED = [0.0]
+
+
+def clock() -> float:
+    """The clock of pairs' time caps: ``time.monotonic()`` less the time it stood still (a pair waiting
+    for the solver's kernels to be compiled).  Deadlines computed from it keep what the wait took."""
+    return time.monotonic() - _PAUSED[0]
 
 
 _WATCHDOG: Optional[Watchdog] = None
@@ -87,7 +118,7 @@ _PAIR = threading.local()
 
 def start_pair() -> None:
     """A pair starts now (in this thread): caps count from here."""
-    _PAIR.started = time.monotonic()
+    _PAIR.started = clock()
 
 
 def left(timeout: Optional[float]) -> Optional[float]:
@@ -96,7 +127,7 @@ def left(timeout: Optional[float]) -> Optional[float]:
     if timeout is None:
         return None
     started = getattr(_PAIR, "started", None)
-    return timeout if started is None else max(0.0, timeout - (time.monotonic() - started))
+    return timeout if started is None else max(0.0, timeout - (clock() - started))
 
 
 _EXECUTOR: Optional[ThreadPoolExecutor] = None

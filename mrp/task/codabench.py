@@ -36,10 +36,9 @@ __all__ = ["IMAGE", "bundle", "competition_yaml", "score"]
 #: the scoring image's name in competition.yaml (built from the bundle's Dockerfile, pushed by the organiser)
 IMAGE = "mrp-scoring:latest"
 
-#: the line of the Dockerfile that compiles the solver's kernels at build time (WARM-UP: a tiny pair scored
-#: by a searching metric loads or compiles every kernel into the installed package's cache)
-WARM_UP = ("RUN python -c \"import mrp; mrp.score('(a / b :ARG0 (c / d))', '(a / b)', metric='smatch')\"  "
-           "# WARM-UP")
+#: the line of the Dockerfile that compiles the solver's kernels at build time (mrp-warm-up compiles every
+#: kernel into the installed package's cache, so that no submission pays for it)
+WARM_UP = "RUN mrp-warm-up  # WARM-UP"
 
 
 def score(task: Task, input_dir: str, output_dir: str, workdir: str) -> Evaluation:
