@@ -12,9 +12,9 @@ from typing import Any, List, Tuple
 import numpy as np
 import pytest
 
-from mrp.metrics import mrp_pair
-from mrp.metrics.mrp_pair import Solution, solve_problem
 from mrp.solver import mip
+from mrp.solver import solve as mrp_pair
+from mrp.solver.solve import Solution, solve_problem
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_mip import document  # noqa: E402

@@ -222,7 +222,7 @@ def test_workers_die_with_their_parent(tmp_path: Path) -> None:
 _LIGHT_LOAD = """
 import json, sys
 import numpy as np
-from mrp.metrics.mrp_pair import solve_problem
+from mrp.solver.solve import solve_problem
 from mrp.solver.problem import from_triples
 loaded = solve_problem(from_triples([{"a": 1}, {"b": 1}], [{"a": 1}, {"b": 1}], {(0, 1, "r"): 1},
                                     {(0, 1, "r"): 1}))

@@ -17,12 +17,12 @@ from typing import Iterator
 import numpy as np
 import pytest
 
-from mrp.metrics.mrp_pair import solve_problem
 from mrp.solver import mip
 from mrp.solver.handover import document
 from mrp.solver.kernel import settle
 from mrp.solver.lap import assignment, warm
 from mrp.solver.problem import Problem, with_edges
+from mrp.solver.solve import solve_problem
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_mip import document as coli_document  # noqa: E402

@@ -19,11 +19,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mrp.graph import Graph
-from mrp.metrics import mrp_pair as mrp_metric
-from mrp.metrics.mrp_pair import solve_problem
 from mrp.normalize import normalize
 from mrp.solver import mip
+from mrp.solver import solve as mrp_metric
 from mrp.solver.problem import Problem, build
+from mrp.solver.solve import solve_problem
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_oracle import pairs  # noqa: E402

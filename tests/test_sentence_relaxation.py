@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given
 
 from mrp.graph import Graph
-from mrp.metrics import mrp_pair
-from mrp.metrics.mrp_pair import solve_problem
 from mrp.normalize import normalize
 from mrp.solver import mip, relaxation
+from mrp.solver import solve as mrp_pair
 from mrp.solver.problem import build
+from mrp.solver.solve import solve_problem
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_oracle import pairs  # noqa: E402

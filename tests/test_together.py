@@ -17,9 +17,9 @@ from mrp.metrics import driver
 from mrp.metrics import mrp as mrp_module
 from mrp.metrics import smatch as smatch_module
 from mrp.metrics.base import Metric, PairResult
-from mrp.metrics.mrp_pair import TOGETHER_STEPS
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, pair
+from mrp.solver.solve import TOGETHER_STEPS
 
 from conftest import shared_file, timeless
 

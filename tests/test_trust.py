@@ -69,7 +69,7 @@ def test_worker_processes_never_write_to_standard_output(capfd: pytest.CaptureFi
 _HANDED_OVER = textwrap.dedent("""
     import sys
     import mrp.solver.mip as mip
-    import mrp.metrics.mrp_pair as solver
+    import mrp.solver.solve as solver
     solver.MIP_AFTER = 0
     proved = mip.prove
     count = [0]

@@ -13,7 +13,7 @@ __all__ = ["improved", "started"]
 
 
 def improved(gold: NormalGraph, system: NormalGraph, solution: Any) -> Any:
-    """``solution`` (a :class:`mrp.metrics.mrp_pair.Solution`), or, when it is not proved optimal and
+    """``solution`` (a :class:`mrp.solver.solve.Solution`), or, when it is not proved optimal and
     :func:`started` finds a map that matches more, the same with that map (its value and bound raised to
     what it matches when the Solution counts edges; a bound is a bound of every map).
 

@@ -38,7 +38,7 @@ from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.detail import triple_detail
 from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
-from mrp.metrics.mrp_pair import Solution, seeding, sentence_groups, solve_within
+from mrp.metrics.mrp_pair import seeding, sentence_groups
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
 from mrp.metrics.smatch_penman import NOT_INVERTED, Local, Relations, norm, penman_triples  # noqa: F401
@@ -46,6 +46,7 @@ from mrp.metrics.smatchpp import SMATCHPP_COMPAT, check_compat, smatchpp_status,
 from mrp.metrics.together import Steps, score_together
 from mrp.normalize import normalize
 from mrp.solver.problem import Rows, from_triples, triple_rows
+from mrp.solver.solve import Solution, solve_within
 
 
 def mrp_triples(graph: Graph) -> Tuple[Local, Relations, int]:

@@ -4,7 +4,7 @@ The outline is the same for every metric whose pairs become integer rows
 (:class:`mrp.solver.problem.Rows`): pairs too large, documents and whatever
 else the metric keeps apart are left to be scored alone; a pair that needs no
 search is settled at once; the rest are searched in one compiled call
-(:func:`mrp.metrics.mrp_pair.solve_together`), and a pair it does not settle
+(:func:`mrp.solver.solve.solve_together`), and a pair it does not settle
 is left alone too.  A metric supplies the steps that differ, as functions of
 the pair's two graphs or of their *forms* (SMATCH's triples, the MRP metric's
 normal graphs).  Each result is the one the metric's ``score`` gives the pair.
@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import Any, List, Optional, Sequence, Tuple
 
 from mrp.metrics.base import PairResult
-from mrp.metrics.mrp_pair import Solution, fits_together, solve_together, together
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
 from mrp.solver.problem import Rows
+from mrp.solver.solve import Solution, fits_together, solve_together, together
 
 __all__ = ["Steps", "score_together"]
 
@@ -46,7 +46,7 @@ class Steps:
 def score_together(steps: Steps, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
     """The results of the pairs settled together (or at once), None for those to be scored alone: all of
     them when ``errors`` or ``explain`` is asked for or the search alone would not run as it runs here
-    (:func:`mrp.metrics.mrp_pair.together`)."""
+    (:func:`mrp.solver.solve.together`)."""
     out: List[Optional[PairResult]] = [None] * len(pairs)
     if options.errors or options.explain or not together(options.timeout, options.mip):
         return out

@@ -8,3 +8,17 @@ Importing this package does not import numba or HiGHS.
 #: ``lap_size``).
 LAP_SIZE = 700
 
+
+#: the entry point's names, loaded with :mod:`mrp.solver.solve` when first asked for
+_ENTRY = ("Solution", "solve_problem", "solve_within", "solve_together")
+
+__all__ = ["LAP_SIZE", *_ENTRY]
+
+
+def __getattr__(name: str) -> object:
+    """The entry point (:mod:`mrp.solver.solve`) without importing it with the package."""
+    if name in _ENTRY:
+        from mrp.solver import solve
+
+        return getattr(solve, name)
+    raise AttributeError(f"module 'mrp.solver' has no attribute {name!r}")

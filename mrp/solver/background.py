@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, Dict, Optional
+from typing import Any, Callable, Dict, Optional
 
 try:
     import fcntl
@@ -92,7 +92,8 @@ def start() -> bool:
         environment = dict(os.environ, NUMBA_CACHE_DIR=_cache_dir()) if _cache_dir() else dict(os.environ)
         root = os.path.dirname(os.path.dirname(os.path.abspath(mrp.__file__)))
         environment["PYTHONPATH"] = os.pathsep.join(filter(None, [root, environment.get("PYTHONPATH")]))
-        code = f"from mrp.solver.background import main; main({handle}, {path!r})"
+        code = ("from mrp.solver.background import main; from mrp.solver.warmup import compile_all; "
+                f"main({handle}, {path!r}, compile_all)")
         try:
             quiet = subprocess.DEVNULL
             subprocess.Popen([sys.executable, "-c", code], stdin=quiet, stdout=quiet, stderr=quiet,
@@ -123,9 +124,10 @@ def wait(tick: Optional[Any] = None, every: float = 0.5) -> None:
         time.sleep(every)
 
 
-def main(handle: int, path: str) -> None:
+def main(handle: int, path: str, compile_all: Callable[..., None]) -> None:
     """The compiler process: compile every kernel into the cache, saying how far it is, then release the
-    lock (``handle``: the lock file, already locked by the run that started this process)."""
+    lock (``handle``: the lock file, already locked by the run that started this process; ``compile_all``:
+    :func:`mrp.solver.warmup.compile_all`, given by the process's command, which warmup starts)."""
     from mrp.io.write import write_text
 
     began = time.monotonic()
@@ -140,8 +142,6 @@ def main(handle: int, path: str) -> None:
 
     write()  # at once: who holds the lock
     from numba.core import event
-
-    from mrp.solver.warmup import compile_all
 
     class Count(event.Listener):  # type: ignore[misc]  # numba is untyped
         def on_start(self, ev: Any) -> None:

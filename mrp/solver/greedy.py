@@ -1,7 +1,7 @@
 """A correspondence of two large graphs in linear time: nodes matched by what they carry and by their
 neighbourhood, then grown along edges.
 
-For pairs too large for the solver's node-pair arrays (``mrp.metrics.mrp_pair.MAX_CELLS``) this is the
+For pairs too large for the solver's node-pair arrays (``mrp.solver.greedy.MAX_CELLS``) this is the
 answer (with a trivial bound), and for large pairs the search does not finish it is the answer when the
 search's own map is worse.  No n x m structure is built: memory is linear in the graphs' size.
 

@@ -92,7 +92,7 @@ class ExactMapper:
         else:
             import numpy as np
 
-            from mrp.metrics.mrp_pair import solve_problem
+            from mrp.solver.solve import solve_problem
             from mrp.solver.warmup import ready
 
             ready(self.compiling)  # kernels compiled or loaded outside the pair's clock

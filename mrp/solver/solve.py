@@ -1,0 +1,268 @@
+"""The solver's entry point: a pair's Problem to its Solution (an optimal map with its proof, or the best
+found with a bound), by the compiled branch and bound and the hand-over to the mixed-integer program; many
+sentence pairs searched together; the Solution of a graph paired with itself.
+
+Every searching metric calls this module (:func:`solve_problem`, :func:`solve_within`,
+:func:`solve_together`); importing it imports neither numba nor HiGHS.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from mrp.solver import LAP_SIZE, mip, relaxation
+from mrp.solver.problem import Problem, Rows, unmapped_across, within
+from mrp.solver.watchdog import clock, interruptible, left, watchdog
+
+#: Search steps per pair unless --limit says otherwise.
+DEFAULT_LIMIT = 5_000_000
+#: Pairs of at most this many node pairs are searched in the main thread up to their hand-over to the
+#: program (handover_steps: a fifth of a second of search at most, so Ctrl-C still stops a run at once;
+#: the helper thread would cost more than the search); a pair that this does not settle goes on in the
+#: helper thread (to the program, or the search alone up to the limit).
+_SMALL = 2500
+#: Search steps after which a pair the search has not closed goes to the mixed-integer program ...
+MIP_AFTER = 1000
+#: ... times up to MIP_SMALL_TIMES for a small Problem: as many as HANDOVER_WORK allows, counted in steps
+#: times (node pairs + candidate edges), about a fifth of a second of search on sentence pairs, what
+#: starting HiGHS's process costs (a sentence pair that needs 4,000 steps is closed in 0.08 s by the search
+#: and took 0.35 s when handed over)
+MIP_SMALL_TIMES = 16
+HANDOVER_WORK = 8_000_000
+
+
+class Solution(NamedTuple):
+    """A correspondence (gold position -> system position or -1) with its value and proof status."""
+
+    mapping: List[int]
+    value: int
+    bound: int
+    exact: bool
+    steps: int
+    #: why the search stopped before proving optimality: "limit", "timeout", or None
+    cut: Optional[str]
+    #: False when the problem was solved on node rewards only (too large, or out of time while built):
+    #: ``value`` and ``bound`` then count node rewards only, and the caller counts the map itself
+    complete: bool = True
+    #: True when the mixed-integer program (mrp.solver.mip) took over from the search
+    mip: bool = False
+    #: what the user should know about how the pair was solved (e.g. HiGHS's process died), else None
+    note: Optional[str] = None
+    #: a document not proved: where its gap sits, sentence by sentence (mrp.solver.attribution.where)
+    gap: Optional[Dict[str, Any]] = None
+
+
+#: A start for a built Problem, given the pair's stop flag (None: no start).
+Seeding = Callable[[Problem, np.ndarray], Optional[np.ndarray]]
+#: What the solver gets for "no seed".
+_NO_SEED = np.zeros(0, np.int64)
+
+
+def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limit: Optional[int] = None,
+                  timeout: Optional[float] = None,
+                  seeding: Optional[Seeding] = None, handover: bool = True) -> Solution:
+    """An optimal map, or the best found within ``limit`` steps and ``timeout`` seconds with a bound.
+
+    ``problem`` may be a function of the stop flag that builds the Problem: the
+    timeout then covers building too.  A pair the search has not closed after
+    :func:`handover_steps` steps goes to the mixed-integer program of mrp.solver.mip when
+    HiGHS is installed, the limit allows more steps than that, and the program
+    fits the pair's ``timeout`` (``mip.fits``; not the time left: the same route on any machine), unless
+    ``handover`` is False (``--no-mip``).  The program gets the steps ``limit`` leaves as nodes (work, not
+    time); only ``timeout`` stops anything by the clock, and a pair it stops is cut as "timeout".
+    ``seeding`` gives a map to start from for the built Problem and the pair's
+    stop flag (e.g. mrp.metrics.seed's sentence-by-sentence map), or None.
+    """
+    steps_limit = DEFAULT_LIMIT if limit is None else limit
+    stop = np.zeros(1, np.int64)
+    started = clock()
+    cap = timeout
+    timeout = left(timeout)  # what the pair's normalizing and building left of its cap
+    if timeout is not None:
+        if timeout <= 0:
+            stop[0] = 1  # no time at all: stopped before building, not whenever the watchdog wakes up
+        watchdog().arm(stop, timeout)
+    try:
+        built = problem if isinstance(problem, Problem) else problem(stop)
+        seed = seeding(built, stop) if seeding is not None and built.complete and not stop[0] else None
+        seed = _NO_SEED if seed is None else seed
+        arguments = (built, steps_limit, None if timeout is None else started + timeout, stop, seed, handover,
+                     cap)
+        solution: Optional[Solution] = None
+        if threading.current_thread() is not threading.main_thread():
+            solution = _solve(*arguments)
+        elif built.U.size <= _SMALL:
+            relax = handover and built.complete and seed.shape[0] == 0 and mip.installed()
+            searched = _settled(built, min(steps_limit, handover_steps(built)), stop, seed, relax,
+                                started + timeout if timeout is not None else None)
+            if searched.exact or stop[0] or searched.steps >= steps_limit:
+                solution = searched
+            else:
+                solution = interruptible(_solve, arguments + (searched,), stop)
+        if solution is None:
+            solution = interruptible(_solve, arguments, stop)
+    finally:
+        if timeout is not None:
+            watchdog().disarm()
+    exact = solution.exact and built.complete
+    cut = None if exact else ("timeout" if stop[0] else "limit")
+    return solution._replace(exact=exact, cut=cut, complete=built.complete)
+
+
+#: Pairs scored together (:func:`solve_together`) are searched together up to this many steps each ...
+TOGETHER_STEPS = 100
+#: ... when each pair's time cap is at least this (seconds) or there is none: far more than those steps take
+TOGETHER_TIMEOUT = 1.0
+
+
+def together(timeout: Optional[float], handover: bool) -> bool:
+    """Whether :func:`solve_together` can settle any pair here: the search alone would run the same way
+    (HiGHS to hand over to, in this thread) and no pair's clock could cut it."""
+    return handover and mip.installed() and (timeout is None or timeout >= TOGETHER_TIMEOUT) \
+        and threading.current_thread() is threading.main_thread()
+
+
+def fits_together(n: int, m: int) -> bool:
+    """Whether a pair of ``n`` and ``m`` nodes is small enough for :func:`solve_together`."""
+    return n * m <= _SMALL
+
+
+def solve_together(rows: Sequence[Rows], limit: Optional[int] = None, timeout: Optional[float] = None,
+                   handover: bool = True) -> List[Optional[Solution]]:
+    """:func:`solve_problem`'s Solution for each pair of rows (sentence pairs: no seed) that it would settle
+    in its first :data:`TOGETHER_STEPS` search steps, found for all of them in one compiled call; None for
+    the others (and for all when the search would not run that way here: see :func:`solve_problem`),
+    which are to be solved alone."""
+    steps = min(TOGETHER_STEPS, DEFAULT_LIMIT if limit is None else limit)
+    if not together(timeout, handover):
+        return [None] * len(rows)
+    from mrp.solver.batch import search_rows
+
+    small = [k for k, pair in enumerate(rows) if fits_together(pair.n, pair.m)]
+    out: List[Optional[Solution]] = [None] * len(rows)
+    for k, searched in zip(small, search_rows([rows[k] for k in small], steps, LAP_SIZE)):
+        if searched is not None:
+            out[k] = Solution(searched.mapping, searched.value, searched.bound, searched.exact,
+                              searched.steps, None)
+    return out
+
+
+def _search(built: Problem, limit: int, stop: np.ndarray, seed: np.ndarray) -> Solution:
+    """The search alone, in this thread."""
+    from mrp.solver.kernel import solve
+
+    value, bound, steps, exact, pi = solve(built, limit, LAP_SIZE, stop, seed)
+    return _solution(value, bound, steps, exact, pi, False)
+
+
+def _settled(built: Problem, steps: int, stop: np.ndarray, seed: np.ndarray, relax: bool,
+             deadline: Optional[float]) -> Solution:
+    """The search up to ``steps``; with ``relax``, a pair still open after MIP_AFTER of them gets the bound
+    of its linear relaxation (:mod:`mrp.solver.relaxation`) first, and is searched on only when that
+    does not close it."""
+    first = _search(built, min(steps, MIP_AFTER) if relax else steps, stop, seed)
+    if not relax or first.exact or stop[0] or first.steps >= steps:
+        return first
+    relaxed = relaxation.sentence_bound(built, None if deadline is None else deadline - clock())
+    if relaxed is not None and relaxed < first.bound:
+        first = first._replace(bound=max(relaxed, first.value), exact=relaxed <= first.value)
+    if first.exact or stop[0]:
+        return first
+    return _go_on(built, steps, first, stop)
+
+
+def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarray,
+           seed: np.ndarray, handover: bool = True, cap: Optional[float] = None,
+           searched: Optional[Solution] = None) -> Solution:
+    """The search, then (for a pair it leaves open) the program; ``cut`` and ``complete`` are the caller's.
+    ``cap``: the pair's timeout (the route is decided on it); ``deadline``: when the clock stops the pair.
+
+    ``searched``: the search's result up to :func:`handover_steps` when it ran already (in the main
+    thread); without a hand-over the search then goes on from its map up to ``limit``.  A document
+    (a pair with a sentence-by-sentence ``seed``) goes to :func:`mrp.solver.handover.document`.
+    """
+    if built.complete and limit > MIP_AFTER and handover and mip.installed() and seed.shape[0] > 0:
+        from mrp.solver.handover import document  # a document: fixing first, then the program on the rest
+
+        done = document(built, limit, LAP_SIZE, deadline, stop, seed, cap)
+        return _solution(*done[:5], done.used)._replace(note=done.note)
+    after = handover_steps(built)
+    handoff = built.complete and limit > after and handover and not stop[0] and mip.fits(built, cap)
+    if searched is None:
+        found = _search(built, after if handoff else limit, stop, seed)
+    else:
+        found = searched if handoff else _go_on(built, limit, searched, stop)
+    if not handoff or found.exact or stop[0]:
+        return found
+    seconds = None if deadline is None else deadline - clock()
+    proof = mip.prove(built, np.array(found.mapping, np.int64), seconds, stop, nodes=limit - found.steps)
+    if proof is None:
+        return found
+    if proof.timed:
+        stop[0] = 1  # the clock stopped it: the pair's timeout, whether or not the watchdog has fired yet
+    if proof.died is not None:
+        # HiGHS's process died on its own (killed from outside, e.g. out of memory): the search goes on
+        note = f"HiGHS's process died ({proof.died}); the branch and bound went on alone"
+        return _go_on(built, limit, found, stop)._replace(note=note)
+    value, pi = (proof.value, proof.mapping) if proof.value > found.value else (found.value, found.mapping)
+    bound = found.bound if proof.bound is None else min(found.bound, proof.bound)
+    return _solution(value, bound, found.steps, value >= bound, np.asarray(pi, np.int64), True)
+
+
+def _go_on(built: Problem, limit: int, found: Solution, stop: np.ndarray) -> Solution:
+    """The search again from ``found``'s map, for the steps ``limit`` leaves; the better of both bounds."""
+    from mrp.solver.kernel import solve
+
+    value, bound, steps, _, pi = solve(built, limit - found.steps, LAP_SIZE, stop,
+                                       np.array(found.mapping, np.int64))
+    bound = min(bound, found.bound)
+    return _solution(value, bound, found.steps + steps, value >= bound, pi, False)
+
+
+def handover_steps(built: Problem) -> int:
+    """The search steps a Problem gets before it goes to the program (MIP_AFTER, more when it is small)."""
+    n, m = built.U.shape
+    times = HANDOVER_WORK // (MIP_AFTER * (n * m + built.cc.shape[0]) + 1)
+    return MIP_AFTER * max(1, min(MIP_SMALL_TIMES, times))
+
+
+def _solution(value: Any, bound: Any, steps: Any, exact: Any, pi: np.ndarray, used: bool) -> Solution:
+    """A Solution of the solver's numbers (``cut`` and ``complete`` are set by solve_problem)."""
+    return Solution(np.asarray(pi, np.int64).tolist(), int(value), int(bound), bool(exact), int(steps), None,
+                    True, used)
+
+
+def solve_within(builder: Callable[[np.ndarray], Problem], groups: Optional[Tuple[np.ndarray, np.ndarray]],
+                 restricted: bool, limit: Optional[int], timeout: Optional[float], start: Optional[Seeding],
+                 handover: bool) -> Solution:
+    """:func:`solve_problem` on the Problem ``builder`` builds; ``groups``: the sentences of gold's and
+    system's nodes on documents (else None): with ``restricted``, gold node i matches only system nodes of
+    its sentence; a document not proved gets the ``gap`` of its map, sentence by sentence."""
+    built: List[Problem] = []
+
+    def building(stop: np.ndarray) -> Problem:
+        problem = builder(stop)
+        if groups is not None and restricted:
+            problem = within(problem, *groups)
+        built.append(problem)
+        return problem
+
+    # a sentence-by-sentence start exists only for a pair of documents (whose groups are known)
+    solution = solve_problem(building, limit, timeout, start if groups is not None else None, handover)
+    if groups is not None and restricted:
+        solution = solution._replace(mapping=unmapped_across(solution.mapping, *groups))
+    if groups is not None and not solution.exact and built and built[0].complete:
+        from mrp.solver.attribution import where
+
+        solution = solution._replace(gap=where(built[0], solution.mapping, groups[0]))
+    return solution
+
+
+def identity(n: int) -> Solution:
+    """The Solution of a graph paired with itself: node for node, proved without a search."""
+    return Solution(list(range(n)), -1, -1, True, 0, None, False)
+
+
