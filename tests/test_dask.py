@@ -1,9 +1,12 @@
 """Blocks as Dask tasks: a real LocalCluster of two worker processes (on 127.0.0.1, started here) gives
-the same arrays, bit for bit, as the local run."""
+the same arrays, bit for bit, as the local run; its comms speak TLS with a per-run certificate, and a
+process without it is refused."""
 
 from __future__ import annotations
 
 import os
+import ssl
+import time
 from pathlib import Path
 from typing import List, Set
 
@@ -78,8 +81,8 @@ def _tree() -> Set[int]:
 
 @pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux /proc to list sockets")
 def test_the_cluster_listens_on_localhost_only(client) -> None:
-    assert client.scheduler.address.startswith("tcp://127.0.0.1:")
-    assert all(address.startswith("tcp://127.0.0.1:") for address in client.scheduler_info()["workers"])
+    assert client.scheduler.address.startswith("tls://127.0.0.1:")
+    assert all(address.startswith("tls://127.0.0.1:") for address in client.scheduler_info()["workers"])
     # Dask's HTTP endpoints (dashboard, health) too: a free port of 127.0.0.1, not :8787 on every interface
     assert client.dashboard_link.startswith("http://127.0.0.1:")
     assert not client.dashboard_link.startswith("http://127.0.0.1:8787/")
@@ -87,3 +90,53 @@ def test_the_cluster_listens_on_localhost_only(client) -> None:
     assert len(found) >= 3  # the scheduler's and the workers' comms and HTTP servers
     loopback = ("0100007F:", "0000000000000000FFFF00000100007F:")  # 127.0.0.1, as IPv4 and mapped IPv6
     assert all(address.startswith(loopback) for address in found), found
+
+
+def _refused(address: str, **connecting) -> str:
+    """How a connection to ``address`` without this run's certificate ends: the error's name (within a few
+    seconds); the test fails if the scheduler answers."""
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def attempt() -> str:
+        try:
+            comm = await connect(address, timeout="3s", **connecting)
+            await comm.write({"op": "identity"})
+            answer = await asyncio.wait_for(comm.read(), 3)
+        except (OSError, asyncio.TimeoutError, distributed.comm.CommClosedError) as error:
+            return type(error).__name__
+        return f"answered: {answer!r}"
+
+    started = time.monotonic()
+    outcome = asyncio.run(attempt())
+    assert time.monotonic() - started < 10
+    assert not outcome.startswith("answered"), outcome
+    return outcome
+
+
+def test_the_local_cluster_refuses_a_process_without_its_certificate(client) -> None:
+    address = client.scheduler.address
+    assert address.startswith("tls://127.0.0.1:")
+    assert client.submit(lambda: 6 * 7).result() == 42  # mrp's own client holds the credentials
+    assert set(client.run(os.getpid).values()) and client.security.require_encryption
+    # another local process: plain tcp to the TLS port
+    _refused(address.replace("tls://", "tcp://"))
+    # TLS that checks nothing and presents no certificate (the scheduler asks for one it trusts)
+    careless = ssl.create_default_context(ssl.Purpose.SERVER_AUTH)
+    careless.check_hostname = False
+    careless.verify_mode = ssl.CERT_NONE
+    _refused(address, ssl_context=careless)
+    # TLS with a certificate of its own (as Security.temporary() makes one): not this run's, so refused
+    from distributed.security import Security
+
+    other = Security.temporary().get_connection_args("client")
+    other["ssl_context"].check_hostname = False
+    other["ssl_context"].verify_mode = ssl.CERT_NONE  # even trusting any scheduler
+    _refused(address, ssl_context=other["ssl_context"])
+    # and a whole Dask client without credentials cannot run code on the workers
+    started = time.monotonic()
+    with pytest.raises((OSError, TimeoutError, distributed.comm.CommClosedError)):
+        intruder = distributed.Client(address.replace("tls://", "tcp://"), timeout="3s")
+        intruder.run(os.getpid)
+    assert time.monotonic() - started < 15

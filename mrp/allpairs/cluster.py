@@ -1,7 +1,9 @@
 """Blocks as tasks of a Dask cluster (``pip install mrp-graphs[dask]``; imported only when a run is given a
 client or a scheduler address).  The work (graphs, metric, options) is scattered to the workers once; each
 block is one task; Dask runs again the tasks of a worker that dies.  A local cluster made here listens on
-127.0.0.1 only (its comms and its HTTP servers)."""
+127.0.0.1 only (its comms and its HTTP servers), and its comms speak TLS with a certificate made for the run
+and held in memory (Dask's ``Security.temporary()``): a process without it, another local user's included,
+cannot join the cluster or run code on its workers."""
 
 from __future__ import annotations
 
@@ -24,17 +26,44 @@ def _dask() -> Any:
     return distributed
 
 
+def _temporary() -> Any:
+    """Credentials for one run: a self-signed certificate and key, in memory only, that the scheduler, the
+    workers and the client all present and require (mutual TLS)."""
+    from distributed.security import Security
+
+    try:
+        return Security.temporary()
+    except ImportError:
+        raise InputError("a local Dask cluster needs the cryptography package (for its per-run TLS "
+                         "certificate): pip install 'mrp-graphs[dask]'") from None
+
+
 def connect(address: str, workers: int = 2) -> Any:
-    """A client of the scheduler at ``address`` (Dask's own TLS settings apply, from its configuration),
-    or, for ``local``, of a new cluster of ``workers`` processes on 127.0.0.1 (closed with the client)."""
+    """A client of a Dask scheduler.
+
+    Args:
+        address: a scheduler's address (Dask's own security settings apply, from its configuration: mrp
+            adds no credentials), or ``local`` for a new cluster on 127.0.0.1 whose comms require TLS
+            with a certificate made for this run (closed with the client).
+        workers: the number of worker processes of a local cluster.
+
+    Returns:
+        A ``dask.distributed.Client``; close it with :func:`close`.
+
+    Raises:
+        InputError: Dask (or, for ``local``, cryptography) is not installed, or the scheduler cannot be
+            reached.
+    """
     distributed = _dask()
     if address == "local":
         # every server of the cluster on 127.0.0.1: its comms (host), and the HTTP servers of the scheduler
-        # and of the workers, which Dask otherwise opens on every interface (port 8787 and a random one)
+        # and of the workers, which Dask otherwise opens on every interface (port 8787 and a random one);
+        # the comms, which run code, only for a holder of this run's certificate
         cluster = distributed.LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
-                                           host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                                           host="127.0.0.1", protocol="tls", security=_temporary(),
+                                           dashboard_address="127.0.0.1:0",
                                            worker_dashboard_address="127.0.0.1:0")
-        client = distributed.Client(cluster)
+        client = distributed.Client(cluster)  # with the cluster's credentials
         client._mrp_cluster = cluster  # closed with the client by close()
         return client
     try:
