@@ -140,3 +140,40 @@ def test_the_local_cluster_refuses_a_process_without_its_certificate(client) -> 
         intruder = distributed.Client(address.replace("tls://", "tcp://"), timeout="3s")
         intruder.run(os.getpid)
     assert time.monotonic() - started < 15
+
+
+def _chains(path: Path, count: int) -> None:
+    """``count`` AMR graphs of 14 nodes with few labels and re-entrancies: pairs that take a while."""
+    import random
+
+    pick = random.Random(1)
+    with open(path, "w", encoding="utf-8") as stream:
+        for k in range(count):
+            extra = "".join(f" :ARG2 n{pick.randrange(14)}" for _ in range(6))
+            body = "".join(f" :ARG{pick.randrange(2)} (n{i} / c{pick.randrange(3)}" for i in range(1, 14))
+            stream.write(f"# ::id g{k}\n(n0 / c0{extra}{body}{')' * 13})\n\n")
+
+
+def test_ctrl_c_of_a_dask_run_prints_only_mrps_line(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    corpus = tmp_path / "chains.amr"
+    _chains(corpus, 150)
+    proc = subprocess.Popen([sys.executable, "-m", "mrp.cli.similarity", "--metric", "smatch", str(corpus),
+                             "--output", str(tmp_path / "out.npz"), "--scheduler", "local", "--jobs", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        time.sleep(10)  # the cluster is up (3 s here) and its workers score blocks
+        assert proc.poll() is None, proc.communicate()
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: to the command and its workers
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130
+    assert out == b""
+    lines = [line for line in err.decode().splitlines() if "pairs/s" not in line]  # progress lines aside
+    assert lines == ["mrp-similarity: interrupted; no results written"], err.decode()
+    assert not (tmp_path / "out.npz").exists()

@@ -3,10 +3,13 @@ client or a scheduler address).  The work (graphs, metric, options) is scattered
 block is one task; Dask runs again the tasks of a worker that dies.  A local cluster made here listens on
 127.0.0.1 only (its comms and its HTTP servers), and its comms speak TLS with a certificate made for the run
 and held in memory (Dask's ``Security.temporary()``): a process without it, another local user's included,
-cannot join the cluster or run code on its workers."""
+cannot join the cluster or run code on its workers.  Its processes are mrp's, and so are its messages:
+Dask's own log lines (a worker's heartbeat failing as the run is interrupted, a slow event loop) are kept
+off stderr while it runs, what matters reaching the run as an error of a task."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Callable, Dict, List, Sequence
 
 import numpy as np
@@ -16,6 +19,8 @@ from mrp.errors import InputError
 from mrp.process.packed import live
 
 __all__ = ["connect", "run_on"]
+
+SILENT = logging.CRITICAL + 1  # above every level Dask logs at
 
 
 def _dask() -> Any:
@@ -38,6 +43,20 @@ def _temporary() -> Any:
                          "certificate): pip install 'mrp-graphs[dask]'") from None
 
 
+def _silent_workers(distributed: Any) -> Any:
+    """A worker plugin that keeps Dask's log lines of a worker process of mrp's local cluster off stderr
+    (the process's, which is the command's); set up again in a worker that Dask starts anew."""
+
+    class Silent(distributed.WorkerPlugin):  # type: ignore[misc, name-defined]
+        name = "mrp-silent"
+
+        def setup(self, worker: Any) -> None:
+            for handler in logging.getLogger("distributed").handlers:
+                handler.setLevel(SILENT)
+
+    return Silent()
+
+
 def connect(address: str, workers: int = 2) -> Any:
     """A client of a Dask scheduler.
 
@@ -56,20 +75,28 @@ def connect(address: str, workers: int = 2) -> Any:
     """
     distributed = _dask()
     if address == "local":
-        # every server of the cluster on 127.0.0.1: its comms (host), and the HTTP servers of the scheduler
-        # and of the workers, which Dask otherwise opens on every interface (port 8787 and a random one);
-        # the comms, which run code, only for a holder of this run's certificate
-        cluster = distributed.LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
-                                           host="127.0.0.1", protocol="tls", security=_temporary(),
-                                           dashboard_address="127.0.0.1:0",
-                                           worker_dashboard_address="127.0.0.1:0")
-        client = distributed.Client(cluster)  # with the cluster's credentials
-        client._mrp_cluster = cluster  # closed with the client by close()
-        return client
+        return _local(distributed, workers)
     try:
         return distributed.Client(address, timeout="30s")
     except (OSError, TimeoutError, ValueError) as error:
         raise InputError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+
+
+def _local(distributed: Any, workers: int) -> Any:
+    """A client of a new cluster of ``workers`` processes on 127.0.0.1, its comms over TLS with a
+    certificate made for this run (see :func:`connect`)."""
+    # every server of the cluster on 127.0.0.1: its comms (host), and the HTTP servers of the scheduler
+    # and of the workers, which Dask otherwise opens on every interface (port 8787 and a random one);
+    # the comms, which run code, only for a holder of this run's certificate
+    cluster = distributed.LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", protocol="tls", security=_temporary(),
+                                       dashboard_address="127.0.0.1:0",
+                                       worker_dashboard_address="127.0.0.1:0",
+                                       silence_logs=SILENT)  # this process's Dask lines, while it runs
+    client = distributed.Client(cluster)  # with the cluster's credentials
+    client.register_plugin(_silent_workers(distributed))
+    client._mrp_cluster = cluster  # closed with the client by close()
+    return client
 
 
 def close(client: Any) -> None:
