@@ -177,3 +177,26 @@ def test_ctrl_c_of_a_dask_run_prints_only_mrps_line(tmp_path: Path) -> None:
     lines = [line for line in err.decode().splitlines() if "pairs/s" not in line]  # progress lines aside
     assert lines == ["mrp-similarity: interrupted; no results written"], err.decode()
     assert not (tmp_path / "out.npz").exists()
+
+
+def test_a_cache_warning_in_a_dask_worker_is_one_line(tmp_path: Path) -> None:
+    """numba's cache unwritable in the cluster's worker processes (which compile the solver): the warning is
+    the command's one line, not Python's two (file:line: Category: message, then the source line)."""
+    import subprocess
+    import sys
+
+    from numba.core import config
+
+    if not hasattr(config, "CACHE_LOCATOR_CLASSES"):
+        pytest.skip("this numba cannot be told to use only an unwritable cache")
+    corpus = tmp_path / "chains.amr"
+    _chains(corpus, 4)
+    environment = dict(os.environ, NUMBA_CACHE_LOCATOR_CLASSES="UserProvidedCacheLocator",
+                       NUMBA_CACHE_DIR="/dev/null/cache")
+    done = subprocess.run([sys.executable, "-m", "mrp.cli.similarity", "--metric", "smatch", str(corpus),
+                           "--output", str(tmp_path / "out.npz"), "--scheduler", "local", "--jobs", "1"],
+                          capture_output=True, text=True, env=environment, timeout=600)
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    assert any("numba cannot write its cache" in line for line in lines), done.stderr
+    assert all(line.startswith("mrp-similarity: ") for line in lines), done.stderr

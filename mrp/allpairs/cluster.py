@@ -10,6 +10,7 @@ off stderr while it runs, what matters reaching the run as an error of a task.""
 from __future__ import annotations
 
 import logging
+import warnings
 from typing import Any, Callable, Dict, List, Sequence
 
 import numpy as np
@@ -44,8 +45,10 @@ def _temporary() -> Any:
 
 
 def _silent_workers(distributed: Any) -> Any:
-    """A worker plugin that keeps Dask's log lines of a worker process of mrp's local cluster off stderr
-    (the process's, which is the command's); set up again in a worker that Dask starts anew."""
+    """A worker plugin for the worker processes of mrp's local cluster, whose stderr is the command's: Dask's
+    log lines kept off it, and warnings (numba's cache failing in a worker, say) shown as this process shows
+    them (a command's: one line each); set up again in a worker that Dask starts anew."""
+    shown = warnings.showwarning
 
     class Silent(distributed.WorkerPlugin):  # type: ignore[misc, name-defined]
         name = "mrp-silent"
@@ -53,6 +56,7 @@ def _silent_workers(distributed: Any) -> Any:
         def setup(self, worker: Any) -> None:
             for handler in logging.getLogger("distributed").handlers:
                 handler.setLevel(SILENT)
+            warnings.showwarning = shown
 
     return Silent()
 
