@@ -6,10 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
 
 import mrp
 from mrp.codecs.deep import LIMIT, deeply
+
+from conftest import run_cli
 
 
 def chain(depth: int, prefix: str = "n") -> str:

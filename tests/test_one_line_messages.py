@@ -11,7 +11,8 @@ from mrp.cli import common
 from mrp.solver.jit import CacheWarning
 
 
-def test_warnings_are_one_line_each(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_warnings_are_one_line_each(capsys: pytest.CaptureFixture[str],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(warnings, "showwarning", warnings.showwarning)  # restored afterwards
     common._one_line_warnings("mrp-score")
     with warnings.catch_warnings():
@@ -21,9 +22,10 @@ def test_warnings_are_one_line_each(capsys: pytest.CaptureFixture[str], monkeypa
         warnings.warn("Cannot cache compiled function\n\"solve\" as it uses dynamic globals", UserWarning,
                       stacklevel=1)
     lines = capsys.readouterr().err.splitlines()
-    assert lines == ["mrp-score: numba's cached copy of solve could not be loaded (EOFError: Ran out of input); "
-                     "compiled afresh",
-                     "mrp-score: UserWarning: Cannot cache compiled function \"solve\" as it uses dynamic globals"]
+    assert lines == ["mrp-score: numba's cached copy of solve could not be loaded (EOFError: Ran out of "
+                     "input); compiled afresh",
+                     "mrp-score: UserWarning: Cannot cache compiled function \"solve\" as it uses dynamic "
+                     "globals"]
 
 
 def test_a_message_with_a_line_break_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
