@@ -10,6 +10,8 @@ off stderr while it runs, what matters reaching the run as an error of a task.""
 from __future__ import annotations
 
 import logging
+import signal
+import threading
 import warnings
 from typing import Any, Callable, Dict, List, Sequence
 
@@ -46,8 +48,10 @@ def _temporary() -> Any:
 
 def _silent_workers(distributed: Any) -> Any:
     """A worker plugin for the worker processes of mrp's local cluster, whose stderr is the command's: Dask's
-    log lines kept off it, and warnings (numba's cache failing in a worker, say) shown as this process shows
-    them (a command's: one line each); set up again in a worker that Dask starts anew."""
+    log lines kept off it, warnings (numba's cache failing in a worker, say) shown as this process shows
+    them (a command's: one line each), and SIGINT ignored (a terminal's Ctrl-C reaches every process of the
+    group; the command answers it and closes the cluster); set up again in a worker that Dask starts anew.
+    A Ctrl-C in the second or two before a worker is set up can still end that worker with a traceback."""
     shown = warnings.showwarning
 
     class Silent(distributed.WorkerPlugin):  # type: ignore[misc, name-defined]
@@ -57,6 +61,8 @@ def _silent_workers(distributed: Any) -> Any:
             for handler in logging.getLogger("distributed").handlers:
                 handler.setLevel(SILENT)
             warnings.showwarning = shown
+            if threading.current_thread() is threading.main_thread():  # the worker's event loop
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the command's
 
     return Silent()
 
