@@ -238,8 +238,8 @@ def test_dot_draws_remote_edges_dashed() -> None:
 
 
 def test_mtool_names_what_it_cannot_honour() -> None:
-    run = run_cli("mtool", ["--read", "conllu", "x.conllu"])
-    assert run.code == 2 and "--read conllu: mrp-mtool reads" in run.err
+    run = run_cli("mtool", ["--read", "pmb", "x.pmb"])  # mtool's PMB codec (CoNLL-U is read: codecs/conllu)
+    assert run.code == 2 and "--read pmb: mrp-mtool reads" in run.err
     reify = run_cli("mtool", ["--read", "amr", "--reify", "x.amr"])
     assert reify.code == 2 and "--reify is not honoured by mrp: for AMR use mrp-score --standardize reify" \
         in reify.err

@@ -1,9 +1,12 @@
 """Blocks as Dask tasks: a real LocalCluster of two worker processes (on 127.0.0.1, started here) gives
-the same arrays, bit for bit, as the local run."""
+the same arrays, bit for bit, as the local run; its comms speak TLS with a per-run certificate, and a
+process without it is refused."""
 
 from __future__ import annotations
 
 import os
+import ssl
+import time
 from pathlib import Path
 from typing import List, Set
 
@@ -78,8 +81,8 @@ def _tree() -> Set[int]:
 
 @pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux /proc to list sockets")
 def test_the_cluster_listens_on_localhost_only(client) -> None:
-    assert client.scheduler.address.startswith("tcp://127.0.0.1:")
-    assert all(address.startswith("tcp://127.0.0.1:") for address in client.scheduler_info()["workers"])
+    assert client.scheduler.address.startswith("tls://127.0.0.1:")
+    assert all(address.startswith("tls://127.0.0.1:") for address in client.scheduler_info()["workers"])
     # Dask's HTTP endpoints (dashboard, health) too: a free port of 127.0.0.1, not :8787 on every interface
     assert client.dashboard_link.startswith("http://127.0.0.1:")
     assert not client.dashboard_link.startswith("http://127.0.0.1:8787/")
@@ -87,3 +90,113 @@ def test_the_cluster_listens_on_localhost_only(client) -> None:
     assert len(found) >= 3  # the scheduler's and the workers' comms and HTTP servers
     loopback = ("0100007F:", "0000000000000000FFFF00000100007F:")  # 127.0.0.1, as IPv4 and mapped IPv6
     assert all(address.startswith(loopback) for address in found), found
+
+
+def _refused(address: str, **connecting) -> str:
+    """How a connection to ``address`` without this run's certificate ends: the error's name (within a few
+    seconds); the test fails if the scheduler answers."""
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def attempt() -> str:
+        try:
+            comm = await connect(address, timeout="3s", **connecting)
+            await comm.write({"op": "identity"})
+            answer = await asyncio.wait_for(comm.read(), 3)
+        except (OSError, asyncio.TimeoutError, distributed.comm.CommClosedError) as error:
+            return type(error).__name__
+        return f"answered: {answer!r}"
+
+    started = time.monotonic()
+    outcome = asyncio.run(attempt())
+    assert time.monotonic() - started < 10
+    assert not outcome.startswith("answered"), outcome
+    return outcome
+
+
+def test_the_local_cluster_refuses_a_process_without_its_certificate(client) -> None:
+    address = client.scheduler.address
+    assert address.startswith("tls://127.0.0.1:")
+    assert client.submit(lambda: 6 * 7).result() == 42  # mrp's own client holds the credentials
+    assert set(client.run(os.getpid).values()) and client.security.require_encryption
+    # another local process: plain tcp to the TLS port
+    _refused(address.replace("tls://", "tcp://"))
+    # TLS that checks nothing and presents no certificate (the scheduler asks for one it trusts)
+    careless = ssl.create_default_context(ssl.Purpose.SERVER_AUTH)
+    careless.check_hostname = False
+    careless.verify_mode = ssl.CERT_NONE
+    _refused(address, ssl_context=careless)
+    # TLS with a certificate of its own (as Security.temporary() makes one): not this run's, so refused
+    from distributed.security import Security
+
+    other = Security.temporary().get_connection_args("client")
+    other["ssl_context"].check_hostname = False
+    other["ssl_context"].verify_mode = ssl.CERT_NONE  # even trusting any scheduler
+    _refused(address, ssl_context=other["ssl_context"])
+    # and a whole Dask client without credentials cannot run code on the workers
+    started = time.monotonic()
+    with pytest.raises((OSError, TimeoutError, distributed.comm.CommClosedError)):
+        intruder = distributed.Client(address.replace("tls://", "tcp://"), timeout="3s")
+        intruder.run(os.getpid)
+    assert time.monotonic() - started < 15
+
+
+def _chains(path: Path, count: int) -> None:
+    """``count`` AMR graphs of 14 nodes with few labels and re-entrancies: pairs that take a while."""
+    import random
+
+    pick = random.Random(1)
+    with open(path, "w", encoding="utf-8") as stream:
+        for k in range(count):
+            extra = "".join(f" :ARG2 n{pick.randrange(14)}" for _ in range(6))
+            body = "".join(f" :ARG{pick.randrange(2)} (n{i} / c{pick.randrange(3)}" for i in range(1, 14))
+            stream.write(f"# ::id g{k}\n(n0 / c0{extra}{body}{')' * 13})\n\n")
+
+
+def test_ctrl_c_of_a_dask_run_prints_only_mrps_line(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    corpus = tmp_path / "chains.amr"
+    _chains(corpus, 150)
+    proc = subprocess.Popen([sys.executable, "-m", "mrp.cli.similarity", "--metric", "smatch", str(corpus),
+                             "--output", str(tmp_path / "out.npz"), "--scheduler", "local", "--jobs", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        time.sleep(10)  # the cluster is up (3 s here) and its workers score blocks
+        assert proc.poll() is None, proc.communicate()
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: to the command and its workers
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130
+    assert out == b""
+    lines = [line for line in err.decode().splitlines() if "pairs/s" not in line]  # progress lines aside
+    assert lines == ["mrp-similarity: interrupted; no results written"], err.decode()
+    assert not (tmp_path / "out.npz").exists()
+
+
+def test_a_cache_warning_in_a_dask_worker_is_one_line(tmp_path: Path) -> None:
+    """numba's cache unwritable in the cluster's worker processes (which compile the solver): the warning is
+    the command's one line, not Python's two (file:line: Category: message, then the source line)."""
+    import subprocess
+    import sys
+
+    from numba.core import config
+
+    if not hasattr(config, "CACHE_LOCATOR_CLASSES"):
+        pytest.skip("this numba cannot be told to use only an unwritable cache")
+    corpus = tmp_path / "chains.amr"
+    _chains(corpus, 4)
+    environment = dict(os.environ, NUMBA_CACHE_LOCATOR_CLASSES="UserProvidedCacheLocator",
+                       NUMBA_CACHE_DIR="/dev/null/cache")
+    done = subprocess.run([sys.executable, "-m", "mrp.cli.similarity", "--metric", "smatch", str(corpus),
+                           "--output", str(tmp_path / "out.npz"), "--scheduler", "local", "--jobs", "1"],
+                          capture_output=True, text=True, env=environment, timeout=600)
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    assert any("numba cannot write its cache" in line for line in lines), done.stderr
+    assert all(line.startswith("mrp-similarity: ") for line in lines), done.stderr

@@ -1,10 +1,18 @@
 """Blocks as tasks of a Dask cluster (``pip install mrp-graphs[dask]``; imported only when a run is given a
 client or a scheduler address).  The work (graphs, metric, options) is scattered to the workers once; each
 block is one task; Dask runs again the tasks of a worker that dies.  A local cluster made here listens on
-127.0.0.1 only (its comms and its HTTP servers)."""
+127.0.0.1 only (its comms and its HTTP servers), and its comms speak TLS with a certificate made for the run
+and held in memory (Dask's ``Security.temporary()``): a process without it, another local user's included,
+cannot join the cluster or run code on its workers.  Its processes are mrp's, and so are its messages:
+Dask's own log lines (a worker's heartbeat failing as the run is interrupted, a slow event loop) are kept
+off stderr while it runs, what matters reaching the run as an error of a task."""
 
 from __future__ import annotations
 
+import logging
+import signal
+import threading
+import warnings
 from typing import Any, Callable, Dict, List, Sequence
 
 import numpy as np
@@ -15,6 +23,8 @@ from mrp.process.packed import live
 
 __all__ = ["connect", "run_on"]
 
+SILENT = logging.CRITICAL + 1  # above every level Dask logs at
+
 
 def _dask() -> Any:
     try:
@@ -24,23 +34,79 @@ def _dask() -> Any:
     return distributed
 
 
+def _temporary() -> Any:
+    """Credentials for one run: a self-signed certificate and key, in memory only, that the scheduler, the
+    workers and the client all present and require (mutual TLS)."""
+    from distributed.security import Security
+
+    try:
+        return Security.temporary()
+    except ImportError:
+        raise InputError("a local Dask cluster needs the cryptography package (for its per-run TLS "
+                         "certificate): pip install 'mrp-graphs[dask]'") from None
+
+
+def _silent_workers(distributed: Any) -> Any:
+    """A worker plugin for the worker processes of mrp's local cluster, whose stderr is the command's: Dask's
+    log lines kept off it, warnings (numba's cache failing in a worker, say) shown as this process shows
+    them (a command's: one line each), and SIGINT ignored (a terminal's Ctrl-C reaches every process of the
+    group; the command answers it and closes the cluster); set up again in a worker that Dask starts anew.
+    A Ctrl-C in the second or two before a worker is set up can still end that worker with a traceback."""
+    shown = warnings.showwarning
+
+    class Silent(distributed.WorkerPlugin):  # type: ignore[misc, name-defined]
+        name = "mrp-silent"
+
+        def setup(self, worker: Any) -> None:
+            for handler in logging.getLogger("distributed").handlers:
+                handler.setLevel(SILENT)
+            warnings.showwarning = shown
+            if threading.current_thread() is threading.main_thread():  # the worker's event loop
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the command's
+
+    return Silent()
+
+
 def connect(address: str, workers: int = 2) -> Any:
-    """A client of the scheduler at ``address`` (Dask's own TLS settings apply, from its configuration),
-    or, for ``local``, of a new cluster of ``workers`` processes on 127.0.0.1 (closed with the client)."""
+    """A client of a Dask scheduler.
+
+    Args:
+        address: a scheduler's address (Dask's own security settings apply, from its configuration: mrp
+            adds no credentials), or ``local`` for a new cluster on 127.0.0.1 whose comms require TLS
+            with a certificate made for this run (closed with the client).
+        workers: the number of worker processes of a local cluster.
+
+    Returns:
+        A ``dask.distributed.Client``; close it with :func:`close`.
+
+    Raises:
+        InputError: Dask (or, for ``local``, cryptography) is not installed, or the scheduler cannot be
+            reached.
+    """
     distributed = _dask()
     if address == "local":
-        # every server of the cluster on 127.0.0.1: its comms (host), and the HTTP servers of the scheduler
-        # and of the workers, which Dask otherwise opens on every interface (port 8787 and a random one)
-        cluster = distributed.LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
-                                           host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                                           worker_dashboard_address="127.0.0.1:0")
-        client = distributed.Client(cluster)
-        client._mrp_cluster = cluster  # closed with the client by close()
-        return client
+        return _local(distributed, workers)
     try:
         return distributed.Client(address, timeout="30s")
     except (OSError, TimeoutError, ValueError) as error:
         raise InputError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+
+
+def _local(distributed: Any, workers: int) -> Any:
+    """A client of a new cluster of ``workers`` processes on 127.0.0.1, its comms over TLS with a
+    certificate made for this run (see :func:`connect`)."""
+    # every server of the cluster on 127.0.0.1: its comms (host), and the HTTP servers of the scheduler
+    # and of the workers, which Dask otherwise opens on every interface (port 8787 and a random one);
+    # the comms, which run code, only for a holder of this run's certificate
+    cluster = distributed.LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", protocol="tls", security=_temporary(),
+                                       dashboard_address="127.0.0.1:0",
+                                       worker_dashboard_address="127.0.0.1:0",
+                                       silence_logs=SILENT)  # this process's Dask lines, while it runs
+    client = distributed.Client(cluster)  # with the cluster's credentials
+    client.register_plugin(_silent_workers(distributed))
+    client._mrp_cluster = cluster  # closed with the client by close()
+    return client
 
 
 def close(client: Any) -> None:

@@ -24,8 +24,8 @@ COMPRESSED = (".gz", ".bz2", ".xz", ".zip", ".zst", ".lzma", ".7z")
 
 
 def warn(program: str, message: str) -> None:
-    """One line on stderr."""
-    print(f"{program}: {message}", file=sys.stderr)
+    """One line on stderr (a message's own line breaks become spaces)."""
+    print(f"{program}: {' '.join(message.splitlines())}", file=sys.stderr)
 
 
 def report(error: FormatError, suffix: str = "") -> None:
@@ -231,15 +231,18 @@ def reader_messages(program: str, quiet: bool) -> None:
 
 
 def _one_line_warnings(program: str) -> None:
-    """mrp's own warnings as one line each on stderr (`program: message`)."""
+    """Warnings as one line each on stderr: mrp's own as `program: message`, a library's (numba's about its
+    cache, say) as `program: Category: message`."""
     shown = warnings.showwarning
 
     def show(message: Any, category: Any, filename: str, lineno: int, file: Any = None,
              line: Optional[str] = None) -> None:
-        if issubclass(category, MRPWarning):
+        if file is not None and file is not sys.stderr:
+            shown(message, category, filename, lineno, file, line)
+        elif issubclass(category, MRPWarning):
             warn(program, str(message))
         else:
-            shown(message, category, filename, lineno, file, line)
+            warn(program, f"{category.__name__}: {message}")
 
     warnings.showwarning = show
 

@@ -38,6 +38,7 @@ from mrp.codecs.base import (
     id_line_safe,
     write_blocks,
 )
+from mrp.codecs.deep import deeply
 from mrp.codecs.penman_frames import Frame, frames
 from mrp.codecs.penman_keep import Style, keep_frame, penman_block
 from mrp.codecs.penman_parse import mask, unmask
@@ -269,8 +270,11 @@ def _graph(frame: Frame, gid: str, meta: Dict[str, str], options: ReadOptions) -
     repairs = _repairs(frame, options.strict)
     try:
         graph = _convert(_tree(frame, not options.strict), gid, options)
-    except RecursionError:
-        raise Bad("graph is nested too deeply to be read", frame.chunk.first) from None
+    except RecursionError:  # read again with room for nesting as deep as the node limit
+        try:
+            graph = deeply(lambda: _convert(_tree(frame, not options.strict), gid, options))
+        except RecursionError:
+            raise Bad("graph is nested too deeply to be read", frame.chunk.first) from None
     # the text table wins; a graph missing from it keeps its own ::snt (the CLI warns)
     text = options.text.get(gid) if options.text is not None else None
     graph.input = text if text is not None else meta.get("snt")

@@ -9,6 +9,7 @@ import penman
 
 from mrp.codecs.amr import penman_warnings, tree_graph
 from mrp.codecs.base import ReadOptions
+from mrp.codecs.deep import deeply
 from mrp.codecs.framing import scan
 from mrp.codecs.penman_parse import mask, unmask
 from mrp.codecs.penman_spacing import breaks
@@ -120,18 +121,24 @@ def sentence_graph(block: Block, gid: str, options: ReadOptions) -> Graph:
                           + ("after the end of the graph" if end is not None else "before the graph"),
                           None, extra[0], gid, "umr")
     used = lines[:end] if end is not None else lines
+    def parsed() -> Tuple[Graph, List[str]]:
+        text, masked = mask("\n".join(line.text for line in used))
+        tree = penman.parse(text)
+        if masked:
+            tree = penman.Tree(unmask(tree.node, masked), metadata=tree.metadata)
+        if messages:
+            message, _, text = messages[0].partition(": ")
+            number = next((line.number for line in used if line.text == text), used[0].number)
+            raise FormatError(f"Penman syntax error: {message.lower()}", None, number, gid, "umr")
+        _check_variables(tree, used, gid)
+        return tree_graph(tree, gid, options)
+
     with penman_warnings() as messages:
         try:
-            text, masked = mask("\n".join(line.text for line in used))
-            tree = penman.parse(text)
-            if masked:
-                tree = penman.Tree(unmask(tree.node, masked), metadata=tree.metadata)
-            if messages:
-                message, _, text = messages[0].partition(": ")
-                number = next((line.number for line in used if line.text == text), used[0].number)
-                raise FormatError(f"Penman syntax error: {message.lower()}", None, number, gid, "umr")
-            _check_variables(tree, used, gid)
-            graph, variables = tree_graph(tree, gid, options)
+            try:
+                graph, variables = parsed()
+            except RecursionError:  # read again with room for nesting as deep as the node limit
+                graph, variables = deeply(parsed)
         except penman.DecodeError as error:
             number = used[min(error.lineno, len(used)) - 1].number if error.lineno else used[-1].number
             where = f" (column {error.offset + 1})" if error.offset is not None else ""
