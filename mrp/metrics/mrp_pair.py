@@ -10,7 +10,7 @@ import numpy as np
 from mrp.errors import ScoreError
 from mrp.graph import Graph
 from mrp.metrics.detail import Detail, normal_detail
-from mrp.metrics.large import improved
+from mrp.metrics.large import greedy_start, improved
 from mrp.metrics.tuples import count, differences
 from mrp.normalize import NormalGraph, normalize
 from mrp.solver import greedy
@@ -55,9 +55,10 @@ def solve_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = 
     if not (groups is not None and sentence) and len(gold) * len(system) > greedy.MAX_CELLS:
         # no n x m array: the linear-time map, cut by the size limit, with the trivial bound
         return Solution(greedy.correspondence(gold, system), 0, 0, False, 0, "limit", False)
+    start = None if groups is not None and sentence else greedy_start(gold, system)
     solution = solve_within(lambda stop: build(gold, system, stop), groups, sentence, limit, timeout,
                             seeding(graphs), handover)
-    return solution if groups is not None and sentence else improved(gold, system, solution)
+    return improved(gold, system, solution, start)
 
 
 def sentence_groups(graphs: Optional[Tuple[Graph, Graph]], n: int,
