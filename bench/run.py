@@ -310,7 +310,7 @@ def shared_suites(names: List[str]) -> List[Dict[str, Any]]:
 FLOOR = {
     "python": "pass",
     "+ import numba (as mrp does)": "import mrp.solver.jit",
-    "+ load the cached solver": "from mrp.metrics.mrp_pair import solve_problem; "
+    "+ load the cached solver": "from mrp.solver.solve import solve_problem; "
                                 "from mrp.solver.problem import from_triples; solve_problem("
                                 "from_triples([{'a': 1}, {'b': 1}], [{'a': 1}, {'b': 1}], "
                                 "{(0, 1, 'r'): 1}, {(0, 1, 'r'): 1}))",
