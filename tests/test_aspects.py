@@ -20,7 +20,7 @@ from mrp.metrics.registry import evaluate
 from conftest import shared_path
 
 #: the keys every result ends with: how many system graphs were not read or scored normally
-ACCOUNTING = ["invalid", "unpaired", "duplicates", "repaired"]
+ACCOUNTING = ["invalid", "unpaired", "duplicates", "repaired", "missing"]
 
 PENMAN = Options(penman=True)
 

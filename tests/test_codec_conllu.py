@@ -4,6 +4,7 @@ it reads back to the same graph."""
 import os
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
@@ -89,7 +90,8 @@ def test_writing_a_graph_read_elsewhere_numbers_its_tokens():
     (graph,) = _read(SENTENCE)
     graph.variables = None
     (again,) = _read(format_graph(graph) + "\n")
-    assert fingerprint(again) == fingerprint(graph)
+    # the same graph; the IDs it is written with are new (read back as its variables)
+    assert fingerprint(replace(again, variables=None)) == fingerprint(graph)
 
 
 @pytest.mark.parametrize("label", ["a\tb", "a\nb", "a\u2028b", "a\x85b"])

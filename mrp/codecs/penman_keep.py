@@ -85,7 +85,7 @@ def variables(graph: Graph) -> Optional[Dict[int, str]]:
     ids = [node.id for node in graph.nodes]
     if sorted(names) != sorted(ids) or len(set(names.values())) != len(names):
         return None
-    if not all(_VARIABLE.match(name) for name in names.values()):
+    if not all(isinstance(name, str) and _VARIABLE.match(name) for name in names.values()):
         return None
     return dict(names)
 

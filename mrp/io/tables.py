@@ -31,13 +31,13 @@ def table_format(path: str) -> str:
         path: the output file's name.
 
     Returns:
-        "npz", "csv", "parquet" or "arrow".
+        "npz", "csv", "parquet" or "arrow"; "npz" for a name without an extension (``/dev/stdout``, a FIFO).
 
     Raises:
         MRPError: an extension of no known format, or Parquet/Arrow where pyarrow is not installed.
     """
     extension = os.path.splitext(path)[1].lower()
-    kind = FORMATS.get(extension)
+    kind = FORMATS.get(extension) if extension else "npz"
     if kind is None:
         known = ", ".join(FORMATS)
         raise MRPError(f"{path}: no output format has the extension '{extension}' (use one of {known})")
