@@ -541,21 +541,18 @@ def deep_penman(levels: int) -> str:
 
 
 def test_10000_nested_penman_levels(tmp_path: Path) -> None:
-    """Read by penman's recursive parser: too deep, reported as one invalid graph (not a crash)."""
+    """Nesting as deep as the node limit allows is read (penman's recursive parser on a thread with a stack
+    large enough, mrp.codecs.deep): 10,000 levels score on either side; 200 levels as before."""
     path = tmp_path / "deep.amr"
     path.write_text(deep_penman(10_000), encoding="utf-8")
     gold = tmp_path / "gold.amr"
     gold.write_text("# ::id deep\n(a / b)\n", encoding="utf-8")
     run = cli("score", ["--gold", str(gold), str(path)])
     sane(run)
-    assert run.code == 0
-    assert_lines(run, ["{system}:3: graph deep: graph is nested too deeply to be read" + EMPTY], system=path)
-    assert run.json()["invalid"] == 1
+    assert run.code == 0 and run.json()["invalid"] == 0
     run = cli("score", ["--gold", str(path), str(gold)])
     sane(run)
-    assert run.code == 2
-    assert_lines(run, ["{gold}:3: graph deep: graph is nested too deeply to be read", FATAL], gold=path)
-    # Reading gives up at about 490 levels (Python's recursion limit); 200 levels read and score.
+    assert run.code == 0 and run.json()["invalid"] == 0
     graph = read_string(deep_penman(200))[0]
     assert isinstance(graph, Graph) and len(graph.nodes) == 201
     assert score_pair(graph, graph).counts["all"] == (402, 402, 402)
