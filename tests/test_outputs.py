@@ -156,13 +156,15 @@ def test_dev_full_is_one_line_naming_the_path(inputs: Path, name: str) -> None:
 
 
 #: the disk fills up as result.out is written (only then: another output of the command is written as usual)
-FAILING_DISK = ("import errno, os\n"
-                "flushed = os.fsync\n"
-                "def fsync(fd):\n"
-                "    if '.result.out.' in os.readlink(f'/proc/self/fd/{fd}'):\n"
-                "        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))\n"
-                "    flushed(fd)\n"
-                "os.fsync = fsync")
+def failing_disk(name: str) -> str:
+    """A prelude under which the disk is full for the temporary file of the output named ``name``."""
+    return ("import errno, os\n"
+            "flushed = os.fsync\n"
+            "def fsync(fd):\n"
+            f"    if '.{name}.' in os.readlink(f'/proc/self/fd/{{fd}}'):\n"
+            "        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))\n"
+            "    flushed(fd)\n"
+            "os.fsync = fsync")
 
 
 @pytest.mark.parametrize("name", COMMANDS)
@@ -173,7 +175,7 @@ def test_a_failed_write_keeps_the_previous_good_file(inputs: Path, name: str) ->
     good = target.read_bytes()
     COMMANDS[name].check(good)
     before = sorted(os.listdir(inputs))
-    done = run(COMMANDS[name], inputs, str(target), FAILING_DISK)
+    done = run(COMMANDS[name], inputs, str(target), failing_disk(target.name))
     assert done.returncode == 2
     no_traceback(done)
     told = [line for line in done.stderr.splitlines() if str(target) in line]
