@@ -195,14 +195,13 @@ def test_syntax_error_in_the_middle_loses_only_that_graph(tmp_path: Path) -> Non
         ("two", 8, str(path)), ("four", 14, str(path))]
 
 
-def test_deep_nesting_is_a_clear_error_and_fast() -> None:
+def test_deep_nesting_is_read() -> None:
+    """Nesting as deep as the node limit allows is read (mrp.codecs.deep: penman's recursive parser on a
+    thread with a large stack), and the next graph after it too."""
     depth = 10_000
     text = "# ::id deep\n" + "".join(f"(n{k} / c :ARG0 " for k in range(depth)) + "(z / z)" + ")" * depth
-    started = time.perf_counter()
     items = read_string(text + "\n\n# ::id next\n(a / a)")
-    assert time.perf_counter() - started < 10
-    assert isinstance(items[0], FormatError) and items[0].graph_id == "deep"
-    assert "deeply" in items[0].message
+    assert isinstance(items[0], Graph) and items[0].id == "deep" and len(items[0].nodes) == depth + 1
     assert isinstance(items[1], Graph) and items[1].id == "next"
 
 

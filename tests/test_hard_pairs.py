@@ -16,11 +16,12 @@ import numpy as np
 import pytest
 
 from mrp.graph import Edge, Graph, Node
-from mrp.metrics.mrp_pair import score_pair, solve_problem
+from mrp.metrics.mrp_pair import score_pair
 from mrp.metrics.options import Options
 from mrp.metrics.smatch import score_pair as smatch_pair
 from mrp.normalize import normalize
 from mrp.solver.problem import MAX_CANDIDATES, Problem, build, from_triples
+from mrp.solver.solve import solve_problem
 
 
 def graph(gid: str, labels: List[str], edges: List[Tuple[int, int, str]]) -> Graph:

@@ -12,11 +12,12 @@ from hypothesis import strategies as st
 
 from mrp.codecs.amr import read_string
 from mrp.graph import Graph
-from mrp.metrics.mrp_pair import seeding, solve_problem
+from mrp.metrics.mrp_pair import seeding
 from mrp.metrics.seed import sentence_seed, sentences
 from mrp.normalize import normalize
 from mrp.solver import mip
 from mrp.solver.problem import build, restrict
+from mrp.solver.solve import solve_problem
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_mip import random_map  # noqa: E402
