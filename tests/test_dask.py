@@ -179,6 +179,37 @@ def test_ctrl_c_of_a_dask_run_prints_only_mrps_line(tmp_path: Path) -> None:
     assert not (tmp_path / "out.npz").exists()
 
 
+def test_ctrl_c_as_the_workers_start_prints_only_mrps_line(tmp_path: Path) -> None:
+    """A Ctrl-C while the local cluster's worker processes are still importing Dask: no process ends with
+    a traceback; the command answers it once the cluster is up, and closes it."""
+    import signal
+    import subprocess
+    import sys
+
+    psutil = pytest.importorskip("psutil")  # a dependency of dask.distributed
+    corpus = tmp_path / "chains.amr"
+    _chains(corpus, 150)
+    proc = subprocess.Popen([sys.executable, "-m", "mrp.cli.similarity", "--metric", "smatch", str(corpus),
+                             "--output", str(tmp_path / "out.npz"), "--scheduler", "local", "--jobs", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        started = time.monotonic()
+        while time.monotonic() - started < 60:  # the first worker process spawned, still importing
+            if any("spawn_main" in " ".join(child.cmdline())
+                   for child in psutil.Process(proc.pid).children(recursive=True)):
+                break
+            time.sleep(0.02)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err.decode()
+    assert out == b""
+    lines = [line for line in err.decode().splitlines() if "pairs/s" not in line]
+    assert lines == ["mrp-similarity: interrupted; no results written"], err.decode()
+
+
 def test_a_cache_warning_in_a_dask_worker_is_one_line(tmp_path: Path) -> None:
     """numba's cache unwritable in the cluster's worker processes (which compile the solver): the warning is
     the command's one line, not Python's two (file:line: Category: message, then the source line)."""

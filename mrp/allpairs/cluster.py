@@ -13,6 +13,7 @@ import logging
 import signal
 import threading
 import warnings
+from multiprocessing import resource_tracker
 from typing import Any, Callable, Dict, List, Sequence
 
 import numpy as np
@@ -51,7 +52,7 @@ def _silent_workers(distributed: Any) -> Any:
     log lines kept off it, warnings (numba's cache failing in a worker, say) shown as this process shows
     them (a command's: one line each), and SIGINT ignored (a terminal's Ctrl-C reaches every process of the
     group; the command answers it and closes the cluster); set up again in a worker that Dask starts anew.
-    A Ctrl-C in the second or two before a worker is set up can still end that worker with a traceback."""
+    Before it is set up, a worker holds SIGINT blocked, as :func:`_local` spawned it."""
     shown = warnings.showwarning
 
     class Silent(distributed.WorkerPlugin):  # type: ignore[misc, name-defined]
@@ -83,18 +84,43 @@ def connect(address: str, workers: int = 2) -> Any:
         InputError: Dask (or, for ``local``, cryptography) is not installed, or the scheduler cannot be
             reached.
     """
-    distributed = _dask()
     if address == "local":
-        return _local(distributed, workers)
+        return _local(workers)
+    distributed = _dask()
     try:
         return distributed.Client(address, timeout="30s")
     except (OSError, TimeoutError, ValueError) as error:
         raise InputError(f"cannot reach the Dask scheduler at {address}: {error}") from None
 
 
-def _local(distributed: Any, workers: int) -> Any:
+def _local(workers: int) -> Any:
     """A client of a new cluster of ``workers`` processes on 127.0.0.1, its comms over TLS with a
-    certificate made for this run (see :func:`connect`)."""
+    certificate made for this run (see :func:`connect`).
+
+    While the cluster starts, SIGINT is blocked in the calling (main) thread: the threads Dask starts and
+    the processes they spawn (workers, multiprocessing's resource tracker) inherit the block, so a Ctrl-C
+    in those seconds ends no process half set up, with a traceback; it waits, pending, and is raised here
+    as ``KeyboardInterrupt`` once the cluster is up (and closed again)."""
+    main = threading.current_thread() is threading.main_thread()
+    if main:  # started ahead: starting it unblocks SIGINT (multiprocessing's own handling of the mask)
+        resource_tracker.ensure_running()
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if main else None
+    client = None
+    try:
+        client = _started(_dask(), workers)
+    finally:
+        if before is not None:
+            try:
+                signal.pthread_sigmask(signal.SIG_SETMASK, before)  # a pending Ctrl-C is raised here
+            except KeyboardInterrupt:
+                if client is not None:
+                    close(client)
+                raise
+    return client
+
+
+def _started(distributed: Any, workers: int) -> Any:
+    """The cluster and its client (:func:`_local` without the signal mask)."""
     # every server of the cluster on 127.0.0.1: its comms (host), and the HTTP servers of the scheduler
     # and of the workers, which Dask otherwise opens on every interface (port 8787 and a random one);
     # the comms, which run code, only for a holder of this run's certificate
