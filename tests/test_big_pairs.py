@@ -205,3 +205,38 @@ def test_max_memory_refused(value: Any) -> None:
         checked("max_memory", value)
     with pytest.raises(OptionError, match="max_memory"):
         mrp.score([], [], "mrp", max_memory=value)
+
+
+def test_a_big_smatch_pair_beyond_max_memory_gets_the_linear_map(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """SMATCH (triples, mrp.solver.problem.from_triples): beyond --max-memory no n x m array either; the
+    linear map of the triples, cut as limit, its bound SMATCH's own (never below what any map matches)."""
+    from mrp.metrics import smatch
+
+    gold, system, planted = _planted(tmp_path, 300)
+    monkeypatch.setattr(smatch, "from_triples", lambda *args: pytest.fail("an n x m array was built"))
+    result = mrp.score(str(gold), str(system), "smatch", timeout=0, max_memory="1K").to_dict()
+    assert result["cut"]["limit"] == 1 and result["exact"] == 0
+    assert 0.9 * planted <= result["c"] <= result["bound"]["c"], (result["c"], planted)
+
+
+@pytest.mark.parametrize("metric", ["smatch", "mrp"])
+def test_a_document_aligned_within_sentences_beyond_max_memory(metric: str) -> None:
+    """--doc-align sentence beyond --max-memory: the linear map, with every pair across sentences
+    unmapped, cut as limit; never above the restricted optimum."""
+    from mrp.codecs.amr import read_string
+    from mrp.metrics import mrp as mrp_metric
+    from mrp.metrics import smatch
+    from mrp.metrics.options import Options
+    from mrp.metrics.pairing import Pair
+
+    gold = read_string("(m / multi-sentence :snt1 (a / see-01 :ARG0 (b / boy :mod (t / tall)) :ARG1 (c / cat))"
+                       " :snt2 (d / run-02 :ARG0 (e / girl :mod (f / small))))")[0]
+    system = read_string("(m / multi-sentence :snt1 (a / see-01 :ARG0 (e / girl :mod (f / small)) "
+                         ":ARG1 (c / cat)) :snt2 (d / run-02 :ARG0 (b / boy :mod (t / tall))))")[0]
+    measure = smatch.METRIC if metric == "smatch" else mrp_metric.METRIC
+    key = () if metric == "smatch" else ("all",)
+    best = measure.score(Pair(gold, system, False), Options(penman=True, doc_align="sentence"))
+    cut = measure.score(Pair(gold, system, False), Options(penman=True, doc_align="sentence", max_memory=1))
+    assert best.exact and cut.cut == "limit" and not cut.exact
+    assert cut.counts[key][2] <= best.counts[key][2] <= cut.bound
