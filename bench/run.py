@@ -406,7 +406,8 @@ def big_pairs_suite(directory: Path, env: Dict[str, str]) -> Dict[str, Any]:
     against the planted correspondence, at --timeout BIG_TIMEOUT; and the pair's own time (what the
     timeout caps: it must end within BIG_TIMEOUT + 0.5 s), measured in a second process."""
     started = time.perf_counter()
-    row: Dict[str, Any] = {"suite": "big pairs", "what": SYNTHETIC["big pairs"]}
+    row: Dict[str, Any] = {"suite": "big pairs", "what": SYNTHETIC["big pairs"],
+                           "load average at start": " ".join(f"{load:.1f}" for load in os.getloadavg())}
     for nodes in BIG_NODES:
         folder = directory / f"big-{nodes}"
         files = synthetic.big_pair(folder, nodes=nodes)
@@ -419,9 +420,9 @@ def big_pairs_suite(directory: Path, env: Dict[str, str]) -> Dict[str, Any]:
         row[f"{nodes:,}: wall s"] = wall
         row[f"{nodes:,}: CPU s"] = LAST_CPU
         row[f"{nodes:,}: run s (the result's time)"] = result.get("time")
-        row[f"{nodes:,}: the pair's own s"] = (f"{own['seconds']:.2f} ("
-                                               + ("within" if own["seconds"] <= BIG_TIMEOUT + 0.5 else "BEYOND")
-                                               + f" --timeout {BIG_TIMEOUT} + 0.5 s; c {own['c']}, cut {own['cut']})")
+        within = "within" if own["seconds"] <= BIG_TIMEOUT + 0.5 else "BEYOND"
+        row[f"{nodes:,}: the pair's own s"] = (f"{own['seconds']:.2f} ({within} --timeout {BIG_TIMEOUT} "
+                                               f"+ 0.5 s; c {own['c']}, cut {own['cut']})")
         row[f"{nodes:,}: peak RSS MB"] = f"{rss:.0f} ({rss / (nodes / 1000):.1f} per 1,000 nodes)"
         row[f"{nodes:,}: c found / planted"] = (f"{everything['c']} / {planted} "
                                                 f"({everything['c'] / planted:.1%}), bound {bound['c']}")
@@ -463,6 +464,7 @@ def corpus_suite(directory: Path, env: Dict[str, str], graphs: int) -> Dict[str,
                         "jobs 1: peak RSS MB": serial_rss,
                         "speed-up": f"{serial / wall:.2f}x with {jobs} jobs",
                         "same result": "yes" if same else "NO: --jobs changes the result"})
+    row["load average at the end"] = " ".join(f"{load:.1f}" for load in os.getloadavg())
     row["suite took s"] = time.perf_counter() - started
     print(json.dumps(row), file=sys.stderr)
     return row

@@ -239,28 +239,29 @@ def normalize(graph: Graph) -> NormalGraph:
     edges: Dict[EdgeKey, Set[Tuple[str, str]]] = {}
     known = _LABELS
     for edge in graph.edges:
-        where, there = position.get(edge.source), position.get(edge.target)
-        if where is None or there is None:
+        at_source, at_target = position.get(edge.source), position.get(edge.target)
+        if at_source is None or at_target is None:
             continue
         if not edge.attributes:  # most edges: the label's normal form cached, no attributes
             try:
-                normal = known.get((edge.label, edge.normal))
+                cached = known.get((edge.label, edge.normal))
             except TypeError:
-                normal = None
-            if normal is not None:
-                key = (there, where, normal[1]) if normal[0] else (where, there, normal[1])
-                if key not in edges:
+                cached = None
+            if cached is not None:
+                plain: EdgeKey = (at_target, at_source, cached[1]) if cached[0] else (at_source, at_target,
+                                                                                      cached[1])
+                if plain not in edges:
                     # edges without attributes share one empty set (never changed: see below)
-                    edges[key] = _NO_ATTRIBUTES  # type: ignore[assignment]
+                    edges[plain] = _NO_ATTRIBUTES  # type: ignore[assignment]
                 continue
         source, target, label, attributes = normal_edge(edge)
-        key = (position[source], position[target], label)
+        key: EdgeKey = (position[source], position[target], label)
         if attributes:
-            found = edges.get(key)
-            if found is None or found is _NO_ATTRIBUTES:
+            merged = edges.get(key)
+            if merged is None or merged is _NO_ATTRIBUTES:
                 edges[key] = set(attributes)
             else:
-                found.update(attributes)
+                merged.update(attributes)
         elif key not in edges:
             edges[key] = _NO_ATTRIBUTES  # type: ignore[assignment]
     return NormalGraph(graph.id, graph.framework, text, ids, tops, labels, properties, anchors, edges)

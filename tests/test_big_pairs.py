@@ -107,7 +107,7 @@ def test_every_phase_of_the_linear_map_stops_at_the_deadline(monkeypatch: pytest
     while True:
         seen = [0]
 
-        def fake() -> float:
+        def fake(seen: List[int] = seen, readings: int = readings) -> float:
             seen[0] += 1
             return 1.0 if seen[0] > readings else 0.0
 
@@ -230,8 +230,8 @@ def test_a_document_aligned_within_sentences_beyond_max_memory(metric: str) -> N
     from mrp.metrics.options import Options
     from mrp.metrics.pairing import Pair
 
-    gold = read_string("(m / multi-sentence :snt1 (a / see-01 :ARG0 (b / boy :mod (t / tall)) :ARG1 (c / cat))"
-                       " :snt2 (d / run-02 :ARG0 (e / girl :mod (f / small))))")[0]
+    gold = read_string("(m / multi-sentence :snt1 (a / see-01 :ARG0 (b / boy :mod (t / tall)) "
+                       ":ARG1 (c / cat)) :snt2 (d / run-02 :ARG0 (e / girl :mod (f / small))))")[0]
     system = read_string("(m / multi-sentence :snt1 (a / see-01 :ARG0 (e / girl :mod (f / small)) "
                          ":ARG1 (c / cat)) :snt2 (d / run-02 :ARG0 (b / boy :mod (t / tall))))")[0]
     measure = smatch.METRIC if metric == "smatch" else mrp_metric.METRIC

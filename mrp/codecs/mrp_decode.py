@@ -192,10 +192,11 @@ class Decoder:
     def edge(self, k: int, item: Any) -> Optional[Edge]:
         """The k-th edge, or None when it has no usable source or target."""
         if type(item) is dict and _PLAIN_EDGE.issuperset(item):  # the common case: two ends and a label
-            ends, label, normal = (item.get("source"), item.get("target")), item.get("label"), item.get("normal")
-            if type(ends[0]) is int and type(ends[1]) is int and (label is None or type(label) is str) \
+            source, target = item.get("source"), item.get("target")
+            label, normal = item.get("label"), item.get("normal")
+            if type(source) is int and type(target) is int and (label is None or type(label) is str) \
                     and (normal is None or type(normal) is str):
-                return Edge(ends[0], ends[1], label, normal)
+                return Edge(source, target, label, normal)
         where = f"edge {k}"
         if not isinstance(item, dict):
             self.bad(where, f"is {excerpt_json(item)}, not a JSON object", f"edge {k} is not a JSON object")

@@ -10,7 +10,8 @@ from typing import Any, Dict, Optional, Tuple
 from mrp.errors import OptionError
 from mrp.graph import Graph
 
-__all__ = ["DEFAULT_MAX_MEMORY", "DEFAULT_TIMEOUT", "Execution", "Options", "Progress", "bytes_text", "checked"]
+__all__ = ["DEFAULT_MAX_MEMORY", "DEFAULT_TIMEOUT", "Execution", "Options", "Progress", "bytes_text",
+           "checked"]
 
 #: seconds per pair at most unless told otherwise (mrp-score's and the library's default; in the signature)
 DEFAULT_TIMEOUT = 60.0
@@ -117,8 +118,8 @@ class Options:
 
 
 #: what each numeric option holds, for messages; "count": a whole number of at least 1
-_KINDS = {"timeout": "seconds", "max_memory": "bytes", "limit": "steps", "jobs": "jobs", "top_k": "count", "block_size": "count",
-          "bootstrap": "count", "seed": "seed"}
+_KINDS = {"timeout": "seconds", "max_memory": "bytes", "limit": "steps", "jobs": "jobs", "top_k": "count",
+          "block_size": "count", "bootstrap": "count", "seed": "seed"}
 
 
 def checked(name: str, value: Any, flag: bool = False) -> Any:
@@ -126,7 +127,8 @@ def checked(name: str, value: Any, flag: bool = False) -> Any:
 
     ``max_memory`` (bytes a pair's node-pair arrays may take): a whole number of bytes of at least 1, or a
     string of a number and a unit (``500M``, ``2G``, ``1.5GB``; K, M, G, T are powers of 1000); 0, ``inf``
-    and None (and "0", "inf", "none") mean no cap.  ``timeout`` (seconds per pair): a number of at least 0; 0, ``inf`` and None mean no cap (returned as
+    and None (and "0", "inf", "none") mean no cap.
+    ``timeout`` (seconds per pair): a number of at least 0; 0, ``inf`` and None mean no cap (returned as
     None); NaN and negative values are refused.  ``limit`` (search steps): None, ``inf`` (None) or a whole
     number of at least 0.  ``jobs``: "auto" (returned as 0, the driver's ``AUTO``) or a whole number of at
     least 1.  ``top_k``, ``block_size``, ``bootstrap``: None or a whole number of at least 1.  ``seed``:
@@ -171,8 +173,8 @@ def checked(name: str, value: Any, flag: bool = False) -> Any:
     return int(value)
 
 
-_UNITS = {"": 1, "B": 1, "K": 10 ** 3, "KB": 10 ** 3, "M": 10 ** 6, "MB": 10 ** 6, "G": 10 ** 9, "GB": 10 ** 9,
-          "T": 10 ** 12, "TB": 10 ** 12}
+_UNITS = {"": 1, "B": 1, "K": 10 ** 3, "KB": 10 ** 3, "M": 10 ** 6, "MB": 10 ** 6, "G": 10 ** 9,
+          "GB": 10 ** 9, "T": 10 ** 12, "TB": 10 ** 12}
 
 
 def _bytes(label: str, value: Any) -> Optional[int]:
@@ -190,11 +192,14 @@ def _bytes(label: str, value: Any) -> Optional[int]:
             value = None
     if value is None and given is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value) or value < 0 \
-            or 0 < value < 1:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise OptionError(f"{label}: expected a number of bytes (e.g. 2000000000, 500M or 2G; 0 or inf: "
                           f"no cap), not {given!r}")
-    return None if value == 0 or math.isinf(value) else int(value)
+    amount = float(value)
+    if math.isnan(amount) or amount < 0 or 0 < amount < 1:
+        raise OptionError(f"{label}: expected a number of bytes (e.g. 2000000000, 500M or 2G; 0 or inf: "
+                          f"no cap), not {given!r}")
+    return None if amount == 0 or math.isinf(amount) else int(amount)
 
 
 def bytes_text(value: Optional[int]) -> str:

@@ -115,7 +115,7 @@ class _Coded:
         self.starts: List[int] = self.ptr.tolist()
 
     def signatures(self, labels: int) -> List[int]:
-        """Each node's signature (own key, top, the multiset of (link, neighbour's label)) as a 64-bit hash."""
+        """Each node's signature (own key, top, the multiset of (link, neighbour's label)), a 63-bit hash."""
         half = _mix(self.half_link * max(labels, 1) + self.label[self.half_other])
         total = np.zeros(self.n, np.uint64)
         np.add.at(total, self.node, half)
