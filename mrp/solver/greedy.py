@@ -39,8 +39,10 @@ __all__ = ["BYTES_PER_CELL", "BYTES_PER_NODE", "DEFAULT_MAX_MEMORY", "Stopped", 
 #: the solver's memory per node pair (gold nodes x system nodes) while searching, bytes: its n x m arrays
 #: (measured: a 20,000-node pair took 6.9 GB before they were refused, a 2,000-node pair 300 MB)
 BYTES_PER_CELL = 75
-#: the linear path's memory per node of the pair (both graphs' nodes), bytes, beyond the graphs as read:
-#: the normal graphs, this module's arrays and the counting (measured in ``make bench``, "big pairs")
+#: the linear path's memory per node of a graph (a pair of two such graphs), bytes, for the whole mrp-score
+#: process above its base of about 170 MB: reading, normalizing, this module's arrays and counting
+#: (measured: 566 MB peak for the generator's 100,000-node pair, 167 MB for its 100-node pair; ``make
+#: bench``, "big pairs"); the figure the documentation states, nothing is capped by it
 BYTES_PER_NODE = 4_000
 #: ``--max-memory`` unless told otherwise: bytes a pair's node-pair arrays may take (2 GB: 26 million node
 #: pairs, about 5,100 x 5,100 nodes)
