@@ -8,15 +8,19 @@ from typing import Any, Dict, FrozenSet, Hashable, List, Mapping, Optional, Sequ
 from mrp.metrics.tuples import count
 from mrp.normalize import NormalGraph
 from mrp.solver import greedy
-from mrp.solver.watchdog import clock, left
+from mrp.solver.watchdog import clock, left, spent
 
-__all__ = ["COUNT_SECONDS", "beyond", "deadline", "greedy_start", "improved", "triple_graph"]
+__all__ = ["COUNT_SECONDS", "COUNT_SHARE", "beyond", "deadline", "greedy_start", "improved",
+           "triple_graph"]
 
 #: seconds of counting per node and edge of a pair (both graphs), kept back from a pair's time for counting
 #: the map after the linear-time map stops: counting the 100,000-node pair (600,000 nodes and edges) took
 #: 0.5 s of CPU, 0.5 to 1.7 s of wall time on a loaded 2-core machine; this keeps 0.9 s, and the half
 #: second a pair may run past its --timeout covers the rest
 COUNT_SECONDS = 1.5e-6
+#: ... and at least this share of the time the pair has taken so far (normalizing it, mostly: counting takes
+#: about 0.6 of normalizing's CPU), so that the reserve grows with the load of the machine the pair runs on
+COUNT_SHARE = 0.75
 
 #: a linear-time map with the tuples it matches
 Start = Tuple[List[int], int]
@@ -24,13 +28,14 @@ Start = Tuple[List[int], int]
 
 def deadline(timeout: Optional[float], gold: NormalGraph, system: NormalGraph) -> Optional[float]:
     """The :func:`mrp.solver.watchdog.clock` time at which the linear-time map of a pair must stop so that
-    counting its tuples (:data:`COUNT_SECONDS` per node and edge) ends within the pair's ``timeout``
-    (counted from the pair's start: reading it in, normalizing and building count); None: no cap."""
+    counting its tuples (:data:`COUNT_SECONDS` per node and edge, or :data:`COUNT_SHARE` of the time the pair
+    took so far when more) ends within the pair's ``timeout`` (counted from the pair's start: normalizing
+    and building count); None: no cap."""
     remaining = left(timeout)
     if remaining is None:
         return None
     size = len(gold) + len(system) + len(gold.edges) + len(system.edges)
-    return clock() + remaining - COUNT_SECONDS * size
+    return clock() + remaining - max(COUNT_SECONDS * size, COUNT_SHARE * spent())
 
 
 def beyond(gold: NormalGraph, system: NormalGraph, timeout: Optional[float]) -> Any:
