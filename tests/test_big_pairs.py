@@ -240,3 +240,19 @@ def test_a_document_aligned_within_sentences_beyond_max_memory(metric: str) -> N
     cut = measure.score(Pair(gold, system, False), Options(penman=True, doc_align="sentence", max_memory=1))
     assert best.exact and cut.cut == "limit" and not cut.exact
     assert cut.counts[key][2] <= best.counts[key][2] <= cut.bound
+
+
+def test_the_counting_reserve_grows_with_the_time_the_pair_took(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The linear map's deadline keeps back time for counting: 1.5 microseconds per node and edge, or 0.75
+    of what the pair took so far (a loaded machine normalizes slowly, and counts slowly too)."""
+    from mrp.metrics import large
+
+    gold = normalize(_graph(["a"] * 1000, [(k - 1, k, "x") for k in range(1, 1000)]))
+    monkeypatch.setattr(large, "clock", lambda: 100.0)
+    monkeypatch.setattr(large, "left", lambda timeout: None if timeout is None else 4.0)
+    monkeypatch.setattr(large, "spent", lambda: 0.0)
+    size = 2 * (1000 + 999)
+    assert large.deadline(None, gold, gold) is None
+    assert large.deadline(5.0, gold, gold) == pytest.approx(104.0 - large.COUNT_SECONDS * size)
+    monkeypatch.setattr(large, "spent", lambda: 2.0)
+    assert large.deadline(5.0, gold, gold) == pytest.approx(104.0 - 0.75 * 2.0)
