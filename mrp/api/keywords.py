@@ -15,7 +15,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 from mrp.errors import MRPError
 from mrp.metrics.base import Parameter
-from mrp.metrics.options import DEFAULT_TIMEOUT
+from mrp.metrics.options import DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT
 from mrp.metrics.registry import METRICS, metrics
 
 __all__ = ["CLI_ONLY", "READING", "Keyword", "checked", "document", "keywords", "sign", "spelled"]
@@ -58,6 +58,10 @@ _SHARED: Tuple[Keyword, ...] = (
     Keyword("timeout", Optional[float], DEFAULT_TIMEOUT, "seconds per pair at most (0 or None: no cap); a "
             "pair stopped by it keeps its best correspondence and an upper bound", "--timeout"),
     Keyword("limit", Optional[int], None, "search steps per pair at most", "--limit"),
+    Keyword("max_memory", Union[int, str, None], DEFAULT_MAX_MEMORY, "bytes a pair's node-pair arrays may "
+            "take (a number, or e.g. '500M', '2G'; 0 or None: no cap), estimated before anything is "
+            "allocated: a pair beyond it gets a linear-time correspondence, cut as limit, with its bound",
+            "--max-memory", "max_memory='4G'"),
     Keyword("mip", bool, True, "hand pairs the branch and bound leaves open to the mixed-integer program "
             "(False: the search alone)", "--no-mip", "mip=False"),
     Keyword("jobs", Union[int, str], 1, "worker processes, or \"auto\"", "--jobs"),

@@ -15,7 +15,7 @@ from mrp.io.corpus import Corpus
 from mrp.io.load import collector_paused
 from mrp.metrics import driver
 from mrp.metrics.base import parameter_values
-from mrp.metrics.options import DEFAULT_TIMEOUT, Execution, Options
+from mrp.metrics.options import DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT, Execution, Options
 from mrp.metrics.options import checked as valid
 from mrp.metrics.pairing import Pairing, duplicate_errors, pair
 from mrp.metrics.registry import canonical
@@ -88,6 +88,7 @@ def _planned(metric: str, arguments: Dict[str, Any], function: str) -> _Plan:
     values = {option: value for option, value in arguments.items() if table[option].metric is not None}
     timeout = valid("timeout", arguments.get("timeout", DEFAULT_TIMEOUT))
     limit = valid("limit", arguments.get("limit"))
+    max_memory = valid("max_memory", arguments.get("max_memory", DEFAULT_MAX_MEMORY))
     jobs = valid("jobs", arguments.get("jobs", 1))
     progress = arguments.get("progress")
     if progress is True:
@@ -95,7 +96,7 @@ def _planned(metric: str, arguments: Dict[str, Any], function: str) -> _Plan:
 
         progress = Line("mrp", "gold", show=True)
     run = Execution(jobs=jobs, progress=progress or None)
-    options = Options(limit=limit, timeout=timeout, trace=True,
+    options = Options(limit=limit, timeout=timeout, max_memory=max_memory, trace=True,
                       mip=arguments.get("mip", True), errors=bool(arguments.get("errors")),
                       standardization=std.name(), no_wiki=bool(arguments.get("no_wiki")),
                       strict=bool(arguments.get("strict")), run=run, **parameter_values(values))

@@ -247,7 +247,8 @@ def options_of(args: argparse.Namespace, std: Standardization, penman: bool, pro
     given = {parameter.field: getattr(args, parameter.field)
              for name in metrics for parameter in metric(name).parameters
              if hasattr(args, parameter.field)}
-    return Options(limit=args.limit, timeout=args.timeout or None, mip=not args.no_mip, trace=True,
+    return Options(limit=args.limit, timeout=args.timeout or None, max_memory=args.max_memory,
+                   mip=not args.no_mip, trace=True,
                    errors=bool(args.errors), penman=penman, standardization=std.name(), no_wiki=args.no_wiki,
                    strict=args.strict, **parameter_values(given),
                    run=Execution(args.jobs, progress, {} if len(args.system) > 1 else None))

@@ -15,7 +15,7 @@ from mrp.cli.common import (
 )
 from mrp.errors import MRPError, OptionError
 from mrp.metrics.driver import AUTO, AUTO_MAX
-from mrp.metrics.options import DEFAULT_TIMEOUT, checked
+from mrp.metrics.options import DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT, checked
 from mrp.metrics.registry import names
 
 PROGRAM = "mrp-score"
@@ -154,6 +154,11 @@ def parser(metrics: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
                    help=f"seconds per pair at most (default {DEFAULT_TIMEOUT:g}; 0 or inf: no cap); a pair "
                         "stopped by it keeps its best correspondence and an upper bound, counted under "
                         "\"cut\", e.g. --timeout 10")
+    p.add_argument("--max-memory", default=str(DEFAULT_MAX_MEMORY), metavar="BYTES",
+                   help="bytes a pair's node-pair arrays may take (default 2G; e.g. 500M, 8G; 0 or inf: no "
+                        "cap), estimated before anything is allocated (75 bytes per node pair): a pair "
+                        "beyond it gets a linear-time correspondence, counted under \"cut\" as limit "
+                        "with its upper bound, e.g. --max-memory 8G")
     p.add_argument("--no-mip", action="store_true",
                    help="decide every pair by the branch and bound alone (by default a pair it has not "
                         "closed after 1000 steps goes to a mixed-integer program solved by HiGHS)")
@@ -200,7 +205,7 @@ def _jobs(text: str) -> int:
 
 
 def check(args: argparse.Namespace) -> None:
-    for name in ("limit", "timeout", "bootstrap", "seed"):
+    for name in ("limit", "timeout", "max_memory", "bootstrap", "seed"):
         setattr(args, name, checked(name, getattr(args, name), flag=True))
     if args.errors == "-":
         fail(PROGRAM, "--errors -: standard output carries the report; name a file, e.g. "

@@ -67,6 +67,12 @@ def _lone_surrogate(obj: Any) -> Optional[str]:
     return None
 
 
+#: the keys of a node (an edge) read by the fast path of Decoder.node (Decoder.edge): nothing to check
+#: beyond the types of these (the path for every other object reads them the same way)
+_PLAIN_NODE = frozenset(("id", "label"))
+_PLAIN_EDGE = frozenset(("source", "target", "label", "normal"))
+
+
 class Decoder:
     """Decodes one graph object, collecting every problem instead of stopping at the first.
 
@@ -157,6 +163,10 @@ class Decoder:
 
     def node(self, k: int, item: Any) -> Optional[Node]:
         """The k-th node, or None when it has no usable id."""
+        if type(item) is dict and _PLAIN_NODE.issuperset(item):  # the common case: an id and a label
+            nid, label = item.get("id"), item.get("label")
+            if type(nid) is int and (label is None or type(label) is str):
+                return Node(nid, label)
         if not isinstance(item, dict):
             self.bad(f"nodes[{k}]", f"is {excerpt_json(item)}, not a JSON object",
                      f"node {k} is not a JSON object")
@@ -181,6 +191,12 @@ class Decoder:
 
     def edge(self, k: int, item: Any) -> Optional[Edge]:
         """The k-th edge, or None when it has no usable source or target."""
+        if type(item) is dict and _PLAIN_EDGE.issuperset(item):  # the common case: two ends and a label
+            source, target = item.get("source"), item.get("target")
+            label, normal = item.get("label"), item.get("normal")
+            if type(source) is int and type(target) is int and (label is None or type(label) is str) \
+                    and (normal is None or type(normal) is str):
+                return Edge(source, target, label, normal)
         where = f"edge {k}"
         if not isinstance(item, dict):
             self.bad(where, f"is {excerpt_json(item)}, not a JSON object", f"edge {k} is not a JSON object")

@@ -64,7 +64,7 @@ class MRP(Metric):
         gold, system = pair.gold, pair.system
         return _result(score_normal(normalize(gold), normalize(system), options.limit, options.errors,
                                     options.timeout, (gold, system), options.mip,
-                                    options.explain, options.doc_align == "sentence"))
+                                    options.explain, options.doc_align == "sentence", options.max_memory))
 
     def score_many(self, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
         return score_together(_Together(self), pairs, options)

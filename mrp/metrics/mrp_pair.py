@@ -10,11 +10,11 @@ import numpy as np
 from mrp.errors import ScoreError
 from mrp.graph import Graph
 from mrp.metrics.detail import Detail, normal_detail
-from mrp.metrics.large import greedy_start, improved
+from mrp.metrics.large import beyond, greedy_start, improved
 from mrp.metrics.tuples import count, differences
 from mrp.normalize import NormalGraph, normalize
 from mrp.solver import greedy
-from mrp.solver.problem import build
+from mrp.solver.problem import build, unmapped_across
 from mrp.solver.solve import DEFAULT_LIMIT, Seeding, Solution, identity, solve_within
 
 __all__ = ["DEFAULT_LIMIT", "PairScore", "Solution", "identity", "same", "score_normal", "score_pair",
@@ -45,17 +45,23 @@ class PairScore:
 
 def solve_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None,
                  timeout: Optional[float] = None, graphs: Optional[Tuple[Graph, Graph]] = None,
-                 handover: bool = True, sentence: bool = False) -> Solution:
+                 handover: bool = True, sentence: bool = False,
+                 max_memory: Optional[int] = greedy.DEFAULT_MAX_MEMORY) -> Solution:
     """The optimal correspondence of two normalized graphs under the MRP metric (``graphs``: the two
     graphs they normalize, for a sentence-by-sentence start on documents; ``sentence``: the alignment
-    restricted to within sentences on documents, ``--doc-align sentence``)."""
+    restricted to within sentences on documents, ``--doc-align sentence``).  A pair whose node-pair
+    arrays would take more than ``max_memory`` bytes (``--max-memory``, :func:`mrp.solver.greedy.need`)
+    gets the linear-time map instead, cut, with its trivial bound."""
     groups = sentence_groups(graphs, len(gold), len(system))
     if same(gold, system) and (groups is None or not sentence or np.array_equal(*groups)):
         return identity(len(gold))
-    if not (groups is not None and sentence) and len(gold) * len(system) > greedy.MAX_CELLS:
-        # no n x m array: the linear-time map, cut by the size limit, with the trivial bound
-        return Solution(greedy.correspondence(gold, system), 0, 0, False, 0, "limit", False)
-    start = None if groups is not None and sentence else greedy_start(gold, system)
+    if not greedy.fits(len(gold), len(system), max_memory):
+        # no n x m array: the linear-time map, cut by the memory cap, with the trivial bound
+        solution = beyond(gold, system, timeout)
+        if groups is not None and sentence:
+            solution = solution._replace(mapping=unmapped_across(solution.mapping, *groups))
+        return solution
+    start = None if groups is not None and sentence else greedy_start(gold, system, timeout)
     solution = solve_within(lambda stop: build(gold, system, stop), groups, sentence, limit, timeout,
                             seeding(graphs), handover)
     return improved(gold, system, solution, start)
@@ -87,16 +93,17 @@ def same(gold: NormalGraph, system: NormalGraph) -> bool:
 def score_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None,
                  errors: bool = False, timeout: Optional[float] = None,
                  graphs: Optional[Tuple[Graph, Graph]] = None, handover: bool = True,
-                 explain: bool = False, sentence: bool = False) -> PairScore:
+                 explain: bool = False, sentence: bool = False,
+                 max_memory: Optional[int] = greedy.DEFAULT_MAX_MEMORY) -> PairScore:
     """Score two normalized graphs (``explain``: with the :class:`Detail` of its tuples; ``sentence``:
-    documents aligned within sentences).
+    documents aligned within sentences; ``max_memory``: bytes the solver's node-pair arrays may take).
 
     Identical graphs are matched node by node at once (every tuple matches:
     proved optimal).  A pair solved without its edges reports the tuples its
     map matches and the bound min(g, s).
     """
-    return scored(gold, system, solve_normal(gold, system, limit, timeout, graphs, handover, sentence),
-                  errors, explain)
+    return scored(gold, system, solve_normal(gold, system, limit, timeout, graphs, handover, sentence,
+                                             max_memory), errors, explain)
 
 
 def scored(gold: NormalGraph, system: NormalGraph, solution: Solution, errors: bool = False,

@@ -10,10 +10,14 @@ from typing import Any, Dict, Optional, Tuple
 from mrp.errors import OptionError
 from mrp.graph import Graph
 
-__all__ = ["DEFAULT_TIMEOUT", "Execution", "Options", "Progress", "checked"]
+__all__ = ["DEFAULT_MAX_MEMORY", "DEFAULT_TIMEOUT", "Execution", "Options", "Progress", "bytes_text",
+           "checked"]
 
 #: seconds per pair at most unless told otherwise (mrp-score's and the library's default; in the signature)
 DEFAULT_TIMEOUT = 60.0
+#: bytes a pair's node-pair arrays may take unless told otherwise (``--max-memory``; the same figure as
+#: mrp.solver.greedy.DEFAULT_MAX_MEMORY, which numpy is imported with)
+DEFAULT_MAX_MEMORY = 2_000_000_000
 
 
 class Progress:
@@ -55,6 +59,9 @@ class Options:
     limit: Optional[int] = None
     #: seconds per pair at most (each search stops with its best map and a bound)
     timeout: Optional[float] = None
+    #: bytes a pair's node-pair arrays may take (``--max-memory``; mrp.solver.greedy.need estimates them
+    #: before anything is allocated): a pair beyond it gets the linear-time map, cut; None: no cap
+    max_memory: Optional[int] = DEFAULT_MAX_MEMORY
     #: pairs the search leaves open go to the mixed-integer program (False: ``--no-mip``)
     mip: bool = True
     smatch_compat: bool = False
@@ -111,13 +118,16 @@ class Options:
 
 
 #: what each numeric option holds, for messages; "count": a whole number of at least 1
-_KINDS = {"timeout": "seconds", "limit": "steps", "jobs": "jobs", "top_k": "count", "block_size": "count",
-          "bootstrap": "count", "seed": "seed"}
+_KINDS = {"timeout": "seconds", "max_memory": "bytes", "limit": "steps", "jobs": "jobs", "top_k": "count",
+          "block_size": "count", "bootstrap": "count", "seed": "seed"}
 
 
 def checked(name: str, value: Any, flag: bool = False) -> Any:
     """The one check of a numeric option's value, for every command and the library.
 
+    ``max_memory`` (bytes a pair's node-pair arrays may take): a whole number of bytes of at least 1, or a
+    string of a number and a unit (``500M``, ``2G``, ``1.5GB``; K, M, G, T are powers of 1000); 0, ``inf``
+    and None (and "0", "inf", "none") mean no cap.
     ``timeout`` (seconds per pair): a number of at least 0; 0, ``inf`` and None mean no cap (returned as
     None); NaN and negative values are refused.  ``limit`` (search steps): None, ``inf`` (None) or a whole
     number of at least 0.  ``jobs``: "auto" (returned as 0, the driver's ``AUTO``) or a whole number of at
@@ -137,6 +147,8 @@ def checked(name: str, value: Any, flag: bool = False) -> Any:
     """
     kind = _KINDS[name]
     label = "--" + name.replace("_", "-") if flag else name
+    if kind == "bytes":
+        return _bytes(label, value)
     number = isinstance(value, numbers.Real) and not isinstance(value, bool)
     if kind == "seconds":
         if value is None:
@@ -159,3 +171,42 @@ def checked(name: str, value: Any, flag: bool = False) -> Any:
         what = " of search steps" if kind == "steps" else ""
         raise OptionError(f"{label}: expected a whole number{what} of at least {least}, not {value!r}")
     return int(value)
+
+
+_UNITS = {"": 1, "B": 1, "K": 10 ** 3, "KB": 10 ** 3, "M": 10 ** 6, "MB": 10 ** 6, "G": 10 ** 9,
+          "GB": 10 ** 9, "T": 10 ** 12, "TB": 10 ** 12}
+
+
+def _bytes(label: str, value: Any) -> Optional[int]:
+    """``max_memory``'s check (see :func:`checked`)."""
+    given = value
+    if isinstance(value, str):
+        text = value.strip().upper()
+        if text in ("INF", "NONE", "0"):
+            return None
+        number = text.rstrip("BKMGT")
+        unit = text[len(number):]
+        try:
+            value = float(number.strip()) * _UNITS[unit] if number.strip() and unit in _UNITS else None
+        except ValueError:
+            value = None
+    if value is None and given is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise OptionError(f"{label}: expected a number of bytes (e.g. 2000000000, 500M or 2G; 0 or inf: "
+                          f"no cap), not {given!r}")
+    amount = float(value)
+    if math.isnan(amount) or amount < 0 or 0 < amount < 1:
+        raise OptionError(f"{label}: expected a number of bytes (e.g. 2000000000, 500M or 2G; 0 or inf: "
+                          f"no cap), not {given!r}")
+    return None if amount == 0 or math.isinf(amount) else int(amount)
+
+
+def bytes_text(value: Optional[int]) -> str:
+    """A number of bytes as the signature and messages write it (``2G``, ``500M``, ``1500000``)."""
+    if value is None:
+        return "none"
+    for unit, size in (("T", 10 ** 12), ("G", 10 ** 9), ("M", 10 ** 6), ("K", 10 ** 3)):
+        if value % size == 0:
+            return f"{value // size}{unit}"
+    return str(value)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Iterable, List, Optional
 
 from mrp import __version__
-from mrp.metrics.options import Options
+from mrp.metrics.options import DEFAULT_MAX_MEMORY, Options, bytes_text
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,8 @@ def _solver(options: Options) -> str:
         parts.append(f"limit:{options.limit}")
     if options.timeout is not None:
         parts.append(f"timeout:{options.timeout:g}s")
+    if options.max_memory != DEFAULT_MAX_MEMORY:
+        parts.append(f"maxmem:{bytes_text(options.max_memory)}")
     if not options.mip:
         parts.append("nomip")
     return "+".join(parts) if parts else "exact"

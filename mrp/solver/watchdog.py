@@ -121,6 +121,12 @@ def start_pair() -> None:
     _PAIR.started = clock()
 
 
+def spent() -> float:
+    """Seconds since the pair being scored in this thread started (:func:`start_pair`; 0 when none did)."""
+    started = getattr(_PAIR, "started", None)
+    return 0.0 if started is None else max(0.0, clock() - started)
+
+
 def left(timeout: Optional[float]) -> Optional[float]:
     """Seconds left of a pair's ``timeout`` (None: no cap), counted from :func:`start_pair` when the pair
     was started in this thread, else from now."""
