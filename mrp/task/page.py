@@ -14,6 +14,7 @@ from mrp.explain.escape import attribute, nonce, text
 from mrp.explain.page import head, pair_html
 from mrp.metrics.counting import prf
 from mrp.report.leaderboard import leaderboard
+from mrp.report.signature import signature_line
 from mrp.task import plots
 from mrp.task.evaluate import Entry, Evaluation
 from mrp.task.scoring import Item, explained_pairs
@@ -129,8 +130,7 @@ def detailed_page(evaluation: Evaluation, board: Mapping[str, Any], only: Option
     entries = evaluation.scored()
     parts = [head(title, key), f'<style nonce="{key}">{_STYLE}</style>',
              f"<header><h1>{text(title)}</h1>"]
-    parts.extend(f"<p>signature {text(k)}: <code>{text(v)}</code></p>"
-                 for k, v in board["signatures"].items())
+    parts.extend(f"<p><code>{text(signature_line(v, k))}</code></p>" for k, v in board["signatures"].items())
     parts.append("</header><main>")
     parts.append(f"<section><h2>Leaderboard</h2>{html_table(board)}</section>")
     if entries:
