@@ -17,6 +17,7 @@ from mrp.report.leaderboard import leaderboard
 from mrp.report.signature import signature_line
 from mrp.task import plots
 from mrp.task.evaluate import Entry, Evaluation
+from mrp.task.figures import figure, ranks
 from mrp.task.scoring import Item, explained_pairs
 from mrp.task.tables import html_table
 
@@ -42,8 +43,23 @@ def _traced(key: str, items: Sequence[Item]) -> Dict[str, Any]:
     return {key: prf(g, s, c), "scores": {"all": scores}}
 
 
+def _figure_table(key: str, metric: str, group: str, entries: List[Entry]) -> str:
+    """A group's figures of a metric that is not a sum of counts (AnCast): P, R, F per submission, best
+    first, without intervals or tests."""
+    found = [(entry.name, figure(metric, [], [i.sums for i in entry.scored[key].items if i.group == group]))
+             for entry in entries]
+    rows = sorted(found, key=lambda row: (-row[1]["f"], row[0]))
+    body = "".join(f'<tr><th scope="row">{text(name)}</th><td>{value["p"]:.4f}</td><td>{value["r"]:.4f}</td>'
+                   f'<td>{value["f"]:.4f}</td></tr>' for name, value in rows)
+    head_cells = "".join(f'<th scope="col">{name}</th>' for name in ("team", "P", "R", "F"))
+    return (f'<table class="fig"><caption>{text(key)}: {text(group)} (not a sum of counts: no intervals or '
+            f'tests)</caption><thead><tr>{head_cells}</tr></thead><tbody>{body}</tbody></table>')
+
+
 def _group_table(evaluation: Evaluation, key: str, metric: str, group: str, entries: List[Entry]) -> str:
     task = evaluation.task
+    if not ranks(metric):
+        return _figure_table(key, metric, group, entries)
     results = [(entry.name, _traced(key, [i for i in entry.scored[key].items if i.group == group]))
                for entry in entries]
     board = leaderboard(metric, results, task.bootstrap, task.seed, level=task.confidence, path=(key,))

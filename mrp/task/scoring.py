@@ -24,6 +24,7 @@ from mrp.metrics.registry import metric as registered
 from mrp.metrics.registry import module_of
 from mrp.report.signature import Statistics, signature
 from mrp.task.definition import MetricSpec, Task
+from mrp.task.figures import SUMMED
 from mrp.task.memo import Memo
 from mrp.task.reading import read_file
 
@@ -46,6 +47,8 @@ class Item:
     id: str
     counts: Counts
     exact: bool = True
+    #: AnCast's precision and recall sums of the sentence (None for a metric of counts)
+    sums: Optional[Tuple[Any, Any]] = None
 
 
 @dataclass
@@ -85,10 +88,21 @@ class FileScore:
     placeholders): per gold sentence its id, framework, counts at the metric's primary path and whether they
     are proved; the pairing's counts; the pairing's notes; the warnings raised."""
 
-    rows: Tuple[Tuple[str, Optional[str], Counts, bool], ...]
+    rows: Tuple[Tuple[str, Optional[str], Counts, bool, Optional[Tuple[Any, Any]]], ...]
     pairing: Tuple[Tuple[str, int], ...]
     notes: Tuple[str, ...]
     warnings: Tuple[Tuple[Type[Warning], str], ...]
+
+
+def _ancast_sums(spec: MetricSpec, result: Any) -> Optional[Tuple[Any, Any]]:
+    """AnCast's precision and recall sums of a sentence (None for another metric); a sentence AnCast 0.1.1
+    skips adds nothing under ``compat``, as its corpus figures leave it out."""
+    if spec.metric not in SUMMED:
+        return None
+    found = result.extra["ancast"]
+    if spec.compat and found.skipped is not None:
+        return None
+    return found.precision, found.recall
 
 
 def _renamed(corpus: Corpus, name: str) -> Corpus:
@@ -125,7 +139,8 @@ def file_score(spec: MetricSpec, gold: Corpus, system: Corpus, path: Tuple[str, 
     for item, result in zip(done.pairing.pairs, done.results):
         counts: Any = result.counts.get(path, (0, 0, 0))
         rows.append((item.gold_entry.id, item.gold_entry.framework,
-                     (int(counts[0]), int(counts[1]), int(counts[2])), bool(result.exact)))
+                     (int(counts[0]), int(counts[1]), int(counts[2])), bool(result.exact),
+                     _ancast_sums(spec, result)))
     notes = list(done.pairing.notes)
     if done.pairing.unpaired:
         notes.append(f"{len(done.pairing.unpaired)} system graph(s) pair with no gold graph (not scored)")
@@ -173,9 +188,9 @@ def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus], syst
             memo.warn(category, _named(message, corpus, other))
         out.notes.extend(f"{name}: {_named(note, corpus, other)}" for note in done.notes)
         out.pairing[name] = dict(done.pairing)
-        for ident, framework, counts, exact in done.rows:
+        for ident, framework, counts, exact, sums in done.rows:
             frameworks.add(framework or "none")
-            out.items.append(Item(_group(task, name, framework), name, ident, counts, exact))
+            out.items.append(Item(_group(task, name, framework), name, ident, counts, exact, sums))
     statistics = Statistics(task.bootstrap, task.seed, "bootstrap")
     out.signature = f"task:{task.name}|" + signature(spec.metric, sorted(frameworks), options_of(spec),
                                                       statistics)
