@@ -58,6 +58,8 @@ class Evaluation:
     groups: List[str]
     entries: List[Entry]
     corpora: Dict[str, Corpus] = field(default_factory=dict, repr=False)
+    #: what the evaluation read and scored, by content (the detailed page reads the files again through it)
+    memo: Memo = field(default_factory=Memo, repr=False)
 
     def scored(self) -> List[Entry]:
         """The submissions that have scores, official first, in argument order."""
@@ -179,4 +181,4 @@ def evaluate(task: Task, gold_folder: str, arguments: Sequence[str], workdir: st
     else:
         for k in todo:
             entries[k] = _scored(task, gold, corpora, groups, entries[k], folders[k], memo)
-    return Evaluation(task, gold, groups, entries, corpora)
+    return Evaluation(task, gold, groups, entries, corpora, memo)

@@ -128,7 +128,7 @@ def _worst(evaluation: Evaluation, entry: Entry) -> str:
         by_file.setdefault(item.file, []).append(item)
     for name, chosen in by_file.items():
         metric, done = explained_pairs(task, spec, evaluation.corpora[name], entry.system.get(name),
-                                       [i.id for i in chosen])
+                                       [i.id for i in chosen], evaluation.memo)
         for item in chosen:
             for view in views(metric, done, only=item.id):
                 view.id = f"{name}/{view.id}"

@@ -198,13 +198,24 @@ def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus], syst
 
 
 def explained_pairs(task: Task, spec: MetricSpec, gold: Corpus, system: Optional[str],
-                    ids: List[str]) -> Tuple[Any, Run]:
-    """The metric and the Run of one file scored with every pair's detail kept (for the pictures of the
-    pairs ``ids``)."""
+                    ids: List[str], memo: Optional[Memo] = None) -> Tuple[Any, Run]:
+    """One file scored with every pair's detail kept (for the pictures of the pairs ``ids``).
+
+    Args:
+        task: the task.
+        spec: the metric.
+        gold: the gold corpus.
+        system: the system file (None: empty).
+        ids: the pairs to be drawn.
+        memo: the evaluation's memo (the system file read through it).
+
+    Returns:
+        The metric and the Run.
+    """
     corpus = Corpus(gold.name, task.format)
     if system is not None:
         try:
-            corpus, _ = read_file(system, task.format)
+            corpus, _ = read_file(system, task.format, memo)
         except InputError:
             pass
     done = score_file(spec, gold, corpus, explain=True)
