@@ -107,3 +107,20 @@ def test_a_repeated_content_is_scored_once(tmp_path: Path, teams: List[str], pai
     monkeypatch.setattr(scoring, "file_score", counted)
     _run(_folder(tmp_path), teams, True, "work")
     assert len(calls) == pairs * 2  # two metrics
+
+
+def test_a_umr_file_is_parsed_once_for_the_validator_and_the_scorer(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from mrp.codecs import umr
+
+    calls: List[str] = []
+    real = umr.parse_documents
+
+    def counted(lines: Any, name: str, options: Any = None) -> Any:
+        calls.append(name)
+        return real(lines, name, options)
+
+    monkeypatch.setattr(umr, "parse_documents", counted)
+    _run(_folder(tmp_path), ["team-a"], True, "work")
+    # two distinct gold contents and two distinct submitted ones, each parsed once (validated and scored)
+    assert len(calls) == 4

@@ -16,7 +16,7 @@ from mrp.task.averaging import leaderboard_scores
 from mrp.task.definition import Task
 from mrp.task.files import FilePlan, Submission, gold_files, pair_files, submissions
 from mrp.task.memo import Memo
-from mrp.task.reading import read_gold, read_system
+from mrp.task.reading import parsed, read_gold, read_system
 from mrp.task.scoring import Scored, score_submission
 from mrp.task.unpack import unpack
 from mrp.validation import validate_file
@@ -77,9 +77,11 @@ def groups_of(task: Task, corpora: Dict[str, Corpus]) -> List[str]:
 _FILE = "\x00file\x00"
 
 
-def _problems(task: Task, path: str) -> Tuple[bool, List[str]]:
-    """Whether a file's problem is fatal, and its problems' lines, naming the file ``_FILE``."""
-    report = validate_file(path, task.format, umr_level=task.level)
+def _problems(task: Task, path: str, memo: Memo) -> Tuple[bool, List[str]]:
+    """Whether a file's problem is fatal, and its problems' lines, naming the file ``_FILE`` (a UMR file
+    parsed once for the validator and the scorer)."""
+    report = validate_file(path, task.format, umr_level=task.level,
+                           umr_documents=parsed(path, task.format, memo))
     texts = [report.fatal] if report.fatal else [str(problem) for problem in report.problems]
     return report.fatal is not None, [line.replace(path, _FILE) for line in texts]
 
@@ -91,7 +93,7 @@ def _validated(task: Task, entry: Entry, shown_as: Dict[str, str], memo: Memo) -
             continue
         digest = memo.digest(path)
         fatal, texts = memo.get("validated", None if digest is None else (digest, task.format, task.level),
-                                partial(_problems, task, path))
+                                partial(_problems, task, path, memo))
         if not texts:
             continue
         shown = [line.replace(_FILE, shown_as.get(path, path)) for line in texts]

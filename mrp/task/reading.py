@@ -9,14 +9,16 @@ from functools import partial
 from typing import Dict, List, Optional, Tuple, Type
 
 from mrp.codecs import ReadOptions
-from mrp.errors import InputError, ScoreError
+from mrp.codecs.umr import Document, document_items, read_documents
+from mrp.errors import FormatError, InputError, ScoreError
 from mrp.io.corpus import Corpus
 from mrp.io.load import read_corpus
 from mrp.io.source import display_name
 from mrp.task.definition import Task
 from mrp.task.memo import Memo
+from mrp.validation.umr.reading import umr_reading
 
-__all__ = ["EMPTY", "read_file", "read_gold", "read_system"]
+__all__ = ["EMPTY", "parsed", "read_file", "read_gold", "read_system"]
 
 #: the content key of an empty system corpus (a missing file, or one that cannot be used)
 EMPTY = ""
@@ -38,7 +40,8 @@ def read_file(path: str, fmt: str, memo: Optional[Memo] = None) -> Tuple[Corpus,
     """
     memo = memo or Memo(enabled=False)
     digest = memo.digest(path)
-    found, said = memo.get("read", None if digest is None else (digest, fmt), partial(_read, path, fmt))
+    found, said = memo.get("read", None if digest is None else (digest, fmt),
+                           lambda: _read(path, fmt, parsed(path, fmt, memo)))
     name = display_name(path)
     if found.name != name and found.errors:  # an unreadable graph's error names its file: read it again
         found, said = _read(path, fmt)
@@ -50,11 +53,39 @@ def read_file(path: str, fmt: str, memo: Optional[Memo] = None) -> Tuple[Corpus,
     return Corpus(name, found.format, found.graphs, found.errors, found.repaired), digest
 
 
-def _read(path: str, fmt: str) -> Tuple[Corpus, Tuple[Tuple[Type[Warning], str], ...]]:
-    """A file read, and the warnings its reader gave."""
+def parsed(path: str, fmt: str, memo: Optional[Memo] = None) -> Optional[List[Document]]:
+    """A UMR file's documents parsed once for the validator and the scorer, which read it alike
+    (:func:`mrp.validation.umr.reading.umr_reading`); None for another format, a file that cannot be
+    parsed (each then reads it itself and reports what it finds) or without a memo.
+
+    Args:
+        path: the file.
+        fmt: its format.
+        memo: the evaluation's memo.
+
+    Returns:
+        The documents, or None.
+    """
+    digest = memo.digest(path) if memo is not None and fmt == "umr" else None
+    if memo is None or digest is None:
+        return None
+    return memo.get("parsed", (digest, repr(umr_reading())), partial(_parse, path))
+
+
+def _parse(path: str) -> Optional[List[Document]]:
+    try:
+        return read_documents(path, umr_reading())
+    except (InputError, FormatError):
+        return None
+
+
+def _read(path: str, fmt: str, documents: Optional[List[Document]] = None
+          ) -> Tuple[Corpus, Tuple[Tuple[Type[Warning], str], ...]]:
+    """A file read (from its parsed documents when given), and the warnings its reader gave."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        corpus = read_corpus(path, fmt, ReadOptions())
+        items = None if documents is None else document_items(documents)
+        corpus = read_corpus(path, fmt, ReadOptions(), items=items)
     return corpus, tuple((warning.category, str(warning.message)) for warning in caught)
 
 
