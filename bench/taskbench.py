@@ -8,6 +8,10 @@ English release files; team "conv" submits the Czech conversions (and the Englis
 "gold" the gold files, team "partial" the conversions with every fifth file left out.  The English release
 files fail the validator's level 1 (their layout), so the bench's task file scores files as read
 (``policy = "score"``); everything else is dmr2026-umr's.
+
+The files repeat six contents (and the gold is the same for every team): mrp-evaluate reads, validates and
+scores each distinct content once (:mod:`mrp.task.memo`), so this measures the kit's own cost more than the
+metric's; ``evaluate(..., cache=False)`` scores every file pair as if each differed.
 """
 
 from __future__ import annotations
