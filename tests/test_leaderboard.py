@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
@@ -177,3 +178,42 @@ def test_table_of_real_runs(demo: Dict[str, Dict[str, Dict[str, Any]]]) -> None:
     assert lines[-3] == ("ranked by micro F (ucca labeled primary); "
                          "delta and p-value: against the next system down")
     assert len({len(line) for line in lines[:2]}) == 1  # header and rule are equally wide
+
+
+SYSTEMS = ["data/demo/system.mrp", "data/demo/gold.mrp"]
+
+
+@pytest.mark.parametrize("metrics", ["mrp", "ancast", "mrp,ancast"])
+def test_the_table_leaderboard_prints_each_metrics_signature(metrics: str) -> None:
+    """``mrp-score --table`` with several systems: every metric's board (ranked or not) ends with the
+    signature the JSON records, rendered as every other leaderboard renders it."""
+    from mrp.report.signature import signature_line
+
+    from conftest import run_cli
+
+    shown = run_cli("score", ["--table", "--score", metrics, "--gold", "data/demo/gold.mrp", *SYSTEMS])
+    data = run_cli("score", ["--score", metrics, "--gold", "data/demo/gold.mrp", *SYSTEMS])
+    assert shown.code == 0 and data.code == 0, shown.err + data.err
+    document = json.loads(data.out)
+    boards = {metrics: document} if "," not in metrics else document
+    for metric, board in boards.items():
+        assert board["signature"].startswith(metric + ":")
+        assert signature_line(board["signature"]) in shown.out.splitlines(), metric
+
+
+def test_every_leaderboard_renders_the_signature_alike() -> None:
+    """The text table, the unranked table and the task kit's notes use the one rendering."""
+    from mrp.report.leaderboard import unranked, unranked_table
+    from mrp.report.signature import signature_line
+    from mrp.task.tables import notes
+
+    board = leaderboard("smatch", [("a", _smatch([(3, 3, 2)])), ("b", _smatch([(3, 3, 3)]))], 50, 0)
+    board["signature"] = "smatch:amr|v0"
+    assert signature_line("smatch:amr|v0") in table(board).splitlines()
+    flat = unranked("sembleu", [("a", {"sembleu": 0.5})])
+    flat["signature"] = "sembleu:amr|v0"
+    assert signature_line("sembleu:amr|v0") in unranked_table(flat).splitlines()
+    task = {"title": "T", "task": "t", "primary": "x_f", "overall": "macro", "groups": ["cs"],
+            "baseline": None, "baseline_found": False, "level": 0.95, "refused": [],
+            "test": {"method": "paired bootstrap", "n": 10, "seed": 0}, "signatures": {"x": "x:umr|v0"}}
+    assert signature_line("x:umr|v0", "x") in notes(task)

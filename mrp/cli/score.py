@@ -216,15 +216,11 @@ def _board(args: argparse.Namespace, metrics: List[str], runs: Dict[str, List[Tu
     document: Dict[str, Any] = {}
     text = ""
     for metric in metrics:
-        board: Dict[str, Any] = {}
-        if ranked(metric):
-            board = leaderboard(metric, runs[metric], n=args.bootstrap or 1000, seed=args.seed,
-                                method=args.significance)
-            text += table(board) + "\n"
-        else:
-            board = unranked(metric, runs[metric])
-            text += unranked_table(board) + "\n"
+        board: Dict[str, Any] = leaderboard(metric, runs[metric], n=args.bootstrap or 1000, seed=args.seed,
+                                            method=args.significance) if ranked(metric) else \
+            unranked(metric, runs[metric])
         board["signature"] = signature(metric, frameworks, options, statistics)
+        text += (table(board) if ranked(metric) else unranked_table(board)) + "\n"
         board["results"] = {}
         for name, result in runs[metric]:
             if not args.trace:

@@ -283,7 +283,20 @@ def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpti
     Problems of a kept graph's alignment and document-level annotation are
     given as warnings (:class:`mrp.errors.ReadWarning`, one each; the commands print each as a line).
     """
-    for document in parse_documents(lines, name, options):
+    yield from document_items(parse_documents(lines, name, options))
+
+
+def document_items(documents: Iterable[Document]) -> Iterator[Item]:
+    """The sentence graphs and the errors of parsed documents in file order (what :func:`read` yields, for
+    documents already parsed, e.g. by the validator), warning of each document's problems.
+
+    Args:
+        documents: the documents (:func:`parse_documents`).
+
+    Returns:
+        The graphs and FormatErrors, in line order within each document.
+    """
+    for document in documents:
         items: List[Tuple[int, int, Item]] = []
         items.extend((graph.line or 0, 1, graph) for graph in document.graphs)
         items.extend((error.line or 0, 0, error) for error in document.errors)

@@ -6,7 +6,7 @@ import gc
 import os
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Dict, Iterator, List, Optional
+from typing import Any, Dict, Iterable, Iterator, List, Optional
 
 from mrp.codecs import ReadOptions, content_format, implied_framework, reader, resolve_format
 from mrp.errors import FormatError, InputError
@@ -38,7 +38,7 @@ def collector_paused(freeze: bool = True) -> Iterator[None]:
 
 
 def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOptions] = None,
-                pack_after: Optional[int] = None) -> Corpus:
+                pack_after: Optional[int] = None, items: Optional[Iterable[Any]] = None) -> Corpus:
     """Read every graph of a file.
 
     Past ``pack_after`` graphs (default :data:`PACK_AFTER`), the corpus keeps its graphs packed
@@ -47,7 +47,9 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
     Raises InputError for a file that cannot be used at all (missing, a
     directory, compressed, or holding no graph); a graph that cannot be read
     is recorded in ``errors`` and reading goes on; a graph read by a repair is kept and
-    recorded in ``repaired`` too (with ``options.strict`` it is an error instead).
+    recorded in ``repaired`` too (with ``options.strict`` it is an error instead).  ``items``: the file's
+    graphs and errors as its reader gives them, already read (a UMR file's parsed documents through
+    :func:`mrp.codecs.umr.document_items`); the file is then not read again.
     """
     if os.path.isdir(path) and umr_files(path):
         return _umr_directory(path, options or ReadOptions())
@@ -62,7 +64,7 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
     graphs: List[Graph] = []
     packed: Optional[PackedGraphs] = None
     with collector_paused():
-        for item in reader(fmt)(read_lines(path), name, options):
+        for item in reader(fmt)(read_lines(path), name, options) if items is None else items:
             if isinstance(item, FormatError):
                 corpus.errors.append(item)
             else:

@@ -71,16 +71,19 @@ def _special(path: str) -> bool:
 
 @overload
 def output(path: PathLike, mode: Literal["w"] = "w", *, encoding: Optional[str] = "utf-8",
-           errors: Optional[str] = None, newline: Optional[str] = None) -> ContextManager[TextIO]: ...
+           errors: Optional[str] = None, newline: Optional[str] = None,
+           durable: bool = True) -> ContextManager[TextIO]: ...
 
 
 @overload
 def output(path: PathLike, mode: Literal["wb"], *, encoding: Optional[str] = "utf-8",
-           errors: Optional[str] = None, newline: Optional[str] = None) -> ContextManager[BinaryIO]: ...
+           errors: Optional[str] = None, newline: Optional[str] = None,
+           durable: bool = True) -> ContextManager[BinaryIO]: ...
 
 
 def output(path: PathLike, mode: str = "w", *, encoding: Optional[str] = "utf-8",
-           errors: Optional[str] = None, newline: Optional[str] = None) -> ContextManager[IO]:
+           errors: Optional[str] = None, newline: Optional[str] = None, durable: bool = True
+           ) -> ContextManager[IO]:
     """A stream to write one file, replaced atomically when the ``with`` block ends without an error.
 
     Args:
@@ -89,6 +92,8 @@ def output(path: PathLike, mode: str = "w", *, encoding: Optional[str] = "utf-8"
         encoding: the text encoding (text mode only).
         errors: the encoding's error handler (text mode only).
         newline: as for :func:`open` (text mode only).
+        durable: flushed to the disk before it replaces the old file (False: a scratch file, such as a
+            submission unpacked into a temporary folder, that no crash needs to find whole).
 
     Returns:
         A context manager whose value is the stream to write to.
@@ -96,12 +101,12 @@ def output(path: PathLike, mode: str = "w", *, encoding: Optional[str] = "utf-8"
     Raises:
         OutputError: the file could not be written (the message names it); the old file is kept.
     """
-    return _output(path, mode, encoding=encoding, errors=errors, newline=newline)
+    return _output(path, mode, encoding=encoding, errors=errors, newline=newline, durable=durable)
 
 
 @contextlib.contextmanager
 def _output(path: PathLike, mode: str, *, encoding: Optional[str], errors: Optional[str],
-            newline: Optional[str]) -> Iterator[IO]:
+            newline: Optional[str], durable: bool = True) -> Iterator[IO]:
     if mode not in ("w", "wb"):
         raise ValueError(f"output mode must be 'w' or 'wb', not {mode!r}")
     binary = mode == "wb"
@@ -153,7 +158,8 @@ def _output(path: PathLike, mode: str, *, encoding: Optional[str], errors: Optio
         with stream:
             yield stream
             stream.flush()
-            os.fsync(raw.fileno())
+            if durable:
+                os.fsync(raw.fileno())
         os.chmod(temporary, previous)
         os.replace(temporary, target)
         done = True

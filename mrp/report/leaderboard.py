@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from mrp.metrics.pairing import COUNTS, described
 from mrp.metrics.registry import metric as registered
 from mrp.report.items import reported_paths
+from mrp.report.signature import signature_line
 from mrp.report.stats import (
     Path,
     bootstrap,
@@ -165,7 +166,13 @@ def table(board: Mapping[str, Any]) -> str:
         told = described(entry.get("pairing", {}), entry.get("n"))
         if told is not None:
             out.append(f"{entry['system']}: {told}")
+    out.extend(_signed(board))
     return "\n".join(out) + "\n"
+
+
+def _signed(board: Mapping[str, Any]) -> List[str]:
+    """The signature line of a board or result (none when it carries no signature)."""
+    return [signature_line(str(board["signature"]))] if board.get("signature") else []
 
 
 def _pairing(result: Mapping[str, Any]) -> Dict[str, Any]:
@@ -222,8 +229,7 @@ def summary(metric: str, result: Mapping[str, Any]) -> str:
     told = described(result, result.get("n") if isinstance(result.get("n"), int) else None)
     if told is not None:
         out.append(f"pairing: {told}")
-    if "signature" in result:
-        out.append(f"signature: {result['signature']}")
+    out.extend(_signed(result))
     return "\n".join(out) + "\n\n"
 
 
@@ -270,6 +276,6 @@ def unranked_table(board: Mapping[str, Any]) -> str:
     out = ["  ".join(cell.ljust(w) if k == 1 else cell.rjust(w) for k, (cell, w) in
                      enumerate(zip(line, widths))).rstrip() for line in [header, *lines]]
     out.insert(1, "  ".join("-" * width for width in widths))
-    out.extend(["", f"{board['metric']}: {board['note']}"])
+    out.extend(["", f"{board['metric']}: {board['note']}", *_signed(board)])
     return "\n".join(out) + "\n"
 

@@ -65,3 +65,17 @@ def signature(metric: str, frameworks: Iterable[str], options: Options,
         fields.append(f"test:{statistics.test}+seed:{statistics.seed}")
     fields.append(f"v{__version__}")
     return "|".join(fields)
+
+
+def signature_line(signature: str, key: str = "") -> str:
+    """How every table and leaderboard shows a signature: one line, ``signature: SIG`` (or
+    ``signature KEY: SIG`` where a board carries several figures).
+
+    Args:
+        signature: the signature (:func:`signature`).
+        key: the figure it belongs to, when a board has several.
+
+    Returns:
+        The line, without its end.
+    """
+    return f"signature {key}: {signature}" if key else f"signature: {signature}"

@@ -22,8 +22,9 @@ randomness comes from ``numpy.random.default_rng(seed)``: the same input and see
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping  # isinstance checks against it are several times cheaper than typing's
-from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple, TypeVar
+from typing import Any, Dict, Hashable, Iterator, List, Optional, Sequence, Tuple, TypeVar
 
 import numpy as np
 
@@ -106,6 +107,34 @@ def _weights(rng: np.random.Generator, replicates: int, items: int) -> np.ndarra
     return np.bincount(flat, minlength=replicates * items).reshape(replicates, items).astype(np.float64)
 
 
+def replicate_weights(seed: int, n: int, items: int) -> Iterator[np.ndarray]:
+    """The bootstrap's weights of ``n`` replicates of ``items`` items drawn from ``seed``, chunk by chunk
+    (:data:`_CELLS` cells at most); one chunk is kept for the next call with the same arguments (the
+    weights are a function of them alone: every interval and test of one seed resamples alike).
+
+    Args:
+        seed: the random generator's seed.
+        n: replicates.
+        items: items resampled in each.
+
+    Returns:
+        The (replicates, items) weight matrices in replicate order (read-only).
+    """
+    if n * items <= _CELLS:
+        yield _kept_weights(seed, n, items)
+        return
+    rng = np.random.default_rng(seed)
+    for size in _chunks(n, items):
+        yield _weights(rng, size, items)
+
+
+@functools.lru_cache(maxsize=2)
+def _kept_weights(seed: int, n: int, items: int) -> np.ndarray:
+    weights = _weights(np.random.default_rng(seed), n, items)
+    weights.flags.writeable = False
+    return weights
+
+
 def _chunks(n: int, items: int) -> List[int]:
     size = max(1, _CELLS // max(1, items))
     return [min(size, n - start) for start in range(0, n, size)]
@@ -143,10 +172,9 @@ def bootstrap(counts_by_path: Mapping[Key, np.ndarray], n: int, seed: int,
         p, r, f, mask = _per_item(array)
         columns[path] = np.column_stack([array, p * mask, r * mask, f * mask, mask])
     values = {path: np.zeros((n, 6)) for path in arrays}
-    rng = np.random.default_rng(seed)
     start = 0
-    for size in _chunks(n, items):
-        weights = _weights(rng, size, items) if items else np.zeros((size, 0))
+    for weights in replicate_weights(seed, n, items) if items else [np.zeros((n, 0))]:
+        size = weights.shape[0]
         for path, column in columns.items():
             sums = weights @ column
             block = values[path][start:start + size]
@@ -206,18 +234,19 @@ def paired_test(a: np.ndarray, b: np.ndarray, n: int, seed: int, method: str = "
     total_a, total_b = first.sum(axis=0), second.sum(axis=0)
     observed = float(_micro_f(*total_a) - _micro_f(*total_b))
     threshold = abs(observed) - _EPS
-    rng = np.random.default_rng(seed)
     hits = 0
-    for size in _chunks(n, items):
-        if method == "bootstrap":
-            weights = _weights(rng, size, items)
+    if method == "bootstrap":
+        for weights in replicate_weights(seed, n, items):
             sums_a, sums_b = weights @ first, weights @ second
             deltas = _micro_f(*sums_a.T) - _micro_f(*sums_b.T) - observed
-        else:
-            swaps = (rng.random((size, items)) < 0.5).astype(np.float64)
-            moved = swaps @ (second - first)
-            sums_a, sums_b = total_a + moved, total_b - moved
-            deltas = _micro_f(*sums_a.T) - _micro_f(*sums_b.T)
+            hits += int(np.count_nonzero(np.abs(deltas) >= threshold))
+        return (hits + 1) / (n + 1)
+    rng = np.random.default_rng(seed)
+    for size in _chunks(n, items):
+        swaps = (rng.random((size, items)) < 0.5).astype(np.float64)
+        moved = swaps @ (second - first)
+        sums_a, sums_b = total_a + moved, total_b - moved
+        deltas = _micro_f(*sums_a.T) - _micro_f(*sums_b.T)
         hits += int(np.count_nonzero(np.abs(deltas) >= threshold))
     return (hits + 1) / (n + 1)
 

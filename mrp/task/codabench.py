@@ -29,7 +29,7 @@ from mrp.task.evaluate import Evaluation, evaluate, groups_of
 from mrp.task.files import gold_files
 from mrp.task.outputs import scores_json
 from mrp.task.page import detailed_page
-from mrp.task.scoring import read_gold
+from mrp.task.reading import read_gold
 
 __all__ = ["IMAGE", "bundle", "competition_yaml", "score"]
 

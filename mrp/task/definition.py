@@ -117,7 +117,7 @@ def _get(table: Mapping[str, Any], name: str, kind: type, default: Any, where: s
 
 def _metrics(items: Any, where: str) -> Tuple[MetricSpec, ...]:
     from mrp.metrics.registry import canonical
-    from mrp.metrics.registry import metric as registered
+    from mrp.task.figures import SUMMED, summable
 
     if not isinstance(items, list) or not items:
         raise InputError(f"{where}: a task needs at least one [[metrics]] table")
@@ -134,9 +134,10 @@ def _metrics(items: Any, where: str) -> Tuple[MetricSpec, ...]:
             name = canonical(name)
         except Exception as error:  # noqa: BLE001 - the registry's own message names the metric
             raise InputError(f"{where}: metric '{name}': {error}") from None
-        if registered(name).primary is None:
+        if not summable(name):
             raise InputError(f"{where}: metric '{name}' has no per-sentence counts to sum into a task's "
-                             "figures (its figures are averages, not sums of counts)")
+                             f"figures (its figures are averages, not sums of counts; of such metrics a task "
+                             f"adds up {', '.join(sorted(SUMMED))})")
         out.append(MetricSpec(key, name, bool(_get(item, "compat", bool, False, where)),
                               _get(item, "label", str, "", where) or key))
     keys = [spec.key for spec in out]
@@ -166,6 +167,11 @@ def parse(text: str, where: str) -> Task:
     if primary not in {f"{spec.key}_f" for spec in metrics}:
         raise InputError(f"{where}: [ranking] primary '{primary}' is none of the overall keys "
                          f"({', '.join(spec.key + '_f' for spec in metrics)})")
+    from mrp.task.figures import ranks
+
+    if not ranks(next(spec.metric for spec in metrics if f"{spec.key}_f" == primary)):
+        raise InputError(f"{where}: [ranking] primary '{primary}' is not a sum of counts (no intervals or "
+                         "paired tests): rank by a figure of counts and show it beside")
     level = _get(validation, "level", int, 2, where)
     if not 0 <= level <= 3:
         raise InputError(f"{where}: [validation] level must be 0 to 3, not {level}")

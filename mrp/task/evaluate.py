@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from mrp.errors import InputError
 from mrp.io.corpus import Corpus
@@ -15,7 +15,9 @@ from mrp.process.forked import Child, can_fork
 from mrp.task.averaging import leaderboard_scores
 from mrp.task.definition import Task
 from mrp.task.files import FilePlan, Submission, gold_files, pair_files, submissions
-from mrp.task.scoring import Scored, read_gold, read_system, score_submission
+from mrp.task.memo import Memo
+from mrp.task.reading import parsed, read_gold, read_system
+from mrp.task.scoring import Scored, score_submission
 from mrp.task.unpack import unpack
 from mrp.validation import validate_file
 
@@ -56,6 +58,8 @@ class Evaluation:
     groups: List[str]
     entries: List[Entry]
     corpora: Dict[str, Corpus] = field(default_factory=dict, repr=False)
+    #: what the evaluation read and scored, by content (the detailed page reads the files again through it)
+    memo: Memo = field(default_factory=Memo, repr=False)
 
     def scored(self) -> List[Entry]:
         """The submissions that have scores, official first, in argument order."""
@@ -69,28 +73,42 @@ def groups_of(task: Task, corpora: Dict[str, Corpus]) -> List[str]:
     return sorted({task.group_of(name) for name in corpora})
 
 
-def _validated(task: Task, entry: Entry, shown_as: Dict[str, str]) -> None:
+#: the name a file is validated under when its report is kept for every file of the same content
+_FILE = "\x00file\x00"
+
+
+def _problems(task: Task, path: str, memo: Memo) -> Tuple[bool, List[str]]:
+    """Whether a file's problem is fatal, and its problems' lines, naming the file ``_FILE`` (a UMR file
+    parsed once for the validator and the scorer)."""
+    report = validate_file(path, task.format, umr_level=task.level,
+                           umr_documents=parsed(path, task.format, memo))
+    texts = [report.fatal] if report.fatal else [str(problem) for problem in report.problems]
+    return report.fatal is not None, [line.replace(path, _FILE) for line in texts]
+
+
+def _validated(task: Task, entry: Entry, shown_as: Dict[str, str], memo: Memo) -> None:
     for gold_name, _, path in entry.plan.pairs:
         entry.system[gold_name] = path
         if path is None:
             continue
-        report = validate_file(path, task.format, umr_level=task.level)
-        if report.fatal is None and not report.problems:
+        digest = memo.digest(path)
+        fatal, texts = memo.get("validated", None if digest is None else (digest, task.format, task.level),
+                                partial(_problems, task, path, memo))
+        if not texts:
             continue
-        texts = [report.fatal] if report.fatal else [str(problem) for problem in report.problems]
-        shown = [line.replace(path, shown_as.get(path, path)) for line in texts]
+        shown = [line.replace(_FILE, shown_as.get(path, path)) for line in texts]
         entry.invalid[gold_name] = shown[:FIRST_PROBLEMS] + \
             ([f"... {len(shown) - FIRST_PROBLEMS} more"] if len(shown) > FIRST_PROBLEMS else [])
         if task.policy == "refuse":
             entry.refused = f"{gold_name} fails validation at level {task.level}: {shown[0]}"
             return
-        if task.policy == "empty" or report.fatal:
+        if task.policy == "empty" or fatal:
             entry.system[gold_name] = None
             entry.emptied.append(gold_name)
 
 
 def _scored(task: Task, gold: Dict[str, str], corpora: Dict[str, Corpus], groups: List[str], entry: Entry,
-            folder: str) -> Entry:
+            folder: str, memo: Memo) -> Entry:
     """One submission unpacked into ``folder``, validated, paired and scored (or refused)."""
     os.makedirs(folder, exist_ok=True)
     try:
@@ -104,18 +122,19 @@ def _scored(task: Task, gold: Dict[str, str], corpora: Dict[str, Corpus], groups
         return entry
     names = {found.files[base]: os.path.join(entry.submission.path, member)
              for base, member in found.members.items()}
-    _validated(task, entry, names)
+    _validated(task, entry, names, memo)
     if entry.refused:
         return entry
-    system, notes = read_system(task, corpora, entry.system)
+    system, notes, found_keys = read_system(task, corpora, entry.system, memo)
+    keys = {name: (memo.digest(path), found_keys[name]) for name, path in gold.items()}
     for spec in task.metrics:
-        entry.scored[spec.key] = score_submission(task, spec, corpora, system, notes)
+        entry.scored[spec.key] = score_submission(task, spec, corpora, system, notes, memo, keys)
     entry.scores = leaderboard_scores(task, entry.scored, groups)
     return entry
 
 
 def evaluate(task: Task, gold_folder: str, arguments: Sequence[str], workdir: str,
-             jobs: int = 1) -> Evaluation:
+             jobs: int = 1, cache: bool = True) -> Evaluation:
     """Evaluate submissions (folders, ``.tgz``/``.tar.gz`` or ``.zip``) against a gold folder.
 
     Args:
@@ -126,6 +145,8 @@ def evaluate(task: Task, gold_folder: str, arguments: Sequence[str], workdir: st
             pages are drawn).
         jobs: submissions scored at once, each in a forked process (the same numbers as one at a time; a
             child that fails is scored again here).
+        cache: read, validate and score each distinct file content (and pair of contents) once
+            (:mod:`mrp.task.memo`; the same numbers and outputs as without).
 
     Returns:
         The evaluation: each submission's files, validation, refusal or scores.
@@ -137,7 +158,8 @@ def evaluate(task: Task, gold_folder: str, arguments: Sequence[str], workdir: st
     if not arguments:
         raise InputError("no submission to evaluate")
     gold = gold_files(gold_folder, task)
-    corpora = {name: read_gold(name, path, task) for name, path in gold.items()}
+    memo = Memo(enabled=cache)
+    corpora = {name: read_gold(name, path, task, memo) for name, path in gold.items()}
     groups = groups_of(task, corpora)
     entries = [Entry(item) for item in submissions(arguments, task)]
     todo = [k for k, entry in enumerate(entries) if not entry.submission.status]
@@ -152,12 +174,13 @@ def evaluate(task: Task, gold_folder: str, arguments: Sequence[str], workdir: st
         while pending or running:
             while pending and len(running) < jobs:
                 k = pending.pop(0)
-                running[k] = Child(partial(_scored, task, gold, corpora, groups, entries[k], folders[k]))
+                running[k] = Child(partial(_scored, task, gold, corpora, groups, entries[k], folders[k],
+                                                  memo))
             k = next(iter(running))
             result = running.pop(k).result()
             entries[k] = result if isinstance(result, Entry) else \
-                _scored(task, gold, corpora, groups, Entry(entries[k].submission), folders[k])
+                _scored(task, gold, corpora, groups, Entry(entries[k].submission), folders[k], memo)
     else:
         for k in todo:
-            entries[k] = _scored(task, gold, corpora, groups, entries[k], folders[k])
-    return Evaluation(task, gold, groups, entries, corpora)
+            entries[k] = _scored(task, gold, corpora, groups, entries[k], folders[k], memo)
+    return Evaluation(task, gold, groups, entries, corpora, memo)

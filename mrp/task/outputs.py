@@ -20,7 +20,9 @@ from mrp.explain.page import head
 from mrp.io.write import write_text
 from mrp.task.averaging import group_figures
 from mrp.task.evaluate import Entry, Evaluation
+from mrp.task.figures import figure, ranks
 from mrp.task.page import detailed_page
+from mrp.task.scoring import Item
 from mrp.task.tables import forms, html_table
 
 __all__ = ["folder_name", "results", "scores_json", "scores_txt", "write_all"]
@@ -37,15 +39,16 @@ def scores_txt(scores: Mapping[str, float]) -> str:
 
 
 def _files(entry: Entry) -> Dict[str, Any]:
+    """Per file and metric: g, s, c summed (a metric of counts), or P, R, F (AnCast's figure)."""
     sums: Dict[str, Dict[str, Any]] = {}
     for key, found in entry.scored.items():
-        per_file: Dict[str, List[int]] = {}
+        per_file: Dict[str, List[Item]] = {}
         for item in found.items:
-            total = per_file.setdefault(item.file, [0, 0, 0])
-            for k in range(3):
-                total[k] += item.counts[k]
-        for name, (g, s, c) in per_file.items():
-            sums.setdefault(name, {})[key] = {"g": g, "s": s, "c": c}
+            per_file.setdefault(item.file, []).append(item)
+        for name, items in per_file.items():
+            value = figure(found.spec.metric, [item.counts for item in items], [item.sums for item in items])
+            shown = ("g", "s", "c") if ranks(found.spec.metric) else ("p", "r", "f")
+            sums.setdefault(name, {})[key] = {letter: value[letter] for letter in shown}
     return sums
 
 
@@ -65,7 +68,8 @@ def results(evaluation: Evaluation, board: Mapping[str, Any]) -> Dict[str, Any]:
         if not entry.refused:
             item["scores"] = entry.scores
             item["figures"] = {key: {"signature": found.signature,
-                                     "groups": group_figures(found.items, evaluation.groups),
+                                     "groups": group_figures(found.items, evaluation.groups,
+                                                             found.spec.metric),
                                      "exact": sum(i.exact for i in found.items),
                                      "sentences": len(found.items),
                                      "notes": found.notes, "pairing": found.pairing}

@@ -14,8 +14,10 @@ from mrp.explain.escape import attribute, nonce, text
 from mrp.explain.page import head, pair_html
 from mrp.metrics.counting import prf
 from mrp.report.leaderboard import leaderboard
+from mrp.report.signature import signature_line
 from mrp.task import plots
 from mrp.task.evaluate import Entry, Evaluation
+from mrp.task.figures import figure, ranks
 from mrp.task.scoring import Item, explained_pairs
 from mrp.task.tables import html_table
 
@@ -41,8 +43,23 @@ def _traced(key: str, items: Sequence[Item]) -> Dict[str, Any]:
     return {key: prf(g, s, c), "scores": {"all": scores}}
 
 
+def _figure_table(key: str, metric: str, group: str, entries: List[Entry]) -> str:
+    """A group's figures of a metric that is not a sum of counts (AnCast): P, R, F per submission, best
+    first, without intervals or tests."""
+    found = [(entry.name, figure(metric, [], [i.sums for i in entry.scored[key].items if i.group == group]))
+             for entry in entries]
+    rows = sorted(found, key=lambda row: (-row[1]["f"], row[0]))
+    body = "".join(f'<tr><th scope="row">{text(name)}</th><td>{value["p"]:.4f}</td><td>{value["r"]:.4f}</td>'
+                   f'<td>{value["f"]:.4f}</td></tr>' for name, value in rows)
+    head_cells = "".join(f'<th scope="col">{name}</th>' for name in ("team", "P", "R", "F"))
+    return (f'<table class="fig"><caption>{text(key)}: {text(group)} (not a sum of counts: no intervals or '
+            f'tests)</caption><thead><tr>{head_cells}</tr></thead><tbody>{body}</tbody></table>')
+
+
 def _group_table(evaluation: Evaluation, key: str, metric: str, group: str, entries: List[Entry]) -> str:
     task = evaluation.task
+    if not ranks(metric):
+        return _figure_table(key, metric, group, entries)
     results = [(entry.name, _traced(key, [i for i in entry.scored[key].items if i.group == group]))
                for entry in entries]
     board = leaderboard(metric, results, task.bootstrap, task.seed, level=task.confidence, path=(key,))
@@ -111,7 +128,7 @@ def _worst(evaluation: Evaluation, entry: Entry) -> str:
         by_file.setdefault(item.file, []).append(item)
     for name, chosen in by_file.items():
         metric, done = explained_pairs(task, spec, evaluation.corpora[name], entry.system.get(name),
-                                       [i.id for i in chosen])
+                                       [i.id for i in chosen], evaluation.memo)
         for item in chosen:
             for view in views(metric, done, only=item.id):
                 view.id = f"{name}/{view.id}"
@@ -129,8 +146,7 @@ def detailed_page(evaluation: Evaluation, board: Mapping[str, Any], only: Option
     entries = evaluation.scored()
     parts = [head(title, key), f'<style nonce="{key}">{_STYLE}</style>',
              f"<header><h1>{text(title)}</h1>"]
-    parts.extend(f"<p>signature {text(k)}: <code>{text(v)}</code></p>"
-                 for k, v in board["signatures"].items())
+    parts.extend(f"<p><code>{text(signature_line(v, k))}</code></p>" for k, v in board["signatures"].items())
     parts.append("</header><main>")
     parts.append(f"<section><h2>Leaderboard</h2>{html_table(board)}</section>")
     if entries:

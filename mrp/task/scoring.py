@@ -9,13 +9,13 @@ without nodes, and ``micro_average.pl`` would then leave that file's gold triple
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from functools import partial
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
 
-from mrp.codecs import ReadOptions
 from mrp.errors import InputError, ScoreError
 from mrp.io.corpus import Corpus
-from mrp.io.load import read_corpus
 from mrp.metrics import driver
 from mrp.metrics.base import Run
 from mrp.metrics.options import DEFAULT_TIMEOUT, Options
@@ -24,9 +24,16 @@ from mrp.metrics.registry import metric as registered
 from mrp.metrics.registry import module_of
 from mrp.report.signature import Statistics, signature
 from mrp.task.definition import MetricSpec, Task
+from mrp.task.figures import SUMMED
+from mrp.task.memo import Memo
+from mrp.task.reading import read_file
 
-__all__ = ["Counts", "Item", "Scored", "explained_pairs", "options_of", "read_gold", "read_system",
+__all__ = ["Counts", "FileScore", "Item", "Scored", "explained_pairs", "file_score", "options_of",
            "score_file", "score_submission"]
+
+#: the names a file pair is scored under when its score is kept for every pair of the same content (the
+#: notes and messages then name the files of each pair)
+_GOLD, _SYSTEM = "\x00gold\x00", "\x00system\x00"
 
 Counts = Tuple[int, int, int]
 
@@ -40,6 +47,8 @@ class Item:
     id: str
     counts: Counts
     exact: bool = True
+    #: AnCast's precision and recall sums of the sentence (None for a metric of counts)
+    sums: Optional[Tuple[Any, Any]] = None
 
 
 @dataclass
@@ -63,28 +72,6 @@ def options_of(spec: MetricSpec, explain: bool = False) -> Options:
                    smatch_compat=spec.compat and spec.metric == "smatch")
 
 
-def read_gold(name: str, path: str, task: Task) -> Corpus:
-    """A gold file, refused (ScoreError) when any of its graphs cannot be read."""
-    try:
-        corpus = read_corpus(path, task.format, ReadOptions())
-    except InputError as error:
-        raise ScoreError(f"gold {name}: {error}") from None
-    if corpus.errors:
-        raise ScoreError(f"gold {name}: {len(corpus.errors)} graph(s) cannot be read, the first: "
-                         f"{corpus.errors[0]}; nothing scored")
-    return corpus
-
-
-def _system(name: str, path: Optional[str], task: Task, notes: List[str]) -> Corpus:
-    if path is None:
-        return Corpus(name, task.format)
-    try:
-        return read_corpus(path, task.format, ReadOptions())
-    except InputError as error:
-        notes.append(f"{name}: {error} (scored as empty)")
-        return Corpus(name, task.format)
-
-
 def score_file(spec: MetricSpec, gold: Corpus, system: Corpus, explain: bool = False) -> Run:
     """One gold file against its system file: the metric's Run (every sentence pair)."""
     try:
@@ -95,20 +82,82 @@ def score_file(spec: MetricSpec, gold: Corpus, system: Corpus, explain: bool = F
     return done
 
 
+@dataclass(frozen=True)
+class FileScore:
+    """One gold file scored against its system file, naming neither (notes and warnings name them by
+    placeholders): per gold sentence its id, framework, counts at the metric's primary path and whether they
+    are proved; the pairing's counts; the pairing's notes; the warnings raised."""
+
+    rows: Tuple[Tuple[str, Optional[str], Counts, bool, Optional[Tuple[Any, Any]]], ...]
+    pairing: Tuple[Tuple[str, int], ...]
+    notes: Tuple[str, ...]
+    warnings: Tuple[Tuple[Type[Warning], str], ...]
+
+
+def _ancast_sums(spec: MetricSpec, result: Any) -> Optional[Tuple[Any, Any]]:
+    """AnCast's precision and recall sums of a sentence (None for another metric); a sentence AnCast 0.1.1
+    skips adds nothing under ``compat``, as its corpus figures leave it out."""
+    if spec.metric not in SUMMED:
+        return None
+    found = result.extra["ancast"]
+    if spec.compat and found.skipped is not None:
+        return None
+    return found.precision, found.recall
+
+
+def _renamed(corpus: Corpus, name: str) -> Corpus:
+    return Corpus(name, corpus.format, corpus.graphs, corpus.errors, corpus.repaired)
+
+
+def _named(text: str, gold: Corpus, system: Corpus) -> str:
+    return text.replace(_GOLD, gold.name).replace(_SYSTEM, system.name)
+
+
+def file_score(spec: MetricSpec, gold: Corpus, system: Corpus, path: Tuple[str, ...]) -> FileScore:
+    """One gold file against its system file, scored under placeholder names (so that the score holds for
+    any two files of the same content).
+
+    Args:
+        spec: the metric.
+        gold: the gold corpus.
+        system: the system corpus.
+        path: the metric's primary count path.
+
+    Returns:
+        The file's score.
+
+    Raises:
+        ScoreError: for files that cannot be paired (naming the files).
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            done = score_file(spec, _renamed(gold, _GOLD), _renamed(system, _SYSTEM))
+        except ScoreError as error:
+            raise ScoreError(_named(str(error), gold, system)) from None
+    rows = []
+    for item, result in zip(done.pairing.pairs, done.results):
+        counts: Any = result.counts.get(path, (0, 0, 0))
+        rows.append((item.gold_entry.id, item.gold_entry.framework,
+                     (int(counts[0]), int(counts[1]), int(counts[2])), bool(result.exact),
+                     _ancast_sums(spec, result)))
+    notes = list(done.pairing.notes)
+    if done.pairing.unpaired:
+        notes.append(f"{len(done.pairing.unpaired)} system graph(s) pair with no gold graph (not scored)")
+    pairing = (("sentences", len(done.pairing.pairs)),
+               ("missing", sum(1 for item in done.pairing.pairs if item.null)),
+               ("unpaired", len(done.pairing.unpaired)), ("invalid", len(done.pairing.invalid)))
+    return FileScore(tuple(rows), pairing, tuple(notes),
+                     tuple((warning.category, str(warning.message)) for warning in caught))
+
+
 def _group(task: Task, name: str, framework: Optional[str]) -> str:
     return (framework or "none") if task.group == "framework" else task.group_of(name)
 
 
-def read_system(task: Task, gold: Dict[str, Corpus], system: Dict[str, Optional[str]]
-                ) -> Tuple[Dict[str, Corpus], List[str]]:
-    """The system corpus of each gold file (an empty corpus for a missing file, or one that cannot be used
-    at all), read once for every metric, and the notes on what could not be read."""
-    notes: List[str] = []
-    return {name: _system(name, system.get(name), task, notes) for name in gold}, notes
-
-
 def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus], system: Dict[str, Corpus],
-                     notes: Sequence[str] = ()) -> Scored:
+                     notes: Sequence[str] = (), memo: Optional[Memo] = None,
+                     keys: Optional[Mapping[str, Tuple[Optional[str], Optional[str]]]] = None) -> Scored:
     """Every gold file against the submission's corpus of the same name.
 
     Args:
@@ -117,6 +166,9 @@ def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus], syst
         gold: the gold corpora by file name.
         system: the system corpus for each gold file name (empty: missing, or scored as empty).
         notes: what reading the system files found (kept with the result).
+        memo: the evaluation's memo: a file pair's score is kept under the content keys of its two files
+            and the metric's options (None: every pair scored).
+        keys: per gold file name, the content keys of its gold and system corpus (None: not kept).
 
     Returns:
         The sentences' counts at the metric's primary path, in gold order, and the notes of the pairing.
@@ -124,21 +176,21 @@ def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus], syst
     path = registered(spec.metric).primary or ()
     out = Scored(spec, notes=list(notes))
     frameworks = set()
+    memo = memo or Memo(enabled=False)
+    number = signature(spec.metric, (), options_of(spec))
     for name, corpus in gold.items():
-        done = score_file(spec, corpus, system[name])
-        out.notes.extend(f"{name}: {note}" for note in done.pairing.notes)
-        out.pairing[name] = {"sentences": len(done.pairing.pairs),
-                             "missing": sum(1 for item in done.pairing.pairs if item.null),
-                             "unpaired": len(done.pairing.unpaired), "invalid": len(done.pairing.invalid)}
-        if done.pairing.unpaired:
-            out.notes.append(f"{name}: {len(done.pairing.unpaired)} system graph(s) pair with no gold graph "
-                             "(not scored)")
-        for item, result in zip(done.pairing.pairs, done.results):
-            gold_graph = item.gold_entry
-            frameworks.add(gold_graph.framework or "none")
-            counts: Any = result.counts.get(path, (0, 0, 0))
-            out.items.append(Item(_group(task, name, gold_graph.framework), name, gold_graph.id,
-                                  (int(counts[0]), int(counts[1]), int(counts[2])), bool(result.exact)))
+        other = system[name]
+        gold_key, system_key = (keys or {}).get(name, (None, None))
+        key = None if gold_key is None or system_key is None else \
+            (gold_key, system_key, corpus.format, other.format, number, path)
+        done = memo.get("scored", key, partial(file_score, spec, corpus, other, path))
+        for category, message in done.warnings:
+            memo.warn(category, _named(message, corpus, other))
+        out.notes.extend(f"{name}: {_named(note, corpus, other)}" for note in done.notes)
+        out.pairing[name] = dict(done.pairing)
+        for ident, framework, counts, exact, sums in done.rows:
+            frameworks.add(framework or "none")
+            out.items.append(Item(_group(task, name, framework), name, ident, counts, exact, sums))
     statistics = Statistics(task.bootstrap, task.seed, "bootstrap")
     out.signature = f"task:{task.name}|" + signature(spec.metric, sorted(frameworks), options_of(spec),
                                                       statistics)
@@ -146,9 +198,25 @@ def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus], syst
 
 
 def explained_pairs(task: Task, spec: MetricSpec, gold: Corpus, system: Optional[str],
-                    ids: List[str]) -> Tuple[Any, Run]:
-    """The metric and the Run of one file scored with every pair's detail kept (for the pictures of the
-    pairs ``ids``)."""
-    notes: List[str] = []
-    done = score_file(spec, gold, _system(gold.name, system, task, notes), explain=True)
+                    ids: List[str], memo: Optional[Memo] = None) -> Tuple[Any, Run]:
+    """One file scored with every pair's detail kept (for the pictures of the pairs ``ids``).
+
+    Args:
+        task: the task.
+        spec: the metric.
+        gold: the gold corpus.
+        system: the system file (None: empty).
+        ids: the pairs to be drawn.
+        memo: the evaluation's memo (the system file read through it).
+
+    Returns:
+        The metric and the Run.
+    """
+    corpus = Corpus(gold.name, task.format)
+    if system is not None:
+        try:
+            corpus, _ = read_file(system, task.format, memo)
+        except InputError:
+            pass
+    done = score_file(spec, gold, corpus, explain=True)
     return module_of(spec.metric).METRIC, done

@@ -10,6 +10,7 @@ sentences of both systems resampled together.
 
 from __future__ import annotations
 
+import functools
 from typing import Dict, List, Sequence, Tuple
 
 import numpy as np
@@ -45,6 +46,17 @@ def _macro(per_group: Sequence[np.ndarray], weights: Sequence[np.ndarray]) -> np
     return np.mean(values, axis=0) if values else np.zeros(0)
 
 
+@functools.lru_cache(maxsize=1)
+def _stratified(seed: int, n: int, sizes: Tuple[int, ...]) -> Tuple[np.ndarray, ...]:
+    """The stratified bootstrap's weights of ``n`` replicates per group of ``sizes`` sentences, drawn from
+    ``seed`` (a function of its arguments alone: kept for the next interval or test of the same board; as
+    large as one call's weights were, read-only)."""
+    weights = _weights(np.random.default_rng(seed), n, sizes)
+    for array in weights:
+        array.flags.writeable = False
+    return tuple(weights)
+
+
 def _weights(rng: np.random.Generator, n: int, sizes: Sequence[int]) -> List[np.ndarray]:
     out = []
     for size in sizes:
@@ -64,9 +76,8 @@ def interval(task: Task, items: Sequence[Item], groups: Sequence[str], group: st
         array = found[group] if group else np.concatenate([found[name] for name in groups] or
                                                            [np.zeros((0, 3), dtype=np.int64)])
         return list(bootstrap({(): array}, task.bootstrap, task.seed, task.confidence)[()]["micro"]["f"])
-    rng = np.random.default_rng(task.seed)
     per_group = [found[name] for name in groups]
-    values = _macro(per_group, _weights(rng, task.bootstrap, [len(a) for a in per_group]))
+    values = _macro(per_group, _stratified(task.seed, task.bootstrap, tuple(len(a) for a in per_group)))
     low, high = np.quantile(values, [(1 - task.confidence) / 2, (1 + task.confidence) / 2])
     return [float(low), float(high)]
 
@@ -87,8 +98,7 @@ def test(task: Task, first: Sequence[Item], second: Sequence[Item], groups: Sequ
         raise ValueError("the two submissions must be scored on the same sentences")
     full = [np.ones((1, len(x))) for x in firsts]
     observed = float(_macro(firsts, full)[0] - _macro(seconds, full)[0]) if names else 0.0
-    rng = np.random.default_rng(task.seed)
-    weights = _weights(rng, task.bootstrap, [len(x) for x in firsts])
+    weights = _stratified(task.seed, task.bootstrap, tuple(len(x) for x in firsts))
     deltas = _macro(firsts, weights) - _macro(seconds, weights) - observed
     hits = int(np.count_nonzero(np.abs(deltas) >= abs(observed) - _EPS))
     return (hits + 1) / (task.bootstrap + 1)

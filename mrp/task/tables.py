@@ -9,6 +9,7 @@ import io
 from typing import Any, Dict, List, Mapping, Sequence
 
 from mrp.explain.escape import text as html_text
+from mrp.report.signature import signature_line
 
 __all__ = ["csv_table", "html_table", "latex_table", "markdown_table"]
 
@@ -48,7 +49,7 @@ def notes(board: Mapping[str, Any]) -> List[str]:
     for entry in board["refused"]:
         out.append(f"Refused: {entry['team']}: {entry['why']}")
     for key, signature in board["signatures"].items():
-        out.append(f"signature {key}: {signature}")
+        out.append(signature_line(signature, key))
     return out
 
 

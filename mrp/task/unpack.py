@@ -98,7 +98,7 @@ class _Budget:
 
 def _copy(source: IO[bytes], target: str, name: str, budget: _Budget, compressed: int = -1) -> None:
     count = 0
-    with output(target, "wb") as sink:
+    with output(target, "wb", durable=False) as sink:  # a scratch copy: no fsync
         while True:
             chunk = source.read(_CHUNK)
             if not chunk:

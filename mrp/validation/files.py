@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from mrp.codecs import ReadOptions, implied_framework, reader, resolve_format
 from mrp.codecs.mrp import Checked, check
@@ -139,7 +139,8 @@ class _Watched:
 def validate_file(path: str, fmt: Optional[str] = None, framework: Optional[str] = None,
                   text: Optional[Mapping[str, str]] = None, *, frameworks: Optional[Sequence[str]] = None,
                   no_wiki: bool = False, wsj_ids: bool = False, umr_level: int = 2,
-                  strict: bool = False, umr_checks: Optional[Checks] = None) -> Report:
+                  strict: bool = False, umr_checks: Optional[Checks] = None,
+                  umr_documents: Optional[List[Any]] = None) -> Report:
     """Validate every graph of a file (``-`` for stdin); never raises for bad input.
 
     ``fmt``: the format (default: from the extension, else mrp); ``framework``:
@@ -149,7 +150,8 @@ def validate_file(path: str, fmt: Optional[str] = None, framework: Optional[str]
     validate only graphs of these frameworks (mrp-score's selection);
     ``no_wiki``/``wsj_ids``: how AMR Penman is read; ``umr_level``: for UMR, the shared task validator's
     checks up to this level (0 none, 1 backbone, 2 format, 3 content; 4 and 5 as 3), with validate.py's
-    relaxations ``umr_checks``; ``strict``: UMR files are read
+    relaxations ``umr_checks`` (``umr_documents``: the file's documents already parsed, see
+    :func:`mrp.validation.umr.reading.validate_umr`); ``strict``: UMR files are read
     refusing what the reader would repair (otherwise a repair is a warning; the other formats are always
     read so, a repair being a problem).  A file that cannot be
     used (missing, a directory, compressed, no UTF-8 line, no graph) gives a
@@ -161,7 +163,7 @@ def validate_file(path: str, fmt: Optional[str] = None, framework: Optional[str]
         if fmt == "umr":
             from mrp.validation.umr.reading import validate_umr
 
-            return validate_umr(path, framework, umr_level, strict, umr_checks)
+            return validate_umr(path, framework, umr_level, strict, umr_checks, umr_documents)
         report = Report(name, fmt)
         state = _Graphs(report, framework, text, frameworks)
         lines = _Watched(path)

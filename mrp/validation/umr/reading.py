@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Dict, List, Optional, Set, Tuple
 
 from mrp.codecs.base import ReadOptions
-from mrp.codecs.umr import read_documents
+from mrp.codecs.umr import Document, read_documents
 from mrp.errors import FormatError, InputError
 from mrp.io.source import display_name
 from mrp.validation.checks import validate_graph
@@ -27,8 +27,21 @@ def _problem(error: FormatError) -> Problem:
     return Problem(error.file, error.line, error.graph_id, "", error.message)
 
 
+def umr_reading(strict: bool = False) -> ReadOptions:
+    """How the validator reads a UMR file: as the scorer reads it (framework umr), refusing repairs only with
+    ``strict``.
+
+    Args:
+        strict: refuse what the reader would repair.
+
+    Returns:
+        The reading options.
+    """
+    return ReadOptions("umr", strict=strict)
+
+
 def validate_umr(path: str, framework: Optional[str] = None, level: int = 2, strict: bool = False,
-                 checks: Optional[Checks] = None) -> Report:
+                 checks: Optional[Checks] = None, documents: Optional[List[Document]] = None) -> Report:
     """Validate a UMR file (``-`` for stdin); never raises for bad input.
 
     ``framework``: the framework whose rules apply to the graphs (default: umr); ``level``: the shared
@@ -36,13 +49,16 @@ def validate_umr(path: str, framework: Optional[str] = None, level: int = 2, str
     problems and its Warning class among the warnings; mrp's own problems of a higher level are warnings
     too (:mod:`mrp.validation.umr.own`).  What the reader repairs is a warning, or with ``strict`` refused
     (the graph is an error, and every own problem is one).  ``checks``: validate.py's relaxations.
+    ``documents``: the file's documents already parsed as this reads them (:func:`umr_reading`), e.g. shared
+    with the scorer's reading; the file is then parsed no more (validate.py's own checks still read it).
     """
     name = display_name(path)
     report = Report(name, "umr")
-    try:
-        documents = read_documents(path, ReadOptions("umr", strict=strict))
-    except (InputError, FormatError) as failure:
-        return Report(name, "umr", fatal=str(failure))
+    if documents is None:
+        try:
+            documents = read_documents(path, umr_reading(strict))
+        except (InputError, FormatError) as failure:
+            return Report(name, "umr", fatal=str(failure))
     own_level = 0 if strict else level
     first: Dict[str, Optional[int]] = {}
     for document in documents:

@@ -1,0 +1,134 @@
+"""The files of an evaluation read: a gold file (refused when any graph cannot be read) and each system file
+of a submission (an empty corpus for a missing file, or one that cannot be used at all), each distinct
+content read once per evaluation (:class:`mrp.task.memo.Memo`)."""
+
+from __future__ import annotations
+
+import warnings
+from functools import partial
+from typing import Dict, List, Optional, Tuple, Type
+
+from mrp.codecs import ReadOptions
+from mrp.codecs.umr import Document, document_items, read_documents
+from mrp.errors import FormatError, InputError, ScoreError
+from mrp.io.corpus import Corpus
+from mrp.io.load import read_corpus
+from mrp.io.source import display_name
+from mrp.task.definition import Task
+from mrp.task.memo import Memo
+from mrp.validation.umr.reading import umr_reading
+
+__all__ = ["EMPTY", "parsed", "read_file", "read_gold", "read_system"]
+
+#: the content key of an empty system corpus (a missing file, or one that cannot be used)
+EMPTY = ""
+
+
+def read_file(path: str, fmt: str, memo: Optional[Memo] = None) -> Tuple[Corpus, Optional[str]]:
+    """A file's graphs, read once per distinct content, under this path's name.
+
+    Args:
+        path: the file.
+        fmt: its format.
+        memo: the evaluation's memo (None: read every time).
+
+    Returns:
+        The corpus and its content key (its digest; None when nothing is kept).
+
+    Raises:
+        InputError: for a file that cannot be used at all.
+    """
+    memo = memo or Memo(enabled=False)
+    digest = memo.digest(path)
+    found, said = memo.get("read", None if digest is None else (digest, fmt),
+                           lambda: _read(path, fmt, parsed(path, fmt, memo)))
+    name = display_name(path)
+    if found.name != name and found.errors:  # an unreadable graph's error names its file: read it again
+        found, said = _read(path, fmt)
+        digest = None
+    for category, message in said:  # the reader's warnings, each file's own (naming it)
+        memo.warn(category, message.replace(found.name, name))
+    if found.name == name:
+        return found, digest
+    return Corpus(name, found.format, found.graphs, found.errors, found.repaired), digest
+
+
+def parsed(path: str, fmt: str, memo: Optional[Memo] = None) -> Optional[List[Document]]:
+    """A UMR file's documents parsed once for the validator and the scorer, which read it alike
+    (:func:`mrp.validation.umr.reading.umr_reading`); None for another format, a file that cannot be
+    parsed (each then reads it itself and reports what it finds) or without a memo.
+
+    Args:
+        path: the file.
+        fmt: its format.
+        memo: the evaluation's memo.
+
+    Returns:
+        The documents, or None.
+    """
+    digest = memo.digest(path) if memo is not None and fmt == "umr" else None
+    if memo is None or digest is None:
+        return None
+    return memo.get("parsed", (digest, repr(umr_reading())), partial(_parse, path))
+
+
+def _parse(path: str) -> Optional[List[Document]]:
+    try:
+        return read_documents(path, umr_reading())
+    except (InputError, FormatError):
+        return None
+
+
+def _read(path: str, fmt: str, documents: Optional[List[Document]] = None
+          ) -> Tuple[Corpus, Tuple[Tuple[Type[Warning], str], ...]]:
+    """A file read (from its parsed documents when given), and the warnings its reader gave."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        items = None if documents is None else document_items(documents)
+        corpus = read_corpus(path, fmt, ReadOptions(), items=items)
+    return corpus, tuple((warning.category, str(warning.message)) for warning in caught)
+
+
+def read_gold(name: str, path: str, task: Task, memo: Optional[Memo] = None) -> Corpus:
+    """A gold file, refused (ScoreError) when any of its graphs cannot be read."""
+    try:
+        corpus, _ = read_file(path, task.format, memo)
+    except InputError as error:
+        raise ScoreError(f"gold {name}: {error}") from None
+    if corpus.errors:
+        raise ScoreError(f"gold {name}: {len(corpus.errors)} graph(s) cannot be read, the first: "
+                         f"{corpus.errors[0]}; nothing scored")
+    return corpus
+
+
+def _system(name: str, path: Optional[str], task: Task, notes: List[str],
+            memo: Optional[Memo]) -> Tuple[Corpus, Optional[str]]:
+    if path is None:
+        return Corpus(name, task.format), EMPTY
+    try:
+        return read_file(path, task.format, memo)
+    except InputError as error:
+        notes.append(f"{name}: {error} (scored as empty)")
+        return Corpus(name, task.format), EMPTY
+
+
+def read_system(task: Task, gold: Dict[str, Corpus], system: Dict[str, Optional[str]],
+                memo: Optional[Memo] = None) -> Tuple[Dict[str, Corpus], List[str], Dict[str, Optional[str]]]:
+    """The system corpus of each gold file, read once for every metric.
+
+    Args:
+        task: the task.
+        gold: the gold corpora by file name.
+        system: the system file of each gold file name (None: missing, or scored as empty).
+        memo: the evaluation's memo (None: read every time).
+
+    Returns:
+        The system corpora by gold file name; the notes on what could not be read; per gold file name the
+        system corpus's content key (:data:`EMPTY` for an empty one, None when nothing is kept).
+    """
+    notes: List[str] = []
+    corpora: Dict[str, Corpus] = {}
+    keys: Dict[str, Optional[str]] = {}
+    for name in gold:
+        corpora[name], keys[name] = _system(name, system.get(name), task, notes, memo)
+    return corpora, notes, keys

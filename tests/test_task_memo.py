@@ -1,0 +1,126 @@
+"""mrp-evaluate computes each distinct file content once (mrp.task.memo): its outputs (scores.json, the full
+results, the leaderboards) are the same with the memo and without, and the same for a team listed first or
+last; the memo's keys name the content and the options read."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+
+from mrp.task.board import board
+from mrp.task.definition import load
+from mrp.task.evaluate import Evaluation, evaluate
+from mrp.task.memo import Memo, file_digest
+from mrp.task.outputs import results, scores_json
+from mrp.task.tables import forms
+
+from conftest import ROOT
+
+DEMO = ROOT / "data" / "demo" / "task"
+
+
+def _folder(tmp_path: Path) -> Path:
+    """Gold and three teams whose files repeat contents across names (as a task's gold repeats across teams):
+    team c submits a file that cannot be read, and leaves one out."""
+    for side in ("gold", "team-a", "team-b"):
+        target = tmp_path / side
+        target.mkdir()
+        for k, source in enumerate(["cs-0001.umr", "en-0001.umr", "cs-0001.umr", "en-0001.umr"], 1):
+            shutil.copyfile(DEMO / side / source, target / f"{'cs' if k % 2 else 'en'}-{k:04d}.umr")
+    (tmp_path / "team-c").mkdir()
+    shutil.copyfile(DEMO / "team-a" / "cs-0001.umr", tmp_path / "team-c" / "cs-0001.umr")
+    shutil.copyfile(DEMO / "team-a" / "cs-0001.umr", tmp_path / "team-c" / "en-0002.umr")
+    (tmp_path / "team-c" / "cs-0003.umr").write_text("(s1s / broken\n", encoding="utf-8")
+    return tmp_path
+
+
+def _run(folder: Path, teams: List[str], cache: bool, work: str) -> Evaluation:
+    (folder / work).mkdir()
+    arguments = [f"{team}={folder / team}" for team in teams]
+    return evaluate(load("dmr2026-umr"), str(folder / "gold"), arguments, str(folder / work), cache=cache)
+
+
+def _outputs(evaluation: Evaluation) -> Dict[str, Any]:
+    found = board(evaluation)
+    full = results(evaluation, found)
+    return {"scores": {entry.name: scores_json(entry.scores) for entry in evaluation.scored()},
+            "results": {item["team"]: json.dumps(item, sort_keys=True) for item in full["submissions"]},
+            "rest": json.dumps({key: value for key, value in full.items() if key != "submissions"},
+                               sort_keys=True),
+            "forms": forms(found)}
+
+
+def test_outputs_are_the_same_with_the_memo_and_without(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    teams = ["team-a", "team-b", "team-c"]
+    kept = _run(folder, teams, True, "kept")
+    fresh = _run(folder, teams, False, "fresh")
+    assert kept.entries[2].invalid and kept.entries[2].plan.missing  # the case exercises the notes
+    assert _outputs(kept) == _outputs(fresh)
+    whole = (json.dumps(results(kept, board(kept)), sort_keys=True),
+             json.dumps(results(fresh, board(fresh)), sort_keys=True))
+    assert whole[0] == whole[1]
+
+
+def test_outputs_are_the_same_for_a_team_listed_first_or_last(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    first = _outputs(_run(folder, ["team-b", "team-a", "team-c"], True, "first"))
+    last = _outputs(_run(folder, ["team-a", "team-c", "team-b"], True, "last"))
+    assert first == last
+
+
+def test_the_memo_keys_name_the_content(tmp_path: Path) -> None:
+    one, two = tmp_path / "a.umr", tmp_path / "b.umr"
+    one.write_text("x", encoding="utf-8")
+    two.write_text("x", encoding="utf-8")
+    assert file_digest(str(one)) == file_digest(str(two)) and file_digest(str(tmp_path / "none")) is None
+    memo, calls = Memo(), []
+    for path in (one, two):
+        memo.get("read", (memo.digest(str(path)), "umr"), lambda: calls.append(1))
+    memo.get("read", (memo.digest(str(one)), "mrp"), lambda: calls.append(1))
+    assert len(calls) == 2  # same content and options: once; other options: again
+    off = Memo(enabled=False)
+    assert off.digest(str(one)) is None
+    off.get("read", ("k",), lambda: calls.append(1))
+    off.get("read", ("k",), lambda: calls.append(1))
+    assert len(calls) == 4
+
+
+# team-a: (gold cs, a's cs) and (gold en, a's en); team-c adds (gold en, a's cs), (gold cs, empty) and
+# (gold en, empty): its broken file is scored as empty, as is the file it leaves out
+@pytest.mark.parametrize(("teams", "pairs"), [(["team-a"], 2), (["team-c", "team-a"], 5)])
+def test_a_repeated_content_is_scored_once(tmp_path: Path, teams: List[str], pairs: int,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from mrp.task import scoring
+
+    calls: List[str] = []
+    real = scoring.file_score
+
+    def counted(*args: Any) -> Any:
+        calls.append(args[0].key)
+        return real(*args)
+
+    monkeypatch.setattr(scoring, "file_score", counted)
+    _run(_folder(tmp_path), teams, True, "work")
+    assert len(calls) == pairs * 2  # two metrics
+
+
+def test_a_umr_file_is_parsed_once_for_the_validator_and_the_scorer(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from mrp.codecs import umr
+
+    calls: List[str] = []
+    real = umr.parse_documents
+
+    def counted(lines: Any, name: str, options: Any = None) -> Any:
+        calls.append(name)
+        return real(lines, name, options)
+
+    monkeypatch.setattr(umr, "parse_documents", counted)
+    _run(_folder(tmp_path), ["team-a"], True, "work")
+    # two distinct gold contents and two distinct submitted ones, each parsed once (validated and scored)
+    assert len(calls) == 4
