@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Tuple
 
 import pytest
 
-from mrp.codecs.amr import read_string
+from mrp.codecs.penman import read_string
 from mrp.graph import Graph
 from mrp.io.load import read_corpus
 from mrp.metrics.ancast import score_pair

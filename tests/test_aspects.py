@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Tuple
 
 import pytest
 
-from mrp.codecs.amr import read_string
+from mrp.codecs.penman import read_string
 from mrp.graph import Graph, Node
 from mrp.io.load import read_corpus
 from mrp.metrics.aspects import ASPECTS, extract, score_aspects

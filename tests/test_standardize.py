@@ -10,8 +10,8 @@ import pytest
 from penman import transform
 from penman.models.amr import model as amr_model
 
-from mrp.codecs.amr import Quoted, Symbol, read_string
 from mrp.codecs.mrp import encode
+from mrp.codecs.penman import Quoted, Symbol, read_string
 from mrp.errors import MRPError
 from mrp.graph import Edge, Graph, Node
 from mrp.io.load import Corpus, read_corpus

@@ -69,8 +69,8 @@ def _from_text(text: str, fmt: Optional[str], options: ReadOptions, name: str) -
 
 def _from_penman(items: Sequence[Any], options: ReadOptions, name: str) -> Optional[Corpus]:
     """The corpus of ``penman.Graph`` objects, read as their text would be but without it (see
-    :mod:`mrp.codecs.penman_objects`); None when only the text gives that for sure."""
-    from mrp.codecs.penman_objects import graphs_of
+    :mod:`mrp.codecs.penman.objects`); None when only the text gives that for sure."""
+    from mrp.codecs.penman import graphs_of
 
     if options.framework is None:
         options = replace(options, framework="amr")
@@ -86,7 +86,7 @@ def _from_penman(items: Sequence[Any], options: ReadOptions, name: str) -> Optio
 def _penman_text(graph: Any) -> str:
     import penman
 
-    from mrp.codecs.penman_objects import quiet_layout
+    from mrp.codecs.penman import quiet_layout
 
     with quiet_layout():
         return str(penman.encode(graph))
