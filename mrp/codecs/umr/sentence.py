@@ -10,7 +10,7 @@ import penman
 from mrp.codecs.base import ReadOptions
 from mrp.codecs.framing import scan
 from mrp.codecs.penman import breaks, deeply, mask, penman_warnings, tree_graph, unmask
-from mrp.codecs.umr_frame import Block
+from mrp.codecs.umr.frame import Block
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Graph
 from mrp.io.source import Line
