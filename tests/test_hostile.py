@@ -42,9 +42,9 @@ from mrp.cli import convert as convert_cli
 from mrp.cli import score as score_cli
 from mrp.codecs import ReadOptions, WriteOptions, reader, writer
 from mrp.codecs.penman import read_string
+from mrp.corpora.load import Corpus, read_corpus
 from mrp.errors import FormatError, InputError, MRPError
 from mrp.graph import FLAVORS, Edge, Graph, Node, check_references
-from mrp.io.load import Corpus, read_corpus
 from mrp.io.source import Line
 from mrp.metrics.mrp_pair import score_pair
 from mrp.metrics.options import Options

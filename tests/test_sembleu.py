@@ -14,8 +14,8 @@ from test_oracle import pairs
 
 from mrp.codecs import ReadOptions
 from mrp.codecs.penman import read_string
+from mrp.corpora.load import read_corpus
 from mrp.graph import Edge, Graph, Node
-from mrp.io.load import read_corpus
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.metrics.registry import evaluate

@@ -9,8 +9,8 @@ import pytest
 
 from mrp.codecs import ReadOptions
 from mrp.codecs.penman import read_string
+from mrp.corpora.load import read_corpus
 from mrp.graph import Graph
-from mrp.io.load import read_corpus
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair
 from mrp.metrics.registry import evaluate

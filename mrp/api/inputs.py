@@ -8,10 +8,10 @@ from typing import Any, Iterable, List, Optional, Sequence, Union
 
 from mrp.codecs import ReadOptions, implied_framework, reader, sniff
 from mrp.codecs.base import without_wiki
+from mrp.corpora.corpus import Corpus, Repaired
+from mrp.corpora.load import read_corpus
 from mrp.errors import FormatError, InputError
 from mrp.graph import Graph
-from mrp.io.corpus import Corpus, Repaired
-from mrp.io.load import read_corpus
 from mrp.io.source import Line
 
 __all__ = ["Graphs", "corpus_of", "read_options"]
@@ -25,7 +25,7 @@ def read_options(framework: Optional[str] = None, text: Optional[Any] = None, no
     """The reading options the library takes as keyword arguments (``text``: a mapping from graph id to
     sentence, or the path of a file of id<TAB>sentence lines, as mrp-score's ``--text``)."""
     if isinstance(text, (str, os.PathLike)):
-        from mrp.io.load import read_text
+        from mrp.corpora.load import read_text
 
         text = read_text(os.fspath(text))
     return ReadOptions(framework=framework, text=text, no_wiki=no_wiki, strict=strict, wsj_ids=wsj_ids)

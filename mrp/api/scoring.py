@@ -10,9 +10,9 @@ from typing import Any, Dict, List, Optional, Tuple
 from mrp.api.inputs import Graphs, corpus_of, read_options
 from mrp.api.keywords import READING, checked, keywords, respelled, sign
 from mrp.api.results import Result
+from mrp.corpora.corpus import Corpus
+from mrp.corpora.load import collector_paused
 from mrp.errors import MRPError, ScoreError
-from mrp.io.corpus import Corpus
-from mrp.io.load import collector_paused
 from mrp.metrics import driver
 from mrp.metrics.base import parameter_values
 from mrp.metrics.options import DEFAULT_TIMEOUT, Execution, Options

@@ -28,9 +28,9 @@ from mrp.cli.common import (
     warn,
 )
 from mrp.codecs import WriteOptions, infer_format, writer
+from mrp.corpora.load import read_corpus
 from mrp.errors import FormatError
 from mrp.graph import Graph
-from mrp.io.load import read_corpus
 from mrp.io.write import output, write_text
 
 PROGRAM = "mrp-convert"

@@ -156,7 +156,7 @@ def _read_as_scored(labels: Sequence[str], paths: Sequence[str], top: bool) -> L
     headers, repairs reported one line each, unreadable sentences compared as empty), each later file's
     sentences paired with the first's by id as mrp-score pairs them."""
     from mrp.cli.common import report, report_repairs
-    from mrp.io.load import read_corpus
+    from mrp.corpora.load import read_corpus
     from mrp.metrics.pairing import pair
     from mrp.metrics.umatch.graphs import files as sentence_files
 

@@ -7,9 +7,9 @@ import warnings
 from dataclasses import dataclass, field, replace
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
+from mrp.corpora.corpus import Corpus
 from mrp.errors import FormatError, InputError, MRPWarning
 from mrp.graph import Graph
-from mrp.io.corpus import Corpus
 from mrp.metrics.files import by_file
 from mrp.process.packed import Entry, Packed, entries, live
 

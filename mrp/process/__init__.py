@@ -1,2 +1,2 @@
 """Process plumbing: forked children that keep off standard output, a process kept for repeated work,
-reading a file ahead, packed corpora."""
+packed corpora."""

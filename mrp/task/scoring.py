@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from mrp.codecs import ReadOptions
+from mrp.corpora.corpus import Corpus
+from mrp.corpora.load import read_corpus
 from mrp.errors import InputError, ScoreError
-from mrp.io.corpus import Corpus
-from mrp.io.load import read_corpus
 from mrp.metrics import driver
 from mrp.metrics.base import Run
 from mrp.metrics.options import DEFAULT_TIMEOUT, Options

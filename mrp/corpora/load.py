@@ -9,9 +9,9 @@ from dataclasses import replace
 from typing import Dict, Iterator, List, Optional
 
 from mrp.codecs import ReadOptions, content_format, implied_framework, reader, resolve_format
+from mrp.corpora.corpus import Corpus, Repaired
 from mrp.errors import FormatError, InputError
 from mrp.graph import Graph
-from mrp.io.corpus import Corpus, Repaired
 from mrp.io.source import Line, display_name, read_lines
 from mrp.process.packed import PackedGraphs
 
