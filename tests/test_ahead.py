@@ -19,9 +19,9 @@ import mrp.corpora.ahead
 import mrp.corpora.load
 from mrp.corpora.ahead import Ahead
 from mrp.corpora.load import read_corpus
+from mrp.corpora.packed import PackedGraphs
 from mrp.errors import InputError
 from mrp.process.forked import Child, can_fork
-from mrp.process.packed import PackedGraphs
 
 from conftest import ROOT, timeless
 

@@ -313,7 +313,7 @@ def test_auto_jobs_follow_the_work_and_the_cpus(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_auto_jobs_count_packed_graphs_without_unpacking(monkeypatch: pytest.MonkeyPatch) -> None:
-    from mrp.process.packed import PackedGraphs
+    from mrp.corpora.packed import PackedGraphs
 
     pairs = _sized_pairs(100, 50)
     packed = PackedGraphs(pair.gold for pair in pairs)

@@ -1,4 +1,4 @@
-"""Packed corpora (mrp.process.packed): graphs round-trip exactly, and a corpus scored packed scores as
+"""Packed corpora (mrp.corpora.packed): graphs round-trip exactly, and a corpus scored packed scores as
 live."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import pytest
 import mrp.corpora.load
 from mrp.cli.score import main_body
 from mrp.corpora.load import read_corpus
+from mrp.corpora.packed import BLOCK, Packed, PackedGraphs, entries, mapped, pack, unpack
 from mrp.graph import Edge, Graph, Node, Placement, Relation, fingerprint
 from mrp.metrics.pairing import Pair, pair
-from mrp.process.packed import BLOCK, Packed, PackedGraphs, entries, mapped, pack, unpack
 
 from conftest import ROOT
 

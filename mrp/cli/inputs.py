@@ -17,10 +17,10 @@ from mrp.cli.common import fail, read_ids, report, report_repairs, select, selec
 from mrp.codecs import ReadOptions
 from mrp.corpora.ahead import Ahead
 from mrp.corpora.load import Corpus
+from mrp.corpora.packed import entries
 from mrp.errors import excerpt
 from mrp.graph import Graph
 from mrp.metrics.pairing import Pairing, PairingWarning, duplicate_errors, key, pair
-from mrp.process.packed import entries
 
 #: formats whose readers need the sentences of --text (they hold only tokens)
 NEEDS_TEXT = ("dm", "psd", "sdp")

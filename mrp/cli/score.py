@@ -65,7 +65,7 @@ def validate_report(path: str, fmt: str, read: ReadOptions, frameworks: Optional
 
 def _standardized(corpus: Corpus, std: Standardization) -> Corpus:
     if std.active():
-        from mrp.process.packed import mapped
+        from mrp.corpora.packed import mapped
         from mrp.standardize.graph import standardize
 
         if std.structure:

@@ -1,5 +1,5 @@
 """Reading a file ahead: a forked child reads it while this process does other work (reads the gold
-file, loads the solver), and hands the graphs over packed (:mod:`mrp.process.packed`).
+file, loads the solver), and hands the graphs over packed (:mod:`mrp.corpora.packed`).
 
 The corpus given back is the one :func:`~mrp.corpora.load.read_corpus` reads, graph for graph, with its
 unreadable and repaired graphs, and what the reader wrote to standard error is written when the
@@ -19,9 +19,9 @@ from typing import Any, Optional, Tuple
 from mrp.codecs import ReadOptions
 from mrp.corpora.corpus import Corpus
 from mrp.corpora.load import collector_paused, read_corpus
+from mrp.corpora.packed import PackedGraphs, pack, unpack
 from mrp.errors import MRPError
 from mrp.process.forked import Child, available_cpus, can_fork
-from mrp.process.packed import PackedGraphs, pack, unpack
 
 __all__ = ["Ahead", "enabled"]
 

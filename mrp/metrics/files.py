@@ -10,8 +10,8 @@ from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from mrp.corpora.corpus import Corpus
+from mrp.corpora.packed import entries, live
 from mrp.errors import FormatError
-from mrp.process.packed import entries, live
 
 __all__ = ["FilePairing", "by_file", "pair_files"]
 
