@@ -30,8 +30,8 @@ def _wall(args: List[str], env: dict) -> float:
 
 def run(shared: Path) -> None:
     """Measure and print the report's figures with their goals."""
+    from mrp.corpora.load import read_corpus
     from mrp.explain.build import write_scored
-    from mrp.io.load import read_corpus
     from mrp.metrics import driver
     from mrp.metrics.options import Options
     from mrp.metrics.pairing import pair

@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
+from mrp.corpora.load import read_corpus
 from mrp.graph import Edge, Graph, Node
-from mrp.io.load import read_corpus
 from mrp.metrics.mrp_pair import score_pair
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

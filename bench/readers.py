@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple, Union
 
 from mrp.codecs import ReadOptions
-from mrp.io.load import read_corpus, read_text
+from mrp.corpora.load import read_corpus, read_text
 
 #: (reader, file under shared/data, needs the wsj.txt table)
 CASES: List[Tuple[str, str, bool]] = [

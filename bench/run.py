@@ -240,7 +240,7 @@ def slowest_pair(gold: str, system: str, extra: List[str]) -> Tuple[str, float, 
 
 def _slowest_here(gold: str, system: str, extra: List[str]) -> Tuple[str, float, int]:
     from mrp.codecs import ReadOptions
-    from mrp.io.load import read_corpus
+    from mrp.corpora.load import read_corpus
     from mrp.metrics.mrp_pair import score_normal
     from mrp.metrics.pairing import pair
     from mrp.normalize import normalize

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from mrp.codecs.penman_frames import frames  # noqa: E402
+from mrp.codecs.penman import frames  # noqa: E402
 from mrp.errors import FormatError  # noqa: E402
 from mrp.io.source import read_lines  # noqa: E402
 from mrp.io.write import write_text  # noqa: E402

@@ -151,7 +151,7 @@ class Graph:
     #: of the MRP format; None when nothing was repaired)
     repairs: Optional[List[str]] = field(default=None, compare=False)
     #: how a Penman file wrote the graph: its comment lines, its text and a digest of the graph as read
-    #: (mrp.codecs.penman_keep: written again as it was while the graph is unchanged; not part of the MRP
+    #: (mrp.codecs.penman.keep: written again as it was while the graph is unchanged; not part of the MRP
     #: format)
     written: Optional[Any] = field(default=None, compare=False, repr=False)
     #: the id :func:`mrp.read` gave a graph whose input wrote none (its position in the file); while ``id``

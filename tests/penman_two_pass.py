@@ -1,11 +1,11 @@
 """The two-pass statement of penman's layout rules (what ``penman.configure`` makes of a
-``penman.Graph``), straight into an mrp Graph: the oracle mrp.codecs.penman_direct's one pass is tested
+``penman.Graph``), straight into an mrp Graph: the oracle mrp.codecs.penman.direct's one pass is tested
 against, beside penman's own layout and the AMR reader's conversion of its tree.
 
 :func:`direct_graph` lays the triples out (the nodes and their branches), and gives what the AMR reader's
-conversion of the tree would give (``mrp.codecs.amr._convert``: nodes in the order of their definitions,
-edges and properties node by node in the order written, ``normal`` of inverted roles, the layout, the
-variables) and the lines penman's format gives the tree.  Where penman would improvise or warn, where a
+conversion of the tree would give (``mrp.codecs.penman.amr._convert``: nodes in the order of their
+definitions, edges and properties node by node in the order written, ``normal`` of inverted roles, the layout,
+the variables) and the lines penman's format gives the tree.  Where penman would improvise or warn, where a
 node would be defined twice, has two concepts, or a text would not read back as one Penman token, it gives
 None.
 """
@@ -18,7 +18,7 @@ from penman.layout import Pop, Push
 from penman.surface import Alignment, RoleAlignment
 
 from mrp.codecs.base import ReadOptions
-from mrp.codecs.penman_layout import (
+from mrp.codecs.penman.layout import (
     _ATOMS,
     _CONCEPT,
     _NAMES,
@@ -30,7 +30,7 @@ from mrp.codecs.penman_layout import (
     _named,
     _role_of,
 )
-from mrp.codecs.penman_tokens import DEPTH
+from mrp.codecs.penman.tokens import DEPTH
 from mrp.graph import Branch, Edge, Graph, Node
 
 #: a branch as laid out: its role, target (a node index or an atom), alignments (or None), nested or not

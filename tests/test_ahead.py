@@ -1,4 +1,4 @@
-"""Reading ahead (mrp.process.ahead, mrp.process.forked): a file read by a forked child gives the corpus
+"""Reading ahead (mrp.corpora.ahead, mrp.process.forked): a file read by a forked child gives the corpus
 read_corpus gives, messages in the same place, the same errors, and a fallback whenever the child fails."""
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from typing import Any, List
 
 import pytest
 
-import mrp.io.load
-import mrp.process.ahead
+import mrp.corpora.ahead
+import mrp.corpora.load
+from mrp.corpora.ahead import Ahead
+from mrp.corpora.load import read_corpus
+from mrp.corpora.packed import PackedGraphs
 from mrp.errors import InputError
-from mrp.io.load import read_corpus
-from mrp.process.ahead import Ahead
 from mrp.process.forked import Child, can_fork
-from mrp.process.packed import PackedGraphs
 
 from conftest import ROOT, timeless
 
@@ -37,7 +37,7 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="reading ahead n
 @pytest.fixture
 def forking(monkeypatch: pytest.MonkeyPatch) -> None:
     """Read ahead even though the test process runs threads (the solver's thread from other tests)."""
-    monkeypatch.setattr(mrp.process.ahead, "enabled", lambda: True)
+    monkeypatch.setattr(mrp.corpora.ahead, "enabled", lambda: True)
 
 
 def _same(a: Any, b: Any) -> None:
@@ -63,7 +63,7 @@ def test_repaired_graphs_come_back_with_their_repairs(forking: None, tmp_path: P
 
 
 def test_a_large_corpus_comes_back_packed(forking: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(mrp.io.load, "PACK_AFTER", 2)
+    monkeypatch.setattr(mrp.corpora.load, "PACK_AFTER", 2)
     corpus = Ahead(str(DEMO / "gold.mrp")).corpus()
     assert isinstance(corpus.graphs, PackedGraphs)
     _same(corpus, read_corpus(str(DEMO / "gold.mrp")))
@@ -75,7 +75,7 @@ def test_what_the_reader_writes_appears_when_the_corpus_is_taken(
         print(f"reading {Path(path).name}", file=sys.stderr)
         return read_corpus(path, *args, **kwargs)
 
-    monkeypatch.setattr(mrp.process.ahead, "read_corpus", noisy)
+    monkeypatch.setattr(mrp.corpora.ahead, "read_corpus", noisy)
     ahead = Ahead(str(DEMO / "gold.mrp"))
     time.sleep(0.3)  # the child has written by now, and yet its line comes when the corpus is taken
     print("before", file=sys.stderr)
@@ -105,13 +105,13 @@ def test_a_child_that_fails_or_dies_leaves_reading_to_this_process(forking: None
             raise RuntimeError("the child breaks")
         return read_corpus(*args, **kwargs)
 
-    monkeypatch.setattr(mrp.process.ahead, "read_corpus", failing)
+    monkeypatch.setattr(mrp.corpora.ahead, "read_corpus", failing)
     ahead = Ahead(str(DEMO / "gold.mrp"))
     assert ahead.ahead
     _same(ahead.corpus(), read_corpus(str(DEMO / "gold.mrp")))
     monkeypatch.undo()
 
-    monkeypatch.setattr(mrp.process.ahead, "enabled", lambda: True)
+    monkeypatch.setattr(mrp.corpora.ahead, "enabled", lambda: True)
     ahead = Ahead(str(DEMO / "gold.mrp"))
     assert ahead._child is not None
     os.kill(ahead._child.pid, signal.SIGKILL)
@@ -123,15 +123,15 @@ def test_a_child_that_fails_or_dies_leaves_reading_to_this_process(forking: None
 
 
 def test_when_not_to_read_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(mrp.process.ahead, "can_fork", lambda: True)
+    monkeypatch.setattr(mrp.corpora.ahead, "can_fork", lambda: True)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
     monkeypatch.setenv("MRP_READ_AHEAD", "0")
-    assert not mrp.process.ahead.enabled()
+    assert not mrp.corpora.ahead.enabled()
     monkeypatch.setenv("MRP_READ_AHEAD", "1")
-    assert mrp.process.ahead.enabled()
+    assert mrp.corpora.ahead.enabled()
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
-    assert not mrp.process.ahead.enabled()
-    monkeypatch.setattr(mrp.process.ahead, "enabled", lambda: True)
+    assert not mrp.corpora.ahead.enabled()
+    monkeypatch.setattr(mrp.corpora.ahead, "enabled", lambda: True)
     assert not Ahead("-").ahead  # standard input is read here, and so is a pipe
     read, write = os.pipe()
     try:

@@ -17,9 +17,9 @@ from typing import Any, Dict, List, Tuple
 
 import pytest
 
-from mrp.codecs.amr import read_string
+from mrp.codecs.penman import read_string
+from mrp.corpora.load import read_corpus
 from mrp.graph import Graph
-from mrp.io.load import read_corpus
 from mrp.metrics.ancast import score_pair
 from mrp.metrics.ancast.compat import align
 from mrp.metrics.ancast.exact import solve
@@ -97,7 +97,7 @@ def test_amr_samples_every_pair() -> None:
 
 def test_coli_corpus(coli: Tuple[List[Graph], List[Graph]]) -> None:
     """Micro LRM as AnCast prints it, and the micro/macro values it computes but does not print."""
-    from mrp.io.load import Corpus
+    from mrp.corpora.load import Corpus
 
     system, gold = coli
     pairing = make_pairing(Corpus("gold", "amr", gold), Corpus("system", "amr", system))
@@ -133,7 +133,7 @@ def test_coli_exact_beats_compat(coli: Tuple[List[Graph], List[Graph]]) -> None:
 
 
 def test_default_mode_exact_on_coli(coli: Tuple[List[Graph], List[Graph]]) -> None:
-    from mrp.io.load import Corpus
+    from mrp.corpora.load import Corpus
 
     system, gold = coli
     pairing = make_pairing(Corpus("gold", "amr", gold), Corpus("system", "amr", system))
@@ -223,7 +223,7 @@ def test_cli_compat_trace_reports_the_loss() -> None:
 
 def test_a_failing_pair_is_isolated(monkeypatch: pytest.MonkeyPatch) -> None:
     """A pair whose scoring raises is reported (cut 'error', nothing aligned) and the run goes on."""
-    from mrp.io.load import Corpus
+    from mrp.corpora.load import Corpus
     from mrp.metrics.ancast import pair as pair_module
 
     gold = [_one("# ::id a\n(a / a :ARG0 (b / b))"), _one("# ::id b\n(c / c)")]

@@ -19,8 +19,8 @@ from typing import Any, Dict, List, Tuple
 import pytest
 
 from mrp.codecs.umr import read_documents
+from mrp.corpora.load import Corpus
 from mrp.graph import Graph
-from mrp.io.load import Corpus
 from mrp.metrics.ancast.closure import clusters, coref_steps, overlap, temporal_steps
 from mrp.metrics.ancast.compat import align
 from mrp.metrics.ancast.documents import SentencePair, score_document

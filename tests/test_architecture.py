@@ -1,22 +1,31 @@
 """The layout keeps its promises: no import circle, no module over 400 lines, no module importing a private
-name of another package, and data flowing one way between the layers."""
+name of another package, subpackages used through their own API, and data flowing one way between the
+layers, each package in one layer."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import Dict, List, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from conftest import ROOT
 
 PACKAGE = ROOT / "mrp"
 MAX_LINES = 400
 
-#: the layer of each part of mrp (the longest matching prefix counts): a module may import from its own
-#: layer and the layers below only
+#: the layer of each package (or top-level module) of mrp, from the bottom up: a module may import from its
+#: own layer and the layers below only. Whole packages only: a package that would need two layers is two
+#: packages (io and process below the codecs, corpora above them).
 LAYERS: Dict[str, int] = {
-    "errors": 0, "rules": 0, "graph": 1, "io": 2, "process": 2, "codecs": 3, "io.load": 4,
-    "process.ahead": 5, "normalize": 5, "standardize": 5, "validation": 6, "solver": 6, "metrics": 7,
+    "errors": 0, "rules": 0, "graph": 1,
+    # io: numbered lines of a file, limits, tables, the one writer; process: forked, spawned and kept
+    # processes. Both below the codecs, which read through io.source and io.limits
+    "io": 2, "process": 2,
+    "codecs": 3,
+    # corpora: whole files read through the codecs (load, read ahead, packed): above them
+    "corpora": 4,
+    "normalize": 5, "standardize": 5, "validation": 6, "solver": 6, "metrics": 7,
+    # report renders results, compare_umr.pl's layouts (report.umatch) among them: above the metrics
     "report": 8,
     # explain draws scored pairs (metrics' details, graphs, codecs' token spans): above the metrics and the
     # report it may use, below api (a library entry point may call it) and cli (mrp-score --explain)
@@ -30,17 +39,21 @@ LAYERS: Dict[str, int] = {
     "task": 11, "cli": 12, "__main__": 13,
 }
 
+#: the package's own face (mrp/__init__.py) stands outside the layers: every layer may read its
+#: ``__version__``, and its public names come from api on first use
+FACE = "mrp"
+
+#: subpackages with an API of their own: their modules share names among themselves; every module outside
+#: imports only the names the package's ``__init__`` exports (its ``__all__``), never one of its modules
+SEALED = ("mrp.codecs.penman", "mrp.codecs.umr")
+
 
 def _layer(module: str) -> int:
     """The layer of a module named from mrp down (-1: not in mrp, or not placed)."""
     parts = module.split(".")
-    if parts[0] != "mrp":
+    if parts[0] != "mrp" or len(parts) < 2:
         return -1
-    for end in range(len(parts), 1, -1):
-        layer = LAYERS.get(".".join(parts[1:end]))
-        if layer is not None:
-            return layer
-    return -1
+    return LAYERS.get(parts[1], -1)
 
 
 def _modules() -> Dict[str, Path]:
@@ -112,29 +125,148 @@ def test_no_import_circle() -> None:
     assert not cycle, " -> ".join(cycle)
 
 
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _home(module: str) -> str:
+    """The package a module belongs to (a package is its own home)."""
+    is_package = (PACKAGE.parent / Path(*module.split("."))).is_dir()
+    return module if is_package else module.rsplit(".", 1)[0]
+
+
+def _dotted(node: ast.expr) -> Optional[List[str]]:
+    """``a.b.c`` as ["a", "b", "c"]; None for anything but names and attributes."""
+    names: List[str] = []
+    while isinstance(node, ast.Attribute):
+        names.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    names.append(node.id)
+    return names[::-1]
+
+
+def _private_parts(module: str) -> List[Tuple[str, str]]:
+    """(package, private module) of each private part of a dotted module name (``mrp.x._impl``)."""
+    parts = module.split(".")
+    return [(".".join(parts[:k]), part) for k, part in enumerate(parts) if _private(part)]
+
+
+def _private_uses(path: Path, modules: Dict[str, Path]) -> List[Tuple[str, str]]:
+    """(module, private name) of every private name of an mrp module that a file takes: ``from mrp.x import
+    _name``, ``from mrp.x._module import ...``, and ``mrp.x._name`` or ``alias._name`` for a module imported
+    whole (``import mrp.x``, ``import mrp.x as alias``, ``from mrp import x``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: List[Tuple[str, str]] = []
+    aliases: Dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("mrp"):
+            assert node.module is not None
+            found.extend(_private_parts(node.module))
+            for alias in node.names:
+                if f"{node.module}.{alias.name}" in modules:
+                    aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                if _private(alias.name):
+                    found.append((node.module, alias.name))
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("mrp"):
+                    found.extend(_private_parts(alias.name))
+                    aliases[alias.asname or "mrp"] = alias.name if alias.asname else "mrp"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr):
+            chain = _dotted(node.value)
+            if chain and chain[0] in aliases:
+                target = ".".join([aliases[chain[0]], *chain[1:]])
+                if target in modules:
+                    found.append((target, node.attr))
+    return found
+
+
 def test_no_module_imports_a_private_name_of_another_package() -> None:
+    """Imported or reached as an attribute of an imported module, inside a function too."""
+    modules = _modules()
     offences = []
-    for name, path in _modules().items():
+    for name, path in modules.items():
         package = name.rsplit(".", 1)[0] if path.name != "__init__.py" else name
-        for module, names, _ in _imports(path):
-            if not module.startswith("mrp"):
-                continue
-            is_package = (PACKAGE.parent / Path(*module.split("."))).is_dir()
-            home = module if is_package else module.rsplit(".", 1)[0]
-            for imported in names:
-                if imported.startswith("_") and not imported.startswith("__") and home != package:
-                    offences.append(f"{name}: {module}.{imported}")
+        for module, private in _private_uses(path, modules):
+            if _home(module) != package:
+                offences.append(f"{name}: {module}.{private}")
     assert not offences, offences
 
 
+def _targets(module: str, names: List[str], modules: Dict[str, Path]) -> List[str]:
+    """The modules of mrp that an import names: ``from mrp import rules`` imports mrp.rules, not mrp."""
+    return [f"{module}.{n}" for n in names if f"{module}.{n}" in modules] or [module]
+
+
+def test_every_package_sits_in_one_layer() -> None:
+    """The layer table places whole packages and top-level modules, and every module of mrp is placed."""
+    assert all("." not in name for name in LAYERS), [name for name in LAYERS if "." in name]
+    tops = {path.stem if path.is_file() else path.name
+            for path in PACKAGE.iterdir() if path.suffix == ".py" or (path / "__init__.py").is_file()}
+    assert tops - {"__init__"} == set(LAYERS), (tops - {"__init__"}) ^ set(LAYERS)
+    unplaced = [name for name in _modules() if name != FACE and _layer(name) < 0]
+    assert not unplaced, unplaced
+
+
 def test_data_flows_one_way_between_the_layers() -> None:
+    """No module imports from a higher layer, at the top of a file or inside a function."""
+    modules = _modules()
     upward = []
-    for name, path in _modules().items():
+    for name, path in modules.items():
         mine = _layer(name)
-        for module, _, _ in _imports(path):
-            if mine >= 0 and _layer(module) > mine:
-                upward.append(f"{name} imports {module}")
+        for module, names, _ in _imports(path):
+            for target in _targets(module, names, modules):
+                if mine >= 0 and _layer(target) > mine:
+                    upward.append(f"{name} (layer {mine}) imports {target} (layer {_layer(target)})")
     assert not upward, upward
+
+
+def _sealed(module: str) -> Optional[str]:
+    """The sealed package a module lies in (or is), if any."""
+    return next((package for package in SEALED if module == package or module.startswith(f"{package}.")),
+                None)
+
+
+def _exported(package: str) -> Set[str]:
+    """The names of a package's ``__all__``."""
+    init = PACKAGE.parent / Path(*package.split(".")) / "__init__.py"
+    for node in ast.parse(init.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__"
+                                                for t in node.targets):
+            return {ast.literal_eval(element) for element in node.value.elts}  # type: ignore[attr-defined]
+    return set()
+
+
+def test_sealed_subpackages_are_used_through_their_own_api() -> None:
+    modules = _modules()
+    for package in SEALED:
+        assert package in modules and _exported(package), f"{package} exports no __all__"
+    offences = []
+    for name, path in modules.items():
+        for module, names, _ in _imports(path):
+            for target in _targets(module, names, modules):
+                sealed = _sealed(target)
+                if sealed is None or _sealed(name) == sealed:
+                    continue
+                if target != sealed:
+                    offences.append(f"{name} imports {target}, a module inside {sealed}")
+                else:
+                    offences.extend(f"{name} imports {sealed}.{n}, not exported by {sealed}"
+                                    for n in names if n not in _exported(sealed))
+    assert not offences, offences
+
+
+def test_sealed_subpackages_give_every_name_they_export() -> None:
+    """Every name of a sealed package's __all__ is there (mrp.codecs.penman imports each on first use)."""
+    import importlib
+
+    for package in SEALED:
+        module = importlib.import_module(package)
+        missing = [name for name in _exported(package) if getattr(module, name, None) is None]
+        assert not missing, (package, missing)
 
 
 def test_every_metric_owns_its_facts() -> None:

@@ -9,9 +9,9 @@ from typing import Any, Dict, List, Tuple
 
 import pytest
 
-from mrp.codecs.amr import read_string
+from mrp.codecs.penman import read_string
+from mrp.corpora.load import read_corpus
 from mrp.graph import Graph, Node
-from mrp.io.load import read_corpus
 from mrp.metrics.aspects import ASPECTS, extract, score_aspects
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing, pair

@@ -38,7 +38,7 @@ def adversarial() -> Tuple[Graph, Graph]:
     rng = random.Random(5)
     graphs = _graph(30, 45, rng), _graph(100_000, 150_000, rng)
     gc.collect()
-    gc.freeze()  # as mrp-score leaves the graphs it has read (mrp.io.load.collector_paused)
+    gc.freeze()  # as mrp-score leaves the graphs it has read (mrp.corpora.load.collector_paused)
     return graphs
 
 

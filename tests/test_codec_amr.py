@@ -11,11 +11,11 @@ from typing import List
 import pytest
 
 from mrp.codecs import ReadOptions, WriteOptions, reader, writer
-from mrp.codecs.amr import Quoted, Symbol, map_wsj_id, normal_role, read_string
 from mrp.codecs.mrp import encode
+from mrp.codecs.penman import Quoted, Symbol, map_wsj_id, normal_role, read_string
+from mrp.corpora.load import read_corpus, read_text
 from mrp.errors import FormatError
 from mrp.graph import Edge, Graph, Node
-from mrp.io.load import read_corpus, read_text
 
 from conftest import canonical, lines
 from conftest import shared_file as shared
@@ -196,8 +196,8 @@ def test_syntax_error_in_the_middle_loses_only_that_graph(tmp_path: Path) -> Non
 
 
 def test_deep_nesting_is_read() -> None:
-    """Nesting as deep as the node limit allows is read (mrp.codecs.deep: penman's recursive parser on a
-    thread with a large stack), and the next graph after it too."""
+    """Nesting as deep as the node limit allows is read (mrp.codecs.penman.deep: penman's recursive parser on
+    a thread with a large stack), and the next graph after it too."""
     depth = 10_000
     text = "# ::id deep\n" + "".join(f"(n{k} / c :ARG0 " for k in range(depth)) + "(z / z)" + ")" * depth
     items = read_string(text + "\n\n# ::id next\n(a / a)")

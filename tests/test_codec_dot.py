@@ -10,8 +10,8 @@ import subprocess
 import pytest
 
 from mrp.codecs.dot import BLUE, RED, covered, format_graph
+from mrp.corpora.load import read_corpus
 from mrp.graph import Edge, Graph, Node
-from mrp.io.load import read_corpus
 
 from conftest import run_cli
 from conftest import shared_file as shared

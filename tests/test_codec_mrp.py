@@ -8,7 +8,7 @@ import pytest
 
 from mrp.codecs import ReadOptions
 from mrp.codecs.mrp import decode, dumps, encode
-from mrp.io.load import read_corpus
+from mrp.corpora.load import read_corpus
 
 from conftest import run_cli, shared_path
 

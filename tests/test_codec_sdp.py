@@ -11,9 +11,9 @@ import pytest
 
 from mrp.codecs import ReadOptions, WriteOptions, reader, writer
 from mrp.codecs.anchoring import AnchorError, align
+from mrp.corpora.load import read_corpus, read_text
 from mrp.errors import FormatError
 from mrp.graph import Edge, Graph, Node
-from mrp.io.load import read_corpus, read_text
 
 from conftest import canonical, lines
 from conftest import shared_file as shared

@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mrp.codecs import ReadOptions, infer_format, reader
+from mrp.corpora.load import read_text
 from mrp.errors import FormatError
 from mrp.graph import Graph, check_references
-from mrp.io.load import read_text
 from mrp.metrics.mrp_pair import score_pair
 
 from conftest import budget, canonical, lines, run_cli

@@ -20,9 +20,9 @@ from mrp.codecs import infer_format, reader
 from mrp.codecs.base import ReadOptions
 from mrp.codecs.mrp import decode, dumps
 from mrp.codecs.umr import Document, format_graph, parse_documents, read, read_documents, token_spans
+from mrp.corpora.load import read_corpus
 from mrp.errors import FormatError, InputError, ReadWarning
 from mrp.graph import Graph, Node, Placement, Relation, check_references
-from mrp.io.load import read_corpus
 from mrp.validation.umr.reading import validate_umr
 
 from conftest import budget, lines, run_cli, shared_file

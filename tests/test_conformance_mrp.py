@@ -15,8 +15,8 @@ from typing import Dict
 import pytest
 
 from mrp.codecs import ReadOptions
+from mrp.corpora.load import read_corpus
 from mrp.graph import Graph, Node
-from mrp.io.load import read_corpus
 from mrp.metrics.mrp_pair import score_pair
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import mrp
-from mrp.codecs.deep import LIMIT, deeply
+from mrp.codecs.penman.deep import LIMIT, deeply
 
 from conftest import run_cli
 

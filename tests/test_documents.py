@@ -12,7 +12,7 @@ from typing import Iterator, List, Set, Tuple
 import numpy as np
 import pytest
 
-from mrp.codecs.amr import read_string
+from mrp.codecs.penman import read_string
 from mrp.graph import Graph
 from mrp.metrics.seed import sentences
 

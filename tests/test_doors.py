@@ -339,7 +339,7 @@ def test_library_text_follows_the_content_rule() -> None:
     umr = shared_file("data/umr/czech-pdtc/dtest-gold.umr").read_text()
     assert len(mrp.read(umr)) == 91  # UMR text, without format="umr"
     eds = shared_file("data/wsj/eds/wsj.eds").read_text()
-    from mrp.io.load import read_text
+    from mrp.corpora.load import read_text
 
     table = read_text(str(shared_file("data/wsj/wsj.txt")))
     assert mrp.read(eds, text=table)[0].framework == "eds"

@@ -14,7 +14,7 @@ from typing import Any, Dict, List
 
 import pytest
 
-from mrp.io.load import read_corpus
+from mrp.corpora.load import read_corpus
 from mrp.metrics import driver
 from mrp.metrics.options import Execution, Options
 from mrp.metrics.pairing import Pair, pair
@@ -313,7 +313,7 @@ def test_auto_jobs_follow_the_work_and_the_cpus(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_auto_jobs_count_packed_graphs_without_unpacking(monkeypatch: pytest.MonkeyPatch) -> None:
-    from mrp.process.packed import PackedGraphs
+    from mrp.corpora.packed import PackedGraphs
 
     pairs = _sized_pairs(100, 50)
     packed = PackedGraphs(pair.gold for pair in pairs)
@@ -362,7 +362,7 @@ def test_auto_jobs_score_in_workers_with_the_same_result(monkeypatch: pytest.Mon
 
 
 def read_corpus_of(graphs: List[Any]) -> Any:
-    from mrp.io.corpus import Corpus
+    from mrp.corpora.corpus import Corpus
 
     return Corpus("memory", "mrp", list(graphs))
 

@@ -244,7 +244,7 @@ def test_large_graphs_are_shown_as_text() -> None:
 
 
 def test_plain_scoring_collects_no_detail(pair_files: Tuple[Path, Path]) -> None:
-    from mrp.io.load import read_corpus
+    from mrp.corpora.load import read_corpus
     from mrp.metrics import driver
     from mrp.metrics.pairing import pair
     from mrp.metrics.registry import metric

@@ -13,7 +13,7 @@ from typing import Dict, List, Tuple
 
 import pytest
 
-from mrp.io.load import read_corpus
+from mrp.corpora.load import read_corpus
 from mrp.metrics import driver
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair

@@ -11,8 +11,8 @@ from typing import Any, Dict, List
 import pytest
 
 from mrp.codecs import ReadOptions, WriteOptions, writer
+from mrp.corpora.load import read_corpus
 from mrp.graph import default_flavor
-from mrp.io.load import read_corpus
 
 from conftest import run_cli
 

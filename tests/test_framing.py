@@ -10,9 +10,9 @@ from typing import Any, List, Tuple
 import pytest
 
 from mrp.codecs import ReadOptions, reader
+from mrp.corpora.load import read_corpus
 from mrp.errors import FormatError
 from mrp.graph import Graph
-from mrp.io.load import read_corpus
 
 from conftest import lines
 

@@ -41,10 +41,10 @@ from hypothesis import strategies as st
 from mrp.cli import convert as convert_cli
 from mrp.cli import score as score_cli
 from mrp.codecs import ReadOptions, WriteOptions, reader, writer
-from mrp.codecs.amr import read_string
+from mrp.codecs.penman import read_string
+from mrp.corpora.load import Corpus, read_corpus
 from mrp.errors import FormatError, InputError, MRPError
 from mrp.graph import FLAVORS, Edge, Graph, Node, check_references
-from mrp.io.load import Corpus, read_corpus
 from mrp.io.source import Line
 from mrp.metrics.mrp_pair import score_pair
 from mrp.metrics.options import Options
@@ -542,7 +542,7 @@ def deep_penman(levels: int) -> str:
 
 def test_10000_nested_penman_levels(tmp_path: Path) -> None:
     """Nesting as deep as the node limit allows is read (penman's recursive parser on a thread with a stack
-    large enough, mrp.codecs.deep): 10,000 levels score on either side; 200 levels as before."""
+    large enough, mrp.codecs.penman.deep): 10,000 levels score on either side; 200 levels as before."""
     path = tmp_path / "deep.amr"
     path.write_text(deep_penman(10_000), encoding="utf-8")
     gold = tmp_path / "gold.amr"

@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 import numpy as np
 import pytest
 
-from mrp.io.load import read_corpus
+from mrp.corpora.load import read_corpus
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair
 from mrp.metrics.registry import evaluate

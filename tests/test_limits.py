@@ -15,8 +15,8 @@ from typing import Any, Dict, List, Tuple
 
 import pytest
 
+from mrp.corpora.load import read_corpus
 from mrp.graph import Graph
-from mrp.io.load import read_corpus
 from mrp.metrics import mrp as corpus
 from mrp.metrics.base import Metric
 from mrp.metrics.options import Execution, Options, Progress

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import mrp
-from mrp.codecs.penman_parse import mask, parse, unmask
+from mrp.codecs.penman.parse import mask, parse, unmask
 
 SEPARATORS = ["\u2028", "\u2029", "\x85", "\x0c", "\x0b", "\r", "\x1c", "\x1e"]
 
@@ -47,7 +47,7 @@ def test_a_line_break_in_the_sentence_becomes_a_space() -> None:
 
 def test_a_symbol_with_a_separator_is_quoted_when_written() -> None:
     [graph] = mrp.read('(a / name :op1 "x")', format="amr")
-    graph.nodes[0].values = [mrp.codecs.penman_write.Symbol("p\u2028q")]
+    graph.nodes[0].values = [mrp.codecs.penman.Symbol("p\u2028q")]
     [back] = mrp.read(mrp.write([graph], format="amr") or "", format="amr")
     assert back.nodes[0].values == ["p\u2028q"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any, List, Sequence, Tuple
 
+from mrp.corpora.load import read_corpus
 from mrp.graph import Edge, Graph, Node
-from mrp.io.load import read_corpus
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing, pair
 from mrp.metrics.registry import evaluate

@@ -86,7 +86,7 @@ def document(k: int, number: int) -> Problem:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     import documents
 
-    from mrp.codecs.amr import read_string
+    from mrp.codecs.penman import read_string
     from mrp.metrics import smatch
     from mrp.metrics.options import Options
     from mrp.solver.problem import from_triples
@@ -199,7 +199,7 @@ def test_a_small_problem_is_searched_longer_before_it_is_handed_over() -> None:
 
 def coli_pair(gid: str) -> Problem:
     """The SMATCH Problem of one shared coli sentence pair."""
-    from mrp.codecs.amr import read_string
+    from mrp.codecs.penman import read_string
     from mrp.metrics import smatch
     from mrp.metrics.options import Options
     from mrp.solver.problem import from_triples

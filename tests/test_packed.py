@@ -1,4 +1,4 @@
-"""Packed corpora (mrp.process.packed): graphs round-trip exactly, and a corpus scored packed scores as
+"""Packed corpora (mrp.corpora.packed): graphs round-trip exactly, and a corpus scored packed scores as
 live."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from typing import Any, Dict, List
 
 import pytest
 
-import mrp.io.load
+import mrp.corpora.load
 from mrp.cli.score import main_body
+from mrp.corpora.load import read_corpus
+from mrp.corpora.packed import BLOCK, Packed, PackedGraphs, entries, mapped, pack, unpack
 from mrp.graph import Edge, Graph, Node, Placement, Relation, fingerprint
-from mrp.io.load import read_corpus
 from mrp.metrics.pairing import Pair, pair
-from mrp.process.packed import BLOCK, Packed, PackedGraphs, entries, mapped, pack, unpack
 
 from conftest import ROOT
 
@@ -136,7 +136,7 @@ def test_scoring_packed_gives_the_same_result(extra: List[str], tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     args = ["--trace", "--gold", str(DEMO / "gold.mrp"), str(DEMO / "system.mrp"), *extra]
     before = _score(args + ["--errors", str(tmp_path / "live.json")], capsys)
-    monkeypatch.setattr(mrp.io.load, "PACK_AFTER", 0)
+    monkeypatch.setattr(mrp.corpora.load, "PACK_AFTER", 0)
     after = _score(args + ["--errors", str(tmp_path / "packed.json")], capsys)
     assert after == before
     assert (tmp_path / "live.json").read_text() == (tmp_path / "packed.json").read_text()
@@ -146,7 +146,7 @@ def test_leaderboard_packed_gives_the_same_result(capsys: pytest.CaptureFixture[
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     args = ["--gold", str(DEMO / "gold.mrp"), str(DEMO / "system.mrp"), str(DEMO / "gold.mrp")]
     before = _score(args, capsys)
-    monkeypatch.setattr(mrp.io.load, "PACK_AFTER", 0)
+    monkeypatch.setattr(mrp.corpora.load, "PACK_AFTER", 0)
     assert _score(args, capsys) == before
 
 

@@ -1,4 +1,4 @@
-"""AMR written as its file wrote it (mrp.codecs.penman_keep): the file's variables, metadata and layout while
+"""AMR written as its file wrote it (mrp.codecs.penman.keep): the file's variables, metadata and layout while
 a graph is unchanged, and penman's layout options (mrp-convert --indent, --compact, --triples)."""
 
 from __future__ import annotations

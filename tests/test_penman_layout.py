@@ -1,4 +1,4 @@
-"""penman.Graph objects laid out by mrp itself (mrp.codecs.penman_direct; penman_two_pass, its oracle) give
+"""penman.Graph objects laid out by mrp itself (mrp.codecs.penman.direct; penman_two_pass, its oracle) give
 exactly what penman's layout (``penman.configure``) and the AMR reader's conversion of its tree give:
 graph by graph, every field, the lines of the text, the same graphs and errors for a list, and nothing
 on stderr.  Checked on every AMR file of the shared data and on random graphs (reentrancies, inverted
@@ -18,10 +18,10 @@ from test_penman_objects import _both, _same
 
 import mrp
 from mrp.api.inputs import corpus_of, read_options
-from mrp.codecs.amr import Bad, _convert, penman_warnings
-from mrp.codecs.penman_direct import fast_graph
-from mrp.codecs.penman_frames import Frame
-from mrp.codecs.penman_objects import _comments, _lines, _metadata, graphs_of
+from mrp.codecs.penman.amr import Bad, _convert, penman_warnings
+from mrp.codecs.penman.direct import fast_graph
+from mrp.codecs.penman.framing import Frame
+from mrp.codecs.penman.objects import _comments, _lines, _metadata, graphs_of
 
 from conftest import shared_path, timeless
 from penman_two_pass import direct_graph

@@ -1,4 +1,4 @@
-"""penman.Graph objects are read without a round trip through text (mrp.codecs.penman_objects), and give
+"""penman.Graph objects are read without a round trip through text (mrp.codecs.penman.objects), and give
 exactly what reading their text gives: the same graphs (every field, their lines and layout), the same
 errors, the same scores; a graph whose text might read otherwise is read through its text."""
 
@@ -12,7 +12,7 @@ import pytest
 
 import mrp
 from mrp.api.inputs import _from_text, _joined, _penman_text, corpus_of, read_options
-from mrp.codecs.penman_objects import graphs_of
+from mrp.codecs.penman import graphs_of
 
 from conftest import shared_file, timeless
 

@@ -11,8 +11,8 @@ from typing import Any, Iterator, List
 import penman
 import pytest
 
-from mrp.codecs.amr import read_string
-from mrp.codecs.penman_parse import MAX_DEPTH, parse
+from mrp.codecs.penman import read_string
+from mrp.codecs.penman.parse import MAX_DEPTH, parse
 
 from conftest import shared_path
 

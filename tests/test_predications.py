@@ -9,8 +9,8 @@ from hypothesis import given
 from test_oracle import pairs
 
 from mrp.codecs import ReadOptions
+from mrp.corpora.load import read_corpus, read_text
 from mrp.graph import Edge, Graph, Node
-from mrp.io.load import read_corpus, read_text
 from mrp.metrics.options import Execution, Options, Progress
 from mrp.metrics.pairing import Pair, Pairing, pair
 from mrp.metrics.predications import by_anchors, score_pair

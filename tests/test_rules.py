@@ -8,7 +8,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import pytest
 
 from mrp import rules
-from mrp.codecs.amr import read_string
+from mrp.codecs.penman import read_string
 from mrp.graph import Edge, Graph, Node
 from mrp.metrics.aspects import role
 from mrp.metrics.smatch import penman_triples

@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mrp.codecs.amr import read_string
+from mrp.codecs.penman import read_string
 from mrp.graph import Graph
 from mrp.metrics.mrp_pair import seeding
 from mrp.metrics.seed import sentence_seed, sentences
@@ -68,7 +68,7 @@ def test_a_restricted_problem_values_maps_as_the_whole_does(pair: Tuple[Graph, G
 
 
 def test_a_document_starts_from_its_sentence_by_sentence_map() -> None:
-    from mrp.codecs.amr import read_string as read
+    from mrp.codecs.penman import read_string as read
     from mrp.metrics import smatch
     from mrp.metrics.options import Options
     from mrp.solver.problem import from_triples

@@ -13,9 +13,9 @@ from hypothesis import given
 from test_oracle import pairs
 
 from mrp.codecs import ReadOptions
-from mrp.codecs.amr import read_string
+from mrp.codecs.penman import read_string
+from mrp.corpora.load import read_corpus
 from mrp.graph import Edge, Graph, Node
-from mrp.io.load import read_corpus
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.metrics.registry import evaluate
@@ -315,7 +315,7 @@ def test_sembleu_and_the_new_metric_modules_do_not_import_numba() -> None:
     import sys
 
     code = ("import sys, mrp.metrics.sembleu as s, mrp.metrics.predications, mrp.metrics.unlabeled; "
-            "from mrp.codecs.amr import read_string; (g,) = read_string('(a / b :c (d / e))'); "
+            "from mrp.codecs.penman import read_string; (g,) = read_string('(a / b :c (d / e))'); "
             "s.score_pair(g, g); print('numba' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.stdout.strip() == "False", proc.stderr

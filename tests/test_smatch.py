@@ -8,9 +8,9 @@ from typing import Dict, List, Set
 import pytest
 
 from mrp.codecs import ReadOptions
-from mrp.codecs.amr import read_string
+from mrp.codecs.penman import read_string
+from mrp.corpora.load import read_corpus
 from mrp.graph import Graph
-from mrp.io.load import read_corpus
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair
 from mrp.metrics.registry import evaluate
@@ -201,7 +201,7 @@ def test_triples_are_their_definition_whatever_the_values_types() -> None:
     together exactly as the definition says), graph after graph."""
     import random
 
-    from mrp.codecs.penman_write import Quoted, Symbol
+    from mrp.codecs.penman import Quoted, Symbol
     from mrp.graph import Edge, Node
 
     rng = random.Random(5)

@@ -10,11 +10,11 @@ import pytest
 from penman import transform
 from penman.models.amr import model as amr_model
 
-from mrp.codecs.amr import Quoted, Symbol, read_string
 from mrp.codecs.mrp import encode
+from mrp.codecs.penman import Quoted, Symbol, read_string
+from mrp.corpora.load import Corpus, read_corpus
 from mrp.errors import MRPError
 from mrp.graph import Edge, Graph, Node
-from mrp.io.load import Corpus, read_corpus
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair
 from mrp.metrics.registry import evaluate

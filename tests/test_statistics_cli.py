@@ -10,8 +10,8 @@ from typing import Any, Dict, List
 import pytest
 
 from mrp.codecs import WriteOptions, writer
+from mrp.corpora.load import read_corpus
 from mrp.graph import Graph
-from mrp.io.load import read_corpus
 from mrp.standardize.graph import Standardization, parse, standardize
 
 from conftest import ROOT, run_cli, shared_file

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from mrp.corpora.load import read_corpus
 from mrp.errors import InputError
-from mrp.io.load import read_corpus
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair
 from mrp.metrics.registry import evaluate as score

@@ -111,7 +111,7 @@ def test_a_repeated_content_is_scored_once(tmp_path: Path, teams: List[str], pai
 
 def test_a_umr_file_is_parsed_once_for_the_validator_and_the_scorer(tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    from mrp.codecs import umr
+    from mrp.codecs.umr import documents as umr  # where the reader calls it
 
     calls: List[str] = []
     real = umr.parse_documents

@@ -11,8 +11,8 @@ from typing import Any, Dict, List, Optional, Sequence
 import pytest
 
 import mrp
+from mrp.corpora.corpus import Corpus
 from mrp.graph import Edge, Graph, Node
-from mrp.io.corpus import Corpus
 from mrp.metrics import driver
 from mrp.metrics import mrp as mrp_module
 from mrp.metrics import smatch as smatch_module

@@ -157,7 +157,7 @@ def test_a_leaderboard_scores_each_system_as_alone_whatever_the_order(tmp_path: 
 
 _SIGNATURES = textwrap.dedent("""
     import json, sys
-    from mrp.io.load import read_corpus
+    from mrp.corpora.load import read_corpus
     from mrp.metrics import smatch
     from mrp.metrics.options import Options
     from mrp.metrics.registry import evaluate

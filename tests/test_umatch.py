@@ -18,10 +18,11 @@ from typing import Dict, List, Optional, Tuple
 import pytest
 
 from mrp.cli.umr_compare import compare_files, parser
-from mrp.metrics.umatch import compare, figures, reading
+from mrp.metrics.umatch import compare, reading
 from mrp.metrics.umatch.exact import ExactMapper, allowed_pairs
-from mrp.metrics.umatch.micro import micro_average
 from mrp.metrics.umatch.model import Node, Sentence, UmrFile
+from mrp.report.umatch import figures
+from mrp.report.umatch.micro import micro_average
 
 from conftest import ROOT, shared_file, shared_path
 

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from mrp.cli.common import FATAL, OK, PROBLEMS
 from mrp.cli.validate import main_body
 from mrp.codecs import ReadOptions
+from mrp.corpora.load import read_corpus
 from mrp.errors import InputError
 from mrp.graph import FLAVORS, Edge, Graph, Node
-from mrp.io.load import read_corpus
 from mrp.validation import Problem, Report, validate_file, validate_for_score, validate_graph
 
 from conftest import budget, run_cli, shared_path

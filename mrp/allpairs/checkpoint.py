@@ -21,10 +21,10 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 import numpy as np
 
 from mrp import __version__
+from mrp.corpora.packed import live
 from mrp.errors import InputError, MRPWarning
 from mrp.graph import fingerprint
 from mrp.io.write import write_bytes, write_text
-from mrp.process.packed import live
 
 __all__ = ["MANIFEST", "CheckpointWarning", "Store", "digest", "problem"]
 

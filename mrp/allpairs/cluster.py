@@ -19,8 +19,8 @@ from typing import Any, Callable, Dict, List, Sequence
 import numpy as np
 
 from mrp.allpairs.work import Block, Work, score_block
+from mrp.corpora.packed import live
 from mrp.errors import InputError
-from mrp.process.packed import live
 
 __all__ = ["connect", "run_on"]
 

@@ -17,12 +17,12 @@ import numpy as np
 from mrp.allpairs.engine import Engine, run_blocks
 from mrp.allpairs.matrix import DEFAULT_BLOCK, f_array
 from mrp.allpairs.work import Block, Work
+from mrp.corpora.corpus import Corpus
+from mrp.corpora.packed import entries
 from mrp.errors import InputError
 from mrp.graph import Graph
-from mrp.io.corpus import Corpus
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import PairingWarning, positional
-from mrp.process.packed import entries
 
 __all__ = ["Candidates", "Selection", "candidates", "select"]
 

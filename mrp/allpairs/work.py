@@ -16,13 +16,13 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from mrp.allpairs.cached import cached
+from mrp.corpora.packed import live
 from mrp.errors import MRPError
 from mrp.metrics import driver
 from mrp.metrics.counting import prf
 from mrp.metrics.options import Execution, Options
 from mrp.metrics.pairing import Pair
 from mrp.metrics.registry import canonical, metric, metrics
-from mrp.process.packed import live
 
 __all__ = ["ARRAYS", "Block", "Work", "f_of", "pair_count", "pairs_of", "score_block",
            "symmetric"]

@@ -16,10 +16,10 @@ from mrp.allpairs.work import Work, check, symmetric
 from mrp.api.inputs import Graphs, corpus_of, read_options
 from mrp.api.scoring import _penman, _plan, _standardized, score
 from mrp.api.similarity import engine_of, running_options
+from mrp.corpora.corpus import Corpus
+from mrp.corpora.packed import entries, live
 from mrp.errors import InputError
 from mrp.graph import Graph
-from mrp.io.corpus import Corpus
-from mrp.process.packed import entries, live
 
 __all__ = ["Ensemble", "ensemble"]
 

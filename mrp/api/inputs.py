@@ -8,10 +8,10 @@ from typing import Any, Iterable, List, Optional, Sequence, Union
 
 from mrp.codecs import ReadOptions, implied_framework, reader, sniff
 from mrp.codecs.base import without_wiki
+from mrp.corpora.corpus import Corpus, Repaired
+from mrp.corpora.load import read_corpus
 from mrp.errors import FormatError, InputError
 from mrp.graph import Graph
-from mrp.io.corpus import Corpus, Repaired
-from mrp.io.load import read_corpus
 from mrp.io.source import Line
 
 __all__ = ["Graphs", "corpus_of", "read_options"]
@@ -25,7 +25,7 @@ def read_options(framework: Optional[str] = None, text: Optional[Any] = None, no
     """The reading options the library takes as keyword arguments (``text``: a mapping from graph id to
     sentence, or the path of a file of id<TAB>sentence lines, as mrp-score's ``--text``)."""
     if isinstance(text, (str, os.PathLike)):
-        from mrp.io.load import read_text
+        from mrp.corpora.load import read_text
 
         text = read_text(os.fspath(text))
     return ReadOptions(framework=framework, text=text, no_wiki=no_wiki, strict=strict, wsj_ids=wsj_ids)
@@ -69,8 +69,8 @@ def _from_text(text: str, fmt: Optional[str], options: ReadOptions, name: str) -
 
 def _from_penman(items: Sequence[Any], options: ReadOptions, name: str) -> Optional[Corpus]:
     """The corpus of ``penman.Graph`` objects, read as their text would be but without it (see
-    :mod:`mrp.codecs.penman_objects`); None when only the text gives that for sure."""
-    from mrp.codecs.penman_objects import graphs_of
+    :mod:`mrp.codecs.penman.objects`); None when only the text gives that for sure."""
+    from mrp.codecs.penman import graphs_of
 
     if options.framework is None:
         options = replace(options, framework="amr")
@@ -86,7 +86,7 @@ def _from_penman(items: Sequence[Any], options: ReadOptions, name: str) -> Optio
 def _penman_text(graph: Any) -> str:
     import penman
 
-    from mrp.codecs.penman_objects import quiet_layout
+    from mrp.codecs.penman import quiet_layout
 
     with quiet_layout():
         return str(penman.encode(graph))

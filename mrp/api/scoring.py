@@ -10,9 +10,10 @@ from typing import Any, Dict, List, Optional, Tuple
 from mrp.api.inputs import Graphs, corpus_of, read_options
 from mrp.api.keywords import READING, checked, keywords, respelled, sign
 from mrp.api.results import Result
+from mrp.corpora.corpus import Corpus
+from mrp.corpora.load import collector_paused
+from mrp.corpora.packed import mapped
 from mrp.errors import MRPError, ScoreError
-from mrp.io.corpus import Corpus
-from mrp.io.load import collector_paused
 from mrp.metrics import driver
 from mrp.metrics.base import parameter_values
 from mrp.metrics.options import DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT, Execution, Options
@@ -20,7 +21,6 @@ from mrp.metrics.options import checked as valid
 from mrp.metrics.pairing import Pairing, duplicate_errors, pair
 from mrp.metrics.registry import canonical
 from mrp.metrics.registry import metric as registered
-from mrp.process.packed import mapped
 from mrp.report.outcome import complete, frameworks_scored
 from mrp.report.signature import Statistics
 

@@ -19,11 +19,11 @@ from mrp.allpairs.topk import top_k as neighbours_of
 from mrp.allpairs.work import Work, check, pair_count, symmetric
 from mrp.api.inputs import Graphs, corpus_of, read_options
 from mrp.api.scoring import _penman, _plan, _standardized
+from mrp.corpora.corpus import Corpus
+from mrp.corpora.packed import entries
 from mrp.errors import InputError
-from mrp.io.corpus import Corpus
 from mrp.metrics import driver
 from mrp.metrics.options import checked
-from mrp.process.packed import entries
 from mrp.process.worker import cpu_seconds
 
 __all__ = ["Similarity", "prepared", "similarity", "engine_of", "running_options"]

@@ -10,10 +10,10 @@ import warnings
 from typing import Any, Callable, Iterable, List, NoReturn, Optional, Sequence, Set
 
 from mrp.codecs import ReadOptions, resolve_format
+from mrp.corpora.corpus import Corpus
+from mrp.corpora.load import read_text
 from mrp.errors import FormatError, InputError, MRPError, MRPWarning, ReadWarning
 from mrp.graph import FRAMEWORKS, Graph
-from mrp.io.corpus import Corpus
-from mrp.io.load import read_text
 
 #: Exit codes: 0 fine, 1 results with problems (some graphs skipped), 2 nothing trustworthy.
 OK, PROBLEMS, FATAL = 0, 1, 2
@@ -176,7 +176,7 @@ def input_format(path: str, given: Optional[str], option: str, default: Optional
         if not os.path.exists(path):
             raise InputError(f"{path}: no such file")
         if os.path.isdir(path):
-            from mrp.io.load import umr_files
+            from mrp.corpora.load import umr_files
 
             if given in (None, "umr") and umr_files(path):
                 return "umr"  # a directory of UMR documents, read as one corpus

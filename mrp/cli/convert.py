@@ -28,9 +28,9 @@ from mrp.cli.common import (
     warn,
 )
 from mrp.codecs import WriteOptions, infer_format, writer
+from mrp.corpora.load import read_corpus
 from mrp.errors import FormatError
 from mrp.graph import Graph
-from mrp.io.load import read_corpus
 from mrp.io.write import output, write_text
 
 PROGRAM = "mrp-convert"
@@ -103,7 +103,7 @@ def penman_style(args: argparse.Namespace, target: str) -> Any:
     if target != "amr":
         fail(PROGRAM, "--indent, --compact and --triples lay out AMR (Penman) output; the output is "
                       f"{target}")
-    from mrp.codecs.penman_keep import Style
+    from mrp.codecs.penman import Style
 
     return Style(indent=6 if args.indent is None else _indent(args.indent), compact=args.compact,
                  triples=args.triples)

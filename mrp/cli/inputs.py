@@ -15,12 +15,12 @@ from typing import Dict, Mapping, Optional, Sequence, Set
 
 from mrp.cli.common import fail, read_ids, report, report_repairs, select, selecting, warn
 from mrp.codecs import ReadOptions
+from mrp.corpora.ahead import Ahead
+from mrp.corpora.load import Corpus
+from mrp.corpora.packed import entries
 from mrp.errors import excerpt
 from mrp.graph import Graph
-from mrp.io.load import Corpus
 from mrp.metrics.pairing import Pairing, PairingWarning, duplicate_errors, key, pair
-from mrp.process.ahead import Ahead
-from mrp.process.packed import entries
 
 #: formats whose readers need the sentences of --text (they hold only tokens)
 NEEDS_TEXT = ("dm", "psd", "sdp")

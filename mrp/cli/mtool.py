@@ -32,7 +32,7 @@ from mrp.cli.common import (
 )
 from mrp.cli.mtool_layout import layout, render
 from mrp.codecs import ReadOptions, WriteOptions, writer
-from mrp.io.load import Corpus, read_corpus, read_text
+from mrp.corpora.load import Corpus, read_corpus, read_text
 from mrp.io.write import output, write_text
 from mrp.metrics.options import Execution, Options, checked
 from mrp.metrics.pairing import Pairing

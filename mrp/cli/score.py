@@ -21,13 +21,13 @@ from mrp.cli.common import (
 )
 from mrp.cli.score_args import DEFAULT_TIMEOUT, PROGRAM, check, chosen, owner, parser
 from mrp.codecs import ReadOptions
-from mrp.io.load import Corpus, read_corpus
+from mrp.corpora.ahead import Ahead
+from mrp.corpora.load import Corpus, read_corpus
 from mrp.io.write import write_text
 from mrp.metrics.options import Execution, Options
 from mrp.metrics.pairing import Pairing
 from mrp.metrics.registry import canonical, evaluate, module_of, warm
 from mrp.metrics.registry import metric as registered
-from mrp.process.ahead import Ahead
 from mrp.report.outcome import frameworks_scored
 from mrp.report.progress import Line, terminal
 from mrp.report.render import render
@@ -65,7 +65,7 @@ def validate_report(path: str, fmt: str, read: ReadOptions, frameworks: Optional
 
 def _standardized(corpus: Corpus, std: Standardization) -> Corpus:
     if std.active():
-        from mrp.process.packed import mapped
+        from mrp.corpora.packed import mapped
         from mrp.standardize.graph import standardize
 
         if std.structure:

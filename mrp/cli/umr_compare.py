@@ -73,7 +73,7 @@ def _main(argv: List[str]) -> int:
     args = parser().parse_args(argv)
     args.timeout = checked("timeout", args.timeout, flag=True)
     if args.micro_average:
-        from mrp.metrics.umatch.micro import micro_average
+        from mrp.report.umatch.micro import micro_average
 
         if not args.items:
             warn(PROGRAM, "--micro-average needs the --tsv files to sum")
@@ -102,8 +102,9 @@ def _main(argv: List[str]) -> int:
 
 def compare_files(args: argparse.Namespace, labels: Sequence[str], paths: Sequence[str]) -> str:
     """The comparator's output for one set of files (warnings and read failures go to stderr)."""
-    from mrp.metrics.umatch import compare, figures, reading
+    from mrp.metrics.umatch import compare, reading
     from mrp.metrics.umatch.triples import Selection
+    from mrp.report.umatch import figures
 
     selection = Selection.of(_names(args.only), _names(args.excluded))
     settings = compare.Settings(selection, not args.no_document_level, args.top)
@@ -129,7 +130,7 @@ def compare_files(args: argparse.Namespace, labels: Sequence[str], paths: Sequen
     out: List[str] = []
     show = None
     if args.verbose:
-        from mrp.metrics.umatch.verbose import Verbose
+        from mrp.report.umatch.verbose import Verbose
 
         show = Verbose(out)
         out.append(show.found(files))
@@ -156,7 +157,7 @@ def _read_as_scored(labels: Sequence[str], paths: Sequence[str], top: bool) -> L
     headers, repairs reported one line each, unreadable sentences compared as empty), each later file's
     sentences paired with the first's by id as mrp-score pairs them."""
     from mrp.cli.common import report, report_repairs
-    from mrp.io.load import read_corpus
+    from mrp.corpora.load import read_corpus
     from mrp.metrics.pairing import pair
     from mrp.metrics.umatch.graphs import files as sentence_files
 
@@ -190,7 +191,7 @@ def _names(text: Optional[str]) -> List[str]:
 def _documents(args: argparse.Namespace, labels: Sequence[str], paths: Sequence[str]) -> int:
     """Directories: the documents every directory has, compared one by one, then micro-averaged."""
     from mrp.metrics.files import pair_files
-    from mrp.metrics.umatch.micro import micro_rows
+    from mrp.report.umatch.micro import micro_rows
 
     listed = [sorted(n for n in os.listdir(path) if not n.startswith(".")) for path in paths]
     # each directory's files paired with the first's by the one rule (the same name, else ignoring case)

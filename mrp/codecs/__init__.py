@@ -19,10 +19,10 @@ __all__ = [
     "reader", "writer", "infer_format", "implied_framework", "resolve_format", "sniff", "content_format",
 ]
 
-#: format name -> (module under mrp.codecs, framework it implies or None)
+#: format name -> (module or package under mrp.codecs, framework it implies or None)
 FORMATS: Dict[str, Tuple[str, Optional[str]]] = {
     "mrp": ("mrp", None),
-    "amr": ("amr", "amr"),
+    "amr": ("penman", "amr"),
     "umr": ("umr", "umr"),
     "eds": ("eds", "eds"),
     "dm": ("sdp", "dm"),

@@ -111,7 +111,7 @@ class WriteOptions:
 
     errors: Optional[Dict[str, Any]] = None
     skipped: Optional[Callable[[FormatError], None]] = None
-    #: Penman (AMR): penman's layout options (mrp.codecs.penman_keep.Style); None: each graph as its file
+    #: Penman (AMR): penman's layout options (mrp.codecs.penman.Style); None: each graph as its file
     #: wrote it while unchanged, else indented by 6
     penman: Any = None
 

@@ -34,9 +34,9 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
-from mrp.codecs.amr import map_wsj_id
 from mrp.codecs.anchoring import AnchorError, align
 from mrp.codecs.base import Bad, Item, ReadOptions
+from mrp.codecs.penman import map_wsj_id
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Edge, Graph, Node
 from mrp.io.source import Line

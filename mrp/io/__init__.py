@@ -1,1 +1,2 @@
-"""Input: lines of a file (sources), reading limits, and whole files read into corpora."""
+"""Input and output below the codecs: lines of a file (sources), reading limits, tables and the one
+writer."""

@@ -22,6 +22,7 @@ from collections import deque
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Deque, Dict, Iterator, List, Optional, Sequence, Tuple
 
+from mrp.corpora.packed import size
 from mrp.errors import MRPError, ScoreError
 from mrp.graph import fingerprint
 from mrp.metrics.base import Metric, PairResult, Run
@@ -29,7 +30,6 @@ from mrp.metrics.counting import Path, add
 from mrp.metrics.options import Execution, Options, Progress
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.process.forked import available_cpus, child_start
-from mrp.process.packed import size
 from mrp.process.worker import cpu_seconds
 from mrp.solver.watchdog import start_pair
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
+from mrp.corpora.corpus import Corpus
+from mrp.corpora.packed import entries, live
 from mrp.errors import FormatError
-from mrp.io.corpus import Corpus
-from mrp.process.packed import entries, live
 
 __all__ = ["FilePairing", "by_file", "pair_files"]
 

@@ -9,15 +9,13 @@ from typing import Any, Dict, Optional, Tuple
 
 from mrp.errors import OptionError
 from mrp.graph import Graph
+from mrp.solver import DEFAULT_MAX_MEMORY
 
 __all__ = ["DEFAULT_MAX_MEMORY", "DEFAULT_TIMEOUT", "Execution", "Options", "Progress", "bytes_text",
            "checked"]
 
 #: seconds per pair at most unless told otherwise (mrp-score's and the library's default; in the signature)
 DEFAULT_TIMEOUT = 60.0
-#: bytes a pair's node-pair arrays may take unless told otherwise (``--max-memory``; the same figure as
-#: mrp.solver.greedy.DEFAULT_MAX_MEMORY, which numpy is imported with)
-DEFAULT_MAX_MEMORY = 2_000_000_000
 
 
 class Progress:

@@ -7,11 +7,11 @@ import warnings
 from dataclasses import dataclass, field, replace
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
+from mrp.corpora.corpus import Corpus
+from mrp.corpora.packed import Entry, Packed, entries, live
 from mrp.errors import FormatError, InputError, MRPWarning
 from mrp.graph import Graph
-from mrp.io.corpus import Corpus
 from mrp.metrics.files import by_file
-from mrp.process.packed import Entry, Packed, entries, live
 
 Key = Tuple[Optional[str], str]
 
@@ -27,7 +27,7 @@ class PairingWarning(MRPWarning):
 class Pair:
     """A gold graph and its system graph (an empty graph when the system has none).
 
-    Either graph may be held packed (:class:`~mrp.process.packed.Packed`, from a large corpus): ``gold`` and
+    Either graph may be held packed (:class:`~mrp.corpora.packed.Packed`, from a large corpus): ``gold`` and
     ``system`` then unpack it on each access; :meth:`live` gives the pair with both unpacked once.
     """
 

@@ -33,7 +33,7 @@ import os
 from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Tuple
 
 from mrp import rules
-from mrp.codecs.penman_write import Quoted
+from mrp.codecs.penman import Quoted
 from mrp.errors import MRPError
 from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Parameter, Run

@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Any, Dict, Hashable, List, Optional, Tuple
 
 from mrp import rules
-from mrp.codecs.penman_write import Quoted, Symbol
+from mrp.codecs.penman import Quoted, Symbol
 from mrp.graph import Graph
 
 __all__ = ["Local", "Relations", "NOT_INVERTED", "norm", "penman_triples"]

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable, Dict, Hashable, List, Sequence, Tuple
 
-from mrp.codecs.penman_write import Quoted
+from mrp.codecs.penman import Quoted
 from mrp.errors import MRPError
 from mrp.graph import Graph
 from mrp.metrics.base import Parameter, Run

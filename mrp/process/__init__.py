@@ -1,2 +1,2 @@
-"""Process plumbing: forked children that keep off standard output, a process kept for repeated work,
-reading a file ahead, packed corpora."""
+"""Process plumbing: forked children that keep off standard output, a child started with exec, and a
+process kept for repeated work."""

@@ -1,7 +1,7 @@
 """Work done in a forked child process: its result comes back pickled through a pipe, and the child
 dies with its parent.
 
-Used to read a file while the parent does other work (:mod:`mrp.process.ahead`) and to run HiGHS where it can
+Used to read a file while the parent does other work (:mod:`mrp.corpora.ahead`) and to run HiGHS where it can
 be killed at a time limit (:mod:`mrp.solver.mip`).
 """
 

@@ -8,11 +8,15 @@ Importing this package does not import numba or HiGHS.
 #: ``lap_size``).
 LAP_SIZE = 700
 
+#: Bytes a pair's node-pair arrays may take unless told otherwise (``--max-memory``); a pair that would
+#: take more is mapped in linear time (:mod:`mrp.solver.greedy`) and cut.
+DEFAULT_MAX_MEMORY = 2_000_000_000
+
 
 #: the entry point's names, loaded with :mod:`mrp.solver.solve` when first asked for
 _ENTRY = ("Solution", "solve_problem", "solve_within", "solve_together")
 
-__all__ = ["LAP_SIZE", *_ENTRY]
+__all__ = ["LAP_SIZE", "DEFAULT_MAX_MEMORY", *_ENTRY]
 
 
 def __getattr__(name: str) -> object:

@@ -29,8 +29,8 @@ from typing import Any, Callable, Deque, Dict, Hashable, List, Optional, Tuple
 
 import numpy as np
 
-from mrp.metrics import options
 from mrp.normalize import NormalGraph
+from mrp.solver import DEFAULT_MAX_MEMORY
 from mrp.solver.watchdog import clock
 
 __all__ = ["BYTES_PER_CELL", "BYTES_PER_NODE", "DEFAULT_MAX_MEMORY", "Stopped", "correspondence", "fits",
@@ -46,7 +46,6 @@ BYTES_PER_CELL = 75
 BYTES_PER_NODE = 4_000
 #: ``--max-memory`` unless told otherwise: bytes a pair's node-pair arrays may take (2 GB: 26 million node
 #: pairs, about 5,100 x 5,100 nodes)
-DEFAULT_MAX_MEMORY = options.DEFAULT_MAX_MEMORY
 #: a pair above this many node pairs that the search leaves open keeps the better of its map and this one
 START_CELLS = 250_000
 

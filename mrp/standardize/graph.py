@@ -37,7 +37,7 @@ first, then in order of first mention), and each edge's ``normal`` is what the
 AMR reader sets for its label (``mod`` -> ``domain``, else None for a relation
 in normal direction), so that the scorers read every edge in the direction it
 is written.  Node labels, anchors and constant values are kept as they are
-(:class:`~mrp.codecs.amr.Quoted` and :class:`~mrp.codecs.amr.Symbol` included);
+(:class:`~mrp.codecs.penman.Quoted` and :class:`~mrp.codecs.penman.Symbol` included);
 edge attributes, edge anchors and edge ids are not kept.
 
 When is dereification possible?  penman's ``dereify_edges`` dereifies a node

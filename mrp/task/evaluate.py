@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from mrp.corpora.corpus import Corpus
 from mrp.errors import InputError
-from mrp.io.corpus import Corpus
 from mrp.process.forked import Child, can_fork
 from mrp.task.averaging import leaderboard_scores
 from mrp.task.definition import Task

@@ -10,9 +10,9 @@ from typing import Dict, List, Optional, Tuple, Type
 
 from mrp.codecs import ReadOptions
 from mrp.codecs.umr import Document, document_items, read_documents
+from mrp.corpora.corpus import Corpus
+from mrp.corpora.load import read_corpus
 from mrp.errors import FormatError, InputError, ScoreError
-from mrp.io.corpus import Corpus
-from mrp.io.load import read_corpus
 from mrp.io.source import display_name
 from mrp.task.definition import Task
 from mrp.task.memo import Memo

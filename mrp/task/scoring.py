@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
 
+from mrp.corpora.corpus import Corpus
 from mrp.errors import InputError, ScoreError
-from mrp.io.corpus import Corpus
 from mrp.metrics import driver
 from mrp.metrics.base import Run
 from mrp.metrics.options import DEFAULT_TIMEOUT, Options

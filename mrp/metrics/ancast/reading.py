@@ -21,7 +21,7 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 import numpy as np
 
-from mrp.codecs.amr import Quoted, Symbol, normal_role
+from mrp.codecs.penman import Quoted, Symbol, normal_role
 from mrp.graph import Graph
 
 #: A relation end: a node position (int) or a constant's text (str).

@@ -15,7 +15,7 @@ from typing import Optional, Tuple
 
 from mrp.validation.problems import Problem
 
-#: the messages of :func:`mrp.codecs.umr_document.label_problem` (labels outside the inventories)
+#: the messages of :func:`mrp.codecs.umr.annotation.label_problem` (labels outside the inventories)
 _LABEL = re.compile(r"is not a document-level relation list \(|is not a [a-z]+ relation \(known: ")
 #: the reader's message for a gap in sentence numbers
 _NUMBERING = re.compile(r"^sentence number \d+ does not follow \d+")

@@ -7,13 +7,10 @@ from typing import List, Optional, Tuple
 
 import penman
 
-from mrp.codecs.amr import penman_warnings, tree_graph
 from mrp.codecs.base import ReadOptions
-from mrp.codecs.deep import deeply
 from mrp.codecs.framing import scan
-from mrp.codecs.penman_parse import mask, unmask
-from mrp.codecs.penman_spacing import breaks
-from mrp.codecs.umr_frame import Block
+from mrp.codecs.penman import breaks, deeply, mask, penman_warnings, tree_graph, unmask
+from mrp.codecs.umr.frame import Block
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Graph
 from mrp.io.source import Line

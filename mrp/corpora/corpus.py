@@ -33,7 +33,7 @@ class Corpus:
 
     name: str
     format: str
-    #: a list, or for a large corpus a :class:`~mrp.process.packed.PackedGraphs` (each graph unpacked on
+    #: a list, or for a large corpus a :class:`~mrp.corpora.packed.PackedGraphs` (each graph unpacked on
     #: access)
     graphs: Sequence[Graph] = field(default_factory=list)
     errors: List[FormatError] = field(default_factory=list)

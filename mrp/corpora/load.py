@@ -9,13 +9,13 @@ from dataclasses import replace
 from typing import Any, Dict, Iterable, Iterator, List, Optional
 
 from mrp.codecs import ReadOptions, content_format, implied_framework, reader, resolve_format
+from mrp.corpora.corpus import Corpus, Repaired
+from mrp.corpora.packed import PackedGraphs
 from mrp.errors import FormatError, InputError
 from mrp.graph import Graph
-from mrp.io.corpus import Corpus, Repaired
 from mrp.io.source import Line, display_name, read_lines
-from mrp.process.packed import PackedGraphs
 
-#: a corpus of more graphs than this keeps them packed (see mrp.process.packed): about 1 KB each instead of
+#: a corpus of more graphs than this keeps them packed (see mrp.corpora.packed): about 1 KB each instead of
 #: about 14 KB of live objects, for about 40 microseconds to pack and as many to unpack a graph
 PACK_AFTER = 5000
 
@@ -42,7 +42,7 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
     """Read every graph of a file.
 
     Past ``pack_after`` graphs (default :data:`PACK_AFTER`), the corpus keeps its graphs packed
-    (:class:`~mrp.process.packed.PackedGraphs`), packing each as it is read.
+    (:class:`~mrp.corpora.packed.PackedGraphs`), packing each as it is read.
 
     Raises InputError for a file that cannot be used at all (missing, a
     directory, compressed, or holding no graph); a graph that cannot be read

@@ -10,10 +10,10 @@ import re
 from dataclasses import replace
 from typing import Dict, Iterable, List, TextIO, Tuple
 
-from mrp.codecs import umr_document as annotation
-from mrp.codecs.amr import Quoted, Symbol, penman_text
 from mrp.codecs.base import WriteOptions, cannot_write, write_blocks
-from mrp.codecs.umr_frame import structural
+from mrp.codecs.penman import Quoted, Symbol, penman_text
+from mrp.codecs.umr import annotation
+from mrp.codecs.umr.frame import structural
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Graph, Placement
 

@@ -1,5 +1,5 @@
 """``penman.configure``'s layout of a ``penman.Graph`` and the conversion of its tree in one pass over the
-triples (the rules: :mod:`.penman_layout`).
+triples (the rules: :mod:`.layout`).
 
 Each triple is placed as ``penman.configure`` places it (the same rules, the
 same cases left to penman) and becomes at once what the AMR reader's conversion
@@ -20,9 +20,9 @@ from typing import Any, Dict, List, Optional, Tuple
 from penman.layout import POP, Pop, Push
 from penman.surface import Alignment, RoleAlignment
 
-from mrp.codecs.amr import normal_role
 from mrp.codecs.base import ReadOptions
-from mrp.codecs.penman_layout import (
+from mrp.codecs.penman.amr import normal_role
+from mrp.codecs.penman.layout import (
     _ATOMS,
     _CONCEPT,
     _NAMES,
@@ -33,8 +33,8 @@ from mrp.codecs.penman_layout import (
     _named,
     _role_of,
 )
-from mrp.codecs.penman_tokens import DEPTH
-from mrp.codecs.penman_write import Symbol
+from mrp.codecs.penman.tokens import DEPTH
+from mrp.codecs.penman.writer import Symbol
 from mrp.graph import Branch, Edge, Graph, Node
 
 __all__ = ["fast_graph"]

@@ -7,7 +7,7 @@ import re
 from typing import Dict, List, Optional, Sequence
 
 from mrp.errors import MRPError
-from mrp.metrics.umatch.figures import number, prf
+from mrp.report.umatch.figures import number, prf
 
 #: the figures summed, in the order they are printed
 METRICS = ("number of sentences", "number of tokens", "number of nodes", "aligned token sets",

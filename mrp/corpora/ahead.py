@@ -1,7 +1,7 @@
 """Reading a file ahead: a forked child reads it while this process does other work (reads the gold
-file, loads the solver), and hands the graphs over packed (:mod:`mrp.process.packed`).
+file, loads the solver), and hands the graphs over packed (:mod:`mrp.corpora.packed`).
 
-The corpus given back is the one :func:`~mrp.io.load.read_corpus` reads, graph for graph, with its
+The corpus given back is the one :func:`~mrp.corpora.load.read_corpus` reads, graph for graph, with its
 unreadable and repaired graphs, and what the reader wrote to standard error is written when the
 corpus is taken, so messages keep the order of a run that reads in turn.  Where reading ahead cannot
 help or is not safe (one CPU, no ``fork``, other threads running, standard input or another file that
@@ -17,11 +17,11 @@ import tempfile
 from typing import Any, Optional, Tuple
 
 from mrp.codecs import ReadOptions
+from mrp.corpora.corpus import Corpus
+from mrp.corpora.load import collector_paused, read_corpus
+from mrp.corpora.packed import PackedGraphs, pack, unpack
 from mrp.errors import MRPError
-from mrp.io.corpus import Corpus
-from mrp.io.load import collector_paused, read_corpus
 from mrp.process.forked import Child, available_cpus, can_fork
-from mrp.process.packed import PackedGraphs, pack, unpack
 
 __all__ = ["Ahead", "enabled"]
 
@@ -66,7 +66,7 @@ class Ahead:
         return self._child is not None
 
     def corpus(self) -> Corpus:
-        """The corpus :func:`~mrp.io.load.read_corpus` gives for the file (raising what it raises)."""
+        """The corpus :func:`~mrp.corpora.load.read_corpus` gives for the file (raising what it raises)."""
         child, self._child = self._child, None
         found = child.result() if child is not None else None
         if found is None:  # not read ahead, or the child failed: read it here

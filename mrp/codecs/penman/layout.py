@@ -1,5 +1,5 @@
 """What laying a ``penman.Graph`` out as ``penman.configure`` does needs of roles, atoms and variables
-(:mod:`.penman_direct` lays graphs out with these; ``tests/penman_two_pass.py`` is the plainer two-pass
+(:mod:`.direct` lays graphs out with these; ``tests/penman_two_pass.py`` is the plainer two-pass
 statement of the same rules, the oracle it is tested against beside penman itself).
 
 ``penman.configure`` makes a tree of a graph by reading its triples in order, their
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Set, Tuple
 
-from mrp.codecs.amr import _role, _strip_alignment, _value
-from mrp.codecs.penman_tokens import ATOM, ROLE, VARIABLE
+from mrp.codecs.penman.amr import _role, _strip_alignment, _value
+from mrp.codecs.penman.tokens import ATOM, ROLE, VARIABLE
 
 __all__: list = []
 

@@ -2,8 +2,8 @@
 
 A UMR file holds documents; a document holds sentences; a sentence has a
 Penman graph, an alignment and a document-level annotation (layouts:
-:mod:`mrp.codecs.umr_frame`; alignment and annotation syntax:
-:mod:`mrp.codecs.umr_document`).  In the graph model:
+:mod:`mrp.codecs.umr.frame`; alignment and annotation syntax:
+:mod:`mrp.codecs.umr.annotation`).  In the graph model:
 
 - each sentence is one :class:`~mrp.graph.Graph`, framework ``umr`` (flavor
   2), read from Penman as the AMR reader reads it (node ids ``0..n-1`` in order
@@ -54,17 +54,17 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
-from mrp.codecs import umr_document as annotation
 from mrp.codecs.base import Item, ReadOptions
-from mrp.codecs.umr_frame import Block, blocks
-from mrp.codecs.umr_penman import sentence_graph
-from mrp.codecs.umr_write import format_graph, token_spans, write
+from mrp.codecs.umr import annotation
+from mrp.codecs.umr.frame import Block, blocks
+from mrp.codecs.umr.sentence import sentence_graph
+from mrp.codecs.umr.writer import format_graph, token_spans, write
 from mrp.errors import FormatError, ReadWarning, excerpt
 from mrp.graph import Graph, Placement, Relation
 from mrp.io.source import Line, display_name, read_lines
 
-__all__ = ["Document", "read_documents", "parse_documents", "read", "write", "format_graph", "token_spans",
-           "graph_id", "SPECIAL", "LABELS"]
+__all__ = ["Document", "read_documents", "parse_documents", "document_items", "read", "write", "format_graph",
+           "token_spans", "graph_id", "SPECIAL", "LABELS"]
 
 SPECIAL = annotation.SPECIAL
 LABELS = annotation.LABELS

@@ -1,6 +1,6 @@
 """AMR in Penman notation: reader and writer, through the ``penman`` library's public API.
 
-Reading: one graph per balanced pair of parentheses (see :mod:`.penman_frames`;
+Reading: one graph per balanced pair of parentheses (see :mod:`.framing`;
 a graph left open at the end of its block is closed and text after a graph is
 ignored, as the original SMATCH tool reads them, and listed in ``Graph.repairs``;
 ``ReadOptions.strict`` refuses them); ``# ::id`` and ``# ::snt`` metadata give the
@@ -14,7 +14,7 @@ in order of definition; the first node is the top.
 
 Property values and labels read from Penman are :class:`Quoted` or
 :class:`Symbol` strings (plain ``str`` subclasses), so that writing them back
-(:mod:`.penman_write`) reproduces the quoting of the file.
+(:mod:`.writer`) reproduces the quoting of the file.
 """
 
 from __future__ import annotations
@@ -38,13 +38,13 @@ from mrp.codecs.base import (
     id_line_safe,
     write_blocks,
 )
-from mrp.codecs.deep import deeply
-from mrp.codecs.penman_frames import Frame, frames
-from mrp.codecs.penman_keep import Style, keep_frame, penman_block
-from mrp.codecs.penman_parse import mask, unmask
-from mrp.codecs.penman_parse import parse as plain_tree
-from mrp.codecs.penman_spacing import breaks
-from mrp.codecs.penman_write import Quoted, Symbol, penman_text, preorder  # noqa: F401 - mrp.codecs.umr imports it from here
+from mrp.codecs.penman.deep import deeply
+from mrp.codecs.penman.framing import Frame, frames
+from mrp.codecs.penman.keep import Style, keep_frame, penman_block
+from mrp.codecs.penman.parse import mask, unmask
+from mrp.codecs.penman.parse import parse as plain_tree
+from mrp.codecs.penman.spacing import breaks
+from mrp.codecs.penman.writer import Quoted, Symbol, preorder
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Branch, Edge, Graph, Node
 from mrp.io.source import Line, is_unicode
@@ -286,7 +286,7 @@ def _graph(frame: Frame, gid: str, meta: Dict[str, str], options: ReadOptions) -
 
 
 def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:
-    """Graphs from a Penman AMR file, framed by balanced parentheses (see :mod:`.penman_frames`);
+    """Graphs from a Penman AMR file, framed by balanced parentheses (see :mod:`.framing`);
     a graph that cannot be read yields a FormatError, a repaired one lists its ``repairs``."""
     position = 0
     framework = options.framework or "amr"
@@ -345,7 +345,7 @@ def one_line(text: str) -> str:
 
 
 def format_graph(graph: Graph, style: Optional[Style] = None) -> str:
-    """The Penman text of one graph: as its file wrote it while unchanged (:mod:`.penman_keep`), else with
+    """The Penman text of one graph: as its file wrote it while unchanged (:mod:`.keep`), else with
     ``# ::id`` and ``# ::snt`` metadata lines; ``style``: penman's layout options."""
     try:
         if graph.framework not in (None, "amr"):

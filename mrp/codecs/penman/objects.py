@@ -4,7 +4,7 @@ The library accepts ``penman.Graph`` objects; read as text, each would be
 encoded by ``penman`` (its tree laid out, then formatted), the text framed, lexed
 and parsed back into the same tree.  Here each graph is laid out as
 ``penman.encode`` lays it out (``penman.configure``) straight into an mrp Graph
-(:mod:`.penman_direct`); where that does not follow
+(:mod:`.direct`); where that does not follow
 penman (epidata penman would warn about or improvise on, a node defined twice),
 penman's tree goes to the AMR reader's conversion, with what penman logs
 meanwhile kept from the user (:func:`quiet_layout`).  The graph gets what
@@ -29,11 +29,11 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Un
 
 import penman
 
-from mrp.codecs.amr import Bad, _convert, map_wsj_id
 from mrp.codecs.base import ReadOptions
-from mrp.codecs.penman_direct import fast_graph
-from mrp.codecs.penman_frames import Frame
-from mrp.codecs.penman_tokens import ATOM, DEPTH, ROLE, TOKENS, VARIABLE, token
+from mrp.codecs.penman.amr import Bad, _convert, map_wsj_id
+from mrp.codecs.penman.direct import fast_graph
+from mrp.codecs.penman.framing import Frame
+from mrp.codecs.penman.tokens import ATOM, DEPTH, ROLE, TOKENS, VARIABLE, token
 from mrp.errors import FormatError
 from mrp.graph import Graph
 from mrp.io.limits import MAX_EDGES, MAX_NODES, limit_problem
@@ -166,7 +166,7 @@ def graphs_of(items: Sequence[Any], name: str, options: ReadOptions,
               direct: bool = True) -> Optional[List[Union[Graph, FormatError]]]:
     """The graphs (or FormatErrors) reading the Penman text of ``penman.Graph`` objects would give, in
     order, with the AMR reader's options (the framework already set); None where reading that text
-    might give something else.  Each graph is laid out by :mod:`.penman_direct` where it can be, else by
+    might give something else.  Each graph is laid out by :mod:`.direct` where it can be, else by
     penman (always, without ``direct``)."""
     trees: List[Tuple[Any, Dict[str, str], int]] = []
     for item in items:

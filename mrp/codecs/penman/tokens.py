@@ -1,5 +1,5 @@
 """Which texts penman's format writes as one token of a kind, the test that a tree laid out from a
-``penman.Graph`` reads back from its text as itself (see :mod:`.penman_objects`)."""
+``penman.Graph`` reads back from its text as itself (see :mod:`.objects`)."""
 
 from __future__ import annotations
 

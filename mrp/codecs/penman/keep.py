@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
-from mrp.codecs.penman_write import formatted, penman_tree
+from mrp.codecs.penman.writer import formatted, penman_tree
 from mrp.graph import Graph
 
 __all__ = ["Kept", "Style", "digest", "keep_frame", "kept", "penman_block", "record", "variables"]

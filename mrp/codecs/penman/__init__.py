@@ -1,0 +1,63 @@
+"""Penman notation: the AMR codec (the registry's ``amr`` format) and what the UMR codec and the metrics
+take from it.
+
+The modules inside share their names freely; everything outside this package imports only the names
+below.  ``amr`` reads and writes AMR through the ``penman`` library's public API; ``framing`` cuts a file
+into graphs, ``parse`` is the plain parser of the tree, ``spacing`` keeps layout, ``keep`` writes a graph
+again as its file wrote it, ``writer`` writes Penman text; ``objects`` (with ``direct``, ``layout`` and
+``tokens``) reads ``penman.Graph`` objects; ``deep`` reads deeply nested Penman on a large stack.
+
+Each name is imported from its module on first use, so that taking one (a metric's ``Quoted``) loads that
+module alone, as it did before these modules were a package.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any, Dict, List
+
+if TYPE_CHECKING:
+    from mrp.codecs.penman.amr import (
+        format_graph,
+        map_wsj_id,
+        normal_role,
+        penman_warnings,
+        read,
+        read_string,
+        tree_graph,
+        write,
+    )
+    from mrp.codecs.penman.deep import deeply
+    from mrp.codecs.penman.framing import Frame, frames
+    from mrp.codecs.penman.keep import Style
+    from mrp.codecs.penman.objects import graphs_of, quiet_layout
+    from mrp.codecs.penman.parse import mask, unmask
+    from mrp.codecs.penman.spacing import breaks
+    from mrp.codecs.penman.writer import Quoted, Symbol, penman_text
+
+__all__ = [
+    "read", "write", "read_string", "format_graph", "normal_role", "map_wsj_id", "penman_warnings",
+    "tree_graph", "Quoted", "Symbol", "penman_text", "Style", "Frame", "frames", "graphs_of", "quiet_layout",
+    "mask", "unmask", "breaks", "deeply",
+]
+
+#: each name of __all__ and the module of this package that defines it
+_HOMES: Dict[str, str] = {
+    **dict.fromkeys(("read", "write", "read_string", "format_graph", "normal_role", "map_wsj_id",
+                     "penman_warnings", "tree_graph"), "amr"),
+    **dict.fromkeys(("Quoted", "Symbol", "penman_text"), "writer"),
+    "Style": "keep", "Frame": "framing", "frames": "framing", "graphs_of": "objects",
+    "quiet_layout": "objects", "mask": "parse", "unmask": "parse", "breaks": "spacing", "deeply": "deep",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = globals()[name] = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    return value  # found directly from then on
+
+
+def __dir__() -> List[str]:
+    return sorted(set(globals()) | set(__all__))
