@@ -15,7 +15,7 @@ MAX_LINES = 400
 #: the layer of each part of mrp (the longest matching prefix counts): a module may import from its own
 #: layer and the layers below only
 LAYERS: Dict[str, int] = {
-    "errors": 0, "rules": 0, "graph": 1, "io": 2, "process": 2, "codecs": 3, "io.load": 4,
+    "errors": 0, "rules": 0, "memo": 0, "graph": 1, "io": 2, "process": 2, "codecs": 3, "io.load": 4,
     "process.ahead": 5, "normalize": 5, "standardize": 5, "validation": 6, "solver": 6, "metrics": 7,
     "report": 8,
     # explain draws scored pairs (metrics' details, graphs, codecs' token spans): above the metrics and the

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, Set
+from typing import Any, Dict
+
+from mrp.memo import Memo
 
 _ALIGNMENT = r"(?:~(?:[a-z]\.?)?[0-9]+(?:,[0-9]+)*)?"
 #: characters that end a line for ``str.splitlines`` (penman's lexer) or that are whitespace; a symbol
@@ -20,7 +22,8 @@ ROLE = re.compile(r":[^\s\"()/:~\\\x1c-\x1f\x85\u2028\u2029]*" + _ALIGNMENT)
 DEPTH = 100
 
 #: texts known to be one token of their kind (variables, roles, atoms recur across graphs)
-TOKENS: Dict[Any, Set[str]] = {VARIABLE: set(), ROLE: {"/"}, ATOM: set()}
+TOKENS: Dict[Any, Memo[str, bool]] = {VARIABLE: Memo(1 << 16), ROLE: Memo(1 << 16), ATOM: Memo(1 << 16)}
+TOKENS[ROLE].keep("/", True)
 
 
 def token(text: Any, pattern: Any) -> bool:
@@ -30,7 +33,4 @@ def token(text: Any, pattern: Any) -> bool:
         return type(text) is str
     if type(text) is not str or pattern.fullmatch(text) is None:
         return False
-    if len(known) >= 1 << 16:
-        known.clear()
-    known.add(text)
-    return True
+    return known.keep(text, True)
