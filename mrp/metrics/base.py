@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Hashable, List, Mapping, Optional, Sequence, Tuple
 
 from mrp.graph import Graph
 from mrp.metrics.counting import Path, nest, prf
@@ -16,6 +16,8 @@ from mrp.process.worker import cpu_seconds
 
 #: why a pair's search stopped early, in the order results list them
 CUTS = ("limit", "timeout", "error")
+#: a graph's label-only tuples, each with (its copies summed, its largest copy count), and its tuple count
+LabelCounts = Tuple[Dict[Hashable, Tuple[int, int]], int]
 @dataclass
 class PairResult:
     """The result of one pair: count tuples by path (summed over the corpus) and how they were found."""
@@ -188,6 +190,37 @@ class Metric(ABC):
     @abstractmethod
     def score(self, pair: Pair, options: Options) -> PairResult:
         """Score one pair."""
+
+    def remembering(self, graphs: Sequence[Sequence[Any]], options: Options) -> Metric:
+        """The metric an all-pairs block scores with: one that keeps what it computes from one graph alone
+        for every pair the graph takes part in (its instance of the process), or itself.
+
+        The default is itself: a metric that keeps nothing, or keeps per graph anyway (Rematch's and WLK's
+        :class:`mrp.metrics.memo.GraphMemo`).  A metric opts in by overriding this, in its own module.
+
+        Args:
+            graphs: the groups of graphs the block uses (live :class:`Graph` ones, or packed ones), whose
+                values it may make now (before worker processes fork, which inherit them).
+            options: the run's options.
+
+        Returns:
+            The metric to score the block's pairs with; its results are those of this metric.
+        """
+        return self
+
+    def label_counts(self, options: Options) -> Optional[Callable[[Graph], LabelCounts]]:
+        """What exact top-k runs (:mod:`mrp.allpairs.topk`) bound a pair's count c by, when the metric has
+        such a bound: a graph's label-only tuples, each with (its copies summed, its largest copy count),
+        and its tuple count, such that c of a pair is at most, over the labels both graphs have, the sum of
+        ``min(sum_a * most_b, sum_b * most_a)``.  A metric opts in by overriding this, in its own module.
+
+        Args:
+            options: the run's options.
+
+        Returns:
+            The function of a graph, or None (the default): no such bound, every pair is scored.
+        """
+        return None
 
     def score_many(self, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
         """The results of those of ``pairs`` it can score together (each what :meth:`score` gives it),
