@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Dict, Hashable, List, Mapping, Optional, Sequence, Tuple
 
 from mrp.graph import Graph
+from mrp.metrics import envelope
 from mrp.metrics.counting import Path, nest, prf
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
@@ -171,6 +172,10 @@ class Metric(ABC):
     #: whether its results carry a :class:`mrp.metrics.detail.Detail` under ``Options.explain`` (the
     #: metrics that align nodes; ``mrp-score --explain`` draws it)
     explains: bool = False
+    #: the order of its result's keys (:mod:`mrp.metrics.envelope`): the envelope's sections, its report's
+    #: figures (``"..."``), and keys of its report by name; None: ``envelope.SEARCHING`` for a metric that
+    #: searches, else ``envelope.PLAIN``
+    layout: Optional[Tuple[str, ...]] = None
 
     def prepare(self, options: Options) -> None:  # noqa: B027 - most metrics need nothing loaded
         """Load what scoring needs (e.g. compiled kernels); an error here stops the run."""
@@ -292,20 +297,12 @@ class Metric(ABC):
 
     @abstractmethod
     def report(self, run: Run) -> Dict[str, Any]:
-        """The result object of a run, in the metric's key order (the figures; :meth:`result` adds what
-        every result holds where the report leaves it out)."""
+        """The metric's own figures over a run, in its key order; :meth:`result` places them in the
+        envelope every result has (never a key of the envelope: ``n``, ``scores``, ``time``, ``cpu``, the
+        pairing counts, and for a layout with them ``exact``, ``bound``, ``steps``, ``cut``)."""
 
     def result(self, run: Run) -> Dict[str, Any]:
-        """The metric's report in the envelope every result has: ``n`` first, the per-item objects
-        (``scores``, under ``Options.trace``), ``time`` and ``cpu``, and every graph accounted for
-        (invalid, unpaired, duplicate and repaired system graphs).  A report that places these keys
-        itself (in a reference tool's key order) keeps its places."""
-        report = self.report(run)
-        out = report if "n" in report else {"n": run.n, **report}
-        if run.options.trace and "scores" not in out:
-            out["scores"] = run.scores(self.item)
-        if "time" not in out:
-            out["time"], out["cpu"] = run.seconds()
-        for key, value in run.accounting().items():
-            out.setdefault(key, value)
-        return out
+        """The result object of a run: the metric's report in the envelope every result has
+        (:mod:`mrp.metrics.envelope`), in the order of its :attr:`layout`."""
+        layout = self.layout or (envelope.SEARCHING if self.searches else envelope.PLAIN)
+        return envelope.envelope(layout, self.report(run), run, self.item, self.main())

@@ -38,6 +38,7 @@ from mrp.metrics.base import LabelCounts, Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.detail import triple_detail
 from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
+from mrp.metrics.envelope import ACCOUNTING, EXACT, FIGURES, SCORES, SEARCH, TIME, N
 from mrp.metrics.memo import GraphMemo
 from mrp.metrics.mrp_pair import seeding, sentence_groups
 from mrp.metrics.options import Options
@@ -298,6 +299,7 @@ class SMATCH(Metric):
                             "word)"), SMATCHPP_COMPAT, DOC_ALIGN)
     searches = True
     explains = True
+    layout = (N, FIGURES, EXACT, SCORES, TIME, SEARCH, "compat", "smatchpp", "doc_align", ACCOUNTING)
 
     def __init__(self, memo: Optional[GraphMemo] = None) -> None:
         #: the triples of graphs, kept (the instance all-pairs runs score with); None: made for each pair
@@ -343,18 +345,11 @@ class SMATCH(Metric):
         return {(): (total, 0, 0) if gold else (0, total, 0)}
 
     def report(self, run: Run) -> Dict[str, Any]:
-        out: Dict[str, Any] = {"n": run.n}
-        out.update(prf(*run.totals.get((), (0, 0, 0))))
-        out["exact"] = sum(result.exact for result in run.results)
-        if run.options.trace:
-            out["scores"] = run.scores(self.item)
-        out["time"], out["cpu"] = run.seconds()
-        out.update(run.search(()))
+        out: Dict[str, Any] = prf(*run.totals.get((), (0, 0, 0)))
         out["compat"] = run.options.smatch_compat
         if run.options.smatchpp_compat:
             out["smatchpp"] = smatchpp_status(run)
         out.update(doc_align_report(run))
-        out["invalid"] = len(run.pairing.invalid)
         return out
 
 
