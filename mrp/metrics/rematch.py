@@ -36,6 +36,7 @@ from mrp import rules
 from mrp.codecs.penman_write import Quoted
 from mrp.errors import MRPError
 from mrp.graph import Graph
+from mrp.memo import Memo
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.driver import evaluate as drive
@@ -52,7 +53,7 @@ Frames = Dict[str, str]
 Motifs = FrozenSet[Hashable]
 
 #: loaded tables by (path, modification time, size): (table, digest)
-_LOADED: Dict[Tuple[str, int, int], Tuple[Frames, str]] = {}
+_LOADED: Memo[Tuple[str, int, int], Tuple[Frames, str]] = Memo(16)
 
 
 def frames(path: str) -> Tuple[Frames, str]:
@@ -85,7 +86,7 @@ def frames(path: str) -> Tuple[Frames, str]:
         if not isinstance(label, str):
             raise MRPError(f"--rematch-frames {path}: frame {frame!r} has no \"label\" string")
         out[frame] = label
-    found = _LOADED[key] = (out, hashlib.sha256(data).hexdigest()[:12])
+    found = _LOADED.keep(key, (out, hashlib.sha256(data).hexdigest()[:12]))
     return found
 
 
