@@ -13,6 +13,7 @@ from typing import Dict, FrozenSet, Hashable, List, Optional, Sequence, Set, Tup
 
 from mrp import rules
 from mrp.graph import Anchor, Edge, Graph
+from mrp.memo import Memo
 from mrp.rules import ATTRIBUTE_DEFAULTS, PUNCTUATION, SPACE, is_default_attribute, lower
 
 __all__ = [
@@ -109,7 +110,7 @@ def _normal_label(written: Optional[str], normal: Optional[str]) -> Tuple[bool, 
 
 
 #: (label, normal) as written -> _normal_label of them (the same few hundred labels recur in every graph)
-_LABELS: Dict[Tuple[Optional[str], Optional[str]], Tuple[bool, Optional[str]]] = {}
+_LABELS: Memo[Tuple[Optional[str], Optional[str]], Tuple[bool, Optional[str]]] = Memo(1 << 14)
 
 
 def normal_edge(edge: Edge) -> Tuple[int, int, Optional[str], FrozenSet[Tuple[str, str]]]:
@@ -124,9 +125,7 @@ def normal_edge(edge: Edge) -> Tuple[int, int, Optional[str], FrozenSet[Tuple[st
     except TypeError:  # an unhashable label (no reader makes one)
         known = _normal_label(*written)
     if known is None:
-        if len(_LABELS) >= 1 << 14:
-            _LABELS.clear()
-        known = _LABELS[written] = _normal_label(*written)
+        known = _LABELS.keep(written, _normal_label(*written))
     swapped, label = known
     if swapped:
         source, target = target, source
@@ -195,8 +194,7 @@ def _one_span(span: Anchor, text: str) -> FrozenSet[int]:
 #: the characters of SPACE, each looked for in a span's text
 _BLANKS = tuple(sorted(SPACE))
 #: (start, end, text) -> :func:`_one_span` (a sentence's spans recur whenever its graphs are scored again)
-_SPANS: Dict[Tuple[int, int, str], FrozenSet[int]] = {}
-_CACHED_SPANS = 1 << 16
+_SPANS: Memo[Tuple[int, int, str], FrozenSet[int]] = Memo(1 << 16)
 
 
 def normalize(graph: Graph) -> NormalGraph:
@@ -225,9 +223,7 @@ def normalize(graph: Graph) -> NormalGraph:
             where = (spans[0][0], spans[0][1], text)
             found = _SPANS.get(where)
             if found is None:
-                if len(_SPANS) >= _CACHED_SPANS:
-                    _SPANS.clear()
-                found = _SPANS[where] = _one_span(spans[0], text)
+                found = _SPANS.keep(where, _one_span(spans[0], text))
             anchors.append(found)
         else:
             spans = normalize_anchors(spans, text)

@@ -303,6 +303,14 @@ def test_the_readme_recipe_registers_a_metric_for_the_cli_and_the_library(
     loose = mrp.score(gold, system, metric="overlap")
     strict = mrp.score(gold, system, metric="overlap", overlap_strict=True)
     assert (loose.f, strict.f) == (0.5, 0.0)
+    # its report gives its figures only: the envelope every result has comes from the base class
+    from mrp.metrics.pairing import COUNTS
+
+    traced = mrp.score(gold, system, metric="overlap", trace=True).to_dict()
+    assert list(traced) == ["n", "g", "s", "c", "p", "r", "f", "scores", "time", "cpu", *COUNTS, "macro",
+                            "signature"]  # the last two: the library's, for every metric
+    assert traced["n"] == 1 and list(traced["scores"]["amr"]) == ["1"]
+    assert list(loose.to_dict()) == [key for key in traced if key != "scores"]
     assert "overlap_strict" in strict.signature and "overlap_strict" not in loose.signature
     with pytest.raises(TypeError, match="overlap_strict is a keyword of metric overlap"):
         mrp.score(gold, system, metric="smatch", overlap_strict=True)

@@ -17,6 +17,7 @@ from mrp.metrics import driver
 from mrp.metrics import mrp as mrp_module
 from mrp.metrics import smatch as smatch_module
 from mrp.metrics.base import Metric, PairResult
+from mrp.metrics.memo import GraphMemo
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, pair
 from mrp.solver.solve import TOGETHER_STEPS
@@ -283,9 +284,8 @@ def test_a_pair_too_large_to_score_together_is_made_once(monkeypatch: pytest.Mon
 
 
 def _triples_counted(monkeypatch: pytest.MonkeyPatch) -> List[int]:
-    """The graphs (by id) whose triples are made from now on, by CachedSMATCH's memo or by SMATCH itself."""
-    from mrp.allpairs import cached as cached_module
-
+    """The graphs (by id) whose triples are made from now on, by the all-pairs SMATCH's memo or by SMATCH
+    itself."""
     made: List[int] = []
     triples = smatch_module.triples
 
@@ -293,16 +293,13 @@ def _triples_counted(monkeypatch: pytest.MonkeyPatch) -> List[int]:
         made.append(id(graph))
         return triples(graph, options)
 
-    monkeypatch.setattr(cached_module, "triples", counted)
     monkeypatch.setattr(smatch_module, "triples", counted)
     return made
 
 
 def test_all_pairs_memo_serves_pairs_scored_together(monkeypatch: pytest.MonkeyPatch) -> None:
-    """CachedSMATCH (mrp-similarity's SMATCH) makes a graph's triples once, whether its pairs are scored
-    together or alone, and gives each pair SMATCH's result."""
-    from mrp.allpairs import cached as cached_module
-
+    """SMATCH with a memo (mrp-similarity's, SMATCH.remembering) makes a graph's triples once, whether its
+    pairs are scored together or alone, and gives each pair SMATCH's result."""
     made = _triples_counted(monkeypatch)
     rng = random.Random(10)
     graphs = mrp.read("\n\n".join(_amr(rng, rng.randrange(2, 8)) for _ in range(6)))
@@ -310,7 +307,7 @@ def test_all_pairs_memo_serves_pairs_scored_together(monkeypatch: pytest.MonkeyP
     system = [b for _ in graphs for b in graphs]
     pairs = [Pair(a, b, False) for a, b in zip(gold, system)]
     options = Options(penman=True, timeout=60.0)
-    memo = cached_module.CachedSMATCH()
+    memo = smatch_module.SMATCH(GraphMemo())
     results = list(driver._together(memo, pairs, options))
     assert sorted(set(made)) == sorted(id(graph) for graph in graphs) and len(made) == len(graphs)
     plain = list(driver._together(smatch_module.METRIC, pairs, options))
@@ -319,16 +316,14 @@ def test_all_pairs_memo_serves_pairs_scored_together(monkeypatch: pytest.MonkeyP
 
 
 def test_all_pairs_memo_serves_a_failed_pairs_counts(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A pair whose scoring failed is counted alone (Metric.fallback): CachedSMATCH takes those counts from
-    its memo too, and they are SMATCH's."""
-    from mrp.allpairs import cached as cached_module
-
+    """A pair whose scoring failed is counted alone (Metric.fallback): SMATCH with a memo takes those counts
+    from its memo too, and they are SMATCH's."""
     made = _triples_counted(monkeypatch)
     rng = random.Random(11)
     gold, system = mrp.read("\n\n".join(_amr(rng, rng.randrange(2, 8)) for _ in range(2)))
     options = Options(penman=True, timeout=60.0)
-    memo = cached_module.CachedSMATCH()
-    memo.fill([gold, system], options)
+    memo = smatch_module.SMATCH(GraphMemo())
+    memo.triples_of(gold, options), memo.triples_of(system, options)
     assert len(made) == 2
     failed = memo.fallback(Pair(gold, system, False), options, "a test")
     assert len(made) == 2  # nothing made again
@@ -336,3 +331,17 @@ def test_all_pairs_memo_serves_a_failed_pairs_counts(monkeypatch: pytest.MonkeyP
     assert failed.counts == plain.counts and len(made) == 4  # SMATCH makes both again
     assert failed.counts[()][:2] == (smatch_module.triples(gold, options)[2],
                                      smatch_module.triples(system, options)[2])
+
+
+def test_all_pairs_blocks_score_with_the_metrics_own_remembering(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An all-pairs block scores with what ``Metric.remembering`` gives: SMATCH's instance with a memo,
+    filled with the block's live graphs (packed ones left for later); any other metric, itself."""
+    made = _triples_counted(monkeypatch)
+    rng = random.Random(12)
+    graphs = mrp.read("\n\n".join(_amr(rng, rng.randrange(2, 8)) for _ in range(3)))
+    options = Options(penman=True, smatch_compat=True)  # a key no other test fills
+    kept = smatch_module.METRIC.remembering([graphs[:2], [graphs[2], b"packed"]], options)
+    assert isinstance(kept, smatch_module.SMATCH) and kept is not smatch_module.METRIC
+    assert kept.memo is not None and sorted(made) == sorted(id(graph) for graph in graphs)
+    assert smatch_module.METRIC.remembering([graphs], options) is kept and len(made) == 3
+    assert mrp_module.METRIC.remembering([graphs], options) is mrp_module.METRIC

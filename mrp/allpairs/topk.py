@@ -1,7 +1,8 @@
 """Top-k neighbours without scoring every pair, exactly.
 
-Each pair has a cheap upper bound of its F: its g and s are known before any search, and its c is at most
-the overlap of the two graphs' label-only tuple multisets (for SMATCH: a node-local triple matches only a
+Each pair of a metric that declares label counts (:meth:`mrp.metrics.base.Metric.label_counts`; SMATCH
+does) has a cheap upper bound of its F: its g and s are known before any search, and its c is at most the
+overlap of the two graphs' label-only tuple multisets (for SMATCH: a node-local triple matches only a
 triple with the same name and value, a relation only one with the same label, and a node map is one to
 one, so each label matches at most ``min(sum_a * max_b, sum_b * max_a)`` copies, ``min(count_a, count_b)``
 where triples are sets).  For each row the candidates are taken in order of that bound, in rounds (k, then
@@ -21,7 +22,7 @@ from mrp.allpairs.engine import Engine, run_blocks
 from mrp.allpairs.matrix import DEFAULT_BLOCK, f_array
 from mrp.allpairs.work import Block, Work
 from mrp.corpora.packed import live
-from mrp.metrics.registry import canonical
+from mrp.metrics.registry import metric
 
 __all__ = ["SLACK", "TopK", "bounds", "top_k"]
 
@@ -51,30 +52,14 @@ class TopK:
     failed: List[Tuple[int, int]] = field(default_factory=list)
 
 
-def _labels(graph: object, options: object) -> Tuple[Dict[object, Tuple[int, int]], int]:
-    """SMATCH's label-only tuples of a graph, each with (copies summed, largest copy count), and g."""
-    from mrp.metrics.smatch import triples
-
-    local, relations, total = triples(live(graph), options)  # type: ignore[arg-type]
-    out: Dict[object, List[int]] = {}
-    for node in local:
-        for key, copies in node.items():
-            entry = out.setdefault(("node", key), [0, 0])
-            entry[0] += copies
-            entry[1] = max(entry[1], copies)
-    for (_, _, label), copies in relations.items():
-        entry = out.setdefault(("edge", label), [0, 0])
-        entry[0] += copies
-        entry[1] = max(entry[1], copies)
-    return {key: (value[0], value[1]) for key, value in out.items()}, total
-
-
 def bounds(work: Work) -> Optional[Bounds]:
-    """``row -> F bound of the row against every column``, or None when the metric has no cheap bound."""
-    if canonical(work.metric) != "smatch":
+    """``row -> F bound of the row against every column``, or None when the metric has no cheap bound
+    (:meth:`mrp.metrics.base.Metric.label_counts`)."""
+    counts = metric(work.metric).label_counts(work.options)
+    if counts is None:
         return None
-    rows = [_labels(graph, work.options) for graph in work.rows]
-    columns = rows if work.columns is None else [_labels(graph, work.options) for graph in work.columns]
+    rows = [counts(live(graph)) for graph in work.rows]
+    columns = rows if work.columns is None else [counts(live(graph)) for graph in work.columns]
     index: Dict[object, Tuple[List[int], List[int], List[int]]] = {}
     for j, (labels, _) in enumerate(columns):
         for key, (total, most) in labels.items():

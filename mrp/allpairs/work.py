@@ -15,7 +15,6 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from mrp.allpairs.cached import cached
 from mrp.corpora.packed import live
 from mrp.errors import MRPError
 from mrp.metrics import driver
@@ -140,7 +139,7 @@ def score_block(work: Work, block: Block) -> Dict[str, np.ndarray]:
         second = {j: first[j] if j in first else live(work.rows[j]) for j in sorted(set(columns.tolist()))}
     else:
         second = {j: live(work.columns[j]) for j in sorted(set(columns.tolist()))}
-    scorer = cached(metric(work.metric), [list(first.values()), list(second.values())], options)
+    scorer = metric(work.metric).remembering([list(first.values()), list(second.values())], options)
     scorer.prepare(options)
     pairs = [Pair(first[i], second[j], False) for i, j in zip(rows.tolist(), columns.tolist())]
     size = len(pairs)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 from mrp.errors import MRPError
+from mrp.memo import Memo
 from mrp.metrics.base import Parameter
 from mrp.metrics.options import DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT
 from mrp.metrics.registry import METRICS, metrics
@@ -139,30 +140,29 @@ def _of(parameter: Parameter, metric: str) -> Keyword:
                    metric=metric, kind=parameter.kind, choices=parameter.choices)
 
 
-_TABLE: Dict[str, Keyword] = {}
-#: the registry the table was made from
-_MADE: List[Any] = [None]
+#: the table of the registry as it is (by its entries: a metric added makes it anew)
+_TABLE: Memo[Tuple[Tuple[str, Tuple[str, Tuple[str, ...]]], ...], Dict[str, Keyword]] = Memo(1)
 
 
 def keywords() -> Dict[str, Keyword]:
     """Every keyword by name: the shared ones, then each metric's parameters (a parameter that several
     metrics declare, e.g. ``doc_align``, once, named for the metrics that take it)."""
-    registry = tuple(METRICS.items())
-    if _MADE[0] != registry:
-        _TABLE.clear()
-        _MADE[0] = registry
-        table = {keyword.name: keyword for keyword in _SHARED}
-        owners: Dict[str, List[str]] = {}
-        for metric in metrics():
-            for parameter in metric.parameters:
-                owners.setdefault(parameter.field, []).append(metric.name)
-                table.setdefault(parameter.field, _of(parameter, metric.name))
-        for name, names in owners.items():
-            if len(names) > 1:
-                found = table[name]
-                table[name] = Keyword(**{**found.__dict__, "metric": ", ".join(names)})
-        _TABLE.update(table)
-    return _TABLE
+    return _TABLE.make(tuple(METRICS.items()), _table)
+
+
+def _table(registry: object) -> Dict[str, Keyword]:
+    """The keywords of the registry as it is (``registry``, its entries, is the memo's key only)."""
+    table = {keyword.name: keyword for keyword in _SHARED}
+    owners: Dict[str, List[str]] = {}
+    for metric in metrics():
+        for parameter in metric.parameters:
+            owners.setdefault(parameter.field, []).append(metric.name)
+            table.setdefault(parameter.field, _of(parameter, metric.name))
+    for name, names in owners.items():
+        if len(names) > 1:
+            found = table[name]
+            table[name] = Keyword(**{**found.__dict__, "metric": ", ".join(names)})
+    return table
 
 
 def checked(arguments: Mapping[str, Any], function: str) -> Dict[str, Any]:

@@ -14,6 +14,7 @@ from mrp.corpora.corpus import Corpus
 from mrp.corpora.load import collector_paused
 from mrp.corpora.packed import mapped
 from mrp.errors import MRPError, ScoreError
+from mrp.memo import Memo
 from mrp.metrics import driver
 from mrp.metrics.base import parameter_values
 from mrp.metrics.options import DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT, Execution, Options
@@ -49,23 +50,22 @@ class _Plan:
     explain_id: Optional[str]
 
 
-#: plans by (metric, keyword arguments) for calls without progress (a training loop repeats its call)
-_PLANS: Dict[Any, _Plan] = {}
-_PLANS_KEPT = 64
+#: plans by (metric, function, keyword arguments) for calls without progress (a training loop repeats
+#: its call)
+_PLANS: Memo[Any, _Plan] = Memo(64)
 
 
 def _plan(metric: str, arguments: Dict[str, Any], function: str = "mrp.score") -> _Plan:
     if arguments.get("progress"):
         return _planned(metric, arguments, function)
     try:
-        key = (metric, tuple(sorted((name, type(value), value) for name, value in arguments.items())))
+        given = tuple(sorted((name, type(value), value) for name, value in arguments.items()))
+        key = (metric, function, given)
         found = _PLANS.get(key)
     except TypeError:  # an unhashable option value (sembleu_weights as a list): planned each time
         return _planned(metric, arguments, function)
     if found is None:
-        if len(_PLANS) >= _PLANS_KEPT:
-            _PLANS.clear()
-        found = _PLANS[key] = _planned(metric, arguments, function)
+        found = _PLANS.keep(key, _planned(metric, arguments, function))
     return found
 
 

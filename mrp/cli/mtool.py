@@ -36,6 +36,7 @@ from mrp.corpora.load import Corpus, read_corpus, read_text
 from mrp.io.write import output, write_text
 from mrp.metrics.options import Execution, Options, checked
 from mrp.metrics.pairing import Pairing
+from mrp.metrics.registry import METRICS as REGISTERED
 from mrp.metrics.registry import evaluate
 from mrp.report.progress import Line, terminal
 
@@ -44,7 +45,14 @@ PROGRAM = "mrp-mtool"
 READS = {"mrp", "amr", "eds", "dm", "psd", "conllu", "ud", "eud"}
 #: mtool's output formats that mrp writes
 WRITES = {"mrp", "dot", "txt", "id", "json", "evaluation"}
+#: mtool's metrics (mrp scores each as mtool does)
 METRICS = ("mrp", "smatch", "edm", "sdp", "ucca")
+
+
+def _metric_names() -> str:
+    """mtool's metrics as help texts name them, each with its other names (from the registry)."""
+    return ", ".join(f"{name} (or {', '.join(aliases)})" if (aliases := REGISTERED[name][1]) else name
+                     for name in METRICS)
 
 #: mtool options without an mrp counterpart: name -> the message (nargs: takes a value)
 UNSUPPORTED: Dict[str, Tuple[int, str]] = {
@@ -92,7 +100,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--write", metavar="FMT", help="write INPUT's graphs: mrp, dot, txt, id, evaluation")
     p.add_argument("--format", metavar="FMT", help="format of GOLD (default: --read)")
     p.add_argument("--gold", metavar="FILE", help="gold graphs, needed with --score")
-    p.add_argument("--score", metavar="M[,M...]", help="metrics: mrp (or mces), smatch, edm, sdp, ucca")
+    p.add_argument("--score", metavar="M[,M...]", help=f"metrics: {_metric_names()}")
     p.add_argument("--framework", action="append", metavar="NAME", help="only graphs of this framework")
     p.add_argument("--text", metavar="FILE|DIR", help="id<TAB>sentence lines, or a directory of ID.txt")
     add_selection_options(p)

@@ -361,12 +361,7 @@ class Aspects(Metric):
         for result in run.results:
             for aspect, item in _aspect_items(result).items():
                 per_aspect[aspect].append(item)
-        out: Dict[str, Any] = {"n": run.n,
-                               "aspects": {aspect: _total(items) for aspect, items in per_aspect.items()}}
-        if run.options.trace:
-            out["scores"] = run.scores(self.item)
-        out["time"], out["cpu"] = run.seconds()
-        return out
+        return {"aspects": {aspect: _total(items) for aspect, items in per_aspect.items()}}
 
 
 METRIC = Aspects()

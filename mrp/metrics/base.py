@@ -6,9 +6,10 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Hashable, List, Mapping, Optional, Sequence, Tuple
 
 from mrp.graph import Graph
+from mrp.metrics import envelope
 from mrp.metrics.counting import Path, nest, prf
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
@@ -16,6 +17,8 @@ from mrp.process.worker import cpu_seconds
 
 #: why a pair's search stopped early, in the order results list them
 CUTS = ("limit", "timeout", "error")
+#: a graph's label-only tuples, each with (its copies summed, its largest copy count), and its tuple count
+LabelCounts = Tuple[Dict[Hashable, Tuple[int, int]], int]
 @dataclass
 class PairResult:
     """The result of one pair: count tuples by path (summed over the corpus) and how they were found."""
@@ -169,6 +172,10 @@ class Metric(ABC):
     #: whether its results carry a :class:`mrp.metrics.detail.Detail` under ``Options.explain`` (the
     #: metrics that align nodes; ``mrp-score --explain`` draws it)
     explains: bool = False
+    #: the order of its result's keys (:mod:`mrp.metrics.envelope`): the envelope's sections, its report's
+    #: figures (``"..."``), and keys of its report by name; None: ``envelope.SEARCHING`` for a metric that
+    #: searches, else ``envelope.PLAIN``
+    layout: Optional[Tuple[str, ...]] = None
 
     def prepare(self, options: Options) -> None:  # noqa: B027 - most metrics need nothing loaded
         """Load what scoring needs (e.g. compiled kernels); an error here stops the run."""
@@ -188,6 +195,37 @@ class Metric(ABC):
     @abstractmethod
     def score(self, pair: Pair, options: Options) -> PairResult:
         """Score one pair."""
+
+    def remembering(self, graphs: Sequence[Sequence[Any]], options: Options) -> Metric:
+        """The metric an all-pairs block scores with: one that keeps what it computes from one graph alone
+        for every pair the graph takes part in (its instance of the process), or itself.
+
+        The default is itself: a metric that keeps nothing, or keeps per graph anyway (Rematch's and WLK's
+        :class:`mrp.metrics.memo.GraphMemo`).  A metric opts in by overriding this, in its own module.
+
+        Args:
+            graphs: the groups of graphs the block uses (live :class:`Graph` ones, or packed ones), whose
+                values it may make now (before worker processes fork, which inherit them).
+            options: the run's options.
+
+        Returns:
+            The metric to score the block's pairs with; its results are those of this metric.
+        """
+        return self
+
+    def label_counts(self, options: Options) -> Optional[Callable[[Graph], LabelCounts]]:
+        """What exact top-k runs (:mod:`mrp.allpairs.topk`) bound a pair's count c by, when the metric has
+        such a bound: a graph's label-only tuples, each with (its copies summed, its largest copy count),
+        and its tuple count, such that c of a pair is at most, over the labels both graphs have, the sum of
+        ``min(sum_a * most_b, sum_b * most_a)``.  A metric opts in by overriding this, in its own module.
+
+        Args:
+            options: the run's options.
+
+        Returns:
+            The function of a graph, or None (the default): no such bound, every pair is scored.
+        """
+        return None
 
     def score_many(self, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
         """The results of those of ``pairs`` it can score together (each what :meth:`score` gives it),
@@ -259,20 +297,12 @@ class Metric(ABC):
 
     @abstractmethod
     def report(self, run: Run) -> Dict[str, Any]:
-        """The result object of a run, in the metric's key order (the figures; :meth:`result` adds what
-        every result holds where the report leaves it out)."""
+        """The metric's own figures over a run, in its key order; :meth:`result` places them in the
+        envelope every result has (never a key of the envelope: ``n``, ``scores``, ``time``, ``cpu``, the
+        pairing counts, and for a layout with them ``exact``, ``bound``, ``steps``, ``cut``)."""
 
     def result(self, run: Run) -> Dict[str, Any]:
-        """The metric's report in the envelope every result has: ``n`` first, the per-item objects
-        (``scores``, under ``Options.trace``), ``time`` and ``cpu``, and every graph accounted for
-        (invalid, unpaired, duplicate and repaired system graphs).  A report that places these keys
-        itself (in a reference tool's key order) keeps its places."""
-        report = self.report(run)
-        out = report if "n" in report else {"n": run.n, **report}
-        if run.options.trace and "scores" not in out:
-            out["scores"] = run.scores(self.item)
-        if "time" not in out:
-            out["time"], out["cpu"] = run.seconds()
-        for key, value in run.accounting().items():
-            out.setdefault(key, value)
-        return out
+        """The result object of a run: the metric's report in the envelope every result has
+        (:mod:`mrp.metrics.envelope`), in the order of its :attr:`layout`."""
+        layout = self.layout or (envelope.SEARCHING if self.searches else envelope.PLAIN)
+        return envelope.envelope(layout, self.report(run), run, self.item, self.main())

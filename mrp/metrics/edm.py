@@ -42,6 +42,7 @@ from mrp.errors import MRPWarning
 from mrp.graph import Anchor, Graph
 from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import prf
+from mrp.metrics.envelope import ACCOUNTING, FIGURES, SCORES, TIME, N
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
 from mrp.normalize import explode, lower, normal_edge, normalize_anchors
@@ -112,6 +113,7 @@ class EDM(Metric):
     """Elementary dependency match: tuples over nodes identified by their anchoring."""
 
     name = "edm"
+    layout = (N, SCORES, FIGURES, TIME, "unanchored", ACCOUNTING)
     summary = "EDM: anchored tuples matched by their character spans (no search)"
     normalization = "case+anchors+edges"
     primary = ("all",)
@@ -124,19 +126,16 @@ class EDM(Metric):
                           extra={"unanchored": unanchored})
 
     def report(self, run: Run) -> Dict[str, Any]:
-        out: Dict[str, Any] = {"n": run.n}
+        out: Dict[str, Any] = {}
         unanchored = sum(bool(result.extra.get("unanchored")) for result in run.results)
         if unanchored:
             warnings.warn(f"edm: {unanchored} of {run.n} pairs have several nodes without anchors; EDM "
                           "identifies a node by its anchors, so they count as one node (extra or "
                           "missing unanchored nodes are not seen): score unanchored graphs with mrp or "
                           "smatch", EDMWarning, stacklevel=2)
-        if run.options.trace:
-            out["scores"] = run.scores(self.item)
         for name in TYPES:
             out[name] = prf(*run.totals.get((name,), (0, 0, 0)))
         out["all"] = prf(*(sum(run.totals.get((name,), (0, 0, 0))[k] for name in TYPES) for k in range(3)))
-        out["time"], out["cpu"] = run.seconds()
         if unanchored:
             out["unanchored"] = unanchored
         return out

@@ -3,20 +3,21 @@ all-pairs run or an ensemble each graph takes part in many pairs."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Hashable, Tuple
+from typing import Any, Callable, Hashable, Tuple
 
 from mrp.graph import Graph
+from mrp.memo import Memo
 
 __all__ = ["GraphMemo"]
 
 
 class GraphMemo:
     """Values by (graph, key), each kept with its graph (so that an id is never reused while its entry
-    lives) until ``most`` entries are held, when the memo starts again."""
+    lives; an entry of another graph under a reused id is made anew) in a :class:`mrp.memo.Memo` of at most
+    ``most`` entries."""
 
     def __init__(self, most: int = 10_000) -> None:
-        self.most = most
-        self.kept: Dict[Tuple[int, Hashable], Tuple[Graph, Any]] = {}
+        self.kept: Memo[Tuple[int, Hashable], Tuple[Graph, Any]] = Memo(most)
 
     def get(self, graph: Graph, key: Hashable, make: Callable[[Graph], Any]) -> Any:
         """The value of ``make(graph)`` under ``key``, made once.
@@ -31,7 +32,5 @@ class GraphMemo:
         """
         found = self.kept.get((id(graph), key))
         if found is None or found[0] is not graph:
-            if len(self.kept) >= self.most:
-                self.kept.clear()
-            found = self.kept[(id(graph), key)] = (graph, make(graph))
+            found = self.kept.keep((id(graph), key), (graph, make(graph)))
         return found[1]

@@ -16,6 +16,7 @@ from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
+from mrp.metrics.envelope import ACCOUNTING, EXACT, FIGURES, SCORES, SEARCH, TIME, N
 from mrp.metrics.mrp_pair import PairScore, Solution, identity, same, score_normal, scored, sentence_groups
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
@@ -45,6 +46,7 @@ class MRP(Metric):
     searches = True
     explains = True
     parameters = (DOC_ALIGN,)
+    layout = (N, "null", EXACT, FIGURES, SCORES, TIME, SEARCH, ACCOUNTING, "doc_align")
 
     def prepare(self, options: Options) -> None:
         self.load_solver(options)
@@ -82,15 +84,9 @@ class MRP(Metric):
         return out
 
     def report(self, run: Run) -> Dict[str, Any]:
-        out: Dict[str, Any] = {"n": run.n, "null": sum(pair.null for pair in run.pairing.pairs),
-                               "exact": sum(result.exact for result in run.results)}
+        out: Dict[str, Any] = {"null": sum(pair.null for pair in run.pairing.pairs)}
         for name in _KEYS:
             out[name] = prf(*run.totals.get((name,), (0, 0, 0)))
-        if run.options.trace:
-            out["scores"] = run.scores(self.item)
-        out["time"], out["cpu"] = run.seconds()
-        out.update(run.search(("all",)))
-        out.update(run.accounting())
         out.update(doc_align_report(run))
         return out
 

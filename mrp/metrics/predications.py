@@ -42,6 +42,7 @@ from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import prf
 from mrp.metrics.edm import normal_edges, normal_spans
+from mrp.metrics.envelope import SCORES_FIRST
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
 from mrp.metrics.tuples import identities
@@ -158,6 +159,7 @@ class Predications(Metric):
     """Complete predications: a predicate with all its arguments and their labels matches as a whole."""
 
     name = "predications"
+    layout = SCORES_FIRST
     summary = "predications: predicates and their argument frames (SDP 2015's complete predications)"
     normalization = "case+anchors+edges"
     primary = ("predications",)
@@ -179,14 +181,8 @@ class Predications(Metric):
         aligned = {"anchors": 0, "mrp": 0}
         for result in run.results:
             aligned[result.extra["alignment"]] += 1
-        out: Dict[str, Any] = {"n": run.n}
-        if run.options.trace:
-            out["scores"] = run.scores(self.item)
-        out["predications"] = prf(*run.totals.get(("predications",), (0, 0, 0)))
-        out["alignment"] = aligned
-        out["cut"] = sum(not result.exact for result in run.results)
-        out["time"], out["cpu"] = run.seconds()
-        return out
+        return {"predications": prf(*run.totals.get(("predications",), (0, 0, 0))), "alignment": aligned,
+                "cut": sum(not result.exact for result in run.results)}
 
 
 METRIC = Predications()

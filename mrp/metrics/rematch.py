@@ -36,9 +36,11 @@ from mrp import rules
 from mrp.codecs.penman import Quoted
 from mrp.errors import MRPError
 from mrp.graph import Graph
+from mrp.memo import Memo
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.driver import evaluate as drive
+from mrp.metrics.envelope import SCORES_FIRST
 from mrp.metrics.memo import GraphMemo
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
@@ -51,7 +53,7 @@ Frames = Dict[str, str]
 Motifs = FrozenSet[Hashable]
 
 #: loaded tables by (path, modification time, size): (table, digest)
-_LOADED: Dict[Tuple[str, int, int], Tuple[Frames, str]] = {}
+_LOADED: Memo[Tuple[str, int, int], Tuple[Frames, str]] = Memo(16)
 
 
 def frames(path: str) -> Tuple[Frames, str]:
@@ -84,7 +86,7 @@ def frames(path: str) -> Tuple[Frames, str]:
         if not isinstance(label, str):
             raise MRPError(f"--rematch-frames {path}: frame {frame!r} has no \"label\" string")
         out[frame] = label
-    found = _LOADED[key] = (out, hashlib.sha256(data).hexdigest()[:12])
+    found = _LOADED.keep(key, (out, hashlib.sha256(data).hexdigest()[:12]))
     return found
 
 
@@ -170,6 +172,7 @@ class Rematch(Metric):
     """Rematch: the Jaccard overlap of two graphs' motifs."""
 
     name = "rematch"
+    layout = SCORES_FIRST
     symmetric = True
     summary = "Rematch: Jaccard overlap of the graphs' motifs (Kachwala et al. 2024; no alignment)"
     normalization = "case"
@@ -215,14 +218,10 @@ class Rematch(Metric):
     def report(self, run: Run) -> Dict[str, Any]:
         g, s, c = run.totals.get(("motifs",), (0, 0, 0))
         union = run.totals.get(("union",), [0])[0]
-        out: Dict[str, Any] = {"n": run.n}
-        if run.options.trace:
-            out["scores"] = run.scores(self.item)
-        out["rematch"] = jaccard(c, union)
+        out: Dict[str, Any] = {"rematch": jaccard(c, union)}
         out["mean"] = run.totals.get(("pair",), [0.0])[0] / run.n if run.n else 0.0
         out["motifs"] = prf(g, s, c)
         out["frames"] = run.options.rematch_frames is not None
-        out["time"], out["cpu"] = run.seconds()
         return out
 
 

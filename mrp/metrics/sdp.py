@@ -73,14 +73,11 @@ class SDP(Metric):
         return PairResult({(name,): counts for name, counts in score_pair(pair.gold, pair.system).items()})
 
     def report(self, run: Run) -> Dict[str, Any]:
-        out: Dict[str, Any] = {"n": run.n}
+        out: Dict[str, Any] = {}
         for name in MEASURES:
             g, s, c, matches = run.totals.get((name,), (0, 0, 0, 0))
             out[name] = prf(g, s, c)
             out[name]["m"] = matches / run.n if run.n else 0.0
-        if run.options.trace:
-            out["scores"] = run.scores(self.item)
-        out["time"], out["cpu"] = run.seconds()
         return out
 
 

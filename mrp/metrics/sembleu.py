@@ -59,6 +59,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
+from mrp.metrics.envelope import SCORES_FIRST
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
 from mrp.normalize import lower, normalize_anchors
@@ -300,6 +301,7 @@ class SemBLEU(Metric):
     """SemBLEU: corpus BLEU over the graphs' paths of 1 to 3 nodes."""
 
     name = "sembleu"
+    layout = SCORES_FIRST
     summary = "SemBLEU: BLEU over graph n-grams (corpus level)"
     normalization = "case"
     primary = None
@@ -340,17 +342,13 @@ class SemBLEU(Metric):
     def report(self, run: Run) -> Dict[str, Any]:
         weights = tuple(run.options.sembleu_weights or DEFAULT_WEIGHTS)
         totals = _counts(run.totals)
-        out: Dict[str, Any] = {"n": run.n}
-        if run.options.trace:
-            out["scores"] = run.scores(self.item)
-        out["sembleu"] = bleu(totals, weights)
+        out: Dict[str, Any] = {"sembleu": bleu(totals, weights)}
         out["weights"] = list(weights)
         out["applied"] = list(reweighed(totals, weights))
         out["orders"] = _orders(totals)
         out["length"] = {"system": totals.system, "gold": totals.gold}
         out["bp"] = brevity_penalty(totals.gold, totals.system)
         out["mean"] = run.totals.get(("sentence",), [0.0])[0] / run.n if run.n else 0.0
-        out["time"], out["cpu"] = run.seconds()
         return out
 
 

@@ -28,17 +28,19 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from mrp.errors import ScoreError
 from mrp.graph import Graph
-from mrp.metrics.base import Metric, PairResult, Parameter, Run
+from mrp.metrics.base import LabelCounts, Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.detail import triple_detail
 from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
+from mrp.metrics.envelope import ACCOUNTING, EXACT, FIGURES, SCORES, SEARCH, TIME, N
 from mrp.metrics.large import beyond, triple_graph
+from mrp.metrics.memo import GraphMemo
 from mrp.metrics.mrp_pair import seeding, sentence_groups
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
@@ -108,6 +110,23 @@ def triples(graph: Graph, options: Options) -> Tuple[Local, Relations, int]:
     if options.smatchpp_compat:
         return smatchpp_triples(graph, options.smatchpp_compat)
     return penman_triples(graph, options.smatch_compat) if options.penman else mrp_triples(graph)
+
+
+def label_counts(made: Tuple[Local, Relations, int]) -> LabelCounts:
+    """A graph's label-only triples (of its :func:`triples`), each with (copies summed, largest copy count),
+    and its triple count."""
+    local, relations, total = made
+    out: Dict[Hashable, List[int]] = {}
+    for node in local:
+        for key, copies in node.items():
+            entry = out.setdefault(("node", key), [0, 0])
+            entry[0] += copies
+            entry[1] = max(entry[1], copies)
+    for (_, _, label), copies in relations.items():
+        entry = out.setdefault(("edge", label), [0, 0])
+        entry[0] += copies
+        entry[1] = max(entry[1], copies)
+    return {key: (value[0], value[1]) for key, value in out.items()}, total
 
 
 def score_pair(gold: Graph, system: Graph, options: Optional[Options] = None,
@@ -288,9 +307,22 @@ class SMATCH(Metric):
                             "word)"), SMATCHPP_COMPAT, DOC_ALIGN)
     searches = True
     explains = True
+    layout = (N, FIGURES, EXACT, SCORES, TIME, SEARCH, "compat", "smatchpp", "doc_align", ACCOUNTING)
+
+    def __init__(self, memo: Optional[GraphMemo] = None) -> None:
+        #: the triples of graphs, kept (the instance all-pairs runs score with); None: made for each pair
+        self.memo = memo
 
     def signature_fields(self, options: Options) -> List[str]:
         return [triples_field(options), *doc_align_field(options)]
+
+    def remembering(self, graphs: Sequence[Sequence[Any]], options: Options) -> Metric:
+        """The process's SMATCH with a memo of triples, filled with the live graphs of ``graphs``."""
+        for group in graphs:
+            for graph in group:
+                if isinstance(graph, Graph):
+                    _REMEMBERING.triples_of(graph, options)
+        return _REMEMBERING
 
     def prepare(self, options: Options) -> None:
         check_compat(options)
@@ -304,28 +336,36 @@ class SMATCH(Metric):
         return score_together(_Together(self, options), pairs, options)
 
     def triples_of(self, graph: Graph, options: Options) -> Triples:
-        """A graph's triples under the options (:func:`triples`; a memo of them in
-        :class:`mrp.allpairs.cached.CachedSMATCH`)."""
-        return triples(graph, options)
+        """A graph's triples under the options (:func:`triples`), kept in the memo when there is one (by
+        the options :func:`triples` reads)."""
+        if self.memo is None:
+            return triples(graph, options)
+        key = (options.penman, options.smatch_compat, options.smatchpp_compat)
+        return self.memo.get(graph, key, lambda made: triples(made, options))
+
+    def label_counts(self, options: Options) -> Optional[Callable[[Graph], LabelCounts]]:
+        """Each graph's label-only triples (a node-local one by its name and value, a relation by its label;
+        a node map is one to one, so each label matches at most that many copies)."""
+        return lambda graph: label_counts(triples(graph, options))
 
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
         total = self.triples_of(graph, options)[2]
         return {(): (total, 0, 0) if gold else (0, total, 0)}
 
     def report(self, run: Run) -> Dict[str, Any]:
-        out: Dict[str, Any] = {"n": run.n}
-        out.update(prf(*run.totals.get((), (0, 0, 0))))
-        out["exact"] = sum(result.exact for result in run.results)
-        if run.options.trace:
-            out["scores"] = run.scores(self.item)
-        out["time"], out["cpu"] = run.seconds()
-        out.update(run.search(()))
+        out: Dict[str, Any] = prf(*run.totals.get((), (0, 0, 0)))
         out["compat"] = run.options.smatch_compat
         if run.options.smatchpp_compat:
             out["smatchpp"] = smatchpp_status(run)
         out.update(doc_align_report(run))
-        out["invalid"] = len(run.pairing.invalid)
         return out
 
 
 METRIC = SMATCH()
+
+#: graphs whose triples an all-pairs process keeps at most (a block of a packed corpus unpacks its graphs
+#: anew, and those are not met again)
+MEMO = 50_000
+
+#: the SMATCH of all-pairs runs (:meth:`SMATCH.remembering`): one per process, its memo serving every block
+_REMEMBERING = SMATCH(GraphMemo(MEMO))

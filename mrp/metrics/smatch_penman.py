@@ -11,6 +11,7 @@ from typing import Any, Dict, Hashable, List, Optional, Tuple
 from mrp import rules
 from mrp.codecs.penman import Quoted, Symbol
 from mrp.graph import Graph
+from mrp.memo import Memo
 
 __all__ = ["Local", "Relations", "NOT_INVERTED", "norm", "penman_triples"]
 
@@ -72,10 +73,9 @@ def penman_triples(graph: Graph, compat: bool) -> Tuple[Local, Relations, int]:
 #: text -> its normal form (:func:`norm`), ("instance", normal form) of a concept, and a role as written ->
 #: (whether it is inverted, its normal role's normal form): the same few thousand recur in every graph.
 #: Only strings are kept (1, True and "1" are equal keys with different normal forms).
-_TEXTS: Dict[Any, str] = {}
-_INSTANCES: Dict[Any, Tuple[str, str]] = {}
-_ROLES: Dict[str, Tuple[bool, str]] = {}
-_KEPT = 1 << 16
+_TEXTS: Memo[Any, str] = Memo(1 << 16)
+_INSTANCES: Memo[Any, Tuple[str, str]] = Memo(1 << 16)
+_ROLES: Memo[str, Tuple[bool, str]] = Memo(1 << 16)
 #: the string types kept there (a reader's, whose normal form is that of their text)
 _STRINGS = frozenset((str, Symbol, Quoted))
 
@@ -84,9 +84,7 @@ def _text(value: Any) -> str:
     """:func:`norm` of a value, kept for a string."""
     found = _norm(value)
     if type(value) in _STRINGS:
-        if len(_TEXTS) >= _KEPT:
-            _TEXTS.clear()
-        _TEXTS[value] = found
+        _TEXTS.keep(value, found)
     return found
 
 
@@ -94,9 +92,7 @@ def _instance(label: Optional[str]) -> Tuple[str, str]:
     """The instance triple's key of a concept, kept for a string."""
     found = ("instance", _norm(label if label is not None else ""))
     if type(label) in _STRINGS:
-        if len(_INSTANCES) >= _KEPT:
-            _INSTANCES.clear()
-        _INSTANCES[label] = found
+        _INSTANCES.keep(label, found)
     return found
 
 
@@ -104,10 +100,7 @@ def _role(label: str) -> Tuple[bool, str]:
     """Whether a role as written is inverted, and its normal role's normal form (kept)."""
     normal = _inverted(label)
     found = (True, _norm(normal)) if normal is not None else (False, _norm(label))
-    if len(_ROLES) >= _KEPT:
-        _ROLES.clear()
-    _ROLES[label] = found
-    return found
+    return _ROLES.keep(label, found)
 
 
 def _penman_sets(graph: Graph) -> Tuple[Local, Relations, int]:

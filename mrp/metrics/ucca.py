@@ -134,13 +134,8 @@ class UCCA(Metric):
         return PairResult({key: counts for key, counts in score_pair(pair.gold, pair.system).items()})
 
     def report(self, run: Run) -> Dict[str, Any]:
-        out: Dict[str, Any] = {"n": run.n}
-        for measure in MEASURES:
-            out[measure] = {bucket: prf(*run.totals.get((measure, bucket), (0, 0, 0))) for bucket in BUCKETS}
-        if run.options.trace:
-            out["scores"] = run.scores(self.item)
-        out["time"], out["cpu"] = run.seconds()
-        return out
+        return {measure: {bucket: prf(*run.totals.get((measure, bucket), (0, 0, 0))) for bucket in BUCKETS}
+                for measure in MEASURES}
 
 
 METRIC = UCCA()

@@ -35,6 +35,7 @@ from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Tuple
 from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.driver import evaluate as drive
+from mrp.metrics.envelope import SCORES_FIRST
 from mrp.metrics.memo import GraphMemo
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
@@ -213,6 +214,7 @@ class WLK(Metric):
     """WLK: Weisfeiler-Leman kernel similarity (no word vectors)."""
 
     name = "wlk"
+    layout = SCORES_FIRST
     symmetric = True
     summary = "WLK: Weisfeiler-Leman kernel similarity of the graphs (Opitz et al. 2021; no alignment)"
     normalization = "case"
@@ -248,15 +250,11 @@ class WLK(Metric):
         return {"wlk": result.counts[("pair",)][0]}
 
     def report(self, run: Run) -> Dict[str, Any]:
-        out: Dict[str, Any] = {"n": run.n}
-        if run.options.trace:
-            out["scores"] = run.scores(self.item)
         scores = [result.counts[("pair",)][0] for result in run.results]
-        out["wlk"] = math.fsum(scores) / run.n if run.n else 0.0
+        out: Dict[str, Any] = {"wlk": math.fsum(scores) / run.n if run.n else 0.0}
         out["iterations"] = run.options.wlk_iterations
         out["direction"] = run.options.wlk_direction
         out["compat"] = run.options.wlk_compat
-        out["time"], out["cpu"] = run.seconds()
         return out
 
 

@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
 from mrp.corpora.corpus import Corpus
 from mrp.errors import InputError, ScoreError
 from mrp.metrics import driver
-from mrp.metrics.base import Run
+from mrp.metrics.base import Run, parameter_values
 from mrp.metrics.options import DEFAULT_TIMEOUT, Options
 from mrp.metrics.pairing import pair
 from mrp.metrics.registry import metric as registered
@@ -65,11 +65,13 @@ class Scored:
 
 
 def options_of(spec: MetricSpec, explain: bool = False) -> Options:
-    """The options a task's metric is run with (the library's defaults, the metric's compat switch)."""
+    """The options a task's metric is run with (the library's defaults, and under ``compat`` the metric's
+    switch to its reference tool's behaviour: its parameter ``<metric>_compat``, when it has one)."""
+    switch = f"{spec.metric}_compat"
+    compat = spec.compat and any(parameter.field == switch
+                                 for parameter in registered(spec.metric).parameters)
     return Options(trace=True, timeout=DEFAULT_TIMEOUT, explain=explain,
-                   umatch_compat=spec.compat and spec.metric == "umatch",
-                   ancast_compat=spec.compat and spec.metric == "ancast",
-                   smatch_compat=spec.compat and spec.metric == "smatch")
+                   **parameter_values({switch: True} if compat else {}))
 
 
 def score_file(spec: MetricSpec, gold: Corpus, system: Corpus, explain: bool = False) -> Run:

@@ -48,6 +48,7 @@ from mrp.codecs.penman.writer import Quoted, Symbol, preorder
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Branch, Edge, Graph, Node
 from mrp.io.source import Line, is_unicode
+from mrp.memo import Memo
 
 _ALIGNMENT = re.compile(r"~(?:[a-z]\.?)?[0-9]+(?:,[0-9]+)*$")
 _WSJ = re.compile(r"(?:^|[._])wsj_(\d{4})\.(\d+)$")
@@ -174,34 +175,23 @@ def _tree(frame: Frame, close: bool) -> penman.Tree:
 
 #: role -> its label and ``normal`` (the same few hundred roles recur in every graph), constant text -> its
 #: value
-_CONSTANTS: Dict[str, str] = {}
-_CACHED = 1 << 16
-
-
-_ROLES: Dict[str, Tuple[str, Optional[str]]] = {}
+_CONSTANTS: Memo[str, str] = Memo(1 << 16)
+_ROLES: Memo[str, Tuple[str, Optional[str]]] = Memo(1 << 16)
 
 
 def _role(role: str) -> Tuple[str, Optional[str]]:
     """A role as written (``:ARG0-of~e.3``) -> its label (``ARG0-of``) and the label's ``normal``."""
-    try:
-        return _ROLES[role]
-    except KeyError:
-        if len(_ROLES) >= _CACHED:
-            _ROLES.clear()
+    found = _ROLES.get(role)
+    if found is None:
         label = _strip_alignment(role)[1:]
-        found = _ROLES[role] = (label, normal_role(label))
-        return found
+        found = _ROLES.keep(role, (label, normal_role(label)))
+    return found
 
 
 def _value(text: str) -> str:
     """:func:`_constant`, remembered (the values are immutable strings)."""
-    try:
-        return _CONSTANTS[text]
-    except KeyError:
-        if len(_CONSTANTS) >= _CACHED:
-            _CONSTANTS.clear()
-        value = _CONSTANTS[text] = _constant(text)
-        return value
+    found = _CONSTANTS.get(text)
+    return found if found is not None else _CONSTANTS.keep(text, _constant(text))
 
 
 def _convert(tree: penman.Tree, gid: str, options: ReadOptions) -> Graph:

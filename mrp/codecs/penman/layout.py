@@ -15,10 +15,11 @@ a context for a variable not in its triple).
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, List, Optional, Tuple
 
 from mrp.codecs.penman.amr import _role, _strip_alignment, _value
 from mrp.codecs.penman.tokens import ATOM, ROLE, VARIABLE
+from mrp.memo import Memo
 
 __all__: list = []
 
@@ -52,35 +53,25 @@ def _aligned(role: Any, target: Any, aligned: List[Any], nested: bool) -> Option
 #: what the conversion makes of roles, atoms (constants, concepts, variables as targets) and variables that
 #: are one Penman token: role -> its label and normal; atom -> its text without the alignment (a variable
 #: it names, unless quoted) and its value
-_ROLES: Dict[str, Tuple[str, Optional[str]]] = {}
-_ATOMS: Dict[str, Tuple[str, str]] = {}
-_NAMES: Set[str] = set()
-_CACHED = 1 << 16
+_ROLES: Memo[str, Tuple[str, Optional[str]]] = Memo(1 << 16)
+_ATOMS: Memo[str, Tuple[str, str]] = Memo(1 << 16)
+_NAMES: Memo[str, bool] = Memo(1 << 16)
 
 
 def _role_of(role: Any) -> Optional[Tuple[str, Optional[str]]]:
     if type(role) is not str or role == "/" or ROLE.fullmatch(role) is None:
         return None
-    if len(_ROLES) >= _CACHED:
-        _ROLES.clear()
-    found = _ROLES[role] = _role(role)
-    return found
+    return _ROLES.keep(role, _role(role))
 
 
 def _atom_of(atom: Any) -> Optional[Tuple[str, str]]:
     if type(atom) is not str or ATOM.fullmatch(atom) is None:
         return None
     text = _strip_alignment(atom) if "~" in atom else atom
-    if len(_ATOMS) >= _CACHED:
-        _ATOMS.clear()
-    found = _ATOMS[atom] = (text, _value(text))
-    return found
+    return _ATOMS.keep(atom, (text, _value(text)))
 
 
 def _named(var: Any) -> bool:
     if type(var) is not str or VARIABLE.fullmatch(var) is None:
         return False
-    if len(_NAMES) >= _CACHED:
-        _NAMES.clear()
-    _NAMES.add(var)
-    return True
+    return _NAMES.keep(var, True)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import penman
 
@@ -38,6 +38,7 @@ from mrp.errors import FormatError
 from mrp.graph import Graph
 from mrp.io.limits import MAX_EDGES, MAX_NODES, limit_problem
 from mrp.io.source import Line
+from mrp.memo import Memo
 
 __all__ = ["graphs_of", "quiet_layout"]
 
@@ -114,7 +115,7 @@ def _comments(metadata: Any) -> Optional[List[Line]]:
 _PLAIN_KEY = re.compile(r"[^\s:]+")
 #: keys whose value is the rest of the line
 _WHOLE = ("snt", "tok")
-_KEYS: Set[str] = set()
+_KEYS: Memo[str, bool] = Memo(1 << 10)
 
 
 def _metadata(metadata: Any) -> Optional[Tuple[Dict[str, str], int]]:
@@ -127,8 +128,7 @@ def _metadata(metadata: Any) -> Optional[Tuple[Dict[str, str], int]]:
         if key not in _KEYS:
             if _PLAIN_KEY.fullmatch(key) is None:
                 break
-            if len(_KEYS) < 1 << 10:
-                _KEYS.add(key)
+            _KEYS.keep(key, True)
         if ("::" in value and key not in _WHOLE) or _LINE_BREAK.search(value):
             break
         meta[key] = value.strip()

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, Set
+from typing import Any, Dict
+
+from mrp.memo import Memo
 
 _ALIGNMENT = r"(?:~(?:[a-z]\.?)?[0-9]+(?:,[0-9]+)*)?"
 #: characters that end a line for ``str.splitlines`` (penman's lexer) or that are whitespace; a symbol
@@ -20,7 +22,10 @@ ROLE = re.compile(r":[^\s\"()/:~\\\x1c-\x1f\x85\u2028\u2029]*" + _ALIGNMENT)
 DEPTH = 100
 
 #: texts known to be one token of their kind (variables, roles, atoms recur across graphs)
-TOKENS: Dict[Any, Set[str]] = {VARIABLE: set(), ROLE: {"/"}, ATOM: set()}
+TOKENS: Dict[Any, Memo[str, bool]] = {VARIABLE: Memo(1 << 16), ROLE: Memo(1 << 16), ATOM: Memo(1 << 16)}
+#: the instance role, which the role pattern (a colon first) does not match; not in the memo, whose
+#: entries may be forgotten
+INSTANCE = "/"
 
 
 def token(text: Any, pattern: Any) -> bool:
@@ -28,9 +33,8 @@ def token(text: Any, pattern: Any) -> bool:
     known = TOKENS[pattern]
     if text in known:
         return type(text) is str
-    if type(text) is not str or pattern.fullmatch(text) is None:
+    if type(text) is not str:
         return False
-    if len(known) >= 1 << 16:
-        known.clear()
-    known.add(text)
-    return True
+    if pattern.fullmatch(text) is None:
+        return pattern is ROLE and text == INSTANCE
+    return known.keep(text, True)

@@ -13,6 +13,7 @@ from mrp.metrics.ancast.scores import KEYS, Sums, f_score, report
 from mrp.metrics.base import Metric, Parameter, Run
 from mrp.metrics.base import PairResult as DriverResult
 from mrp.metrics.detail import Detail, triple_detail
+from mrp.metrics.envelope import ACCOUNTING, EXACT, FIGURES, SCORES, TIME, N
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
 from mrp.metrics.smatch import penman_triples
@@ -155,6 +156,9 @@ class AnCast(Metric):
                             "scoring quirks) instead of the proved-optimal alignment"), ANCAST_SCOPE)
     searches = True
     explains = True
+    #: its own bound (by LRM figures) and cut (no F interval: no single count), after the time
+    layout = (N, FIGURES, EXACT, "skipped", "with_skipped", SCORES, TIME, "bound", "steps", "cut", "compat",
+              ACCOUNTING)
 
     def signature_fields(self, options: Options) -> List[str]:
         scope = ["scope:snt"] if options.ancast_scope == "snt" else []
@@ -198,19 +202,15 @@ class AnCast(Metric):
                 kept.add(result)
             else:
                 skipped.append(pair.gold.id)
-        out: Dict[str, Any] = {"n": run.n}
+        out: Dict[str, Any] = {}
         out.update((kept if options.ancast_compat else every).to_json(options.ancast_compat))
         documented = documents(scored, options) if options.ancast_scope != "snt" else None
         if documented is not None:
             out["documents"] = documented
-        out["exact"] = sum(result.exact for result in run.results)
         if options.ancast_compat:
             out["skipped"] = {"n": len(skipped), "ids": sorted(skipped)}
             if skipped:
                 out["with_skipped"] = every.to_json(True)
-        if options.trace:
-            out["scores"] = run.scores(self.item)
-        out["time"], out["cpu"] = run.seconds()
         if not options.ancast_compat or options.trace:
             out["bound"] = {"lrm": every.bound_json()}
         out["steps"] = sum(result.steps for result in run.results)

@@ -8,6 +8,7 @@ from mrp.errors import MRPError, ScoreError
 from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
+from mrp.metrics.envelope import ACCOUNTING, EXACT, FIGURES, SCORES, SEARCH, TIME, N
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.metrics.umatch import compare, explained, graphs
@@ -55,6 +56,7 @@ class UMatch(Metric):
     searches = True
     contextual = True
     explains = True
+    layout = (N, FIGURES, EXACT, SCORES, TIME, SEARCH, "compat", ACCOUNTING)
 
     def __init__(self) -> None:
         self._results: Dict[str, PairResult] = {}
@@ -152,7 +154,7 @@ class UMatch(Metric):
         return _figures(counts)
 
     def report(self, run: Run) -> Dict[str, Any]:
-        out: Dict[str, Any] = {"n": run.n}
+        out: Dict[str, Any] = {}
         out.update(_figures({path: tuple(values) for path, values in run.totals.items()}))
         documents: Dict[str, Dict[Path, List[Any]]] = {}
         for pair, result in zip(run.pairing.pairs, run.results):
@@ -166,13 +168,7 @@ class UMatch(Metric):
         if any(pair.gold.document is not None for pair in run.pairing.pairs):
             out["documents"] = {name: _figures({path: tuple(v) for path, v in sums.items()})
                                 for name, sums in documents.items()}
-        out["exact"] = sum(result.exact for result in run.results)
-        if run.options.trace:
-            out["scores"] = run.scores(self.item)
-        out["time"], out["cpu"] = run.seconds()
-        out.update(run.search(("umatch",)))
         out["compat"] = run.options.umatch_compat
-        out["invalid"] = len(run.pairing.invalid)
         return out
 
 
