@@ -40,11 +40,14 @@ from mrp.metrics.detail import triple_detail
 from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
 from mrp.metrics.mrp_pair import seeding, sentence_groups
 from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair
+from mrp.metrics.content_memo import ContentMemo
+from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.seed import groups
 from mrp.metrics.smatch_penman import NOT_INVERTED, Local, Relations, norm, penman_triples  # noqa: F401
 from mrp.metrics.smatchpp import SMATCHPP_COMPAT, check_compat, smatchpp_status, smatchpp_triples
 from mrp.metrics.together import Steps, score_together
 from mrp.normalize import normalize
+from mrp.process.packed import Entry, Packed, live
 from mrp.solver.problem import Rows, from_triples, triple_rows
 from mrp.solver.solve import Solution, solve_within
 
@@ -226,16 +229,18 @@ def _item(gid: str, gold: Triples, system: Triples, solution: Solution, mapping:
 
 
 class _Together(Steps):
-    """SMATCH's steps for :func:`mrp.metrics.together.score_together`: a pair's forms are its triples."""
+    """SMATCH's steps for :func:`mrp.metrics.together.score_together`: a pair's forms are its triples (of a
+    packed graph whose triples depend on its content alone: built once per content, not unpacked again)."""
+
+    held = True
 
     def __init__(self, metric: SMATCH, options: Options) -> None:
         self.metric, self.options = metric, options
 
     def forms(self, pair: Pair) -> Optional[Tuple[Triples, Triples]]:
-        gold = self.metric.triples_of(pair.gold, self.options)
-        system = self.metric.triples_of(pair.system, self.options)
-        if gold[0] and system[0] and sentence_groups((pair.gold, pair.system), len(gold[0]),
-                                                     len(system[0])) is not None:
+        gold, gold_document = self.metric.held_triples(pair.gold_entry, self.options)
+        system, system_document = self.metric.held_triples(pair.system_entry, self.options)
+        if gold[0] and system[0] and gold_document and system_document:
             return None  # documents: alone
         return gold, system
 
@@ -247,7 +252,19 @@ class _Together(Steps):
         return triple_rows(gold[0], system[0], gold[1], system[1])
 
     def solved(self, pair: Pair, gold: Triples, system: Triples, solution: Solution) -> PairResult:
-        return _result(_item(pair.gold.id, gold, system, solution, False))
+        return _result(_item(pair.gold_entry.id, gold, system, solution, False))
+
+
+def _document(graph: Graph, made: Triples) -> bool:
+    """Whether a graph is a document whose nodes sit in sentences, its triples ``made`` one node's per node
+    (as :func:`mrp.metrics.seed.sentence_groups` asks: such a pair is scored alone)."""
+    return len(made[0]) == len(graph.nodes) and groups(graph) is not None
+
+
+def _with_document(graph: Graph, options: Options) -> Tuple[Triples, bool]:
+    """A graph's triples (:func:`triples`) and :func:`_document`."""
+    made = triples(graph, options)
+    return made, _document(graph, made)
 
 
 def _result(item: Dict[str, Any]) -> PairResult:
@@ -280,6 +297,11 @@ class SMATCH(Metric):
                             "word)"), SMATCHPP_COMPAT, DOC_ALIGN)
     searches = True
     explains = True
+    #: triples (and documents) of packed graphs by content, for this process's runs
+    _contents = ContentMemo()
+
+    def begin(self, pairing: Pairing, options: Options) -> None:
+        self._contents.clear()  # the stores of earlier runs are let go
 
     def signature_fields(self, options: Options) -> List[str]:
         return [triples_field(options), *doc_align_field(options)]
@@ -299,6 +321,18 @@ class SMATCH(Metric):
         """A graph's triples under the options (:func:`triples`; a memo of them in
         :class:`mrp.allpairs.cached.CachedSMATCH`)."""
         return triples(graph, options)
+
+    def held_triples(self, entry: Entry, options: Options) -> Tuple[Triples, bool]:
+        """A graph's triples as :meth:`triples_of` gives them, and whether it is a document (its nodes in
+        sentences, :func:`mrp.metrics.seed.groups`), from the graph as held: for a packed graph under
+        Penman triples (which, like the sentences, depend on its content fields alone), built once per
+        content of its corpus (:mod:`mrp.metrics.content_memo`)."""
+        if isinstance(entry, Packed) and options.penman and not options.smatchpp_compat:
+            return self._contents.value(entry, ("smatch", options.smatch_compat),  # type: ignore[no-any-return]
+                                        lambda graph: _with_document(graph, options))
+        graph = live(entry)
+        made = self.triples_of(graph, options)
+        return made, _document(graph, made)
 
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
         total = self.triples_of(graph, options)[2]

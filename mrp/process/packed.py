@@ -14,11 +14,11 @@ import marshal
 import pickle
 import zlib
 from array import array
-from dataclasses import fields
+from dataclasses import fields, replace
 from operator import attrgetter
-from typing import Any, Callable, Iterable, Iterator, List, Sequence, Tuple, Union, overload
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, overload
 
-from mrp.graph import Edge, Graph, Node
+from mrp.graph import TEXT_FIELDS, Edge, Graph, Node
 
 __all__ = ["Entry", "Packed", "PackedGraphs", "entries", "live", "mapped", "pack", "size", "unpack"]
 
@@ -31,6 +31,14 @@ _FIELDS = attrgetter(*_GRAPH)
 #: the first byte of a packed graph: its fields as marshal data, or (for values marshal cannot hold,
 #: e.g. a UMR document placement) the pickled graph
 _MARSHAL, _PICKLE = b"M", b"P"
+
+
+def _no_text() -> Dict[str, Any]:
+    """A graph's content fields (:data:`~mrp.graph.TEXT_FIELDS`) as packed when an earlier graph holds
+    them."""
+    return {"tops": [], "nodes": [], "edges": [], "layout": None, "variables": None, "breaks": None}
+
+
 #: graphs compressed together (about 50 KB before compression for sentence graphs)
 BLOCK = 32
 
@@ -63,13 +71,19 @@ def unpack(data: bytes) -> Graph:
 class Packed:
     """One graph of a :class:`PackedGraphs`: what identifies it, and the graph on demand."""
 
-    __slots__ = ("store", "index", "id", "framework", "flavor", "line", "size")
+    __slots__ = ("store", "index", "id", "framework", "flavor", "line", "size", "content", "document")
 
-    def __init__(self, store: PackedGraphs, index: int, graph: Graph) -> None:
+    def __init__(self, store: PackedGraphs, index: int, graph: Graph, content: Optional[int] = None) -> None:
         self.store, self.index = store, index
         self.id, self.framework, self.flavor, self.line = graph.id, graph.framework, graph.flavor, graph.line
         #: the number of nodes
         self.size = len(graph.nodes)
+        #: the index of the entry whose :data:`~mrp.graph.TEXT_FIELDS` this graph has (read from the same
+        #: text), its own index when none before it has them: entries of a store with the same content
+        #: index have equal tops, nodes, edges, layout, variables and breaks
+        self.content = index if content is None else content
+        #: whether the graph sits in a document (UMR)
+        self.document = graph.document is not None
 
     def graph(self) -> Graph:
         """The graph, unpacked (a new object each time)."""
@@ -99,17 +113,26 @@ class PackedGraphs(Sequence[Graph]):
         self._ends = array("l")
         #: the packed graphs of the last block, not compressed yet
         self._pending: List[bytes] = []
-        self._cache: Tuple[int, bytes] = (-1, b"")
+        #: the last block decompressed for a graph, and for the content of an earlier graph
+        self._cache: List[Tuple[int, bytes]] = [(-1, b""), (-1, b"")]
         self._entries: List[Packed] = []
         for graph in graphs:
             self.append(graph)
 
-    def append(self, graph: Graph) -> None:
-        """Pack a graph and add it at the end."""
-        data = pack(graph)
+    def append(self, graph: Graph, same: Optional[int] = None) -> None:
+        """Pack a graph and add it at the end.
+
+        Args:
+            graph: the graph.
+            same: the index of an earlier graph whose :data:`~mrp.graph.TEXT_FIELDS` objects this graph
+                shares (read from the same text, :mod:`mrp.codecs.memo`): only its other fields are
+                packed, and unpacking takes the content of that graph.
+        """
+        content = None if same is None else self._entries[same].content
+        data = pack(graph if same is None else replace(graph, **_no_text()))
         self._ends.append((self._ends[-1] if self._pending else 0) + len(data))
         self._pending.append(data)
-        self._entries.append(Packed(self, len(self._entries), graph))
+        self._entries.append(Packed(self, len(self._entries), graph, content))
         if len(self._pending) == BLOCK:
             self._data += zlib.compress(b"".join(self._pending), 1)
             self._blocks.append(len(self._data))
@@ -139,15 +162,26 @@ class PackedGraphs(Sequence[Graph]):
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError("graph index out of range")
+        graph = self._unpacked(index, 0)
+        content = self._entries[index].content
+        if content != index:  # its text's content is kept with an earlier graph
+            source = self._unpacked(content, 1)
+            for name in TEXT_FIELDS:
+                setattr(graph, name, getattr(source, name))
+        return graph
+
+    def _unpacked(self, index: int, slot: int) -> Graph:
+        """The graph packed at ``index`` as packed (without the content of an earlier graph); ``slot``: the
+        cache of decompressed blocks to use."""
         block, at = divmod(index, BLOCK)
         if block == len(self._blocks):
             return unpack(self._pending[at])
-        if self._cache[0] != block:
+        if self._cache[slot][0] != block:
             start = self._blocks[block - 1] if block else 0
             with memoryview(self._data) as view:
-                self._cache = (block, zlib.decompress(view[start:self._blocks[block]]))
+                self._cache[slot] = (block, zlib.decompress(view[start:self._blocks[block]]))
         end = self._ends[index]
-        return unpack(self._cache[1][(self._ends[index - 1] if at else 0):end])
+        return unpack(self._cache[slot][1][(self._ends[index - 1] if at else 0):end])
 
     def __iter__(self) -> Iterator[Graph]:
         for k in range(len(self)):
