@@ -16,7 +16,7 @@ import zlib
 from array import array
 from dataclasses import fields, replace
 from operator import attrgetter
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, overload
 
 from mrp.graph import TEXT_FIELDS, Edge, Graph, Node
 
@@ -33,25 +33,41 @@ _FIELDS = attrgetter(*_GRAPH)
 _MARSHAL, _PICKLE = b"M", b"P"
 
 
-def _no_text() -> Dict[str, Any]:
+def _no_text() -> List[Tuple[str, Any]]:
     """A graph's content fields (:data:`~mrp.graph.TEXT_FIELDS`) as packed when an earlier graph holds
-    them."""
-    return {"tops": [], "nodes": [], "edges": [], "layout": None, "variables": None, "breaks": None}
+    them: those of a graph without content."""
+    empty = Graph(id="")
+    return [(name, getattr(empty, name)) for name in TEXT_FIELDS]
 
 
+#: (position among the packed fields, value) of each content field packed by ``pack(graph, own=True)``
+_EMPTY_TEXT = [(_GRAPH.index(name), value) for name, value in _no_text()]
 #: graphs compressed together (about 50 KB before compression for sentence graphs)
 BLOCK = 32
 
 
-def pack(graph: Graph) -> bytes:
-    """A graph as bytes (:func:`unpack` gives it back, every field equal)."""
+def pack(graph: Graph, own: bool = False) -> bytes:
+    """A graph as bytes (:func:`unpack` gives it back, every field equal).
+
+    Args:
+        graph: the graph.
+        own: pack only the graph's own fields: its :data:`~mrp.graph.TEXT_FIELDS` (kept with an earlier
+            graph of the same text) as those of an empty graph.
+
+    Returns:
+        The bytes.
+    """
     values = list(_FIELDS(graph))
-    values[_NODES] = [_NODE(node) for node in graph.nodes]
-    values[_EDGES] = [_EDGE(edge) for edge in graph.edges]
+    if own:
+        for k, value in _EMPTY_TEXT:
+            values[k] = value
+    else:
+        values[_NODES] = [_NODE(node) for node in graph.nodes]
+        values[_EDGES] = [_EDGE(edge) for edge in graph.edges]
     try:
         data = _MARSHAL + marshal.dumps(tuple(values))
     except ValueError:  # a value of a type marshal does not know
-        data = _PICKLE + pickle.dumps(graph, protocol=5)
+        data = _PICKLE + pickle.dumps(replace(graph, **dict(_no_text())) if own else graph, protocol=5)
     return data
 
 
@@ -129,7 +145,7 @@ class PackedGraphs(Sequence[Graph]):
                 packed, and unpacking takes the content of that graph.
         """
         content = None if same is None else self._entries[same].content
-        data = pack(graph if same is None else replace(graph, **_no_text()))
+        data = pack(graph, own=same is not None)
         self._ends.append((self._ends[-1] if self._pending else 0) + len(data))
         self._pending.append(data)
         self._entries.append(Packed(self, len(self._entries), graph, content))
