@@ -35,12 +35,12 @@ import numpy as np
 from mrp.errors import ScoreError
 from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
+from mrp.metrics.content_memo import ContentMemo
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.detail import triple_detail
 from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
 from mrp.metrics.mrp_pair import seeding, sentence_groups
 from mrp.metrics.options import Options
-from mrp.metrics.content_memo import ContentMemo
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.metrics.seed import groups
 from mrp.metrics.smatch_penman import NOT_INVERTED, Local, Relations, norm, penman_triples  # noqa: F401
