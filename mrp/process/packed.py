@@ -16,7 +16,7 @@ import zlib
 from array import array
 from dataclasses import fields, replace
 from operator import attrgetter
-from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, overload
 
 from mrp.graph import TEXT_FIELDS, Edge, Graph, Node
 
@@ -42,6 +42,8 @@ def _no_text() -> List[Tuple[str, Any]]:
 
 #: (position among the packed fields, value) of each content field packed by ``pack(graph, own=True)``
 _EMPTY_TEXT = [(_GRAPH.index(name), value) for name, value in _no_text()]
+#: the packed bytes of shared content a store keeps decompressed at most (it starts again when full)
+SOURCES = 4096
 #: graphs compressed together (about 50 KB before compression for sentence graphs)
 BLOCK = 32
 
@@ -131,6 +133,8 @@ class PackedGraphs(Sequence[Graph]):
         self._pending: List[bytes] = []
         #: the last block decompressed for a graph, and for the content of an earlier graph
         self._cache: List[Tuple[int, bytes]] = [(-1, b""), (-1, b"")]
+        #: content index -> its graph's packed bytes (decompressed), for graphs that share that content
+        self._sources: Dict[int, bytes] = {}
         self._entries: List[Packed] = []
         for graph in graphs:
             self.append(graph)
@@ -178,26 +182,30 @@ class PackedGraphs(Sequence[Graph]):
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError("graph index out of range")
-        graph = self._unpacked(index, 0)
+        graph = unpack(self._bytes(index, 0))
         content = self._entries[index].content
         if content != index:  # its text's content is kept with an earlier graph
-            source = self._unpacked(content, 1)
+            data = self._sources.get(content)
+            if data is None:
+                if len(self._sources) >= SOURCES:
+                    self._sources.clear()
+                data = self._sources[content] = self._bytes(content, 1)
+            source = unpack(data)
             for name in TEXT_FIELDS:
                 setattr(graph, name, getattr(source, name))
         return graph
 
-    def _unpacked(self, index: int, slot: int) -> Graph:
-        """The graph packed at ``index`` as packed (without the content of an earlier graph); ``slot``: the
-        cache of decompressed blocks to use."""
+    def _bytes(self, index: int, slot: int) -> bytes:
+        """The bytes packed at ``index``; ``slot``: the cache of decompressed blocks to use."""
         block, at = divmod(index, BLOCK)
         if block == len(self._blocks):
-            return unpack(self._pending[at])
+            return self._pending[at]
         if self._cache[slot][0] != block:
             start = self._blocks[block - 1] if block else 0
             with memoryview(self._data) as view:
                 self._cache[slot] = (block, zlib.decompress(view[start:self._blocks[block]]))
         end = self._ends[index]
-        return unpack(self._cache[slot][1][(self._ends[index - 1] if at else 0):end])
+        return self._cache[slot][1][(self._ends[index - 1] if at else 0):end]
 
     def __iter__(self) -> Iterator[Graph]:
         for k in range(len(self)):
