@@ -35,6 +35,7 @@ import numpy as np
 from mrp.errors import ScoreError
 from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
+from mrp.metrics.content_memo import KEPT as CONTENT_KEPT
 from mrp.metrics.content_memo import ContentMemo
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.detail import triple_detail
@@ -301,7 +302,13 @@ class SMATCH(Metric):
     _contents = ContentMemo()
 
     def begin(self, pairing: Pairing, options: Options) -> None:
-        self._contents.clear()  # the stores of earlier runs are let go
+        """Let go of the stores of earlier runs; build the triples of this run's packed graphs by content
+        now, before any worker process forks (each inherits them instead of building them again)."""
+        self._contents.clear()
+        for pair in pairing.pairs[:CONTENT_KEPT // 2]:
+            for entry in (pair.gold_entry, pair.system_entry):
+                if isinstance(entry, Packed):
+                    self.held_triples(entry, options)
 
     def signature_fields(self, options: Options) -> List[str]:
         return [triples_field(options), *doc_align_field(options)]
