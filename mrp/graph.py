@@ -188,6 +188,11 @@ class Graph:
 #: the fields of a Graph that say where it was read, not what it is (left out of :func:`fingerprint`)
 PLACE_FIELDS = frozenset({"line"})
 
+#: the fields of a Graph that a Penman reader derives from the graph's text alone (with the read options):
+#: graphs read from the same text may share these objects while a corpus packs them
+#: (:mod:`mrp.codecs.repeats`, :mod:`mrp.corpora.packed`); every other field is the graph's own
+TEXT_FIELDS = ("tops", "nodes", "edges", "layout", "variables", "breaks")
+
 
 def fingerprint(graph: Graph) -> Tuple[Any, ...]:
     """Everything a metric can see of a graph (not where it was read), as one hashable value.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Dict, Iterable, Iterator, Mapping, Optional, TextIO, Tuple, Union
 
 from mrp.errors import FormatError
@@ -74,6 +74,10 @@ class ReadOptions:
     #: Penman (AMR): keep each graph's text to write it again as it was while unchanged (mrp.read and
     #: mrp-convert ask for it; the scorers do not pay for it)
     keep: bool = False
+    #: Penman (AMR): a :class:`mrp.codecs.repeats.Repeats` through which graphs of a text already read
+    #: share its graph's content (given by mrp.corpora.load, which packs or copies them; never compared: it
+    #: changes no graph)
+    memo: Optional[Any] = field(default=None, compare=False, repr=False)
 
 
 def without_wiki(graph: Graph) -> Graph:

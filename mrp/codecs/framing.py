@@ -14,6 +14,7 @@ from typing import Callable, Iterable, Iterator, List, Optional, Tuple, Union
 
 from mrp.errors import FormatError
 from mrp.io.source import Line
+from mrp.memo import Memo
 
 Lines = Iterable[Union[Line, FormatError]]
 
@@ -88,8 +89,22 @@ def scan(text: str, start: int, depth: int, opening: str, closing: str) -> Tuple
     Returns ``(end, depth)``: ``end`` is the index just after the bracket that brings
     the depth back to 0 (or -1 when the text ends first, or at a closing bracket
     without an opening one when ``depth`` is 0), and the depth reached.  A string
-    left open ends with the text (strings do not span lines).
+    left open ends with the text (strings do not span lines).  A line met before is not followed
+    again (a file often repeats its graphs' lines): the answer is a function of the arguments alone.
     """
+    key = (text, start, depth, opening)
+    found = _SCANNED.get(key)
+    if found is None:
+        found = _SCANNED.keep(key, _scan(text, start, depth, opening, closing))
+    return found
+
+
+#: (text, start, depth, opening bracket) -> what :func:`scan` found, for this many lines at most
+_SCANNED: Memo[Tuple[str, int, int, str], Tuple[int, int]] = Memo(1 << 14)
+
+
+def _scan(text: str, start: int, depth: int, opening: str, closing: str) -> Tuple[int, int]:
+    """:func:`scan`, followed."""
     quoted = False
     for match in _SIGNIFICANT[opening + closing].finditer(text, start):
         c = match.group()

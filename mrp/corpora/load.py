@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any, Dict, Iterable, Iterator, List, Optional
 
 from mrp.codecs import ReadOptions, content_format, implied_framework, reader, resolve_format
+from mrp.codecs.repeats import Repeats, unshared
 from mrp.corpora.corpus import Corpus, Repaired
 from mrp.corpora.packed import PackedGraphs
 from mrp.errors import FormatError, InputError
@@ -42,7 +43,9 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
     """Read every graph of a file.
 
     Past ``pack_after`` graphs (default :data:`PACK_AFTER`), the corpus keeps its graphs packed
-    (:class:`~mrp.corpora.packed.PackedGraphs`), packing each as it is read.
+    (:class:`~mrp.corpora.packed.PackedGraphs`), packing each as it is read.  A graph text met again is
+    read once (:mod:`mrp.codecs.repeats`): packed, its content is kept once; live, each graph gets its own
+    copy.
 
     Raises InputError for a file that cannot be used at all (missing, a
     directory, compressed, or holding no graph); a graph that cannot be read
@@ -61,23 +64,36 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
     name = display_name(path)
     corpus = Corpus(name, fmt)
     limit = PACK_AFTER if pack_after is None else pack_after
+    memo = Repeats()
+    options = replace(options, memo=memo)
     graphs: List[Graph] = []
+    #: per graph, the position of the first graph whose content it shares (None: content of its own)
+    sharing: List[Optional[int]] = []
+    first: Dict[int, int] = {}  # a template's serial -> the position of its first graph
     packed: Optional[PackedGraphs] = None
     with collector_paused():
         for item in reader(fmt)(read_lines(path), name, options) if items is None else items:
             if isinstance(item, FormatError):
                 corpus.errors.append(item)
+                continue
+            serial = memo.serial(item)
+            same = None if serial is None else first.setdefault(serial, len(sharing))
+            same = None if same == len(sharing) else same
+            sharing.append(same)
+            if packed is not None:
+                packed.append(item, same)
+            elif len(graphs) >= limit:
+                packed = PackedGraphs()
+                for graph, earlier in zip(graphs, sharing):
+                    packed.append(graph, earlier)
+                packed.append(item, same)
+                graphs = []
             else:
-                if packed is not None:
-                    packed.append(item)
-                elif len(graphs) >= limit:
-                    packed = PackedGraphs(graphs)
-                    packed.append(item)
-                    graphs = []
-                else:
-                    graphs.append(item)
-                if item.repairs:
-                    corpus.repaired.append(Repaired(name, item.line, item.id, tuple(item.repairs)))
+                graphs.append(item)
+            if item.repairs:
+                corpus.repaired.append(Repaired(name, item.line, item.id, tuple(item.repairs)))
+    if packed is None:  # every graph kept live gets content of its own
+        graphs = [graph if same is None else unshared(graph) for graph, same in zip(graphs, sharing)]
     corpus.graphs = graphs if packed is None else packed
     if not corpus.graphs and not corpus.errors:
         raise InputError(f"{name}: holds no graphs (empty, or only blank lines)")

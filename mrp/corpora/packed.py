@@ -14,11 +14,12 @@ import marshal
 import pickle
 import zlib
 from array import array
-from dataclasses import fields
+from dataclasses import fields, replace
 from operator import attrgetter
-from typing import Any, Callable, Iterable, Iterator, List, Sequence, Tuple, Union, overload
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, overload
 
-from mrp.graph import Edge, Graph, Node
+from mrp.graph import TEXT_FIELDS, Edge, Graph, Node
+from mrp.memo import Memo
 
 __all__ = ["Entry", "Packed", "PackedGraphs", "entries", "live", "mapped", "pack", "size", "unpack"]
 
@@ -31,19 +32,45 @@ _FIELDS = attrgetter(*_GRAPH)
 #: the first byte of a packed graph: its fields as marshal data, or (for values marshal cannot hold,
 #: e.g. a UMR document placement) the pickled graph
 _MARSHAL, _PICKLE = b"M", b"P"
+
+
+def _no_text() -> List[Tuple[str, Any]]:
+    """A graph's content fields (:data:`~mrp.graph.TEXT_FIELDS`) as packed when an earlier graph holds
+    them: those of a graph without content."""
+    empty = Graph(id="")
+    return [(name, getattr(empty, name)) for name in TEXT_FIELDS]
+
+
+#: (position among the packed fields, value) of each content field packed by ``pack(graph, own=True)``
+_EMPTY_TEXT = [(_GRAPH.index(name), value) for name, value in _no_text()]
+#: the packed bytes of shared content a store keeps decompressed at most (it starts again when full)
+SOURCES = 4096
 #: graphs compressed together (about 50 KB before compression for sentence graphs)
 BLOCK = 32
 
 
-def pack(graph: Graph) -> bytes:
-    """A graph as bytes (:func:`unpack` gives it back, every field equal)."""
+def pack(graph: Graph, own: bool = False) -> bytes:
+    """A graph as bytes (:func:`unpack` gives it back, every field equal).
+
+    Args:
+        graph: the graph.
+        own: pack only the graph's own fields: its :data:`~mrp.graph.TEXT_FIELDS` (kept with an earlier
+            graph of the same text) as those of an empty graph.
+
+    Returns:
+        The bytes.
+    """
     values = list(_FIELDS(graph))
-    values[_NODES] = [_NODE(node) for node in graph.nodes]
-    values[_EDGES] = [_EDGE(edge) for edge in graph.edges]
+    if own:
+        for k, value in _EMPTY_TEXT:
+            values[k] = value
+    else:
+        values[_NODES] = [_NODE(node) for node in graph.nodes]
+        values[_EDGES] = [_EDGE(edge) for edge in graph.edges]
     try:
         data = _MARSHAL + marshal.dumps(tuple(values))
     except ValueError:  # a value of a type marshal does not know
-        data = _PICKLE + pickle.dumps(graph, protocol=5)
+        data = _PICKLE + pickle.dumps(replace(graph, **dict(_no_text())) if own else graph, protocol=5)
     return data
 
 
@@ -63,13 +90,19 @@ def unpack(data: bytes) -> Graph:
 class Packed:
     """One graph of a :class:`PackedGraphs`: what identifies it, and the graph on demand."""
 
-    __slots__ = ("store", "index", "id", "framework", "flavor", "line", "size")
+    __slots__ = ("store", "index", "id", "framework", "flavor", "line", "size", "content", "document")
 
-    def __init__(self, store: PackedGraphs, index: int, graph: Graph) -> None:
+    def __init__(self, store: PackedGraphs, index: int, graph: Graph, content: Optional[int] = None) -> None:
         self.store, self.index = store, index
         self.id, self.framework, self.flavor, self.line = graph.id, graph.framework, graph.flavor, graph.line
         #: the number of nodes
         self.size = len(graph.nodes)
+        #: the index of the entry whose :data:`~mrp.graph.TEXT_FIELDS` this graph has (read from the same
+        #: text), its own index when none before it has them: entries of a store with the same content
+        #: index have equal tops, nodes, edges, layout, variables and breaks
+        self.content = index if content is None else content
+        #: whether the graph sits in a document (UMR)
+        self.document = graph.document is not None
 
     def graph(self) -> Graph:
         """The graph, unpacked (a new object each time)."""
@@ -99,17 +132,28 @@ class PackedGraphs(Sequence[Graph]):
         self._ends = array("l")
         #: the packed graphs of the last block, not compressed yet
         self._pending: List[bytes] = []
-        self._cache: Tuple[int, bytes] = (-1, b"")
+        #: the last block decompressed for a graph, and for the content of an earlier graph
+        self._cache: List[Tuple[int, bytes]] = [(-1, b""), (-1, b"")]
+        #: content index -> its graph's packed bytes (decompressed), for graphs that share that content
+        self._sources: Memo[int, bytes] = Memo(SOURCES)
         self._entries: List[Packed] = []
         for graph in graphs:
             self.append(graph)
 
-    def append(self, graph: Graph) -> None:
-        """Pack a graph and add it at the end."""
-        data = pack(graph)
+    def append(self, graph: Graph, same: Optional[int] = None) -> None:
+        """Pack a graph and add it at the end.
+
+        Args:
+            graph: the graph.
+            same: the index of an earlier graph whose :data:`~mrp.graph.TEXT_FIELDS` objects this graph
+                shares (read from the same text, :mod:`mrp.codecs.repeats`): only its other fields are
+                packed, and unpacking takes the content of that graph.
+        """
+        content = None if same is None else self._entries[same].content
+        data = pack(graph, own=same is not None)
         self._ends.append((self._ends[-1] if self._pending else 0) + len(data))
         self._pending.append(data)
-        self._entries.append(Packed(self, len(self._entries), graph))
+        self._entries.append(Packed(self, len(self._entries), graph, content))
         if len(self._pending) == BLOCK:
             self._data += zlib.compress(b"".join(self._pending), 1)
             self._blocks.append(len(self._data))
@@ -139,15 +183,28 @@ class PackedGraphs(Sequence[Graph]):
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError("graph index out of range")
+        graph = unpack(self._bytes(index, 0))
+        content = self._entries[index].content
+        if content != index:  # its text's content is kept with an earlier graph
+            data = self._sources.get(content)
+            if data is None:
+                data = self._sources.keep(content, self._bytes(content, 1))
+            source = unpack(data)
+            for name in TEXT_FIELDS:
+                setattr(graph, name, getattr(source, name))
+        return graph
+
+    def _bytes(self, index: int, slot: int) -> bytes:
+        """The bytes packed at ``index``; ``slot``: the cache of decompressed blocks to use."""
         block, at = divmod(index, BLOCK)
         if block == len(self._blocks):
-            return unpack(self._pending[at])
-        if self._cache[0] != block:
+            return self._pending[at]
+        if self._cache[slot][0] != block:
             start = self._blocks[block - 1] if block else 0
             with memoryview(self._data) as view:
-                self._cache = (block, zlib.decompress(view[start:self._blocks[block]]))
+                self._cache[slot] = (block, zlib.decompress(view[start:self._blocks[block]]))
         end = self._ends[index]
-        return unpack(self._cache[1][(self._ends[index - 1] if at else 0):end])
+        return self._cache[slot][1][(self._ends[index - 1] if at else 0):end]
 
     def __iter__(self) -> Iterator[Graph]:
         for k in range(len(self)):

@@ -32,9 +32,12 @@ from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tupl
 
 import numpy as np
 
+from mrp.corpora.packed import Entry, Packed, live
 from mrp.errors import ScoreError
 from mrp.graph import Graph
 from mrp.metrics.base import LabelCounts, Metric, PairResult, Parameter, Run
+from mrp.metrics.content_memo import KEPT as CONTENT_KEPT
+from mrp.metrics.content_memo import ContentMemo
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.detail import triple_detail
 from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
@@ -43,7 +46,8 @@ from mrp.metrics.large import beyond, triple_graph
 from mrp.metrics.memo import GraphMemo
 from mrp.metrics.mrp_pair import seeding, sentence_groups
 from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair
+from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.seed import groups
 from mrp.metrics.smatch_penman import NOT_INVERTED, Local, Relations, norm, penman_triples  # noqa: F401
 from mrp.metrics.smatchpp import SMATCHPP_COMPAT, check_compat, smatchpp_status, smatchpp_triples
 from mrp.metrics.together import Steps, score_together
@@ -253,16 +257,18 @@ def _item(gid: str, gold: Triples, system: Triples, solution: Solution, mapping:
 
 
 class _Together(Steps):
-    """SMATCH's steps for :func:`mrp.metrics.together.score_together`: a pair's forms are its triples."""
+    """SMATCH's steps for :func:`mrp.metrics.together.score_together`: a pair's forms are its triples (of a
+    packed graph whose triples depend on its content alone: built once per content, not unpacked again)."""
+
+    held = True
 
     def __init__(self, metric: SMATCH, options: Options) -> None:
         self.metric, self.options = metric, options
 
     def forms(self, pair: Pair) -> Optional[Tuple[Triples, Triples]]:
-        gold = self.metric.triples_of(pair.gold, self.options)
-        system = self.metric.triples_of(pair.system, self.options)
-        if gold[0] and system[0] and sentence_groups((pair.gold, pair.system), len(gold[0]),
-                                                     len(system[0])) is not None:
+        gold, gold_document = self.metric.held_triples(pair.gold_entry, self.options)
+        system, system_document = self.metric.held_triples(pair.system_entry, self.options)
+        if gold[0] and system[0] and gold_document and system_document:
             return None  # documents: alone
         return gold, system
 
@@ -274,7 +280,19 @@ class _Together(Steps):
         return triple_rows(gold[0], system[0], gold[1], system[1])
 
     def solved(self, pair: Pair, gold: Triples, system: Triples, solution: Solution) -> PairResult:
-        return _result(_item(pair.gold.id, gold, system, solution, False))
+        return _result(_item(pair.gold_entry.id, gold, system, solution, False))
+
+
+def _document(graph: Graph, made: Triples) -> bool:
+    """Whether a graph is a document whose nodes sit in sentences, its triples ``made`` one node's per node
+    (as :func:`mrp.metrics.seed.sentence_groups` asks: such a pair is scored alone)."""
+    return len(made[0]) == len(graph.nodes) and groups(graph) is not None
+
+
+def _with_document(graph: Graph, options: Options) -> Tuple[Triples, bool]:
+    """A graph's triples (:func:`triples`) and :func:`_document`."""
+    made = triples(graph, options)
+    return made, _document(graph, made)
 
 
 def _result(item: Dict[str, Any]) -> PairResult:
@@ -312,6 +330,17 @@ class SMATCH(Metric):
     def __init__(self, memo: Optional[GraphMemo] = None) -> None:
         #: the triples of graphs, kept (the instance all-pairs runs score with); None: made for each pair
         self.memo = memo
+    #: triples (and documents) of packed graphs by content, for this process's runs
+    _contents = ContentMemo()
+
+    def begin(self, pairing: Pairing, options: Options) -> None:
+        """Let go of the stores of earlier runs; build the triples of this run's packed graphs by content
+        now, before any worker process forks (each inherits them instead of building them again)."""
+        self._contents.clear()
+        for pair in pairing.pairs[:CONTENT_KEPT // 2]:
+            for entry in (pair.gold_entry, pair.system_entry):
+                if isinstance(entry, Packed):
+                    self.held_triples(entry, options)
 
     def signature_fields(self, options: Options) -> List[str]:
         return [triples_field(options), *doc_align_field(options)]
@@ -347,6 +376,18 @@ class SMATCH(Metric):
         """Each graph's label-only triples (a node-local one by its name and value, a relation by its label;
         a node map is one to one, so each label matches at most that many copies)."""
         return lambda graph: label_counts(triples(graph, options))
+
+    def held_triples(self, entry: Entry, options: Options) -> Tuple[Triples, bool]:
+        """A graph's triples as :meth:`triples_of` gives them, and whether it is a document (its nodes in
+        sentences, :func:`mrp.metrics.seed.groups`), from the graph as held: for a packed graph under
+        Penman triples (which, like the sentences, depend on its content fields alone), built once per
+        content of its corpus (:mod:`mrp.metrics.content_memo`)."""
+        if isinstance(entry, Packed) and options.penman and not options.smatchpp_compat:
+            return self._contents.value(entry, ("smatch", options.smatch_compat),  # type: ignore[no-any-return]
+                                        lambda graph: _with_document(graph, options))
+        graph = live(entry)
+        made = self.triples_of(graph, options)
+        return made, _document(graph, made)
 
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
         total = self.triples_of(graph, options)[2]

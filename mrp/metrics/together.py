@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, List, Optional, Sequence, Tuple
 
+from mrp.corpora.packed import size
 from mrp.metrics.base import PairResult
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
@@ -24,7 +25,11 @@ __all__ = ["Steps", "score_together"]
 
 
 class Steps:
-    """What a metric does to score a pair together (each function gets the pair with its graphs live)."""
+    """What a metric does to score a pair together (each function gets the pair with its graphs live, or
+    as held when :attr:`held` says so)."""
+
+    #: whether the functions take the pair as held (a graph may be packed: they unpack what they need)
+    held = False
 
     def forms(self, pair: Pair) -> Optional[Tuple[Any, Any]]:
         """The two graphs' forms, or None when the pair is to be scored alone (e.g. documents)."""
@@ -52,9 +57,9 @@ def score_together(steps: Steps, pairs: Sequence[Pair], options: Options) -> Lis
         return out
     todo: List[Tuple[int, Pair, Any, Any]] = []
     for k, pair in enumerate(pairs):
-        live = pair.live()
-        if not fits_together(len(live.gold.nodes), len(live.system.nodes)):
+        if not fits_together(size(pair.gold_entry), size(pair.system_entry)):
             continue  # searched alone: nothing of it is made here
+        live = pair if steps.held else pair.live()
         found = steps.forms(live)
         if found is None:
             continue

@@ -45,6 +45,7 @@ from mrp.codecs.penman.parse import mask, unmask
 from mrp.codecs.penman.parse import parse as plain_tree
 from mrp.codecs.penman.spacing import breaks
 from mrp.codecs.penman.writer import Quoted, Symbol, preorder
+from mrp.codecs.repeats import shared
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Branch, Edge, Graph, Node
 from mrp.io.source import Line, is_unicode
@@ -255,21 +256,46 @@ def tree_graph(tree: penman.Tree, gid: str, options: ReadOptions) -> Tuple[Graph
     return graph, [var for var, _ in preorder(tree.node)]
 
 
+def _built(frame: Frame, gid: str, options: ReadOptions) -> Graph:
+    """The graph of one frame's text with its content fields (:data:`mrp.graph.TEXT_FIELDS`) and id;
+    Bad when it cannot be read."""
+    try:
+        return _convert(_tree(frame, not options.strict), gid, options)
+    except RecursionError:  # read again with room for nesting as deep as the node limit
+        try:
+            return deeply(lambda: _convert(_tree(frame, not options.strict), gid, options))
+        except RecursionError:
+            raise Bad("graph is nested too deeply to be read", frame.chunk.first) from None
+
+
+def _content(frame: Frame, gid: str, options: ReadOptions) -> Graph:
+    """:func:`_built`, through ``options.memo`` when given: a text met before gives a graph sharing the
+    first one's content objects (an unreadable text is read again each time: its error names its lines).
+    The key: the text parsed, the parentheses closed, and every read option :func:`_built` reads."""
+    memo = options.memo
+    if memo is None:
+        return _built(frame, gid, options)
+    key = (frame.chunk.text(), 0 if options.strict else frame.opened, options.strict, options.no_wiki,
+           options.framework)
+    template = memo.template(key)
+    if template is None:
+        graph = _built(frame, gid, options)
+        graph.breaks = breaks(frame.chunk.text())
+        memo.keep(key, graph)
+        return graph
+    return shared(template, id=gid, framework=template.framework, flavor=template.flavor)
+
+
 def _graph(frame: Frame, gid: str, meta: Dict[str, str], options: ReadOptions) -> Graph:
     """The graph of one frame; Bad when it cannot be read."""
     repairs = _repairs(frame, options.strict)
-    try:
-        graph = _convert(_tree(frame, not options.strict), gid, options)
-    except RecursionError:  # read again with room for nesting as deep as the node limit
-        try:
-            graph = deeply(lambda: _convert(_tree(frame, not options.strict), gid, options))
-        except RecursionError:
-            raise Bad("graph is nested too deeply to be read", frame.chunk.first) from None
+    graph = _content(frame, gid, options)
     # the text table wins; a graph missing from it keeps its own ::snt (the CLI warns)
     text = options.text.get(gid) if options.text is not None else None
     graph.input = text if text is not None else meta.get("snt")
     graph.line = frame.first
-    graph.breaks = breaks(frame.chunk.text())
+    if options.memo is None:
+        graph.breaks = breaks(frame.chunk.text())
     if repairs:
         graph.repairs = [f"{message} (line {line})" for message, line in repairs]
     return graph

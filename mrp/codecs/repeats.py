@@ -1,0 +1,116 @@
+"""Reading each distinct graph text once: a memo of the graphs a Penman reader built, by their text.
+
+A corpus often repeats graph texts (a testbed of random pairs of a collection holds each text about 15
+times).  :func:`mrp.corpora.load.read_corpus` gives the reader a :class:`Repeats` (``ReadOptions.memo``); the
+reader then builds the graph of a text it has met before in the same read from the first graph of that
+text, sharing its :data:`~mrp.graph.TEXT_FIELDS` objects (nodes, edges, layout, ...), while every other
+field (id, line, input, repairs, what was written) is the graph's own.  The key is the whole text the
+reader parses and every read option that shapes those fields, so a graph read through the memo equals the
+graph read without it.  The corpus then packs shared content once (:mod:`mrp.corpora.packed`), or gives
+each graph its own copy (:func:`unshared`): no caller ever holds two graphs sharing objects.
+
+Each template graph has a serial number (:meth:`Repeats.serial`): two graphs with the same serial have the
+same content objects.  The memo keeps at most :data:`KEPT` templates; when full it starts again (serials
+are never reused), so that a corpus of distinct texts does not keep every graph alive.
+"""
+
+from __future__ import annotations
+
+from typing import Hashable, Optional, Tuple
+
+from mrp.graph import TEXT_FIELDS, Edge, Graph, Node
+from mrp.memo import Memo
+
+__all__ = ["KEPT", "Repeats", "shared", "unshared"]
+
+#: templates a memo keeps at most (about 14 KB each for a sentence graph)
+KEPT = 4096
+
+
+class Repeats:
+    """The graphs built so far in one read, by the key of their text (see the module)."""
+
+    def __init__(self, kept: int = KEPT) -> None:
+        #: key -> template graph
+        self._graphs: Memo[Hashable, Graph] = Memo(kept)
+        #: id of a template's node list -> (the template, its serial number); one entry per template, so
+        #: that it starts again with the templates
+        self._serials: Memo[int, Tuple[Graph, int]] = Memo(kept)
+        self._next = 0
+
+    def template(self, key: Hashable) -> Optional[Graph]:
+        """The graph first built for ``key`` (its content to share), or None.
+
+        Args:
+            key: the text read and every read option that shapes the graph's content.
+
+        Returns:
+            The template graph, or None for a key not met (or forgotten).
+        """
+        return self._graphs.get(key)
+
+    def keep(self, key: Hashable, graph: Graph) -> None:
+        """Remember a graph just built as the template of ``key``.
+
+        Args:
+            key: as for :meth:`template`.
+            graph: the graph built from the text (its content fields are shared from now on).
+        """
+        self._graphs.keep(key, graph)
+        self._serials.keep(id(graph.nodes), (graph, self._next))
+        self._next += 1
+
+    def serial(self, graph: Graph) -> Optional[int]:
+        """The serial number of the content a graph shares with its template, or None (content of its own).
+
+        Args:
+            graph: a graph the reader just gave (its template still kept).
+
+        Returns:
+            The template's serial number, the same for every graph sharing that template's content.
+        """
+        found = self._serials.get(id(graph.nodes))
+        if found is None or found[0].nodes is not graph.nodes:
+            return None
+        template = found[0]
+        if any(getattr(graph, name) is not getattr(template, name) for name in TEXT_FIELDS):
+            return None
+        return found[1]
+
+
+def shared(template: Graph, **own: object) -> Graph:
+    """A graph with the template's content objects (:data:`~mrp.graph.TEXT_FIELDS`) and its own fields.
+
+    Args:
+        template: the graph first built from the same text.
+        **own: the graph's own fields (id, framework, flavor, ...).
+
+    Returns:
+        The new graph; its content objects are the template's.
+    """
+    content = {name: getattr(template, name) for name in TEXT_FIELDS}
+    return Graph(**content, **own)  # type: ignore[arg-type]
+
+
+def unshared(graph: Graph) -> Graph:
+    """The graph with content objects of its own (copies of nodes, edges, tops, layout, variables, breaks).
+
+    Args:
+        graph: a graph that may share its content with others.
+
+    Returns:
+        The same graph object, its content fields replaced by equal copies.
+    """
+    graph.tops = list(graph.tops)
+    graph.nodes = [Node(n.id, n.label, list(n.properties), list(n.values),
+                        None if n.anchors is None else list(n.anchors),
+                        None if n.anchorings is None else list(n.anchorings)) for n in graph.nodes]
+    graph.edges = [Edge(e.source, e.target, e.label, e.normal, list(e.attributes), list(e.values), e.id,
+                        None if e.anchors is None else list(e.anchors), e.legacy) for e in graph.edges]
+    if graph.layout is not None:
+        graph.layout = {k: list(branches) for k, branches in graph.layout.items()}
+    if graph.variables is not None:
+        graph.variables = dict(graph.variables)
+    if graph.breaks is not None:
+        graph.breaks = dict(graph.breaks)
+    return graph

@@ -1,0 +1,51 @@
+"""What a metric derives from a packed graph's content alone, derived once per distinct content.
+
+A packed corpus keeps the content of a graph text met again once (:mod:`mrp.codecs.repeats`,
+:mod:`mrp.corpora.packed`): its entries with the same ``content`` index have equal
+:data:`~mrp.graph.TEXT_FIELDS` (tops, nodes, edges, layout, variables, breaks).  A value that depends on
+those fields only (and on options named in the key), such as SMATCH's triples of Penman AMR, is then the
+same for all of them: :class:`ContentMemo` derives it once, without unpacking the graph again.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Hashable, Tuple
+
+from mrp.corpora.packed import Packed
+from mrp.graph import Graph
+from mrp.memo import Memo
+
+__all__ = ["KEPT", "ContentMemo"]
+
+#: values a memo keeps at most (it starts again when full)
+KEPT = 20_000
+
+
+class ContentMemo:
+    """Values derived from the content of packed graphs, by (store, content index, options key)."""
+
+    def __init__(self, kept: int = KEPT) -> None:
+        #: key -> (the store, kept alive so that its id names it, and the value)
+        self._values: Memo[Tuple[int, int, Hashable], Tuple[Any, Any]] = Memo(kept)
+
+    def value(self, entry: Packed, options: Hashable, derive: Callable[[Graph], Any]) -> Any:
+        """The value ``derive`` gives the entry's graph, derived once per content of its store.
+
+        Args:
+            entry: a packed graph.
+            options: every option ``derive`` depends on besides the graph's content fields.
+            derive: the value of a graph; it must read only :data:`~mrp.graph.TEXT_FIELDS` (and the
+                options named in ``options``).
+
+        Returns:
+            The value (shared between the entries of the same content: not to be changed).
+        """
+        key = (id(entry.store), entry.content, options)
+        found = self._values.get(key)
+        if found is None or found[0] is not entry.store:
+            found = self._values.keep(key, (entry.store, derive(entry.graph())))
+        return found[1]
+
+    def clear(self) -> None:
+        """Forget every value (and the stores kept for them)."""
+        self._values.clear()

@@ -1,0 +1,167 @@
+"""Each distinct Penman text read once (mrp.codecs.repeats), its content packed once (mrp.corpora.packed) and
+its SMATCH triples built once (mrp.metrics.content_memo): none of it can change a graph or a result."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from pathlib import Path
+from typing import Any, Dict, List, Tuple
+
+import pytest
+
+import mrp.corpora.load
+from mrp.cli.score import main_body
+from mrp.codecs import ReadOptions, reader
+from mrp.codecs.repeats import Repeats
+from mrp.corpora.load import read_corpus
+from mrp.corpora.packed import PackedGraphs
+from mrp.graph import TEXT_FIELDS, Graph, fingerprint
+from mrp.io.source import read_lines
+from mrp.metrics.smatch import matched, penman_triples
+
+#: a few small graph texts (one repaired: a parenthesis left open), each written several times below
+TEXTS = [
+    '(s / sleep-01 :ARG0 (g / girl))',
+    '(s / sleep-01 :ARG0 (b / boy) :wiki "Boy")',
+    '(r / rain-01 :time (n / now))',
+    '(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b :polarity -))',
+    '(b / bark-01 :ARG0 (d / dog :mod (b2 / big))',
+    '(m / multi-sentence :snt1 (r / rain-01) :snt2 (s / sleep-01 :ARG0 (g / girl)))',
+    '(c / city :name (n / name :op1 "New" :op2 "York") :wiki "New_York_City")',
+]
+
+
+def _file(path: Path, picks: List[int], ids: bool) -> Path:
+    """A Penman file of the texts picked, in order (with ids and sentences of their own when ``ids``)."""
+    blocks = []
+    for k, pick in enumerate(picks):
+        header = f"# ::id g{k} ::date x\n# ::snt sentence {k}\n" if ids else ""
+        blocks.append(header + TEXTS[pick])
+    path.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
+    return path
+
+
+def _plain(path: Path, options: ReadOptions) -> List[Any]:
+    """The graphs (and errors) of a file as the reader gives them without a memo."""
+    return list(reader("amr")(read_lines(str(path)), path.name, options))
+
+
+OPTIONS = [ReadOptions(framework="amr"), ReadOptions(framework="amr", no_wiki=True),
+           ReadOptions(framework="amr", keep=True), ReadOptions(framework="amr", strict=True)]
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=["plain", "no-wiki", "keep", "strict"])
+@pytest.mark.parametrize("pack_after", [0, 3, 1 << 62], ids=["packed", "packed-later", "live"])
+def test_a_corpus_read_through_the_memo_is_the_corpus_read_without(tmp_path: Path, options: ReadOptions,
+                                                                   pack_after: int) -> None:
+    picks = [random.Random(seed).randrange(len(TEXTS)) for seed in range(60)]
+    path = _file(tmp_path / "a.amr", picks, ids=True)
+    plain = _plain(path, options)
+    corpus = read_corpus(str(path), "amr", options, pack_after=pack_after)
+    graphs = [item for item in plain if isinstance(item, Graph)]
+    errors = [item for item in plain if not isinstance(item, Graph)]
+    assert isinstance(corpus.graphs, PackedGraphs) == (pack_after < len(graphs))
+    assert [fingerprint(graph) for graph in corpus.graphs] == [fingerprint(graph) for graph in graphs]
+    assert [(graph.id, graph.line, graph.input, graph.repairs) for graph in corpus.graphs] == \
+        [(graph.id, graph.line, graph.input, graph.repairs) for graph in graphs]
+    assert [(e.message, e.line, e.graph_id) for e in corpus.errors] == \
+        [(e.message, e.line, e.graph_id) for e in errors]
+    if options.strict:  # the repaired text is refused each time, its error at its own line
+        assert len(corpus.errors) == picks.count(4) > 1
+
+
+def test_ids_and_options_are_each_graphs_own(tmp_path: Path) -> None:
+    path = _file(tmp_path / "a.amr", [1, 1, 6, 6], ids=True)
+    plain = read_corpus(str(path), "amr", ReadOptions(framework="amr"), pack_after=0)
+    no_wiki = read_corpus(str(path), "amr", ReadOptions(framework="amr", no_wiki=True), pack_after=0)
+    assert [graph.id for graph in plain.graphs] == ["g0", "g1", "g2", "g3"]
+    assert [graph.input for graph in plain.graphs] == [f"sentence {k}" for k in range(4)]
+    assert all("wiki" in graph.nodes[0].properties for graph in plain.graphs)
+    assert not any("wiki" in node.properties for graph in no_wiki.graphs for node in graph.nodes)
+    entries = plain.graphs.entries()  # type: ignore[union-attr]
+    assert [entry.content for entry in entries] == [0, 0, 2, 2]
+
+
+@pytest.mark.parametrize("pack_after", [0, 1 << 62], ids=["packed", "live"])
+def test_no_two_graphs_given_share_an_object(tmp_path: Path, pack_after: int) -> None:
+    path = _file(tmp_path / "a.amr", [3, 3, 3, 0, 3], ids=False)
+    corpus = read_corpus(str(path), "amr", ReadOptions(framework="amr"), pack_after=pack_after)
+    graphs = list(corpus.graphs)
+    if isinstance(corpus.graphs, PackedGraphs):
+        graphs += list(corpus.graphs)  # each access unpacks a new graph
+    seen: Dict[int, int] = {}
+    for k, graph in enumerate(graphs):
+        for value in [getattr(graph, name) for name in TEXT_FIELDS] + list(graph.nodes) + list(graph.edges):
+            if value is not None:
+                assert seen.setdefault(id(value), k) == k
+    first = graphs[0]
+    first.nodes[0].label = "changed"
+    first.edges.clear()
+    others = list(corpus.graphs)[1:]  # a change to one graph changes no other
+    assert [graph.nodes[0].label for graph in others] == ["want-01", "want-01", "sleep-01", "want-01"]
+    assert all(graph.edges for graph in others)
+
+
+def test_a_memo_shares_only_what_its_template_holds() -> None:
+    memo = Repeats(kept=2)
+    graphs = [Graph(id=str(k), nodes=[]) for k in range(3)]
+    for k, graph in enumerate(graphs):
+        memo.keep(k, graph)
+    assert memo.template(0) is None  # forgotten when full: read again, never confused
+    assert memo.serial(graphs[2]) == 2
+    assert memo.serial(Graph(id="x", nodes=graphs[2].nodes)) is None  # not all of its content is shared
+
+
+def _optimum(gold: Graph, system: Graph) -> int:
+    """SMATCH's matched triples under the best map, by trying every map (small graphs only)."""
+    (local_g, rel_g, _), (local_s, rel_s, _) = penman_triples(gold, False), penman_triples(system, False)
+    n, m = len(local_g), len(local_s)
+    best = 0
+    for targets in itertools.product(range(-1, m), repeat=n):
+        used = [j for j in targets if j >= 0]
+        if len(used) == len(set(used)):
+            best = max(best, matched(list(targets), local_g, local_s, rel_g, rel_s))
+    return best
+
+
+def _score(args: List[str], capsys: pytest.CaptureFixture[str]) -> Dict[str, Any]:
+    assert main_body(args) == 0
+    result: Dict[str, Any] = json.loads(capsys.readouterr().out)
+    return {k: v for k, v in result.items() if k not in ("time", "cpu")}
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_smatch_of_a_testbed_with_repeats_is_exact_packed_or_live(tmp_path: Path, jobs: str,
+                                                                  capsys: pytest.CaptureFixture[str],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(7)
+    pairs = [tuple(rng.sample(range(len(TEXTS)), 2)) for _ in range(40)] + [(2, 2), (5, 5)]
+    gold = _file(tmp_path / "a.amr", [a for a, _ in pairs], ids=False)
+    system = _file(tmp_path / "b.amr", [b for _, b in pairs], ids=False)
+    args = ["--score", "smatch", "--format", "amr", "--trace", "--jobs", jobs, "--gold", str(gold),
+            str(system)]
+    live = _score(args, capsys)
+    monkeypatch.setattr(mrp.corpora.load, "PACK_AFTER", 0)
+    packed = _score(args, capsys)
+    assert packed == live
+    assert live["exact"] == len(pairs)
+    graphs = [_plain(_file(tmp_path / f"{k}.amr", [k], ids=False), ReadOptions(framework="amr"))[0]
+              for k in range(len(TEXTS))]
+    optimum: Dict[Tuple[int, int], int] = {}
+    for k, (a, b) in enumerate(pairs):
+        if (a, b) not in optimum:
+            optimum[a, b] = _optimum(graphs[a], graphs[b])
+        assert live["scores"]["amr"][str(k)]["c"] == optimum[a, b], (a, b)
+
+
+def test_framing_scan_answers_a_line_met_before_as_it_followed_it() -> None:
+    from mrp.codecs.framing import _scan, scan
+
+    rng = random.Random(3)
+    for _ in range(300):
+        text = "".join(rng.choice('(()) "\\ab') for _ in range(rng.randrange(12)))
+        start, depth = rng.randrange(len(text) + 1), rng.randrange(3)
+        for _ in range(2):
+            assert scan(text, start, depth, "(", ")") == _scan(text, start, depth, "(", ")")
