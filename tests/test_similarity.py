@@ -305,3 +305,32 @@ def test_metrics_without_counts_give_each_pairs_figure(metric: str, path: Tuple[
     for i in range(6):
         others = sorted((j for j in range(6) if j != i), key=lambda j: (-result.f[i, j], j))[:2]
         assert list(top.neighbours[i]) == others
+
+
+def test_the_commands_take_every_option_the_library_takes_for_its_metrics(tmp_path: Path) -> None:
+    """mrp-similarity and mrp-ensemble take the options of every metric that can fill a matrix, as the
+    registry declares them (mrp.similarity takes them all as keywords); an option of another metric than
+    the one chosen is refused, naming the metrics it belongs to."""
+    from mrp.cli import similarity as command
+    from mrp.metrics.registry import METRICS, metric
+
+    flags = {action.option_strings[0] for action in command.parser()._actions if action.option_strings}
+    for name in METRICS:
+        if metric(name).contextual:
+            continue
+        for parameter in metric(name).parameters:
+            assert parameter.flag in flags, (name, parameter.flag)
+    # one chosen metric's option applies; another's is refused (exit 2, one line)
+    graphs = tmp_path / "three.amr"
+    graphs.write_text("(a / b :ARG0 (c / d))\n\n(a / b :ARG1 (c / d))\n\n(x / y)\n", encoding="utf-8")
+    for argv, status in [(["--metric", "smatch", "--smatchpp-compat", "amr"], 0),
+                         (["--metric", "rematch", "--smatchpp-compat", "amr"], 2),
+                         (["--metric", "wlk", "--doc-align", "sentence"], 2)]:
+        done = subprocess.run([sys.executable, "-m", "mrp.cli.similarity", *argv, str(graphs), "--quiet",
+                               "--output", str(tmp_path / "out.npz")], capture_output=True, text=True)
+        assert done.returncode == status, done.stderr
+        if status:
+            flag = argv[2]
+            assert done.stderr.count("\n") == 1, done.stderr
+            assert f"{flag} is an option of --metric" in done.stderr, done.stderr
+            assert f"not of {argv[1]}" in done.stderr

@@ -61,15 +61,18 @@ def pair_arguments(p: Any) -> None:
     p.add_argument("--timeout", type=float, metavar="S",
                    help="seconds per pair at most (default 60; 0 or inf: none)")
     p.add_argument("--limit", type=int, metavar="N", help="search steps per pair at most")
-    p.add_argument("--smatch-compat", action="store_true", help="the original SMATCH tool's counts")
     p.add_argument("--no-mip", action="store_true", help="no hand-over of hard pairs to HiGHS")
     p.add_argument("--no-wiki", action="store_true", help="leave AMR :wiki out")
     p.add_argument("--quiet", action="store_true", help="no progress and no reader warnings")
-    add_metric_options(p, OWN_OPTIONS)
+    add_metric_options(p, matrix_metrics())
 
 
-#: the metrics whose own options these commands take (each option given to the metric it belongs to)
-OWN_OPTIONS = ("rematch", "wlk")
+def matrix_metrics() -> List[str]:
+    """The metrics whose options these commands take: every registered metric that can fill a matrix (each
+    option is given to the metric it belongs to), as mrp.similarity and mrp.ensemble take them."""
+    from mrp.metrics.registry import METRICS, metric
+
+    return [name for name in METRICS if not metric(name).contextual]
 
 
 def jobs_of(value: str) -> Any:
@@ -123,23 +126,28 @@ def scoring_options(args: Any) -> Dict[str, Any]:
     from mrp.metrics.registry import canonical, metric
 
     options: Dict[str, Any] = {"format": args.format, "mip": not args.no_mip, "no_wiki": args.no_wiki}
-    if args.smatch_compat:
-        if not any(parameter.field == "smatch_compat" for parameter in metric(args.metric).parameters):
-            fail(PROGRAM, f"--smatch-compat is no option of --metric {args.metric}")
-        options["smatch_compat"] = True
     if args.timeout is not None:
         options["timeout"] = checked("timeout", args.timeout, flag=True)
     if args.limit is not None:
         options["limit"] = checked("limit", args.limit, flag=True)
-    for name in OWN_OPTIONS:
+    chosen = {parameter.field for parameter in metric(canonical(args.metric)).parameters}
+    for name in matrix_metrics():
         for parameter in metric(name).parameters:
             value = getattr(args, parameter.field, None)
             if value is None or value is False or value == parameter.default:
                 continue
-            if canonical(args.metric) != name:
-                fail(PROGRAM, f"{parameter.flag} is an option of --metric {name}, not of {args.metric}")
+            if parameter.field not in chosen:
+                fail(PROGRAM, f"{parameter.flag} is an option of --metric "
+                              f"{' or '.join(owners_of(parameter.field))}, not of {args.metric}")
             options[parameter.field] = value
     return options
+
+
+def owners_of(field: str) -> List[str]:
+    """The matrix metrics that declare an option."""
+    from mrp.metrics.registry import metric
+
+    return [name for name in matrix_metrics() if any(p.field == field for p in metric(name).parameters)]
 
 
 def main_body(argv: List[str]) -> int:
