@@ -267,3 +267,38 @@ def test_the_counting_reserve_grows_with_the_time_the_pair_took(monkeypatch: pyt
     assert large.deadline(5.0, gold, gold) == pytest.approx(104.0 - large.COUNT_SECONDS * size)
     monkeypatch.setattr(large, "spent", lambda: 2.0)
     assert large.deadline(5.0, gold, gold) == pytest.approx(104.0 - 0.75 * 2.0)
+
+
+def test_predications_keep_the_memory_cap() -> None:
+    """--max-memory holds for the predications metric's alignment too (it aligned every pair under the
+    default cap, whatever the caller asked)."""
+    gold = "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b :ARG1 (c / city)))"
+    system = "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 (c / city)))"
+    free = mrp.score(gold, system, metric="predications", format="amr")
+    capped = mrp.score(gold, system, metric="predications", format="amr", max_memory=1)
+    assert free.exact and not capped.exact
+    assert capped.f <= free.f
+
+
+def test_similarity_and_ensemble_keep_the_memory_cap(tmp_path) -> None:
+    """--max-memory for mrp-similarity (and mrp-ensemble, which shares its options) and max_memory for
+    mrp.similarity: a pair over it is inexact; a value the check refuses ends the command with one line."""
+    import subprocess
+
+    graphs = tmp_path / "two.amr"
+    graphs.write_text("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))\n\n"
+                      "(w / want-01 :ARG0 (g / girl) :ARG1 (g2 / go-02 :ARG0 g))\n", encoding="utf-8")
+    free = mrp.similarity(str(graphs))
+    capped = mrp.similarity(str(graphs), max_memory=1)
+    assert free.exact.all() and not capped.exact[0, 1]
+    out = tmp_path / "out.npz"
+    done = subprocess.run([sys.executable, "-m", "mrp.cli.similarity", str(graphs), "--output", str(out),
+                           "--quiet", "--max-memory", "1"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    import numpy as np
+
+    with np.load(out) as arrays:
+        assert not arrays["exact"][0, 1]
+    done = subprocess.run([sys.executable, "-m", "mrp.cli.similarity", str(graphs), "--output", str(out),
+                           "--quiet", "--max-memory", "-3"], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr

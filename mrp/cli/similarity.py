@@ -61,6 +61,9 @@ def pair_arguments(p: Any) -> None:
     p.add_argument("--timeout", type=float, metavar="S",
                    help="seconds per pair at most (default 60; 0 or inf: none)")
     p.add_argument("--limit", type=int, metavar="N", help="search steps per pair at most")
+    p.add_argument("--max-memory", metavar="BYTES",
+                   help="bytes a pair's node-pair arrays may take (default 2G; e.g. 500M, 8G; 0 or inf: no "
+                        "cap): a pair beyond it gets a linear-time correspondence, inexact, with its bound")
     p.add_argument("--no-mip", action="store_true", help="no hand-over of hard pairs to HiGHS")
     p.add_argument("--no-wiki", action="store_true", help="leave AMR :wiki out")
     p.add_argument("--quiet", action="store_true", help="no progress and no reader warnings")
@@ -130,6 +133,8 @@ def scoring_options(args: Any) -> Dict[str, Any]:
         options["timeout"] = checked("timeout", args.timeout, flag=True)
     if args.limit is not None:
         options["limit"] = checked("limit", args.limit, flag=True)
+    if args.max_memory is not None:
+        options["max_memory"] = checked("max_memory", args.max_memory, flag=True)
     chosen = {parameter.field for parameter in metric(canonical(args.metric)).parameters}
     for name in matrix_metrics():
         for parameter in metric(name).parameters:

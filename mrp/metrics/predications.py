@@ -47,6 +47,7 @@ from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
 from mrp.metrics.tuples import identities
 from mrp.normalize import lower, normalize
+from mrp.solver import DEFAULT_MAX_MEMORY
 
 #: PAS argument roles (SDP 2015 scorer), lowercased as the MRP normalization leaves edge labels.
 PAS_ARGUMENTS = frozenset(
@@ -115,12 +116,14 @@ def _identity_pos(graph: Graph) -> Dict[Hashable, Optional[str]]:
 
 
 def mapped_predications(gold: Graph, system: Graph, limit: Optional[int] = None,
-                        timeout: Optional[float] = None) -> Tuple[Counter, Counter, bool]:
-    """Gold and system predications under the MRP metric's optimal correspondence, and if it is proved."""
+                        timeout: Optional[float] = None,
+                        max_memory: Optional[int] = DEFAULT_MAX_MEMORY) -> Tuple[Counter, Counter, bool]:
+    """Gold and system predications under the MRP metric's optimal correspondence (``max_memory``: bytes
+    the solver's node-pair arrays may take, ``--max-memory``), and if it is proved."""
     from mrp.metrics.mrp_pair import solve_normal  # numba only when a pair is aligned
 
     normal_gold, normal_system = normalize(gold), normalize(system)
-    solution = solve_normal(normal_gold, normal_system, limit, timeout)
+    solution = solve_normal(normal_gold, normal_system, limit, timeout, max_memory=max_memory)
     gid, sid = identities(len(normal_gold), len(normal_system), solution.mapping)
     out = []
     for graph, identity in ((normal_gold, gid), (normal_system, sid)):
@@ -131,8 +134,8 @@ def mapped_predications(gold: Graph, system: Graph, limit: Optional[int] = None,
     return out[0], out[1], solution.exact
 
 
-def score_pair(gold: Graph, system: Graph, limit: Optional[int] = None,
-               timeout: Optional[float] = None) -> Tuple[Tuple[int, int, int], str, bool]:
+def score_pair(gold: Graph, system: Graph, limit: Optional[int] = None, timeout: Optional[float] = None,
+               max_memory: Optional[int] = DEFAULT_MAX_MEMORY) -> Tuple[Tuple[int, int, int], str, bool]:
     """(g, s, c) of complete predications for one pair, the alignment used, and whether it is exact."""
     if by_anchors(gold):
         bilexical = gold.flavor == 0
@@ -140,7 +143,7 @@ def score_pair(gold: Graph, system: Graph, limit: Optional[int] = None,
         theirs = anchored_predications(system, _identity_pos(gold) if bilexical else None, bilexical)
         exact, alignment = True, "anchors"
     else:
-        ours, theirs, exact = mapped_predications(gold, system, limit, timeout)
+        ours, theirs, exact = mapped_predications(gold, system, limit, timeout, max_memory)
         alignment = "mrp"
     common = sum((ours & theirs).values())
     return (sum(ours.values()), sum(theirs.values()), common), alignment, exact
@@ -165,7 +168,8 @@ class Predications(Metric):
     primary = ("predications",)
 
     def score(self, pair: Pair, options: Options) -> PairResult:
-        counts, alignment, exact = score_pair(pair.gold, pair.system, options.limit, options.timeout)
+        counts, alignment, exact = score_pair(pair.gold, pair.system, options.limit, options.timeout,
+                                              options.max_memory)
         return PairResult({("predications",): counts}, exact=exact, cut=None if exact else "limit",
                           extra={"alignment": alignment})
 

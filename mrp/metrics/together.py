@@ -18,6 +18,7 @@ from mrp.corpora.packed import size
 from mrp.metrics.base import PairResult
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
+from mrp.solver import greedy
 from mrp.solver.problem import Rows
 from mrp.solver.solve import Solution, fits_together, solve_together, together
 
@@ -57,8 +58,9 @@ def score_together(steps: Steps, pairs: Sequence[Pair], options: Options) -> Lis
         return out
     todo: List[Tuple[int, Pair, Any, Any]] = []
     for k, pair in enumerate(pairs):
-        if not fits_together(size(pair.gold_entry), size(pair.system_entry)):
-            continue  # searched alone: nothing of it is made here
+        n, m = size(pair.gold_entry), size(pair.system_entry)
+        if not fits_together(n, m) or not greedy.fits(n, m, options.max_memory):
+            continue  # searched alone (or mapped in linear time, beyond --max-memory): nothing made here
         live = pair if steps.held else pair.live()
         found = steps.forms(live)
         if found is None:
