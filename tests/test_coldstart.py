@@ -209,3 +209,34 @@ def test_warm_up_waits_for_the_background_compiler_then_loads(compiled: None) ->
     assert process.returncode == 0, err
     assert out == "" and err.strip().endswith("s)") and "compiled and cached" in err
     assert background.finished()
+
+
+def test_an_abandoned_twin_stops_in_the_root(compiled: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plain-Python twin whose time budget ran out is abandoned (``stop[0] = ABANDON``): its root writes
+    no further row of the potentials (a 2,000-node pair's first round took 27 s as plain Python, past its
+    --timeout, where a plain stop lets that round finish for a valid bound)."""
+    from mrp.solver import ABANDON
+    from mrp.solver.kernel import solve
+    from mrp.solver.plain import _space, twin
+    from mrp.solver.problem import from_rows
+
+    problem = from_rows(_random_rows(random.Random(7), 60, 60, 3, 0.1))
+    space = _space("mrp.solver.potential")
+    calls: List[int] = []
+    real = space["row"]
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setitem(space, "row", counted)
+    stop = np.zeros(1, np.int64)
+    twin(solve)(problem, 5000, 700, stop, np.zeros(0, np.int64))
+    assert len(calls) >= 60  # every row of the root's potentials, at least
+    calls.clear()
+    stop[0] = ABANDON
+    twin(solve)(problem, 5000, 700, stop, np.zeros(0, np.int64))
+    assert calls == []
+    stop[0] = 1  # a plain stop: the first round still ends, for its bound
+    value, bound, _, _, _ = twin(solve)(problem, 5000, 700, stop, np.zeros(0, np.int64))
+    assert len(calls) >= 60 and value <= bound

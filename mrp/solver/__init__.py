@@ -8,6 +8,12 @@ Importing this package does not import numba or HiGHS.
 #: ``lap_size``).
 LAP_SIZE = 700
 
+#: A stop flag's value (``stop[0]``) that abandons a kernel's call: its result is dropped, so the long loops
+#: of the root (every row of the potentials) stop at once, where a plain stop lets the root's first round
+#: finish for a valid bound.  Set on a kernel's plain-Python twin whose time budget ran out
+#: (:mod:`mrp.solver.warmup`).
+ABANDON = 2
+
 #: Bytes a pair's node-pair arrays may take unless told otherwise (``--max-memory``); a pair that would
 #: take more is mapped in linear time (:mod:`mrp.solver.greedy`) and cut.
 DEFAULT_MAX_MEMORY = 2_000_000_000
@@ -16,7 +22,7 @@ DEFAULT_MAX_MEMORY = 2_000_000_000
 #: the entry point's names, loaded with :mod:`mrp.solver.solve` when first asked for
 _ENTRY = ("Solution", "solve_problem", "solve_within", "solve_together")
 
-__all__ = ["LAP_SIZE", "DEFAULT_MAX_MEMORY", *_ENTRY]
+__all__ = ["LAP_SIZE", "ABANDON", "DEFAULT_MAX_MEMORY", *_ENTRY]
 
 
 def __getattr__(name: str) -> object:

@@ -59,7 +59,7 @@ def group_bounds(pb, groups, count, share):  # pragma: no cover - compiled
     if n == 0 or m == 0:
         return out
     P = np.zeros((n, m), np.int64)
-    potentials(P, True, pb, index(pb), share, scratch(m, pb.ssrc.shape[0]))
+    potentials(P, True, pb, index(pb), share, scratch(m, pb.ssrc.shape[0]), np.zeros(1, np.int64))
     for g in range(count):
         rows = np.nonzero(groups == g)[0]
         if rows.shape[0] == 0:

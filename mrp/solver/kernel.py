@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mrp.solver import ABANDON
 from mrp.solver.arrays import index
 from mrp.solver.incumbent import greedy, improve, objective
 from mrp.solver.jit import njit
@@ -155,7 +156,9 @@ def root(pb, ix, share, use_lap, stop, sc, best, best_pi, work, document):  # pr
     for rnd in range(rounds):
         if rnd > 0 and stop[0]:
             break
-        potentials(P, True, pb, ix, share, sc)
+        potentials(P, True, pb, ix, share, sc, stop)
+        if stop[0] >= ABANDON:  # the call is abandoned: no bound, no map (its result is dropped)
+            break
         done = False
         lap = 0
         if use_lap:  # from the last round's duals: the potentials change little between rounds
@@ -200,7 +203,7 @@ def fixing(pb, ix, share, best, stop, sc):  # pragma: no cover - compiled
     """
     n, m = pb.U.shape
     P = np.zeros((n, m), np.int64)
-    potentials(P, True, pb, ix, share, sc)
+    potentials(P, True, pb, ix, share, sc, stop)
     done, lap, _, slack = assignment(P, stop, True)
     banned = np.zeros((n, m), np.bool_)
     if not done:

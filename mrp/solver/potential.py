@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from mrp.solver import ABANDON
 from mrp.solver.jit import njit
 
 #: Potentials are integers in units of 1/SCALE of a tuple.
@@ -118,12 +119,15 @@ def row(x, out, assign, free_only, pb, ix, share, sc):  # pragma: no cover - com
 
 
 @njit(cache=True)
-def potentials(P, with_rewards, pb, ix, share, sc):  # pragma: no cover - compiled
-    """Every row of the potential into P (all edges; plus ``SCALE * U`` when ``with_rewards``)."""
+def potentials(P, with_rewards, pb, ix, share, sc, stop):  # pragma: no cover - compiled
+    """Every row of the potential into P (all edges; plus ``SCALE * U`` when ``with_rewards``); the rows
+    left when ``stop[0]`` is :data:`~mrp.solver.ABANDON` are not written (the call's result is dropped)."""
     n, m = P.shape
     out = np.zeros(m, np.int64)
     assign = np.full(n, FREE, np.int64)
     for i in range(n):
+        if stop[0] >= ABANDON:
+            return
         row(i, out, assign, False, pb, ix, share, sc)
         for j in range(m):
             P[i, j] = out[j] + (SCALE * pb.U[i, j] if with_rewards else 0)

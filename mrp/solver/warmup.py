@@ -33,7 +33,7 @@ from typing import Any, Callable, List, Optional, Tuple
 import numpy as np
 
 from mrp.errors import MRPWarning
-from mrp.solver import background, jit
+from mrp.solver import ABANDON, background, jit
 from mrp.solver.plain import twin
 from mrp.solver.problem import Problem
 from mrp.solver.watchdog import watchdog
@@ -263,7 +263,7 @@ def _budgeted(kernel: Any, args: Tuple[Any, ...], left: Optional[float]) -> Tupl
                 return
             if clock() >= end:
                 late.append(True)
-                mine[0] = 1
+                mine[0] = ABANDON  # its result is dropped: the root's long loops stop too
                 return
 
     watcher = threading.Thread(target=watch, name="mrp-plain", daemon=True)
