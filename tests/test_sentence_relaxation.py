@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Tuple
 
+import numpy as np
 import pytest
 from hypothesis import given
 
@@ -39,15 +40,15 @@ def test_the_relaxation_bounds_the_brute_force_optimum(pair: Tuple[Graph, Graph]
 @budget(100)
 @given(pairs(max_nodes=6))
 def test_every_pair_relaxed_after_no_search_ends_optimal(pair: Tuple[Graph, Graph]) -> None:
-    """With the relaxation tried at once (MIP_AFTER = 0), every pair still ends at the optimum, proved."""
+    """With the relaxation tried at once (RELAX_AFTER = 0), every pair still ends at the optimum, proved."""
     gold, system = pair
     best = optimum(gold, system, maximal_only=True).best
     relaxed = []
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(mrp_pair, "MIP_AFTER", 0)  # relaxed right after the root ...
+        patch.setattr(mrp_pair, "RELAX_AFTER", 0)  # relaxed right after the root ...
         patch.setattr(mrp_pair, "handover_steps", lambda problem: 10**6)  # ... then searched, no program
-        real = relaxation.sentence_bound
-        patch.setattr(relaxation, "sentence_bound", lambda *args: relaxed.append(1) or real(*args))
+        real = relaxation.sentence_relaxation
+        patch.setattr(relaxation, "sentence_relaxation", lambda *args: relaxed.append(1) or real(*args))
         problem = build(normalize(gold), normalize(system))
         solution = solve_problem(problem)
     assert solution.exact and solution.value == solution.bound == best and not solution.mip
@@ -73,6 +74,39 @@ def test_a_pair_whose_relaxation_does_not_close_it_is_searched_on(monkeypatch: p
     from test_mip import coli_pair
 
     problem = coli_pair("757")
-    monkeypatch.setattr(relaxation, "sentence_bound", lambda *args: 10**6)  # a bound that closes nothing
+    empty = np.full(problem.U.shape[0], -1, np.int64)
+    monkeypatch.setattr(relaxation, "sentence_relaxation", lambda *args: (10**6, empty))  # closes nothing
     solution = solve_problem(problem, handover=True)
-    assert solution.exact and solution.steps > mrp_pair.MIP_AFTER
+    assert solution.exact and solution.steps > mrp_pair.RELAX_AFTER
+
+
+@budget(200)
+@given(pairs(max_nodes=6))
+def test_the_relaxations_map_is_a_map_worth_at_most_the_optimum(pair: Tuple[Graph, Graph]) -> None:
+    """The map rounded from the relaxation is injective, and what it is worth (never more than the
+    brute-force optimum) is what the pair's Solution takes when it beats the search's map."""
+    gold, system = pair
+    problem = build(normalize(gold), normalize(system))
+    best = optimum(gold, system, maximal_only=True).best
+    found = relaxation.sentence_relaxation(problem)
+    assert found is not None
+    bound, mapping = found
+    taken = mapping[mapping >= 0]
+    assert mapping.shape[0] == problem.U.shape[0] and np.unique(taken).shape[0] == taken.shape[0]
+    assert taken.shape[0] == 0 or taken.max() < problem.U.shape[1]
+    assert mip.value_of(problem, mapping) <= best <= bound
+
+
+def test_a_map_from_a_simplex_stopped_early_is_not_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A simplex stopped at its iteration limit may hold an infeasible solution (two gold nodes above 1/2 on
+    one system node): no map is taken from it, and the pair still ends at its optimum."""
+    from test_mip import coli_pair
+
+    problem = coli_pair("757")
+    monkeypatch.setattr(relaxation, "SENTENCE_ITERATIONS", 3)
+    monkeypatch.setattr(relaxation._SOLVERS, "highs", None, raising=False)
+    found = relaxation.sentence_relaxation(problem)
+    assert found is not None  # duals come at any iteration: the bound is still one
+    taken = found[1][found[1] >= 0]
+    assert np.unique(taken).shape[0] == taken.shape[0]
+    assert found[0] >= solve_problem(problem).value

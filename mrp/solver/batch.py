@@ -22,20 +22,22 @@ __all__ = ["Searched", "search_all", "search_rows"]
 
 
 class Searched(NamedTuple):
-    """A Problem's search that ended before its step limit: its map (gold position -> system position or
-    -1), value, bound and steps."""
+    """A Problem's search up to its step limit: its map (gold position -> system position or -1), value,
+    bound and steps, and whether it ended before the limit (else it is open, at the limit)."""
 
     mapping: List[int]
     value: int
     bound: int
     exact: bool
     steps: int
+    ended: bool = True
 
 
 @njit(cache=True, nogil=True)
 def search_all(sizes, nodes, edges, limit, lap_size, most, stop):  # pragma: no cover - compiled
     """Each pair's Problem built from its rows and searched up to ``limit`` steps: (value, bound, steps,
-    exact, ended: 0 when the pair was left out, maps: the pairs' maps one after the other).
+    exact, ended: 0 when the pair was left out, 1 when its search stopped at the limit, 2 when it ended
+    before; maps: the pairs' maps one after the other).
 
     ``sizes[p]``: n, m, gold node rows, system node rows, keys, gold edge rows,
     system edge rows, labels of pair p; its rows follow the previous pair's in
@@ -46,7 +48,7 @@ def search_all(sizes, nodes, edges, limit, lap_size, most, stop):  # pragma: no 
     bound = np.zeros(pairs, np.int64)
     steps = np.zeros(pairs, np.int64)
     exact = np.zeros(pairs, np.bool_)
-    ended = np.zeros(pairs, np.bool_)
+    ended = np.zeros(pairs, np.int64)
     total = 0
     for p in range(pairs):
         total += sizes[p, 0]
@@ -74,16 +76,28 @@ def search_all(sizes, nodes, edges, limit, lap_size, most, stop):  # pragma: no 
                               out[s + F:s + 2 * F], True)
             found, top, used, proved, pi = solve(problem, limit, lap_size, stop, empty)
             value[p], bound[p], steps[p], exact[p] = found, top, used, proved
-            ended[p] = used < limit
+            ended[p] = 2 if used < limit else 1
             maps[at_map:at_map + n] = pi
         at_map += n
     return value, bound, steps, exact, ended, maps
 
 
-def search_rows(rows: Sequence[Rows], limit: int, lap_size: int) -> List[Optional[Searched]]:
+def search_rows(rows: Sequence[Rows], limit: int, lap_size: int,
+                open_too: bool = False) -> List[Optional[Searched]]:
     """Each pair's search up to ``limit`` steps (the assignment bound up to ``lap_size`` nodes a side), or
     None where it stopped at the limit (or held more than MAX_CANDIDATES candidates): a search that ends
-    before its limit is the search under any larger limit, step for step."""
+    before its limit is the search under any larger limit, step for step.
+
+    Args:
+        rows: the pairs' rows.
+        limit: search steps per pair at most.
+        lap_size: the largest side searched with assignment bounds.
+        open_too: a pair stopped at the limit gets its search so far (``ended`` False: its map, value and
+            bound at the limit, as the search alone has them there) rather than None.
+
+    Returns:
+        One Searched (or None) per pair, in order.
+    """
     if not rows:
         return []
     sizes: List[int] = []
@@ -105,7 +119,7 @@ def search_rows(rows: Sequence[Rows], limit: int, lap_size: int) -> List[Optiona
     at = 0
     for pair, done, *result in zip(rows, ended.tolist(), value.tolist(), bound.tolist(), exact.tolist(),
                                    steps.tolist()):
-        out.append(Searched(found[at:at + pair.n], result[0], result[1], bool(result[2]), result[3])
-                   if done else None)
+        out.append(Searched(found[at:at + pair.n], result[0], result[1], bool(result[2]), result[3], done == 2)
+                   if done == 2 or (open_too and done == 1) else None)
         at += pair.n
     return out

@@ -1,8 +1,8 @@
 """A bound from the linear relaxation of the program (mrp.solver.mip): for documents whose program is too
 large for HiGHS's branch and bound in the time left (:func:`bound`, in a child process), and for sentence
-pairs the search has not closed after MIP_AFTER steps (:func:`sentence_bound`, in this process: often the
-optimum where the Lagrangian bound is one above it; the hardest coli sentence pair, 757: 39, proved in
-about 0.01 s where the search needs 4,377 steps).
+pairs the search has not closed after RELAX_AFTER steps (:func:`sentence_relaxation`, in this process:
+often the optimum where the Lagrangian bound is one above it, with a map rounded from its solution; the
+hardest coli sentence pair, 757: 39, proved in about 0.01 s where the search needs 4,377 steps).
 
 HiGHS's first-order method (PDLP) solves the relaxation of the program on the pairs reduced-cost fixing
 leaves (``mip.without``), within the time given; its row duals, wherever it stopped, are not trusted as a
@@ -21,7 +21,8 @@ relaxation in about half the time of HiGHS's interior point method (IPX, no cros
 
 from __future__ import annotations
 
-from typing import Any, Optional
+import threading
+from typing import Any, Optional, Tuple
 
 import numpy as np
 
@@ -30,7 +31,7 @@ from mrp.solver import mip
 from mrp.solver.problem import Problem
 
 __all__ = ["SENTENCE_COLUMNS", "SENTENCE_ITERATIONS", "bound", "dual_bound", "relaxed_duals",
-           "sentence_bound"]
+           "sentence_bound", "sentence_relaxation"]
 
 #: Duals are rounded down to multiples of 1 / DUAL_SCALE ...
 DUAL_SCALE = 1 << 20
@@ -106,28 +107,71 @@ def bound(problem: Problem, mapping: np.ndarray, seconds: Optional[float], stop:
 
 
 def sentence_bound(problem: Problem, seconds: Optional[float] = None) -> Optional[int]:
+    """An upper bound of a small Problem from its relaxation (:func:`sentence_relaxation`), or None."""
+    found = sentence_relaxation(problem, seconds)
+    return None if found is None else found[0]
+
+
+def sentence_relaxation(problem: Problem, seconds: Optional[float] = None) -> Optional[Tuple[int, np.ndarray]]:
     """An upper bound of a small Problem from its relaxation, solved by HiGHS's simplex in this process (no
-    child to start): its row duals turned into a bound exactly (:func:`dual_bound`); None when HiGHS is
-    missing, the program has more than SENTENCE_COLUMNS variables, or no duals came within
-    SENTENCE_ITERATIONS simplex iterations and ``seconds`` (the pair's time left; None: no cap)."""
+    child to start), and a map rounded from the relaxation's solution.
+
+    Args:
+        problem: the Problem (its program is built here).
+        seconds: the pair's time left (None: no cap).
+
+    Returns:
+        The row duals turned into a bound exactly (:func:`dual_bound`), and the map taking each pair whose
+        variable is above 1/2 when they form a map (they do when the simplex ended: often the optimum,
+        where the relaxation is integral), else the empty map; None when HiGHS is missing, the program has more than SENTENCE_COLUMNS
+        variables, or no duals came within SENTENCE_ITERATIONS simplex iterations and ``seconds``.
+    """
     if seconds is not None and seconds <= 0:
         return None
     if not problem.complete or not mip.available() or mip.columns(problem) > SENTENCE_COLUMNS:
         return None
-    model = mip.model_of(problem, np.full(problem.U.shape[0], -1, np.int64))
+    n = problem.U.shape[0]
+    model = mip.model_of(problem, np.full(n, -1, np.int64))
     if model is None:  # no pair scores (it is not too large): every map is worth 0
-        return 0
-    with silenced_stdout():  # highspy >= 1.16 prints a banner when a solver is made
-        solver = mip.highs_module().Highs()
-    for option, setting in (("output_flag", False), ("threads", 1), ("random_seed", 0),
-                            ("simplex_iteration_limit", SENTENCE_ITERATIONS)):
-        solver.setOptionValue(option, setting)
-    if seconds is not None:
-        solver.setOptionValue("time_limit", float(seconds))
-    solver.passModel(mip.highs_lp(model, False))
-    solver.run()
-    solution = solver.getSolution()
-    if not solution.dual_valid or len(solution.row_dual) != model.rows:
+        return 0, np.full(n, -1, np.int64)
+    solver = _sentence_solver()
+    solver.setOptionValue("time_limit", float("inf") if seconds is None else float(seconds))
+    try:
+        solver.passModel(mip.highs_lp(model, False))
+        solver.run()
+        solution = solver.getSolution()
+        duals = np.asarray(solution.row_dual, np.float64)
+        values = np.asarray(solution.col_value, np.float64)
+        valid = solution.dual_valid and duals.shape[0] == model.rows
+    finally:
+        solver.clearModel()
+    if not valid:
         return None
-    duals = np.asarray(solution.row_dual, np.float64)
-    return min(dual_bound(model, duals), dual_bound(model, -duals))
+    mapping = np.full(n, -1, np.int64)
+    if values.shape[0] == model.cost.shape[0]:
+        chosen = np.nonzero(values[:model.xi.shape[0]] > 0.5)[0]
+        rows, columns = model.xi[chosen], model.xj[chosen]
+        # a simplex stopped at its iteration limit may hold an infeasible solution: kept only when a map
+        if np.unique(rows).shape[0] == np.unique(columns).shape[0] == chosen.shape[0]:
+            mapping[rows] = columns
+    return min(dual_bound(model, duals), dual_bound(model, -duals)), mapping
+
+
+#: this thread's HiGHS for sentence relaxations (one per thread: making one costs about as much as a
+#: sentence pair's simplex)
+_SOLVERS = threading.local()
+
+
+def _sentence_solver() -> Any:
+    """This thread's HiGHS object for :func:`sentence_bound`, made once with its options: quiet, one thread,
+    seed 0, no presolve (a sentence pair's program has a few hundred rows: presolving it cost a quarter of
+    the time and changed no bound on the coli testbed), SENTENCE_ITERATIONS iterations."""
+    solver = getattr(_SOLVERS, "highs", None)
+    if solver is None:
+        with silenced_stdout():  # highspy >= 1.16 prints a banner when a solver is made
+            solver = mip.highs_module().Highs()
+        for option, setting in (("output_flag", False), ("threads", 1), ("random_seed", 0), ("presolve", "off"),
+                                ("simplex_iteration_limit", SENTENCE_ITERATIONS)):
+            solver.setOptionValue(option, setting)
+        _SOLVERS.highs = solver
+    return solver
