@@ -110,3 +110,20 @@ def test_a_map_from_a_simplex_stopped_early_is_not_taken(monkeypatch: pytest.Mon
     taken = found[1][found[1] >= 0]
     assert np.unique(taken).shape[0] == taken.shape[0]
     assert found[0] >= solve_problem(problem).value
+
+
+def test_a_highs_object_made_before_a_fork_is_not_used_after_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The per-thread HiGHS object is made again in a process other than the one that made it (a worker
+    forked after the parent relaxed a pair inherits the parent's object, and HiGHS's threads with it)."""
+    from test_mip import coli_pair
+
+    problem = coli_pair("757")
+    first = relaxation.sentence_relaxation(problem)
+    made = relaxation._SOLVERS.highs
+    relaxation.sentence_relaxation(problem)
+    assert relaxation._SOLVERS.highs is made  # the same process: kept
+    monkeypatch.setattr(relaxation._SOLVERS, "pid", -1)  # as a forked child sees it
+    again = relaxation.sentence_relaxation(problem)
+    assert relaxation._SOLVERS.highs is not made
+    assert first is not None and again is not None and first[0] == again[0]
+    assert np.array_equal(first[1], again[1])

@@ -21,6 +21,7 @@ relaxation in about half the time of HiGHS's interior point method (IPX, no cros
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any, Optional, Tuple
 
@@ -157,8 +158,8 @@ def sentence_relaxation(problem: Problem, seconds: Optional[float] = None) -> Op
     return min(dual_bound(model, duals), dual_bound(model, -duals)), mapping
 
 
-#: this thread's HiGHS for sentence relaxations (one per thread: making one costs about as much as a
-#: sentence pair's simplex)
+#: this thread's HiGHS for sentence relaxations (one per thread and process: making one costs about as much
+#: as a sentence pair's simplex)
 _SOLVERS = threading.local()
 
 
@@ -167,11 +168,13 @@ def _sentence_solver() -> Any:
     seed 0, no presolve (a sentence pair's program has a few hundred rows: presolving it cost a quarter of
     the time and changed no bound on the coli testbed), SENTENCE_ITERATIONS iterations."""
     solver = getattr(_SOLVERS, "highs", None)
+    if getattr(_SOLVERS, "pid", None) != os.getpid():  # made before a fork: the child makes its own
+        solver = None
     if solver is None:
         with silenced_stdout():  # highspy >= 1.16 prints a banner when a solver is made
             solver = mip.highs_module().Highs()
         for option, setting in (("output_flag", False), ("threads", 1), ("random_seed", 0), ("presolve", "off"),
                                 ("simplex_iteration_limit", SENTENCE_ITERATIONS)):
             solver.setOptionValue(option, setting)
-        _SOLVERS.highs = solver
+        _SOLVERS.highs, _SOLVERS.pid = solver, os.getpid()
     return solver
