@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import List, Tuple
+from typing import Any, List, Tuple
 
 import numpy as np
 import pytest
@@ -334,3 +334,44 @@ def test_the_commands_take_every_option_the_library_takes_for_its_metrics(tmp_pa
             assert done.stderr.count("\n") == 1, done.stderr
             assert f"{flag} is an option of --metric" in done.stderr, done.stderr
             assert f"not of {argv[1]}" in done.stderr
+
+
+def test_a_local_run_forks_its_workers_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Local workers score whole blocks on one pool for the run (before: a pool of forked workers per
+    block, every pair's result sent back through a pipe), with the arrays of a run in this process."""
+    graphs = coli(20)
+    one = mrp.similarity(graphs, metric="smatch")
+    forks: List[int] = []
+    real = os.fork
+
+    def counted() -> int:
+        pid = real()
+        if pid:
+            forks.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", counted)
+    many = mrp.similarity(graphs, metric="smatch", jobs=2, block_size=23)  # 190 pairs: 9 blocks
+    assert 0 < len(forks) <= 2, forks
+    for name in ("f", "g", "s", "c", "bound", "exact"):
+        assert np.array_equal(getattr(one, name), getattr(many, name)), name
+
+
+def test_a_block_whose_worker_dies_is_scored_again_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker that dies on a block breaks the pool: that block and those not scored yet are scored here
+    through the driver, with the same arrays."""
+    from mrp.allpairs import pool
+
+    graphs = coli(20)
+    one = mrp.similarity(graphs, metric="smatch")
+    real = pool._score
+
+    def dying(k: int) -> Any:
+        if k == 3:
+            os._exit(1)  # as a worker killed (e.g. out of memory) in the middle of a block
+        return real(k)
+
+    monkeypatch.setattr(pool, "_score", dying)
+    many = mrp.similarity(graphs, metric="smatch", jobs=2, block_size=23)
+    for name in ("f", "g", "s", "c", "bound", "exact"):
+        assert np.array_equal(getattr(one, name), getattr(many, name)), name

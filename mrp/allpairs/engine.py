@@ -1,5 +1,6 @@
-"""Running blocks of pairs: locally (in this process, or in forked worker processes through the metric
-driver, whose dead-worker recovery scores a killed worker's pairs again), or as tasks of a Dask cluster
+"""Running blocks of pairs: locally (in this process, or whole blocks on one pool of forked workers,
+:mod:`mrp.allpairs.pool`, a block whose worker died scored again through the metric driver, whose
+dead-worker recovery finds the pair that killed it), or as tasks of a Dask cluster
 (:mod:`mrp.allpairs.cluster`, imported only then); finished blocks are checkpointed and progress is told."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 import numpy as np
 
 from mrp.allpairs.checkpoint import Store
+from mrp.allpairs.pool import pooled
 from mrp.allpairs.work import Block, Work, pairs_of, score_block
 from mrp.metrics.options import Execution
 
@@ -105,8 +107,11 @@ def run_blocks(work: Work, blocks: Sequence[Block], engine: Engine) -> List[Dict
         elif todo:
             local = replace(work, options=replace(work.options, run=replace(work.options.run or Execution(),
                                                                             jobs=engine.jobs, progress=None)))
-            for b in todo:
-                finished(b, _local_block(local, blocks[b]))
+            # whole blocks on one pool of workers; what that cannot score, here through the driver
+            left = pooled(work, [blocks[b] for b in todo], engine.jobs,
+                          lambda k, arrays: finished(todo[k], arrays))
+            for k in left:
+                finished(todo[k], _local_block(local, blocks[todo[k]]))
     finally:
         if engine.store is not None:
             engine.store.flush()

@@ -23,7 +23,7 @@ from mrp.metrics.options import Execution, Options
 from mrp.metrics.pairing import Pair
 from mrp.metrics.registry import canonical, metric, metrics
 
-__all__ = ["ARRAYS", "Block", "Work", "f_of", "pair_count", "pairs_of", "score_block",
+__all__ = ["ARRAYS", "Block", "Work", "f_of", "pair_count", "pairs_of", "prepare", "score_block",
            "symmetric"]
 
 #: the arrays a block (and a run) holds: counts, bound of c, exactness; ``failed``: pairs whose scoring failed
@@ -122,6 +122,12 @@ def check(name: str) -> None:
     _headline(name)
     if metric(name).contextual:
         raise MRPError(f"metric '{name}' scores pairs in the context of their documents, not one pair alone")
+
+
+def prepare(work: Work) -> None:
+    """What the run's metric needs before any block (its solver's kernels loaded): done once in a parent
+    whose forked workers then inherit it."""
+    metric(work.metric).prepare(work.options)
 
 
 def score_block(work: Work, block: Block) -> Dict[str, np.ndarray]:

@@ -29,12 +29,12 @@ from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import Path, add
 from mrp.metrics.options import Execution, Options, Progress
 from mrp.metrics.pairing import Pair, Pairing
-from mrp.process.forked import available_cpus, child_start
+from mrp.process.forked import available_cpus, child_start, stop_pool
 from mrp.process.worker import cpu_seconds
 from mrp.solver.watchdog import start_pair
 
 if TYPE_CHECKING:  # the process pool (and multiprocessing) is imported only for --jobs
-    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures import Future
 
 #: ``Execution.jobs`` for "as many worker processes as pay off" (see :func:`workers`)
 AUTO = 0
@@ -87,18 +87,6 @@ def _together(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
             yield result if result is not None else _isolated(metric, pair, options)
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """End a pool at once (cancelling what waits, killing its workers) and reap the workers, so that their
-    CPU time counts in this process's children and none outlives it (about 0.01 s)."""
-    processes = list(getattr(pool, "_processes", {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        if process.is_alive():
-            process.kill()
-    for process in processes:
-        process.join(5)
-
-
 def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator[PairResult]:
     """Results in order, scored by forked workers.
 
@@ -118,7 +106,7 @@ def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
     suspects: Deque[int] = deque()
     done: Dict[int, PairResult] = {}
     _WORK = [metric, pairs, replace(options, run=Execution(jobs))]
-    gc.collect()
+    gc.collect(1)
     gc.freeze()  # the workers' collector then leaves the inherited objects (and their pages) alone
     context = multiprocessing.get_context("fork")
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=child_start)
@@ -150,7 +138,7 @@ def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
                 for start, end in running.values():
                     suspects.extend(range(start, end))
                 running.clear()
-                _stop(pool)
+                stop_pool(pool)
                 pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=child_start)
                 suspects = deque(sorted(set(suspects) - set(done)))
                 continue
@@ -173,14 +161,14 @@ def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
                 for start, end in running.values():
                     suspects.extend(range(start, end))
                 running.clear()
-                _stop(pool)
+                stop_pool(pool)
                 pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=child_start)
                 suspects = deque(sorted(suspects))
             while position in done:
                 yield done.pop(position)
                 position += 1
     finally:
-        _stop(pool)  # every result is in, or the run is ending
+        stop_pool(pool)  # every result is in, or the run is ending
         _WORK = []
         gc.unfreeze()
 

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Optional
 
 __all__ = ["Child", "available_cpus", "can_fork", "child_start", "die_with_parent", "is_forked_child",
-           "keep_stdout", "silenced_stdout"]
+           "keep_stdout", "silenced_stdout", "stop_pool"]
 
 
 def die_with_parent() -> None:
@@ -183,3 +183,17 @@ class Child:
             return pickle.loads(bytes(self._data))
         except Exception:  # noqa: BLE001 - a truncated or foreign payload: no result
             return None
+
+
+def stop_pool(pool: Any) -> None:
+    """End a process pool (a ``concurrent.futures.ProcessPoolExecutor``) at once, cancelling what waits and
+    killing its workers, and reap the workers, so that their CPU time counts in this process's children and
+    none outlives it (about 0.01 s)."""
+    workers = getattr(pool, "_processes", None) or {}
+    processes = list(workers.values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.kill()
+    for process in processes:
+        process.join(5)

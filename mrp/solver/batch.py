@@ -119,7 +119,8 @@ def search_rows(rows: Sequence[Rows], limit: int, lap_size: int,
     at = 0
     for pair, done, *result in zip(rows, ended.tolist(), value.tolist(), bound.tolist(), exact.tolist(),
                                    steps.tolist()):
-        out.append(Searched(found[at:at + pair.n], result[0], result[1], bool(result[2]), result[3], done == 2)
+        out.append(Searched(found[at:at + pair.n], result[0], result[1], bool(result[2]), result[3],
+                            done == 2)
                    if done == 2 or (open_too and done == 1) else None)
         at += pair.n
     return out

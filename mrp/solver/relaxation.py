@@ -113,7 +113,8 @@ def sentence_bound(problem: Problem, seconds: Optional[float] = None) -> Optiona
     return None if found is None else found[0]
 
 
-def sentence_relaxation(problem: Problem, seconds: Optional[float] = None) -> Optional[Tuple[int, np.ndarray]]:
+def sentence_relaxation(problem: Problem,
+                        seconds: Optional[float] = None) -> Optional[Tuple[int, np.ndarray]]:
     """An upper bound of a small Problem from its relaxation, solved by HiGHS's simplex in this process (no
     child to start), and a map rounded from the relaxation's solution.
 
@@ -124,8 +125,9 @@ def sentence_relaxation(problem: Problem, seconds: Optional[float] = None) -> Op
     Returns:
         The row duals turned into a bound exactly (:func:`dual_bound`), and the map taking each pair whose
         variable is above 1/2 when they form a map (they do when the simplex ended: often the optimum,
-        where the relaxation is integral), else the empty map; None when HiGHS is missing, the program has more than SENTENCE_COLUMNS
-        variables, or no duals came within SENTENCE_ITERATIONS simplex iterations and ``seconds``.
+        where the relaxation is integral), else the empty map; None when HiGHS is missing, the program
+        has more than SENTENCE_COLUMNS variables, or no duals came within SENTENCE_ITERATIONS simplex
+        iterations and ``seconds``.
     """
     if seconds is not None and seconds <= 0:
         return None
@@ -173,7 +175,8 @@ def _sentence_solver() -> Any:
     if solver is None:
         with silenced_stdout():  # highspy >= 1.16 prints a banner when a solver is made
             solver = mip.highs_module().Highs()
-        for option, setting in (("output_flag", False), ("threads", 1), ("random_seed", 0), ("presolve", "off"),
+        for option, setting in (("output_flag", False), ("threads", 1), ("random_seed", 0),
+                                ("presolve", "off"),
                                 ("simplex_iteration_limit", SENTENCE_ITERATIONS)):
             solver.setOptionValue(option, setting)
         _SOLVERS.highs, _SOLVERS.pid = solver, os.getpid()

@@ -154,7 +154,8 @@ def solve_together(rows: Sequence[Rows], limit: Optional[int] = None, timeout: O
     for k, searched in zip(small, search_rows([rows[k] for k in small], steps, LAP_SIZE, True)):
         if searched is None:
             continue
-        found = Solution(searched.mapping, searched.value, searched.bound, searched.exact, searched.steps, None)
+        found = Solution(searched.mapping, searched.value, searched.bound, searched.exact, searched.steps,
+                         None)
         if not searched.ended and steps_limit > steps:  # open at RELAX_AFTER: relaxed, as alone
             found = _relaxed(from_rows(rows[k]), found, timeout)
         if searched.ended or found.exact:
