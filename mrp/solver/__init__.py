@@ -14,6 +14,11 @@ LAP_SIZE = 700
 #: (:mod:`mrp.solver.warmup`).
 ABANDON = 2
 
+
+class Abandoned(Exception):
+    """A kernel call abandoned past its pair's time cap, its result dropped (plain-Python twins only:
+    :mod:`mrp.solver.plain`); :func:`~mrp.solver.solve.solve_problem` answers without it."""
+
 #: Bytes a pair's node-pair arrays may take unless told otherwise (``--max-memory``); a pair that would
 #: take more is mapped in linear time (:mod:`mrp.solver.greedy`) and cut.
 DEFAULT_MAX_MEMORY = 2_000_000_000
@@ -22,7 +27,7 @@ DEFAULT_MAX_MEMORY = 2_000_000_000
 #: the entry point's names, loaded with :mod:`mrp.solver.solve` when first asked for
 _ENTRY = ("Solution", "solve_problem", "solve_within", "solve_together")
 
-__all__ = ["LAP_SIZE", "ABANDON", "DEFAULT_MAX_MEMORY", *_ENTRY]
+__all__ = ["LAP_SIZE", "ABANDON", "Abandoned", "DEFAULT_MAX_MEMORY", *_ENTRY]
 
 
 def __getattr__(name: str) -> object:

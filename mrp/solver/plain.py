@@ -7,15 +7,31 @@ map, value, bound and steps, since it is the same program.  Each kernel's
 *twin* is a copy of its Python function whose module globals have every kernel
 replaced by that kernel's twin, so that a twin calls twins all the way down
 (the kernels themselves stay untouched).
+
+A twin is plain Python, so it can be stopped anywhere: :func:`watched` runs one
+and abandons it (raises :class:`~mrp.solver.Abandoned`) when it still runs
+:data:`GRACE` seconds after its stop flag was set.  Only the potentials' loop
+reads the flag's :data:`~mrp.solver.ABANDON` at every row; the other long loops
+of a first root round (building the candidates, the index of positive rewards,
+the assignment's set-up, the row and column maxima) read no flag at all, and as
+plain Python each takes seconds on a 2,000-node pair, so the interpreter stops
+the twin at its next bytecode instead.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 import types
-from typing import Any, Callable, Dict
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
-__all__ = ["twin"]
+from mrp.solver import Abandoned
+
+__all__ = ["GRACE", "twin", "watched"]
+
+#: Seconds a twin may run on after its stop flag was set: a search stopped returns within them, a root in its
+#: first round (which a plain stop lets finish, for a valid bound: 27 s on a 2,000-node pair) does not.
+GRACE = 0.2
 
 #: a kernel's Python function -> its twin
 _TWINS: Dict[Any, Callable[..., Any]] = {}
@@ -60,3 +76,69 @@ def twin(kernel: Any) -> Callable[..., Any]:
         found.__doc__ = function.__doc__
         _TWINS[function] = found
     return found
+
+
+class _Interrupted(BaseException):
+    """Raised inside a twin's thread to abandon it (no ``except Exception`` on its way can keep it)."""
+
+
+def _interrupt(ident: int, exception: Optional[type]) -> None:
+    """Raise ``exception`` in thread ``ident`` at its next bytecode (None: withdraw one not raised yet)."""
+    import ctypes
+
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident),
+                                               None if exception is None else ctypes.py_object(exception))
+
+
+def watched(function: Callable[..., Any], args: Tuple[Any, ...], stop: Any,
+            grace: Optional[float] = None) -> Any:
+    """``function(*args)`` run in this thread, abandoned when it still runs ``grace`` seconds after
+    ``stop[0]`` was set.
+
+    Args:
+        function: a twin (plain Python: the interpreter can stop it at any bytecode).
+        args: its arguments.
+        stop: a one-element array, set non-zero by another thread (the pair's watchdog, Ctrl-C).
+        grace: seconds the call may run on after that (None: :data:`GRACE`).
+
+    Returns:
+        What ``function`` returns.
+
+    Raises:
+        Abandoned: the call ran on past ``grace`` (its frames are unwound: nothing of it is kept).
+    """
+    grace = GRACE if grace is None else grace
+    ident = threading.get_ident()
+    lock = threading.Lock()
+    state: List[bool] = [True, False]  # running, interrupted
+    finished = threading.Event()
+
+    def watch() -> None:
+        while not finished.wait(0.01):
+            if stop[0]:
+                if not finished.wait(grace):
+                    with lock:  # this thread holds it while it interrupts, and only while the call runs
+                        if state[0]:
+                            state[1] = True
+                            _interrupt(ident, _Interrupted)
+                return
+
+    watcher = threading.Thread(target=watch, name="mrp-plain-cap", daemon=True)
+    watcher.start()
+    try:
+        try:
+            result = function(*args)
+        finally:
+            # The interruption, if any, is raised anywhere up to here (once): it is caught below.  After
+            # the lock no new one can come, and one not raised yet is withdrawn.
+            lock.acquire()
+            state[0] = False
+            lock.release()
+            if state[1]:
+                _interrupt(ident, None)
+    except _Interrupted:
+        raise Abandoned(f"a plain-Python kernel ran {grace:g} s past its stop") from None
+    finally:
+        finished.set()
+        watcher.join()
+    return result
