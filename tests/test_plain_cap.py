@@ -1,7 +1,8 @@
 """MRP_COMPILE=plain keeps a pair's time cap (issue 42): a plain-Python kernel still running a moment
-(plain.GRACE) after its pair's stop flag was set is abandoned wherever it is, and the pair is answered with
-a greedy map of its rewards (or its seed) and the Problem's trivial bound (mrp.solver.trivial).  The whole
-run, building included, is timed in tests/test_big_pairs.py."""
+(plain.GRACE) after its pair's stop flag was set is abandoned (ABANDON: a root past its first round returns
+that round's bound and map), and a moment later interrupted wherever it is; a pair left without a root bound
+gets a greedy map of its rewards (or its seed) and the Problem's trivial bound (mrp.solver.trivial).  The
+whole run, building included, is timed in tests/test_big_pairs.py."""
 
 from __future__ import annotations
 
@@ -117,6 +118,42 @@ def test_the_trivial_answer_is_valid(plain: None, seed: int) -> None:
     assert (found, top) == (best, bound(problem)) and value(problem, np.asarray(mapping)) == best
 
 
+def test_a_root_abandoned_later_keeps_its_bound(plain: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ABANDON set in the root's second round: the kernel returns at once (no further row, no search) the
+    first round's bound, at least the root's final bound (so valid), and its map with that map's value; set
+    in the first round, NO_BOUND (solve_problem then gives the trivial answer)."""
+    from mrp.solver import NO_BOUND
+    from mrp.solver.incumbent import objective
+    from mrp.solver.kernel import solve
+    from mrp.solver.plain import _space, twin
+
+    problem = _problem(random.Random(5), 12, 0.2)
+    empty = np.zeros(0, np.int64)
+    space = _space("mrp.solver.potential")
+    real = space["row"]
+    every: List[int] = []
+    monkeypatch.setitem(space, "row", lambda *args: every.append(1) or real(*args))
+    best, rooted, _, exact, _ = twin(solve)(problem, 0, 700, np.zeros(1, np.int64), empty)  # the root alone
+    assert not exact and len(every) > 2 * 12, "the root has a second round"
+    for rows in (18, 6):  # in the second round, in the first
+        calls: List[int] = []
+        stop = np.zeros(1, np.int64)
+
+        def counted(*args: Any, calls: List[int] = calls, stop: Any = stop, rows: int = rows) -> Any:
+            calls.append(1)
+            if len(calls) == rows:
+                stop[0] = ABANDON
+            return real(*args)
+
+        monkeypatch.setitem(space, "row", counted)
+        value, bound, steps, _, mapping = twin(solve)(problem, 10**7, 700, stop, empty)
+        assert len(calls) == rows and steps == 0
+        if rows > 12:
+            assert rooted <= bound < NO_BOUND and 0 < value == twin(objective)(mapping, problem) <= bound
+        else:
+            assert bound == NO_BOUND
+
+
 def test_solve_problem_answers_an_abandoned_pair(plain: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """A pair out of time whose plain-Python root is abandoned: the trivial answer, cut as timeout, at once
     (its first round as plain Python takes far longer than the grace)."""
@@ -124,7 +161,7 @@ def test_solve_problem_answers_an_abandoned_pair(plain: None, monkeypatch: pytes
     from mrp.solver.solve import solve_problem
     from mrp.solver.trivial import answer
 
-    problem = _problem(random.Random(11), 150)
+    problem = _problem(random.Random(11), 150, 0.02)
     monkeypatch.setattr(plain_module, "GRACE", 0.0)
     began = time.monotonic()
     solution = solve_problem(problem, timeout=0.0)
@@ -135,11 +172,11 @@ def test_solve_problem_answers_an_abandoned_pair(plain: None, monkeypatch: pytes
     assert bound >= value > 0
 
 
-def _problem(rng: random.Random, n: int) -> Any:
+def _problem(rng: random.Random, n: int, density: float) -> Any:
     """A Problem built as plain Python with no clock."""
     from mrp.solver.problem import from_rows
 
-    return from_rows(_rows(rng, n, n, 3, 0.02))
+    return from_rows(_rows(rng, n, n, 3, density))
 
 
 def test_building_past_the_grace_keeps_the_rewards(plain: None, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -167,7 +204,7 @@ def test_building_past_the_grace_keeps_the_rewards(plain: None, monkeypatch: pyt
     rows = _rows(random.Random(3), 20, 20, 3, 0.1)
     whole = from_rows(rows)
     monkeypatch.setattr(warmup, "twin", slow)
-    monkeypatch.setattr(plain_module, "GRACE", 0.0)
+    monkeypatch.setattr(plain_module, "GRACE", 0.05)  # the rewards' twin (20 x 20) ends well within it
     stop = np.zeros(1, np.int64)
     watchdog().arm(stop, 0.0)
     try:

@@ -8,14 +8,15 @@ map, value, bound and steps, since it is the same program.  Each kernel's
 replaced by that kernel's twin, so that a twin calls twins all the way down
 (the kernels themselves stay untouched).
 
-A twin is plain Python, so it can be stopped anywhere: :func:`watched` runs one
-and abandons it (raises :class:`~mrp.solver.Abandoned`) when it still runs
-:data:`GRACE` seconds after its stop flag was set.  Only the potentials' loop
-reads the flag's :data:`~mrp.solver.ABANDON` at every row; the other long loops
-of a first root round (building the candidates, the index of positive rewards,
-the assignment's set-up, the row and column maxima) read no flag at all, and as
-plain Python each takes seconds on a 2,000-node pair, so the interpreter stops
-the twin at its next bytecode instead.
+A twin is plain Python, and a pair's time cap must hold for it too
+(``MRP_COMPILE=plain``): :func:`watched` runs one, and when it still runs
+:data:`GRACE` seconds after its stop flag was set, sets the flag to
+:data:`~mrp.solver.ABANDON` (the root's rows and the assignment's set-up stop at
+once: a root past its first round returns the bound and map of its rounds
+before); when it still runs a grace later, the interpreter stops it at its next
+bytecode (:class:`~mrp.solver.Abandoned`): building the candidates, the index
+of positive rewards, the row and column maxima read no flag, and as plain
+Python each takes seconds on a 2,000-node pair.
 """
 
 from __future__ import annotations
@@ -25,13 +26,14 @@ import threading
 import types
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from mrp.solver import Abandoned
+from mrp.solver import ABANDON, Abandoned
 
 __all__ = ["GRACE", "twin", "watched"]
 
-#: Seconds a twin may run on after its stop flag was set: a search stopped returns within them, a root in its
-#: first round (which a plain stop lets finish, for a valid bound: 27 s on a 2,000-node pair) does not.
-GRACE = 0.2
+#: Seconds a twin may run on after its stop flag was set before the flag is set to ABANDON, and again before
+#: it is interrupted: a stopped search returns within them, a root in its first round (which a plain stop
+#: lets finish, for a valid bound: 27 s on a 2,000-node pair) does not.
+GRACE = 0.15
 
 #: a kernel's Python function -> its twin
 _TWINS: Dict[Any, Callable[..., Any]] = {}
@@ -92,20 +94,21 @@ def _interrupt(ident: int, exception: Optional[type]) -> None:
 
 def watched(function: Callable[..., Any], args: Tuple[Any, ...], stop: Any,
             grace: Optional[float] = None) -> Any:
-    """``function(*args)`` run in this thread, abandoned when it still runs ``grace`` seconds after
-    ``stop[0]`` was set.
+    """``function(*args)`` run in this thread: when it still runs ``grace`` seconds after ``stop[0]`` was
+    set, ``stop[0]`` is set to :data:`~mrp.solver.ABANDON`, and when it still runs ``grace`` seconds later,
+    it is interrupted.
 
     Args:
         function: a twin (plain Python: the interpreter can stop it at any bytecode).
         args: its arguments.
         stop: a one-element array, set non-zero by another thread (the pair's watchdog, Ctrl-C).
-        grace: seconds the call may run on after that (None: :data:`GRACE`).
+        grace: seconds of each of the two waits (None: :data:`GRACE`).
 
     Returns:
-        What ``function`` returns.
+        What ``function`` returns (when ``stop[0]`` is ABANDON, what a kernel returns when abandoned).
 
     Raises:
-        Abandoned: the call ran on past ``grace`` (its frames are unwound: nothing of it is kept).
+        Abandoned: the call was interrupted (its frames are unwound: nothing of it is kept).
     """
     grace = GRACE if grace is None else grace
     ident = threading.get_ident()
@@ -114,19 +117,23 @@ def watched(function: Callable[..., Any], args: Tuple[Any, ...], stop: Any,
     finished = threading.Event()
 
     def watch() -> None:
-        while not finished.wait(0.01):
-            if stop[0]:
-                if not finished.wait(grace):
-                    with lock:  # this thread holds it while it interrupts, and only while the call runs
-                        if state[0]:
-                            state[1] = True
-                            _interrupt(ident, _Interrupted)
+        while not stop[0]:
+            if finished.wait(0.01):
                 return
+        if finished.wait(grace):
+            return
+        stop[0] = max(stop[0], ABANDON)
+        if finished.wait(grace):
+            return
+        with lock:  # this thread holds it while it interrupts, and only while the call runs
+            if state[0]:
+                state[1] = True
+                _interrupt(ident, _Interrupted)
 
     watcher = threading.Thread(target=watch, name="mrp-plain-cap", daemon=True)
-    watcher.start()
     try:
         try:
+            watcher.start()
             result = function(*args)
         finally:
             # The interruption, if any, is raised anywhere up to here (once): it is caught below.  After
@@ -137,8 +144,9 @@ def watched(function: Callable[..., Any], args: Tuple[Any, ...], stop: Any,
             if state[1]:
                 _interrupt(ident, None)
     except _Interrupted:
-        raise Abandoned(f"a plain-Python kernel ran {grace:g} s past its stop") from None
+        raise Abandoned(f"a plain-Python kernel ran {2 * grace:g} s past its stop") from None
     finally:
         finished.set()
-        watcher.join()
+        if watcher.ident is not None:
+            watcher.join()
     return result

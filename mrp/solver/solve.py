@@ -13,7 +13,7 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tu
 
 import numpy as np
 
-from mrp.solver import LAP_SIZE, Abandoned, mip, relaxation
+from mrp.solver import LAP_SIZE, NO_BOUND, Abandoned, mip, relaxation
 from mrp.solver.problem import Problem, Rows, unmapped_across, within
 from mrp.solver.watchdog import clock, interruptible, left, watchdog
 
@@ -75,9 +75,9 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
     time); only ``timeout`` stops anything by the clock, and a pair it stops is cut as "timeout".
     ``seeding`` gives a map to start from for the built Problem and the pair's
     stop flag (e.g. mrp.metrics.seed's sentence-by-sentence map), or None.  A pair whose kernels, run as
-    plain Python (``MRP_COMPILE=plain``), were abandoned past its time (:mod:`mrp.solver.plain`) gets
-    :func:`mrp.solver.trivial.answer`: the better of a greedy map of its rewards and the seed, with the
-    Problem's trivial bound.
+    plain Python (``MRP_COMPILE=plain``), were abandoned past its time (:mod:`mrp.solver.plain`) keeps the
+    bound and map of its root's rounds, or, abandoned in the first, gets :func:`mrp.solver.trivial.answer`:
+    the better of a greedy map of its rewards and the seed, with the Problem's trivial bound.
     """
     steps_limit = DEFAULT_LIMIT if limit is None else limit
     stop = np.zeros(1, np.int64)
@@ -91,12 +91,15 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
     try:
         built = problem if isinstance(problem, Problem) else problem(stop)
         seed = _NO_SEED
+        solution: Optional[Solution] = None
         try:
             found = seeding(built, stop) if seeding is not None and built.complete and not stop[0] else None
             seed = _NO_SEED if found is None else found
             deadline = None if timeout is None else started + timeout
             solution = _searched(built, steps_limit, deadline, stop, seed, handover, cap)
-        except Abandoned:  # plain Python past the pair's time (mrp.solver.plain): no root bound to wait for
+        except Abandoned:  # plain Python past the pair's time (mrp.solver.plain)
+            pass
+        if solution is None or solution.bound >= NO_BOUND:  # abandoned in the root's first round
             from mrp.solver.trivial import answer
 
             mapping, value, bound = answer(built, seed)

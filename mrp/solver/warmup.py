@@ -311,22 +311,18 @@ def _route(kernel: Any, args: Tuple[Any, ...]) -> Any:
 
 
 def _only_plain(kernel: Any, args: Tuple[Any, ...]) -> Any:
-    """A kernel call under ``MRP_COMPILE=plain``: its twin, abandoned (:class:`~mrp.solver.Abandoned`) when
-    it runs on past :data:`~mrp.solver.plain.GRACE` after its stop flag (or, building a Problem, the armed
-    pair's) was set; the flag then holds :data:`~mrp.solver.ABANDON`, and the pair's later calls are
-    abandoned at once (there is no compiled kernel to wait for: :func:`mrp.solver.solve.solve_problem`
-    answers without them)."""
+    """A kernel call under ``MRP_COMPILE=plain``: its twin, watched by :func:`~mrp.solver.plain.watched`
+    through its stop flag (or, building a Problem, the armed pair's): abandoned when it runs on past its
+    pair's time; once the flag holds :data:`~mrp.solver.ABANDON`, the pair's later calls raise
+    :class:`~mrp.solver.Abandoned` at once (there is no compiled kernel to wait for:
+    :func:`mrp.solver.solve.solve_problem` answers without them)."""
     at = _stop_of(kernel, args)
     stop = args[at] if at >= 0 else watchdog().armed()
     if stop is None:
         return twin(kernel)(*args)
     if stop[0] >= ABANDON:
         raise Abandoned("the pair's plain-Python kernels were abandoned")
-    try:
-        return watched(twin(kernel), args, stop)
-    except Abandoned:
-        stop[0] = ABANDON
-        raise
+    return watched(twin(kernel), args, stop)
 
 
 def ready(compiling: Optional[Callable[[], None]] = None) -> None:
