@@ -85,11 +85,15 @@ class _Interrupted(BaseException):
 
 
 def _interrupt(ident: int, exception: Optional[type]) -> None:
-    """Raise ``exception`` in thread ``ident`` at its next bytecode (None: withdraw one not raised yet)."""
-    import ctypes
+    """Raise ``exception`` in thread ``ident`` at its next bytecode (None: withdraw one not raised yet);
+    nothing where the interpreter offers no way (no ``ctypes.pythonapi``: the call then runs to its end)."""
+    try:
+        import ctypes
 
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident),
-                                               None if exception is None else ctypes.py_object(exception))
+        raise_in = ctypes.pythonapi.PyThreadState_SetAsyncExc
+    except (ImportError, AttributeError):
+        return
+    raise_in(ctypes.c_ulong(ident), None if exception is None else ctypes.py_object(exception))
 
 
 def watched(function: Callable[..., Any], args: Tuple[Any, ...], stop: Any,
