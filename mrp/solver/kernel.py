@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mrp.solver import ABANDON
+from mrp.solver import ABANDON, NO_BOUND
 from mrp.solver.arrays import index
 from mrp.solver.incumbent import greedy, improve, objective
 from mrp.solver.jit import njit
@@ -142,7 +142,7 @@ def root(pb, ix, share, use_lap, stop, sc, best, best_pi, work, document):  # pr
     P = np.zeros((n, m), np.int64)
     pi = np.full(n, -1, np.int64)
     last = np.full(n, -1, np.int64)
-    bound = 1 << 60
+    bound = NO_BOUND
     best_share = share.copy()
     size = max(n, m)
     theta, stall_most, decay, eps = (THETA, STALL, DECAY, EPS) if size >= SHORT_ROOT else QUICK
@@ -157,12 +157,14 @@ def root(pb, ix, share, use_lap, stop, sc, best, best_pi, work, document):  # pr
         if rnd > 0 and stop[0]:
             break
         potentials(P, True, pb, ix, share, sc, stop)
-        if stop[0] >= ABANDON:  # the call is abandoned: no bound, no map (its result is dropped)
+        if stop[0] >= ABANDON:  # abandoned: the bound and map of the rounds before, if any (else NO_BOUND)
             break
         done = False
         lap = 0
         if use_lap:  # from the last round's duals: the potentials change little between rounds
             done, lap, col, _ = warm(P, stop, False, duals, matched)
+            if stop[0] >= ABANDON:  # this round gives nothing: the last round's bound and map stand
+                break
         if not done:
             lap = row_col_bound(P)
             col = greedy(P)

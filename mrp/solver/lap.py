@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mrp.solver import ABANDON
 from mrp.solver.jit import njit
 
 _INF = np.int64(1) << np.int64(60)
@@ -81,7 +82,7 @@ def warm(B, stop, with_slack, v, match):  # pragma: no cover - compiled
     slack[i, j]``.  Shortest augmenting
     paths on the square zero-padded cost matrix (Hungarian method, O(N^3));
     ``done`` is False when ``stop[0]`` was set before the end (nothing else is
-    then valid).
+    then valid); :data:`~mrp.solver.ABANDON` stops the set-up too.
 
     ``v`` and ``match`` (``max(n, m) + 1`` integers each) hold column duals and
     a matching to start from (``match[j]``: the row of column j, both 1-based,
@@ -93,21 +94,25 @@ def warm(B, stop, with_slack, v, match):  # pragma: no cover - compiled
     """
     n, m = B.shape
     N = max(n, m)
+    col = np.full(n, -1, np.int64)
+    slack = np.zeros((n, m) if with_slack else (0, 0), np.int64)
     top = 0
     for i in range(n):
+        if stop[0] >= ABANDON:  # the set-up too: O(N^2) steps, as plain Python seconds at N = 2,000
+            return False, 0, col, slack
         for j in range(m):
             if B[i, j] > top:
                 top = B[i, j]
     cost = np.full((N + 1, N + 1), top, np.int64)
     for i in range(n):
+        if stop[0] >= ABANDON:
+            return False, 0, col, slack
         for j in range(m):
             cost[i + 1, j + 1] = top - B[i, j]
     cold = True
     for j in range(1, N + 1):
         if v[j] != 0:
             cold = False
-    col = np.full(n, -1, np.int64)
-    slack = np.zeros((n, m) if with_slack else (0, 0), np.int64)
     p = np.zeros(N + 1, np.int64)
     way = np.zeros(N + 1, np.int64)
     minv = np.empty(N + 1, np.int64)
@@ -118,6 +123,8 @@ def warm(B, stop, with_slack, v, match):  # pragma: no cover - compiled
         if not cold and attempt == 0:
             start[1:] = v[1:]
             for i in range(1, N + 1):  # the largest row duals feasible with the start: reduced costs >= 0
+                if stop[0] >= ABANDON:
+                    return False, 0, col, slack
                 low = _INF
                 for j in range(1, N + 1):
                     if cost[i, j] - start[j] < low:

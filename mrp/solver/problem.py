@@ -8,6 +8,7 @@ from typing import Any, Callable, Dict, Hashable, List, Mapping, NamedTuple, Opt
 import numpy as np
 
 from mrp.normalize import NormalGraph
+from mrp.solver import Abandoned
 
 
 class Problem(NamedTuple):
@@ -92,12 +93,10 @@ def build(gold: NormalGraph, system: NormalGraph, stop: Optional[np.ndarray] = N
     """
     if not any(gold.edges.values()):  # no gold edge has attributes: every match is worth 1 (1 x 1)
         return from_rows(normal_rows(gold, system), stop)
-    from mrp.solver.assemble import rewards
-
     U = np.zeros((len(gold), len(system)), np.int64)
     gold_nodes, system_nodes, keys = _node_part(gold, system)
-    if gold_nodes:
-        rewards(U, _rows(gold_nodes, 3), _rows(system_nodes, 3), keys)
+    if not _rewarded(U, gold_nodes, system_nodes, keys):
+        return _rewards_only(U)
     gold_edges = {key: frozenset(attributes) for key, attributes in gold.edges.items()}
     system_edges = {key: frozenset(attributes) for key, attributes in system.edges.items()}
     return with_edges(U, gold_edges, system_edges, lambda mine, theirs: 1 + len(mine & theirs), stop)
@@ -178,14 +177,24 @@ def from_triples(local_g: List[Dict[Hashable, int]], local_s: List[Dict[Hashable
 
 def from_rows(rows: Rows, stop: Optional[np.ndarray] = None) -> Problem:
     """The Problem of a pair's rows (integer payloads, which multiply)."""
-    from mrp.solver.assemble import rewards
-
     U = np.zeros((rows.n, rows.m), np.int64)
-    if rows.gold_nodes:
-        rewards(U, _rows(rows.gold_nodes, 3), _rows(rows.system_nodes, 3), rows.keys)
-    if stop is not None and stop[0]:
+    if not _rewarded(U, rows.gold_nodes, rows.system_nodes, rows.keys) or (stop is not None and stop[0]):
         return _rewards_only(U)
     return _candidates(U, rows.gold_edges, rows.system_edges, rows.labels, None, [], [], stop)
+
+
+def _rewarded(U: np.ndarray, gold_nodes: List[int], system_nodes: List[int], keys: int) -> bool:
+    """Add the node rows' rewards to U (:func:`mrp.solver.assemble.rewards`); False when the call was
+    abandoned as plain Python past the pair's time (U then holds some of them: a Problem of it is not
+    ``complete``, its map counted by the caller)."""
+    from mrp.solver.assemble import rewards
+
+    if gold_nodes:
+        try:
+            rewards(U, _rows(gold_nodes, 3), _rows(system_nodes, 3), keys)
+        except Abandoned:
+            return False
+    return True
 
 
 def _edge_rows(edges: Mapping[Tuple[int, int, Any], Any], labels: Dict[Hashable, int], products: bool,
@@ -239,8 +248,11 @@ def _candidates(U: np.ndarray, gold_rows: List[int], system_rows: List[int], lab
     ``weight`` is None, else in the lists beside them."""
     from mrp.solver.assemble import candidates
 
-    status, E, K, F, L, out = candidates(U, _rows(gold_rows, 4), _rows(system_rows, 4), labels,
-                                         MAX_CANDIDATES, weight is None)
+    try:
+        status, E, K, F, L, out = candidates(U, _rows(gold_rows, 4), _rows(system_rows, 4), labels,
+                                             MAX_CANDIDATES, weight is None)
+    except Abandoned:  # as plain Python, past the pair's time (mrp.solver.plain)
+        return _rewards_only(U)
     if status or (stop is not None and stop[0]):
         return _rewards_only(U)
     src, tgt, lab, cptr, cc, cd, cf, cw, ssrc, stgt, gitem, sitem, loop_g, loop_s = unpacked(E, K, F, L, out)

@@ -13,7 +13,7 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tu
 
 import numpy as np
 
-from mrp.solver import LAP_SIZE, mip, relaxation
+from mrp.solver import LAP_SIZE, NO_BOUND, Abandoned, mip, relaxation
 from mrp.solver.problem import Problem, Rows, from_rows, unmapped_across, within
 from mrp.solver.watchdog import clock, interruptible, left, watchdog
 
@@ -81,7 +81,10 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
     ``handover`` is False (``--no-mip``).  The program gets the steps ``limit`` leaves as nodes (work, not
     time); only ``timeout`` stops anything by the clock, and a pair it stops is cut as "timeout".
     ``seeding`` gives a map to start from for the built Problem and the pair's
-    stop flag (e.g. mrp.metrics.seed's sentence-by-sentence map), or None.
+    stop flag (e.g. mrp.metrics.seed's sentence-by-sentence map), or None.  A pair whose kernels, run as
+    plain Python (``MRP_COMPILE=plain``), were abandoned past its time (:mod:`mrp.solver.plain`) keeps the
+    bound and map of its root's rounds, or, abandoned in the first, gets :func:`mrp.solver.trivial.answer`:
+    the better of a greedy map of its rewards and the seed, with the Problem's trivial bound.
     """
     steps_limit = DEFAULT_LIMIT if limit is None else limit
     stop = np.zeros(1, np.int64)
@@ -94,29 +97,42 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
         watchdog().arm(stop, timeout)
     try:
         built = problem if isinstance(problem, Problem) else problem(stop)
-        seed = seeding(built, stop) if seeding is not None and built.complete and not stop[0] else None
-        seed = _NO_SEED if seed is None else seed
-        arguments = (built, steps_limit, None if timeout is None else started + timeout, stop, seed, handover,
-                     cap)
+        seed = _NO_SEED
         solution: Optional[Solution] = None
-        if threading.current_thread() is not threading.main_thread():
-            solution = _solve(*arguments)
-        elif built.U.size <= _SMALL:
-            relax = handover and built.complete and seed.shape[0] == 0 and mip.installed()
-            searched = _settled(built, min(steps_limit, handover_steps(built)), stop, seed, relax,
-                                started + timeout if timeout is not None else None)
-            if searched.exact or stop[0] or searched.steps >= steps_limit:
-                solution = searched
-            else:
-                solution = interruptible(_solve, arguments + (searched,), stop)
-        if solution is None:
-            solution = interruptible(_solve, arguments, stop)
+        try:
+            found = seeding(built, stop) if seeding is not None and built.complete and not stop[0] else None
+            seed = _NO_SEED if found is None else found
+            deadline = None if timeout is None else started + timeout
+            solution = _searched(built, steps_limit, deadline, stop, seed, handover, cap)
+        except Abandoned:  # plain Python past the pair's time (mrp.solver.plain)
+            pass
+        if solution is None or solution.bound >= NO_BOUND:  # abandoned in the root's first round
+            from mrp.solver.trivial import answer
+
+            mapping, value, bound = answer(built, seed)
+            solution = Solution(mapping, value, bound, value >= bound, 0, None)
     finally:
         if timeout is not None:
             watchdog().disarm()
     exact = solution.exact and built.complete
     cut = None if exact else ("timeout" if stop[0] else "limit")
     return solution._replace(exact=exact, cut=cut, complete=built.complete)
+
+
+def _searched(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarray, seed: np.ndarray,
+              handover: bool, cap: Optional[float]) -> Solution:
+    """:func:`solve_problem`'s search of a built Problem (``cut`` and ``complete`` are the caller's): a small
+    pair in the main thread up to its hand-over, the rest in the helper thread (:func:`_solve`)."""
+    arguments = (built, limit, deadline, stop, seed, handover, cap)
+    if threading.current_thread() is not threading.main_thread():
+        return _solve(*arguments)
+    if built.U.size <= _SMALL:
+        relax = handover and built.complete and seed.shape[0] == 0 and mip.installed()
+        searched = _settled(built, min(limit, handover_steps(built)), stop, seed, relax, deadline)
+        if searched.exact or stop[0] or searched.steps >= limit:
+            return searched
+        return interruptible(_solve, arguments + (searched,), stop)
+    return interruptible(_solve, arguments, stop)
 
 
 #: Pairs scored together (:func:`solve_together`) are searched together up to this many steps each ...

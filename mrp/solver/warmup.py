@@ -18,7 +18,8 @@ calls :func:`ready` before its first pair:
   the kernels are compiled here, before any pair, as they always were.
 
 ``MRP_COMPILE=plain`` runs every kernel as plain Python and compiles nothing
-(slow on large pairs; for checking that both give the same numbers).
+(slow on large pairs; for checking that both give the same numbers).  A pair's
+call that runs on past its time cap is abandoned there (``_only_plain``).
 Forked workers inherit the state.
 """
 
@@ -33,8 +34,8 @@ from typing import Any, Callable, List, Optional, Tuple
 import numpy as np
 
 from mrp.errors import MRPWarning
-from mrp.solver import ABANDON, background, jit
-from mrp.solver.plain import twin
+from mrp.solver import ABANDON, Abandoned, background, jit
+from mrp.solver.plain import twin, watched
 from mrp.solver.problem import Problem
 from mrp.solver.watchdog import watchdog
 
@@ -310,7 +311,18 @@ def _route(kernel: Any, args: Tuple[Any, ...]) -> Any:
 
 
 def _only_plain(kernel: Any, args: Tuple[Any, ...]) -> Any:
-    return twin(kernel)(*args)
+    """A kernel call under ``MRP_COMPILE=plain``: its twin, watched by :func:`~mrp.solver.plain.watched`
+    through its stop flag (or, building a Problem, the armed pair's): abandoned when it runs on past its
+    pair's time; once the flag holds :data:`~mrp.solver.ABANDON`, the pair's later calls raise
+    :class:`~mrp.solver.Abandoned` at once (there is no compiled kernel to wait for:
+    :func:`mrp.solver.solve.solve_problem` answers without them)."""
+    at = _stop_of(kernel, args)
+    stop = args[at] if at >= 0 else watchdog().armed()
+    if stop is None:
+        return twin(kernel)(*args)
+    if stop[0] >= ABANDON:
+        raise Abandoned("the pair's plain-Python kernels were abandoned")
+    return watched(twin(kernel), args, stop)
 
 
 def ready(compiling: Optional[Callable[[], None]] = None) -> None:

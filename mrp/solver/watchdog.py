@@ -9,6 +9,8 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Tuple
 
+from mrp.solver import Abandoned
+
 if TYPE_CHECKING:  # numpy is not imported to start a pair's clock
     from concurrent.futures import ThreadPoolExecutor
 
@@ -31,6 +33,8 @@ class Watchdog:
     def __init__(self) -> None:
         self._condition = threading.Condition()
         self._stop: Optional[np.ndarray] = None
+        #: the stop flag of the pair armed last, kept when its deadline passes (until disarmed)
+        self._armed: Optional[np.ndarray] = None
         self._deadline: Optional[float] = None
         #: when the thread wakes by itself (None: it waits to be notified, or is not waiting)
         self._wakes: Optional[float] = None
@@ -40,7 +44,7 @@ class Watchdog:
     def arm(self, stop: np.ndarray, seconds: float) -> None:
         """Set ``stop[0]`` after ``seconds`` unless disarmed before."""
         with self._condition:
-            self._stop = stop
+            self._stop = self._armed = stop
             deadline = self._deadline = time.monotonic() + max(0.0, seconds)
             if self._wakes is None or deadline < self._wakes:
                 self._condition.notify()
@@ -48,8 +52,13 @@ class Watchdog:
     def disarm(self) -> None:
         """Cancel the armed deadline."""
         with self._condition:
-            self._stop = None
+            self._stop = self._armed = None
             self._deadline = None
+
+    def armed(self) -> Optional[np.ndarray]:
+        """The stop flag of the pair armed last, whether its deadline has passed or not (None: disarmed)."""
+        with self._condition:
+            return self._armed
 
     def left(self) -> Optional[float]:
         """Seconds until the armed deadline (None: none armed)."""
@@ -162,5 +171,8 @@ def interruptible(solve: Callable[..., Any], arguments: Tuple[Any, ...], stop: n
         return future.result()
     except KeyboardInterrupt:
         stop[0] = 1
-        future.result()
+        try:
+            future.result()
+        except Abandoned:  # a plain-Python twin that ran on past its stop (mrp.solver.plain)
+            pass
         raise
