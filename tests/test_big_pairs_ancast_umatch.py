@@ -206,3 +206,28 @@ def test_max_memory_on_the_command_line(metric: str, compat: bool, tmp_path: Pat
     assert result["cut"]["limit"] == 1 and result["exact"] == 0 and "maxmem:1K" in result["signature"]
     item = _item(result)
     assert item["cut"] == "limit" and item["exact"] is False
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_the_drop_in_takes_max_memory(exact: bool, capsys: pytest.CaptureFixture[str]) -> None:
+    """mrp-umr-compare: under the default cap compare_umr.pl's figures as ever; beyond --max-memory every
+    sentence mapped in linear time, with one warning line naming them."""
+    from mrp.cli.umr_compare import main
+
+    data = Path(__file__).resolve().parent / "data" / "umatch"
+    files = ["GOLD", str(data / "gold.umr"), "SYSTEM", str(data / "system.umr")]
+    flags = ["--exact"] if exact else []
+    outputs = []
+    for cap in ([], ["--max-memory", "1"]):
+        with pytest.raises(SystemExit) as done:
+            main([*flags, *cap, "--tsv", *files])
+        assert done.value.code == 0
+        outputs.append(capsys.readouterr())
+    assert outputs[0].err == ""
+    err = outputs[1].err.strip().splitlines()
+    assert len(err) == 1 and "beyond --max-memory mapped in linear time" in err[0], err
+    rows = [{line.split("\t")[0]: line.split("\t")[3:6] for line in found.out.splitlines()}
+            for found in outputs]
+    assert rows[0]["number of nodes"] == rows[1]["number of nodes"]
+    correct = [int(found["juːmæʧ"][0]) for found in rows]
+    assert 0 < correct[1] and (correct[1] <= correct[0] or not exact)
