@@ -114,6 +114,7 @@ def compare_files(args: argparse.Namespace, labels: Sequence[str], paths: Sequen
 
     selection = Selection.of(_names(args.only), _names(args.excluded))
     settings = compare.Settings(selection, not args.no_document_level, args.top)
+    max_memory = checked("max_memory", args.max_memory, flag=True)  # as parsed, or checked already
     files = _read_as_scored(labels, paths, args.top) if args.exact else []
     for label, path in zip(labels, paths) if not args.exact else ():
         try:
@@ -130,7 +131,7 @@ def compare_files(args: argparse.Namespace, labels: Sequence[str], paths: Sequen
     if args.exact:
         from mrp.metrics.umatch.exact import ExactMapper
 
-        mapper = ExactMapper(timeout=args.timeout, max_memory=args.max_memory, compiling=lambda: warn(
+        mapper = ExactMapper(timeout=args.timeout, max_memory=max_memory, compiling=lambda: warn(
             PROGRAM, "compiling the solver's kernels, once for this installation (about 30-60 s; no sentence "
                      "pair's time runs meanwhile)"))
     out: List[str] = []
@@ -140,7 +141,7 @@ def compare_files(args: argparse.Namespace, labels: Sequence[str], paths: Sequen
 
         show = Verbose(out)
         out.append(show.found(files))
-    result = compare.run(files, settings, mapper, show, max_memory=args.max_memory)
+    result = compare.run(files, settings, mapper, show, max_memory=max_memory)
     for warning in result.warnings:
         warn(PROGRAM, warning)
     beyond = sorted(result.capped)  # sentence numbers
