@@ -156,7 +156,8 @@ def parser(metrics: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
                         "\"cut\", e.g. --timeout 10")
     p.add_argument("--max-memory", default=str(DEFAULT_MAX_MEMORY), metavar="BYTES",
                    help="bytes a pair's node-pair arrays may take (default 2G; e.g. 500M, 8G; 0 or inf: no "
-                        "cap), estimated before anything is allocated (75 bytes per node pair): a pair "
+                        "cap), estimated before anything is allocated (75 bytes per node pair; ancast and "
+                        "umatch at their own measured costs, compat modes too): a pair "
                         "beyond it gets a linear-time correspondence, counted under \"cut\" as limit "
                         "with its upper bound, e.g. --max-memory 8G")
     p.add_argument("--no-mip", action="store_true",

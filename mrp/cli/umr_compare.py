@@ -16,7 +16,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 from mrp.cli.common import FATAL, new_parser, run, warn
 from mrp.errors import MRPError
-from mrp.metrics.options import checked
+from mrp.metrics.options import DEFAULT_MAX_MEMORY, checked
 
 PROGRAM = "mrp-umr-compare"
 
@@ -61,6 +61,11 @@ def parser() -> argparse.ArgumentParser:
                    help="sum the --tsv outputs given as arguments (micro_average.pl)")
     p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
                    help="--exact: seconds per sentence pair at most (default 60; 0 or inf: no cap)")
+    p.add_argument("--max-memory", default=str(DEFAULT_MAX_MEMORY), metavar="BYTES",
+                   help="bytes a sentence pair's node correspondence may take (default 2G; e.g. 500M, 8G; 0 "
+                        "or inf: no cap), estimated before anything is allocated (per node pair with "
+                        "--exact, per candidate link without): a pair beyond it is mapped in linear time "
+                        "instead, with a warning (not compare_umr.pl's figures for that pair)")
     return p
 
 
@@ -72,6 +77,7 @@ def main(argv: Optional[List[str]] = None) -> None:
 def _main(argv: List[str]) -> int:
     args = parser().parse_args(argv)
     args.timeout = checked("timeout", args.timeout, flag=True)
+    args.max_memory = checked("max_memory", args.max_memory, flag=True)
     if args.micro_average:
         from mrp.report.umatch.micro import micro_average
 
@@ -108,6 +114,7 @@ def compare_files(args: argparse.Namespace, labels: Sequence[str], paths: Sequen
 
     selection = Selection.of(_names(args.only), _names(args.excluded))
     settings = compare.Settings(selection, not args.no_document_level, args.top)
+    max_memory = checked("max_memory", args.max_memory, flag=True)  # as parsed, or checked already
     files = _read_as_scored(labels, paths, args.top) if args.exact else []
     for label, path in zip(labels, paths) if not args.exact else ():
         try:
@@ -124,7 +131,7 @@ def compare_files(args: argparse.Namespace, labels: Sequence[str], paths: Sequen
     if args.exact:
         from mrp.metrics.umatch.exact import ExactMapper
 
-        mapper = ExactMapper(timeout=args.timeout, compiling=lambda: warn(
+        mapper = ExactMapper(timeout=args.timeout, max_memory=max_memory, compiling=lambda: warn(
             PROGRAM, "compiling the solver's kernels, once for this installation (about 30-60 s; no sentence "
                      "pair's time runs meanwhile)"))
     out: List[str] = []
@@ -134,13 +141,20 @@ def compare_files(args: argparse.Namespace, labels: Sequence[str], paths: Sequen
 
         show = Verbose(out)
         out.append(show.found(files))
-    result = compare.run(files, settings, mapper, show)
+    result = compare.run(files, settings, mapper, show, max_memory=max_memory)
     for warning in result.warnings:
         warn(PROGRAM, warning)
+    beyond = sorted(result.capped)  # sentence numbers
     if mapper is not None:
-        open_pairs = [key for key, proof in mapper.proofs.items() if not proof.exact]
+        beyond = sorted({key[2] for key, proof in mapper.proofs.items() if proof.trivial})
+        open_pairs = [key for key, proof in mapper.proofs.items() if not proof.exact and not proof.trivial]
         if open_pairs:
             warn(PROGRAM, f"{len(open_pairs)} sentence pairs not proved optimal within --timeout")
+    if beyond:
+        shown = ", ".join(str(number) for number in beyond[:10]) + (" ..." if len(beyond) > 10 else "")
+        how = "the exact search" if mapper is not None else "compare_umr.pl's greedy"
+        warn(PROGRAM, f"{len(beyond)} sentence(s) beyond --max-memory mapped in linear time, not by {how} "
+                      f"(sentence {shown})")
     found = figures.figures(result)
     sentences = {umr.label: len(umr.sentences) for umr in files}
     if args.quiet:

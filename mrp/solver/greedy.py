@@ -44,21 +44,41 @@ BYTES_PER_CELL = 75
 #: (measured: 566 MB peak for the generator's 100,000-node pair, 167 MB for its 100-node pair; ``make
 #: bench``, "big pairs"); the figure the documentation states, nothing is capped by it
 BYTES_PER_NODE = 4_000
-#: ``--max-memory`` unless told otherwise: bytes a pair's node-pair arrays may take (2 GB: 26 million node
-#: pairs, about 5,100 x 5,100 nodes)
+# (``--max-memory`` unless told otherwise, :data:`DEFAULT_MAX_MEMORY`, is 2 GB: 26 million node pairs at
+# :data:`BYTES_PER_CELL`, about 5,100 x 5,100 nodes)
+
 #: a pair above this many node pairs that the search leaves open keeps the better of its map and this one
 START_CELLS = 250_000
 
 
-def need(n: int, m: int) -> int:
-    """Bytes the solver's arrays of a pair of ``n`` gold and ``m`` system nodes take (an estimate made
-    before anything is allocated: :data:`BYTES_PER_CELL` per node pair)."""
-    return BYTES_PER_CELL * n * m
+def need(n: int, m: int, bytes_per_cell: int = BYTES_PER_CELL) -> int:
+    """Bytes a pair's node-pair structures take, estimated before anything is allocated.
+
+    Args:
+        n: the gold graph's nodes.
+        m: the system graph's nodes.
+        bytes_per_cell: their cost per node pair (:data:`BYTES_PER_CELL`, the solver's arrays; a metric
+            that builds more per node pair passes its own measured cost).
+
+    Returns:
+        ``bytes_per_cell * n * m``.
+    """
+    return bytes_per_cell * n * m
 
 
-def fits(n: int, m: int, max_memory: Optional[int]) -> bool:
-    """Whether the solver may build a pair's node-pair arrays under ``max_memory`` bytes (None: no cap)."""
-    return max_memory is None or need(n, m) <= max_memory
+def fits(n: int, m: int, max_memory: Optional[int], bytes_per_cell: int = BYTES_PER_CELL) -> bool:
+    """Whether a pair's node-pair structures may be built under the cap (``--max-memory``).
+
+    Args:
+        n: the gold graph's nodes.
+        m: the system graph's nodes.
+        max_memory: the cap in bytes (None: no cap).
+        bytes_per_cell: their cost per node pair (see :func:`need`).
+
+    Returns:
+        True when :func:`need` is within the cap.
+    """
+    return max_memory is None or need(n, m, bytes_per_cell) <= max_memory
 
 
 class Stopped(Exception):

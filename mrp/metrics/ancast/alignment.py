@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import List
 
-from mrp.metrics.ancast.similarity import Similarity
+from mrp.metrics.ancast.similarity import Similar
 
 
 @dataclass
@@ -32,8 +32,9 @@ class Alignment:
     recall: Side = field(default_factory=Side)
 
 
-def from_map(t2g: List[int], m: int, sim: Similarity) -> Alignment:
-    """The alignment of an injective map test -> gold, with its concept sums."""
+def from_map(t2g: List[int], m: int, sim: Similar) -> Alignment:
+    """The alignment of an injective map test -> gold, with its concept sums (``sim``: the matrices, or
+    the pointwise similarities beyond ``--max-memory``)."""
     g2t = [-1] * m
     for i, j in enumerate(t2g):
         if j >= 0:
@@ -43,7 +44,7 @@ def from_map(t2g: List[int], m: int, sim: Similarity) -> Alignment:
     for side, count in ((alignment.precision, len(t2g)), (alignment.recall, m)):
         for i, j in enumerate(t2g):
             if j >= 0:
-                side.concept += float(sim.initial[i, j])
-                side.identical += float(sim.identical[i, j])
+                side.concept += sim.initial_at(i, j)
+                side.identical += float(sim.identical_at(i, j))
         side.count = count
     return alignment

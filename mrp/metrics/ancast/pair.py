@@ -7,11 +7,11 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from mrp.errors import ScoreError
 from mrp.graph import Graph
-from mrp.metrics.ancast import compat, exact
+from mrp.metrics.ancast import capped, compat, exact
 from mrp.metrics.ancast.alignment import Alignment, from_map
 from mrp.metrics.ancast.reading import View, anchor_text, view
 from mrp.metrics.ancast.scores import Sums, report, score
-from mrp.metrics.ancast.similarity import Similarity
+from mrp.metrics.ancast.similarity import Pointwise, Similarity
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
 
@@ -63,7 +63,10 @@ def _optimal(test: View, gold: View, sim: Similarity,
 
 
 def score_views(test: View, gold: View, options: Options, gid: str = "") -> PairResult:
-    """Score two AnCast views: AnCast's alignment with ``ancast_compat``, else the proved optimum."""
+    """Score two AnCast views: AnCast's alignment with ``ancast_compat``, else the proved optimum; a pair
+    whose structures would exceed ``options.max_memory`` in either mode: :func:`beyond`."""
+    if not capped.fits(len(test), len(gold), options.max_memory, options.ancast_compat):
+        return beyond(test, gold, options.ancast_compat)
     sim = Similarity(test, gold)
     if options.ancast_compat:
         alignment = compat.align(test, gold, sim)
@@ -92,10 +95,39 @@ def score_views(test: View, gold: View, options: Options, gid: str = "") -> Pair
                          f"{precision.lr}")
     item = dict(report(precision, recall, False))
     item.update(exact=found.exact, bound=found.bound, steps=found.steps)
+    if found.cut:  # as every searching metric's item shows it (and a pair beyond the cap, beyond())
+        item["cut"] = found.cut
     if found.rounded:
         item["rounded"] = True
     result = PairResult(precision, recall, item, found.exact, found.bound, found.steps, found.cut,
                         alignment=alignment)
+    return result
+
+
+def beyond(test: View, gold: View, compat_mode: bool) -> PairResult:
+    """A pair beyond ``--max-memory``: the linear-time map (:func:`.capped.linear_map`) counted as the
+    mode counts, nothing n x m built, cut as "limit", not exact, with the trivial bound of the LRM
+    numerator.  In compat mode too: AnCast's own alignment would need the matrices, so its figures cannot
+    be reproduced for such a pair; it is scored and reported cut rather than left to exhaust memory.
+
+    Args:
+        test: the test (system) graph.
+        gold: the gold graph.
+        compat_mode: count as AnCast 0.1.1 does (``ancast_compat``).
+
+    Returns:
+        The pair's result.
+    """
+    sim = Pointwise(test, gold)
+    alignment = from_map(capped.linear_map(test, gold), len(gold), sim)
+    precision, recall = score(test, gold, sim, alignment, compat_mode)
+    bound = capped.bound(precision.lr_count, recall.lr_count)
+    item: Dict[str, Any] = dict(report(precision, recall, compat_mode))
+    item.update(exact=False, bound=bound, steps=0, cut="limit")
+    result = PairResult(precision, recall, item, False, bound, cut="limit", alignment=alignment)
+    skip = test.skip or gold.skip if compat_mode else None
+    if skip is not None:
+        result.skipped = item["skipped"] = skip
     return result
 
 
@@ -110,12 +142,13 @@ def score_pair(gold: Graph, system: Graph, options: Optional[Options] = None) ->
 
 def failed(pair: Pair, options: Options, failure: str) -> PairResult:
     """A pair whose scoring raised: nothing aligned, so the gold graph's relations count as missed (and the
-    system graph's as surplus, when it can be read at all); a failure never raises a score."""
+    system graph's as surplus, when it can be read at all); a failure never raises a score (and builds
+    nothing n x m)."""
     precision, recall = Sums(), Sums()
     for system in (pair.system, pair.system.empty_copy()):
         try:
             test, gold = views(pair.gold, system, options.ancast_compat, options.ancast_scope)
-            sim = Similarity(test, gold)
+            sim = Pointwise(test, gold)
             precision, recall = score(test, gold, sim, from_map([-1] * len(test), len(gold), sim),
                                       options.ancast_compat)
             break

@@ -22,7 +22,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from mrp.metrics.ancast.alignment import Alignment, Side
 from mrp.metrics.ancast.reading import View
-from mrp.metrics.ancast.similarity import Similarity, ends_similarity
+from mrp.metrics.ancast.similarity import Similar, ends_similarity
 
 #: The sentence-level metrics, in output order.
 KEYS = ("concept", "lrm", "ulrm", "wlrm", "smatch")
@@ -150,24 +150,25 @@ def _descendant_weight(view: View, lookup: Optional[View] = None) -> Callable[[o
     return weight
 
 
-def score(test: View, gold: View, sim: Similarity, alignment: Alignment,
+def score(test: View, gold: View, sim: Similar, alignment: Alignment,
           compat: bool) -> Tuple[Sums, Sums]:
-    """The precision and recall sums of an aligned pair.
+    """The precision and recall sums of an aligned pair (``sim``: the matrices, or the pointwise
+    similarities beyond ``--max-memory``: counting reads one cell per relation group, nothing n x m).
 
     With ``compat``, the recall side's WLRM weights look the gold variables up
     by name in the test graph (AnCast's quirk); otherwise each side uses its own
     graph.
     """
-    names = sim.names.tolist()
+    names = sim.name_lookup()
 
     def forward(t_end: object, g_end: object) -> float:
         if type(t_end) is int and type(g_end) is int:
-            return names[t_end][g_end]  # type: ignore[no-any-return, index]
+            return names(t_end, g_end)  # type: ignore[arg-type]
         return ends_similarity(sim, test, gold, t_end, g_end)
 
     def backward(g_end: object, t_end: object) -> float:
         if type(t_end) is int and type(g_end) is int:
-            return names[t_end][g_end]  # type: ignore[no-any-return, index]
+            return names(t_end, g_end)  # type: ignore[arg-type]
         return ends_similarity(sim, test, gold, t_end, g_end)
 
     precision = _side(test, gold, alignment.t2g, forward, _descendant_weight(test, test if compat else None),

@@ -10,11 +10,15 @@
 
 Concept scores add the initial similarity of aligned nodes; relation scores
 use the name similarity of the plain names (without ops) of their ends.
+
+:class:`Similarity` holds them as n x m matrices (the alignments need every
+cell); :class:`Pointwise` computes a cell when it is read, for counting a map
+of a pair beyond ``--max-memory`` (the same values, nothing n x m).
 """
 
 from __future__ import annotations
 
-from typing import Dict, List
+from typing import Callable, Dict, List
 
 import numpy as np
 
@@ -55,7 +59,27 @@ def _strings(one: List[str], two: List[str]) -> np.ndarray:
     return out
 
 
-class Similarity:
+class Similar:
+    """What counting a map reads of a pair's similarities, cell by cell (test node ``i``, gold node ``j``)."""
+
+    def initial_at(self, i: int, j: int) -> float:
+        """The intrinsic similarity of two nodes (concept scores)."""
+        raise NotImplementedError
+
+    def identical_at(self, i: int, j: int) -> bool:
+        """Whether name+ops and sense are identical (the mock-Smatch concept triples)."""
+        raise NotImplementedError
+
+    def name_at(self, i: int, j: int) -> float:
+        """The name similarity of the plain names (relation scores)."""
+        raise NotImplementedError
+
+    def name_lookup(self) -> Callable[[int, int], float]:
+        """:meth:`name_at` as the fastest function this holder has (counting calls it per relation)."""
+        return self.name_at
+
+
+class Similarity(Similar):
     """The similarity matrices of a pair (test rows, gold columns)."""
 
     def __init__(self, test: View, gold: View) -> None:
@@ -84,11 +108,56 @@ class Similarity:
                 if shared:
                     self.initial[i, j] = (full[i, j] + agree / shared) / 2
 
+    def initial_at(self, i: int, j: int) -> float:
+        return float(self.initial[i, j])
 
-def ends_similarity(sim: Similarity, test: View, gold: View, t_end: object, g_end: object) -> float:
+    def identical_at(self, i: int, j: int) -> bool:
+        return bool(self.identical[i, j])
+
+    def name_at(self, i: int, j: int) -> float:
+        return float(self.names[i, j])
+
+    def name_lookup(self) -> Callable[[int, int], float]:
+        rows: List[List[float]] = self.names.tolist()
+        return lambda i, j: rows[i][j]
+
+
+class Pointwise(Similar):
+    """The similarities of a pair computed when read: nothing n x m is built (:class:`Similarity`'s
+    values, cell by cell)."""
+
+    def __init__(self, test: View, gold: View) -> None:
+        self.test, self.gold = test, gold
+
+    def _factor(self, i: int, j: int) -> float:
+        return 1.0 if self.test.senses[i] == self.gold.senses[j] else 1 + SENSE_COEFFICIENT * (0 - 1)
+
+    def _full(self, i: int, j: int) -> float:
+        test, gold = self.test, self.gold
+        similar = string_similarity(test.names[i] + test.ops[i], gold.names[j] + gold.ops[j])
+        return similar * self._factor(i, j)
+
+    def initial_at(self, i: int, j: int) -> float:
+        full = self._full(i, j)
+        mine, theirs = self.test.attributes[i], self.gold.attributes[j]
+        shared = agree = 0
+        for role, value in mine.items():
+            if role in theirs:
+                shared += 1
+                agree += value == theirs[role]
+        return (full + agree / shared) / 2 if shared else full
+
+    def identical_at(self, i: int, j: int) -> bool:
+        return self._full(i, j) == 1 and self.test.senses[i] == self.gold.senses[j]
+
+    def name_at(self, i: int, j: int) -> float:
+        return string_similarity(self.test.names[i], self.gold.names[j]) * self._factor(i, j)
+
+
+def ends_similarity(sim: Similar, test: View, gold: View, t_end: object, g_end: object) -> float:
     """The name similarity of two relation ends (nodes by name and sense, constants by text)."""
     if isinstance(t_end, int) and isinstance(g_end, int):
-        return float(sim.names[t_end, g_end])
+        return sim.name_at(t_end, g_end)
     t_text = test.names[t_end] if isinstance(t_end, int) else str(t_end)
     g_text = gold.names[g_end] if isinstance(g_end, int) else str(g_end)
     t_sense = test.senses[t_end] if isinstance(t_end, int) else 0

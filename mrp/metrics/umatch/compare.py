@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 from mrp.errors import MRPError
+from mrp.metrics.umatch import capped
 from mrp.metrics.umatch.links import candidates, symmetrize
 from mrp.metrics.umatch.model import Node, Sentence, UmrFile
 from mrp.metrics.umatch.triples import UNMAPPED, Selection, compare, count
@@ -45,6 +46,9 @@ class Comparison:
         self.sentences: Dict[Tuple[str, str], List[Dict[str, int]]] = {}
         self.compared = 0
         self.warnings: List[str] = []
+        #: the sentences (numbered from 1) whose links would have exceeded the memory cap: mapped in linear
+        #: time instead of by the comparator's greedy (:mod:`.capped`)
+        self.capped: Set[int] = set()
 
     def tally(self, label0: str, label1: str) -> Counter:  # type: ignore[type-arg]
         """The counts of file ``label0`` against file ``label1``."""
@@ -53,9 +57,12 @@ class Comparison:
 
 def run(files: Sequence[UmrFile], settings: Settings, mapper: Optional[Mapper] = None,
         verbose: Optional[Callable[[int, Sequence[Sentence], Comparison], None]] = None,
-        check_tokens: bool = True) -> Comparison:
+        check_tokens: bool = True, max_memory: Optional[int] = None) -> Comparison:
     """Compare the files sentence by sentence, in order (as many sentences as the shortest has); sentences
-    whose words differ are an error (``check_tokens``, as for the comparator)."""
+    whose words differ are an error (``check_tokens``, as for the comparator).  Without a ``mapper`` (the
+    comparator's greedy), a sentence whose candidate links would take more than ``max_memory`` bytes (None:
+    no cap; a ``mapper`` keeps its own) is mapped in linear time instead and listed in
+    :attr:`Comparison.capped`."""
     result = Comparison(files, settings)
     sizes = [len(umr.sentences) for umr in files]
     n = min(sizes)
@@ -71,7 +78,8 @@ def run(files: Sequence[UmrFile], settings: Settings, mapper: Optional[Mapper] =
             if check_tokens and " ".join(sentence.tokens) != text:
                 raise MRPError(f"{umr.path}:{sentence.line0}: the tokens of sentence {number + 1} differ "
                                f"from those of {files[0].path}")
-        _sentences(result, sentences, mapper, verbose is not None)
+        if _sentences(result, sentences, mapper, verbose is not None, max_memory):
+            result.capped.add(number + 1)
         if verbose is not None:
             verbose(number + 1, sentences, result)
     result.compared = n
@@ -104,13 +112,23 @@ def _deferred(result: Comparison, n: int) -> None:
 
 
 def _sentences(result: Comparison, sentences: List[Sentence], mapper: Optional[Mapper],
-               verbose: bool = False) -> None:
+               verbose: bool = False, max_memory: Optional[int] = None) -> bool:
+    """Map and count one sentence of every file; whether it was beyond the memory cap."""
     labels = result.labels
     width = len(sentences[0].tokens)
     for label, sentence in zip(labels, sentences):
         result.nodes[label] += len(sentence.nodes)
         result.tokens[label] += width
-    if mapper is None:
+    beyond = mapper is None and max_memory is not None and capped.BYTES_PER_LINK * sum(
+        capped.links(sentences[a], sentences[b], width)
+        for a in range(len(sentences)) for b in range(a + 1, len(sentences))) > max_memory
+    if beyond:
+        for a in range(len(sentences)):
+            for b in range(a + 1, len(sentences)):
+                first = [sentences[a].nodes[v] for v in sorted(sentences[a].nodes)]
+                second = [sentences[b].nodes[v] for v in sorted(sentences[b].nodes)]
+                capped.attach(capped.linear_map(first, second, width), first, second, labels[a], labels[b])
+    elif mapper is None:
         candidates(sentences, labels)
         for a in range(len(sentences)):
             for b in range(a + 1, len(sentences)):
@@ -128,6 +146,7 @@ def _sentences(result: Comparison, sentences: List[Sentence], mapper: Optional[M
     for a in range(len(sentences)):
         for b in range(a + 1, len(sentences)):
             _pair(result, a, b, sentences[a], sentences[b], mapper is None)
+    return beyond
 
 
 def _pair(result: Comparison, a: int, b: int, sentence0: Sentence, sentence1: Sentence,

@@ -2,7 +2,8 @@
 (a shared aligned token, or both unaligned with equal extended concepts), the 1:1 map with the most
 correct (name, value) pairs, document-level relations included, found by mrp's branch and bound with a
 proved bound and started from the comparator's greedy map (so it never counts fewer).  Among maps with the
-most correct pairs it takes one with the most corresponding nodes."""
+most correct pairs it takes one with the most corresponding nodes.  A sentence pair whose structures would
+exceed ``max_memory`` (:mod:`.capped`) builds none of them: it gets the linear-time map, cut as "limit"."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Dict, Hashable, List, Optional, Tuple
 
+from mrp.metrics.umatch import capped
+from mrp.metrics.umatch.capped import attach
 from mrp.metrics.umatch.links import candidates, symmetrize
 from mrp.metrics.umatch.model import Node, Sentence
 from mrp.metrics.umatch.triples import UNMAPPED, Selection
-from mrp.solver import small
+from mrp.solver import DEFAULT_MAX_MEMORY, small
 
 if TYPE_CHECKING:
     from mrp.solver.problem import Problem
@@ -36,16 +39,21 @@ class Proof:
     steps: int = 0
     cut: Optional[str] = None
     note: Optional[str] = None
+    #: mapped in linear time beyond the memory cap (cut "limit"): ``value`` and ``bound`` are not known
+    #: here; the pair's bound is the trivial one of its counts (:func:`.capped.bound`)
+    trivial: bool = False
 
 
 @dataclass
 class ExactMapper:
     """Maps sentence pairs exactly (the solver's step limit, time cap and MIP hand-over as for every
-    metric), recording each pair's proof by (first label, second label, sentence number)."""
+    metric; ``max_memory``: bytes a pair's structures may take, None: no cap), recording each pair's proof
+    by (first label, second label, sentence number)."""
 
     limit: Optional[int] = None
     timeout: Optional[float] = None
     mip: bool = True
+    max_memory: Optional[int] = DEFAULT_MAX_MEMORY
     proofs: Dict[Tuple[str, str, int], Proof] = field(default_factory=dict)
     #: called when the solver's kernels take long to load (they are being compiled)
     compiling: Optional[Callable[[], None]] = None
@@ -65,7 +73,12 @@ class ExactMapper:
         proof = Proof()
         self.proofs[(label0, label1, sentence0.number)] = proof
         if not gold or not system:
-            _attach([], gold, system, label0, label1)
+            attach([], gold, system, label0, label1)
+            return
+        if not capped.fits(sentence0, sentence1, self.max_memory, False):
+            # no n x m structure, not even the links of the greedy start: the linear-time map, cut
+            proof.exact, proof.cut, proof.trivial = False, "limit", True
+            attach(capped.linear_map(gold, system, len(sentence0.tokens)), gold, system, label0, label1)
             return
         candidates([sentence0, sentence1], [label0, label1])
         symmetrize(sentence0, sentence1, label0, label1, selection)
@@ -105,18 +118,7 @@ class ExactMapper:
                 int(solution.bound) // scale
             proof.steps, proof.cut, proof.note = solution.steps, solution.cut, solution.note
         mapping = [j if j >= 0 and allowed[i][j] else -1 for i, j in enumerate(mapping)]
-        _attach(mapping, gold, system, label0, label1)
-
-
-def _attach(mapping: List[int], gold: List[Node], system: List[Node], label0: str, label1: str) -> None:
-    for node in gold:
-        node.cross[label1] = {}
-    for node in system:
-        node.cross[label0] = {}
-    for i, j in enumerate(mapping):
-        if j >= 0:
-            gold[i].cross[label1] = {system[j].variable: 1}
-            system[j].cross[label0] = {gold[i].variable: 1}
+        attach(mapping, gold, system, label0, label1)
 
 
 def allowed_pairs(gold: List[Node], system: List[Node], width: int) -> List[List[bool]]:

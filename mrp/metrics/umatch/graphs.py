@@ -4,9 +4,10 @@ variables, branches as written, token alignment and document-level relations."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from mrp.graph import Graph
+from mrp.graph import Edge, Graph
 from mrp.metrics.umatch.model import Node, Sentence, UmrFile
 
 _OP = re.compile(r":op[0-9]+$")
@@ -14,12 +15,16 @@ _TOKEN = re.compile(r"\S+")
 
 
 def _spans(graph: Graph) -> Dict[int, List[int]]:
-    """Node id -> the token positions (0-based) its anchors cover in the whitespace tokens of the input."""
-    tokens = [(m.start(), m.end()) for m in _TOKEN.finditer(graph.input or "")]
+    """Node id -> the token positions (0-based) its anchors cover in the whitespace tokens of the input (the
+    tokens are in order and apart: each anchor's are found by bisection, not by reading them all)."""
+    found = [(m.start(), m.end()) for m in _TOKEN.finditer(graph.input or "")]
+    starts = [a for a, _ in found]
+    ends = [b for _, b in found]
     out: Dict[int, List[int]] = {}
     for node in graph.nodes:
         for start, end in node.anchors or []:
-            out.setdefault(node.id, []).extend(k for k, (a, b) in enumerate(tokens) if a < end and start < b)
+            first = bisect_right(ends, start)  # the first token ending after the anchor starts
+            out.setdefault(node.id, []).extend(range(first, max(first, bisect_left(starts, end))))
     return out
 
 
@@ -36,6 +41,9 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
 
     aligned = _spans(graph)
     layout = graph.layout
+    outgoing: Dict[int, List[Edge]] = {}  # each node's edges in the graph's order, gathered once
+    for edge in graph.edges:
+        outgoing.setdefault(edge.source, []).append(edge)
     for node in graph.nodes:
         relations: List[Tuple[str, str]] = []
         if layout is not None and node.id in layout:
@@ -43,9 +51,8 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
                 relations.append((":" + role, name(value) if isinstance(value, int) else str(value)))
         else:
             relations.extend((":" + p, str(v)) for p, v in zip(node.properties, node.values))
-            for edge in graph.edges:
-                if edge.source == node.id:
-                    relations.append((":" + (edge.label or ""), name(edge.target)))
+            relations.extend((":" + (edge.label or ""), name(edge.target))
+                             for edge in outgoing.get(node.id, ()))
         item = Node(name(node.id), node.label if node.label is not None else "", relations)
         positions = sorted(set(aligned.get(node.id, ())))
         if positions:

@@ -11,9 +11,9 @@ from mrp.metrics.counting import Path, prf
 from mrp.metrics.envelope import ACCOUNTING, EXACT, FIGURES, SCORES, SEARCH, TIME, N
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
-from mrp.metrics.umatch import compare, explained, graphs
+from mrp.metrics.umatch import capped, compare, explained, graphs
 from mrp.metrics.umatch.details import differences
-from mrp.metrics.umatch.exact import ExactMapper
+from mrp.metrics.umatch.exact import ExactMapper, Proof
 from mrp.metrics.umatch.triples import Selection, count
 
 #: the count paths of a pair, each (g, s, c) but node projections (g, s, mapped g, mapped s)
@@ -86,8 +86,10 @@ class UMatch(Metric):
                 if graph.nodes and graph.framework not in (None, "umr", "amr"):
                     raise ScoreError(f"umatch scores UMR graphs, not {graph.framework} (graph {graph.id})")
         gold, system, notes = graphs.files([(pair.gold, pair.system) for pair in live], chosen.top)
-        mapper = None if options.umatch_compat else ExactMapper(options.limit, options.timeout, options.mip)
-        result = compare.run([gold, system], chosen, mapper, check_tokens=False)
+        mapper = None if options.umatch_compat else ExactMapper(options.limit, options.timeout, options.mip,
+                                                                 options.max_memory)
+        result = compare.run([gold, system], chosen, mapper, check_tokens=False,
+                             max_memory=options.max_memory)
         counts = result.sentences.get(("GOLD", "SYSTEM"), [])
         self._results = {}
         for number, (pair, found) in enumerate(zip(live, counts), 1):
@@ -102,6 +104,11 @@ class UMatch(Metric):
             }
             c = paths[("umatch",)][2]
             gap = 0 if proof is None else max(0, proof.bound - proof.value)
+            beyond = number in result.capped or (proof is not None and proof.trivial)
+            if beyond:  # mapped in linear time beyond --max-memory: cut, with the trivial bound
+                proof = Proof(False, c, capped.bound(gold.sentences[number - 1], system.sentences[number - 1],
+                                                     paths[("umatch",)][0], chosen.selection), cut="limit")
+                gap = proof.bound - c
             errors = None
             if options.errors:
                 errors = differences(gold.sentences[number - 1], system.sentences[number - 1], "GOLD",
