@@ -231,3 +231,29 @@ def test_the_drop_in_takes_max_memory(exact: bool, capsys: pytest.CaptureFixture
     assert rows[0]["number of nodes"] == rows[1]["number of nodes"]
     correct = [int(found["juːmæʧ"][0]) for found in rows]
     assert 0 < correct[1] and (correct[1] <= correct[0] or not exact)
+
+
+def test_an_ancast_pair_whose_building_the_clock_stopped_is_cut_with_a_bound(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the clock stops building the solver's Problem, its value and bound count node rewards only: the
+    pair is cut as timeout, its map counted as AnCast counts it, with the trivial bound (it was reported as
+    an internal error: "solver LRM 562.5 but the alignment gives 563.5" on a 3,000-node pair at
+    --timeout 3)."""
+    from mrp.metrics.ancast import exact
+
+    optimum = _item(_ancast(None))
+    real = exact.with_edges
+
+    def stopped(*args: Any) -> Any:
+        stop = args[-1]
+        stop[0] = 1  # as the pair's watchdog does when its time is up while the edges are built
+        return real(*args)
+
+    monkeypatch.setattr(exact, "with_edges", stopped)
+    result = _ancast(None)
+    item = _item(result)
+    assert "error" not in item and result["cut"]["error"] == 0, item
+    assert item["cut"] == "timeout" and not item["exact"]
+    assert item["bound"] >= optimum["bound"]
+    found = item["lrm"]
+    assert found["f"] <= optimum["lrm"]["f"] + 1e-9

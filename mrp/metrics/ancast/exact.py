@@ -125,6 +125,9 @@ class ExactResult:
         self.exact = solution.exact and objective.exact
         self.cut = solution.cut
         self.steps = solution.steps
+        #: False when the clock stopped building the Problem: ``lr`` and ``bound`` then count node rewards
+        #: only (the caller counts the map itself, and bounds it otherwise)
+        self.complete = solution.complete
         #: 2G: the LRM numerator is a multiple of 1 / (2 * scale)
         self.scale = objective.scale
         self.rounded = not objective.exact

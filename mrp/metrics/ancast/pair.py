@@ -78,8 +78,8 @@ def score_views(test: View, gold: View, options: Options, gid: str = "") -> Pair
             p_best, r_best = score(test, gold, sim, best, True)
             optimum = report(p_best, r_best, True)["lrm"]
             item["optimum"] = {"lrm": optimum, "lost": optimum["f"] - item["lrm"]["f"], "exact": found.exact}
-            result.exact = found.exact and abs(found.lr - precision.lr) < 1e-9
-            result.bound = found.bound
+            result.exact = found.complete and found.exact and abs(found.lr - precision.lr) < 1e-9
+            result.bound = found.bound if found.complete else capped.bound(p_best.lr_count, r_best.lr_count)
         skip = test.skip or gold.skip
         if skip is not None:
             result.skipped = skip
@@ -87,6 +87,8 @@ def score_views(test: View, gold: View, options: Options, gid: str = "") -> Pair
         return result
     alignment, found = _optimal(test, gold, sim, options)
     precision, recall = score(test, gold, sim, alignment, False)
+    if not found.complete:  # the clock stopped building: the map is counted here, the bound is trivial
+        return _unbuilt(precision, recall, alignment, found)
     slack = 1e-6 * max(1.0, found.lr)
     if found.rounded:  # each relation pair's weight was rounded to 1 / (2 * scale)
         slack += (len(test.relations) + 1) / found.scale
@@ -102,6 +104,16 @@ def score_views(test: View, gold: View, options: Options, gid: str = "") -> Pair
     result = PairResult(precision, recall, item, found.exact, found.bound, found.steps, found.cut,
                         alignment=alignment)
     return result
+
+
+def _unbuilt(precision: Sums, recall: Sums, alignment: Alignment, found: exact.ExactResult) -> PairResult:
+    """A pair whose Problem the clock stopped building (its solver's value and bound count node rewards
+    only): its map as counted, cut as the solver's cut, with the trivial bound of the LRM numerator."""
+    bound = capped.bound(precision.lr_count, recall.lr_count)
+    item: Dict[str, Any] = dict(report(precision, recall, False))
+    cut = found.cut or "timeout"
+    item.update(exact=False, bound=bound, steps=found.steps, cut=cut)
+    return PairResult(precision, recall, item, False, bound, found.steps, cut, alignment=alignment)
 
 
 def beyond(test: View, gold: View, compat_mode: bool) -> PairResult:
