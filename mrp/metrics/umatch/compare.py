@@ -15,6 +15,7 @@ from mrp.metrics.umatch.links import candidates, symmetrize
 from mrp.metrics.umatch.model import Node, Sentence, UmrFile
 from mrp.metrics.umatch.triples import UNMAPPED, Selection, compare, count
 from mrp.metrics.umatch.triples import Comparison as Compared  # a node pair's (this module's: a run's)
+from mrp.solver.watchdog import clock
 
 #: maps one sentence pair's nodes 1:1 (the exact search), instead of the greedy
 Mapper = Callable[[Sentence, Sentence, str, str, "Settings"], None]
@@ -49,6 +50,8 @@ class Comparison:
         #: the sentences (numbered from 1) whose links would have exceeded the memory cap: mapped in linear
         #: time instead of by the comparator's greedy (:mod:`.capped`)
         self.capped: Set[int] = set()
+        #: the sentences whose greedy the clock stopped (``timeout``): mapped by the part it made by then
+        self.stopped: Set[int] = set()
 
     def tally(self, label0: str, label1: str) -> Counter:  # type: ignore[type-arg]
         """The counts of file ``label0`` against file ``label1``."""
@@ -57,12 +60,14 @@ class Comparison:
 
 def run(files: Sequence[UmrFile], settings: Settings, mapper: Optional[Mapper] = None,
         verbose: Optional[Callable[[int, Sequence[Sentence], Comparison], None]] = None,
-        check_tokens: bool = True, max_memory: Optional[int] = None) -> Comparison:
+        check_tokens: bool = True, max_memory: Optional[int] = None,
+        timeout: Optional[float] = None) -> Comparison:
     """Compare the files sentence by sentence, in order (as many sentences as the shortest has); sentences
     whose words differ are an error (``check_tokens``, as for the comparator).  Without a ``mapper`` (the
     comparator's greedy), a sentence whose candidate links would take more than ``max_memory`` bytes (None:
     no cap; a ``mapper`` keeps its own) is mapped in linear time instead and listed in
-    :attr:`Comparison.capped`."""
+    :attr:`Comparison.capped`; one whose greedy takes longer than ``timeout`` seconds (None: no cap; a
+    ``mapper`` keeps its own) keeps what it made by then and is listed in :attr:`Comparison.stopped`."""
     result = Comparison(files, settings)
     sizes = [len(umr.sentences) for umr in files]
     n = min(sizes)
@@ -78,8 +83,11 @@ def run(files: Sequence[UmrFile], settings: Settings, mapper: Optional[Mapper] =
             if check_tokens and " ".join(sentence.tokens) != text:
                 raise MRPError(f"{umr.path}:{sentence.line0}: the tokens of sentence {number + 1} differ "
                                f"from those of {files[0].path}")
-        if _sentences(result, sentences, mapper, verbose is not None, max_memory):
+        beyond, stopped = _sentences(result, sentences, mapper, verbose is not None, max_memory, timeout)
+        if beyond:
             result.capped.add(number + 1)
+        if stopped:
+            result.stopped.add(number + 1)
         if verbose is not None:
             verbose(number + 1, sentences, result)
     result.compared = n
@@ -112,13 +120,17 @@ def _deferred(result: Comparison, n: int) -> None:
 
 
 def _sentences(result: Comparison, sentences: List[Sentence], mapper: Optional[Mapper],
-               verbose: bool = False, max_memory: Optional[int] = None) -> bool:
-    """Map and count one sentence of every file; whether it was beyond the memory cap."""
+               verbose: bool = False, max_memory: Optional[int] = None, timeout: Optional[float] = None
+               ) -> Tuple[bool, bool]:
+    """Map and count one sentence of every file; whether it was beyond the memory cap, and whether the
+    clock stopped the greedy."""
+    deadline = None if timeout is None else clock() + timeout
     labels = result.labels
     width = len(sentences[0].tokens)
     for label, sentence in zip(labels, sentences):
         result.nodes[label] += len(sentence.nodes)
         result.tokens[label] += width
+    stopped = False
     beyond = mapper is None and max_memory is not None and capped.BYTES_PER_LINK * sum(
         capped.links(sentences[a], sentences[b], width)
         for a in range(len(sentences)) for b in range(a + 1, len(sentences))) > max_memory
@@ -129,11 +141,11 @@ def _sentences(result: Comparison, sentences: List[Sentence], mapper: Optional[M
                 second = [sentences[b].nodes[v] for v in sorted(sentences[b].nodes)]
                 capped.attach(capped.linear_map(first, second, width), first, second, labels[a], labels[b])
     elif mapper is None:
-        candidates(sentences, labels)
+        stopped = candidates(sentences, labels, deadline)
         for a in range(len(sentences)):
             for b in range(a + 1, len(sentences)):
-                symmetrize(sentences[a], sentences[b], labels[a], labels[b], result.settings.selection,
-                           verbose)
+                stopped = symmetrize(sentences[a], sentences[b], labels[a], labels[b],
+                                     result.settings.selection, verbose, deadline) or stopped
     else:
         for a in range(len(sentences)):
             for b in range(a + 1, len(sentences)):
@@ -146,7 +158,7 @@ def _sentences(result: Comparison, sentences: List[Sentence], mapper: Optional[M
     for a in range(len(sentences)):
         for b in range(a + 1, len(sentences)):
             _pair(result, a, b, sentences[a], sentences[b], mapper is None)
-    return beyond
+    return beyond, stopped
 
 
 def _pair(result: Comparison, a: int, b: int, sentence0: Sentence, sentence1: Sentence,

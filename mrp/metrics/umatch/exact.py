@@ -39,8 +39,9 @@ class Proof:
     steps: int = 0
     cut: Optional[str] = None
     note: Optional[str] = None
-    #: mapped in linear time beyond the memory cap (cut "limit"): ``value`` and ``bound`` are not known
-    #: here; the pair's bound is the trivial one of its counts (:func:`.capped.bound`)
+    #: mapped in linear time beyond the memory cap (cut "limit"), or by the part of the greedy start made
+    #: within the time cap (cut "timeout"): ``value`` and ``bound`` are not known here; the pair's bound is
+    #: the trivial one of its counts (:func:`.capped.bound`)
     trivial: bool = False
 
 
@@ -60,9 +61,10 @@ class ExactMapper:
 
     def __call__(self, sentence0: Sentence, sentence1: Sentence, label0: str, label1: str,
                  settings: object) -> None:
-        from mrp.solver.watchdog import start_pair
+        from mrp.solver.watchdog import clock, start_pair
 
         start_pair()  # each sentence pair has the whole --timeout
+        deadline = None if self.timeout is None else clock() + self.timeout
         selection: Selection = settings.selection  # type: ignore[attr-defined]
         gold = [sentence0.nodes[v] for v in sorted(sentence0.nodes)]
         system = [sentence1.nodes[v] for v in sorted(sentence1.nodes)]
@@ -80,8 +82,11 @@ class ExactMapper:
             proof.exact, proof.cut, proof.trivial = False, "limit", True
             attach(capped.linear_map(gold, system, len(sentence0.tokens)), gold, system, label0, label1)
             return
-        candidates([sentence0, sentence1], [label0, label1])
-        symmetrize(sentence0, sentence1, label0, label1, selection)
+        stopped = candidates([sentence0, sentence1], [label0, label1], deadline)
+        stopped = symmetrize(sentence0, sentence1, label0, label1, selection, deadline=deadline) or stopped
+        if stopped:  # the clock stopped the greedy start: the part it made, cut, no time for the solver
+            proof.exact, proof.cut, proof.trivial = False, "timeout", True
+            return
         position = {node.variable: j for j, node in enumerate(system)}
         seed = [position[node.mapped(label1)[0]] if node.mapped(label1) else -1 for node in gold]
         for node in gold:

@@ -6,15 +6,22 @@ The greedy order, strongest first: the same extended concept; more matching (nam
 the current projection; more shared relation names; longer aligned texts; the same variable; the
 variables' concatenation in code-point order; then the order the links were found.  After each
 decision every link is looked at again.
+
+With a deadline (a pair's --timeout) the greedy stops when it passes, keeping the links it has made 1:1
+by then: each a link the whole greedy keeps too.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from mrp.metrics.umatch.model import Node, Sentence
 from mrp.metrics.umatch.triples import Selection, compare, weak, weak_matches
+from mrp.solver.watchdog import clock
+
+#: the greedy reads the clock before weighing the links of every this many nodes
+EVERY = 16
 
 
 @dataclass
@@ -32,9 +39,19 @@ class Link:
     shown: str = ""
 
 
-def candidates(sentences: Sequence[Sentence], labels: Sequence[str]) -> None:
+def candidates(sentences: Sequence[Sentence], labels: Sequence[str], deadline: Optional[float] = None
+               ) -> bool:
     """Link nodes of the same sentence in different files: by shared aligned tokens (within the first
-    file's tokens), and unaligned nodes by equal extended concepts."""
+    file's tokens), and unaligned nodes by equal extended concepts.
+
+    Args:
+        sentences: the sentence of each file.
+        labels: the files' labels.
+        deadline: a :func:`mrp.solver.watchdog.clock` time at which to stop (None: none).
+
+    Returns:
+        Whether the deadline stopped it: then no node has a link (the greedy has nothing decided).
+    """
     width = len(sentences[0].tokens)
     by_token: List[List[List[Node]]] = []
     unaligned: List[List[Node]] = []
@@ -52,6 +69,8 @@ def candidates(sentences: Sequence[Sentence], labels: Sequence[str]) -> None:
         by_token.append(tokens)
         unaligned.append(loose)
     for position in range(width):
+        if _late(deadline, position, sentences, labels):
+            return True
         for a in range(len(labels)):
             for node in by_token[a][position]:
                 for b, label_b in enumerate(labels):
@@ -63,13 +82,31 @@ def candidates(sentences: Sequence[Sentence], labels: Sequence[str]) -> None:
     for a, label_a in enumerate(labels):
         for b in range(a + 1, len(labels)):
             label_b = labels[b]
-            for node in unaligned[a]:
-                for other in unaligned[b]:
-                    if (other.econcept or "") == (node.econcept or ""):
-                        links = node.cross.setdefault(label_b, {})
-                        links[other.variable] = links.get(other.variable, 0) + 1
-                        back = other.cross.setdefault(label_a, {})
-                        back[node.variable] = back.get(node.variable, 0) + 1
+            by_concept: Dict[str, List[Node]] = {}  # in order: the links as a loop over all pairs makes them
+            for other in unaligned[b]:
+                by_concept.setdefault(other.econcept or "", []).append(other)
+            for k, node in enumerate(unaligned[a]):
+                if _late(deadline, k, sentences, labels):
+                    return True
+                for other in by_concept.get(node.econcept or "", ()):
+                    links = node.cross.setdefault(label_b, {})
+                    links[other.variable] = links.get(other.variable, 0) + 1
+                    back = other.cross.setdefault(label_a, {})
+                    back[node.variable] = back.get(node.variable, 0) + 1
+    return False
+
+
+def _late(deadline: Optional[float], k: int, sentences: Sequence[Sentence], labels: Sequence[str]) -> bool:
+    """Whether the deadline has passed, read every :data:`EVERY` steps; when it has, every link of the
+    sentences' nodes is dropped."""
+    if deadline is None or k % EVERY or clock() < deadline:
+        return False
+    for sentence, label in zip(sentences, labels):
+        for node in sentence.nodes.values():
+            for other in labels:
+                if other != label:
+                    node.cross[other] = {}
+    return True
 
 
 def _ambiguous(sentence0: Sentence, variable: str, sentence1: Sentence, label0: str, label1: str,
@@ -108,23 +145,71 @@ def _ambiguous(sentence0: Sentence, variable: str, sentence1: Sentence, label0: 
 
 
 def symmetrize(sentence0: Sentence, sentence1: Sentence, label0: str, label1: str,
-               selection: Selection, verbose: bool = False) -> None:
-    """Remove ambiguous links greedily until the projection between the two sentences is 1:1."""
+               selection: Selection, verbose: bool = False, deadline: Optional[float] = None) -> bool:
+    """Remove ambiguous links greedily until the projection between the two sentences is 1:1.
+
+    Args:
+        sentence0: the first file's sentence.
+        sentence1: the other file's.
+        label0: the first file's label.
+        label1: the other file's.
+        selection: the relations counted.
+        verbose: keep what each winning link matched (--verbose).
+        deadline: a :func:`mrp.solver.watchdog.clock` time at which to stop (None: none); the clock is
+            read between nodes, every :data:`EVERY` nodes weighed.
+
+    Returns:
+        Whether the deadline stopped it: then only the links that were 1:1 by then are kept (see
+        :func:`keep_decided`).
+    """
     variables0 = sorted(sentence0.nodes)
     variables1 = sorted(sentence1.nodes)
+    sides = ((sentence0, variables0, sentence1, label0, label1), (sentence1, variables1, sentence0, label1,
+                                                                  label0))
     while True:
         pending: List[Link] = []
-        for variable in variables0:
-            pending.extend(_ambiguous(sentence0, variable, sentence1, label0, label1, selection, verbose))
-        for variable in variables1:
-            pending.extend(_ambiguous(sentence1, variable, sentence0, label1, label0, selection, verbose))
+        weighed = 0
+        for first, variables, second, mine, theirs in sides:
+            for variable in variables:
+                if deadline is not None and weighed % EVERY == 0 and clock() >= deadline:
+                    keep_decided(sentence0, sentence1, label0, label1)
+                    return True
+                weighed += 1
+                pending.extend(_ambiguous(first, variable, second, mine, theirs, selection, verbose))
         if not pending:
-            return
+            return False
         winner = min(pending, key=lambda link: link.key)
         if verbose:
             winner.source.winner[winner.target_label] = describe(winner)
         winner.source.cross[winner.target_label] = {winner.target.variable: 1}
         winner.target.cross[winner.source_label] = {winner.source.variable: 1}
+
+
+def keep_decided(sentence0: Sentence, sentence1: Sentence, label0: str, label1: str) -> None:
+    """Keep, of the links between two sentences, those already 1:1 (a node linked to a single node that
+    is linked back to it alone): no later decision of the greedy removes one.
+
+    Args:
+        sentence0: the first file's sentence.
+        sentence1: the other file's.
+        label0: the first file's label.
+        label1: the other file's.
+    """
+    def returned(node: Node, label: str, back: Sentence, label_back: str) -> List[str]:
+        return [other for other in node.cross.get(label) or {}
+                if node.variable in (back.nodes[other].cross.get(label_back) or {})]
+
+    kept = {}
+    for node in sentence0.nodes.values():
+        found = returned(node, label1, sentence1, label0)
+        if len(found) == 1 and \
+                returned(sentence1.nodes[found[0]], label0, sentence0, label1) == [node.variable]:
+            kept[node.variable] = found[0]
+    for node in sentence0.nodes.values():
+        node.cross[label1] = {kept[node.variable]: 1} if node.variable in kept else {}
+    back = {other: variable for variable, other in kept.items()}
+    for node in sentence1.nodes.values():
+        node.cross[label0] = {back[node.variable]: 1} if node.variable in back else {}
 
 
 def text(node: Node) -> str:

@@ -89,7 +89,7 @@ class UMatch(Metric):
         mapper = None if options.umatch_compat else ExactMapper(options.limit, options.timeout, options.mip,
                                                                  options.max_memory)
         result = compare.run([gold, system], chosen, mapper, check_tokens=False,
-                             max_memory=options.max_memory)
+                             max_memory=options.max_memory, timeout=options.timeout)
         counts = result.sentences.get(("GOLD", "SYSTEM"), [])
         self._results = {}
         for number, (pair, found) in enumerate(zip(live, counts), 1):
@@ -104,10 +104,12 @@ class UMatch(Metric):
             }
             c = paths[("umatch",)][2]
             gap = 0 if proof is None else max(0, proof.bound - proof.value)
-            beyond = number in result.capped or (proof is not None and proof.trivial)
-            if beyond:  # mapped in linear time beyond --max-memory: cut, with the trivial bound
+            cut = "limit" if number in result.capped else "timeout" if number in result.stopped else \
+                proof.cut if proof is not None and proof.trivial else None
+            if cut is not None:  # mapped in linear time beyond --max-memory, or the greedy's part made in
+                # time: cut, with the trivial bound
                 proof = Proof(False, c, capped.bound(gold.sentences[number - 1], system.sentences[number - 1],
-                                                     paths[("umatch",)][0], chosen.selection), cut="limit")
+                                                     paths[("umatch",)][0], chosen.selection), cut=cut)
                 gap = proof.bound - c
             errors = None
             if options.errors:
