@@ -61,7 +61,7 @@ class ExactMapper:
 
     def __call__(self, sentence0: Sentence, sentence1: Sentence, label0: str, label1: str,
                  settings: object) -> None:
-        from mrp.solver.watchdog import clock, start_pair
+        from mrp.solver.watchdog import clock, start_pair, watchdog
 
         start_pair()  # each sentence pair has the whole --timeout
         deadline = None if self.timeout is None else clock() + self.timeout
@@ -113,8 +113,8 @@ class ExactMapper:
             from mrp.solver.solve import solve_problem
             from mrp.solver.warmup import ready
 
-            ready(self.compiling)  # kernels compiled or loaded outside the pair's clock
-            start_pair()
+            with watchdog().paused():  # kernels compiled or loaded outside the pair's clock, which goes on
+                ready(self.compiling)  # from where the greedy start and building left it
             begin = np.array(start, np.int64)
             solution = solve_problem(terms.problem(), self.limit, self.timeout, lambda built, stop: begin,
                                      self.mip)
