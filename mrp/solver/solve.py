@@ -25,8 +25,8 @@ DEFAULT_LIMIT = 5_000_000
 #: helper thread (to the program, or the search alone up to the limit).
 _SMALL = 2500
 #: Search steps after which a sentence pair searched in the main thread that the search has not closed gets
-#: the bound of its linear relaxation (mrp.solver.relaxation.sentence_bound), before it is searched on: on
-#: random pairs of coli graphs (Rematch's testbed) 4.7% of pairs are open after 100 steps, nearly all with
+#: the bound of its linear relaxation (mrp.solver.relaxation.sentence_relaxation), before it is searched on:
+#: on random pairs of coli graphs (Rematch's testbed) 4.7% of pairs are open after 100 steps, nearly all with
 #: the Lagrangian bound one above the optimum, and the relaxation closes 98% of them in about 2 ms each,
 #: where 900 more steps close 78% and those left took 10 ms each.  Pairs scored together
 #: (:func:`solve_together`) are searched together up to this many steps and relaxed there, as alone.
@@ -189,9 +189,9 @@ def _search(built: Problem, limit: int, stop: np.ndarray, seed: np.ndarray) -> S
 
 def _settled(built: Problem, steps: int, stop: np.ndarray, seed: np.ndarray, relax: bool,
              deadline: Optional[float]) -> Solution:
-    """The search up to ``steps``; with ``relax``, a pair still open after MIP_AFTER of them gets the bound
-    of its linear relaxation (:mod:`mrp.solver.relaxation`) first, and is searched on only when that
-    does not close it."""
+    """The search up to ``steps``; with ``relax``, a pair still open after RELAX_AFTER of them gets the bound
+    of its linear relaxation and the map rounded from it (:func:`_relaxed`) first, and is searched on only
+    when that does not close it."""
     first = _search(built, min(steps, RELAX_AFTER) if relax else steps, stop, seed)
     if not relax or first.exact or stop[0] or first.steps >= steps:
         return first
