@@ -11,18 +11,15 @@ driver (:func:`mrp.allpairs.engine.run_blocks`), whose recovery finds the pair t
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Sequence
 
 import numpy as np
 
 from mrp.allpairs.work import Block, Work, prepare, score_block
 from mrp.metrics.options import Execution
-from mrp.process.forked import child_start, stop_pool
+from mrp.process.forked import fork_pool, freeze_heap, stop_pool
 
 __all__ = ["pooled"]
 
@@ -58,20 +55,21 @@ def pooled(work: Work, blocks: Sequence[Block], jobs: int,
         scores them otherwise.
     """
     global _RUN
+    from concurrent.futures import FIRST_COMPLETED, wait  # the pool's modules, only when it runs
+    from concurrent.futures.process import BrokenProcessPool
+
     if not hasattr(os, "fork") or jobs < 2 or len(blocks) < 2:  # forked as the driver's workers are
         return list(range(len(blocks)))
     alone = replace(work, options=replace(work.options, run=replace(work.options.run or Execution(), jobs=1,
                                                                      progress=None)))
     prepare(alone)  # the solver's kernels loaded once, here, not in each worker
     _RUN = [alone, list(blocks)]
-    gc.collect(1)
-    gc.freeze()  # the workers' collector then leaves the inherited objects (and their pages) alone
+    freeze_heap()
     left = set(range(len(blocks)))
-    pool: Optional[ProcessPoolExecutor] = None
+    pool: Any = None
     try:
-        pool = ProcessPoolExecutor(min(jobs, len(blocks)), mp_context=multiprocessing.get_context("fork"),
-                                   initializer=child_start)
-        running: Dict[Future, int] = {}
+        pool = fork_pool(min(jobs, len(blocks)))
+        running: Dict[Any, int] = {}
         waiting = list(range(len(blocks)))
         while waiting or running:
             while waiting and len(running) < 2 * jobs:

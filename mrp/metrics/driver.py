@@ -29,7 +29,7 @@ from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import Path, add
 from mrp.metrics.options import Execution, Options, Progress
 from mrp.metrics.pairing import Pair, Pairing
-from mrp.process.forked import available_cpus, child_start, stop_pool
+from mrp.process.forked import available_cpus, fork_pool, freeze_heap, stop_pool
 from mrp.process.worker import cpu_seconds
 from mrp.solver.watchdog import start_pair
 
@@ -96,8 +96,7 @@ def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
     """
     global _WORK
     import gc
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, wait
     from concurrent.futures.process import BrokenProcessPool
 
     jobs = options.run.jobs
@@ -106,10 +105,8 @@ def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
     suspects: Deque[int] = deque()
     done: Dict[int, PairResult] = {}
     _WORK = [metric, pairs, replace(options, run=Execution(jobs))]
-    gc.collect(1)
-    gc.freeze()  # the workers' collector then leaves the inherited objects (and their pages) alone
-    context = multiprocessing.get_context("fork")
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=child_start)
+    freeze_heap()
+    pool = fork_pool(jobs)
     running: Dict[Future, Tuple[int, int]] = {}
     position = 0
     refused = 0
@@ -139,7 +136,7 @@ def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
                     suspects.extend(range(start, end))
                 running.clear()
                 stop_pool(pool)
-                pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=child_start)
+                pool = fork_pool(jobs)
                 suspects = deque(sorted(set(suspects) - set(done)))
                 continue
             alone = len(running) == 1 and next(iter(running.values()))
@@ -162,7 +159,7 @@ def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
                     suspects.extend(range(start, end))
                 running.clear()
                 stop_pool(pool)
-                pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=child_start)
+                pool = fork_pool(jobs)
                 suspects = deque(sorted(suspects))
             while position in done:
                 yield done.pop(position)

@@ -7,6 +7,7 @@ be killed at a time limit (:mod:`mrp.solver.mip`).
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import select
@@ -18,7 +19,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Optional
 
 __all__ = ["Child", "available_cpus", "can_fork", "child_start", "die_with_parent", "is_forked_child",
-           "keep_stdout", "silenced_stdout", "stop_pool"]
+           "fork_pool", "freeze_heap", "keep_stdout", "silenced_stdout", "stop_pool"]
 
 
 def die_with_parent() -> None:
@@ -183,6 +184,23 @@ class Child:
             return pickle.loads(bytes(self._data))
         except Exception:  # noqa: BLE001 - a truncated or foreign payload: no result
             return None
+
+
+def freeze_heap() -> None:
+    """Freeze the heap as it stands before workers are forked (after collecting the young generations; a
+    full collection costs tens of milliseconds each time): their collectors then leave the inherited objects,
+    and their pages, alone.  ``gc.unfreeze()`` when the workers are gone."""
+    gc.collect(1)
+    gc.freeze()
+
+
+def fork_pool(jobs: int) -> Any:
+    """A ``concurrent.futures.ProcessPoolExecutor`` of ``jobs`` forked workers, each started as every child
+    mrp forks is (:func:`child_start`); the pool's modules are imported only here."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=child_start)
 
 
 def stop_pool(pool: Any) -> None:

@@ -11,17 +11,14 @@ The program (``x`` binary, ``y`` continuous in [0, 1]):
                    sum of y[k] over f's candidates from gold edges leaving a  <= x[a, c]
                    sum of y[k] over f's candidates from gold edges entering a <= x[a, d]
 
-Each sum holds at most one candidate that a map can realise, so every map is
-feasible with its own objective, and for integral ``x`` the best ``y`` is
-integral: the optimum is the Problem's.  Grouping the candidates per node
-(rather than ``y[k] <= x`` one by one) makes the linear relaxation far
-tighter; it closes the gaps the Lagrangian bound leaves on document-sized
-graphs.  Only pairs (i, j) that can score get an ``x``.
+Each sum holds at most one candidate that a map can realise, so every map is feasible with its own
+objective, and for integral ``x`` the best ``y`` is integral: the optimum is the Problem's.  Grouping the
+candidates per node (rather than ``y[k] <= x`` one by one) makes the linear relaxation far tighter; it closes
+the gaps the Lagrangian bound leaves on document-sized graphs.  Only pairs (i, j) that can score get an ``x``.
 
-HiGHS (``highspy``) is imported only when a pair needs it.  Its bound is
-floating point: the bound reported is ``floor(dual bound + 1e-6)``, within
-HiGHS's feasibility tolerances (1e-7) of the true one on these integer data.
-The map it returns is checked and valued here, not taken on trust.
+HiGHS (``highspy``) is imported only when a pair needs it.  Its bound is floating point: the bound reported
+is ``floor(dual bound + 1e-6)``, within HiGHS's feasibility tolerances (1e-7) of the true one on these
+integer data.  The map it returns is checked and valued here, not taken on trust.
 """
 
 from __future__ import annotations
@@ -38,7 +35,7 @@ from mrp.process import worker
 from mrp.process.forked import Child, can_fork, silenced_stdout
 from mrp.solver.problem import Problem, candidate_edges
 
-__all__ = ["MAX_COLUMNS", "Proof", "available", "columns", "fits", "prove", "value_of", "without"]
+__all__ = ["MAX_COLUMNS", "Proof", "available", "columns", "fits", "prove", "rounded", "value_of", "without"]
 
 #: Programs with more variables than this are not built (memory and time beyond any per-pair budget).
 MAX_COLUMNS = 1_000_000
@@ -276,12 +273,16 @@ def _run(model: _Model, n: int, seconds: Optional[float], stop: Optional[np.ndar
     values = np.asarray(solver.getSolution().col_value[:X])
     if values.shape[0] != X:
         return None, dual, finished, timed
-    chosen = np.nonzero(values > 0.5)[0]
-    found = np.full(n, -1, np.int64)
-    found[model.xi[chosen]] = model.xj[chosen]
-    pairs = chosen.shape[0]
-    injective = np.unique(model.xi[chosen]).shape[0] == np.unique(model.xj[chosen]).shape[0] == pairs
-    return (found if injective else None), dual, finished, timed
+    return rounded(model, values, n), dual, finished, timed
+
+
+def rounded(model: _Model, values: np.ndarray, n: int) -> Optional[np.ndarray]:
+    """The map of ``n`` gold nodes taking the node pairs whose variable in ``values`` is above 1/2, or None
+    when they form no map (a solver stopped early may hold an infeasible solution)."""
+    chosen = np.nonzero(values[:model.xi.shape[0]] > 0.5)[0]
+    rows, columns, found = model.xi[chosen], model.xj[chosen], np.full(n, -1, np.int64)
+    found[rows] = columns
+    return found if np.unique(rows).shape[0] == np.unique(columns).shape[0] == chosen.shape[0] else None
 
 
 def _in_child(model: _Model, n: int, seconds: Optional[float], stop: np.ndarray,

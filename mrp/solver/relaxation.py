@@ -150,13 +150,10 @@ def sentence_relaxation(problem: Problem,
         solver.clearModel()
     if not valid:
         return None
-    mapping = np.full(n, -1, np.int64)
-    if values.shape[0] == model.cost.shape[0]:
-        chosen = np.nonzero(values[:model.xi.shape[0]] > 0.5)[0]
-        rows, columns = model.xi[chosen], model.xj[chosen]
-        # a simplex stopped at its iteration limit may hold an infeasible solution: kept only when a map
-        if np.unique(rows).shape[0] == np.unique(columns).shape[0] == chosen.shape[0]:
-            mapping[rows] = columns
+    # a simplex stopped at its iteration limit may hold an infeasible solution: kept only when a map
+    mapping = mip.rounded(model, values, n) if values.shape[0] == model.cost.shape[0] else None
+    if mapping is None:
+        mapping = np.full(n, -1, np.int64)
     return min(dual_bound(model, duals), dual_bound(model, -duals)), mapping
 
 
