@@ -34,7 +34,7 @@ from mrp.solver import DEFAULT_MAX_MEMORY
 from mrp.solver.watchdog import clock
 
 __all__ = ["BYTES_PER_CELL", "BYTES_PER_NODE", "DEFAULT_MAX_MEMORY", "Stopped", "correspondence", "fits",
-           "need"]
+           "need", "within"]
 
 #: the solver's memory per node pair (gold nodes x system nodes) while searching, bytes: its n x m arrays
 #: (measured: a 20,000-node pair took 6.9 GB before they were refused, a 2,000-node pair 300 MB)
@@ -78,7 +78,13 @@ def fits(n: int, m: int, max_memory: Optional[int], bytes_per_cell: int = BYTES_
     Returns:
         True when :func:`need` is within the cap.
     """
-    return max_memory is None or need(n, m, bytes_per_cell) <= max_memory
+    return within(need(n, m, bytes_per_cell), max_memory)
+
+
+def within(needed: int, max_memory: Optional[int]) -> bool:
+    """Whether ``needed`` bytes are within the cap ``max_memory`` (``--max-memory``; None: no cap): the one
+    rule every metric's memory check ends in."""
+    return max_memory is None or needed <= max_memory
 
 
 class Stopped(Exception):

@@ -64,7 +64,7 @@ def fits(n: int, m: int, max_memory: Optional[int], compat: bool) -> bool:
     Returns:
         True when :func:`need` is within the cap.
     """
-    return max_memory is None or need(n, m, compat) <= max_memory
+    return greedy.within(need(n, m, compat), max_memory)
 
 
 def _around(view: View) -> List[Hashable]:

@@ -24,6 +24,8 @@ from typing import Deque, Dict, Hashable, List, Optional, Tuple
 
 from mrp.metrics.umatch.model import Node, Sentence
 from mrp.metrics.umatch.triples import Selection, count
+from mrp.solver.greedy import need as need_cells
+from mrp.solver.greedy import within
 
 #: bytes per gold node x system node of the exact correspondence's structures (measured, peak RSS above the
 #: process before the pair, on synthetic trees with --timeout 30: 87 bytes at 2,000 x 2,000 nodes, 70% of
@@ -81,7 +83,7 @@ def need(sentence0: Sentence, sentence1: Sentence, compat: bool) -> int:
     greedy = BYTES_PER_LINK * links(sentence0, sentence1)
     if compat:
         return greedy
-    return max(BYTES_PER_CELL * len(sentence0.nodes) * len(sentence1.nodes), greedy)
+    return max(need_cells(len(sentence0.nodes), len(sentence1.nodes), BYTES_PER_CELL), greedy)
 
 
 def fits(sentence0: Sentence, sentence1: Sentence, max_memory: Optional[int], compat: bool) -> bool:
@@ -96,7 +98,7 @@ def fits(sentence0: Sentence, sentence1: Sentence, max_memory: Optional[int], co
     Returns:
         True when :func:`need` is within the cap.
     """
-    return max_memory is None or need(sentence0, sentence1, compat) <= max_memory
+    return within(need(sentence0, sentence1, compat), max_memory)
 
 
 def _keys(stage: int, node: Node, tokens: Optional[Tuple[int, ...]]) -> List[Hashable]:
