@@ -14,7 +14,7 @@ import marshal
 import pickle
 import zlib
 from array import array
-from dataclasses import fields, replace
+from dataclasses import fields
 from operator import attrgetter
 from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, overload
 
@@ -29,8 +29,9 @@ _EDGE = attrgetter(*(f.name for f in fields(Edge)))
 _NODES, _EDGES = _GRAPH.index("nodes"), _GRAPH.index("edges")
 _FLAVOR = _GRAPH.index("flavor")
 _FIELDS = attrgetter(*_GRAPH)
-#: the first byte of a packed graph: its fields as marshal data, or (for values marshal cannot hold,
-#: e.g. a UMR document placement) the pickled graph
+#: the first byte of a packed graph: its fields as marshal data, or (for values marshal cannot hold, e.g. a
+#: Penman Symbol or a UMR document placement) the same fields pickled (not the Graph object: pickling its
+#: nodes and edges as dataclasses costs about twice as much)
 _MARSHAL, _PICKLE = b"M", b"P"
 
 
@@ -69,17 +70,15 @@ def pack(graph: Graph, own: bool = False) -> bytes:
         values[_EDGES] = [_EDGE(edge) for edge in graph.edges]
     try:
         data = _MARSHAL + marshal.dumps(tuple(values))
-    except ValueError:  # a value of a type marshal does not know
-        data = _PICKLE + pickle.dumps(replace(graph, **dict(_no_text())) if own else graph, protocol=5)
+    except ValueError:  # a value of a type marshal does not know (a Penman Symbol, a UMR placement)
+        data = _PICKLE + pickle.dumps(tuple(values), protocol=5)
     return data
 
 
 def unpack(data: bytes) -> Graph:
     """The graph that :func:`pack` packed."""
-    if data[:1] == _PICKLE:
-        graph: Graph = pickle.loads(data[1:])
-        return graph
-    values = list(marshal.loads(memoryview(data)[1:]))
+    view = memoryview(data)[1:]
+    values = list(pickle.loads(view) if data[:1] == _PICKLE else marshal.loads(view))
     values[_NODES] = [Node(*node) for node in values[_NODES]]
     values[_EDGES] = [Edge(*edge) for edge in values[_EDGES]]
     graph = Graph(*values)
