@@ -91,7 +91,10 @@ def shared(template: Graph, **own: object) -> Graph:
     Returns:
         The new graph; its content objects are the template's.
     """
-    return Graph(**dict(zip(TEXT_FIELDS, _CONTENT(template))), **own)  # type: ignore[arg-type]
+    graph = Graph(**own)  # type: ignore[arg-type]
+    for name, value in zip(TEXT_FIELDS, _CONTENT(template)):
+        setattr(graph, name, value)
+    return graph
 
 
 def unshared(graph: Graph) -> Graph:

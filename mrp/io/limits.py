@@ -132,11 +132,10 @@ def limit_problems(graph: Graph, content: Optional[ContentLimits] = None) -> Ite
     if content is None:
         content = content_limits(graph)
     yield from content.counts
-    deep = f"is nested more than {MAX_DEPTH} levels deep"
     for name in ("targets", "version"):
         value = getattr(graph, name)
         if value is not None and too_deep(value):
-            yield "", f"'{name}' {deep}"
+            yield "", f"'{name}' is nested more than {MAX_DEPTH} levels deep"
     yield from content.values
     n = len(graph.input) if graph.input else 0
     anchored = _width(content.anchors, n) if n else 0
@@ -154,6 +153,9 @@ def limit_problem(graph: Graph, content: Optional[ContentLimits] = None) -> Opti
     Returns:
         The message (``where: message``), or None within every limit.
     """
+    if (content is not None and not (content.counts or content.values or content.anchors)
+            and graph.targets is None and graph.version is None):
+        return None  # nothing of the graph's own can be beyond a limit (a text read before, most often)
     for where, message in limit_problems(graph, content):
         return f"{where}: {message}" if where else message
     return None
