@@ -3,6 +3,7 @@ what is its own (id, line, ::snt, repairs, errors naming file and line), exactly
 
 from __future__ import annotations
 
+import pickle
 import random
 from pathlib import Path
 from typing import Iterable, Iterator, List, Union
@@ -14,8 +15,9 @@ from mrp.codecs import ReadOptions, _limited, reader
 from mrp.codecs.base import Item
 from mrp.codecs.repeats import Repeats, shared
 from mrp.corpora.load import read_corpus
+from mrp.corpora.packed import IDENTITY, PackedGraphs
 from mrp.errors import FormatError
-from mrp.graph import Edge, Graph, Node
+from mrp.graph import Edge, Graph, Node, fingerprint
 from mrp.io.limits import content_limits, limit_problems
 from mrp.io.source import Line, read_lines
 
@@ -84,3 +86,21 @@ def test_every_copy_of_a_text_beyond_a_limit_is_an_error_of_its_own(tmp_path: Pa
         assert [(e.graph_id, e.line) for e in corpus.errors] == [("g1", 5), ("g3", 13), ("g5", 21)]
         assert [(g.id, g.line, g.input) for g in corpus.graphs] == [(f"g{k}", 4 * k + 1, f"s{k}")
                                                                     for k in (0, 2, 4, 6)]
+
+
+def test_a_pickled_store_gives_the_same_graphs_and_entries(tmp_path: Path) -> None:
+    texts = ['(a / b :c (d / "e"))', "(a / b)", '(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))']
+    path = _write(tmp_path / "a.amr", [f"# ::id g{k}\n# ::snt s{k}\n{texts[k % 3]}" for k in range(80)])
+    corpus = read_corpus(path, "amr", pack_after=0)
+    store = corpus.graphs
+    assert isinstance(store, PackedGraphs)
+    list(store)  # the caches filled: they are not sent
+    back = pickle.loads(pickle.dumps(store, protocol=pickle.HIGHEST_PROTOCOL))
+    assert [fingerprint(g) for g in back] == [fingerprint(g) for g in store]
+    own = [(g.id, g.line, g.input, g.written) for g in store]
+    assert [(g.id, g.line, g.input, g.written) for g in back] == own
+    assert [[getattr(e, name) for name in IDENTITY] for e in back.entries()] == \
+        [[getattr(e, name) for name in IDENTITY] for e in store.entries()]
+    assert [e.content for e in back.entries()][:4] == [0, 1, 2, 0]
+    assert all(e.store is back and e.index == k for k, e in enumerate(back.entries()))
+    assert type(back[3].nodes[1].label).__name__ == "Quoted"

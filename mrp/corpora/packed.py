@@ -21,7 +21,8 @@ from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, 
 from mrp.graph import TEXT_FIELDS, Edge, Graph, Node
 from mrp.memo import Memo
 
-__all__ = ["Entry", "Packed", "PackedGraphs", "entries", "live", "mapped", "pack", "size", "unpack"]
+__all__ = ["Entry", "IDENTITY", "Packed", "PackedGraphs", "entries", "live", "mapped", "pack", "size",
+           "unpack"]
 
 _GRAPH = tuple(f.name for f in fields(Graph))
 _NODE = attrgetter(*(f.name for f in fields(Node)))
@@ -103,6 +104,24 @@ class Packed:
         #: whether the graph sits in a document (UMR)
         self.document = graph.document is not None
 
+    @classmethod
+    def restored(cls, store: PackedGraphs, index: int, identity: Tuple[Any, ...]) -> Packed:
+        """An entry of ``store`` again from :data:`IDENTITY`'s values (as a pickled store sends them).
+
+        Args:
+            store: the store the entry belongs to.
+            index: its position in the store.
+            identity: the values of the entry's :data:`IDENTITY` fields, in order.
+
+        Returns:
+            The entry.
+        """
+        entry = cls.__new__(cls)
+        entry.store, entry.index = store, index
+        for name, value in zip(IDENTITY, identity):
+            setattr(entry, name, value)
+        return entry
+
     def graph(self) -> Graph:
         """The graph, unpacked (a new object each time)."""
         return self.store[self.index]
@@ -111,6 +130,10 @@ class Packed:
         """A graph with the same identity (id, framework, flavor) and no content."""
         return Graph(id=self.id, framework=self.framework, flavor=self.flavor)
 
+
+#: what a :class:`Packed` entry holds besides its store and index (all plain values)
+IDENTITY = Packed.__slots__[2:]
+_IDENTITY = attrgetter(*IDENTITY)
 
 #: a graph as a corpus holds it: live, or packed
 Entry = Union[Graph, Packed]
@@ -157,6 +180,18 @@ class PackedGraphs(Sequence[Graph]):
             self._data += zlib.compress(b"".join(self._pending), 1)
             self._blocks.append(len(self._data))
             self._pending = []
+
+    def __getstate__(self) -> Tuple[Any, ...]:
+        """What pickling sends (a store read ahead goes to the parent so): the packed bytes and each entry's
+        :data:`IDENTITY` as plain values, not the entry objects; the caches of decompressed bytes stay."""
+        return (self._data, self._blocks, self._ends, self._pending, [_IDENTITY(e) for e in self._entries])
+
+    def __setstate__(self, state: Tuple[Any, ...]) -> None:
+        """The store :meth:`__getstate__` sent, with empty caches."""
+        self._data, self._blocks, self._ends, self._pending, identities = state
+        self._cache = [(-1, b""), (-1, b"")]
+        self._sources = Memo(SOURCES)
+        self._entries = [Packed.restored(self, k, identity) for k, identity in enumerate(identities)]
 
     def entries(self) -> List[Packed]:
         """The packed entries in order (id, framework, flavor, line each, the graph on demand)."""
