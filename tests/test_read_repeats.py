@@ -104,3 +104,21 @@ def test_a_pickled_store_gives_the_same_graphs_and_entries(tmp_path: Path) -> No
     assert [e.content for e in back.entries()][:4] == [0, 1, 2, 0]
     assert all(e.store is back and e.index == k for k, e in enumerate(back.entries()))
     assert type(back[3].nodes[1].label).__name__ == "Quoted"
+
+
+@pytest.mark.parametrize("pack_after", [0, 1 << 62], ids=["packed", "live"])
+def test_a_text_again_after_an_unreadable_copy_keeps_its_own_facts(tmp_path: Path, pack_after: int) -> None:
+    text = "(w / want-01\n   :ARG0 (b / boy))"
+    broken = "(w / want-01\n   :ARG0 \xff(b / boy))"
+    blocks = [f"# ::id g0\n# ::snt one\n{text}", f"# ::id g1\n# ::snt two\n{broken}",
+              f"# ::id g2\n# ::snt three\n{text} junk", f"# ::id g3\n# ::snt four\n{text}"]
+    path = tmp_path / "a.amr"
+    path.write_bytes("\n\n".join(blocks).replace("\xff", "\udcff").encode("utf-8", "surrogateescape") + b"\n")
+    corpus = read_corpus(str(path), "amr", pack_after=pack_after)
+    assert [(e.graph_id, e.line) for e in corpus.errors] == [("g1", 9)]
+    ignored = ["ignored text after the end of the graph: 'junk' (line 14)"]
+    assert [(g.id, g.line, g.input, g.repairs) for g in corpus.graphs] == [
+        ("g0", 1, "one", None), ("g2", 11, "three", ignored), ("g3", 16, "four", None)]
+    assert [r.line for r in corpus.repaired] == [11]
+    graphs = list(corpus.graphs)
+    assert graphs[0].nodes == graphs[1].nodes == graphs[2].nodes and graphs[0].nodes is not graphs[2].nodes
