@@ -9,10 +9,12 @@ import re
 from typing import Dict, Iterable, Iterator, Optional, Tuple, Union
 
 from mrp.codecs.base import Item, Reader, ReadOptions, WriteOptions, Writer, without_wiki
+from mrp.codecs.repeats import KEPT
 from mrp.errors import FormatError, InputError
 from mrp.graph import Graph
-from mrp.io.limits import limit_problem
+from mrp.io.limits import ContentLimits, content_limits, limit_problem
 from mrp.io.source import Line
+from mrp.memo import Memo
 
 __all__ = [
     "FORMATS", "Item", "ReadOptions", "WriteOptions", "Reader", "Writer",
@@ -87,14 +89,26 @@ def reader(name: str) -> Reader:
 
 def _limited(read: Reader) -> Reader:
     """A reader whose graphs beyond a limit of :mod:`mrp.io.limits` become FormatErrors (``__wrapped__``:
-    the codec's own reader)."""
+    the codec's own reader).  A graph sharing the content of a text read before (``ReadOptions.memo``) has
+    its content checked once; what depends on the graph alone (input, targets, version) is checked each
+    time."""
 
     @functools.wraps(read)
     def limited(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:
+        memo = options.memo
+        #: a text's serial number (mrp.codecs.repeats) -> what its content says of the limits
+        checked: Memo[int, ContentLimits] = Memo(KEPT)
         for item in read(lines, name, options):
             if options.no_wiki and isinstance(item, Graph):  # the rule for every format, in one place
                 item = without_wiki(item)
-            problem = None if isinstance(item, FormatError) else limit_problem(item)
+            if isinstance(item, FormatError):
+                yield item
+                continue
+            serial = memo.serial(item) if memo is not None else None
+            content = None if serial is None else checked.get(serial)
+            if serial is not None and content is None:
+                content = checked.keep(serial, content_limits(item))
+            problem = limit_problem(item, content)
             if problem is None:
                 yield item
             else:

@@ -39,6 +39,8 @@ class Chunk:
     @property
     def first(self) -> Optional[int]:
         """The number of the chunk's first line (None for an empty chunk)."""
+        if not self.bad:
+            return min(line.number for line in self.lines) if self.lines else None
         numbers = [line.number for line in self.lines] + [e.line for e in self.bad if e.line is not None]
         return min(numbers) if numbers else None
 

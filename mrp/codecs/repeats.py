@@ -16,12 +16,16 @@ are never reused), so that a corpus of distinct texts does not keep every graph 
 
 from __future__ import annotations
 
+from operator import attrgetter, is_
 from typing import Hashable, Optional, Tuple
 
 from mrp.graph import TEXT_FIELDS, Edge, Graph, Node
 from mrp.memo import Memo
 
 __all__ = ["KEPT", "Repeats", "shared", "unshared"]
+
+#: a graph's content objects, in the order of TEXT_FIELDS
+_CONTENT = attrgetter(*TEXT_FIELDS)
 
 #: templates a memo keeps at most (about 14 KB each for a sentence graph)
 KEPT = 4096
@@ -72,8 +76,7 @@ class Repeats:
         found = self._serials.get(id(graph.nodes))
         if found is None or found[0].nodes is not graph.nodes:
             return None
-        template = found[0]
-        if any(getattr(graph, name) is not getattr(template, name) for name in TEXT_FIELDS):
+        if not all(map(is_, _CONTENT(graph), _CONTENT(found[0]))):
             return None
         return found[1]
 
@@ -88,8 +91,10 @@ def shared(template: Graph, **own: object) -> Graph:
     Returns:
         The new graph; its content objects are the template's.
     """
-    content = {name: getattr(template, name) for name in TEXT_FIELDS}
-    return Graph(**content, **own)  # type: ignore[arg-type]
+    graph = Graph(**own)  # type: ignore[arg-type]
+    for name, value in zip(TEXT_FIELDS, _CONTENT(template)):
+        setattr(graph, name, value)
+    return graph
 
 
 def unshared(graph: Graph) -> Graph:

@@ -14,14 +14,15 @@ import marshal
 import pickle
 import zlib
 from array import array
-from dataclasses import fields, replace
+from dataclasses import fields
 from operator import attrgetter
 from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, overload
 
 from mrp.graph import TEXT_FIELDS, Edge, Graph, Node
 from mrp.memo import Memo
 
-__all__ = ["Entry", "Packed", "PackedGraphs", "entries", "live", "mapped", "pack", "size", "unpack"]
+__all__ = ["Entry", "IDENTITY", "Packed", "PackedGraphs", "entries", "live", "mapped", "pack", "size",
+           "unpack"]
 
 _GRAPH = tuple(f.name for f in fields(Graph))
 _NODE = attrgetter(*(f.name for f in fields(Node)))
@@ -29,8 +30,9 @@ _EDGE = attrgetter(*(f.name for f in fields(Edge)))
 _NODES, _EDGES = _GRAPH.index("nodes"), _GRAPH.index("edges")
 _FLAVOR = _GRAPH.index("flavor")
 _FIELDS = attrgetter(*_GRAPH)
-#: the first byte of a packed graph: its fields as marshal data, or (for values marshal cannot hold,
-#: e.g. a UMR document placement) the pickled graph
+#: the first byte of a packed graph: its fields as marshal data, or (for values marshal cannot hold, e.g. a
+#: Penman Symbol or a UMR document placement) the same fields pickled (not the Graph object: pickling its
+#: nodes and edges as dataclasses costs about twice as much)
 _MARSHAL, _PICKLE = b"M", b"P"
 
 
@@ -69,17 +71,15 @@ def pack(graph: Graph, own: bool = False) -> bytes:
         values[_EDGES] = [_EDGE(edge) for edge in graph.edges]
     try:
         data = _MARSHAL + marshal.dumps(tuple(values))
-    except ValueError:  # a value of a type marshal does not know
-        data = _PICKLE + pickle.dumps(replace(graph, **dict(_no_text())) if own else graph, protocol=5)
+    except ValueError:  # a value of a type marshal does not know (a Penman Symbol, a UMR placement)
+        data = _PICKLE + pickle.dumps(tuple(values), protocol=5)
     return data
 
 
 def unpack(data: bytes) -> Graph:
     """The graph that :func:`pack` packed."""
-    if data[:1] == _PICKLE:
-        graph: Graph = pickle.loads(data[1:])
-        return graph
-    values = list(marshal.loads(memoryview(data)[1:]))
+    view = memoryview(data)[1:]
+    values = list(pickle.loads(view) if data[:1] == _PICKLE else marshal.loads(view))
     values[_NODES] = [Node(*node) for node in values[_NODES]]
     values[_EDGES] = [Edge(*edge) for edge in values[_EDGES]]
     graph = Graph(*values)
@@ -104,6 +104,24 @@ class Packed:
         #: whether the graph sits in a document (UMR)
         self.document = graph.document is not None
 
+    @classmethod
+    def restored(cls, store: PackedGraphs, index: int, identity: Tuple[Any, ...]) -> Packed:
+        """An entry of ``store`` again from :data:`IDENTITY`'s values (as a pickled store sends them).
+
+        Args:
+            store: the store the entry belongs to.
+            index: its position in the store.
+            identity: the values of the entry's :data:`IDENTITY` fields, in order.
+
+        Returns:
+            The entry.
+        """
+        entry = cls.__new__(cls)
+        entry.store, entry.index = store, index
+        for name, value in zip(IDENTITY, identity):
+            setattr(entry, name, value)
+        return entry
+
     def graph(self) -> Graph:
         """The graph, unpacked (a new object each time)."""
         return self.store[self.index]
@@ -112,6 +130,10 @@ class Packed:
         """A graph with the same identity (id, framework, flavor) and no content."""
         return Graph(id=self.id, framework=self.framework, flavor=self.flavor)
 
+
+#: what a :class:`Packed` entry holds besides its store and index (all plain values)
+IDENTITY = Packed.__slots__[2:]
+_IDENTITY = attrgetter(*IDENTITY)
 
 #: a graph as a corpus holds it: live, or packed
 Entry = Union[Graph, Packed]
@@ -158,6 +180,18 @@ class PackedGraphs(Sequence[Graph]):
             self._data += zlib.compress(b"".join(self._pending), 1)
             self._blocks.append(len(self._data))
             self._pending = []
+
+    def __getstate__(self) -> Tuple[Any, ...]:
+        """What pickling sends (a store read ahead goes to the parent so): the packed bytes and each entry's
+        :data:`IDENTITY` as plain values, not the entry objects; the caches of decompressed bytes stay."""
+        return (self._data, self._blocks, self._ends, self._pending, [_IDENTITY(e) for e in self._entries])
+
+    def __setstate__(self, state: Tuple[Any, ...]) -> None:
+        """The store :meth:`__getstate__` sent, with empty caches."""
+        self._data, self._blocks, self._ends, self._pending, identities = state
+        self._cache = [(-1, b""), (-1, b"")]
+        self._sources = Memo(SOURCES)
+        self._entries = [Packed.restored(self, k, identity) for k, identity in enumerate(identities)]
 
     def entries(self) -> List[Packed]:
         """The packed entries in order (id, framework, flavor, line each, the graph on demand)."""

@@ -15,7 +15,8 @@ The limits are far above real data (MRP 2019/2020, AMR and UMR corpora):
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Optional, Tuple
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator, List, Optional, Tuple
 
 from mrp.graph import Anchor, Graph
 
@@ -69,40 +70,92 @@ def _width(spans: Optional[Iterable[Anchor]], n: int) -> int:
     return width
 
 
-def limit_problems(graph: Graph) -> Iterator[Tuple[str, str]]:
+@dataclass(frozen=True)
+class ContentLimits:
+    """What a graph's content fields (:data:`~mrp.graph.TEXT_FIELDS`: nodes, edges, ...) alone tell of its
+    limits: the same for every graph sharing those objects (a text read once, :mod:`mrp.codecs.repeats`)."""
+
+    #: (where, message) for too many nodes, too many edges
+    counts: Tuple[Tuple[str, str], ...]
+    #: (where, message) for each node, then each edge, with a value nested too deeply
+    values: Tuple[Tuple[str, str], ...]
+    #: every anchor of the nodes, then of the edges (what anchors cover depends on the input's length)
+    anchors: Tuple[Anchor, ...]
+
+
+def content_limits(graph: Graph) -> ContentLimits:
+    """The limits a graph's content fields are beyond, and its anchors.
+
+    Args:
+        graph: the graph.
+
+    Returns:
+        Its :class:`ContentLimits` (for :func:`limit_problems`).
+    """
+    counts = []
+    if len(graph.nodes) > MAX_NODES:
+        counts.append(("", f"has {len(graph.nodes):,} nodes (at most {MAX_NODES:,} are read)"))
+    if len(graph.edges) > MAX_EDGES:
+        counts.append(("", f"has {len(graph.edges):,} edges (at most {MAX_EDGES:,} are read)"))
+    deep = f"is nested more than {MAX_DEPTH} levels deep"
+    values = []
+    anchors: List[Anchor] = []
+    for node in graph.nodes:
+        if (node.values and _too_deep_values(node.values)
+                or node.anchorings is not None and too_deep(node.anchorings)):
+            values.append((f"node {node.id}", f"a property value {deep}"))
+        if node.anchors:
+            anchors.extend(node.anchors)
+    for k, edge in enumerate(graph.edges):
+        if edge.values and _too_deep_values(edge.values):
+            values.append((f"edge {k}", f"an attribute value {deep}"))
+        if edge.anchors:
+            anchors.extend(edge.anchors)
+    return ContentLimits(tuple(counts), tuple(values), tuple(anchors))
+
+
+def limit_problems(graph: Graph, content: Optional[ContentLimits] = None) -> Iterator[Tuple[str, str]]:
     """(where, message) for each limit the graph is beyond (at most one per node or edge).
 
     Anchors count only with an input: the scorers clip anchors to the input and
     expand them into positions only when there is one (without input an anchor
     is compared as its two numbers).
+
+    Args:
+        graph: the graph.
+        content: :func:`content_limits` of the graph's content fields, when known (a graph of a text read
+            before shares them); else found here.
+
+    Returns:
+        The problems, in order: counts, ``targets`` and ``version``, values, anchors.
     """
-    if len(graph.nodes) > MAX_NODES:
-        yield "", f"has {len(graph.nodes):,} nodes (at most {MAX_NODES:,} are read)"
-    if len(graph.edges) > MAX_EDGES:
-        yield "", f"has {len(graph.edges):,} edges (at most {MAX_EDGES:,} are read)"
-    deep = f"is nested more than {MAX_DEPTH} levels deep"
+    if content is None:
+        content = content_limits(graph)
+    yield from content.counts
     for name in ("targets", "version"):
-        if too_deep(getattr(graph, name)):
-            yield "", f"'{name}' {deep}"
+        value = getattr(graph, name)
+        if value is not None and too_deep(value):
+            yield "", f"'{name}' is nested more than {MAX_DEPTH} levels deep"
+    yield from content.values
     n = len(graph.input) if graph.input else 0
-    anchored = 0
-    for node in graph.nodes:
-        if (node.values and _too_deep_values(node.values)
-                or node.anchorings is not None and too_deep(node.anchorings)):
-            yield f"node {node.id}", f"a property value {deep}"
-        if n and node.anchors:
-            anchored += _width(node.anchors, n)
-    for k, edge in enumerate(graph.edges):
-        if edge.values and _too_deep_values(edge.values):
-            yield f"edge {k}", f"an attribute value {deep}"
-        if n and edge.anchors:
-            anchored += _width(edge.anchors, n)
+    anchored = _width(content.anchors, n) if n else 0
     if anchored > MAX_ANCHORED:
         yield "", f"anchors cover {anchored:,} characters of the input (at most {MAX_ANCHORED:,} are read)"
 
 
-def limit_problem(graph: Graph) -> Optional[str]:
-    """The first limit the graph is beyond, as one message, or None."""
-    for where, message in limit_problems(graph):
+def limit_problem(graph: Graph, content: Optional[ContentLimits] = None) -> Optional[str]:
+    """The first limit the graph is beyond, as one message, or None.
+
+    Args:
+        graph: the graph.
+        content: as for :func:`limit_problems`.
+
+    Returns:
+        The message (``where: message``), or None within every limit.
+    """
+    if (content is not None and not (content.counts or content.values or content.anchors)
+            and graph.targets is None and graph.version is None):
+        return None  # nothing of the graph's own can be beyond a limit (a text read before, most often)
+    for where, message in limit_problems(graph, content):
         return f"{where}: {message}" if where else message
     return None

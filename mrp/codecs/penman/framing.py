@@ -38,9 +38,11 @@ class Frame:
     @property
     def first(self) -> Optional[int]:
         """The first line of the frame (its first comment line, else its first graph line)."""
-        numbers = [line.number for line in self.comments]
         first = self.chunk.first
-        return min(numbers + ([first] if first is not None else [])) if numbers or first else None
+        if not self.comments:
+            return first
+        earliest = min(line.number for line in self.comments)
+        return earliest if first is None or earliest < first else first
 
     def has_graph(self) -> bool:
         """True when the frame holds graph text (or unreadable lines), not only comments."""
