@@ -211,27 +211,18 @@ def _model(problem: Problem, mapping: np.ndarray, useful: np.ndarray, edge: np.n
                   row[order].astype(np.int32), coefficient[order], _start(problem, mapping, x_id, X, K, edge))
 
 
-def highs_lp(model: _Model, integral: bool) -> Any:
-    """The program as a HiGHS model (``integral``: its node variables binary, else its linear relaxation)."""
+def pass_model(solver: Any, model: _Model, integral: bool) -> None:
+    """Hand the program to HiGHS's ``solver`` from its arrays in one call (``integral``: its node variables
+    binary, else its linear relaxation); a model HiGHS refuses leaves it without a solution."""
     highspy = _HIGHSPY
     X, size = model.xi.shape[0], model.cost.shape[0]
-    lp = highspy.HighsLp()
-    lp.num_col_ = size
-    lp.num_row_ = model.rows
-    lp.sense_ = highspy.ObjSense.kMaximize
-    lp.col_cost_ = model.cost
-    lp.col_lower_ = np.zeros(size)
-    lp.col_upper_ = np.ones(size)
-    lp.row_lower_ = np.full(model.rows, -highspy.kHighsInf)
-    lp.row_upper_ = model.upper
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = model.column_start
-    lp.a_matrix_.index_ = model.row_index
-    lp.a_matrix_.value_ = model.coefficient
+    kinds = np.zeros(size, np.int32)  # HiGHS's kContinuous
     if integral:
-        kinds = highspy.HighsVarType
-        lp.integrality_ = [kinds.kInteger] * X + [kinds.kContinuous] * (size - X)
-    return lp
+        kinds[:X] = int(highspy.HighsVarType.kInteger)
+    solver.passModel(size, model.rows, model.row_index.shape[0], int(highspy.MatrixFormat.kColwise),
+                     int(highspy.ObjSense.kMaximize), 0.0, model.cost, np.zeros(size), np.ones(size),
+                     np.full(model.rows, -highspy.kHighsInf), model.upper, model.column_start,
+                     model.row_index, model.coefficient, kinds)
 
 
 def _run(model: _Model, n: int, seconds: Optional[float], stop: Optional[np.ndarray],
@@ -240,7 +231,6 @@ def _run(model: _Model, n: int, seconds: Optional[float], stop: Optional[np.ndar
     when it has none), its dual bound, whether it finished, and whether it stopped at its time limit."""
     highspy = _HIGHSPY
     X = model.xi.shape[0]
-    lp = highs_lp(model, True)
     with silenced_stdout():  # highspy >= 1.16 prints a banner when a solver is made, before any option
         solver = highspy.Highs()
     # presolve off: on these programs HiGHS's presolve costs more than it saves (the programs of the
@@ -253,7 +243,7 @@ def _run(model: _Model, n: int, seconds: Optional[float], stop: Optional[np.ndar
         solver.setOptionValue("time_limit", max(0.0, seconds))
     if nodes is not None:
         solver.setOptionValue("mip_max_nodes", int(min(max(1, nodes), MOST_NODES)))
-    solver.passModel(lp)
+    pass_model(solver, model, True)
     solution = highspy.HighsSolution()
     solution.col_value = model.initial
     solution.value_valid = True
