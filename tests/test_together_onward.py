@@ -96,3 +96,14 @@ def test_a_pair_going_on_from_the_batch_has_its_whole_timeout() -> None:
     (together,) = solve_together([rows], timeout=5.0)
     assert together is not None and together.exact and together.cut is None
     assert together == solve_problem(from_rows(rows))
+
+
+def test_the_pairs_score_together_as_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through the driver: each pair's counts, exactness, bound, steps, cut and note."""
+    from test_together import _both
+
+    gold, system = ("\n\n".join(pair[side] for pair in (SEARCHED_ON, HANDED_OVER)) for side in (0, 1))
+    for options in ({}, {"limit": 2_000}):
+        together, alone = _both(monkeypatch, gold, system, penman=False, **options)
+        assert len(together) == 2 and together == alone, options
+    assert [steps for *_, steps, _, _ in together] == [276, 2_000]
