@@ -175,6 +175,8 @@ def _useful(problem: Problem) -> Tuple[np.ndarray, np.ndarray]:
 
 
 def _model(problem: Problem, mapping: np.ndarray, useful: np.ndarray, edge: np.ndarray) -> _Model:
+    """The program's arrays (the module's description) over the node pairs ``useful`` and the candidates of
+    the gold edges ``edge``, started from ``mapping``."""
     U = problem.U
     n, m = U.shape
     K = problem.cc.shape[0]
