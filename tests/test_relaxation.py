@@ -102,3 +102,47 @@ def test_the_first_order_methods_duals_reach_the_relaxations_optimum() -> None:
         assert optimum is not None and found == optimum >= brute(problem)
         below_sum += found < int(np.maximum(model.cost, 0).sum())
     assert below_sum > 10
+
+
+def test_duals_in_sets_bound_as_the_least_of_their_bounds() -> None:
+    rng = random.Random(17)
+    np_rng = np.random.default_rng(17)
+    for _ in range(30):
+        n, m = rng.randint(1, 4), rng.randint(1, 4)
+        problem = random_problem(rng, n, m, labels=rng.choice((1, 2)))
+        model = mip.model_of(problem, nobody(n))
+        if model is None:
+            continue
+        y = np_rng.normal(size=model.rows)
+        y[np_rng.random(model.rows) < 0.1] = np.nan
+        each = [relaxation.dual_bound(model, duals) for duals in (y, -y, 2 * y)]
+        assert relaxation.dual_bound(model, np.stack([y, -y, 2 * y])) == min(each)
+        assert relaxation.signed_bound(model, y) == min(each[:2])
+
+
+@needs_highs
+@pytest.mark.parametrize("integral", [False, True])
+def test_the_program_reaches_highs_as_its_arrays_say(integral: bool) -> None:
+    rng = random.Random(5)
+    highspy = mip.highs_module()
+    for _ in range(10):
+        n, m = rng.randint(1, 4), rng.randint(1, 4)
+        problem = random_problem(rng, n, m, labels=2)
+        model = mip.model_of(problem, nobody(n))
+        if model is None:
+            continue
+        solver = highspy.Highs()
+        mip.pass_model(solver, model, integral)
+        lp = solver.getLp()
+        X, size = model.xi.shape[0], model.cost.shape[0]
+        assert (lp.num_col_, lp.num_row_, lp.sense_) == (size, model.rows, highspy.ObjSense.kMaximize)
+        assert np.array_equal(lp.col_cost_, model.cost) and np.array_equal(lp.row_upper_, model.upper)
+        assert np.array_equal(lp.col_lower_, np.zeros(size)) and np.array_equal(lp.col_upper_, np.ones(size))
+        assert np.all(np.isneginf(lp.row_lower_))
+        matrix = lp.a_matrix_
+        assert np.array_equal(matrix.start_, model.column_start) and np.array_equal(matrix.index_,
+                                                                                      model.row_index)
+        assert np.array_equal(matrix.value_, model.coefficient)
+        kinds = [int(kind) for kind in lp.integrality_]
+        integer = int(highspy.HighsVarType.kInteger)
+        assert kinds == ([integer] * X if integral else [0] * X) + [0] * (size - X)

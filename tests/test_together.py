@@ -108,7 +108,7 @@ def test_only_what_together_cannot_settle_is_scored_alone(monkeypatch: pytest.Mo
 
     monkeypatch.setattr(module, "score", counted)
     mrp.score(gold, system, metric)
-    assert len(alone) < most  # of the sentence pairs, those whose search takes more steps
+    assert len(alone) < most  # of the sentence pairs, those kept apart (documents, too large, ...)
     alone.clear()
     mrp.score(gold, system, metric, errors=True)
     assert len(alone) == len(gold)  # the differences are the per-pair path's

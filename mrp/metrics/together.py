@@ -4,10 +4,11 @@ The outline is the same for every metric whose pairs become integer rows
 (:class:`mrp.solver.problem.Rows`): pairs too large, documents and whatever
 else the metric keeps apart are left to be scored alone; a pair that needs no
 search is settled at once; the rest are searched in one compiled call
-(:func:`mrp.solver.solve.solve_together`), and a pair it does not settle
-is left alone too.  A metric supplies the steps that differ, as functions of
-the pair's two graphs or of their *forms* (SMATCH's triples, the MRP metric's
-normal graphs).  Each result is the one the metric's ``score`` gives the pair.
+(:func:`mrp.solver.solve.solve_together`, which takes a pair its first steps
+leave open on from there as alone), and a pair it leaves out is left alone
+too.  A metric supplies the steps that differ, as functions of the pair's two
+graphs or of their *forms* (SMATCH's triples, the MRP metric's normal graphs).
+Each result is the one the metric's ``score`` gives the pair.
 """
 
 from __future__ import annotations

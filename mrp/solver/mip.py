@@ -27,7 +27,7 @@ import importlib
 import math
 import os
 import time
-from typing import Any, Callable, List, NamedTuple, Optional, Tuple
+from typing import Any, NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -118,15 +118,6 @@ def value_of(problem: Problem, mapping: np.ndarray) -> int:
     return total
 
 
-def _grouped(keys: np.ndarray, first: int, columns: np.ndarray, x_of: Callable[[np.ndarray], np.ndarray],
-             rows: List[Any]) -> int:
-    """Rows "sum of y over each key group - x[group] <= 0"; returns the number of rows added."""
-    unique, inverse = np.unique(keys, return_inverse=True)
-    rows.append((first + inverse, columns))
-    rows.append((first + np.arange(unique.shape[0]), x_of(unique), -1.0))
-    return int(unique.shape[0])
-
-
 class _Model(NamedTuple):
     """The program's arrays (no HiGHS objects: they are made where the program runs)."""
 
@@ -184,54 +175,59 @@ def _useful(problem: Problem) -> Tuple[np.ndarray, np.ndarray]:
 
 
 def _model(problem: Problem, mapping: np.ndarray, useful: np.ndarray, edge: np.ndarray) -> _Model:
+    """The program's arrays (the module's description) over the node pairs ``useful`` and the candidates of
+    the gold edges ``edge``, started from ``mapping``."""
     U = problem.U
     n, m = U.shape
     K = problem.cc.shape[0]
-    a, b = problem.src[edge], problem.tgt[edge]
     xi, xj = np.nonzero(useful)
     X = xi.shape[0]
     x_id = np.full((n, m), -1, np.int64)
     x_id[xi, xj] = np.arange(X)
-    ys = X + np.arange(K)
-    rows: List[Any] = [(xi, np.arange(X)), (n + xj, np.arange(X))]
-    count = n + m
-    if K:
-        count += _grouped(edge * m + problem.cc, count, ys, lambda u: x_id[problem.src[u // m], u % m], rows)
-        count += _grouped(edge * m + problem.cd, count, ys, lambda u: x_id[problem.tgt[u // m], u % m], rows)
-        count += _grouped(problem.cf * n + a, count, ys, lambda u: x_id[u % n, problem.ssrc[u // n]], rows)
-        count += _grouped(problem.cf * n + b, count, ys, lambda u: x_id[u % n, problem.stgt[u // n]], rows)
-    row = np.concatenate([part[0] for part in rows])
-    column = np.concatenate([part[1] for part in rows])
-    coefficient = np.concatenate([np.full(part[0].shape[0], part[2] if len(part) > 2 else 1.0)
-                                  for part in rows])
+    rows, columns, coefficients = [xi, n + xj], [np.arange(X), np.arange(X)], [np.ones(2 * X)]
+    groups = 0
+    if K:  # the rows "sum of y over a group - x[group] <= 0": one a key, numbered in the keys' order
+        keys, x_of = _groups(problem, edge, x_id)
+        unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        groups = unique.shape[0]
+        rows += [n + m + inverse, n + m + np.arange(groups)]
+        columns += [np.tile(X + np.arange(K), 4), x_of[first]]
+        coefficients += [np.ones(4 * K), np.full(groups, -1.0)]
+    row, column, coefficient = np.concatenate(rows), np.concatenate(columns), np.concatenate(coefficients)
     order = np.lexsort((row, column))
+    count = n + m + groups
     return _Model(xi, xj, np.concatenate([U[xi, xj], problem.cw]).astype(np.float64), count,
-                  np.concatenate([np.ones(n + m), np.zeros(count - n - m)]),
+                  np.concatenate([np.ones(n + m), np.zeros(groups)]),
                   np.searchsorted(column[order], np.arange(X + K + 1)).astype(np.int32),
                   row[order].astype(np.int32), coefficient[order], _start(problem, mapping, x_id, X, K, edge))
 
 
-def highs_lp(model: _Model, integral: bool) -> Any:
-    """The program as a HiGHS model (``integral``: its node variables binary, else its linear relaxation)."""
+def _groups(problem: Problem, edge: np.ndarray, x_id: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Each candidate's key in each of the four kinds of grouped rows (one after the other, their ranges
+    apart and in that order: gold edge and the system node its source maps to, ... its target maps to;
+    system edge and the gold node of its source, ... of its target), and the ``x`` of each key's pair."""
+    n, m = problem.U.shape
+    gold, system = problem.src.shape[0] * m, problem.ssrc.shape[0] * n
+    a, b, f = problem.src[edge], problem.tgt[edge], problem.cf
+    keys = np.concatenate([edge * m + problem.cc, gold + edge * m + problem.cd, 2 * gold + f * n + a,
+                           2 * gold + system + f * n + b])
+    pairs = np.concatenate([x_id[a, problem.cc], x_id[b, problem.cd], x_id[a, problem.ssrc[f]],
+                            x_id[b, problem.stgt[f]]])
+    return keys, pairs
+
+
+def pass_model(solver: Any, model: _Model, integral: bool) -> None:
+    """Hand the program to HiGHS's ``solver`` from its arrays in one call (``integral``: its node variables
+    binary, else its linear relaxation); a model HiGHS refuses leaves it without a solution."""
     highspy = _HIGHSPY
     X, size = model.xi.shape[0], model.cost.shape[0]
-    lp = highspy.HighsLp()
-    lp.num_col_ = size
-    lp.num_row_ = model.rows
-    lp.sense_ = highspy.ObjSense.kMaximize
-    lp.col_cost_ = model.cost
-    lp.col_lower_ = np.zeros(size)
-    lp.col_upper_ = np.ones(size)
-    lp.row_lower_ = np.full(model.rows, -highspy.kHighsInf)
-    lp.row_upper_ = model.upper
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = model.column_start
-    lp.a_matrix_.index_ = model.row_index
-    lp.a_matrix_.value_ = model.coefficient
+    kinds = np.zeros(size, np.int32)  # HiGHS's kContinuous
     if integral:
-        kinds = highspy.HighsVarType
-        lp.integrality_ = [kinds.kInteger] * X + [kinds.kContinuous] * (size - X)
-    return lp
+        kinds[:X] = int(highspy.HighsVarType.kInteger)
+    solver.passModel(size, model.rows, model.row_index.shape[0], int(highspy.MatrixFormat.kColwise),
+                     int(highspy.ObjSense.kMaximize), 0.0, model.cost, np.zeros(size), np.ones(size),
+                     np.full(model.rows, -highspy.kHighsInf), model.upper, model.column_start,
+                     model.row_index, model.coefficient, kinds)
 
 
 def _run(model: _Model, n: int, seconds: Optional[float], stop: Optional[np.ndarray],
@@ -240,7 +236,6 @@ def _run(model: _Model, n: int, seconds: Optional[float], stop: Optional[np.ndar
     when it has none), its dual bound, whether it finished, and whether it stopped at its time limit."""
     highspy = _HIGHSPY
     X = model.xi.shape[0]
-    lp = highs_lp(model, True)
     with silenced_stdout():  # highspy >= 1.16 prints a banner when a solver is made, before any option
         solver = highspy.Highs()
     # presolve off: on these programs HiGHS's presolve costs more than it saves (the programs of the
@@ -253,7 +248,7 @@ def _run(model: _Model, n: int, seconds: Optional[float], stop: Optional[np.ndar
         solver.setOptionValue("time_limit", max(0.0, seconds))
     if nodes is not None:
         solver.setOptionValue("mip_max_nodes", int(min(max(1, nodes), MOST_NODES)))
-    solver.passModel(lp)
+    pass_model(solver, model, True)
     solution = highspy.HighsSolution()
     solution.col_value = model.initial
     solution.value_valid = True

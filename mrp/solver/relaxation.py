@@ -32,7 +32,7 @@ from mrp.solver import mip
 from mrp.solver.problem import Problem
 
 __all__ = ["SENTENCE_COLUMNS", "SENTENCE_ITERATIONS", "bound", "dual_bound", "relaxed_duals",
-           "sentence_bound", "sentence_relaxation"]
+           "sentence_bound", "sentence_relaxation", "signed_bound"]
 
 #: Duals are rounded down to multiples of 1 / DUAL_SCALE ...
 DUAL_SCALE = 1 << 20
@@ -53,19 +53,34 @@ SENTENCE_ITERATIONS = 8_000
 def dual_bound(model: Any, y: np.ndarray) -> int:
     """The floor of ``b.y + sum_j max(0, c[j] - (A^T y)[j])`` over the program ``model`` (mip._Model) for
     duals ``y`` (clipped to [0, DUAL_CAP], NaN as 0, rounded down): an upper bound of every solution's
-    value, hence of every map's."""
-    y = np.nan_to_num(np.asarray(y, np.float64), nan=0.0, posinf=0.0, neginf=0.0)
+    value, hence of every map's.
+
+    Args:
+        model: the program's arrays.
+        y: one dual a row, or several sets of them (one a line: the least of their bounds).
+
+    Returns:
+        The bound.
+    """
+    y = np.nan_to_num(np.atleast_2d(np.asarray(y, np.float64)), nan=0.0, posinf=0.0, neginf=0.0)
     scaled = np.floor(np.clip(y, 0.0, DUAL_CAP) * DUAL_SCALE).astype(np.int64)
-    cost = np.rint(model.cost).astype(np.int64)
-    if not np.array_equal(cost, model.cost) or not np.array_equal(np.rint(model.coefficient),
-                                                                  model.coefficient):
+    cost, coefficient = np.rint(model.cost), np.rint(model.coefficient)
+    if not np.array_equal(cost, model.cost) or not np.array_equal(coefficient, model.coefficient):
         raise ValueError("the program's costs and coefficients are integers")
-    used = np.rint(model.coefficient).astype(np.int64) * scaled[model.row_index]
-    total = np.concatenate([np.zeros(1, np.int64), np.cumsum(used)])
+    used = coefficient.astype(np.int64) * scaled[:, model.row_index]
+    total = np.zeros((used.shape[0], used.shape[1] + 1), np.int64)
+    np.cumsum(used, axis=1, out=total[:, 1:])
     start = np.asarray(model.column_start, np.int64)
-    column = total[start[1:]] - total[start[:-1]]
-    rows = int((np.rint(model.upper).astype(np.int64) * scaled).sum())
-    return (rows + int(np.maximum(0, cost * DUAL_SCALE - column).sum())) // DUAL_SCALE
+    column = total[:, start[1:]] - total[:, start[:-1]]
+    rows = (np.rint(model.upper).astype(np.int64) * scaled).sum(axis=1)
+    reduced = np.maximum(0, cost.astype(np.int64) * DUAL_SCALE - column).sum(axis=1)
+    return int(((rows + reduced) // DUAL_SCALE).min())
+
+
+def signed_bound(model: Any, y: np.ndarray) -> int:
+    """:func:`dual_bound` of HiGHS's row duals ``y`` of the program's maximization: the lesser of the bounds
+    of ``y`` and ``-y`` (whichever sign is HiGHS's, both are bounds)."""
+    return dual_bound(model, np.stack([y, -y]))
 
 
 def relaxed_duals(model: Any, seconds: Optional[float]) -> Optional[np.ndarray]:
@@ -81,7 +96,7 @@ def relaxed_duals(model: Any, seconds: Optional[float]) -> Optional[np.ndarray]:
         solver.setOptionValue(option, setting)
     if seconds is not None:
         solver.setOptionValue("time_limit", max(0.0, seconds))
-    solver.passModel(mip.highs_lp(model, False))
+    mip.pass_model(solver, model, False)
     solver.run()
     solution = solver.getSolution()
     if not solution.dual_valid or len(solution.row_dual) != model.rows:
@@ -103,8 +118,7 @@ def bound(problem: Problem, mapping: np.ndarray, seconds: Optional[float], stop:
     duals, _ = mip.in_child("mrp.solver.relaxation:relaxed_duals", (model, limit), seconds, stop)
     if duals is None:
         return None
-    # HiGHS's sign of a maximization's duals: whichever is the bound, both are valid ones
-    return min(dual_bound(model, duals), dual_bound(model, -duals))
+    return signed_bound(model, duals)
 
 
 def sentence_bound(problem: Problem, seconds: Optional[float] = None) -> Optional[int]:
@@ -140,7 +154,7 @@ def sentence_relaxation(problem: Problem,
     solver = _sentence_solver()
     solver.setOptionValue("time_limit", float("inf") if seconds is None else float(seconds))
     try:
-        solver.passModel(mip.highs_lp(model, False))
+        mip.pass_model(solver, model, False)
         solver.run()
         solution = solver.getSolution()
         duals = np.asarray(solution.row_dual, np.float64)
@@ -154,7 +168,7 @@ def sentence_relaxation(problem: Problem,
     mapping = mip.rounded(model, values, n) if values.shape[0] == model.cost.shape[0] else None
     if mapping is None:
         mapping = np.full(n, -1, np.int64)
-    return min(dual_bound(model, duals), dual_bound(model, -duals)), mapping
+    return signed_bound(model, duals), mapping
 
 
 #: this thread's HiGHS for sentence relaxations (one per thread and process: making one costs about as much

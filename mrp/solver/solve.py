@@ -15,7 +15,7 @@ import numpy as np
 
 from mrp.solver import LAP_SIZE, NO_BOUND, Abandoned, mip, relaxation
 from mrp.solver.problem import Problem, Rows, from_rows, unmapped_across, within
-from mrp.solver.watchdog import clock, interruptible, left, watchdog
+from mrp.solver.watchdog import clock, interruptible, left, start_pair, watchdog
 
 #: Search steps per pair unless --limit says otherwise.
 DEFAULT_LIMIT = 5_000_000
@@ -29,7 +29,7 @@ _SMALL = 2500
 #: on random pairs of coli graphs (Rematch's testbed) 4.7% of pairs are open after 100 steps, nearly all with
 #: the Lagrangian bound one above the optimum, and the relaxation closes 98% of them in about 2 ms each,
 #: where 900 more steps close 78% and those left took 10 ms each.  Pairs scored together
-#: (:func:`solve_together`) are searched together up to this many steps and relaxed there, as alone.
+#: (:func:`solve_together`) are searched together up to this many steps, and go on from there as alone.
 RELAX_AFTER = 100
 #: Search steps after which a pair the search has not closed goes to the mixed-integer program ...
 MIP_AFTER = 1000
@@ -86,6 +86,15 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
     bound and map of its root's rounds, or, abandoned in the first, gets :func:`mrp.solver.trivial.answer`:
     the better of a greedy map of its rewards and the seed, with the Problem's trivial bound.
     """
+    return _solved(problem, limit, timeout, seeding, handover, None)
+
+
+def _solved(problem: Union[Problem, Callable[[np.ndarray], Problem]], limit: Optional[int],
+            timeout: Optional[float], seeding: Optional[Seeding], handover: bool,
+            begun: Optional[Solution]) -> Solution:
+    """:func:`solve_problem`'s work; ``begun``: the search's first :data:`RELAX_AFTER` steps of a sentence
+    pair (a built Problem, no seed) when :func:`solve_together`'s batch ran them: the pair goes on from there
+    exactly as alone."""
     steps_limit = DEFAULT_LIMIT if limit is None else limit
     stop = np.zeros(1, np.int64)
     started = clock()
@@ -103,7 +112,7 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
             found = seeding(built, stop) if seeding is not None and built.complete and not stop[0] else None
             seed = _NO_SEED if found is None else found
             deadline = None if timeout is None else started + timeout
-            solution = _searched(built, steps_limit, deadline, stop, seed, handover, cap)
+            solution = _searched(built, steps_limit, deadline, stop, seed, handover, cap, begun)
         except Abandoned:  # plain Python past the pair's time (mrp.solver.plain)
             pass
         if solution is None or solution.bound >= NO_BOUND:  # abandoned in the root's first round
@@ -120,15 +129,16 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
 
 
 def _searched(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarray, seed: np.ndarray,
-              handover: bool, cap: Optional[float]) -> Solution:
+              handover: bool, cap: Optional[float], begun: Optional[Solution] = None) -> Solution:
     """:func:`solve_problem`'s search of a built Problem (``cut`` and ``complete`` are the caller's): a small
-    pair in the main thread up to its hand-over, the rest in the helper thread (:func:`_solve`)."""
+    pair in the main thread up to its hand-over, the rest in the helper thread (:func:`_solve`); ``begun``:
+    the first steps' result (:func:`_settled`), a small pair's in the main thread."""
     arguments = (built, limit, deadline, stop, seed, handover, cap)
     if threading.current_thread() is not threading.main_thread():
         return _solve(*arguments)
     if built.U.size <= _SMALL:
         relax = handover and built.complete and seed.shape[0] == 0 and mip.installed()
-        searched = _settled(built, min(limit, handover_steps(built)), stop, seed, relax, deadline)
+        searched = _settled(built, min(limit, handover_steps(built)), stop, seed, relax, deadline, begun)
         if searched.exact or stop[0] or searched.steps >= limit:
             return searched
         return interruptible(_solve, arguments + (searched,), stop)
@@ -138,6 +148,7 @@ def _searched(built: Problem, limit: int, deadline: Optional[float], stop: np.nd
 #: Pairs scored together (:func:`solve_together`) are searched together up to this many steps each ...
 TOGETHER_STEPS = RELAX_AFTER
 #: ... when each pair's time cap is at least this (seconds) or there is none: far more than those steps take
+#: (a pair left open then goes on alone, its clock started after them)
 TOGETHER_TIMEOUT = 1.0
 
 
@@ -155,10 +166,16 @@ def fits_together(n: int, m: int) -> bool:
 
 def solve_together(rows: Sequence[Rows], limit: Optional[int] = None, timeout: Optional[float] = None,
                    handover: bool = True) -> List[Optional[Solution]]:
-    """:func:`solve_problem`'s Solution for each pair of rows (sentence pairs: no seed) that it would settle
-    in its first :data:`TOGETHER_STEPS` search steps and the relaxation bound after them, the steps found
-    for all of them in one compiled call; None for the others (and for all when the search would not run
-    that way here: see :func:`solve_problem`), which are to be solved alone."""
+    """:func:`solve_problem`'s Solution for each pair of rows (sentence pairs: no seed), their first
+    :data:`TOGETHER_STEPS` search steps run for all of them in one compiled call; None for a pair the batch
+    leaves out (and for all when the search would not run that way here: see :func:`together`), which is to
+    be solved alone.
+
+    A pair the batch leaves open goes on from there exactly as alone (its relaxation, more search up to its
+    hand-over, HiGHS's program: :func:`_settled`, :func:`_solve`), with ``limit`` and ``timeout``.  Its
+    clock starts when it leaves the batch (:func:`mrp.solver.watchdog.start_pair`): the batch's steps are
+    not counted, as they are not for the pairs the batch settles (a fraction of a millisecond a pair, where
+    a timeout is at least :data:`TOGETHER_TIMEOUT`)."""
     steps_limit = DEFAULT_LIMIT if limit is None else limit
     steps = min(TOGETHER_STEPS, steps_limit)
     if not together(timeout, handover):
@@ -172,10 +189,10 @@ def solve_together(rows: Sequence[Rows], limit: Optional[int] = None, timeout: O
             continue
         found = Solution(searched.mapping, searched.value, searched.bound, searched.exact, searched.steps,
                          None)
-        if not searched.ended and steps_limit > steps:  # open at RELAX_AFTER: relaxed, as alone
-            found = _relaxed(from_rows(rows[k]), found, timeout)
-        if searched.ended or found.exact:
-            out[k] = found
+        if not searched.ended:  # open at RELAX_AFTER (or at the limit): on as alone, its clock from now
+            start_pair()
+            found = _solved(from_rows(rows[k]), limit, timeout, None, handover, found)
+        out[k] = found
     return out
 
 
@@ -188,11 +205,13 @@ def _search(built: Problem, limit: int, stop: np.ndarray, seed: np.ndarray) -> S
 
 
 def _settled(built: Problem, steps: int, stop: np.ndarray, seed: np.ndarray, relax: bool,
-             deadline: Optional[float]) -> Solution:
+             deadline: Optional[float], begun: Optional[Solution] = None) -> Solution:
     """The search up to ``steps``; with ``relax``, a pair still open after RELAX_AFTER of them gets the bound
     of its linear relaxation and the map rounded from it (:func:`_relaxed`) first, and is searched on only
-    when that does not close it."""
-    first = _search(built, min(steps, RELAX_AFTER) if relax else steps, stop, seed)
+    when that does not close it.  ``begun``: the result of the first search (up to RELAX_AFTER steps with
+    ``relax``, else ``steps``) when it ran already (:func:`solve_together`'s batch)."""
+    first = begun if begun is not None else _search(built, min(steps, RELAX_AFTER) if relax else steps, stop,
+                                                    seed)
     if not relax or first.exact or stop[0] or first.steps >= steps:
         return first
     first = _relaxed(built, first, None if deadline is None else deadline - clock())
