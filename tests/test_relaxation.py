@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
+from typing import Any, Iterator, Optional, Tuple
 
 import numpy as np
 import pytest
@@ -23,16 +24,22 @@ def nobody(n: int) -> np.ndarray:
     return np.full(n, -1, np.int64)
 
 
+def small_programs(rng: random.Random, count: int, labels: Optional[int] = None) -> Iterator[Tuple[Any, Any]]:
+    """(Problem, its program) for ``count`` random Problems of 1-4 nodes a side (those whose program
+    exists), ``labels`` edge labels (None: 1 or 2 at random)."""
+    for _ in range(count):
+        n, m = rng.randint(1, 4), rng.randint(1, 4)
+        problem = random_problem(rng, n, m, labels=labels or rng.choice((1, 2)))
+        model = mip.model_of(problem, nobody(n))
+        if model is not None:
+            yield problem, model
+
+
 def test_any_nonnegative_duals_bound_the_optimum() -> None:
     rng = random.Random(251)
     np_rng = np.random.default_rng(251)
     tight = 0
-    for _ in range(60):
-        n, m = rng.randint(1, 4), rng.randint(1, 4)
-        problem = random_problem(rng, n, m, labels=rng.choice((1, 2)))
-        model = mip.model_of(problem, nobody(n))
-        if model is None:
-            continue
+    for problem, model in small_programs(rng, 60):
         best = brute(problem)
         for scale in (0.0, 0.3, 1.0, 3.0):
             y = np_rng.random(model.rows) * scale - scale / 4  # some negative: clipped to 0
@@ -107,12 +114,7 @@ def test_the_first_order_methods_duals_reach_the_relaxations_optimum() -> None:
 def test_duals_in_sets_bound_as_the_least_of_their_bounds() -> None:
     rng = random.Random(17)
     np_rng = np.random.default_rng(17)
-    for _ in range(30):
-        n, m = rng.randint(1, 4), rng.randint(1, 4)
-        problem = random_problem(rng, n, m, labels=rng.choice((1, 2)))
-        model = mip.model_of(problem, nobody(n))
-        if model is None:
-            continue
+    for _, model in small_programs(rng, 30):
         y = np_rng.normal(size=model.rows)
         y[np_rng.random(model.rows) < 0.1] = np.nan
         each = [relaxation.dual_bound(model, duals) for duals in (y, -y, 2 * y)]
@@ -125,12 +127,7 @@ def test_duals_in_sets_bound_as_the_least_of_their_bounds() -> None:
 def test_the_program_reaches_highs_as_its_arrays_say(integral: bool) -> None:
     rng = random.Random(5)
     highspy = mip.highs_module()
-    for _ in range(10):
-        n, m = rng.randint(1, 4), rng.randint(1, 4)
-        problem = random_problem(rng, n, m, labels=2)
-        model = mip.model_of(problem, nobody(n))
-        if model is None:
-            continue
+    for _, model in small_programs(rng, 10, labels=2):
         solver = highspy.Highs()
         mip.pass_model(solver, model, integral)
         lp = solver.getLp()
