@@ -79,8 +79,9 @@ def dual_bound(model: Any, y: np.ndarray) -> int:
 
 def signed_bound(model: Any, y: np.ndarray) -> int:
     """:func:`dual_bound` of HiGHS's row duals ``y`` of the program's maximization: the lesser of the bounds
-    of ``y`` and ``-y`` (whichever sign is HiGHS's, both are bounds)."""
-    return dual_bound(model, np.stack([y, -y]))
+    of ``y`` and ``-y`` (whichever sign is HiGHS's, both are bounds), one after the other (a document's
+    program has millions of coefficients: both at once would hold twice the arrays)."""
+    return min(dual_bound(model, y), dual_bound(model, -np.asarray(y)))
 
 
 def relaxed_duals(model: Any, seconds: Optional[float]) -> Optional[np.ndarray]:
