@@ -15,7 +15,7 @@ from mrp.solver import handover, mip, relaxation
 from mrp.solver.kernel import settle
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_handover import brute, random_problem  # noqa: E402
+from test_handover import brute, maps, random_problem  # noqa: E402
 
 needs_highs = pytest.mark.skipif(not mip.available(), reason="HiGHS (highspy) is not installed")
 
@@ -143,3 +143,28 @@ def test_the_program_reaches_highs_as_its_arrays_say(integral: bool) -> None:
         kinds = [int(kind) for kind in lp.integrality_]
         integer = int(highspy.HighsVarType.kInteger)
         assert kinds == ([integer] * X if integral else [0] * X) + [0] * (size - X)
+
+
+@needs_highs
+def test_fixing_by_the_relaxations_reduced_costs_keeps_every_better_map_and_the_optimum() -> None:
+    """relaxation.fixed: every map worth more than the incumbent keeps its value in the smaller Problem (so
+    its optimum is the optimum), no map gains there, and the incumbent keeps its own; from HiGHS's duals
+    and from arbitrary ones, with the incumbent at the optimum and below it."""
+    rng = random.Random(256)
+    np_rng = np.random.default_rng(256)
+    smaller = 0
+    for problem, model in small_programs(rng, 60):
+        every = list(maps(*problem.U.shape))
+        values = [mip.value_of(problem, pi) for pi in every]
+        relaxed = relaxation.sentence_relaxation(problem)
+        assert relaxed is not None and relaxed.duals is not None
+        for duals in (relaxed.duals, np_rng.random(model.rows), np_rng.normal(size=model.rows)):
+            for incumbent in {values.index(max(values)), rng.randrange(len(every))}:
+                best = values[incumbent]
+                fixed = relaxation.fixed(problem, model, duals, best, every[incumbent])
+                smaller += fixed.cc.shape[0] < problem.cc.shape[0] or fixed.U.sum() < problem.U.sum()
+                for pi, value in zip(every, values):
+                    there = mip.value_of(fixed, pi)
+                    assert there <= value and (value <= best or there == value)
+                assert mip.value_of(fixed, every[incumbent]) == best and brute(fixed) == max(values)
+    assert smaller > 20

@@ -75,7 +75,8 @@ def test_a_pair_whose_relaxation_does_not_close_it_is_searched_on(monkeypatch: p
 
     problem = coli_pair("757")
     empty = np.full(problem.U.shape[0], -1, np.int64)
-    monkeypatch.setattr(relaxation, "sentence_relaxation", lambda *args: (10**6, empty))  # closes nothing
+    monkeypatch.setattr(relaxation, "sentence_relaxation",
+                        lambda *args: relaxation.Relaxed(10**6, empty))  # closes nothing
     solution = solve_problem(problem, handover=True)
     assert solution.exact and solution.steps > mrp_pair.RELAX_AFTER
 
@@ -90,7 +91,7 @@ def test_the_relaxations_map_is_a_map_worth_at_most_the_optimum(pair: Tuple[Grap
     best = optimum(gold, system, maximal_only=True).best
     found = relaxation.sentence_relaxation(problem)
     assert found is not None
-    bound, mapping = found
+    bound, mapping = found.bound, found.mapping
     taken = mapping[mapping >= 0]
     assert mapping.shape[0] == problem.U.shape[0] and np.unique(taken).shape[0] == taken.shape[0]
     assert taken.shape[0] == 0 or taken.max() < problem.U.shape[1]

@@ -313,13 +313,15 @@ def run_alone(model: _Model, n: int, seconds: Optional[float],
     return _run(model, n, seconds, None, nodes)
 
 
-def without(problem: Problem, banned: np.ndarray, mapping: np.ndarray) -> Problem:
-    """The Problem with the pairs ``banned[i, j]`` worth nothing (no reward, no candidate edge uses one),
-    the pairs of ``mapping`` kept.
+def without(problem: Problem, banned: np.ndarray, mapping: np.ndarray,
+            dropped: Optional[np.ndarray] = None) -> Problem:
+    """The Problem with the pairs ``banned[i, j]`` worth nothing (no reward, no candidate edge uses one) and
+    the candidates ``dropped[q]`` left out, the pairs and candidates ``mapping`` uses kept.
 
-    When no map better than ``mapping`` uses a banned pair (reduced-cost fixing, mrp.solver.kernel),
-    the optimum of this Problem is the optimum of ``problem``: a better map keeps its value here, and
-    ``mapping`` keeps its own.  So this Problem's bounds bound ``problem``, and its program is smaller.
+    When no map better than ``mapping`` uses a banned pair or a dropped candidate (reduced-cost fixing:
+    mrp.solver.kernel, mrp.solver.relaxation.fixed), the optimum of this Problem is the optimum of
+    ``problem``: a better map keeps its value here, and ``mapping`` keeps its own.  So this Problem's bounds
+    bound ``problem``, and its program is smaller.
     """
     keep = ~np.asarray(banned, np.bool_)
     pi = np.asarray(mapping, np.int64)
@@ -327,6 +329,8 @@ def without(problem: Problem, banned: np.ndarray, mapping: np.ndarray) -> Proble
     keep[rows, pi[rows]] = True
     edge = candidate_edges(problem)
     kept = keep[problem.src[edge], problem.cc] & keep[problem.tgt[edge], problem.cd]
+    if dropped is not None:
+        kept &= ~dropped | ((pi[problem.src[edge]] == problem.cc) & (pi[problem.tgt[edge]] == problem.cd))
     cptr = np.zeros(problem.src.shape[0] + 1, np.int64)
     np.cumsum(np.bincount(edge[kept], minlength=problem.src.shape[0]), out=cptr[1:])
     return problem._replace(U=np.where(keep, problem.U, 0), cptr=cptr, cc=problem.cc[kept],

@@ -138,10 +138,12 @@ def _searched(built: Problem, limit: int, deadline: Optional[float], stop: np.nd
         return _solve(*arguments)
     if built.U.size <= _SMALL:
         relax = handover and built.complete and seed.shape[0] == 0 and mip.installed()
-        searched = _settled(built, min(limit, handover_steps(built)), stop, seed, relax, deadline, begun)
+        searched, going = _settled(built, min(limit, handover_steps(built)), stop, seed, relax, deadline,
+                                   begun)
         if searched.exact or stop[0] or searched.steps >= limit:
             return searched
-        return interruptible(_solve, arguments + (searched,), stop)
+        found = interruptible(_solve, (going,) + arguments[1:] + (searched,), stop)
+        return found if going is built else revalued(built, found)
     return interruptible(_solve, arguments, stop)
 
 
@@ -205,34 +207,51 @@ def _search(built: Problem, limit: int, stop: np.ndarray, seed: np.ndarray) -> S
 
 
 def _settled(built: Problem, steps: int, stop: np.ndarray, seed: np.ndarray, relax: bool,
-             deadline: Optional[float], begun: Optional[Solution] = None) -> Solution:
+             deadline: Optional[float], begun: Optional[Solution] = None) -> Tuple[Solution, Problem]:
     """The search up to ``steps``; with ``relax``, a pair still open after RELAX_AFTER of them gets the bound
     of its linear relaxation and the map rounded from it (:func:`_relaxed`) first, and is searched on only
-    when that does not close it.  ``begun``: the result of the first search (up to RELAX_AFTER steps with
-    ``relax``, else ``steps``) when it ran already (:func:`solve_together`'s batch)."""
+    when that does not close it, on the Problem the relaxation's reduced costs leave
+    (:func:`mrp.solver.relaxation.fixed`).  ``begun``: the result of the first search (up to RELAX_AFTER
+    steps with ``relax``, else ``steps``) when it ran already (:func:`solve_together`'s batch).
+
+    Returns:
+        The Solution (its value that of its map in ``built``), and the Problem to go on with: ``built``, or
+        the smaller one of the same optimum that the relaxation left.
+    """
     first = begun if begun is not None else _search(built, min(steps, RELAX_AFTER) if relax else steps, stop,
                                                     seed)
     if not relax or first.exact or stop[0] or first.steps >= steps:
-        return first
-    first = _relaxed(built, first, None if deadline is None else deadline - clock())
+        return first, built
+    first, going = _relaxed(built, first, None if deadline is None else deadline - clock())
     if first.exact or stop[0]:
-        return first
-    return _go_on(built, steps, first, stop)
+        return first, going
+    return revalued(built, _go_on(going, steps, first, stop)), going
 
 
-def _relaxed(built: Problem, found: Solution, seconds: Optional[float]) -> Solution:
+def _relaxed(built: Problem, found: Solution, seconds: Optional[float]) -> Tuple[Solution, Problem]:
     """``found`` with the better of its bound and the bound of the Problem's linear relaxation (HiGHS's
-    simplex, ``seconds`` at most; None: no cap): exact when that bound is its value."""
+    simplex, ``seconds`` at most; None: no cap): exact when that bound is its value; and the Problem to go
+    on with (``built`` without what the relaxation's reduced costs rule out, when it is not exact)."""
     relaxed = relaxation.sentence_relaxation(built, seconds)
     if relaxed is None:
-        return found
-    bound, rounded = relaxed
-    value = mip.value_of(built, rounded)
+        return found, built
+    value = mip.value_of(built, relaxed.mapping)
     if value > found.value:  # the relaxation's map is better than the search's (often its optimum)
-        found = found._replace(mapping=rounded.tolist(), value=value)
-    if bound < found.bound:
-        found = found._replace(bound=max(bound, found.value))
-    return found._replace(exact=found.value >= found.bound)
+        found = found._replace(mapping=relaxed.mapping.tolist(), value=value)
+    if relaxed.bound < found.bound:
+        found = found._replace(bound=max(relaxed.bound, found.value))
+    found = found._replace(exact=found.value >= found.bound)
+    if found.exact or relaxed.model is None or relaxed.duals is None:
+        return found, built
+    mapping = np.array(found.mapping, np.int64)
+    return found, relaxation.fixed(built, relaxed.model, relaxed.duals, found.value, mapping)
+
+
+def revalued(built: Problem, found: Solution) -> Solution:
+    """``found``, searched on a Problem of the same optimum as ``built`` whose maps are worth at most their
+    value in ``built`` (:func:`mrp.solver.relaxation.fixed`), with its map's value in ``built``."""
+    value = mip.value_of(built, np.array(found.mapping, np.int64))
+    return found._replace(value=value, bound=max(found.bound, value), exact=value >= found.bound)
 
 
 def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarray,
