@@ -11,7 +11,6 @@ from mrp.api.inputs import Graphs, corpus_of, read_options
 from mrp.api.keywords import READING, checked, keywords, respelled, sign
 from mrp.api.results import Result
 from mrp.corpora.corpus import Corpus
-from mrp.corpora.load import collector_paused
 from mrp.corpora.packed import mapped
 from mrp.errors import MRPError, ScoreError
 from mrp.memo import Memo
@@ -22,6 +21,7 @@ from mrp.metrics.options import checked as valid
 from mrp.metrics.pairing import Pairing, duplicate_errors, pair
 from mrp.metrics.registry import canonical
 from mrp.metrics.registry import metric as registered
+from mrp.process.collector import collector_paused
 from mrp.report.outcome import complete, frameworks_scored
 from mrp.report.signature import Statistics
 

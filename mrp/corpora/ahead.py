@@ -18,9 +18,10 @@ from typing import Any, Optional, Tuple
 
 from mrp.codecs import ReadOptions
 from mrp.corpora.corpus import Corpus
-from mrp.corpora.load import collector_paused, read_corpus
+from mrp.corpora.load import read_corpus
 from mrp.corpora.packed import PackedGraphs, pack, unpack
 from mrp.errors import MRPError
+from mrp.process.collector import collector_paused
 from mrp.process.forked import Child, available_cpus, can_fork
 
 __all__ = ["Ahead", "enabled"]

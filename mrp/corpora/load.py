@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import gc
 import os
-from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any, Dict, Iterable, Iterator, List, Optional
+from typing import Any, Dict, Iterable, List, Optional
 
 from mrp.codecs import ReadOptions, content_format, implied_framework, reader, resolve_format
 from mrp.codecs.repeats import Repeats, unshared
@@ -15,27 +13,11 @@ from mrp.corpora.packed import PackedGraphs
 from mrp.errors import FormatError, InputError
 from mrp.graph import Graph
 from mrp.io.source import Line, display_name, read_lines
+from mrp.process.collector import collector_paused
 
 #: a corpus of more graphs than this keeps them packed (see mrp.corpora.packed): about 1 KB each instead of
 #: about 14 KB of live objects, for about 40 microseconds to pack and as many to unpack a graph
 PACK_AFTER = 5000
-
-
-@contextmanager
-def collector_paused(freeze: bool = True) -> Iterator[None]:
-    """No garbage collection while a file is read or a call scores (graphs, triples and results hold no
-    cycles; the collector would only walk them again and again: about half the reading time, a quarter of
-    a corpus call's).  The collector's state is restored whatever happens; with ``freeze`` (reading), the
-    objects made are then moved out of the collector's way for the rest of the run."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-        if freeze:
-            gc.freeze()
 
 
 def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOptions] = None,

@@ -29,6 +29,7 @@ from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import Path, add
 from mrp.metrics.options import Execution, Options, Progress
 from mrp.metrics.pairing import Pair, Pairing
+from mrp.process.collector import collector_paused
 from mrp.process.forked import available_cpus, fork_pool, freeze_heap, stop_pool
 from mrp.process.worker import cpu_seconds
 from mrp.solver.watchdog import start_pair
@@ -222,9 +223,14 @@ def _memoized(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
 
 
 def run(metric: Metric, pairing: Pairing, options: Optional[Options] = None) -> Tuple[Run, Dict[str, Any]]:
-    """Every pair of a pairing scored: the Run (for :func:`summary`), and the --errors data
-    {framework: {id: data}}."""
-    options = options or Options()
+    """Every pair of a pairing scored, with the garbage collector paused (as every door scores): the Run
+    (for :func:`summary`), and the --errors data {framework: {id: data}}."""
+    with collector_paused(freeze=False):
+        return _scored(metric, pairing, options or Options())
+
+
+def _scored(metric: Metric, pairing: Pairing, options: Options) -> Tuple[Run, Dict[str, Any]]:
+    """:func:`run`'s work."""
     start, cpu = time.time(), cpu_seconds()
     try:
         metric.prepare(options)

@@ -1,0 +1,47 @@
+"""Every door scores with the garbage collector paused (graphs, triples and results hold no cycles: the
+collector would only walk them again and again), and gives it back as it found it."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+from typing import Any, List, Optional, Sequence
+
+import pytest
+
+import mrp
+from mrp.cli import score as score_cli
+from mrp.metrics.base import PairResult
+from mrp.metrics.options import Options
+from mrp.metrics.pairing import Pair
+from mrp.metrics.smatch import SMATCH
+
+DEMO = Path(__file__).resolve().parents[1] / "data" / "demo"
+
+
+@pytest.fixture
+def collecting(monkeypatch: pytest.MonkeyPatch) -> List[bool]:
+    """Whether the collector ran, each time SMATCH scored pairs."""
+    seen: List[bool] = []
+    real = SMATCH.score_many
+
+    def spy(self: SMATCH, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
+        seen.append(gc.isenabled())
+        return real(self, pairs, options)
+
+    monkeypatch.setattr(SMATCH, "score_many", spy)
+    return seen
+
+
+@pytest.mark.parametrize("door", ["mrp-score", "library"])
+def test_pairs_are_scored_with_the_collector_paused(door: str, collecting: List[bool],
+                                                    capsys: Any) -> None:
+    gold, system = str(DEMO / "gold.mrp"), str(DEMO / "system.mrp")
+    assert gc.isenabled()
+    if door == "mrp-score":
+        assert score_cli.main_body(["--score", "smatch", "--jobs", "1", "--gold", gold, system]) == 0
+        assert '"f"' in capsys.readouterr().out
+    else:
+        assert mrp.score(gold, system, metric="smatch", jobs=1).f > 0
+    assert collecting and not any(collecting)
+    assert gc.isenabled()
