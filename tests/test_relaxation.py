@@ -6,12 +6,12 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
-from typing import Any, Iterator, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 import pytest
 
-from mrp.solver import handover, mip, relaxation
+from mrp.solver import handover, mip, program, relaxation
 from mrp.solver.kernel import settle
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -30,7 +30,7 @@ def small_programs(rng: random.Random, count: int, labels: Optional[int] = None)
     for _ in range(count):
         n, m = rng.randint(1, 4), rng.randint(1, 4)
         problem = random_problem(rng, n, m, labels=labels or rng.choice((1, 2)))
-        model = mip.model_of(problem, nobody(n))
+        model = program.model_of(problem, nobody(n))
         if model is not None:
             yield problem, model
 
@@ -99,7 +99,7 @@ def test_the_first_order_methods_duals_reach_the_relaxations_optimum() -> None:
     for _ in range(30):
         n, m = rng.randint(3, 6), rng.randint(3, 6)
         problem = random_problem(rng, n, m)
-        model = mip.model_of(problem, nobody(n))
+        model = program.model_of(problem, nobody(n))
         if model is None:
             continue
         duals = relaxation.relaxed_duals(model, None)
@@ -168,3 +168,28 @@ def test_fixing_by_the_relaxations_reduced_costs_keeps_every_better_map_and_the_
                     assert there <= value and (value <= best or there == value)
                 assert mip.value_of(fixed, every[incumbent]) == best and brute(fixed) == max(values)
     assert smaller > 20
+
+
+def _row_set(model: Any) -> List[Tuple[Tuple[int, float], ...]]:
+    """The program's rows, each as its (column, coefficient) entries, and its upper side."""
+    entries: Dict[int, List[Tuple[int, float]]] = {}
+    for column in range(model.cost.shape[0]):
+        for k in range(model.column_start[column], model.column_start[column + 1]):
+            entries.setdefault(int(model.row_index[k]), []).append((column, float(model.coefficient[k])))
+    return [tuple(entries.get(r, [])) + ((-1, float(model.upper[r])),) for r in range(model.rows)]
+
+
+def test_the_program_holds_each_row_of_its_formulation_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """program.model_of leaves out a grouped row only where another row says the same: its grouped rows
+    (upper side 0) are distinct, and with every group kept (the formulation as written) the same rows."""
+    rng = random.Random(258)
+    fewer = 0
+    for problem, model in small_programs(rng, 60):
+        with monkeypatch.context() as patch:
+            patch.setattr(program, "_distinct", lambda inverse, groups, K: np.ones(groups, np.bool_))
+            full = program.model_of(problem, nobody(problem.U.shape[0]))
+        rows, every = _row_set(model), _row_set(full)
+        grouped = [row for row in rows if row[-1] == (-1, 0.0)]
+        assert len(set(grouped)) == len(grouped) and set(rows) == set(every)
+        fewer += len(rows) < len(every)
+    assert fewer > 20

@@ -33,12 +33,12 @@ import numpy as np
 
 from mrp.process import worker
 from mrp.process.forked import Child, can_fork, silenced_stdout
-from mrp.solver.problem import Problem, candidate_edges
+from mrp.solver.problem import Problem
+from mrp.solver.program import MAX_COLUMNS, columns, model_from, scoring_pairs, value_of, without
+from mrp.solver.program import Model as _Model
 
 __all__ = ["MAX_COLUMNS", "Proof", "available", "columns", "fits", "prove", "rounded", "value_of", "without"]
 
-#: Programs with more variables than this are not built (memory and time beyond any per-pair budget).
-MAX_COLUMNS = 1_000_000
 #: HiGHS's presolve and root work take about this many seconds per variable (measured on merged coli
 #: documents: 160,000 variables, 43 s); a program gets a pair only when that fits half its time left.
 COLUMN_SECONDS = 3e-4
@@ -106,38 +106,6 @@ class Proof(NamedTuple):
     timed: bool = False
 
 
-def value_of(problem: Problem, mapping: np.ndarray) -> int:
-    """The objective of a map (gold position -> system position or -1) under the Problem."""
-    pi = np.asarray(mapping, np.int64)
-    rows = np.nonzero(pi >= 0)[0]
-    total = int(problem.U[rows, pi[rows]].sum())
-    if problem.cc.shape[0]:
-        edge = candidate_edges(problem)
-        hit = (pi[problem.src[edge]] == problem.cc) & (pi[problem.tgt[edge]] == problem.cd)
-        total += int(problem.cw[hit].sum())
-    return total
-
-
-class _Model(NamedTuple):
-    """The program's arrays (no HiGHS objects: they are made where the program runs)."""
-
-    xi: np.ndarray
-    xj: np.ndarray
-    cost: np.ndarray
-    rows: int
-    upper: np.ndarray
-    column_start: np.ndarray
-    row_index: np.ndarray
-    coefficient: np.ndarray
-    initial: np.ndarray
-
-
-def columns(problem: Problem) -> int:
-    """The number of variables of the Problem's program."""
-    useful, _ = _useful(problem)
-    return int(np.count_nonzero(useful)) + int(problem.cc.shape[0])
-
-
 def fits(problem: Problem, seconds: Optional[float]) -> bool:
     """Whether the program is worth building: HiGHS is there, and its size fits MAX_COLUMNS and (by
     COLUMN_SECONDS) half the time left."""
@@ -153,67 +121,6 @@ def fits(problem: Problem, seconds: Optional[float]) -> bool:
 def highs_module() -> Any:
     """highspy, once :func:`available` has imported it."""
     return _HIGHSPY
-
-
-def model_of(problem: Problem, mapping: np.ndarray) -> Optional[_Model]:
-    """The program's arrays from the map ``mapping`` (None when no pair scores, or it is larger than
-    MAX_COLUMNS)."""
-    useful, edge = _useful(problem)
-    scoring = int(np.count_nonzero(useful))
-    if scoring == 0 or scoring + problem.cc.shape[0] > MAX_COLUMNS:
-        return None
-    return _model(problem, mapping, useful, edge)
-
-
-def _useful(problem: Problem) -> Tuple[np.ndarray, np.ndarray]:
-    """The node pairs that can score (a reward or a candidate edge end), and each candidate's gold edge."""
-    edge = candidate_edges(problem)
-    useful = problem.U > 0
-    useful[problem.src[edge], problem.cc] = True
-    useful[problem.tgt[edge], problem.cd] = True
-    return useful, edge
-
-
-def _model(problem: Problem, mapping: np.ndarray, useful: np.ndarray, edge: np.ndarray) -> _Model:
-    """The program's arrays (the module's description) over the node pairs ``useful`` and the candidates of
-    the gold edges ``edge``, started from ``mapping``."""
-    U = problem.U
-    n, m = U.shape
-    K = problem.cc.shape[0]
-    xi, xj = np.nonzero(useful)
-    X = xi.shape[0]
-    x_id = np.full((n, m), -1, np.int64)
-    x_id[xi, xj] = np.arange(X)
-    rows, columns, coefficients = [xi, n + xj], [np.arange(X), np.arange(X)], [np.ones(2 * X)]
-    groups = 0
-    if K:  # the rows "sum of y over a group - x[group] <= 0": one a key, numbered in the keys' order
-        keys, x_of = _groups(problem, edge, x_id)
-        unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        groups = unique.shape[0]
-        rows += [n + m + inverse, n + m + np.arange(groups)]
-        columns += [np.tile(X + np.arange(K), 4), x_of[first]]
-        coefficients += [np.ones(4 * K), np.full(groups, -1.0)]
-    row, column, coefficient = np.concatenate(rows), np.concatenate(columns), np.concatenate(coefficients)
-    order = np.lexsort((row, column))
-    count = n + m + groups
-    return _Model(xi, xj, np.concatenate([U[xi, xj], problem.cw]).astype(np.float64), count,
-                  np.concatenate([np.ones(n + m), np.zeros(groups)]),
-                  np.searchsorted(column[order], np.arange(X + K + 1)).astype(np.int32),
-                  row[order].astype(np.int32), coefficient[order], _start(problem, mapping, x_id, X, K, edge))
-
-
-def _groups(problem: Problem, edge: np.ndarray, x_id: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """Each candidate's key in each of the four kinds of grouped rows (one after the other, their ranges
-    apart and in that order: gold edge and the system node its source maps to, ... its target maps to;
-    system edge and the gold node of its source, ... of its target), and the ``x`` of each key's pair."""
-    n, m = problem.U.shape
-    gold, system = problem.src.shape[0] * m, problem.ssrc.shape[0] * n
-    a, b, f = problem.src[edge], problem.tgt[edge], problem.cf
-    keys = np.concatenate([edge * m + problem.cc, gold + edge * m + problem.cd, 2 * gold + f * n + a,
-                           2 * gold + system + f * n + b])
-    pairs = np.concatenate([x_id[a, problem.cc], x_id[b, problem.cd], x_id[a, problem.ssrc[f]],
-                            x_id[b, problem.stgt[f]]])
-    return keys, pairs
 
 
 def pass_model(solver: Any, model: _Model, integral: bool) -> None:
@@ -313,30 +220,6 @@ def run_alone(model: _Model, n: int, seconds: Optional[float],
     return _run(model, n, seconds, None, nodes)
 
 
-def without(problem: Problem, banned: np.ndarray, mapping: np.ndarray,
-            dropped: Optional[np.ndarray] = None) -> Problem:
-    """The Problem with the pairs ``banned[i, j]`` worth nothing (no reward, no candidate edge uses one) and
-    the candidates ``dropped[q]`` left out, the pairs and candidates ``mapping`` uses kept.
-
-    When no map better than ``mapping`` uses a banned pair or a dropped candidate (reduced-cost fixing:
-    mrp.solver.kernel, mrp.solver.relaxation.fixed), the optimum of this Problem is the optimum of
-    ``problem``: a better map keeps its value here, and ``mapping`` keeps its own.  So this Problem's bounds
-    bound ``problem``, and its program is smaller.
-    """
-    keep = ~np.asarray(banned, np.bool_)
-    pi = np.asarray(mapping, np.int64)
-    rows = np.nonzero(pi >= 0)[0]
-    keep[rows, pi[rows]] = True
-    edge = candidate_edges(problem)
-    kept = keep[problem.src[edge], problem.cc] & keep[problem.tgt[edge], problem.cd]
-    if dropped is not None:
-        kept &= ~dropped | ((pi[problem.src[edge]] == problem.cc) & (pi[problem.tgt[edge]] == problem.cd))
-    cptr = np.zeros(problem.src.shape[0] + 1, np.int64)
-    np.cumsum(np.bincount(edge[kept], minlength=problem.src.shape[0]), out=cptr[1:])
-    return problem._replace(U=np.where(keep, problem.U, 0), cptr=cptr, cc=problem.cc[kept],
-                            cd=problem.cd[kept], cf=problem.cf[kept], cw=problem.cw[kept])
-
-
 def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float], stop: np.ndarray,
           banned: Optional[np.ndarray] = None, nodes: Optional[int] = None) -> Optional[Proof]:
     """Solve the Problem's program from the map ``mapping`` within ``seconds`` (None: no limit) and
@@ -356,13 +239,13 @@ def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float], stop:
         return None
     n = problem.U.shape[0]
     program = problem if banned is None else without(problem, banned, mapping)
-    useful, edge = _useful(program)
+    useful, edge = scoring_pairs(program)
     scoring = int(np.count_nonzero(useful))
     if scoring == 0:  # no node pair can score: every map is worth 0
         return Proof(np.full(n, -1, np.int64), 0, 0, True)
     if scoring + program.cc.shape[0] > MAX_COLUMNS or stop[0]:
         return None
-    model = _model(program, mapping, useful, edge)
+    model = model_from(program, mapping, useful, edge)
     if stop[0]:
         return None
     died = None
@@ -383,17 +266,3 @@ def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float], stop:
             found, best = candidate, value
     bound = math.floor(dual + _EPS) if math.isfinite(dual) else None
     return Proof(found, best, None if bound is None else max(best, bound), finished, timed=timed)
-
-
-def _start(problem: Problem, mapping: np.ndarray, x_id: np.ndarray, X: int, K: int,
-           edge: np.ndarray) -> np.ndarray:
-    """The program's variables for a map (a feasible starting solution)."""
-    pi = np.asarray(mapping, np.int64)
-    start = np.zeros(X + K)
-    rows = np.nonzero(pi >= 0)[0]
-    ids = x_id[rows, pi[rows]]
-    start[ids[ids >= 0]] = 1.0
-    if K:
-        hit = (pi[problem.src[edge]] == problem.cc) & (pi[problem.tgt[edge]] == problem.cd)
-        start[X:][hit] = 1.0
-    return start

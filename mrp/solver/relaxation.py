@@ -5,7 +5,7 @@ often the optimum where the Lagrangian bound is one above it, with a map rounded
 hardest coli sentence pair, 757: 39, proved in about 0.01 s where the search needs 4,377 steps).
 
 HiGHS's first-order method (PDLP) solves the relaxation of the program on the pairs reduced-cost fixing
-leaves (``mip.without``), within the time given; its row duals, wherever it stopped, are not trusted as a
+leaves (``program.without``), within the time given; its row duals, wherever it stopped, are not trusted as a
 bound but turned into one here, exactly: for any duals ``y >= 0`` of the rows ``A x <= b`` (x in [0, 1]),
 
     max c.x  <=  b.y + sum over columns j of max(0, c[j] - (A^T y)[j])
@@ -28,7 +28,7 @@ from typing import Any, NamedTuple, Optional, Tuple
 import numpy as np
 
 from mrp.process.forked import silenced_stdout
-from mrp.solver import mip
+from mrp.solver import mip, program
 from mrp.solver.problem import Problem
 
 __all__ = ["SENTENCE_COLUMNS", "SENTENCE_ITERATIONS", "Relaxed", "bound", "dual_bound", "fixed",
@@ -54,9 +54,9 @@ PRIMAL_SIMPLEX = 4
 
 
 def dual_bound(model: Any, y: np.ndarray) -> int:
-    """The floor of ``b.y + sum_j max(0, c[j] - (A^T y)[j])`` over the program ``model`` (mip._Model) for
-    duals ``y`` (clipped to [0, DUAL_CAP], NaN as 0, rounded down): an upper bound of every solution's
-    value, hence of every map's.
+    """The floor of ``b.y + sum_j max(0, c[j] - (A^T y)[j])`` over the program ``model``
+    (:class:`mrp.solver.program.Model`) for duals ``y`` (clipped to [0, DUAL_CAP], NaN as 0, rounded
+    down): an upper bound of every solution's value, hence of every map's.
 
     Args:
         model: the program's arrays.
@@ -125,7 +125,7 @@ def fixed(problem: Problem, model: Any, y: np.ndarray, best: int, mapping: np.nd
         return problem
     banned = np.zeros(problem.U.shape, np.bool_)
     banned[model.xi[out[:X]], model.xj[out[:X]]] = True
-    return mip.without(problem, banned, mapping, out[X:])
+    return program.without(problem, banned, mapping, out[X:])
 
 
 def signed_bound(model: Any, y: np.ndarray) -> int:
@@ -162,8 +162,8 @@ def bound(problem: Problem, mapping: np.ndarray, seconds: Optional[float], stop:
     ``mapping`` uses, left out), or None (HiGHS missing or stopped, the program too large)."""
     if not mip.available() or stop[0]:
         return None
-    program = problem if banned is None else mip.without(problem, banned, mapping)
-    model = mip.model_of(program, mapping)
+    kept = problem if banned is None else program.without(problem, banned, mapping)
+    model = program.model_of(kept, mapping)
     if model is None or stop[0]:
         return None
     limit = None if seconds is None else seconds * LP_SHARE
@@ -180,7 +180,7 @@ class Relaxed(NamedTuple):
     bound: int
     #: the map rounded from its solution (the empty map when its values do not form one)
     mapping: np.ndarray
-    #: the program's arrays (mip._Model), None when no pair scores
+    #: the program's arrays (mrp.solver.program.Model), None when no pair scores
     model: Any = None
     #: HiGHS's row duals (either sign), None when no pair scores
     duals: Optional[np.ndarray] = None
@@ -209,10 +209,10 @@ def sentence_relaxation(problem: Problem, seconds: Optional[float] = None) -> Op
     """
     if seconds is not None and seconds <= 0:
         return None
-    if not problem.complete or not mip.available() or mip.columns(problem) > SENTENCE_COLUMNS:
+    if not problem.complete or not mip.available() or program.columns(problem) > SENTENCE_COLUMNS:
         return None
     n = problem.U.shape[0]
-    model = mip.model_of(problem, np.full(n, -1, np.int64))
+    model = program.model_of(problem, np.full(n, -1, np.int64))
     if model is None:  # no pair scores (it is not too large): every map is worth 0
         return Relaxed(0, np.full(n, -1, np.int64))
     solver = _sentence_solver()
