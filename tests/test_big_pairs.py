@@ -260,7 +260,7 @@ def test_a_big_smatch_pair_beyond_max_memory_gets_the_linear_map(tmp_path: Path,
 def test_a_document_aligned_within_sentences_beyond_max_memory(metric: str) -> None:
     """--doc-align sentence beyond --max-memory: the linear map, with every pair across sentences
     unmapped, cut as limit; never above the restricted optimum."""
-    from mrp.codecs.penman.amr import read_string
+    from mrp.codecs.penman import read_string
     from mrp.metrics import mrp as mrp_metric
     from mrp.metrics import smatch
     from mrp.metrics.options import Options

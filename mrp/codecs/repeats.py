@@ -22,7 +22,7 @@ from typing import Hashable, Optional, Tuple
 from mrp.graph import TEXT_FIELDS, Edge, Graph, Node
 from mrp.memo import Memo
 
-__all__ = ["KEPT", "Repeats", "shared", "unshared"]
+__all__ = ["KEPT", "Repeats", "copied", "shared", "unshared"]
 
 #: a graph's content objects, in the order of TEXT_FIELDS
 _CONTENT = attrgetter(*TEXT_FIELDS)
@@ -41,6 +41,9 @@ class Repeats:
         #: that it starts again with the templates
         self._serials: Memo[int, Tuple[Graph, int]] = Memo(kept)
         self._next = 0
+        #: the last graph :meth:`serial` was asked about and its answer (the reader's limits and the corpus
+        #: ask about each graph in turn)
+        self._asked: Tuple[Optional[Graph], Optional[int]] = (None, None)
 
     def template(self, key: Hashable) -> Optional[Graph]:
         """The graph first built for ``key`` (its content to share), or None.
@@ -63,6 +66,7 @@ class Repeats:
         self._graphs.keep(key, graph)
         self._serials.keep(id(graph.nodes), (graph, self._next))
         self._next += 1
+        self._asked = (None, None)
 
     def serial(self, graph: Graph) -> Optional[int]:
         """The serial number of the content a graph shares with its template, or None (content of its own).
@@ -73,12 +77,15 @@ class Repeats:
         Returns:
             The template's serial number, the same for every graph sharing that template's content.
         """
+        if graph is self._asked[0]:
+            return self._asked[1]
         found = self._serials.get(id(graph.nodes))
-        if found is None or found[0].nodes is not graph.nodes:
-            return None
-        if not all(map(is_, _CONTENT(graph), _CONTENT(found[0]))):
-            return None
-        return found[1]
+        serial = None
+        if found is not None and found[0].nodes is graph.nodes and all(map(is_, _CONTENT(graph),
+                                                                           _CONTENT(found[0]))):
+            serial = found[1]
+        self._asked = (graph, serial)
+        return serial
 
 
 def shared(template: Graph, **own: object) -> Graph:
@@ -95,6 +102,26 @@ def shared(template: Graph, **own: object) -> Graph:
     for name, value in zip(TEXT_FIELDS, _CONTENT(template)):
         setattr(graph, name, value)
     return graph
+
+
+def copied(template: Graph, gid: str) -> Graph:
+    """:func:`shared` with the template's framework and flavor and an id of its own, made faster (a copy of
+    a text read before, once per copy).
+
+    Args:
+        template: the graph first built from the same text.
+        gid: the copy's id.
+
+    Returns:
+        The new graph; its content objects are the template's.
+    """
+    graph = Graph(gid, template.framework, template.flavor)
+    graph.tops, graph.nodes, graph.edges, graph.layout, graph.variables, graph.breaks = _CONTENT(template)
+    return graph
+
+
+if TEXT_FIELDS != ("tops", "nodes", "edges", "layout", "variables", "breaks"):  # pragma: no cover
+    raise ImportError("mrp.codecs.repeats.copied sets the content fields by name: update it to TEXT_FIELDS")
 
 
 def unshared(graph: Graph) -> Graph:

@@ -12,7 +12,7 @@ from mrp.corpora.corpus import Corpus, Repaired
 from mrp.corpora.packed import PackedGraphs
 from mrp.errors import FormatError, InputError
 from mrp.graph import Graph
-from mrp.io.source import Line, display_name, read_lines
+from mrp.io.source import Line, Source, display_name, read_lines
 from mrp.process.collector import collector_paused
 
 #: a corpus of more graphs than this keeps them packed (see mrp.corpora.packed): about 1 KB each instead of
@@ -54,7 +54,7 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
     first: Dict[int, int] = {}  # a template's serial -> the position of its first graph
     packed: Optional[PackedGraphs] = None
     with collector_paused():
-        for item in reader(fmt)(read_lines(path), name, options) if items is None else items:
+        for item in reader(fmt)(Source(path), name, options) if items is None else items:
             if isinstance(item, FormatError):
                 corpus.errors.append(item)
                 continue

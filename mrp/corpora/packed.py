@@ -43,6 +43,11 @@ def _no_text() -> List[Tuple[str, Any]]:
     return [(name, getattr(empty, name)) for name in TEXT_FIELDS]
 
 
+#: a graph's own fields but its id and line (the others, TEXT_FIELDS, are its content), in order
+_OWN = attrgetter(*(name for name in _GRAPH if name not in TEXT_FIELDS and name not in ("id", "line")))
+#: the types of own values a copy may take from the graph of its content: equal values of the same one of
+#: these types are the same value
+_PLAIN = frozenset({type(None), str, int, bool})
 #: (position among the packed fields, value) of each content field packed by ``pack(graph, own=True)``
 _EMPTY_TEXT = [(_GRAPH.index(name), value) for name, value in _no_text()]
 #: the packed bytes of shared content a store keeps decompressed at most (it starts again when full)
@@ -158,6 +163,8 @@ class PackedGraphs(Sequence[Graph]):
         self._cache: List[Tuple[int, bytes]] = [(-1, b""), (-1, b"")]
         #: content index -> its graph's packed bytes (decompressed), for graphs that share that content
         self._sources: Memo[int, bytes] = Memo(SOURCES)
+        #: content index -> its graph's own fields (:data:`_OWN`) and their types, where all are plain
+        self._owns: Memo[int, Tuple[Tuple[Any, ...], Tuple[type, ...]]] = Memo(SOURCES)
         self._entries: List[Packed] = []
         for graph in graphs:
             self.append(graph)
@@ -169,17 +176,39 @@ class PackedGraphs(Sequence[Graph]):
             graph: the graph.
             same: the index of an earlier graph whose :data:`~mrp.graph.TEXT_FIELDS` objects this graph
                 shares (read from the same text, :mod:`mrp.codecs.repeats`): only its other fields are
-                packed, and unpacking takes the content of that graph.
+                packed, and unpacking takes the content of that graph; nothing at all is packed when they
+                are those of the graph whose content it takes, but its id and line (:meth:`_own`).
         """
+        index = len(self._entries)
         content = None if same is None else self._entries[same].content
-        data = pack(graph, own=same is not None)
+        data = pack(graph) if content is None else self._own(graph, content)
+        if content is None:
+            self._keep_own(index, graph)
         self._ends.append((self._ends[-1] if self._pending else 0) + len(data))
         self._pending.append(data)
-        self._entries.append(Packed(self, len(self._entries), graph, content))
+        self._entries.append(Packed(self, index, graph, content))
         if len(self._pending) == BLOCK:
             self._data += zlib.compress(b"".join(self._pending), 1)
             self._blocks.append(len(self._data))
             self._pending = []
+
+    def _keep_own(self, index: int, graph: Graph) -> None:
+        """Remember the own fields of a graph packed whole, where all are plain values (for :meth:`_own`)."""
+        own = _OWN(graph)
+        types = tuple(map(type, own))
+        if _PLAIN.issuperset(types):
+            self._owns.keep(index, (own, types))
+
+    def _own(self, graph: Graph, content: int) -> bytes:
+        """The bytes of a graph whose content is kept at ``content``: none (a reference) when its own
+        fields but id and line are those of the graph there, equal and of the same types; else its own
+        fields packed."""
+        kept = self._owns.get(content)
+        if kept is not None:
+            own = _OWN(graph)
+            if own == kept[0] and tuple(map(type, own)) == kept[1]:
+                return b""
+        return pack(graph, own=True)
 
     def __getstate__(self) -> Tuple[Any, ...]:
         """What pickling sends (a store read ahead goes to the parent so): the packed bytes and each entry's
@@ -191,6 +220,7 @@ class PackedGraphs(Sequence[Graph]):
         self._data, self._blocks, self._ends, self._pending, identities = state
         self._cache = [(-1, b""), (-1, b"")]
         self._sources = Memo(SOURCES)
+        self._owns = Memo(SOURCES)
         self._entries = [Packed.restored(self, k, identity) for k, identity in enumerate(identities)]
 
     def entries(self) -> List[Packed]:
@@ -217,16 +247,26 @@ class PackedGraphs(Sequence[Graph]):
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError("graph index out of range")
-        graph = unpack(self._bytes(index, 0))
-        content = self._entries[index].content
-        if content != index:  # its text's content is kept with an earlier graph
-            data = self._sources.get(content)
-            if data is None:
-                data = self._sources.keep(content, self._bytes(content, 1))
-            source = unpack(data)
-            for name in TEXT_FIELDS:
-                setattr(graph, name, getattr(source, name))
+        data = self._bytes(index, 0)
+        entry = self._entries[index]
+        if entry.content == index:
+            return unpack(data)
+        source = self._source(entry.content)
+        if not data:  # the graph of its content, with its own id and line
+            graph = unpack(source)
+            graph.id, graph.line = entry.id, entry.line
+            return graph
+        graph, other = unpack(data), unpack(source)
+        for name in TEXT_FIELDS:
+            setattr(graph, name, getattr(other, name))
         return graph
+
+    def _source(self, content: int) -> bytes:
+        """The bytes packed at ``content``, for a graph that shares that graph's content."""
+        data = self._sources.get(content)
+        if data is None:
+            data = self._sources.keep(content, self._bytes(content, 1))
+        return data
 
     def _bytes(self, index: int, slot: int) -> bytes:
         """The bytes packed at ``index``; ``slot``: the cache of decompressed blocks to use."""

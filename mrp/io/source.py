@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
-from typing import BinaryIO, Iterator, Union
+from typing import BinaryIO, Iterator, List, Optional, Union
 
 from mrp.errors import FormatError, InputError
 
@@ -71,30 +71,125 @@ def read_lines(path: str) -> Iterator[Union[Line, FormatError]]:
         for number, raw in enumerate(stream, start=1):
             if first:
                 first = False
-                for magic, what in _MAGIC.items():
-                    if raw.startswith(magic):
-                        fix = "convert it to UTF-8" if "UTF" in what else "decompress it"
-                        raise InputError(f"{name}: is {what}; {fix} first")
-                if raw.startswith(b"\xef\xbb\xbf"):
-                    raw = raw[3:]
-            if raw.endswith(b"\n"):
-                raw = raw[:-1]
-            if raw.endswith(b"\r"):
-                raw = raw[:-1]
-            nul = raw.find(b"\x00")
-            if nul >= 0:
-                yield FormatError(f"holds a NUL byte (byte {nul + 1} of the line); is the file binary "
-                                  "or UTF-16?", name, number)
-                continue
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as error:
-                yield FormatError(
-                    f"not valid UTF-8 (byte {error.start + 1} of the line)", name, number
-                )
-                continue
-            yield Line(number, text)
+                raw = _opening(raw, name)
+            line = _decoded(raw, number, name)
+            yield line if isinstance(line, FormatError) else Line(number, line)
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
 
+
+def _opening(raw: bytes, name: str) -> bytes:
+    """The first bytes of a file without its byte-order mark; InputError for a compressed or UTF-16/32
+    file (``raw``: its first line, or more)."""
+    for magic, what in _MAGIC.items():
+        if raw.startswith(magic):
+            fix = "convert it to UTF-8" if "UTF" in what else "decompress it"
+            raise InputError(f"{name}: is {what}; {fix} first")
+    return raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
+
+
+def _decoded(raw: bytes, number: int, name: str) -> Union[str, FormatError]:
+    """One line's text without its line break and a carriage return before it, or the FormatError it is
+    (not UTF-8, or a NUL byte)."""
+    if raw.endswith(b"\n"):
+        raw = raw[:-1]
+    if raw.endswith(b"\r"):
+        raw = raw[:-1]
+    nul = raw.find(b"\x00")
+    if nul >= 0:
+        return FormatError(f"holds a NUL byte (byte {nul + 1} of the line); is the file binary "
+                           "or UTF-16?", name, number)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return FormatError(f"not valid UTF-8 (byte {error.start + 1} of the line)", name, number)
+
+
+#: bytes :meth:`Source.blocks` decodes at once (then up to the end of the line it stops in)
+CHUNK = 1 << 20
+
+
+@dataclass
+class Block:
+    """Lines between blank lines (a line of white space only is blank): the number of the first, and each
+    line's text, or the FormatError it is (:func:`read_lines`'s)."""
+
+    first: int
+    lines: List[Union[str, FormatError]]
+    #: whether every line is text (no FormatError among them)
+    clean: bool = True
+
+    def items(self) -> List[Union[Line, FormatError]]:
+        """The lines as :func:`read_lines` gives them."""
+        return [Line(self.first + k, text) if isinstance(text, str) else text
+                for k, text in enumerate(self.lines)]
+
+
+class Source:
+    """A file to read: its lines as :func:`read_lines` gives them (iterating), or its blocks of lines
+    between blank lines (:meth:`blocks`: the same lines, decoded a large chunk at a time, for a reader
+    that frames graphs within blocks and meets the same block again)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __iter__(self) -> Iterator[Union[Line, FormatError]]:
+        return read_lines(self.path)
+
+    def blocks(self) -> Iterator[Block]:
+        """The blocks of the file in order (blank lines left out), with :func:`read_lines`'s texts and
+        errors; InputError as :func:`read_lines` raises it."""
+        name = display_name(self.path)
+        stream = open_binary(self.path)
+        try:
+            number, block = 1, None
+            for k, chunk in enumerate(_chunks(stream)):
+                for text in _texts(_opening(chunk, name) if k == 0 else chunk, number, name):
+                    if isinstance(text, str) and not text.strip():
+                        if block is not None:
+                            yield block
+                        block = None
+                    elif block is None:
+                        block = Block(number, [text], isinstance(text, str))
+                    else:
+                        block.lines.append(text)
+                        block.clean = block.clean and isinstance(text, str)
+                    number += 1
+            if block is not None:
+                yield block
+        finally:
+            if stream is not sys.stdin.buffer:
+                stream.close()
+
+
+def _chunks(stream: BinaryIO) -> Iterator[bytes]:
+    """The bytes of a stream in chunks of whole lines (about :data:`CHUNK` bytes each)."""
+    while True:
+        chunk = stream.read(CHUNK)
+        if not chunk:
+            return
+        if not chunk.endswith(b"\n"):
+            chunk += stream.readline()
+        yield chunk
+
+
+def _texts(chunk: bytes, number: int, name: str) -> List[Union[str, FormatError]]:
+    """Each line of a chunk of whole lines as :func:`_decoded` gives it (``number``: the first line's)."""
+    text: Optional[str] = None
+    if b"\x00" not in chunk:
+        try:
+            text = chunk.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    if text is None:  # a line is an error: each line alone
+        raws = chunk.split(b"\n")
+        if chunk.endswith(b"\n"):
+            raws.pop()
+        return [_decoded(raw, number + k, name) for k, raw in enumerate(raws)]
+    lines: List[Union[str, FormatError]] = list(text.split("\n"))
+    if text.endswith("\n"):
+        lines.pop()
+    if "\r" in text:
+        lines = [line[:-1] if isinstance(line, str) and line.endswith("\r") else line for line in lines]
+    return lines

@@ -1,11 +1,12 @@
 """Penman notation: the AMR codec (the registry's ``amr`` format) and what the UMR codec and the metrics
 take from it.
 
-The modules inside share their names freely; everything outside this package imports only the names
-below.  ``amr`` reads and writes AMR through the ``penman`` library's public API; ``framing`` cuts a file
-into graphs, ``parse`` is the plain parser of the tree, ``spacing`` keeps layout, ``keep`` writes a graph
-again as its file wrote it, ``writer`` writes Penman text; ``objects`` (with ``direct``, ``layout`` and
-``tokens``) reads ``penman.Graph`` objects; ``deep`` reads deeply nested Penman on a large stack.
+The modules inside share their names freely; everything outside this package imports only the names below.
+``amr`` reads and writes AMR through the ``penman`` library's public API; ``reading`` reads a file's
+graphs in order (a block met again from its first copy); ``framing`` cuts a file into graphs, ``parse`` is
+the plain parser of the tree, ``spacing`` keeps layout, ``keep`` writes a graph again as its file wrote
+it, ``writer`` writes Penman text; ``objects`` (with ``direct``, ``layout`` and ``tokens``) reads
+``penman.Graph`` objects; ``deep`` reads deeply nested Penman on a large stack.
 
 Each name is imported from its module on first use, so that taking one (a metric's ``Quoted``) loads that
 module alone, as it did before these modules were a package.
@@ -22,8 +23,6 @@ if TYPE_CHECKING:
         map_wsj_id,
         normal_role,
         penman_warnings,
-        read,
-        read_string,
         tree_graph,
         write,
     )
@@ -32,6 +31,7 @@ if TYPE_CHECKING:
     from mrp.codecs.penman.keep import Style
     from mrp.codecs.penman.objects import graphs_of, quiet_layout
     from mrp.codecs.penman.parse import mask, unmask
+    from mrp.codecs.penman.reading import read, read_string
     from mrp.codecs.penman.spacing import breaks
     from mrp.codecs.penman.writer import Quoted, Symbol, penman_text
 
@@ -43,8 +43,9 @@ __all__ = [
 
 #: each name of __all__ and the module of this package that defines it
 _HOMES: Dict[str, str] = {
-    **dict.fromkeys(("read", "write", "read_string", "format_graph", "normal_role", "map_wsj_id",
-                     "penman_warnings", "tree_graph"), "amr"),
+    **dict.fromkeys(("write", "format_graph", "normal_role", "map_wsj_id", "penman_warnings", "tree_graph"),
+                    "amr"),
+    **dict.fromkeys(("read", "read_string"), "reading"),
     **dict.fromkeys(("Quoted", "Symbol", "penman_text"), "writer"),
     "Style": "keep", "Frame": "framing", "frames": "framing", "graphs_of": "objects",
     "quiet_layout": "objects", "mask": "parse", "unmask": "parse", "breaks": "spacing", "deeply": "deep",

@@ -1,16 +1,14 @@
 """AMR in Penman notation: reader and writer, through the ``penman`` library's public API.
 
-Reading: one graph per balanced pair of parentheses (see :mod:`.framing`;
-a graph left open at the end of its block is closed and text after a graph is
-ignored, as the original SMATCH tool reads them, and listed in ``Graph.repairs``;
-``ReadOptions.strict`` refuses them); ``# ::id`` and ``# ::snt`` metadata give the
-id and the input; blocks without a graph (LDC headers, plain comments) are
-skipped; a graph without an id gets its position in the file ("0", "1", ...).  Concepts
-become node labels, constants become node properties (values are strings, in
-order; quoted constants are kept whole), relations between nodes become edges
-as written, with ``normal`` for inverted roles (``ARG1-of`` -> ``ARG1``, and
-``mod`` -> ``domain``, as in the MRP 2019 AMR data).  Node ids are ``0..n-1``
-in order of definition; the first node is the top.
+Reading (here the graph of one frame; a file's frames in order in :mod:`.reading`): one graph per balanced
+pair of parentheses (see :mod:`.framing`; a graph left open at the end of its block is closed and text
+after a graph is ignored, as the original SMATCH tool reads them, and listed in ``Graph.repairs``;
+``ReadOptions.strict`` refuses them); ``# ::id`` and ``# ::snt`` metadata give the id and the input;
+blocks without a graph (LDC headers, plain comments) are skipped; a graph without an id gets its position
+in the file ("0", "1", ...). Concepts become node labels, constants become node properties (values are
+strings, in order; quoted constants are kept whole), relations between nodes become edges as written, with
+``normal`` for inverted roles (``ARG1-of`` -> ``ARG1``, and ``mod`` -> ``domain``, as in the MRP 2019 AMR
+data). Node ids are ``0..n-1`` in order of definition; the first node is the top.
 
 Property values and labels read from Penman are :class:`Quoted` or
 :class:`Symbol` strings (plain ``str`` subclasses), so that writing them back
@@ -23,14 +21,13 @@ import contextlib
 import json
 import logging
 import re
-from typing import Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Optional, TextIO, Tuple
 
 import penman
 
 from mrp import rules
 from mrp.codecs.base import (
     Bad,
-    Item,
     ReadOptions,
     Unwritable,
     WriteOptions,
@@ -39,16 +36,14 @@ from mrp.codecs.base import (
     write_blocks,
 )
 from mrp.codecs.penman.deep import deeply
-from mrp.codecs.penman.framing import Frame, frames
-from mrp.codecs.penman.keep import Style, keep_frame, penman_block
+from mrp.codecs.penman.framing import Frame
+from mrp.codecs.penman.keep import Style, penman_block
 from mrp.codecs.penman.parse import mask, unmask
 from mrp.codecs.penman.parse import parse as plain_tree
-from mrp.codecs.penman.spacing import breaks
 from mrp.codecs.penman.writer import Quoted, Symbol, preorder
-from mrp.codecs.repeats import shared
-from mrp.errors import FormatError, excerpt
+from mrp.errors import excerpt
 from mrp.graph import Branch, Edge, Graph, Node
-from mrp.io.source import Line, is_unicode
+from mrp.io.source import is_unicode
 from mrp.memo import Memo
 
 _ALIGNMENT = re.compile(r"~(?:[a-z]\.?)?[0-9]+(?:,[0-9]+)*$")
@@ -125,27 +120,6 @@ def penman_warnings() -> Iterator[List[str]]:
         _PENMAN_LOGGER.removeFilter(warnings)
         if raised:
             _PENMAN_LOGGER.setLevel(level)
-
-
-def _plural(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
-
-
-def _repairs(frame: Frame, strict: bool) -> List[Tuple[str, int]]:
-    """What the original SMATCH tool repairs silently in a frame, as (message, line); Bad for what
-    it refuses (a ``)`` after the end of the graph) and, with ``strict``, for text after the graph
-    (a graph left open is then refused by penman itself)."""
-    found: List[Tuple[str, int]] = []
-    last = frame.chunk.lines[-1].number if frame.chunk.lines else frame.first or 0
-    for piece in frame.trailing:
-        if ")" in piece.text or strict:
-            raise Bad(f"Penman syntax error: unexpected '{excerpt(piece.text)}' after the end of the graph",
-                      piece.number)
-        found.append((f"ignored text after the end of the graph: '{excerpt(piece.text)}'", piece.number))
-    if frame.opened and not strict:
-        parentheses = _plural(frame.opened, "parenthesis", "parentheses")
-        found.append((f"closed {parentheses} left open at the end of the graph", last))
-    return found
 
 
 def _tree(frame: Frame, close: bool) -> penman.Tree:
@@ -268,82 +242,6 @@ def _built(frame: Frame, gid: str, options: ReadOptions) -> Graph:
             raise Bad("graph is nested too deeply to be read", frame.chunk.first) from None
 
 
-def _content(frame: Frame, gid: str, options: ReadOptions) -> Graph:
-    """:func:`_built`, through ``options.memo`` when given: a text met before gives a graph sharing the
-    first one's content objects (an unreadable text is read again each time: its error names its lines).
-    The key: the text parsed, the parentheses closed, and every read option :func:`_built` reads."""
-    memo = options.memo
-    if memo is None:
-        return _built(frame, gid, options)
-    key = (frame.chunk.text(), 0 if options.strict else frame.opened, options.strict, options.no_wiki,
-           options.framework)
-    template = memo.template(key)
-    if template is None:
-        graph = _built(frame, gid, options)
-        graph.breaks = breaks(frame.chunk.text())
-        memo.keep(key, graph)
-        return graph
-    return shared(template, id=gid, framework=template.framework, flavor=template.flavor)
-
-
-def _graph(frame: Frame, gid: str, meta: Dict[str, str], options: ReadOptions) -> Graph:
-    """The graph of one frame; Bad when it cannot be read."""
-    repairs = _repairs(frame, options.strict)
-    graph = _content(frame, gid, options)
-    # the text table wins; a graph missing from it keeps its own ::snt (the CLI warns)
-    text = options.text.get(gid) if options.text is not None else None
-    graph.input = text if text is not None else meta.get("snt")
-    graph.line = frame.first
-    if options.memo is None:
-        graph.breaks = breaks(frame.chunk.text())
-    if repairs:
-        graph.repairs = [f"{message} (line {line})" for message, line in repairs]
-    return graph
-
-
-def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:
-    """Graphs from a Penman AMR file, framed by balanced parentheses (see :mod:`.framing`);
-    a graph that cannot be read yields a FormatError, a repaired one lists its ``repairs``."""
-    position = 0
-    framework = options.framework or "amr"
-    before: List[str] = []  # comment blocks since the last graph (an LDC header)
-    for frame in frames(lines):
-        meta = frame.metadata()
-        gid = meta.get("id")
-        if gid is not None and options.wsj_ids:
-            gid = map_wsj_id(gid)
-        if frame.chunk.bad:
-            for error in frame.chunk.bad:
-                error.graph_id = gid
-                error.framework = framework
-                yield error
-            if frame.chunk.lines:
-                position += 1
-            before = []
-            continue
-        if not frame.chunk.lines:
-            before.append("\n".join(line.text for line in frame.comments))
-            continue  # comments only (an LDC header, a note)
-        written = gid is not None and gid == meta.get("id")
-        gid = gid or str(position)
-        position += 1
-        try:
-            graph = _graph(frame, gid, meta, options)
-            if _as_written(frame, graph, options) and (written or "id" not in meta):
-                keep_frame(graph, before, [line.text for line in frame.comments], frame.chunk.text())
-            before = []
-            yield graph
-        except Bad as bad:
-            line = bad.line if bad.line is not None else frame.first
-            yield FormatError(bad.message, name, line, gid, framework)
-
-
-def _as_written(frame: Frame, graph: Graph, options: ReadOptions) -> bool:
-    """Whether a graph is what its text says: whole lines, nothing repaired, dropped or replaced."""
-    return (options.keep and not graph.repairs and not options.no_wiki and options.text is None
-            and not frame.trailing and not any(frame.chunk.starts))
-
-
 # --------------------------------------------------------------------------- writing
 
 
@@ -377,11 +275,3 @@ def format_graph(graph: Graph, style: Optional[Style] = None) -> str:
 def write(graphs: Iterable[Graph], out: TextIO, options: WriteOptions) -> None:
     """Write graphs in Penman notation, one block per graph, separated by blank lines."""
     write_blocks(graphs, out, options, lambda graph: format_graph(graph, options.penman))
-
-
-def read_string(text: str, options: Optional[ReadOptions] = None) -> List[Union[Graph, FormatError]]:
-    """Graphs (or FormatErrors) from Penman text held in a string (for tests and tools)."""
-    lines = [Line(k, line) for k, line in enumerate(text.split("\n"), start=1)]
-    return list(read(lines, "<string>", options or ReadOptions()))
-
-

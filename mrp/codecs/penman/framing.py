@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Dict, Iterator, List, Optional
+from typing import Dict, Iterable, Iterator, List, Optional
 
 from mrp.codecs.framing import Chunk, Lines, scan
 from mrp.errors import FormatError
@@ -49,18 +49,34 @@ class Frame:
         return bool(self.chunk)
 
     def metadata(self) -> Dict[str, str]:
-        """``::key value`` pairs of the comment lines (``::snt`` and ``::tok`` take the rest of the line)."""
-        data: Dict[str, str] = {}
-        for line in self.comments:
-            text = line.text.lstrip()[1:]
-            for match in re.finditer(r"::(\S+)[ \t]?", text):
-                key = match.group(1)
-                rest = text[match.end():]
-                value = rest if key in ("snt", "tok") else rest.split(" ::", 1)[0]
-                data.setdefault(key, value.strip())
-                if key in ("snt", "tok"):
-                    break
-        return data
+        """``::key value`` pairs of the comment lines (:func:`metadata`)."""
+        return metadata([line.text for line in self.comments])
+
+
+#: a ``::key`` of a comment line, and the space or tab after it
+_KEY = re.compile(r"::(\S+)[ \t]?")
+
+
+def metadata(comments: Iterable[str]) -> Dict[str, str]:
+    """``::key value`` pairs of comment lines (``::snt`` and ``::tok`` take the rest of the line).
+
+    Args:
+        comments: the texts of a frame's comment lines, in order.
+
+    Returns:
+        Each key's first value.
+    """
+    data: Dict[str, str] = {}
+    for comment in comments:
+        text = comment.lstrip()[1:]
+        for match in _KEY.finditer(text):
+            key = match.group(1)
+            rest = text[match.end():]
+            value = rest if key in ("snt", "tok") else rest.split(" ::", 1)[0]
+            data.setdefault(key, value.strip())
+            if key in ("snt", "tok"):
+                break
+    return data
 
 
 def _next_open(text: str, position: int) -> int:

@@ -1,0 +1,267 @@
+"""Reading Penman AMR files: each frame (:mod:`.framing`) to a graph (:mod:`.amr` says what a graph holds),
+and a block of lines met again read from what its first copy gave.
+
+Framing never crosses a blank line, so the frames of a block (lines between blank lines) follow from the
+block's lines alone, and not even from what its comment lines say.  Read from a
+:class:`~mrp.io.source.Source` with a memo of the texts read (``ReadOptions.memo``,
+:mod:`mrp.codecs.repeats`), a block is framed once: the :class:`Shape` of each frame (lines counted from
+the block's first, graph text, what the reader repairs) is kept by the block's lines, each comment line's
+text left out.  A block met again (its comments may differ: another id, another sentence) is read from its
+shapes and the graphs its texts gave; what is each graph's own (id, position-made id, line, sentence,
+repairs and their lines, comments written) comes from its own copy.  A block with an unreadable line, a
+frame the reader refuses, or a text whose graph is not at hand (forgotten, or unreadable: its error names
+its own lines) is read line by line, as every block is without a memo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Dict, Hashable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, cast
+
+from mrp.codecs.base import Bad, Item, ReadOptions
+from mrp.codecs.penman.amr import _built, map_wsj_id
+from mrp.codecs.penman.framing import Frame, frames, metadata
+from mrp.codecs.penman.keep import keep_frame
+from mrp.codecs.penman.spacing import breaks
+from mrp.codecs.repeats import KEPT, copied
+from mrp.errors import FormatError, excerpt
+from mrp.graph import Graph
+from mrp.io.source import Block, Line, Source
+from mrp.memo import Memo
+
+__all__ = ["Shape", "read", "read_string"]
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One frame as its lines tell it, line numbers counted from a given line (a block's first: 0)."""
+
+    #: the frame's comment lines
+    comments: Tuple[int, ...]
+    #: its first line (its first comment line, else its first graph line)
+    first: int
+    #: its graph text (None: a frame of comments only) and the parentheses left open at its end
+    text: Optional[str]
+    opened: int
+    #: what the reader repairs to read it, as (message, line)
+    repairs: Tuple[Tuple[str, int], ...]
+    #: whether its graph text is whole lines with nothing after the graph
+    plain: bool
+
+
+def _repairs(frame: Frame, strict: bool) -> List[Tuple[str, int]]:
+    """What the original SMATCH tool repairs silently in a frame, as (message, line); Bad for what
+    it refuses (a ``)`` after the end of the graph) and, with ``strict``, for text after the graph
+    (a graph left open is then refused by penman itself)."""
+    found: List[Tuple[str, int]] = []
+    last = frame.chunk.lines[-1].number if frame.chunk.lines else frame.first or 0
+    for piece in frame.trailing:
+        if ")" in piece.text or strict:
+            raise Bad(f"Penman syntax error: unexpected '{excerpt(piece.text)}' after the end of the graph",
+                      piece.number)
+        found.append((f"ignored text after the end of the graph: '{excerpt(piece.text)}'", piece.number))
+    if frame.opened and not strict:
+        count = frame.opened
+        found.append((f"closed {count} {'parenthesis' if count == 1 else 'parentheses'} left open at the "
+                      "end of the graph", last))
+    return found
+
+
+def shape(frame: Frame, start: int, strict: bool) -> Shape:
+    """A frame's :class:`Shape`, its lines counted from ``start``; Bad when the reader refuses it (text
+    after the graph, see :func:`_repairs`).
+
+    Args:
+        frame: a frame without unreadable lines.
+        start: the line counted as 0.
+        strict: ``ReadOptions.strict``.
+
+    Returns:
+        The shape.
+    """
+    comments = tuple(line.number - start for line in frame.comments)
+    first = (frame.first or start) - start
+    if not frame.chunk.lines:
+        return Shape(comments, first, None, 0, (), True)
+    repairs = tuple((message, line - start) for message, line in _repairs(frame, strict))
+    return Shape(comments, first, frame.chunk.text(), frame.opened, repairs,
+                 not frame.trailing and not any(frame.chunk.starts))
+
+
+def block_shapes(framed: Sequence[Frame], first: int, strict: bool) -> Tuple[Shape, ...]:
+    """The shapes of a block's frames, lines counted from the block's ``first``; none (an empty tuple) when
+    a frame has unreadable lines or is refused: such a block is read line by line each time."""
+    if any(frame.chunk.bad for frame in framed):
+        return ()
+    try:
+        return tuple(shape(frame, first, strict) for frame in framed)
+    except Bad:
+        return ()
+
+
+def block_key(lines: Sequence[str]) -> Tuple[str, ...]:
+    """What a block's shapes follow from: its lines, each comment line as ``#`` alone."""
+    if not any("#" in line for line in lines):
+        return tuple(lines)
+    return tuple("#" if line.lstrip().startswith("#") else line for line in lines)
+
+
+def content_key(text: str, opened: int, options: ReadOptions) -> Hashable:
+    """The memo key of a graph text: the text, the parentheses it closes, and every read option
+    :func:`~mrp.codecs.penman.amr._built` reads."""
+    return (text, 0 if options.strict else opened, options.strict, options.no_wiki, options.framework)
+
+
+class _Reading:
+    """One read of a file: the graphs numbered so far, the comment blocks since the last graph (an LDC
+    header, kept with the next graph read as written), and the shapes of the blocks met."""
+
+    def __init__(self, name: str, options: ReadOptions) -> None:
+        self.name, self.options = name, options
+        self.framework = options.framework or "amr"
+        self.position = 0
+        self.before: List[str] = []
+        #: the memo of graph texts read (a Repeats) when given
+        self.memo: Any = options.memo
+        #: a block's key -> the shapes of its frames (none: read line by line each time) and the memo key of
+        #: each graph text
+        self.shapes: Memo[Tuple[str, ...], Tuple[Tuple[Shape, ...], Tuple[Hashable, ...]]] = Memo(KEPT)
+
+    def block(self, block: Block) -> List[Item]:
+        """The items of a block: from its shapes when met before and every graph of its texts is at hand,
+        else from its frames (its shapes kept)."""
+        if not block.clean:
+            return self.frames(block)
+        lines: List[str] = block.lines  # type: ignore[assignment]  # a clean block holds texts only
+        key = block_key(lines)
+        found = self.shapes.get(key)
+        if found is None:
+            framed = list(frames(block.items()))
+            self.shapes.keep(key, self._shapes(framed, block.first))
+            return [item for frame in framed for item in self.frame(frame)]
+        shapes, keys = found
+        template = self.memo.template
+        templates: List[Graph] = [template(one) for one in keys]
+        if not shapes or any(graph is None for graph in templates):
+            return self.frames(block)
+        return self._copies(shapes, templates, block.first, lines)
+
+    def _shapes(self, framed: List[Frame], first: int) -> Tuple[Tuple[Shape, ...], Tuple[Hashable, ...]]:
+        """The shapes of a block's frames (:func:`block_shapes`) and the memo key of each graph text."""
+        shapes = block_shapes(framed, first, self.options.strict)
+        return shapes, tuple(content_key(one.text, one.opened, self.options) for one in shapes
+                             if one.text is not None)
+
+    def frames(self, block: Block) -> List[Item]:
+        """The items of a block read line by line."""
+        return [item for frame in frames(block.items()) for item in self.frame(frame)]
+
+    def _copies(self, shapes: Tuple[Shape, ...], templates: List[Graph], start: int,
+                lines: List[str]) -> List[Item]:
+        """The graphs of a block met before, from its shapes and the graph first read from each text (lines
+        counted from ``start``); a frame of comments is kept for the next graph."""
+        items: List[Item] = []
+        graphs = iter(templates)
+        for one in shapes:
+            comments = [lines[k] for k in one.comments] if one.comments else []
+            if one.text is None:
+                self.before.append("\n".join(comments))
+                continue
+            meta = metadata(comments) if comments else {}
+            gid, written = self._numbered(meta)
+            items.append(self._own(copied(next(graphs), gid), one, start, meta, written, comments))
+        return items
+
+    def frame(self, frame: Frame) -> List[Item]:
+        """The items of one frame read from its lines: its graph, or its errors; none for comments only."""
+        meta = frame.metadata()
+        if frame.chunk.bad:
+            for error in frame.chunk.bad:
+                error.graph_id = self._mapped(meta)
+                error.framework = self.framework
+            if frame.chunk.lines:
+                self.position += 1
+            self.before = []
+            return list(frame.chunk.bad)
+        if not frame.chunk.lines:
+            self.before.append("\n".join(line.text for line in frame.comments))
+            return []  # comments only (an LDC header, a note)
+        gid, written = self._numbered(meta)
+        try:
+            one = shape(frame, 0, self.options.strict)
+            graph = _content(frame, cast(str, one.text), gid, self.options)
+            return [self._own(graph, one, 0, meta, written, [line.text for line in frame.comments])]
+        except Bad as bad:
+            line = bad.line if bad.line is not None else frame.first
+            return [FormatError(bad.message, self.name, line, gid, self.framework)]
+
+    def _mapped(self, meta: Dict[str, str]) -> Optional[str]:
+        """The id a frame's metadata give (mapped with ``wsj_ids``), or None."""
+        gid = meta.get("id")
+        if gid is not None and self.options.wsj_ids:
+            gid = map_wsj_id(gid)
+        return gid
+
+    def _numbered(self, meta: Dict[str, str]) -> Tuple[str, bool]:
+        """The id of the next graph (its position when its metadata give none), and whether it is the id
+        written."""
+        gid = self._mapped(meta)
+        written = gid is not None and gid == meta.get("id")
+        gid = gid or str(self.position)
+        self.position += 1
+        return gid, written
+
+    def _own(self, graph: Graph, one: Shape, start: int, meta: Dict[str, str], written: bool,
+             comments: List[str]) -> Graph:
+        """A graph read with what is its own: sentence, line, repairs, and (read as written) its comments
+        and text (``one``'s lines counted from ``start``)."""
+        options = self.options
+        text = options.text.get(graph.id) if options.text is not None else None
+        # the text table wins; a graph missing from it keeps its own ::snt (the CLI warns)
+        graph.input = text if text is not None else meta.get("snt")
+        graph.line = start + one.first
+        if options.memo is None:
+            graph.breaks = breaks(cast(str, one.text))
+        if one.repairs:
+            graph.repairs = [f"{message} (line {start + line})" for message, line in one.repairs]
+        if (one.plain and options.keep and not graph.repairs and not options.no_wiki and options.text is None
+                and (written or "id" not in meta)):
+            keep_frame(graph, self.before, comments, cast(str, one.text))
+        self.before = []
+        return graph
+
+
+def _content(frame: Frame, text: str, gid: str, options: ReadOptions) -> Graph:
+    """The graph of a frame's text (``text``) with its content fields (:data:`mrp.graph.TEXT_FIELDS`) and
+    id, through ``options.memo`` when given: a text met before gives a graph sharing the first one's
+    content objects (an unreadable text is read again each time: its error names its lines)."""
+    memo = options.memo
+    if memo is None:
+        return _built(frame, gid, options)
+    key = content_key(text, frame.opened, options)
+    template = memo.template(key)
+    if template is None:
+        graph = _built(frame, gid, options)
+        graph.breaks = breaks(text)
+        memo.keep(key, graph)
+        return graph
+    return copied(template, gid)
+
+
+def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:
+    """Graphs from a Penman AMR file, framed by balanced parentheses (see :mod:`.framing`);
+    a graph that cannot be read yields a FormatError, a repaired one lists its ``repairs``.  A
+    :class:`~mrp.io.source.Source` read with ``options.memo`` is read a block at a time (see the module)."""
+    reading = _Reading(name, options)
+    if options.memo is not None and isinstance(lines, Source):
+        for block in lines.blocks():
+            yield from reading.block(block)
+        return
+    for frame in frames(lines):
+        yield from reading.frame(frame)
+
+
+def read_string(text: str, options: Optional[ReadOptions] = None) -> List[Union[Graph, FormatError]]:
+    """Graphs (or FormatErrors) from Penman text held in a string (for tests and tools)."""
+    lines = [Line(k, line) for k, line in enumerate(text.split("\n"), start=1)]
+    return list(read(lines, "<string>", options or ReadOptions()))
