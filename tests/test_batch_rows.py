@@ -1,20 +1,26 @@
 """Triples interned once per graph with run-wide ids and renumbered pair by pair in one compiled call
 (mrp.solver.batch_rows.Interned, mrp.solver.renumber.renumbered) give the rows triple_rows gives each pair,
 number for number and in its order: on random small triple sets, on the coli parser output of ../shared
-(skipped without it), and as plain Python too."""
+(skipped without it), as plain Python too; and SMATCH on packed corpora, whose triples are coded once per
+content, scores every pair together as alone."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any, Dict, Hashable, List, Sequence, Tuple
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import mrp
+from mrp.metrics import driver
 from mrp.metrics import smatch as smatch_module
+from mrp.metrics.base import Metric
 from mrp.metrics.options import Options
+from mrp.metrics.pairing import pair
 from mrp.solver.batch_rows import Batch, Interned
 from mrp.solver.problem import Rows, triple_rows
 
@@ -133,3 +139,53 @@ def test_renumbering_runs_as_plain_python_alike() -> None:
                          (compiled.edges, plain.edges)):
         assert np.array_equal(mine, theirs) and mine.dtype == theirs.dtype
     _same(compiled, _reference(pairs))
+
+
+def _results(gold: Path, system: Path, options: Options) -> List[Any]:
+    """Every pair's result through the driver, both files read packed (their triples coded by content)."""
+    from mrp.corpora.load import read_corpus
+
+    pairing = pair(read_corpus(str(gold), "amr", pack_after=0), read_corpus(str(system), "amr", pack_after=0))
+    run, _ = driver.run(smatch_module.METRIC, pairing, options)
+    return [(result.counts, result.exact, result.bound, result.steps, result.cut, result.note)
+            for result in run.results]
+
+
+def test_packed_pairs_score_together_as_alone(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Random pairs of random graphs (each met many times, so coded once per content), packed: scored
+    together (ids interned across the run, renumbered per batch) each pair gets its result alone."""
+    from test_together import _amr
+
+    rng = random.Random(4)
+    graphs = [_amr(rng, rng.randrange(1, 9)) for _ in range(40)]
+    for side in ("gold", "system"):
+        (tmp_path / f"{side}.amr").write_text("\n\n".join(f"# ::id {k}\n{rng.choice(graphs)}"
+                                                           for k in range(600)) + "\n")
+    for fields in ({}, {"smatch_compat": True}):
+        options = Options(penman=True, timeout=60.0, **fields)
+        together = _results(tmp_path / "gold.amr", tmp_path / "system.amr", options)
+        with monkeypatch.context() as patch:
+            patch.setattr(smatch_module.SMATCH, "score_many", Metric.score_many)
+            alone = _results(tmp_path / "gold.amr", tmp_path / "system.amr", options)
+        assert len(together) == 600 and together == alone, fields
+
+
+def test_held_codes_are_made_again_once_the_ids_are_forgotten() -> None:
+    """A memo of SMATCH's held triples (an all-pairs run's, by graph) keys the codes by the ids' generation:
+    after the ids are forgotten (a run's begin), a graph's triples stay and its codes are made anew, so a
+    batch never mixes two numberings."""
+    from test_together import _amr
+
+    from mrp.metrics.memo import GraphMemo
+
+    rng = random.Random(5)
+    graphs = mrp.read("\n\n".join(_amr(rng, 6) for _ in range(3)))
+    metric, options = smatch_module.SMATCH(GraphMemo()), Options(penman=True)
+    first = metric.held_triples(graphs[0], options)
+    assert metric.held_triples(graphs[0], options) is first
+    metric.interned.clear()
+    other = metric.held_triples(graphs[1], options)  # its keys take the first ids now
+    again = metric.held_triples(graphs[0], options)
+    assert again is not first and again.triples is first.triples
+    sides = [(held.triples[0], held.triples[1]) for held in (again, other)]
+    _same(metric.interned.batch([(again.coded, other.coded)]), _reference([(sides[0], sides[1])]))

@@ -86,11 +86,15 @@ class Interned:
     def __init__(self) -> None:
         self.keys: Dict[Hashable, int] = {}
         self.labels: Dict[Hashable, int] = {}
+        #: how many times the ids were forgotten (a graph coded before is not to be renumbered after: a
+        #: memo of Coded keys them by it)
+        self.generation = 0
 
     def clear(self) -> None:
-        """Forget every id (a graph coded before is not to be renumbered by this Interned any more)."""
+        """Forget every id: the next generation begins."""
         self.keys.clear()
         self.labels.clear()
+        self.generation += 1
 
     def coded(self, local: Sequence[Mapping[Hashable, int]],
               relations: Mapping[Tuple[int, int, Hashable], int]) -> Coded:
