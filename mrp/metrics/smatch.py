@@ -47,13 +47,14 @@ from mrp.metrics.memo import GraphMemo
 from mrp.metrics.mrp_pair import seeding, sentence_groups
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
-from mrp.metrics.seed import groups
 from mrp.metrics.smatch_errors import differences
+from mrp.metrics.smatch_held import Held, held
 from mrp.metrics.smatch_penman import NOT_INVERTED, Local, Relations, norm, penman_triples  # noqa: F401
 from mrp.metrics.smatchpp import SMATCHPP_COMPAT, check_compat, smatchpp_status, smatchpp_triples
 from mrp.metrics.together import Steps, score_together
 from mrp.normalize import normalize
 from mrp.solver import greedy
+from mrp.solver.batch_rows import Batch, Interned
 from mrp.solver.problem import Rows, from_triples, triple_rows, unmapped_across
 from mrp.solver.solve import Solution, solve_within
 
@@ -223,42 +224,40 @@ def _item(gid: str, gold: Triples, system: Triples, solution: Solution, mapping:
 
 
 class _Together(Steps):
-    """SMATCH's steps for :func:`mrp.metrics.together.score_together`: a pair's forms are its triples (of a
-    packed graph whose triples depend on its content alone: built once per content, not unpacked again)."""
+    """SMATCH's steps for :func:`mrp.metrics.together.score_together`: a pair's forms are its graphs'
+    :class:`Held` (of a packed graph whose triples depend on its content alone: built once per content, not
+    unpacked again), its rows renumbered from their ids, the batch's in one compiled call."""
 
     held = True
 
     def __init__(self, metric: SMATCH, options: Options) -> None:
         self.metric, self.options = metric, options
 
-    def forms(self, pair: Pair) -> Optional[Tuple[Triples, Triples]]:
-        gold, gold_document = self.metric.held_triples(pair.gold_entry, self.options)
-        system, system_document = self.metric.held_triples(pair.system_entry, self.options)
-        if gold[0] and system[0] and gold_document and system_document:
+    def forms(self, pair: Pair) -> Optional[Tuple[Held, Held]]:
+        gold = self.metric.held_triples(pair.gold_entry, self.options)
+        system = self.metric.held_triples(pair.system_entry, self.options)
+        if gold.triples[0] and system.triples[0] and gold.document and system.document:
             return None  # documents: alone
         return gold, system
 
-    def at_once(self, pair: Pair, gold: Triples, system: Triples) -> Optional[PairResult]:
-        found = _at_once(gold, system, None, self.options, False)
+    def at_once(self, pair: Pair, gold: Held, system: Held) -> Optional[PairResult]:
+        found = _at_once(gold.triples, system.triples, None, self.options, False)
         return None if found is None else _result(found)
 
-    def rows(self, gold: Triples, system: Triples) -> Rows:
-        return triple_rows(gold[0], system[0], gold[1], system[1])
+    def rows(self, gold: Held, system: Held) -> Rows:
+        return triple_rows(gold.triples[0], system.triples[0], gold.triples[1], system.triples[1])
 
-    def solved(self, pair: Pair, gold: Triples, system: Triples, solution: Solution) -> PairResult:
-        return _result(_item(pair.gold_entry.id, gold, system, solution, False))
+    def batch(self, forms: Sequence[Tuple[Held, Held]]) -> Batch:
+        """The pairs' :meth:`rows`, renumbered from their ids in one compiled call."""
+        return self.metric.interned.batch([(gold.coded, system.coded) for gold, system in forms])
 
-
-def _document(graph: Graph, made: Triples) -> bool:
-    """Whether a graph is a document whose nodes sit in sentences, its triples ``made`` one node's per node
-    (as :func:`mrp.metrics.seed.sentence_groups` asks: such a pair is scored alone)."""
-    return len(made[0]) == len(graph.nodes) and groups(graph) is not None
+    def solved(self, pair: Pair, gold: Held, system: Held, solution: Solution) -> PairResult:
+        return _result(_item(pair.gold_entry.id, gold.triples, system.triples, solution, False))
 
 
-def _with_document(graph: Graph, options: Options) -> Tuple[Triples, bool]:
-    """A graph's triples (:func:`triples`) and :func:`_document`."""
-    made = triples(graph, options)
-    return made, _document(graph, made)
+def _key(options: Options) -> Tuple[bool, bool, Optional[str]]:
+    """The options :func:`triples` reads (a memo's key)."""
+    return options.penman, options.smatch_compat, options.smatchpp_compat
 
 
 def _result(item: Dict[str, Any]) -> PairResult:
@@ -296,13 +295,16 @@ class SMATCH(Metric):
     def __init__(self, memo: Optional[GraphMemo] = None) -> None:
         #: the triples of graphs, kept (the instance all-pairs runs score with); None: made for each pair
         self.memo = memo
-    #: triples (and documents) of packed graphs by content, for this process's runs
+    #: the Held of packed graphs by content, for this process's runs ...
     _contents = ContentMemo()
+    #: ... and the ids their triples are coded with (live graphs' too), emptied with them
+    interned = Interned()
 
     def begin(self, pairing: Pairing, options: Options) -> None:
-        """Let go of the stores of earlier runs; build the triples of this run's packed graphs by content
-        now, before any worker process forks (each inherits them instead of building them again)."""
+        """Let go of the stores (and ids) of earlier runs; build the triples of this run's packed graphs by
+        content now, before any worker process forks (each inherits them instead of building them again)."""
         self._contents.clear()
+        self.interned.clear()
         for pair in pairing.pairs[:CONTENT_KEPT // 2]:
             for entry in (pair.gold_entry, pair.system_entry):
                 if isinstance(entry, Packed):
@@ -335,25 +337,29 @@ class SMATCH(Metric):
         the options :func:`triples` reads)."""
         if self.memo is None:
             return triples(graph, options)
-        key = (options.penman, options.smatch_compat, options.smatchpp_compat)
-        return self.memo.get(graph, key, lambda made: triples(made, options))
+        return self.memo.get(graph, _key(options), lambda made: triples(made, options))
 
     def label_counts(self, options: Options) -> Optional[Callable[[Graph], LabelCounts]]:
         """Each graph's label-only triples (a node-local one by its name and value, a relation by its label;
         a node map is one to one, so each label matches at most that many copies)."""
         return lambda graph: label_counts(triples(graph, options))
 
-    def held_triples(self, entry: Entry, options: Options) -> Tuple[Triples, bool]:
-        """A graph's triples as :meth:`triples_of` gives them, and whether it is a document (its nodes in
-        sentences, :func:`mrp.metrics.seed.groups`), from the graph as held: for a packed graph under
-        Penman triples (which, like the sentences, depend on its content fields alone), built once per
-        content of its corpus (:mod:`mrp.metrics.content_memo`)."""
+    def held_triples(self, entry: Entry, options: Options) -> Held:
+        """A graph's triples as :meth:`triples_of` gives them, whether it is a document and the triples
+        coded (:class:`~mrp.metrics.smatch_held.Held`), from the graph as held: for a packed graph under
+        Penman triples (which, like the sentences, depend on its content fields alone), made once per
+        content of its corpus (:mod:`mrp.metrics.content_memo`); kept in the memo when there is one.  The
+        codes' ids are of :attr:`interned`'s generation (in the keys: emptied, it is another)."""
+        generation = self.interned.generation
         if isinstance(entry, Packed) and options.penman and not options.smatchpp_compat:
-            return self._contents.value(entry, ("smatch", options.smatch_compat),  # type: ignore[no-any-return]
-                                        lambda graph: _with_document(graph, options))
+            key = ("smatch", options.smatch_compat, generation)
+            return self._contents.value(entry, key,  # type: ignore[no-any-return]
+                                        lambda graph: held(graph, triples(graph, options), self.interned))
         graph = live(entry)
-        made = self.triples_of(graph, options)
-        return made, _document(graph, made)
+        if self.memo is None:
+            return held(graph, self.triples_of(graph, options), self.interned)
+        return self.memo.get(graph, (*_key(options), "held", generation),  # type: ignore[no-any-return]
+                             lambda made: held(made, self.triples_of(made, options), self.interned))
 
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
         total = self.triples_of(graph, options)[2]

@@ -20,6 +20,7 @@ from mrp.metrics.base import PairResult
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
 from mrp.solver import greedy
+from mrp.solver.batch_rows import Batch
 from mrp.solver.problem import Rows
 from mrp.solver.solve import Solution, fits_together, solve_together, together
 
@@ -44,6 +45,11 @@ class Steps:
     def rows(self, gold: Any, system: Any) -> Rows:
         """The integer rows of the pair's Problem."""
         raise NotImplementedError
+
+    def batch(self, forms: Sequence[Tuple[Any, Any]]) -> Batch:
+        """The rows of the pairs' Problems (:meth:`rows` of each pair's forms, gold's and system's), in
+        order."""
+        return Batch.of([self.rows(gold, system) for gold, system in forms])
 
     def solved(self, pair: Pair, gold: Any, system: Any, solution: Solution) -> PairResult:
         """The pair's result from its Solution."""
@@ -72,7 +78,7 @@ def score_together(steps: Steps, pairs: Sequence[Pair], options: Options) -> Lis
             out[k] = ready
         else:
             todo.append((k, live, gold, system))
-    rows = [steps.rows(gold, system) for _, _, gold, system in todo]
+    rows = steps.batch([(gold, system) for _, _, gold, system in todo])
     solutions = solve_together(rows, options.limit, options.timeout, options.mip)
     for (k, live, gold, system), solution in zip(todo, solutions):
         if solution is not None:

@@ -3,8 +3,9 @@
 A corpus of sentence pairs is mostly pairs the search settles at its root in
 microseconds; one call per pair (building, searching, the arrays handed to and
 fro) costs more than that.  Here the pairs' rows (:class:`mrp.solver.problem.Rows`)
-go in together, and each Problem is built (:mod:`mrp.solver.assemble`) and searched
-(:func:`mrp.solver.kernel.solve`) exactly as it would be alone.
+go in together (a :class:`mrp.solver.batch_rows.Batch`), and each Problem is built
+(:mod:`mrp.solver.assemble`) and searched (:func:`mrp.solver.kernel.solve`) exactly
+as it would be alone.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from typing import List, NamedTuple, Optional, Sequence
 import numpy as np
 
 from mrp.solver.assemble import candidates, rewards
+from mrp.solver.batch_rows import Batch
 from mrp.solver.jit import njit
 from mrp.solver.kernel import solve
 from mrp.solver.problem import MAX_CANDIDATES, Problem, Rows
 
-__all__ = ["Searched", "search_all", "search_rows"]
+__all__ = ["Searched", "search_all", "search_batch", "search_rows"]
 
 
 class Searched(NamedTuple):
@@ -84,12 +86,17 @@ def search_all(sizes, nodes, edges, limit, lap_size, most, stop):  # pragma: no 
 
 def search_rows(rows: Sequence[Rows], limit: int, lap_size: int,
                 open_too: bool = False) -> List[Optional[Searched]]:
+    """:func:`search_batch` of the pairs' Rows."""
+    return search_batch(Batch.of(rows), limit, lap_size, open_too)
+
+
+def search_batch(batch: Batch, limit: int, lap_size: int, open_too: bool = False) -> List[Optional[Searched]]:
     """Each pair's search up to ``limit`` steps (the assignment bound up to ``lap_size`` nodes a side), or
     None where it stopped at the limit (or held more than MAX_CANDIDATES candidates): a search that ends
     before its limit is the search under any larger limit, step for step.
 
     Args:
-        rows: the pairs' rows.
+        batch: the pairs' rows.
         limit: search steps per pair at most.
         lap_size: the largest side searched with assignment bounds.
         open_too: a pair stopped at the limit gets its search so far (``ended`` False: its map, value and
@@ -98,29 +105,17 @@ def search_rows(rows: Sequence[Rows], limit: int, lap_size: int,
     Returns:
         One Searched (or None) per pair, in order.
     """
-    if not rows:
+    if not len(batch):
         return []
-    sizes: List[int] = []
-    nodes: List[int] = []
-    edges: List[int] = []
-    for pair in rows:
-        sizes += (pair.n, pair.m, len(pair.gold_nodes) // 3, len(pair.system_nodes) // 3, pair.keys,
-                  len(pair.gold_edges) // 4, len(pair.system_edges) // 4, pair.labels)
-        nodes += pair.gold_nodes
-        nodes += pair.system_nodes
-        edges += pair.gold_edges
-        edges += pair.system_edges
     stop = np.zeros(1, np.int64)
-    value, bound, steps, exact, ended, maps = search_all(
-        np.array(sizes, np.int64).reshape(-1, 8), np.array(nodes, np.int64).reshape(-1, 3),
-        np.array(edges, np.int64).reshape(-1, 4), limit, lap_size, MAX_CANDIDATES, stop)
+    value, bound, steps, exact, ended, maps = search_all(batch.sizes, batch.nodes, batch.edges, limit,
+                                                         lap_size, MAX_CANDIDATES, stop)
     found = maps.tolist()
     out: List[Optional[Searched]] = []
     at = 0
-    for pair, done, *result in zip(rows, ended.tolist(), value.tolist(), bound.tolist(), exact.tolist(),
-                                   steps.tolist()):
-        out.append(Searched(found[at:at + pair.n], result[0], result[1], bool(result[2]), result[3],
-                            done == 2)
+    for n, done, *result in zip(batch.sizes[:, 0].tolist(), ended.tolist(), value.tolist(), bound.tolist(),
+                                exact.tolist(), steps.tolist()):
+        out.append(Searched(found[at:at + n], result[0], result[1], bool(result[2]), result[3], done == 2)
                    if done == 2 or (open_too and done == 1) else None)
-        at += pair.n
+        at += n
     return out

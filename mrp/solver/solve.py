@@ -14,6 +14,7 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tu
 import numpy as np
 
 from mrp.solver import LAP_SIZE, NO_BOUND, Abandoned, mip, relaxation
+from mrp.solver.batch_rows import Batch
 from mrp.solver.problem import Problem, Rows, from_rows, unmapped_across, within
 from mrp.solver.watchdog import clock, interruptible, left, start_pair, watchdog
 
@@ -166,12 +167,12 @@ def fits_together(n: int, m: int) -> bool:
     return n * m <= _SMALL
 
 
-def solve_together(rows: Sequence[Rows], limit: Optional[int] = None, timeout: Optional[float] = None,
-                   handover: bool = True) -> List[Optional[Solution]]:
-    """:func:`solve_problem`'s Solution for each pair of rows (sentence pairs: no seed), their first
-    :data:`TOGETHER_STEPS` search steps run for all of them in one compiled call; None for a pair the batch
-    leaves out (and for all when the search would not run that way here: see :func:`together`), which is to
-    be solved alone.
+def solve_together(rows: Union[Sequence[Rows], Batch], limit: Optional[int] = None,
+                   timeout: Optional[float] = None, handover: bool = True) -> List[Optional[Solution]]:
+    """:func:`solve_problem`'s Solution for each pair of rows (sentence pairs: no seed; their Rows, or a
+    :class:`~mrp.solver.batch_rows.Batch` of them), their first :data:`TOGETHER_STEPS` search steps run for
+    all of them in one compiled call; None for a pair the batch leaves out (and for all when the search would
+    not run that way here: see :func:`together`), which is to be solved alone.
 
     A pair the batch leaves open goes on from there exactly as alone (its relaxation, more search up to its
     hand-over, HiGHS's program: :func:`_settled`, :func:`_solve`), with ``limit`` and ``timeout``.  Its
@@ -182,20 +183,29 @@ def solve_together(rows: Sequence[Rows], limit: Optional[int] = None, timeout: O
     steps = min(TOGETHER_STEPS, steps_limit)
     if not together(timeout, handover):
         return [None] * len(rows)
-    from mrp.solver.batch import search_rows
+    from mrp.solver.batch import search_batch
 
-    small = [k for k, pair in enumerate(rows) if fits_together(pair.n, pair.m)]
+    small, batch = _small(rows)
     out: List[Optional[Solution]] = [None] * len(rows)
-    for k, searched in zip(small, search_rows([rows[k] for k in small], steps, LAP_SIZE, True)):
+    for at, (k, searched) in enumerate(zip(small, search_batch(batch, steps, LAP_SIZE, True))):
         if searched is None:
             continue
         found = Solution(searched.mapping, searched.value, searched.bound, searched.exact, searched.steps,
                          None)
         if not searched.ended:  # open at RELAX_AFTER (or at the limit): on as alone, its clock from now
             start_pair()
-            found = _solved(from_rows(rows[k]), limit, timeout, None, handover, found)
+            found = _solved(from_rows(batch.rows(at)), limit, timeout, None, handover, found)
         out[k] = found
     return out
+
+
+def _small(rows: Union[Sequence[Rows], Batch]) -> Tuple[List[int], Batch]:
+    """The positions of the pairs small enough for the batch (:func:`fits_together`), and their Batch."""
+    if isinstance(rows, Batch):
+        small = [k for k, (n, m) in enumerate(rows.sizes[:, :2].tolist()) if fits_together(n, m)]
+        return small, rows.subset(small)
+    small = [k for k, pair in enumerate(rows) if fits_together(pair.n, pair.m)]
+    return small, Batch.of([rows[k] for k in small])
 
 
 def _search(built: Problem, limit: int, stop: np.ndarray, seed: np.ndarray) -> Solution:

@@ -29,7 +29,7 @@ import os
 import threading
 import time
 import warnings
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Hashable, List, Optional, Tuple
 
 import numpy as np
 
@@ -129,6 +129,23 @@ def _batches() -> None:
         raise RuntimeError(f"the solver's self-test of many pairs gave {searched}")
 
 
+def _renumbering() -> None:
+    """The kernel that renumbers many pairs' triples with run-wide ids (mrp.solver.renumber.renumbered): the
+    rows of triple_rows (keys in another order on each side, a gold key system does not have)."""
+    from mrp.solver.batch_rows import Interned
+    from mrp.solver.problem import triple_rows
+
+    local_g: List[Dict[Hashable, int]] = [{"c": 1, "a": 1}, {"b": 1}]
+    local_s: List[Dict[Hashable, int]] = [{"b": 2}, {"a": 1}]
+    rel_g: Dict[Tuple[int, int, Hashable], int] = {(0, 1, "r"): 1, (0, 0, "s"): 1}
+    rel_s: Dict[Tuple[int, int, Hashable], int] = {(0, 0, "s"): 3, (0, 1, "r"): 1}
+    interned = Interned()
+    coded = interned.coded(local_g, rel_g), interned.coded(local_s, rel_s)
+    rows = interned.batch([coded]).rows(0)
+    if rows != triple_rows(local_g, local_s, rel_g, rel_s):
+        raise RuntimeError(f"the solver's self-test of renumbering many pairs gave {rows}")
+
+
 def _settle() -> Any:
     from mrp.solver.kernel import settle
 
@@ -155,8 +172,9 @@ def _plain_settle() -> Any:
 #: the kernels in the order runs need them, each made ready by calling it: (what, how)
 STEPS: List[Tuple[str, Callable[[], Any]]] = [
     ("building Problems (assemble.rewards, assemble.candidates)", _building), ("kernel.solve", _solve),
-    ("many pairs at once (batch.search_all)", _batches), ("documents (kernel.settle)", _settle),
-    ("documents (kernel.resume)", _resume)]
+    ("many pairs at once (batch.search_all)", _batches),
+    ("many pairs' triples renumbered (renumber.renumbered)", _renumbering),
+    ("documents (kernel.settle)", _settle), ("documents (kernel.resume)", _resume)]
 
 
 def compile_all(say: Optional[Callable[[int, int, str], None]] = None) -> None:

@@ -1,0 +1,149 @@
+"""Many sentence pairs' rows (:class:`mrp.solver.problem.Rows`) as the three integer arrays the batch's
+compiled search takes (:func:`mrp.solver.batch.search_all`): from each pair's Rows, or, for triple counts,
+from each graph's triples interned once with run-wide ids and renumbered pair by pair in one compiled call.
+
+A pair's rows number its keys and edge labels in order of first appearance, system side first
+(:func:`mrp.solver.problem.triple_rows`).  Most of that work depends on one graph alone: here each
+graph's triples become integer arrays once (:class:`Interned`: ids shared by every graph of a run, e.g.
+once per distinct graph content), and only the renumbering, a pass over the pair's ids with a scratch
+array, is done per pair, compiled (:func:`mrp.solver.renumber.renumbered`): the rows are
+:func:`triple_rows`'s, number for number.  Importing this module imports no numba.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Hashable, List, Mapping, NamedTuple, Sequence, Tuple
+
+import numpy as np
+
+from mrp.solver.problem import Rows
+
+__all__ = ["Batch", "Coded", "Interned"]
+
+
+class Batch:
+    """Pairs' rows one after the other: ``sizes[p]`` holds n, m, gold node rows, system node rows, keys,
+    gold edge rows, system edge rows and labels of pair p; its node rows (node, key, count: gold's, then
+    system's) follow the previous pair's in ``nodes`` (int64[N, 3]), its edge rows (source, target, label,
+    count) in ``edges`` (int64[E, 4])."""
+
+    __slots__ = ("sizes", "nodes", "edges", "_node_at", "_edge_at")
+
+    def __init__(self, sizes: np.ndarray, nodes: np.ndarray, edges: np.ndarray) -> None:
+        self.sizes, self.nodes, self.edges = sizes, nodes, edges
+        #: where each pair's node rows and edge rows start (and, last, where the rows end)
+        self._node_at = np.concatenate(([0], np.cumsum(sizes[:, 2] + sizes[:, 3]))).tolist()
+        self._edge_at = np.concatenate(([0], np.cumsum(sizes[:, 5] + sizes[:, 6]))).tolist()
+
+    @classmethod
+    def of(cls, rows: Sequence[Rows]) -> Batch:
+        """The Batch of pairs' Rows, in order."""
+        sizes: List[int] = []
+        nodes: List[int] = []
+        edges: List[int] = []
+        for pair in rows:
+            sizes += (pair.n, pair.m, len(pair.gold_nodes) // 3, len(pair.system_nodes) // 3, pair.keys,
+                      len(pair.gold_edges) // 4, len(pair.system_edges) // 4, pair.labels)
+            nodes += pair.gold_nodes
+            nodes += pair.system_nodes
+            edges += pair.gold_edges
+            edges += pair.system_edges
+        return cls(np.array(sizes, np.int64).reshape(-1, 8), np.array(nodes, np.int64).reshape(-1, 3),
+                   np.array(edges, np.int64).reshape(-1, 4))
+
+    def __len__(self) -> int:
+        return int(self.sizes.shape[0])
+
+    def rows(self, k: int) -> Rows:
+        """Pair ``k``'s Rows (as :meth:`of` took them, or as :func:`~mrp.solver.problem.triple_rows` gives
+        them for the triples :meth:`Interned.batch` renumbered)."""
+        n, m, gold_n, _, keys, gold_e, _, labels = self.sizes[k].tolist()
+        nodes = self.nodes[self._node_at[k]:self._node_at[k + 1]].ravel().tolist()
+        edges = self.edges[self._edge_at[k]:self._edge_at[k + 1]].ravel().tolist()
+        return Rows(n, m, nodes[:3 * gold_n], nodes[3 * gold_n:], keys, edges[:4 * gold_e],
+                    edges[4 * gold_e:], labels)
+
+    def subset(self, picked: Sequence[int]) -> Batch:
+        """The Batch of the pairs ``picked`` (positions, in that order)."""
+        return self if list(picked) == list(range(len(self))) else Batch.of([self.rows(k) for k in picked])
+
+
+class Coded(NamedTuple):
+    """A graph's triple counts with interned ids (:meth:`Interned.coded`)."""
+
+    #: the graph's nodes
+    n: int
+    #: int64[L, 3]: (node, key id, count) of each node-local triple, node by node, each node's in its order
+    local: np.ndarray
+    #: int64[R, 4]: (source, target, label id, count) of each relation, in the relations' order
+    relations: np.ndarray
+
+
+class Interned:
+    """Ids of the keys of node-local triples and of relation labels, shared by every graph coded here (a
+    graph's :class:`Coded` holds them: it is to be renumbered by the Interned that made it)."""
+
+    def __init__(self) -> None:
+        self.keys: Dict[Hashable, int] = {}
+        self.labels: Dict[Hashable, int] = {}
+        #: how many times the ids were forgotten (a graph coded before is not to be renumbered after: a
+        #: memo of Coded keys them by it)
+        self.generation = 0
+
+    def clear(self) -> None:
+        """Forget every id: the next generation begins."""
+        self.keys.clear()
+        self.labels.clear()
+        self.generation += 1
+
+    def coded(self, local: Sequence[Mapping[Hashable, int]],
+              relations: Mapping[Tuple[int, int, Hashable], int]) -> Coded:
+        """A graph's triples (as :func:`~mrp.solver.problem.triple_rows` takes a side's) with interned ids.
+
+        Args:
+            local: each node's node-local triples, key -> count.
+            relations: relations (source, target, label) -> count.
+
+        Returns:
+            The rows of both with ids for keys and labels, new ones added to the tables.
+        """
+        keys, labels = self.keys, self.labels
+        rows: List[int] = []
+        for i, triples in enumerate(local):
+            for key, count in triples.items():
+                k = keys.get(key)
+                if k is None:
+                    k = keys[key] = len(keys)
+                rows += (i, k, count)
+        edges: List[int] = []
+        for (a, b, label), count in relations.items():
+            k = labels.get(label)
+            if k is None:
+                k = labels[label] = len(labels)
+            edges += (a, b, k, count)
+        return Coded(len(local), np.array(rows, np.int64).reshape(-1, 3),
+                     np.array(edges, np.int64).reshape(-1, 4))
+
+    def batch(self, pairs: Sequence[Tuple[Coded, Coded]]) -> Batch:
+        """The Batch of pairs (gold, system) coded here: each pair's rows are those
+        :func:`~mrp.solver.problem.triple_rows` gives its triples (keys and labels renumbered per pair in
+        first appearance, system first; gold keys no system node has left out).
+
+        Args:
+            pairs: the pairs' two graphs, coded by this Interned.
+
+        Returns:
+            Their rows, pair after pair (renumbered by one compiled call).
+        """
+        if not pairs:
+            return Batch.of([])
+        from mrp.solver.renumber import renumbered
+
+        counts = np.array([(gold.n, system.n, gold.local.shape[0], system.local.shape[0],
+                            gold.relations.shape[0], system.relations.shape[0]) for gold, system in pairs],
+                          np.int64).reshape(-1, 6)
+        local = np.concatenate([np.empty((0, 3), np.int64)]
+                               + [side.local for pair in pairs for side in pair])
+        relations = np.concatenate([np.empty((0, 4), np.int64)]
+                                   + [side.relations for pair in pairs for side in pair])
+        return Batch(*renumbered(counts, local, relations, len(self.keys), len(self.labels)))
