@@ -137,8 +137,11 @@ class _Reading:
         found = self.shapes.get(key)
         if found is None:
             framed = list(frames(block.items()))
-            self.shapes.keep(key, self._shapes(framed, block.first))
-            return [item for frame in framed for item in self.frame(frame)]
+            shapes = self.shapes.keep(key, self._shapes(framed, block.first))[0]
+            if not shapes:
+                return [item for frame in framed for item in self.frame(frame)]
+            start = block.first
+            return [item for frame, one in zip(framed, shapes) for item in self.frame(frame, one, start)]
         shapes, keys = found
         template = self.memo.template
         templates: List[Graph] = [template(one) for one in keys]
@@ -172,8 +175,9 @@ class _Reading:
             items.append(self._own(copied(next(graphs), gid), one, start, meta, written, comments))
         return items
 
-    def frame(self, frame: Frame) -> List[Item]:
-        """The items of one frame read from its lines: its graph, or its errors; none for comments only."""
+    def frame(self, frame: Frame, one: Optional[Shape] = None, start: int = 0) -> List[Item]:
+        """The items of one frame read from its lines: its graph, or its errors; none for comments only.
+        ``one``: its shape when known, lines counted from ``start``."""
         meta = frame.metadata()
         if frame.chunk.bad:
             for error in frame.chunk.bad:
@@ -188,9 +192,10 @@ class _Reading:
             return []  # comments only (an LDC header, a note)
         gid, written = self._numbered(meta)
         try:
-            one = shape(frame, 0, self.options.strict)
+            if one is None:
+                one, start = shape(frame, 0, self.options.strict), 0
             graph = _content(frame, cast(str, one.text), gid, self.options)
-            return [self._own(graph, one, 0, meta, written, [line.text for line in frame.comments])]
+            return [self._own(graph, one, start, meta, written, [line.text for line in frame.comments])]
         except Bad as bad:
             line = bad.line if bad.line is not None else frame.first
             return [FormatError(bad.message, self.name, line, gid, self.framework)]
