@@ -79,19 +79,109 @@ def warm(B, stop, with_slack, v, match):  # pragma: no cover - compiled
     Returns (done, value, col, slack): ``col[i]`` is row i's column or -1, and
     (when ``with_slack``; else empty) ``slack[i, j] >= 0`` is the reduced cost
     of (i, j): every assignment that uses (i, j) is worth at most ``value -
-    slack[i, j]``.  Shortest augmenting
-    paths on the square zero-padded cost matrix (Hungarian method, O(N^3));
-    ``done`` is False when ``stop[0]`` was set before the end (nothing else is
-    then valid); :data:`~mrp.solver.ABANDON` stops the set-up too.
+    slack[i, j]``.  ``done`` is False when ``stop[0]`` was set before the end
+    (nothing else is then valid); :data:`~mrp.solver.ABANDON` stops the set-up
+    too.
 
     ``v`` and ``match`` (``max(n, m) + 1`` integers each) hold column duals and
-    a matching to start from (``match[j]``: the row of column j, both 1-based,
-    0: none), e.g. the last assignment's of a matrix that changed a little (the
-    subgradient rounds of the root): the row duals are made feasible against
-    ``v``, the pairs of ``match`` still tight are kept, and only the other
-    rows are augmented.  Any start gives the same optimum; ``v`` and ``match``
-    end as the duals and matching found (unchanged when stopped).
+    a matching of the square zero-padded cost matrix (``top - B``) to start
+    from (``match[j]``: the row of column j, both 1-based, 0: none), e.g. the
+    last assignment's of a matrix that changed a little (the subgradient rounds
+    of the root); they end as the duals and matching found (unchanged when
+    stopped).  From a cold start (``v`` all zero) the matrix is solved as it is,
+    rectangular, with the smaller side as rows (:func:`_rectangular`, O(r^2 c)
+    for r <= c); from a warm one on the padded square (:func:`_square`: the pairs
+    of ``match`` still tight are kept, only the other rows are augmented, and the
+    start is checked).  Any start gives the same optimum.
     """
+    cold = True
+    for j in range(1, v.shape[0]):
+        if v[j] != 0:
+            cold = False
+    if not cold:
+        return _square(B, stop, with_slack, v, match)
+    return _rectangular(B, stop, with_slack, v, match)
+
+
+@njit(cache=True)
+def _rectangular(B, stop, with_slack, v, match):  # pragma: no cover - compiled
+    """:func:`warm` from a cold start: shortest augmenting paths on the rectangular cost matrix ``top - B``
+    whose rows are the smaller side (transposed when B has more rows than columns), each of its rows
+    matched, each column at most once; its duals and matching are written into ``v`` and ``match`` as those
+    of the padded square (the padding's rows, or columns, matched to the free lines, at dual ``top``)."""
+    n, m = B.shape
+    flip = n > m
+    r = m if flip else n
+    c = n if flip else m
+    col = np.full(n, -1, np.int64)
+    slack = np.zeros((n, m) if with_slack else (0, 0), np.int64)
+    top = 0
+    for i in range(n):
+        if stop[0] >= ABANDON:  # the set-up too: O(nm) steps, as plain Python seconds at 2,000 a side
+            return False, 0, col, slack
+        for j in range(m):
+            if B[i, j] > top:
+                top = B[i, j]
+    cost = np.zeros((r + 1, c + 1), np.int64)
+    for i in range(n):
+        if stop[0] >= ABANDON:
+            return False, 0, col, slack
+        for j in range(m):
+            if flip:
+                cost[j + 1, i + 1] = top - B[i, j]
+            else:
+                cost[i + 1, j + 1] = top - B[i, j]
+    p = np.zeros(c + 1, np.int64)
+    way = np.zeros(c + 1, np.int64)
+    minv = np.empty(c + 1, np.int64)
+    used = np.empty(c + 1, np.bool_)
+    u = np.zeros(r + 1, np.int64)
+    dual = np.zeros(c + 1, np.int64)
+    for i in range(1, r + 1):
+        if stop[0]:
+            return False, 0, col, slack
+        _augment(cost, i, u, dual, p, way, minv, used)
+    value = 0
+    for j in range(1, c + 1):
+        if p[j] > 0:
+            i, k = (j - 1, p[j] - 1) if flip else (p[j] - 1, j - 1)
+            if B[i, k] > 0:
+                col[i] = k
+                value += B[i, k]
+    for i in range(slack.shape[0]):
+        for j in range(m):
+            slack[i, j] = cost[j + 1, i + 1] - u[j + 1] - dual[i + 1] if flip else \
+                cost[i + 1, j + 1] - u[i + 1] - dual[j + 1]
+    # the padded square's duals and matching (free lines: column duals <= 0 here, 0 on the free ones)
+    v[:] = 0
+    match[:] = 0
+    pad = r
+    if flip:  # square rows: B's rows (the columns here); square columns: B's columns, then the padding
+        for j in range(1, r + 1):
+            v[j] = u[j]
+        for i in range(1, c + 1):
+            if p[i] > 0:
+                match[p[i]] = i
+            else:
+                pad += 1
+                v[pad] = top
+                match[pad] = i
+    else:
+        for j in range(1, c + 1):
+            v[j] = dual[j]
+            if p[j] > 0:
+                match[j] = p[j]
+            else:
+                pad += 1
+                match[j] = pad
+    return True, value, col, slack
+
+
+@njit(cache=True)
+def _square(B, stop, with_slack, v, match):  # pragma: no cover - compiled
+    """:func:`warm` from a start: shortest augmenting paths on the square zero-padded cost matrix (O(N^3)),
+    from the column duals ``v`` and matching ``match`` (of the padded matrix); checked, and solved again
+    from a cold start when the start's duals do not prove the matching found."""
     n, m = B.shape
     N = max(n, m)
     col = np.full(n, -1, np.int64)
