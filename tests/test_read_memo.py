@@ -165,3 +165,61 @@ def test_framing_scan_answers_a_line_met_before_as_it_followed_it() -> None:
         start, depth = rng.randrange(len(text) + 1), rng.randrange(3)
         for _ in range(2):
             assert scan(text, start, depth, "(", ")") == _scan(text, start, depth, "(", ")")
+
+
+def _held_counts(stores: List[PackedGraphs], monkeypatch: pytest.MonkeyPatch) -> Tuple[int, List[Any]]:
+    """How many times SMATCH's scoring together derives a content's triples for the entries of the stores
+    (in order), and the Held it gives each entry."""
+    from mrp.metrics import smatch
+    from mrp.metrics.options import Options
+
+    made = []
+    real = smatch.triples
+
+    def counted(graph: Graph, options: Options) -> Any:
+        made.append(graph.id)
+        return real(graph, options)
+
+    monkeypatch.setattr(smatch, "triples", counted)
+    metric = smatch.SMATCH()
+    metric._contents.clear()
+    options = Options(penman=True)
+    held = [metric.held_triples(entry, options) for store in stores for entry in store.entries()]
+    return len(made), held
+
+
+@pytest.mark.parametrize("ahead", [False, True], ids=["read", "pickled"])
+def test_a_text_read_into_two_stores_has_its_triples_made_once(tmp_path: Path, ahead: bool,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two files of the same texts (other ids, sentences and order): one triple set per distinct text, and
+    each entry's the one its graph gives alone; the digest survives the store's pickling (read ahead)."""
+    import pickle
+
+    picks = [random.Random(seed).randrange(len(TEXTS)) for seed in range(30)]
+    first = read_corpus(str(_file(tmp_path / "a.amr", picks, ids=True)), "amr", pack_after=0)
+    second = read_corpus(str(_file(tmp_path / "b.amr", picks[::-1], ids=False)), "amr", pack_after=0)
+    stores = [first.graphs, second.graphs]
+    assert all(isinstance(store, PackedGraphs) for store in stores)
+    if ahead:
+        stores = [pickle.loads(pickle.dumps(store)) for store in stores]
+    count, held = _held_counts(stores, monkeypatch)  # type: ignore[arg-type]
+    assert count == len(set(picks))
+    graphs = [graph for store in stores for graph in store]
+    assert [h.triples for h in held] == [penman_triples(graph, False) for graph in graphs]
+
+
+def test_a_text_read_with_other_options_has_triples_of_its_own(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The digest holds the read options that shape a graph's content: the same text read with --no-wiki
+    (its :wiki dropped) is another content, with other triples; a standardized store has no digests."""
+    from mrp.corpora.packed import mapped
+
+    picks = [1, 6, 1, 6]
+    path = _file(tmp_path / "a.amr", picks, ids=True)
+    plain = read_corpus(str(path), "amr", ReadOptions(framework="amr"), pack_after=0).graphs
+    no_wiki = read_corpus(str(path), "amr", ReadOptions(framework="amr", no_wiki=True), pack_after=0).graphs
+    count, held = _held_counts([plain, no_wiki], monkeypatch)  # type: ignore[list-item]
+    assert count == 4
+    assert held[0].triples != held[4].triples and held[0].triples[2] == held[4].triples[2] + 1
+    changed = mapped(plain, lambda graph: graph)
+    assert isinstance(changed, PackedGraphs) and changed.digest(0) is None

@@ -16,6 +16,7 @@ are never reused), so that a corpus of distinct texts does not keep every graph 
 
 from __future__ import annotations
 
+import hashlib
 from operator import attrgetter, is_
 from typing import Hashable, Optional, Tuple
 
@@ -40,6 +41,8 @@ class Repeats:
         #: id of a template's node list -> (the template, its serial number); one entry per template, so
         #: that it starts again with the templates
         self._serials: Memo[int, Tuple[Graph, int]] = Memo(kept)
+        #: serial -> the key of its template's text (for :meth:`digest`)
+        self._keys: Memo[int, Hashable] = Memo(kept)
         self._next = 0
         #: the last graph :meth:`serial` was asked about and its answer (the reader's limits and the corpus
         #: ask about each graph in turn)
@@ -65,6 +68,7 @@ class Repeats:
         """
         self._graphs.keep(key, graph)
         self._serials.keep(id(graph.nodes), (graph, self._next))
+        self._keys.keep(self._next, key)
         self._next += 1
         self._asked = (None, None)
 
@@ -86,6 +90,24 @@ class Repeats:
             serial = found[1]
         self._asked = (graph, serial)
         return serial
+
+
+    def digest(self, graph: Graph) -> Optional[bytes]:
+        """A digest of the key of the text a graph was read from (the text and every read option that shapes
+        its content), the same in any process and read: graphs of equal digests have equal
+        :data:`~mrp.graph.TEXT_FIELDS`, whatever file they were read from.
+
+        Args:
+            graph: a graph the reader just gave (its template still kept).
+
+        Returns:
+            16 bytes, or None for a graph with content of its own (or whose template was forgotten).
+        """
+        serial = self.serial(graph)
+        key = None if serial is None else self._keys.get(serial)
+        if key is None:
+            return None
+        return hashlib.blake2b(repr(key).encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 def shared(template: Graph, **own: object) -> Graph:

@@ -52,6 +52,8 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
     #: per graph, the position of the first graph whose content it shares (None: content of its own)
     sharing: List[Optional[int]] = []
     first: Dict[int, int] = {}  # a template's serial -> the position of its first graph
+    #: per graph of content of its own read from a text, the digest of that text's key (Repeats.digest)
+    digests: List[Optional[bytes]] = []
     packed: Optional[PackedGraphs] = None
     with collector_paused():
         for item in reader(fmt)(Source(path), name, options) if items is None else items:
@@ -62,13 +64,14 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
             same = None if serial is None else first.setdefault(serial, len(sharing))
             same = None if same == len(sharing) else same
             sharing.append(same)
+            digests.append(memo.digest(item) if same is None and serial is not None else None)
             if packed is not None:
-                packed.append(item, same)
+                packed.append(item, same, digests[-1])
             elif len(graphs) >= limit:
                 packed = PackedGraphs()
-                for graph, earlier in zip(graphs, sharing):
-                    packed.append(graph, earlier)
-                packed.append(item, same)
+                for graph, earlier, digest in zip(graphs, sharing, digests):
+                    packed.append(graph, earlier, digest)
+                packed.append(item, same, digests[-1])
                 graphs = []
             else:
                 graphs.append(item)

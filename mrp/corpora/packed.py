@@ -16,7 +16,7 @@ import zlib
 from array import array
 from dataclasses import fields
 from operator import attrgetter
-from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, overload
 
 from mrp.graph import TEXT_FIELDS, Edge, Graph, Node
 from mrp.memo import Memo
@@ -166,10 +166,12 @@ class PackedGraphs(Sequence[Graph]):
         #: content index -> its graph's own fields (:data:`_OWN`) and their types, where all are plain
         self._owns: Memo[int, Tuple[Tuple[Any, ...], Tuple[type, ...]]] = Memo(SOURCES)
         self._entries: List[Packed] = []
+        #: content index -> the digest of the text its graph was read from (:meth:`digest`)
+        self._digests: Dict[int, bytes] = {}
         for graph in graphs:
             self.append(graph)
 
-    def append(self, graph: Graph, same: Optional[int] = None) -> None:
+    def append(self, graph: Graph, same: Optional[int] = None, digest: Optional[bytes] = None) -> None:
         """Pack a graph and add it at the end.
 
         Args:
@@ -178,12 +180,16 @@ class PackedGraphs(Sequence[Graph]):
                 shares (read from the same text, :mod:`mrp.codecs.repeats`): only its other fields are
                 packed, and unpacking takes the content of that graph; nothing at all is packed when they
                 are those of the graph whose content it takes, but its id and line (:meth:`_own`).
+            digest: for a graph of content of its own, the digest of the text it was read from
+                (:meth:`mrp.codecs.repeats.Repeats.digest`), or None.
         """
         index = len(self._entries)
         content = None if same is None else self._entries[same].content
         data = pack(graph) if content is None else self._own(graph, content)
         if content is None:
             self._keep_own(index, graph)
+            if digest is not None:
+                self._digests[index] = digest
         self._ends.append((self._ends[-1] if self._pending else 0) + len(data))
         self._pending.append(data)
         self._entries.append(Packed(self, index, graph, content))
@@ -213,15 +219,28 @@ class PackedGraphs(Sequence[Graph]):
     def __getstate__(self) -> Tuple[Any, ...]:
         """What pickling sends (a store read ahead goes to the parent so): the packed bytes and each entry's
         :data:`IDENTITY` as plain values, not the entry objects; the caches of decompressed bytes stay."""
-        return (self._data, self._blocks, self._ends, self._pending, [_IDENTITY(e) for e in self._entries])
+        return (self._data, self._blocks, self._ends, self._pending, [_IDENTITY(e) for e in self._entries],
+                self._digests)
 
     def __setstate__(self, state: Tuple[Any, ...]) -> None:
         """The store :meth:`__getstate__` sent, with empty caches."""
-        self._data, self._blocks, self._ends, self._pending, identities = state
+        self._data, self._blocks, self._ends, self._pending, identities, self._digests = state
         self._cache = [(-1, b""), (-1, b"")]
         self._sources = Memo(SOURCES)
         self._owns = Memo(SOURCES)
         self._entries = [Packed.restored(self, k, identity) for k, identity in enumerate(identities)]
+
+    def digest(self, content: int) -> Optional[bytes]:
+        """The digest of the text the graphs of a content were read from, the same for equal texts read
+        with the same options into any store (their :data:`~mrp.graph.TEXT_FIELDS` are equal), or None.
+
+        Args:
+            content: a content index (:attr:`Packed.content`).
+
+        Returns:
+            The digest, or None when the reader gave none.
+        """
+        return self._digests.get(content)
 
     def entries(self) -> List[Packed]:
         """The packed entries in order (id, framework, flavor, line each, the graph on demand)."""

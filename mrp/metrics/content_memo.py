@@ -4,7 +4,9 @@ A packed corpus keeps the content of a graph text met again once (:mod:`mrp.code
 :mod:`mrp.corpora.packed`): its entries with the same ``content`` index have equal
 :data:`~mrp.graph.TEXT_FIELDS` (tops, nodes, edges, layout, variables, breaks).  A value that depends on
 those fields only (and on options named in the key), such as SMATCH's triples of Penman AMR, is then the
-same for all of them: :class:`ContentMemo` derives it once, without unpacking the graph again.
+same for all of them: :class:`ContentMemo` derives it once, without unpacking the graph again; and once for
+the contents of every store read from the same text with the same options (a testbed's two files hold the
+same collection), by the digest the reader gave (:meth:`~mrp.corpora.packed.PackedGraphs.digest`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ class ContentMemo:
 
     def __init__(self, kept: int = KEPT) -> None:
         #: key -> (the store, kept alive so that its id names it, and the value)
-        self._values: Memo[Tuple[int, int, Hashable], Tuple[Any, Any]] = Memo(kept)
+        self._values: Memo[Tuple[Any, ...], Tuple[Any, Any]] = Memo(kept)
 
     def value(self, entry: Packed, options: Hashable, derive: Callable[[Graph], Any]) -> Any:
         """The value ``derive`` gives the entry's graph, derived once per content of its store.
@@ -40,6 +42,13 @@ class ContentMemo:
         Returns:
             The value (shared between the entries of the same content: not to be changed).
         """
+        digest = entry.store.digest(entry.content)
+        if digest is not None:  # equal texts read into any store: one value
+            key: Tuple[Any, ...] = ("text", digest, options)
+            found = self._values.get(key)
+            if found is None:
+                found = self._values.keep(key, (None, derive(entry.graph())))
+            return found[1]
         key = (id(entry.store), entry.content, options)
         found = self._values.get(key)
         if found is None or found[0] is not entry.store:
