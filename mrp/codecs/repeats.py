@@ -91,7 +91,6 @@ class Repeats:
         self._asked = (graph, serial)
         return serial
 
-
     def digest(self, graph: Graph) -> Optional[bytes]:
         """A digest of the key of the text a graph was read from (the text and every read option that shapes
         its content), the same in any process and read: graphs of equal digests have equal
