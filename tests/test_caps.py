@@ -3,12 +3,13 @@ it, and a HiGHS process that dies on its own is reported while the search goes o
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import random
 import threading
 import time
-from typing import Tuple
+from typing import Iterator, Tuple
 
 import numpy as np
 import pytest
@@ -68,21 +69,23 @@ def test_a_pair_keeps_its_cap_from_its_start(name: str, adversarial: Tuple[Graph
     measure.alone(system, False, options)
     linear = _cpu() - started
     starts, armed, passed = [], [], []
-    start_pair, arm = driver.start_pair, Watchdog.arm
+    pair_clock, arm = driver.pair_clock, Watchdog.arm
 
-    def recorded_start() -> None:
+    @contextlib.contextmanager
+    def recorded_start() -> Iterator[None]:
         starts.append(time.monotonic())
         timer = threading.Timer(2.0, lambda: passed.append(_cpu()))  # wakes when the cap ends
         timer.daemon = True
         timer.start()
-        start_pair()
+        with pair_clock():
+            yield
 
     def recorded_arm(watchdog: Watchdog, stop: np.ndarray, seconds: float) -> None:
         now = time.monotonic()
         armed.append((now, now + max(0.0, seconds)))
         arm(watchdog, stop, seconds)
 
-    monkeypatch.setattr(driver, "start_pair", recorded_start)
+    monkeypatch.setattr(driver, "pair_clock", recorded_start)
     monkeypatch.setattr(Watchdog, "arm", recorded_arm)
     pairing = Pairing(pairs=[Pair(gold, system, False)])
     result, _ = driver.evaluate(measure, pairing, options)

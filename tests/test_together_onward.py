@@ -98,6 +98,7 @@ def test_a_pair_going_on_from_the_batch_has_its_whole_timeout() -> None:
     watchdog._PAIR.started -= 100.0  # that pair started 100 s ago: its cap would have passed
     (together,) = solve_together([rows], timeout=5.0)
     assert together is not None and together.exact and together.cut is None
+    assert watchdog.spent() == 0.0  # and its clock is not left behind for whatever this thread solves next
     assert together == solve_problem(from_rows(rows))
 
 

@@ -32,7 +32,7 @@ from mrp.metrics.pairing import Pair, Pairing
 from mrp.process.collector import collector_paused
 from mrp.process.forked import available_cpus, fork_pool, freeze_heap, stop_pool
 from mrp.process.worker import cpu_seconds
-from mrp.solver.watchdog import start_pair
+from mrp.solver.watchdog import pair_clock
 
 if TYPE_CHECKING:  # the process pool (and multiprocessing) is imported only for --jobs
     from concurrent.futures import Future
@@ -55,9 +55,9 @@ TOGETHER = 256
 def _isolated(metric: Metric, pair: Pair, options: Options) -> PairResult:
     """A pair's result; an exception while scoring it gives the fallback result with the failure named."""
     pair = pair.live()  # unpacked once here, and dropped with the pair's result
-    start_pair()
     try:
-        return metric.score(pair, options)
+        with pair_clock():
+            return metric.score(pair, options)
     except Exception as error:  # noqa: BLE001 - one pair's failure must not end the run
         message = f"{type(error).__name__}: {error}"
     try:

@@ -16,7 +16,7 @@ import numpy as np
 from mrp.solver import LAP_SIZE, NO_BOUND, Abandoned, mip, relaxation
 from mrp.solver.batch_rows import Batch
 from mrp.solver.problem import Problem, Rows, from_rows, unmapped_across, within
-from mrp.solver.watchdog import clock, interruptible, left, start_pair, watchdog
+from mrp.solver.watchdog import clock, interruptible, left, pair_clock, watchdog
 
 #: Search steps per pair unless --limit says otherwise.
 DEFAULT_LIMIT = 5_000_000
@@ -195,8 +195,8 @@ def solve_together(rows: Union[Sequence[Rows], Batch], limit: Optional[int] = No
         found = Solution(searched.mapping, searched.value, searched.bound, searched.exact, searched.steps,
                          None)
         if not searched.ended:  # open at RELAX_AFTER (or at the limit): on as alone, its clock from now
-            start_pair()
-            found = _solved(from_rows(batch.rows(at)), limit, timeout, None, handover, found)
+            with pair_clock():
+                found = _solved(from_rows(batch.rows(at)), limit, timeout, None, handover, found)
         out[k] = found
     return out
 

@@ -126,8 +126,25 @@ _PAIR = threading.local()
 
 
 def start_pair() -> None:
-    """A pair starts now (in this thread): caps count from here."""
+    """A pair starts now (in this thread): caps count from here (until :func:`end_pair`)."""
     _PAIR.started = clock()
+
+
+def end_pair() -> None:
+    """The pair scored in this thread is done: a later call's cap counts from its own start again, not from
+    this pair's (a pair clock left behind would cut a later pair solved directly, with no time given)."""
+    _PAIR.started = None
+
+
+@contextlib.contextmanager
+def pair_clock() -> Iterator[None]:
+    """A pair scored inside (in this thread): caps count from its start (:func:`start_pair`), and from
+    nothing left behind afterwards (:func:`end_pair`)."""
+    start_pair()
+    try:
+        yield
+    finally:
+        end_pair()
 
 
 def spent() -> float:

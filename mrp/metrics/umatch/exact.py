@@ -61,9 +61,16 @@ class ExactMapper:
 
     def __call__(self, sentence0: Sentence, sentence1: Sentence, label0: str, label1: str,
                  settings: object) -> None:
-        from mrp.solver.watchdog import clock, start_pair, watchdog
+        from mrp.solver.watchdog import pair_clock
 
-        start_pair()  # each sentence pair has the whole --timeout
+        with pair_clock():  # each sentence pair has the whole --timeout
+            self._aligned(sentence0, sentence1, label0, label1, settings)
+
+    def _aligned(self, sentence0: Sentence, sentence1: Sentence, label0: str, label1: str,
+                 settings: object) -> None:
+        """:meth:`__call__`'s work, the pair's clock started."""
+        from mrp.solver.watchdog import clock, watchdog
+
         deadline = None if self.timeout is None else clock() + self.timeout
         selection: Selection = settings.selection  # type: ignore[attr-defined]
         gold = [sentence0.nodes[v] for v in sorted(sentence0.nodes)]
