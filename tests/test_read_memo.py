@@ -15,7 +15,7 @@ import mrp.corpora.load
 from mrp.cli.score import main_body
 from mrp.codecs import ReadOptions, reader
 from mrp.codecs.repeats import Repeats
-from mrp.corpora.load import read_corpus
+from mrp.corpora.load import read_corpus, reading_together
 from mrp.corpora.packed import PackedGraphs
 from mrp.graph import TEXT_FIELDS, Graph, fingerprint
 from mrp.io.source import read_lines
@@ -223,3 +223,100 @@ def test_a_text_read_with_other_options_has_triples_of_its_own(tmp_path: Path,
     assert held[0].triples != held[4].triples and held[0].triples[2] == held[4].triples[2] + 1
     changed = mapped(plain, lambda graph: graph)
     assert isinstance(changed, PackedGraphs) and changed.digest(0) is None
+
+
+def _built_counter(monkeypatch: pytest.MonkeyPatch) -> List[str]:
+    """The ids of the graphs the Penman reader builds from their text (not from a memo), as it builds them."""
+    from mrp.codecs.penman import reading
+
+    built: List[str] = []
+    real = reading._built
+
+    def counted(frame: Any, gid: str, options: ReadOptions) -> Graph:
+        built.append(gid)
+        return real(frame, gid, options)
+
+    monkeypatch.setattr(reading, "_built", counted)
+    return built
+
+
+@pytest.mark.parametrize("pack_after", [0, 1 << 62], ids=["packed", "live"])
+def test_files_read_together_parse_each_text_once(tmp_path: Path, pack_after: int,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two files read with one memo (reading_together): a text met in the first is not parsed in the second,
+    and each corpus is the one read alone."""
+    first_picks = [random.Random(seed).randrange(len(TEXTS)) for seed in range(40)]
+    second_picks = [random.Random(seed + 100).randrange(len(TEXTS)) for seed in range(40)]
+    paths = [_file(tmp_path / "a.amr", first_picks, ids=True),
+             _file(tmp_path / "b.amr", second_picks, ids=False)]
+    alone = [read_corpus(str(path), "amr", ReadOptions(framework="amr"), pack_after=pack_after)
+             for path in paths]
+    built = _built_counter(monkeypatch)
+    options = reading_together(ReadOptions(framework="amr"))
+    together = [read_corpus(str(path), "amr", options, pack_after=pack_after) for path in paths]
+    assert len(built) == len(set(first_picks) | set(second_picks))
+    for one, other in zip(together, alone):
+        assert [(fingerprint(g), g.id, g.line, g.input, g.repairs) for g in one.graphs] == \
+            [(fingerprint(g), g.id, g.line, g.input, g.repairs) for g in other.graphs]
+
+
+def test_graphs_read_together_share_no_object_across_corpora(tmp_path: Path) -> None:
+    """Live corpora read with one memo: no graph holds an object of another (of either corpus), and a change
+    to the first corpus's graphs, made before the second is read, is not read into the second."""
+    options = reading_together(ReadOptions(framework="amr"))
+    first = read_corpus(str(_file(tmp_path / "a.amr", [3, 3, 0], ids=False)), "amr", options,
+                        pack_after=1 << 62)
+    for graph in first.graphs:
+        graph.nodes[0].label = "changed"
+        graph.edges.clear()
+    second = read_corpus(str(_file(tmp_path / "b.amr", [3, 0, 3], ids=False)), "amr", options,
+                         pack_after=1 << 62)
+    assert [graph.nodes[0].label for graph in second.graphs] == ["want-01", "sleep-01", "want-01"]
+    assert all(graph.edges for graph in second.graphs)
+    seen: Dict[int, int] = {}
+    for k, graph in enumerate(list(first.graphs) + list(second.graphs)):
+        for value in [getattr(graph, name) for name in TEXT_FIELDS] + list(graph.nodes) + list(graph.edges):
+            if value is not None and not isinstance(value, (str, int)):
+                assert seen.setdefault(id(value), k) == k
+
+
+def test_a_memo_is_sent_empty() -> None:
+    """Read options sent to another process do not carry the graphs a memo holds."""
+    import pickle
+
+    memo = Repeats(kept=7)
+    memo.keep("text", Graph(id="0", nodes=[]))
+    again = pickle.loads(pickle.dumps(memo))
+    assert again.template("text") is None and memo.template("text") is not None
+    assert again._kept == 7
+
+
+def test_one_job_reads_the_system_file_in_this_process(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """--jobs 1 is one process: the system file is read here, after the gold file, its texts met there not
+    parsed again; with more jobs a child reads it ahead.  The results are the same."""
+    import mrp.corpora.ahead
+
+    monkeypatch.setattr(mrp.corpora.ahead, "enabled", lambda: True)
+    children: List[str] = []
+    real = mrp.corpora.ahead.Child
+
+    def child(work: Any) -> Any:
+        children.append("child")
+        return real(work)
+
+    monkeypatch.setattr(mrp.corpora.ahead, "Child", child)
+    picks = [random.Random(seed).randrange(len(TEXTS)) for seed in range(20)]
+    gold = _file(tmp_path / "a.amr", picks, ids=False)
+    system = _file(tmp_path / "b.amr", picks[::-1], ids=False)
+    built = _built_counter(monkeypatch)
+    results = []
+    for jobs in ("1", "2"):
+        built.clear()
+        children.clear()
+        results.append(_score(["--score", "smatch", "--format", "amr", "--trace", "--jobs", jobs, "--gold",
+                               str(gold), str(system)], capsys))
+        assert children == ([] if jobs == "1" else ["child"])
+        if jobs == "1":
+            assert len(built) == len(set(picks))
+    assert results[0] == results[1] and results[0]["exact"] == len(picks)

@@ -17,6 +17,7 @@ from mrp.api.inputs import Graphs, corpus_of, read_options
 from mrp.api.scoring import _penman, _plan, _standardized, score
 from mrp.api.similarity import engine_of, running_options
 from mrp.corpora.corpus import Corpus
+from mrp.corpora.load import reading_together
 from mrp.corpora.packed import entries, live
 from mrp.errors import InputError
 from mrp.graph import Graph
@@ -85,7 +86,7 @@ def ensemble(systems: Sequence[Graphs], metric: str = "smatch", gold: Optional[G
     labels = list(names) if names is not None else [_name(value, k) for k, value in enumerate(systems)]
     plan = _plan(metric, dict(options), "mrp.ensemble")
     check(plan.metric)
-    reading = read_options(**plan.reading)
+    reading = reading_together(read_options(**plan.reading))  # texts parsed once for all
     corpora: List[Corpus] = []
     for label, value in zip(labels, systems):
         corpora.append(corpus_of(value, plan.formats[1], reading, label))

@@ -130,14 +130,16 @@ def _decoded(data: Any, name: str) -> str:
 def corpus_of(graphs: Graphs, fmt: Optional[str], options: ReadOptions, name: str) -> Corpus:
     """A corpus of what the caller gave: a path, text (a string, or bytes of UTF-8 text), or a list of
     graphs of one kind."""
+    if isinstance(graphs, (str, os.PathLike)) and _is_path(graphs):
+        return read_corpus(os.fspath(graphs), fmt, options)  # the format: mrp.codecs.resolve_format
+    # graphs given as text or objects are read without a memo of texts (:func:`mrp.corpora.load.read_corpus`
+    # alone unshares what a memo shares)
+    options = replace(options, memo=None) if options.memo is not None else options
     if isinstance(graphs, Graph):
         graphs = [graphs]
     if isinstance(graphs, (bytes, bytearray, memoryview)):
         return _from_text(_decoded(graphs, name), fmt, options, name)
     if isinstance(graphs, (str, os.PathLike)):
-        if _is_path(graphs):
-            path = os.fspath(graphs)
-            return read_corpus(path, fmt, options)  # the format: mrp.codecs.resolve_format
         return _from_text(str(graphs), fmt, options, name)
     if isinstance(graphs, dict):
         graphs = [graphs]

@@ -11,6 +11,7 @@ from mrp.api.inputs import Graphs, corpus_of, read_options
 from mrp.api.keywords import READING, checked, keywords, respelled, sign
 from mrp.api.results import Result
 from mrp.corpora.corpus import Corpus
+from mrp.corpora.load import reading_together
 from mrp.corpora.packed import mapped
 from mrp.errors import MRPError, ScoreError
 from mrp.memo import Memo
@@ -156,7 +157,7 @@ def _pairing(gold: Graphs, system: Graphs, plan: _Plan, batch: bool = False
     """Both sides read, the gold checked, standardized, paired; the options of the pair's scoring; and
     whether any system graph pairs with a gold graph (``batch``: a Scorer's batch, whose system side may
     be an empty list or pair with no gold graph)."""
-    reading = read_options(**plan.reading)
+    reading = reading_together(read_options(**plan.reading))  # texts parsed once for all
     gold_corpus = corpus_of(gold, plan.formats[0], reading, "gold")
     _checked_gold(gold_corpus)
     if batch and isinstance(system, (list, tuple)) and not system:

@@ -20,6 +20,7 @@ from mrp.allpairs.work import Work, check, pair_count, symmetric
 from mrp.api.inputs import Graphs, corpus_of, read_options
 from mrp.api.scoring import _penman, _plan, _standardized
 from mrp.corpora.corpus import Corpus
+from mrp.corpora.load import reading_together
 from mrp.corpora.packed import entries
 from mrp.errors import InputError
 from mrp.metrics import driver
@@ -150,6 +151,8 @@ def prepared(graphs: Graphs, other: Optional[Graphs], metric: str, options: Dict
     plan = _plan(metric, options, "mrp.similarity")
     check(plan.metric)
     reading = read_options(**plan.reading)
+    if other is not None:  # the texts the two collections share parsed once
+        reading = reading_together(reading)
     first = _checked(corpus_of(graphs, plan.formats[1], reading, names[0]))
     second = _checked(corpus_of(other, plan.formats[1], reading, names[1])) if other is not None else None
     penman = _penman(first, second if second is not None else first, plan.triples)

@@ -22,7 +22,7 @@ from mrp.cli.common import (
 from mrp.cli.score_args import DEFAULT_TIMEOUT, PROGRAM, check, chosen, owner, parser
 from mrp.codecs import ReadOptions
 from mrp.corpora.ahead import Ahead
-from mrp.corpora.load import Corpus, read_corpus
+from mrp.corpora.load import Corpus, read_corpus, reading_together
 from mrp.io.write import write_text
 from mrp.metrics.options import Execution, Options
 from mrp.metrics.pairing import Pairing
@@ -282,10 +282,12 @@ def main_body(argv: List[str]) -> int:
     formats = [input_format(path, args.format, "--format", "mrp") for path in args.system]
     for path, fmt in [(args.gold, gold_format), *zip(args.system, formats)]:
         inputs.check_before_reading(PROGRAM, path, fmt, args, args.framework)
-    read = read_options(args)
+    read = reading_together(read_options(args))  # a text parsed once for every file read here
 
-    def ahead(k: int) -> Ahead:  # the k-th system file, read by a child while this process works on
-        return Ahead(args.system[k], formats[k], inputs.read_options_for(formats[k], read, args.framework))
+    def ahead(k: int) -> Ahead:  # the k-th system file, read by a child while this process works on (but
+        # with --jobs 1: one process, and the texts the files share parsed once)
+        return Ahead(args.system[k], formats[k], inputs.read_options_for(formats[k], read, args.framework),
+                     allowed=args.jobs != 1)
 
     system = ahead(0)
     gold = _read_gold(args, gold_format, read)

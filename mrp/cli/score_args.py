@@ -165,8 +165,9 @@ def parser(metrics: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
                         "closed after 1000 steps goes to a mixed-integer program solved by HiGHS)")
     p.add_argument("--jobs", type=_jobs, default=AUTO, metavar="N|auto",
                    help=f"worker processes; auto (the default): one per CPU, at most {AUTO_MAX}, when there "
-                        "is enough to score (else none: the pairs are scored in this process); results are "
-                        "identical for any N, e.g. --jobs 1")
+                        "is enough to score (else none: the pairs are scored in this process); 1: this "
+                        "process alone, no system file read ahead by a child either; results are identical "
+                        "for any N")
     p.add_argument("--unlabeled", action="store_true",
                    help="add the MRP metric with edge and node labels ignored (as --score unlabeled)")
     p.add_argument("--bootstrap", type=int, nargs="?", const=1000, metavar="N",

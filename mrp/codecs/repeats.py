@@ -36,6 +36,7 @@ class Repeats:
     """The graphs built so far in one read, by the key of their text (see the module)."""
 
     def __init__(self, kept: int = KEPT) -> None:
+        self._kept = kept
         #: key -> template graph
         self._graphs: Memo[Hashable, Graph] = Memo(kept)
         #: id of a template's node list -> (the template, its serial number); one entry per template, so
@@ -47,6 +48,11 @@ class Repeats:
         #: the last graph :meth:`serial` was asked about and its answer (the reader's limits and the corpus
         #: ask about each graph in turn)
         self._asked: Tuple[Optional[Graph], Optional[int]] = (None, None)
+
+    def __reduce__(self) -> Tuple[type, Tuple[int]]:
+        """Pickled empty (a memo only saves work: read options sent to another process do not carry the
+        graphs read here)."""
+        return (Repeats, (self._kept,))
 
     def template(self, key: Hashable) -> Optional[Graph]:
         """The graph first built for ``key`` (its content to share), or None.

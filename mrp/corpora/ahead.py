@@ -53,12 +53,23 @@ def _read(path: str, fmt: Optional[str], options: Optional[ReadOptions]) -> Tupl
 
 
 class Ahead:
-    """A file being read: :meth:`corpus` waits for it (reading it here if it was not read ahead)."""
+    """A file being read: :meth:`corpus` waits for it (reading it here if it was not read ahead).
 
-    def __init__(self, path: str, fmt: Optional[str] = None, options: Optional[ReadOptions] = None) -> None:
+    Args:
+        path: the file.
+        fmt: its format (None: from its name or content).
+        options: the read options.
+        allowed: False to read it here, when asked (a run of one process: ``--jobs 1``; its texts are then
+            parsed once with those of the files read before, when ``options`` share a memo:
+            :func:`~mrp.corpora.load.reading_together`).
+    """
+
+    def __init__(self, path: str, fmt: Optional[str] = None, options: Optional[ReadOptions] = None,
+                 allowed: bool = True) -> None:
         self.path, self.format, self.options = path, fmt, options
         self._child: Optional[Child] = None
-        if os.path.isfile(path) and enabled():  # not standard input, a pipe or a device: read once, here
+        # not standard input, a pipe or a device (read once, here)
+        if allowed and os.path.isfile(path) and enabled():
             self._child = Child(lambda: _read(path, fmt, options))
 
     @property

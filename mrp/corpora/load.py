@@ -27,7 +27,8 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
     Past ``pack_after`` graphs (default :data:`PACK_AFTER`), the corpus keeps its graphs packed
     (:class:`~mrp.corpora.packed.PackedGraphs`), packing each as it is read.  A graph text met again is
     read once (:mod:`mrp.codecs.repeats`): packed, its content is kept once; live, each graph gets its own
-    copy.
+    copy.  The memo of texts is ``options.memo`` when that is a :class:`~mrp.codecs.repeats.Repeats`
+    (:func:`reading_together`: a text read into an earlier corpus is not parsed again), else this read's own.
 
     Raises InputError for a file that cannot be used at all (missing, a
     directory, compressed, or holding no graph); a graph that cannot be read
@@ -46,11 +47,14 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
     name = display_name(path)
     corpus = Corpus(name, fmt)
     limit = PACK_AFTER if pack_after is None else pack_after
-    memo = Repeats()
+    memo = options.memo if isinstance(options.memo, Repeats) else Repeats()
+    #: the memo outlives this read: no graph given live may be one of its templates or hold their objects
+    given = memo is options.memo
     options = replace(options, memo=memo)
     graphs: List[Graph] = []
     #: per graph, the position of the first graph whose content it shares (None: content of its own)
     sharing: List[Optional[int]] = []
+    templated: List[bool] = []  # per graph: whether its content is a template's (given memo only)
     first: Dict[int, int] = {}  # a template's serial -> the position of its first graph
     #: per graph of content of its own read from a text, the digest of that text's key (Repeats.digest)
     digests: List[Optional[bytes]] = []
@@ -61,6 +65,8 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
                 corpus.errors.append(item)
                 continue
             serial = memo.serial(item)
+            if given:
+                templated.append(serial is not None)
             same = None if serial is None else first.setdefault(serial, len(sharing))
             same = None if same == len(sharing) else same
             sharing.append(same)
@@ -78,7 +84,10 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
             if item.repairs:
                 corpus.repaired.append(Repaired(name, item.line, item.id, tuple(item.repairs)))
     if packed is None:  # every graph kept live gets content of its own
-        graphs = [graph if same is None else unshared(graph) for graph, same in zip(graphs, sharing)]
+        if given:  # and is not the template itself (a later read would copy what the caller changes)
+            graphs = [unshared(replace(graph)) if held else graph for graph, held in zip(graphs, templated)]
+        else:
+            graphs = [graph if same is None else unshared(graph) for graph, same in zip(graphs, sharing)]
     corpus.graphs = graphs if packed is None else packed
     if not corpus.graphs and not corpus.errors:
         raise InputError(f"{name}: holds no graphs (empty, or only blank lines)")
@@ -89,6 +98,21 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
                              f"like {shown}: name that format (--format {shown}; for a gold file, "
                              f"--gold-format {shown}; in Python, format='{shown}')")
     return corpus
+
+
+def reading_together(options: ReadOptions) -> ReadOptions:
+    """The options with a memo of graph texts of their own (:class:`~mrp.codecs.repeats.Repeats`): the files
+    :func:`read_corpus` reads with them parse each distinct text once between them (the two files of a
+    testbed of random pairs of one collection hold the same texts), while no graph of one corpus shares an
+    object with a graph of another.
+
+    Args:
+        options: the read options (any memo they hold is replaced).
+
+    Returns:
+        The options with a new, empty memo.
+    """
+    return replace(options, memo=Repeats())
 
 
 def umr_files(path: str) -> List[str]:
