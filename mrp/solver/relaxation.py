@@ -65,8 +65,7 @@ def dual_bound(model: Any, y: np.ndarray) -> int:
     Returns:
         The bound.
     """
-    rows, reduced = reduced_costs(model, y)
-    return int(((rows + np.maximum(0, reduced).sum(axis=1)) // DUAL_SCALE).min())
+    return _bound_of(reduced_costs(model, y))
 
 
 def reduced_costs(model: Any, y: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
@@ -94,7 +93,8 @@ def reduced_costs(model: Any, y: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     return rows, cost.astype(np.int64) * DUAL_SCALE - column
 
 
-def fixed(problem: Problem, model: Any, y: np.ndarray, best: int, mapping: np.ndarray) -> Problem:
+def fixed(problem: Problem, model: Any, y: np.ndarray, best: int, mapping: np.ndarray,
+          costs: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> Problem:
     """The Problem without the node pairs and candidate edge matches that no map worth more than ``best``
     uses, by the reduced costs of the duals ``y`` (reduced-cost fixing; of ``y`` and ``-y``, whichever
     bounds lower), the pairs and matches of ``mapping`` (worth ``best``) kept.
@@ -111,12 +111,12 @@ def fixed(problem: Problem, model: Any, y: np.ndarray, best: int, mapping: np.nd
         y: HiGHS's row duals of the program's relaxation (either sign).
         best: the value of ``mapping``.
         mapping: the map to keep (gold position -> system position or -1).
+        costs: :func:`reduced_costs` of ``y`` and ``-y`` (stacked in that order) when computed already.
 
     Returns:
         The smaller Problem (``problem`` itself when nothing is ruled out).
     """
-    signed = np.stack([np.asarray(y, np.float64), -np.asarray(y, np.float64)])
-    rows, reduced = reduced_costs(model, signed)
+    rows, reduced = costs if costs is not None else _signed_costs(model, y)
     bounds = rows + np.maximum(0, reduced).sum(axis=1)
     side = int(np.argmin(bounds))
     out = bounds[side] + np.minimum(0, reduced[side]) < (best + 1) * DUAL_SCALE
@@ -126,6 +126,17 @@ def fixed(problem: Problem, model: Any, y: np.ndarray, best: int, mapping: np.nd
     banned = np.zeros(problem.U.shape, np.bool_)
     banned[model.xi[out[:X]], model.xj[out[:X]]] = True
     return program.without(problem, banned, mapping, out[X:])
+
+
+def _signed_costs(model: Any, y: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """:func:`reduced_costs` of ``y`` and ``-y``, in that order."""
+    return reduced_costs(model, np.stack([np.asarray(y, np.float64), -np.asarray(y, np.float64)]))
+
+
+def _bound_of(costs: Tuple[np.ndarray, np.ndarray]) -> int:
+    """The least bound (:func:`dual_bound`) of the sets of duals whose :func:`reduced_costs` are ``costs``."""
+    rows, reduced = costs
+    return int(((rows + np.maximum(0, reduced).sum(axis=1)) // DUAL_SCALE).min())
 
 
 def signed_bound(model: Any, y: np.ndarray) -> int:
@@ -184,6 +195,8 @@ class Relaxed(NamedTuple):
     model: Any = None
     #: HiGHS's row duals (either sign), None when no pair scores
     duals: Optional[np.ndarray] = None
+    #: :func:`reduced_costs` of ``duals`` and ``-duals`` (for :func:`fixed`), None when no pair scores
+    costs: Optional[Tuple[np.ndarray, np.ndarray]] = None
 
 
 def sentence_bound(problem: Problem, seconds: Optional[float] = None) -> Optional[int]:
@@ -232,7 +245,8 @@ def sentence_relaxation(problem: Problem, seconds: Optional[float] = None) -> Op
     mapping = mip.rounded(model, values, n) if values.shape[0] == model.cost.shape[0] else None
     if mapping is None:
         mapping = np.full(n, -1, np.int64)
-    return Relaxed(signed_bound(model, duals), mapping, model, duals)
+    costs = _signed_costs(model, duals)  # both signs at once: the bound is the lesser (signed_bound)
+    return Relaxed(_bound_of(costs), mapping, model, duals, costs)
 
 
 #: this thread's HiGHS for sentence relaxations (one per thread and process: making one costs about as much

@@ -256,7 +256,7 @@ def _relaxed(built: Problem, found: Solution, seconds: Optional[float]) -> Tuple
     if found.exact or relaxed.model is None or relaxed.duals is None:
         return found, built
     mapping = np.array(found.mapping, np.int64)
-    return found, relaxation.fixed(built, relaxed.model, relaxed.duals, found.value, mapping)
+    return found, relaxation.fixed(built, relaxed.model, relaxed.duals, found.value, mapping, relaxed.costs)
 
 
 def revalued(built: Problem, found: Solution) -> Solution:
