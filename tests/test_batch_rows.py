@@ -96,6 +96,36 @@ def test_seeded_random_triples_get_triple_rows() -> None:
     assert len(Interned().batch([])) == 0
 
 
+def _random_maps(pairs: Sequence[Tuple[Side, Side]], rng: random.Random) -> List[List[int]]:
+    """A random map of each pair (gold node -> system node or -1, one to one)."""
+    maps = []
+    for gold, system in pairs:
+        targets = list(range(len(system[0]))) + [-1] * len(gold[0])
+        rng.shuffle(targets)
+        maps.append(targets[:len(gold[0])])
+    return maps
+
+
+def _counted(batch: Batch, pairs: Sequence[Tuple[Side, Side]], maps: List[List[int]]) -> None:
+    """Batch.matched under the maps is SMATCH's count of the triples each map matches."""
+    flat = np.array([j for mapping in maps for j in mapping], np.int64)
+    expected = [smatch_module.matched(mapping, gold[0], system[0], gold[1], system[1])
+                for (gold, system), mapping in zip(pairs, maps)]
+    found = batch.matched(flat)
+    assert found.dtype == np.int64 and found.tolist() == expected
+
+
+@budget(200)
+@given(st.lists(st.tuples(sides(), sides()), max_size=6), st.randoms(use_true_random=False))
+def test_a_batch_counts_the_triples_a_map_matches(pairs: List[Tuple[Side, Side]], rng: random.Random) -> None:
+    """Every map: random ones, the identity where it is one, the empty map."""
+    batch = _batched(pairs, Interned())
+    _counted(batch, pairs, _random_maps(pairs, rng))
+    _counted(batch, pairs, [[-1] * len(gold[0]) for gold, _ in pairs])
+    with pytest.raises(ValueError, match="mapped nodes"):
+        batch.matched(np.zeros(sum(len(gold[0]) for gold, _ in pairs) + 1, np.int64))
+
+
 def _coli() -> Tuple[List[Side], List[Side]]:
     """SMATCH's triples of the coli gold and system graphs of ../shared (skipped without it)."""
     sides = []
@@ -115,7 +145,11 @@ def test_coli_pairs_get_triple_rows() -> None:
     for pairs in (list(zip(gold, system)), drawn):
         for start in range(0, len(pairs), 256):
             chunk = pairs[start:start + 256]
-            _same(_batched(chunk, interned), _reference(chunk))
+            batch = _batched(chunk, interned)
+            _same(batch, _reference(chunk))
+            _counted(batch, chunk, _random_maps(chunk, rng))
+    itself = [(graph, graph) for graph in graphs[:300]]  # each graph with itself, the identity matches all
+    _counted(_batched(itself, interned), itself, [list(range(len(graph[0]))) for graph, _ in itself])
 
 
 def test_renumbering_runs_as_plain_python_alike() -> None:
@@ -189,3 +223,34 @@ def test_held_codes_are_made_again_once_the_ids_are_forgotten() -> None:
     assert again is not first and again.triples is first.triples
     sides = [(held.triples[0], held.triples[1]) for held in (again, other)]
     _same(metric.interned.batch([(again.coded, other.coded)]), _reference([(sides[0], sides[1])]))
+
+
+def test_a_solver_value_the_triples_do_not_give_is_refused_together(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scored together, each map's matched triples are counted again from the rows: a Solution whose value
+    is not that count is an internal error, never a score."""
+    from test_together import _amr
+
+    from mrp.errors import ScoreError
+    from mrp.metrics import together
+    from mrp.metrics.pairing import pair as paired
+
+    rng = random.Random(6)
+    for side in ("gold", "system"):
+        (tmp_path / f"{side}.amr").write_text("\n\n".join(_amr(rng, rng.randrange(2, 7)) for _ in range(30)))
+    from mrp.corpora.load import read_corpus
+
+    pairing = paired(read_corpus(str(tmp_path / "gold.amr"), "amr"),
+                     read_corpus(str(tmp_path / "system.amr"), "amr"))
+    options = Options(penman=True, timeout=60.0)
+    real = together.solve_together
+    assert all(result is not None for result in smatch_module.METRIC.score_many(pairing.pairs, options))
+
+    def wrong(*args: Any) -> List[Any]:
+        found = real(*args)
+        found[-1] = found[-1]._replace(value=found[-1].value + 1)
+        return found
+
+    monkeypatch.setattr(together, "solve_together", wrong)
+    with pytest.raises(ScoreError, match="disagrees with the triples matched"):
+        smatch_module.METRIC.score_many(pairing.pairs, options)

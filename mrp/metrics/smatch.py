@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from itertools import chain
 from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -201,11 +202,12 @@ def score_triples(gid: str, gold: Triples, system: Triples, options: Options, ma
     return _item(gid, gold, system, solution, mapping)
 
 
-def _item(gid: str, gold: Triples, system: Triples, solution: Solution, mapping: bool) -> Dict[str, Any]:
+def _item(gid: str, gold: Triples, system: Triples, solution: Solution, mapping: bool,
+          counted: Optional[int] = None) -> Dict[str, Any]:
     """A pair's item from its Solution, the triples its map matches counted again (a check on the
-    solver)."""
+    solver; ``counted``: so counted already, from the pair's rows, :meth:`Batch.matched`)."""
     (local_g, rel_g, g), (local_s, rel_s, s) = gold, system
-    c = matched(solution.mapping, local_g, local_s, rel_g, rel_s)
+    c = matched(solution.mapping, local_g, local_s, rel_g, rel_s) if counted is None else counted
     if solution.complete and c != solution.value:
         raise ScoreError(f"graph {gid}: internal error: solver value {solution.value} disagrees with the "
                          "triples matched")
@@ -253,6 +255,14 @@ class _Together(Steps):
 
     def solved(self, pair: Pair, gold: Held, system: Held, solution: Solution) -> PairResult:
         return _result(_item(pair.gold_entry.id, gold.triples, system.triples, solution, False))
+
+    def settled(self, done: Sequence[Tuple[Pair, Held, Held, Solution]], rows: Batch) -> List[PairResult]:
+        """:meth:`solved` of each pair, the triples each map matches counted from the rows for all pairs at
+        once (:meth:`Batch.matched`)."""
+        maps = [solution.mapping for _, _, _, solution in done]
+        counts = rows.matched(np.fromiter(chain.from_iterable(maps), np.int64)).tolist()
+        return [_result(_item(pair.gold_entry.id, gold.triples, system.triples, solution, False, count))
+                for (pair, gold, system, solution), count in zip(done, counts)]
 
 
 def _key(options: Options) -> Tuple[bool, bool, Optional[str]]:

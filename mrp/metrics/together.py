@@ -55,6 +55,11 @@ class Steps:
         """The pair's result from its Solution."""
         raise NotImplementedError
 
+    def settled(self, done: Sequence[Tuple[Pair, Any, Any, Solution]], rows: Batch) -> List[PairResult]:
+        """The results of pairs (each with its forms and Solution) whose rows are ``rows``, in order: by
+        default :meth:`solved` of each (a metric may check them all at once)."""
+        return [self.solved(pair, gold, system, solution) for pair, gold, system, solution in done]
+
 
 def score_together(steps: Steps, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
     """The results of the pairs settled together (or at once), None for those to be scored alone: all of
@@ -80,7 +85,12 @@ def score_together(steps: Steps, pairs: Sequence[Pair], options: Options) -> Lis
             todo.append((k, live, gold, system))
     rows = steps.batch([(gold, system) for _, _, gold, system in todo])
     solutions = solve_together(rows, options.limit, options.timeout, options.mip)
-    for (k, live, gold, system), solution in zip(todo, solutions):
+    solved: List[int] = []
+    done: List[Tuple[Pair, Any, Any, Solution]] = []
+    for at, ((_, live, gold, system), solution) in enumerate(zip(todo, solutions)):
         if solution is not None:
-            out[k] = steps.solved(live, gold, system, solution)
+            solved.append(at)
+            done.append((live, gold, system, solution))
+    for at, result in zip(solved, steps.settled(done, rows.subset(solved))):
+        out[todo[at][0]] = result
     return out

@@ -12,7 +12,7 @@ array, is done per pair, compiled (:func:`mrp.solver.renumber.renumbered`): the 
 
 from __future__ import annotations
 
-from typing import Dict, Hashable, List, Mapping, NamedTuple, Sequence, Tuple
+from typing import Any, Dict, Hashable, List, Mapping, NamedTuple, Sequence, Tuple
 
 import numpy as np
 
@@ -63,9 +63,68 @@ class Batch:
         return Rows(n, m, nodes[:3 * gold_n], nodes[3 * gold_n:], keys, edges[:4 * gold_e],
                     edges[4 * gold_e:], labels)
 
+    def matched(self, mappings: np.ndarray) -> np.ndarray:
+        """What each pair's map matches, counted from its rows: for each gold node row (node, key, count)
+        whose node is mapped, its count times that of the system node row of the same key at the node it
+        maps to; for each gold edge row (source, target, label, count) whose ends are mapped, its count
+        times that of the system edge row of the same label between the nodes they map to.  For triple
+        rows, the triples the map matches (SMATCH's count, each match worth the product of the copies),
+        counted apart from the search: a check on its value.
+
+        Args:
+            mappings: int64, the pairs' maps one after the other (pair p's gold node i -> its system node,
+                or -1; n of pair p's).
+
+        Returns:
+            int64[pairs]: each pair's count.
+        """
+        sizes = self.sizes
+        pairs = sizes.shape[0]
+        gold_at = np.concatenate(([0], np.cumsum(sizes[:, 0])))
+        system_at = np.concatenate(([0], np.cumsum(sizes[:, 1])))
+        if mappings.shape[0] != gold_at[-1]:
+            raise ValueError(f"{mappings.shape[0]} mapped nodes for {gold_at[-1]} gold nodes")
+        wide = int(sizes[:, 1].max()) + 1 if pairs else 1
+        nodes = _matched_rows(self.nodes, sizes[:, 2], sizes[:, 3], mappings, gold_at, system_at,
+                              lambda at, rows: at + rows[:, 0], 1 + int(sizes[:, 4].max(initial=0)))
+        edges = _matched_rows(self.edges, sizes[:, 5], sizes[:, 6], mappings, gold_at, system_at,
+                              lambda at, rows: (at + rows[:, 0]) * wide + rows[:, 1],
+                              1 + int(sizes[:, 7].max(initial=0)))
+        return nodes + edges
+
     def subset(self, picked: Sequence[int]) -> Batch:
         """The Batch of the pairs ``picked`` (positions, in that order)."""
         return self if list(picked) == list(range(len(self))) else Batch.of([self.rows(k) for k in picked])
+
+
+def _matched_rows(rows: np.ndarray, gold: np.ndarray, system: np.ndarray, mappings: np.ndarray,
+                  gold_at: np.ndarray, system_at: np.ndarray, place: Any, kinds: int) -> np.ndarray:
+    """:meth:`Batch.matched`'s count over one kind of rows (``rows``: pair after pair, ``gold[p]`` gold rows
+    then ``system[p]`` system rows, the node columns first, then the key or label, then the count): each
+    gold row whose nodes are mapped, times the system row at the same place (``place(system node offset,
+    node columns)``: a number per system row, unique in the batch) with the same key or label (one of
+    ``kinds``)."""
+    pairs = gold.shape[0]
+    if rows.shape[0] == 0:
+        return np.zeros(pairs, np.int64)
+    width = rows.shape[1]
+    owner = np.repeat(np.arange(pairs), gold + system)
+    starts = np.concatenate(([0], np.cumsum(gold + system)))
+    is_gold = np.arange(rows.shape[0]) - starts[owner] < gold[owner]
+    theirs, ours = rows[~is_gold], rows[is_gold]
+    codes = place(system_at[owner[~is_gold]], theirs) * kinds + theirs[:, width - 2]
+    order = np.argsort(codes, kind="stable")
+    codes, counts = codes[order], theirs[order, width - 1]
+    pair = owner[is_gold]
+    ends = mappings[gold_at[pair][:, None] + ours[:, :width - 2]]
+    mapped = (ends >= 0).all(axis=1)
+    wanted = place(system_at[pair], ends) * kinds + ours[:, width - 2]
+    at = np.minimum(np.searchsorted(codes, wanted), max(codes.shape[0] - 1, 0))
+    hit = mapped & (codes[at] == wanted) if codes.shape[0] else np.zeros(pair.shape[0], np.bool_)
+    value = np.where(hit, ours[:, width - 1] * (counts[at] if codes.shape[0] else 0), 0)
+    total = np.concatenate(([0], np.cumsum(value)))
+    gold_starts = np.concatenate(([0], np.cumsum(gold)))
+    return total[gold_starts[1:]] - total[gold_starts[:-1]]
 
 
 class Coded(NamedTuple):
