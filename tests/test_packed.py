@@ -70,6 +70,20 @@ def test_pack_round_trips_every_field(graph: Graph) -> None:
     assert again is not graph and again.nodes is not graph.nodes
 
 
+@pytest.mark.parametrize("graph", [_full(), _placed(), Graph(id="e"), Graph(id="f", framework="eds")])
+def test_pack_round_trips_pickled_at_once(graph: Graph) -> None:
+    """A graph pickled without trying marshal (the one before it needed pickle) comes back the same."""
+    data = pack(graph, pickled=True)
+    assert data[:1] == b"P"
+    assert _typed(_fields(unpack(data))) == _typed(_fields(graph))
+
+
+def test_a_store_of_graphs_that_need_pickle_and_some_that_do_not_round_trips() -> None:
+    graphs = [_placed(), _full(), _placed(), Graph(id="e"), _full()] * 8
+    packed = PackedGraphs(graphs)
+    assert [_typed(_fields(g)) for g in packed] == [_typed(_fields(g)) for g in graphs]
+
+
 def test_packed_graphs_sequence_and_entries() -> None:
     graphs = read_corpus(str(DEMO / "gold.mrp")).graphs
     packed = PackedGraphs(graphs)

@@ -56,13 +56,15 @@ SOURCES = 4096
 BLOCK = 32
 
 
-def pack(graph: Graph, own: bool = False) -> bytes:
+def pack(graph: Graph, own: bool = False, pickled: bool = False) -> bytes:
     """A graph as bytes (:func:`unpack` gives it back, every field equal).
 
     Args:
         graph: the graph.
         own: pack only the graph's own fields: its :data:`~mrp.graph.TEXT_FIELDS` (kept with an earlier
             graph of the same text) as those of an empty graph.
+        pickled: pickle the fields without trying marshal first (the graph before needed pickle: every
+            AMR graph read from Penman does, its labels being penman's symbols).
 
     Returns:
         The bytes.
@@ -74,11 +76,12 @@ def pack(graph: Graph, own: bool = False) -> bytes:
     else:
         values[_NODES] = [_NODE(node) for node in graph.nodes]
         values[_EDGES] = [_EDGE(edge) for edge in graph.edges]
-    try:
-        data = _MARSHAL + marshal.dumps(tuple(values))
-    except ValueError:  # a value of a type marshal does not know (a Penman Symbol, a UMR placement)
-        data = _PICKLE + pickle.dumps(tuple(values), protocol=5)
-    return data
+    if not pickled:
+        try:
+            return _MARSHAL + marshal.dumps(tuple(values))
+        except ValueError:  # a value of a type marshal does not know (a Penman Symbol, a UMR placement)
+            pass
+    return _PICKLE + pickle.dumps(tuple(values), protocol=5)
 
 
 def unpack(data: bytes) -> Graph:
@@ -168,6 +171,8 @@ class PackedGraphs(Sequence[Graph]):
         self._entries: List[Packed] = []
         #: content index -> the digest of the text its graph was read from (:meth:`digest`)
         self._digests: Dict[int, bytes] = {}
+        #: whether the last graph packed whole needed pickle (the next is pickled at once)
+        self._pickled = False
         for graph in graphs:
             self.append(graph)
 
@@ -185,7 +190,11 @@ class PackedGraphs(Sequence[Graph]):
         """
         index = len(self._entries)
         content = None if same is None else self._entries[same].content
-        data = pack(graph) if content is None else self._own(graph, content)
+        if content is None:
+            data = pack(graph, pickled=self._pickled)
+            self._pickled = data[:1] == _PICKLE
+        else:
+            data = self._own(graph, content)
         if content is None:
             self._keep_own(index, graph)
             if digest is not None:
@@ -225,6 +234,7 @@ class PackedGraphs(Sequence[Graph]):
     def __setstate__(self, state: Tuple[Any, ...]) -> None:
         """The store :meth:`__getstate__` sent, with empty caches."""
         self._data, self._blocks, self._ends, self._pending, identities, self._digests = state
+        self._pickled = False
         self._cache = [(-1, b""), (-1, b"")]
         self._sources = Memo(SOURCES)
         self._owns = Memo(SOURCES)
