@@ -104,6 +104,21 @@ def warm(B, stop, with_slack, v, match):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def _largest(B, stop):  # pragma: no cover - compiled
+    """The largest entry of ``B`` and 0, or -1 when ``stop`` says abandon (the set-up of an assignment: O(nm)
+    steps, as plain Python seconds at 2,000 a side)."""
+    n, m = B.shape
+    top = 0
+    for i in range(n):
+        if stop[0] >= ABANDON:
+            return -1
+        for j in range(m):
+            if B[i, j] > top:
+                top = B[i, j]
+    return top
+
+
+@njit(cache=True)
 def _rectangular(B, stop, with_slack, v, match):  # pragma: no cover - compiled
     """:func:`warm` from a cold start: shortest augmenting paths on the rectangular cost matrix ``top - B``
     whose rows are the smaller side (transposed when B has more rows than columns), each of its rows
@@ -115,13 +130,9 @@ def _rectangular(B, stop, with_slack, v, match):  # pragma: no cover - compiled
     c = n if flip else m
     col = np.full(n, -1, np.int64)
     slack = np.zeros((n, m) if with_slack else (0, 0), np.int64)
-    top = 0
-    for i in range(n):
-        if stop[0] >= ABANDON:  # the set-up too: O(nm) steps, as plain Python seconds at 2,000 a side
-            return False, 0, col, slack
-        for j in range(m):
-            if B[i, j] > top:
-                top = B[i, j]
+    top = _largest(B, stop)
+    if top < 0:
+        return False, 0, col, slack
     cost = np.zeros((r + 1, c + 1), np.int64)
     for i in range(n):
         if stop[0] >= ABANDON:
@@ -186,13 +197,9 @@ def _square(B, stop, with_slack, v, match):  # pragma: no cover - compiled
     N = max(n, m)
     col = np.full(n, -1, np.int64)
     slack = np.zeros((n, m) if with_slack else (0, 0), np.int64)
-    top = 0
-    for i in range(n):
-        if stop[0] >= ABANDON:  # the set-up too: O(N^2) steps, as plain Python seconds at N = 2,000
-            return False, 0, col, slack
-        for j in range(m):
-            if B[i, j] > top:
-                top = B[i, j]
+    top = _largest(B, stop)
+    if top < 0:
+        return False, 0, col, slack
     cost = np.full((N + 1, N + 1), top, np.int64)
     for i in range(n):
         if stop[0] >= ABANDON:
