@@ -256,8 +256,10 @@ def test_files_read_together_parse_each_text_once(tmp_path: Path, pack_after: in
     together = [read_corpus(str(path), "amr", options, pack_after=pack_after) for path in paths]
     assert len(built) == len(set(first_picks) | set(second_picks))
     for one, other in zip(together, alone):
-        assert [(fingerprint(g), g.id, g.line, g.input, g.repairs) for g in one.graphs] == \
-            [(fingerprint(g), g.id, g.line, g.input, g.repairs) for g in other.graphs]
+        assert [(fingerprint(g), g.id, g.line, g.input, g.repairs, g.flavor, g.layout, g.variables, g.breaks)
+                for g in one.graphs] == \
+            [(fingerprint(g), g.id, g.line, g.input, g.repairs, g.flavor, g.layout, g.variables, g.breaks)
+             for g in other.graphs]
 
 
 def test_graphs_read_together_share_no_object_across_corpora(tmp_path: Path) -> None:

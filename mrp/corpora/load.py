@@ -85,7 +85,7 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
                 corpus.repaired.append(Repaired(name, item.line, item.id, tuple(item.repairs)))
     if packed is None:  # every graph kept live gets content of its own
         if given:  # and is not the template itself (a later read would copy what the caller changes)
-            graphs = [unshared(replace(graph)) if held else graph for graph, held in zip(graphs, templated)]
+            graphs = [unshared(_another(graph)) if held else graph for graph, held in zip(graphs, templated)]
         else:
             graphs = [graph if same is None else unshared(graph) for graph, same in zip(graphs, sharing)]
     corpus.graphs = graphs if packed is None else packed
@@ -98,6 +98,13 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
                              f"like {shown}: name that format (--format {shown}; for a gold file, "
                              f"--gold-format {shown}; in Python, format='{shown}')")
     return corpus
+
+
+def _another(graph: Graph) -> Graph:
+    """A new graph object with the same fields (the same objects in them)."""
+    copy = replace(graph)
+    copy.flavor = graph.flavor  # as it is, even where the default would differ
+    return copy
 
 
 def reading_together(options: ReadOptions) -> ReadOptions:
