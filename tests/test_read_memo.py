@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
@@ -322,3 +323,23 @@ def test_one_job_reads_the_system_file_in_this_process(tmp_path: Path, capsys: p
         if jobs == "1":
             assert len(built) == len(set(picks))
     assert results[0] == results[1] and results[0]["exact"] == len(picks)
+
+
+@pytest.mark.parametrize("first,second", [(0, 1), (0, 3), (1, 2), (3, 0)],
+                         ids=["plain-nowiki", "plain-strict", "nowiki-keep", "strict-plain"])
+def test_files_read_together_with_other_options_read_as_alone(tmp_path: Path, first: int,
+                                                               second: int) -> None:
+    """One memo shared by reads with other options (what a block's frames give, its texts' limits and
+    digests kept beside the texts): each corpus is the one read alone with its options, errors included."""
+    picks = [random.Random(seed).randrange(len(TEXTS)) for seed in range(40)]
+    path = _file(tmp_path / "a.amr", picks, ids=True)
+    memo = Repeats()
+    for one in (OPTIONS[first], OPTIONS[second], OPTIONS[first]):
+        alone = read_corpus(str(path), "amr", one, pack_after=0)
+        together = read_corpus(str(path), "amr", replace(one, memo=memo), pack_after=0)
+        assert [(fingerprint(g), g.id, g.line, g.repairs, g.layout) for g in together.graphs] == \
+            [(fingerprint(g), g.id, g.line, g.repairs, g.layout) for g in alone.graphs]
+        assert [(e.message, e.line, e.graph_id) for e in together.errors] == \
+            [(e.message, e.line, e.graph_id) for e in alone.errors]
+        assert [together.graphs.digest(k) for k in range(len(picks) - len(together.errors))] == \
+            [alone.graphs.digest(k) for k in range(len(picks) - len(alone.errors))]  # type: ignore[union-attr]

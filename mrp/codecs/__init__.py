@@ -97,7 +97,7 @@ def _limited(read: Reader) -> Reader:
     def limited(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:
         memo = options.memo
         #: a text's serial number (mrp.codecs.repeats) -> what its content says of the limits
-        checked: Memo[int, ContentLimits] = Memo(KEPT)
+        checked: Memo[int, ContentLimits] = Memo(KEPT) if memo is None else memo.kept("content limits")
         for item in read(lines, name, options):
             if options.no_wiki and isinstance(item, Graph):  # the rule for every format, in one place
                 item = without_wiki(item)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 from operator import attrgetter, is_
-from typing import Hashable, Optional, Tuple
+from typing import Any, Dict, Hashable, Optional, Tuple
 
 from mrp.graph import TEXT_FIELDS, Edge, Graph, Node
 from mrp.memo import Memo
@@ -42,8 +42,11 @@ class Repeats:
         #: id of a template's node list -> (the template, its serial number); one entry per template, so
         #: that it starts again with the templates
         self._serials: Memo[int, Tuple[Graph, int]] = Memo(kept)
-        #: serial -> the key of its template's text (for :meth:`digest`)
+        #: serial -> the key of its template's text (for :meth:`digest`), and its digest once made
         self._keys: Memo[int, Hashable] = Memo(kept)
+        self._digests: Memo[int, bytes] = Memo(kept)
+        #: what readers keep beside the texts, by name (:meth:`kept`)
+        self._aside: Dict[Hashable, Memo[Any, Any]] = {}
         self._next = 0
         #: the last graph :meth:`serial` was asked about and its answer (the reader's limits and the corpus
         #: ask about each graph in turn)
@@ -53,6 +56,21 @@ class Repeats:
         """Pickled empty (a memo only saves work: read options sent to another process do not carry the
         graphs read here)."""
         return (Repeats, (self._kept,))
+
+    def kept(self, name: Hashable) -> Memo[Any, Any]:
+        """A memo a reader keeps beside the texts, for as long as this memo lives (one read, or all the reads
+        that share it): what it derives from the texts, or from the serials given here (never reused).
+
+        Args:
+            name: whose memo, and every read option its values depend on.
+
+        Returns:
+            The memo of that name (empty at first).
+        """
+        found = self._aside.get(name)
+        if found is None:
+            found = self._aside[name] = Memo(self._kept)
+        return found
 
     def template(self, key: Hashable) -> Optional[Graph]:
         """The graph first built for ``key`` (its content to share), or None.
@@ -109,10 +127,16 @@ class Repeats:
             16 bytes, or None for a graph with content of its own (or whose template was forgotten).
         """
         serial = self.serial(graph)
-        key = None if serial is None else self._keys.get(serial)
+        if serial is None:
+            return None
+        found = self._digests.get(serial)
+        if found is not None:
+            return found
+        key = self._keys.get(serial)
         if key is None:
             return None
-        return hashlib.blake2b(repr(key).encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        return self._digests.keep(serial, hashlib.blake2b(repr(key).encode("utf-8", "surrogatepass"),
+                                                          digest_size=16).digest())
 
 
 def shared(template: Graph, **own: object) -> Graph:

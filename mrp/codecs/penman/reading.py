@@ -125,7 +125,9 @@ class _Reading:
         self.memo: Any = options.memo
         #: a block's key -> the shapes of its frames (none: read line by line each time) and the memo key of
         #: each graph text
-        self.shapes: Memo[Tuple[str, ...], Tuple[Tuple[Shape, ...], Tuple[Hashable, ...]]] = Memo(KEPT)
+        self.shapes: Memo[Tuple[str, ...], Tuple[Tuple[Shape, ...], Tuple[Hashable, ...]]] = Memo(KEPT) \
+            if self.memo is None else self.memo.kept(("penman shapes", options.strict, options.no_wiki,
+                                                       options.framework))
 
     def block(self, block: Block) -> List[Item]:
         """The items of a block: from its shapes when met before and every graph of its texts is at hand,
