@@ -45,3 +45,31 @@ def test_pairs_are_scored_with_the_collector_paused(door: str, collecting: List[
         assert mrp.score(gold, system, metric="smatch", jobs=1).f > 0
     assert collecting and not any(collecting)
     assert gc.isenabled()
+
+
+@pytest.mark.parametrize("door", ["mrp-score", "library"])
+def test_a_commands_run_moves_what_it_made_out_of_the_collectors_way(door: str, capsys: Any,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """mrp-score's process ends after its run: what the run made is frozen when it ends (its report then
+    walks none of it); the library's run leaves what it made to the collector."""
+    from mrp.metrics import driver
+    from mrp.process.collector import collector_paused
+
+    asked: List[bool] = []
+
+    def spy(freeze: bool = True) -> Any:
+        asked.append(freeze)
+        return collector_paused(freeze)
+
+    monkeypatch.setattr(driver, "collector_paused", spy)
+    gold, system = str(DEMO / "gold.mrp"), str(DEMO / "system.mrp")
+    try:
+        if door == "mrp-score":
+            assert score_cli.main_body(["--score", "smatch", "--jobs", "1", "--gold", gold, system]) == 0
+            assert '"f"' in capsys.readouterr().out
+        else:
+            assert mrp.score(gold, system, metric="smatch", jobs=1).f > 0
+        assert asked == [door == "mrp-score"]
+    finally:
+        gc.unfreeze()
+    assert gc.isenabled()

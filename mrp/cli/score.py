@@ -247,7 +247,7 @@ def options_of(args: argparse.Namespace, std: Standardization, penman: bool, pro
                    mip=not args.no_mip, trace=True,
                    errors=bool(args.errors), penman=penman, standardization=std.name(), no_wiki=args.no_wiki,
                    strict=args.strict, **parameter_values(given),
-                   run=Execution(args.jobs, progress, {} if len(args.system) > 1 else None))
+                   run=Execution(args.jobs, progress, {} if len(args.system) > 1 else None, ending=True))
 
 
 def _arguments(argv: List[str]) -> argparse.Namespace:

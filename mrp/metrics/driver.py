@@ -225,8 +225,9 @@ def _memoized(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
 def run(metric: Metric, pairing: Pairing, options: Optional[Options] = None) -> Tuple[Run, Dict[str, Any]]:
     """Every pair of a pairing scored, with the garbage collector paused (as every door scores): the Run
     (for :func:`summary`), and the --errors data {framework: {id: data}}."""
-    with collector_paused(freeze=False):
-        return _scored(metric, pairing, options or Options())
+    options = options or Options()
+    with collector_paused(freeze=options.run is not None and options.run.ending):
+        return _scored(metric, pairing, options)
 
 
 def _scored(metric: Metric, pairing: Pairing, options: Options) -> Tuple[Run, Dict[str, Any]]:
