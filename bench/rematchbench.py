@@ -4,7 +4,8 @@ the same random pairs, in one run.
 The testbed is bench/testbed.py's: N random pairs (i < j) of the 2,736 coli graphs (gold then system),
 seed 0, two Penman files paired by position.  Each command is a fresh process, its CPU (user + sys, with
 every process it reaped) read from ``os.wait4``; each mrp command runs once untimed first, so that the
-solver's kernels are compiled and cached.  Rows:
+solver's kernels are compiled and cached; then every row runs REPEATS times (3), the rows in turn, and the
+medians are printed.  Rows:
 
 * Rematch's own ``rematch.py --ms`` (when ``REMATCH_DIR`` names a checkout of osome-iu/Rematch-RARE; run
   by ``REMATCH_PYTHON``, a Python with numpy, pandas and networkx, else this one), and its scores compared
@@ -23,12 +24,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -38,6 +40,8 @@ import testbed  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 COLLECTION = ("data/pairs/amr/coli.gold.amr", "data/pairs/amr/coli.system.amr")
+#: timed runs of each row, interleaved (the medians are printed)
+REPEATS = int(os.environ.get("MRP_BENCH_REMATCH_REPEATS", "3"))
 
 
 def measured(command: List[str], cwd: Optional[Path] = None) -> Dict[str, Any]:
@@ -55,7 +59,15 @@ def _mrp(tool: str, arguments: List[str]) -> List[str]:
     return [sys.executable, "-m", f"mrp.cli.{tool}", *arguments]
 
 
-def run(shared: Path = SHARED, pairs: int = 20_000, graphs: int = 200) -> List[Dict[str, Any]]:
+def _once(command: List[str], cwd: Optional[Path], tool: str, tmp: str) -> Dict[str, Any]:
+    """One timed run of a row's command (mrp-similarity's output file removed first)."""
+    if tool == "similarity":
+        (Path(tmp) / "m.npz").unlink(missing_ok=True)
+    return measured(command, cwd)
+
+
+def run(shared: Path = SHARED, pairs: int = 20_000, graphs: int = 200,
+        repeats: int = REPEATS) -> List[Dict[str, Any]]:
     """Make the testbed, time every row, print the table; returns the rows."""
     rows: List[Dict[str, Any]] = []
     where = os.environ.get("REMATCH_DIR")
@@ -69,37 +81,47 @@ def run(shared: Path = SHARED, pairs: int = 20_000, graphs: int = 200) -> List[D
         collection = Path(tmp) / "collection.amr"
         collection.write_text("".join(text + "\n\n" for text in texts[:graphs]), encoding="utf-8")
         gold = ["--format", "amr", "--gold", str(a), str(b)]
-        reference: Optional[np.ndarray] = None
+        #: (row, command, working directory, what it is: "rematch", "score" or "similarity")
+        runs: List[Tuple[str, List[str], Optional[Path], str]] = []
         if where and frames is not None and frames.exists():
             python = os.environ.get("REMATCH_PYTHON", sys.executable)
             script = Path(where) / "methods" / "rematch" / "rematch.py"
-            took = measured([python, str(script), "--ms", "-f", str(a), str(b)], cwd=Path(where))
-            reference = np.load(str(a) + "_rematch_scores.npy")
-            rows.append({"row": "Rematch rematch.py --ms", "pairs": pairs, **took})
+            runs.append(("Rematch rematch.py --ms", [python, str(script), "--ms", "-f", str(a), str(b)],
+                         Path(where), "rematch"))
         else:
             print("bench: REMATCH_DIR does not name a checkout of osome-iu/Rematch-RARE: Rematch not run",
                   file=sys.stderr)
+        rematch_row = " --rematch-frames" if runs else ""
         commands = [
             ("mrp-score --score smatch --jobs 1", "score", ["--score", "smatch", "--jobs", "1", *gold]),
             ("mrp-score --score smatch", "score", ["--score", "smatch", *gold]),
-            ("mrp-score --score rematch" + (" --rematch-frames" if reference is not None else ""), "score",
-             ["--score", "rematch", "--trace", *gold]
-             + (["--rematch-frames", str(frames)] if reference is not None else [])),
+            ("mrp-score --score rematch" + rematch_row, "score",
+             ["--score", "rematch", "--trace", *gold] + (["--rematch-frames", str(frames)] if runs else [])),
             ("mrp-score --score wlk", "score", ["--score", "wlk", *gold]),
             (f"mrp-similarity --metric smatch, all pairs of {graphs} coli graphs", "similarity",
              ["--metric", "smatch", "--format", "amr", str(collection), "--output", str(Path(tmp) / "m.npz"),
               "--quiet"]),
         ]
-        for name, tool, arguments in commands:
-            if tool == "similarity":
-                (Path(tmp) / "m.npz").unlink(missing_ok=True)
-            measured(_mrp(tool, arguments))  # the kernels compiled and cached, the files in the page cache
-            if tool == "similarity":
-                (Path(tmp) / "m.npz").unlink(missing_ok=True)
-            took = measured(_mrp(tool, arguments))
-            result = json.loads(took["out"])
+        runs += [(name, _mrp(tool, arguments), None, tool) for name, tool, arguments in commands]
+        for _, command, cwd, tool in runs:  # the kernels compiled and cached, the files in the page cache
+            if tool != "rematch":
+                _once(command, cwd, tool, tmp)
+        timed: Dict[str, List[Dict[str, Any]]] = {name: [] for name, _, _, _ in runs}
+        for _ in range(repeats):  # interleaved: a change of load touches every row alike
+            for name, command, cwd, tool in runs:
+                timed[name].append(_once(command, cwd, tool, tmp))
+        reference: Optional[np.ndarray] = np.load(str(a) + "_rematch_scores.npy") if runs and \
+            runs[0][3] == "rematch" else None
+        for name, _, _, tool in runs:
+            took = timed[name]
+            row: Dict[str, Any] = {"row": name, "wall": statistics.median(t["wall"] for t in took),
+                                   "cpu": statistics.median(t["cpu"] for t in took), "runs": len(took)}
+            if tool == "rematch":
+                rows.append({**row, "pairs": pairs})
+                continue
+            result = json.loads(took[-1]["out"])
             count = result["pairs"] if tool == "similarity" else result["n"]
-            row: Dict[str, Any] = {"row": name, "pairs": count, **took}
+            row["pairs"] = count
             if tool == "similarity":
                 row["exact"] = count - result["inexact"] - result["failed"]
             elif "exact" in result:
@@ -110,7 +132,8 @@ def run(shared: Path = SHARED, pairs: int = 20_000, graphs: int = 200) -> List[D
             rows.append(row)
     base = rows[0]["cpu"] / rows[0]["pairs"] if rows and rows[0]["row"].startswith("Rematch") else None
     print(f"\nRematch's testbed: {pairs:,} random pairs of the 2,736 coli graphs (seed 0); CPU = user + sys "
-          f"of each process and its children; load average {os.getloadavg()[0]:.1f}\n")
+          f"of each process and its children, median of {repeats} runs of each row taken in turn; load "
+          f"average {os.getloadavg()[0]:.1f}\n")
     for row in rows:
         per = row["cpu"] / row["pairs"] * 1000
         ratio = f", {per / (base * 1000):.2f}x Rematch's CPU per pair" if base else ""
@@ -125,8 +148,9 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--pairs", type=int, default=20_000)
     p.add_argument("--graphs", type=int, default=200)
+    p.add_argument("--repeats", type=int, default=REPEATS, help="timed runs of each row, taken in turn")
     args = p.parse_args()
-    run(SHARED, args.pairs, args.graphs)
+    run(SHARED, args.pairs, args.graphs, args.repeats)
 
 
 if __name__ == "__main__":
