@@ -8,7 +8,11 @@ edges to free neighbours (``P``, rows recomputed when a neighbour is fixed).
 The bound of the free part is the smaller of the sums of row and column
 maxima of the keys, tightened by an assignment over them on pairs up to
 ``lap_size`` nodes.  The node with the best row maximum is branched on, its
-candidates best first and "unmatched" last.
+candidates best first and "unmatched" last.  A candidate is a system node where
+the key is positive, or where an edge to a free neighbour can be matched (see
+:func:`reached`): a share can be zero, the neighbour's potential then holding the
+whole edge, which it gets only when this node goes there, not when it is left
+unmatched.
 """
 
 from __future__ import annotations
@@ -79,6 +83,19 @@ def free_bound(pb, L, P, banned, assign, used, rowmax, colmax, frow, fcol, use_l
         if done and SCALE * value + lap < bound:
             bound = SCALE * value + lap
     return bound, rowsum, besti
+
+
+@njit(cache=True)
+def reached(i, pb, ix, assign, reach):  # pragma: no cover - compiled
+    """Mark in ``reach`` the system nodes where an edge of gold node i to a free neighbour can be
+    matched."""
+    src, tgt, cptr, cc, cd = pb.src, pb.tgt, pb.cptr, pb.cc, pb.cd
+    for t in range(ix.iptr[i], ix.iptr[i + 1]):
+        e = ix.iedges[t]
+        if assign[tgt[e] if src[e] == i else src[e]] != FREE:
+            continue
+        for q in range(cptr[e], cptr[e + 1]):
+            reach[cc[q] if src[e] == i else cd[q]] = True
 
 
 @njit(cache=True)
@@ -157,6 +174,7 @@ def search(pb, ix, share, best, best_pi, root, limit, use_lap, banned, stop, sc)
     rowmax = np.zeros(n, np.int64)
     colmax = np.zeros(m, np.int64)
     keys = np.empty(m, np.int64)
+    reach = np.zeros(m, np.bool_)
     frow = np.empty(n, np.int64)
     fcol = np.empty(m, np.int64)
     value = 0
@@ -195,11 +213,14 @@ def search(pb, ix, share, best, best_pi, root, limit, use_lap, banned, stop, sc)
                     grown[:base] = ckey[:base]
                     ckey = grown
                 cnt = 0
+                reached(i, pb, ix, assign, reach)
                 for j in range(m):
+                    edge = reach[j]
+                    reach[j] = False
                     if used[j]:
                         continue
                     k = key(i, j, pb, L, P, banned)
-                    if k > 0:
+                    if k > 0 or (edge and not banned[i, j]):
                         fcol[cnt] = j
                         keys[cnt] = -k
                         cnt += 1
