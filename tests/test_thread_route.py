@@ -1,7 +1,8 @@
 """A sentence pair solved in a thread other than the main one (a Dask worker's, a library caller's) takes
 the search alone, not the batch and the relaxation: it must reach the same proved optimum.  Coli system
-graphs 304 and 411 (of ../shared): the rectangular cold-start assignment once made that search claim 13
-exact where the optimum is 14."""
+graphs 304 and 411 (of ../shared): that search once claimed 13 exact where the optimum is 14 (a gold node
+with no share of its edges was never tried where they match: tests/test_search_shares.py), met with the
+rectangular cold-start assignment's duals."""
 
 from __future__ import annotations
 

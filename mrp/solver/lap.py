@@ -88,14 +88,19 @@ def warm(B, stop, with_slack, v, match):  # pragma: no cover - compiled
     from (``match[j]``: the row of column j, both 1-based, 0: none), e.g. the
     last assignment's of a matrix that changed a little (the subgradient rounds
     of the root); they end as the duals and matching found (unchanged when
-    stopped).  Solved on the padded square (:func:`_square`: from a warm start the
-    pairs of ``match`` still tight are kept, only the other rows are augmented, and
-    the start is checked).  Any start gives the same optimum.
+    stopped).  From a cold start (``v`` all zero) the matrix is solved as it is,
+    rectangular, with the smaller side as rows (:func:`_rectangular`, O(r^2 c)
+    for r <= c); from a warm one on the padded square (:func:`_square`: the pairs
+    of ``match`` still tight are kept, only the other rows are augmented, and the
+    start is checked).  Any start gives the same optimum.
     """
-    # the rectangular cold start (_rectangular) gave a bound below the optimum on a sentence pair searched
-    # alone (coli 304 x 411 of the first 1,000 system graphs: 13 claimed exact, the optimum 14): every start
-    # on the padded square until that is found and tested
-    return _square(B, stop, with_slack, v, match)
+    cold = True
+    for j in range(1, v.shape[0]):
+        if v[j] != 0:
+            cold = False
+    if not cold:
+        return _square(B, stop, with_slack, v, match)
+    return _rectangular(B, stop, with_slack, v, match)
 
 
 @njit(cache=True)
