@@ -112,3 +112,32 @@ def test_closing_reaps_the_worker_so_its_cpu_counts_among_the_children() -> None
     assert os.times().children_user >= children
     with pytest.raises(ProcessLookupError):
         os.kill(worker._WORKER.pid, 0)
+
+
+def _worker_pid() -> int:
+    pid, _ = worker.call("os:getpid", ())
+    return pid
+
+
+def _busy_worker() -> int:
+    pid, _ = worker.call("builtins:sum", (range(20_000_000),))  # about half a second of CPU there
+    return _worker_pid()
+
+
+def test_a_pools_worker_keeps_one_process_reaped_when_the_pool_ends() -> None:
+    """A worker of a pool (mrp-score --jobs N) keeps its process between calls (the HiGHS hand-overs of
+    its pairs: a fresh Python each cost about 0.4 s of CPU), and when the pool ends with every task done
+    it reaps that process, so the process's CPU time counts in this process's children."""
+    pool = forked.fork_pool(1)
+    try:
+        first = pool.submit(_busy_worker).result(60)
+        second = pool.submit(_worker_pid).result(60)
+    finally:
+        before = os.times()
+        forked.stop_pool(pool, finished=True)
+    after = os.times()
+    assert first == second
+    with pytest.raises(ProcessLookupError):
+        os.kill(first, 0)
+    spent = (after.children_user + after.children_system) - (before.children_user + before.children_system)
+    assert spent >= 0.2

@@ -85,7 +85,7 @@ def pooled(work: Work, blocks: Sequence[Block], jobs: int,
         pass
     finally:
         if pool is not None:
-            stop_pool(pool)  # every block is in, or the run is ending: no worker outlives it
+            stop_pool(pool, finished=not left)  # every block is in, or the run ends: no worker outlives it
         _RUN = []
         gc.unfreeze()
     return sorted(left)

@@ -168,7 +168,7 @@ def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
                 yield done.pop(position)
                 position += 1
     finally:
-        stop_pool(pool)  # every result is in, or the run is ending
+        stop_pool(pool, finished=position >= len(pairs))  # every result is in, or the run is ending
         _WORK = []
         gc.unfreeze()
 

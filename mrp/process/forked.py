@@ -18,8 +18,9 @@ import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Optional
 
-__all__ = ["Child", "available_cpus", "can_fork", "child_start", "die_with_parent", "is_forked_child",
-           "fork_pool", "freeze_heap", "keep_stdout", "silenced_stdout", "stop_pool"]
+__all__ = ["Child", "at_pool_worker_exit", "available_cpus", "can_fork", "child_start", "die_with_parent",
+           "is_forked_child", "is_pool_worker", "fork_pool", "freeze_heap", "keep_stdout", "pool_start",
+           "silenced_stdout", "stop_pool"]
 
 
 def die_with_parent() -> None:
@@ -73,11 +74,18 @@ def silenced_stdout() -> Iterator[None]:
 
 
 _FORKED = False
+_POOLED = False
 
 
 def is_forked_child() -> bool:
     """Whether this process is a child mrp forked (a pool's worker, a read-ahead, a HiGHS run)."""
     return _FORKED
+
+
+def is_pool_worker() -> bool:
+    """Whether this process is a worker of a pool of :func:`fork_pool` (it ends through multiprocessing's
+    exit, which runs :func:`at_pool_worker_exit`'s callbacks, when its pool ends with every task done)."""
+    return _POOLED
 
 
 def child_start() -> None:
@@ -88,6 +96,21 @@ def child_start() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     die_with_parent()
     keep_stdout()
+
+
+def pool_start() -> None:
+    """What a worker of :func:`fork_pool` does first: :func:`child_start`, and knowing itself a pool's."""
+    global _POOLED
+    child_start()
+    _POOLED = True
+
+
+def at_pool_worker_exit(callback: Callable[[], Any]) -> None:
+    """Run ``callback`` when this pool worker ends normally (its pool shut down with every task done, see
+    :func:`stop_pool`); not when it is killed."""
+    from multiprocessing import util
+
+    util.Finalize(None, callback, exitpriority=10)
 
 
 def available_cpus() -> int:
@@ -200,16 +223,31 @@ def fork_pool(jobs: int) -> Any:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    return ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=child_start)
+    return ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=pool_start)
 
 
-def stop_pool(pool: Any) -> None:
-    """End a process pool (a ``concurrent.futures.ProcessPoolExecutor``) at once, cancelling what waits and
-    killing its workers, and reap the workers, so that their CPU time counts in this process's children and
-    none outlives it (about 0.01 s)."""
+#: How long :func:`stop_pool` lets the workers of a finished pool end on their own, seconds.
+POOL_END = 2.0
+
+
+def stop_pool(pool: Any, finished: bool = False) -> None:
+    """End a process pool (a ``concurrent.futures.ProcessPoolExecutor``), cancelling what waits and killing
+    its workers, and reap the workers, so that their CPU time counts in this process's children and none
+    outlives it (about 0.01 s).
+
+    Args:
+        pool: the pool.
+        finished: every task given to the pool is done: the workers are first let end on their own (up to
+            :data:`POOL_END` seconds), which ends and reaps their kept processes (:mod:`mrp.process.worker`),
+            so that those processes' CPU time counts too.
+    """
     workers = getattr(pool, "_processes", None) or {}
     processes = list(workers.values())
     pool.shutdown(wait=False, cancel_futures=True)
+    if finished:
+        ending = time.monotonic() + POOL_END
+        for process in processes:
+            process.join(max(0.0, ending - time.monotonic()))
     for process in processes:
         if process.is_alive():
             process.kill()

@@ -24,7 +24,7 @@ import threading
 import time
 from typing import Any, Callable, Optional, Tuple
 
-from mrp.process.forked import is_forked_child
+from mrp.process.forked import at_pool_worker_exit, is_forked_child, is_pool_worker
 from mrp.process.spawned import Spawned
 
 __all__ = ["Worker", "call", "close", "cpu_seconds", "unreaped_cpu"]
@@ -133,11 +133,14 @@ _OWNER = -1
 
 
 def _kept() -> Worker:
-    """This process's worker, started when there is none (a forked process starts its own)."""
+    """This process's worker, started when there is none (a forked process starts its own; a pool's
+    worker closes its own when it ends)."""
     global _WORKER, _OWNER
     if _WORKER is None or _OWNER != os.getpid() or not _WORKER.alive():
         if _WORKER is not None and _OWNER == os.getpid():
             _WORKER.end()
+        elif is_pool_worker() and _OWNER != os.getpid():  # this process's first: closed at its end
+            at_pool_worker_exit(close)
         _WORKER = Worker()
         _OWNER = os.getpid()
     return _WORKER
@@ -147,9 +150,10 @@ def call(function: str, args: Tuple[Any, ...], deadline: Optional[float] = None,
          stopped: Optional[Callable[[], bool]] = None) -> Tuple[Optional[Any], Optional[str]]:
     """``module:function(*args)`` in this process's kept worker (see :meth:`Worker.call`); in a process of
     its own (:class:`~mrp.process.spawned.Spawned`) when another thread is using it, or when this process
-    is a child mrp forked (a pool's worker: it is killed when its work ends, and its own children must have
-    ended by then for their CPU time to count)."""
-    if is_forked_child() or not _LOCK.acquire(blocking=False):
+    is a child mrp forked other than a pool's worker (a read-ahead, a HiGHS run: it ends with ``os._exit``,
+    and its own children must have ended by then for their CPU time to count; a pool's worker closes its
+    kept worker when its pool ends, :func:`~mrp.process.forked.stop_pool`)."""
+    if (is_forked_child() and not is_pool_worker()) or not _LOCK.acquire(blocking=False):
         child = Spawned(function, *args)
         return child.result(deadline, stopped), child.died
     try:
