@@ -120,7 +120,7 @@ def _worker_pid() -> int:
 
 
 def _busy_worker() -> int:
-    pid, _ = worker.call("builtins:sum", (range(20_000_000),))  # about half a second of CPU there
+    worker.call("builtins:sum", (range(20_000_000),))  # about half a second of CPU there
     return _worker_pid()
 
 
