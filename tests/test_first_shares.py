@@ -1,5 +1,6 @@
 """The root's first shares (mrp.solver.kernel.first_shares): each edge candidate's weight split between its
-edge's two gold ends in proportion to their degrees, and the solve exact from them (brute force)."""
+two node pairs by what each could collect (gold degree x system degree x candidates held), and the solve
+exact from them (brute force)."""
 
 from __future__ import annotations
 
@@ -17,21 +18,38 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_handover import brute, random_problem  # noqa: E402
 
 
-def test_the_end_with_more_edges_takes_more_of_the_weight() -> None:
-    # gold a -> b, a -> c, a -> d, d -> e: a has 3 edges, b and c 1, d 2, e 1; the same on the system side
+def test_the_end_that_could_collect_more_takes_more_of_the_weight() -> None:
+    # gold a -> b, a -> c, a -> d, d -> e, the same edges on the system side (A .. E), each label once: every
+    # gold edge has one candidate, its own copy.  Degrees a 3, b 1, c 1, d 2, e 1 on both sides; the node
+    # pairs hold candidates (a, A) 3, (d, D) 2, the others 1.  So a -> b splits 3*3*3 : 1 = 27 : 1,
+    # a -> d 27 : 2*2*2 = 27 : 8, d -> e 8 : 1.
     edges = {(0, 1, "p"): 1, (0, 2, "q"): 1, (0, 3, "r"): 1, (3, 4, "s"): 1}
     problem = with_edges(np.zeros((5, 5), np.int64), edges, edges, None)
-    degree = [3, 1, 1, 2, 1]
-    share = first_shares(problem, 5)
-    assert share.shape == problem.cw.shape
+    share = first_shares(problem, 5, 5)
+    expected = {(0, 1): SCALE * 27 // 28, (0, 2): SCALE * 27 // 28, (0, 3): SCALE * 27 // 35,
+                (3, 4): SCALE * 8 // 9}
+    assert share.shape == problem.cw.shape == (4,)
     for e in range(problem.src.shape[0]):
-        a, b = int(problem.src[e]), int(problem.tgt[e])
+        q = int(problem.cptr[e])
+        assert problem.cptr[e + 1] == q + 1 and int(problem.cw[q]) == 1
+        assert share[q] == expected[int(problem.src[e]), int(problem.tgt[e])]
+
+
+def test_the_middle_of_a_path_takes_most_of_both_edges() -> None:
+    # a path a -> b -> c against the same path (A -> B -> C): (b, B) holds both candidates and b and B have
+    # two edges each, so b's end takes 8 of 9 parts of each edge's weight
+    edges = {(0, 1, "p"): 2, (1, 2, "q"): 2}
+    problem = with_edges(np.zeros((3, 3), np.int64), edges, edges, None)
+    share = first_shares(problem, 3, 3)
+    for e in range(problem.src.shape[0]):
         for q in range(problem.cptr[e], problem.cptr[e + 1]):
-            whole = int(problem.cw[q]) * SCALE
-            assert share[q] == whole * degree[a] // (degree[a] + degree[b])
-            assert 0 <= share[q] <= whole
-    # a -> d: 3 of 5; d -> e: 2 of 3; a -> b and a -> c: 3 of 4
-    assert sorted(set(share.tolist())) == [SCALE * 3 // 5, SCALE * 2 // 3, SCALE * 3 // 4]
+            assert 0 <= share[q] <= int(problem.cw[q]) * SCALE
+    # a share is the source end's: b is the target of a -> b and the source of b -> c
+    whole = 4 * SCALE
+    into_b = [int(problem.cptr[e]) for e in range(2) if problem.tgt[e] == 1]
+    out_of_b = [int(problem.cptr[e]) for e in range(2) if problem.src[e] == 1]
+    assert [int(share[q]) for q in into_b] == [whole * 1 // 9]
+    assert [int(share[q]) for q in out_of_b] == [whole * 8 // 9]
 
 
 def test_the_solve_from_them_is_exact() -> None:

@@ -17,8 +17,8 @@ The steps, each a function:
    is split between its two node pairs (``share``, potential.py); a node
    pair's potential is its reward plus the best shares its edges can collect
    there, and a linear assignment over the potentials bounds the optimum
-   (Gilmore-Lawler with a Lagrangian split).  The shares start split in
-   proportion to the ends' degrees (``first_shares``); subgradient steps tune
+   (Gilmore-Lawler with a Lagrangian split).  The shares start split by
+   what each end could collect (``first_shares``); subgradient steps tune
    them; each round's assignment also seeds the incumbent.
 3. The incumbent (incumbent.py): each round's assignment, hill-climbed with
    moves and swaps; a greedy map where assignments are too large.
@@ -220,22 +220,38 @@ def fixing(pb, ix, share, best, stop, sc):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def first_shares(pb, n):  # pragma: no cover - compiled
-    """The shares the root starts from: each candidate's weight split between its edge's ends in proportion
-    to their degrees (the end with more edges takes more).
+def first_shares(pb, n, m):  # pragma: no cover - compiled
+    """The shares the root starts from: candidate (c, d) of gold edge (a, b) splits its weight between node
+    pairs (a, c) and (b, d) in proportion to how much each could collect: the gold node's degree times the
+    system node's (among the system edges with candidates) times the candidates the node pair holds.
 
-    Any split gives a valid bound; on Rematch's testbed (20,000 random pairs of coli graphs) this one
-    closes 18,914 pairs at the root where an even split closes 18,678, in 10% fewer rounds.
+    Any split gives a valid bound.  On 20,000 random pairs of coli graphs (Rematch's testbed) an even split
+    closed 18,678 pairs at the root and left 411 open after 300 search steps, this one 19,162 and 203; on
+    2,000 random pairs of the WSJ sentences, open after 300 steps: DM 58 -> 30, EDS 1,156 -> 883, AMR
+    60 -> 17.
     """
     degree = np.zeros(n, np.int64)
     for e in range(pb.src.shape[0]):
         degree[pb.src[e]] += 1
         degree[pb.tgt[e]] += 1
+    system = np.zeros(m, np.int64)
+    for f in range(pb.ssrc.shape[0]):
+        system[pb.ssrc[f]] += 1
+        system[pb.stgt[f]] += 1
+    held = np.zeros((n, m), np.int32)
+    for e in range(pb.src.shape[0]):
+        for q in range(pb.cptr[e], pb.cptr[e + 1]):
+            held[pb.src[e], pb.cc[q]] += 1
+            held[pb.tgt[e], pb.cd[q]] += 1
     share = np.empty(pb.cw.shape[0], np.int64)
     for e in range(pb.src.shape[0]):
         a, b = pb.src[e], pb.tgt[e]
         for q in range(pb.cptr[e], pb.cptr[e + 1]):
-            share[q] = pb.cw[q] * SCALE * degree[a] // (degree[a] + degree[b])
+            c, d = pb.cc[q], pb.cd[q]
+            x = float(degree[a] * system[c]) * held[a, c]
+            y = float(degree[b] * system[d]) * held[b, d]
+            whole = pb.cw[q] * SCALE
+            share[q] = min(whole, int(whole * x / (x + y))) if x + y > 0 else whole // 2
     return share
 
 
@@ -248,7 +264,7 @@ def start(pb, ix, sc, lap_size, stop, seed):  # pragma: no cover - compiled
     (a document's seed is nearly always optimal: most rounds only brought the bound down to it)."""
     n, m = pb.U.shape
     best_pi = np.full(n, -1, np.int64)
-    share = first_shares(pb, n)
+    share = first_shares(pb, n, m)
     root_lap = max(n, m) <= max(lap_size, ROOT_LAP_SIZE)
     document = seed.shape[0] == n
     work = DOCUMENT_ROOT_WORK if document else ROOT_WORK
