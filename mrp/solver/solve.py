@@ -27,11 +27,11 @@ DEFAULT_LIMIT = 5_000_000
 _SMALL = 2500
 #: Search steps after which a sentence pair searched in the main thread that the search has not closed gets
 #: the bound of its linear relaxation (mrp.solver.relaxation.sentence_relaxation), before it is searched on:
-#: on random pairs of coli graphs (Rematch's testbed) 6.5% of pairs are open after the root, nearly all with
-#: the Lagrangian bound one above the optimum, and the relaxation closes 94-98% of them in about 3 ms each
-#: (HiGHS's simplex and the program built in Python).  Of the 1,301 pairs open at the root, 100 steps close
-#: 525, 300 close 902 and 500 close 1,011; the steps from 100 to 300 cost 0.8 s and save 377 relaxations
-#: (1.2 s), those beyond about what they save.  Pairs scored together
+#: on random pairs of coli graphs (Rematch's testbed) 4% of pairs are open after the root (808 of 20,000 with
+#: the first shares of mrp.solver.kernel.first_shares), nearly all with the Lagrangian bound one above the
+#: optimum, and the relaxation closes nearly all of them in about 2-3 ms each (HiGHS's simplex and the program
+#: built in Python).  Of those 808, 100 steps close 369, 300 close 605 and 500 close 681; the steps up to about
+#: 300 cost less than the relaxations they save, those beyond about what they save.  Pairs scored together
 #: (:func:`solve_together`) are searched together up to this many steps, and go on from there as alone.
 RELAX_AFTER = 300
 #: Search steps after which a pair the search has not closed goes to the mixed-integer program ...
