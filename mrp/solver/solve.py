@@ -30,9 +30,10 @@ _SMALL = 2500
 #: on random pairs of coli graphs (Rematch's testbed) 4% of pairs are open after the root (808 of 20,000 with
 #: the first shares of mrp.solver.kernel.first_shares), nearly all with the Lagrangian bound one above the
 #: optimum, and the relaxation closes nearly all of them in about 2-3 ms each (HiGHS's simplex and the program
-#: built in Python).  Of those 808, 100 steps close 369, 300 close 605 and 500 close 681; the steps up to about
-#: 300 cost less than the relaxations they save, those beyond about what they save.  Pairs scored together
-#: (:func:`solve_together`) are searched together up to this many steps, and go on from there as alone.
+#: built in Python).  Of those 808, 100 steps close 369, 300 close 605 and 500 close 681; the steps up to
+#: about 300 cost less than the relaxations they save, those beyond about what they save.  Pairs scored
+#: together (:func:`solve_together`) are searched together up to this many steps, and go on from there as
+#: alone.
 RELAX_AFTER = 300
 #: Search steps after which a pair the search has not closed goes to the mixed-integer program ...
 MIP_AFTER = 1000
