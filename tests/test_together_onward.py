@@ -2,7 +2,8 @@
 TOGETHER_STEPS steps and its relaxation goes on in the batch exactly as alone: more search up to its
 hand-over, then HiGHS's program, with the Solution :func:`~mrp.solver.solve.solve_problem` gives it alone,
 field for field (such a pair used to be handed back and searched again from scratch).  The two pairs are
-random pairs of Rematch's testbed (coli graphs of ../shared: skipped without it, failed under CI=true)."""
+random pairs of the graphs Rematch's testbed draws from (coli graphs of ../shared: skipped without it,
+failed under CI=true)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import testbed  # noqa: E402
 
 #: the coli graphs of ../shared in order (coli.gold.amr, then coli.system.amr: bench/testbed.py's collection,
-#: Rematch's testbed draws its pairs from it); the two pairs below are testbed pairs, by position
+#: Rematch's testbed draws its pairs from it); the two pairs below are random pairs of it, by position
 GOLD_GRAPHS = 1368
 #: a pair that needs 611 steps (with what its relaxation rules out left out): open after the batch's steps and
 #: its relaxation (gold 149, gold 627)
