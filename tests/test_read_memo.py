@@ -14,13 +14,15 @@ import pytest
 
 import mrp.corpora.load
 from mrp.cli.score import main_body
-from mrp.codecs import ReadOptions, reader
+from mrp.codecs import ReadOptions, reader, reads_texts_once
 from mrp.codecs.repeats import Repeats
 from mrp.corpora.load import read_corpus, reading_together
 from mrp.corpora.packed import PackedGraphs
 from mrp.graph import TEXT_FIELDS, Graph, fingerprint
 from mrp.io.source import read_lines
 from mrp.metrics.smatch import matched, penman_triples
+
+from conftest import ROOT
 
 #: a few small graph texts (one repaired: a parenthesis left open), each written several times below
 TEXTS = [
@@ -323,6 +325,44 @@ def test_one_job_reads_the_system_file_in_this_process(tmp_path: Path, capsys: p
         if jobs == "1":
             assert len(built) == len(set(picks))
     assert results[0] == results[1] and results[0]["exact"] == len(picks)
+
+
+def test_a_child_reading_the_system_file_ahead_parses_only_texts_the_gold_file_did_not_hold(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """With --jobs 2 the system file of two Penman files is read ahead by a child forked once the gold file
+    is read: the texts both files hold are parsed once in all (counted across processes), not once in each
+    process; an MRP system file (read without the memo of texts) is still read while the gold file is."""
+    import mrp.cli.score
+    import mrp.corpora.ahead
+    from mrp.codecs.penman import reading
+
+    monkeypatch.setattr(mrp.corpora.ahead, "enabled", lambda: True)
+    log = tmp_path / "built.log"
+    real = reading._built
+
+    def counted(frame: Any, gid: str, options: ReadOptions) -> Graph:
+        with open(log, "a", encoding="utf-8") as out:  # written by whichever process parses
+            out.write(gid + "\n")
+        return real(frame, gid, options)
+
+    monkeypatch.setattr(reading, "_built", counted)
+    order: List[str] = []
+    real_ahead, real_gold = mrp.cli.score.Ahead, mrp.cli.score._read_gold
+    monkeypatch.setattr(mrp.cli.score, "Ahead", lambda *a, **k: order.append("ahead") or real_ahead(*a, **k))
+    monkeypatch.setattr(mrp.cli.score, "_read_gold",
+                        lambda *a, **k: order.append("gold") or real_gold(*a, **k))  # type: ignore[func-returns-value]
+    first = [0, 2, 3, 6, 0, 3]
+    second = [3, 6, 2, 1, 1, 0]  # one text (1) the gold file does not hold
+    gold, system = _file(tmp_path / "a.amr", first, ids=False), _file(tmp_path / "b.amr", second, ids=False)
+    result = _score(["--score", "smatch", "--jobs", "2", "--gold", str(gold), str(system)], capsys)
+    assert order == ["gold", "ahead"]
+    assert len(log.read_text(encoding="utf-8").split()) == len(set(first) | set(second))
+    assert result["n"] == len(first) and result["exact"] == len(first)
+    order.clear()
+    _score(["--score", "mrp", "--jobs", "2", "--gold", str(ROOT / "data" / "demo" / "gold.mrp"),
+            str(ROOT / "data" / "demo" / "system.mrp")], capsys)
+    assert order == ["ahead", "gold"]
+    assert reads_texts_once("amr") and not any(reads_texts_once(fmt) for fmt in ("mrp", "umr", "eds", "dm"))
 
 
 @pytest.mark.parametrize("first,second", [(0, 1), (0, 3), (1, 2), (3, 0)],

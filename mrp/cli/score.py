@@ -20,7 +20,7 @@ from mrp.cli.common import (
     warn,
 )
 from mrp.cli.score_args import DEFAULT_TIMEOUT, PROGRAM, check, chosen, owner, parser
-from mrp.codecs import ReadOptions
+from mrp.codecs import ReadOptions, reads_texts_once
 from mrp.corpora.ahead import Ahead
 from mrp.corpora.load import Corpus, read_corpus, reading_together
 from mrp.io.write import write_text
@@ -289,8 +289,14 @@ def main_body(argv: List[str]) -> int:
         return Ahead(args.system[k], formats[k], inputs.read_options_for(formats[k], read, args.framework),
                      allowed=args.jobs != 1)
 
-    system = ahead(0)
+    # the first system file is read by a child while this process reads the gold file; but when both are
+    # read through the memo of texts, after it: the child, forked then, parses only the texts the gold file
+    # did not hold (two files of random pairs of one collection share most texts)
+    after_gold = reads_texts_once(gold_format) and reads_texts_once(formats[0])
+    system = None if after_gold else ahead(0)
     gold = _read_gold(args, gold_format, read)
+    if system is None:
+        system = ahead(0)
     if args.validate:
         validate_report(args.gold, gold_format, read, args.framework)
         for path, fmt in zip(args.system, formats):

@@ -18,7 +18,8 @@ from mrp.memo import Memo
 
 __all__ = [
     "FORMATS", "Item", "ReadOptions", "WriteOptions", "Reader", "Writer",
-    "reader", "writer", "infer_format", "implied_framework", "resolve_format", "sniff", "content_format",
+    "reader", "writer", "infer_format", "implied_framework", "reads_texts_once", "resolve_format", "sniff",
+    "content_format",
 ]
 
 #: format name -> (module or package under mrp.codecs, framework it implies or None)
@@ -70,6 +71,19 @@ def _module(name: str):  # type: ignore[no-untyped-def]
 def implied_framework(name: str) -> Optional[str]:
     """The framework a format implies (dm, psd, eds, amr, ucca), or None."""
     return FORMATS.get(name, (None, None))[1]
+
+
+def reads_texts_once(name: str) -> bool:
+    """Whether a format's reader parses each distinct graph text once across every file read with one
+    ``ReadOptions.memo`` (the codec's ``READS_TEXTS_ONCE``; :func:`mrp.corpora.load.reading_together`).
+
+    Args:
+        name: a format name of :data:`FORMATS`.
+
+    Returns:
+        True for such a reader (Penman), False for one that parses every graph it reads.
+    """
+    return bool(getattr(_module(name), "READS_TEXTS_ONCE", False))
 
 
 #: the readers made so far, by format (a library call reads a string or two: making one cost as much)

@@ -41,6 +41,10 @@ __all__ = [
     "mask", "unmask", "breaks", "deeply",
 ]
 
+#: the reader parses a graph text once for every file read with the same ``ReadOptions.memo`` (a text met
+#: again is built from the first graph of that text: :mod:`mrp.codecs.repeats`)
+READS_TEXTS_ONCE = True
+
 #: each name of __all__ and the module of this package that defines it
 _HOMES: Dict[str, str] = {
     **dict.fromkeys(("write", "format_graph", "normal_role", "map_wsj_id", "penman_warnings", "tree_graph"),
