@@ -6,6 +6,12 @@ A live graph of a few dozen nodes costs about 14 KB of Python objects; packed, a
 buffer, which forked processes read without copying it) and gives a fresh graph for each access;
 its :class:`Packed` entries carry what pairing needs (id, framework, flavor, line, size) without
 unpacking.
+
+The first graph of a text read through a memo of texts (:mod:`mrp.codecs.repeats`: the memo keeps that
+graph as the text's template) is kept live rather than packed, up to :data:`LIVE` of them a store: the
+memo holds it anyway, packing it costs as much as reading the next several graphs of the same text, and a
+fresh graph is copied from it faster than it would be unpacked.  Pickled (a store read ahead goes to the
+parent so), such a graph is packed then.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from dataclasses import fields
 from operator import attrgetter
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, overload
 
+from mrp.codecs.repeats import unshared
 from mrp.graph import TEXT_FIELDS, Edge, Graph, Node
 from mrp.memo import Memo
 
@@ -54,6 +61,9 @@ _EMPTY_TEXT = [(_GRAPH.index(name), value) for name, value in _no_text()]
 SOURCES = 4096
 #: graphs compressed together (about 50 KB before compression for sentence graphs)
 BLOCK = 32
+#: graphs of a text's first reading a store keeps live at most (about 14 KB each for a sentence graph; see
+#: the module)
+LIVE = 4096
 
 
 def pack(graph: Graph, own: bool = False, pickled: bool = False) -> bytes:
@@ -171,6 +181,10 @@ class PackedGraphs(Sequence[Graph]):
         self._entries: List[Packed] = []
         #: content index -> the digest of the text its graph was read from (:meth:`digest`)
         self._digests: Dict[int, bytes] = {}
+        #: index -> its graph kept live (its own fields packed as a graph sharing its content's are)
+        self._live: Dict[int, Graph] = {}
+        #: index -> its graph packed whole, for a graph kept live where the store was pickled
+        self._late: Dict[int, bytes] = {}
         #: whether the last graph packed whole needed pickle (the next is pickled at once)
         self._pickled = False
         for graph in graphs:
@@ -186,11 +200,15 @@ class PackedGraphs(Sequence[Graph]):
                 packed, and unpacking takes the content of that graph; nothing at all is packed when they
                 are those of the graph whose content it takes, but its id and line (:meth:`_own`).
             digest: for a graph of content of its own, the digest of the text it was read from
-                (:meth:`mrp.codecs.repeats.Repeats.digest`), or None.
+                (:meth:`mrp.codecs.repeats.Repeats.digest`), or None; given, the graph is the template of
+                its text in a memo of texts, and is kept live (up to :data:`LIVE` a store).
         """
         index = len(self._entries)
         content = None if same is None else self._entries[same].content
-        if content is None:
+        if content is None and digest is not None and len(self._live) < LIVE:
+            self._live[index] = graph
+            data = pack(graph, own=True)
+        elif content is None:
             data = pack(graph, pickled=self._pickled)
             self._pickled = data[:1] == _PICKLE
         else:
@@ -226,14 +244,17 @@ class PackedGraphs(Sequence[Graph]):
         return pack(graph, own=True)
 
     def __getstate__(self) -> Tuple[Any, ...]:
-        """What pickling sends (a store read ahead goes to the parent so): the packed bytes and each entry's
-        :data:`IDENTITY` as plain values, not the entry objects; the caches of decompressed bytes stay."""
+        """What pickling sends (a store read ahead goes to the parent so): the packed bytes (the graphs kept
+        live packed now) and each entry's :data:`IDENTITY` as plain values, not the entry objects; the
+        caches of decompressed bytes stay."""
+        late = {**self._late, **{index: pack(graph) for index, graph in self._live.items()}}
         return (self._data, self._blocks, self._ends, self._pending, [_IDENTITY(e) for e in self._entries],
-                self._digests)
+                self._digests, late)
 
     def __setstate__(self, state: Tuple[Any, ...]) -> None:
         """The store :meth:`__getstate__` sent, with empty caches."""
-        self._data, self._blocks, self._ends, self._pending, identities, self._digests = state
+        self._data, self._blocks, self._ends, self._pending, identities, self._digests, self._late = state
+        self._live = {}
         self._pickled = False
         self._cache = [(-1, b""), (-1, b"")]
         self._sources = Memo(SOURCES)
@@ -252,13 +273,28 @@ class PackedGraphs(Sequence[Graph]):
         """
         return self._digests.get(content)
 
+    def content_of(self, content: int) -> Graph:
+        """The graph at a content index, for what its :data:`~mrp.graph.TEXT_FIELDS` say: the graph kept live
+        (the store's own: not to be changed), else a new one.
+
+        Args:
+            content: a content index (:attr:`Packed.content`).
+
+        Returns:
+            The graph.
+        """
+        live = self._live.get(content)
+        return live if live is not None else self[content]
+
     def entries(self) -> List[Packed]:
         """The packed entries in order (id, framework, flavor, line each, the graph on demand)."""
         return self._entries
 
     def nbytes(self) -> int:
-        """The size of the packed graphs (compressed blocks, and the last block's graphs uncompressed)."""
-        return len(self._data) + sum(len(data) for data in self._pending)
+        """The size of the packed graphs (compressed blocks, and the last block's graphs uncompressed; not
+        the graphs kept live)."""
+        return len(self._data) + sum(len(data) for data in self._pending) + \
+            sum(len(data) for data in self._late.values())
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -278,17 +314,25 @@ class PackedGraphs(Sequence[Graph]):
             raise IndexError("graph index out of range")
         data = self._bytes(index, 0)
         entry = self._entries[index]
+        live = self._live.get(entry.content)
         if entry.content == index:
-            return unpack(data)
-        source = self._source(entry.content)
+            return unpack(data) if live is None else _with_content(unpack(data), live)
         if not data:  # the graph of its content, with its own id and line
-            graph = unpack(source)
+            graph = self._whole(entry.content, live)
             graph.id, graph.line = entry.id, entry.line
             return graph
-        graph, other = unpack(data), unpack(source)
+        if live is not None:
+            return _with_content(unpack(data), live)
+        graph, other = unpack(data), unpack(self._source(entry.content))
         for name in TEXT_FIELDS:
             setattr(graph, name, getattr(other, name))
         return graph
+
+    def _whole(self, content: int, live: Optional[Graph]) -> Graph:
+        """A new graph equal to the one at ``content`` (kept live: ``live``)."""
+        if live is None:
+            return unpack(self._source(content))
+        return _with_content(unpack(self._bytes(content, 1)), live)
 
     def _source(self, content: int) -> bytes:
         """The bytes packed at ``content``, for a graph that shares that graph's content."""
@@ -299,6 +343,10 @@ class PackedGraphs(Sequence[Graph]):
 
     def _bytes(self, index: int, slot: int) -> bytes:
         """The bytes packed at ``index``; ``slot``: the cache of decompressed blocks to use."""
+        if self._late:
+            late = self._late.get(index)
+            if late is not None:
+                return late
         block, at = divmod(index, BLOCK)
         if block == len(self._blocks):
             return self._pending[at]
@@ -318,6 +366,14 @@ class PackedGraphs(Sequence[Graph]):
 
     def __radd__(self, other: Any) -> List[Graph]:
         return list(other) + list(self)
+
+
+def _with_content(graph: Graph, live: Graph) -> Graph:
+    """``graph`` with copies of the :data:`~mrp.graph.TEXT_FIELDS` of a graph kept live (none of its
+    objects)."""
+    for name in TEXT_FIELDS:
+        setattr(graph, name, getattr(live, name))
+    return unshared(graph)
 
 
 def entries(graphs: Sequence[Graph]) -> Sequence[Entry]:

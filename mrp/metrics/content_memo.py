@@ -37,7 +37,8 @@ class ContentMemo:
             entry: a packed graph.
             options: every option ``derive`` depends on besides the graph's content fields.
             derive: the value of a graph; it must read only :data:`~mrp.graph.TEXT_FIELDS` (and the
-                options named in ``options``).
+                options named in ``options``), and change nothing (the graph may be the store's own:
+                :meth:`~mrp.corpora.packed.PackedGraphs.content_of`).
 
         Returns:
             The value (shared between the entries of the same content: not to be changed).
@@ -47,12 +48,12 @@ class ContentMemo:
             key: Tuple[Any, ...] = ("text", digest, options)
             found = self._values.get(key)
             if found is None:
-                found = self._values.keep(key, (None, derive(entry.graph())))
+                found = self._values.keep(key, (None, derive(entry.store.content_of(entry.content))))
             return found[1]
         key = (id(entry.store), entry.content, options)
         found = self._values.get(key)
         if found is None or found[0] is not entry.store:
-            found = self._values.keep(key, (entry.store, derive(entry.graph())))
+            found = self._values.keep(key, (entry.store, derive(entry.store.content_of(entry.content))))
         return found[1]
 
     def clear(self) -> None:

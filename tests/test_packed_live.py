@@ -1,0 +1,146 @@
+"""A packed store keeps the first graph of each text read through a memo of texts live (mrp.corpora.packed):
+not packed whole, every access still a new graph equal to the graph read, sharing nothing."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+
+import mrp.corpora.packed as packed_module
+from mrp.codecs import ReadOptions, reader
+from mrp.corpora.load import read_corpus, reading_together
+from mrp.corpora.packed import PackedGraphs
+from mrp.graph import Edge, Graph, Node
+from mrp.io.source import read_lines
+
+#: small graph texts, each written several times below (one with a quoted constant, one repaired)
+TEXTS = [
+    '(s / sleep-01 :ARG0 (g / girl))',
+    '(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b :polarity -))',
+    '(c / city :name (n / name :op1 "New" :op2 "York") :wiki "New_York_City")',
+    '(b / bark-01 :ARG0 (d / dog :mod (b2 / big))',
+    '(r / rain-01 :time (n / now))',
+]
+
+
+def _file(path: Path, picks: List[int]) -> Path:
+    """A Penman file of the texts picked, in order, each with an id and a sentence of its own."""
+    path.write_text("\n\n".join(f"# ::id g{k}\n# ::snt sentence {k}\n{TEXTS[pick]}"
+                                for k, pick in enumerate(picks)) + "\n", encoding="utf-8")
+    return path
+
+
+def _fields(graph: Graph) -> Dict[str, Any]:
+    """Every field of a graph, with the type of every value (a Penman Symbol is not a str)."""
+    def typed(value: Any) -> Any:
+        if isinstance(value, (list, tuple)):
+            return (type(value).__name__, [typed(v) for v in value])
+        if isinstance(value, dict):
+            return ("dict", [(typed(k), typed(v)) for k, v in value.items()])
+        if isinstance(value, (Node, Edge)):
+            names = type(value).__dataclass_fields__
+            return (type(value).__name__, [typed(getattr(value, k)) for k in names])
+        return (type(value).__name__, value)
+
+    return {name: typed(getattr(graph, name)) for name in Graph.__dataclass_fields__}
+
+
+def _read(path: Path, options: ReadOptions) -> List[Graph]:
+    """The graphs of a file as the reader gives them without a memo."""
+    items = reader("amr")(read_lines(str(path)), path.name, options)
+    return [item for item in items if isinstance(item, Graph)]
+
+
+def _whole_packs(monkeypatch: pytest.MonkeyPatch) -> List[str]:
+    """The ids of the graphs packed whole (not only their own fields), as they are packed."""
+    whole: List[str] = []
+    real = packed_module.pack
+
+    def counted(graph: Graph, own: bool = False, pickled: bool = False) -> bytes:
+        if not own:
+            whole.append(graph.id)
+        return real(graph, own, pickled)
+
+    monkeypatch.setattr(packed_module, "pack", counted)
+    return whole
+
+
+PICKS = [random.Random(seed).randrange(len(TEXTS)) for seed in range(40)]
+
+
+def test_the_first_graph_of_each_text_is_not_packed_whole(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read through a memo, a store packs no graph whole, and gives each graph as read, every field and its
+    type; pickled (as a store read ahead is sent), it packs each text's first graph then, and gives the
+    same graphs."""
+    path = _file(tmp_path / "a.amr", PICKS)
+    options = ReadOptions(framework="amr")
+    whole = _whole_packs(monkeypatch)
+    store = read_corpus(str(path), "amr", options, pack_after=0).graphs
+    assert isinstance(store, PackedGraphs)
+    assert whole == []
+    expected = [_fields(graph) for graph in _read(path, options)]
+    assert [_fields(graph) for graph in store] == expected
+    sent = pickle.loads(pickle.dumps(store))
+    firsts = sorted(set(PICKS), key=PICKS.index)
+    assert whole == [f"g{PICKS.index(pick)}" for pick in firsts]
+    assert [_fields(graph) for graph in sent] == expected
+    assert [_fields(sent[k]) for k in reversed(range(len(sent)))] == expected[::-1]
+
+
+def test_every_access_is_a_new_graph_sharing_nothing(tmp_path: Path) -> None:
+    """Changing a graph the store gave (its content, its own fields) changes neither the store nor another
+    graph of the same text; the text's graph kept live is what ``content_of`` gives, unchanged."""
+    path = _file(tmp_path / "a.amr", PICKS)
+    options = ReadOptions(framework="amr")
+    store = read_corpus(str(path), "amr", options, pack_after=0).graphs
+    assert isinstance(store, PackedGraphs)
+    expected = [_fields(graph) for graph in _read(path, options)]
+    for k in range(len(store)):
+        graph = store[k]
+        graph.nodes[0].label = "changed"
+        graph.nodes[0].properties.append("x")
+        graph.nodes.append(Node(99))
+        graph.edges.clear()
+        graph.tops.append(5)
+        if graph.layout is not None:
+            graph.layout[0].append(("y", 1, False))
+        if graph.variables is not None:
+            graph.variables[0] = "z"
+        graph.repairs = (graph.repairs or []) + ["changed"]
+    assert [_fields(graph) for graph in store] == expected
+    for entry in store.entries():
+        content = store.content_of(entry.content)
+        assert content is store.content_of(entry.content)  # kept live: the store's own graph
+        assert _fields(content)["nodes"] == expected[entry.index]["nodes"]
+
+
+def test_files_read_together_keep_their_first_graphs_live(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two files of the same texts read with one memo (the second's first graphs share the first's content):
+    neither packs a graph whole, and each gives its own graphs."""
+    first, second = _file(tmp_path / "a.amr", PICKS), _file(tmp_path / "b.amr", PICKS[::-1])
+    options = reading_together(ReadOptions(framework="amr"))
+    whole = _whole_packs(monkeypatch)
+    stores = [read_corpus(str(path), "amr", options, pack_after=0).graphs for path in (first, second)]
+    assert whole == []
+    for path, store in zip((first, second), stores):
+        assert [_fields(graph) for graph in store] == [_fields(graph) for graph in
+                                                       _read(path, ReadOptions(framework="amr"))]
+
+
+def test_past_the_limit_first_graphs_are_packed_whole(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store keeps LIVE first graphs live at most; the texts met after them are packed as before."""
+    monkeypatch.setattr(packed_module, "LIVE", 2)
+    path = _file(tmp_path / "a.amr", PICKS)
+    options = ReadOptions(framework="amr")
+    whole = _whole_packs(monkeypatch)
+    store = read_corpus(str(path), "amr", options, pack_after=0).graphs
+    firsts = sorted(set(PICKS), key=PICKS.index)
+    assert whole == [f"g{PICKS.index(pick)}" for pick in firsts[2:]]
+    assert [_fields(graph) for graph in store] == [_fields(graph) for graph in _read(path, options)]
