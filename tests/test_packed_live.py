@@ -10,8 +10,12 @@ from typing import Any, Dict, List
 
 import pytest
 
+import mrp.corpora.ahead
+import mrp.corpora.load
 import mrp.corpora.packed as packed_module
 from mrp.codecs import ReadOptions, reader
+from mrp.codecs.repeats import Repeats
+from mrp.corpora.ahead import Ahead
 from mrp.corpora.load import read_corpus, reading_together
 from mrp.corpora.packed import PackedGraphs
 from mrp.graph import Edge, Graph, Node
@@ -144,3 +148,55 @@ def test_past_the_limit_first_graphs_are_packed_whole(tmp_path: Path,
     firsts = sorted(set(PICKS), key=PICKS.index)
     assert whole == [f"g{PICKS.index(pick)}" for pick in firsts[2:]]
     assert [_fields(graph) for graph in store] == [_fields(graph) for graph in _read(path, options)]
+
+
+def test_a_store_sent_by_reference_takes_its_content_from_the_templates(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store whose live graphs hold the content of templates the receiver holds is pickled without packing
+    them; unpickled, it refuses to be read until resolved with those templates, then gives its graphs."""
+    first, second = _file(tmp_path / "a.amr", PICKS[:20]), _file(tmp_path / "b.amr", PICKS)
+    options = reading_together(ReadOptions(framework="amr"))
+    read_corpus(str(first), "amr", options, pack_after=0)
+    memo = options.memo
+    assert isinstance(memo, Repeats)
+    templates = memo.templates()
+    assert len(templates) == len(set(PICKS[:20]))
+    store = read_corpus(str(second), "amr", options, pack_after=0).graphs
+    assert isinstance(store, PackedGraphs)
+    store.refer(lambda graph: memo.serial(graph) if memo.serial(graph) in templates else None)
+    whole = _whole_packs(monkeypatch)
+    sent = pickle.loads(pickle.dumps(store))
+    new = sorted(set(PICKS) - set(PICKS[:20]), key=PICKS.index)  # texts the templates do not hold
+    assert whole == [f"g{PICKS.index(pick)}" for pick in new]
+    with pytest.raises(RuntimeError):
+        sent[0]
+    sent.resolve(templates)
+    expected = [_fields(graph) for graph in _read(second, ReadOptions(framework="amr"))]
+    assert [_fields(graph) for graph in sent] == expected
+    assert [_fields(graph) for graph in store] == expected
+
+
+def test_a_file_read_ahead_after_another_gives_what_read_corpus_gives(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read ahead by a child forked after the first file was read with the same memo (as mrp-score reads a
+    system file after its gold file), a packed corpus comes back with every graph as read."""
+    monkeypatch.setattr(mrp.corpora.ahead, "enabled", lambda: True)
+    monkeypatch.setattr(mrp.corpora.load, "PACK_AFTER", 0)
+    first, second = _file(tmp_path / "a.amr", PICKS[:20]), _file(tmp_path / "b.amr", PICKS)
+    options = reading_together(ReadOptions(framework="amr"))
+    read_corpus(str(first), "amr", options)
+    referred: List[int] = []
+    real = PackedGraphs.resolve
+
+    def resolve(store: PackedGraphs, templates: Dict[int, Graph]) -> None:
+        referred.append(len(store._refer))
+        real(store, templates)
+
+    monkeypatch.setattr(PackedGraphs, "resolve", resolve)
+    ahead = Ahead(str(second), "amr", options)
+    assert ahead.ahead
+    corpus = ahead.corpus()
+    assert isinstance(corpus.graphs, PackedGraphs)
+    assert referred == [len(set(PICKS[:20]))]  # the texts of the first file came without their content
+    expected = [_fields(graph) for graph in _read(second, ReadOptions(framework="amr"))]
+    assert [_fields(graph) for graph in corpus.graphs] == expected

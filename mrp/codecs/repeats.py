@@ -96,6 +96,14 @@ class Repeats:
         self._next += 1
         self._asked = (None, None)
 
+    def templates(self) -> Dict[int, Graph]:
+        """The templates kept now, by serial number (a snapshot: the memo may let them go later).
+
+        Returns:
+            serial -> template graph.
+        """
+        return {serial: graph for graph, serial in self._serials.values()}
+
     def serial(self, graph: Graph) -> Optional[int]:
         """The serial number of the content a graph shares with its template, or None (content of its own).
 

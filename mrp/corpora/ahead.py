@@ -2,8 +2,10 @@
 file, loads the solver), and hands the graphs over packed (:mod:`mrp.corpora.packed`).
 
 The corpus given back is the one :func:`~mrp.corpora.load.read_corpus` reads, graph for graph, with its
-unreadable and repaired graphs, and what the reader wrote to standard error is written when the
-corpus is taken, so messages keep the order of a run that reads in turn.  Where reading ahead cannot
+unreadable and repaired graphs, and what the reader wrote to standard error is written when the corpus is
+taken, so messages keep the order of a run that reads in turn.  A graph whose content is that of a text
+this process had read when the child was forked is sent without it, and takes it here
+(:meth:`~mrp.corpora.packed.PackedGraphs.refer`).  Where reading ahead cannot
 help or is not safe (one CPU, no ``fork``, other threads running, standard input or another file that
 can be read only once, or ``MRP_READ_AHEAD=0``), and whenever the child fails for any reason, the file
 is read here instead.
@@ -14,13 +16,15 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from typing import Any, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 from mrp.codecs import ReadOptions
+from mrp.codecs.repeats import Repeats
 from mrp.corpora.corpus import Corpus
 from mrp.corpora.load import read_corpus
 from mrp.corpora.packed import PackedGraphs, pack, unpack
 from mrp.errors import MRPError
+from mrp.graph import Graph
 from mrp.process.collector import collector_paused
 from mrp.process.forked import Child, available_cpus, can_fork
 
@@ -34,8 +38,10 @@ def enabled() -> bool:
     return available_cpus() > 1
 
 
-def _read(path: str, fmt: Optional[str], options: Optional[ReadOptions]) -> Tuple[str, Any, bytes]:
-    """In the child: the corpus as a payload (or the MRPError reading raised), and its standard error."""
+def _read(path: str, fmt: Optional[str], options: Optional[ReadOptions],
+          templates: Dict[int, Graph]) -> Tuple[str, Any, bytes]:
+    """In the child: the corpus as a payload (or the MRPError reading raised), and its standard error; a
+    graph holding the content of one of ``templates`` (the parent's, by serial) is sent without it."""
     with tempfile.TemporaryFile() as captured:
         os.dup2(captured.fileno(), 2)  # what is written to file descriptor 2, and to sys.stderr
         sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)
@@ -44,12 +50,20 @@ def _read(path: str, fmt: Optional[str], options: Optional[ReadOptions]) -> Tupl
             corpus = read_corpus(path, fmt, options)
             graphs = corpus.graphs
             packed = graphs if isinstance(graphs, PackedGraphs) else [pack(graph) for graph in graphs]
+            memo = options.memo if options is not None else None
+            if isinstance(packed, PackedGraphs) and templates and isinstance(memo, Repeats):
+                packed.refer(lambda graph: _held(memo.serial(graph), templates))
             result = ("corpus", (corpus.name, corpus.format, packed, corpus.errors, corpus.repaired))
         except MRPError as error:  # InputError and the like: the parent raises it as its own
             result = ("error", error)
         sys.stderr.flush()
         captured.seek(0)
         return result[0], result[1], captured.read()
+
+
+def _held(serial: Optional[int], templates: Dict[int, Graph]) -> Optional[int]:
+    """The serial number when the parent holds its template, else None."""
+    return serial if serial is not None and serial in templates else None
 
 
 class Ahead:
@@ -68,9 +82,14 @@ class Ahead:
                  allowed: bool = True) -> None:
         self.path, self.format, self.options = path, fmt, options
         self._child: Optional[Child] = None
+        #: the templates of the memo of texts this process reads with, as the child was forked with them
+        self._templates: Dict[int, Graph] = {}
         # not standard input, a pipe or a device (read once, here)
         if allowed and os.path.isfile(path) and enabled():
-            self._child = Child(lambda: _read(path, fmt, options))
+            memo = options.memo if options is not None else None
+            self._templates = memo.templates() if isinstance(memo, Repeats) else {}
+            templates = self._templates
+            self._child = Child(lambda: _read(path, fmt, options, templates))
 
     @property
     def ahead(self) -> bool:
@@ -92,6 +111,7 @@ class Ahead:
         name, fmt, packed, errors, repaired = value
         corpus = Corpus(name, fmt, errors=errors, repaired=repaired)
         if isinstance(packed, PackedGraphs):
+            packed.resolve(self._templates)
             corpus.graphs = packed
         else:
             with collector_paused():

@@ -1,7 +1,8 @@
 """Graphs kept packed: a large corpus as compressed bytes in one buffer, each graph unpacked on demand.
 
-A live graph of a few dozen nodes costs about 14 KB of Python objects; packed, about 500 bytes.
-:func:`pack` and :func:`unpack` round-trip every field of a :class:`~mrp.graph.Graph` exactly.
+A live graph of a few dozen nodes costs about 14 KB of Python objects; packed, about 500 bytes
+(:func:`~mrp.corpora.packing.pack` and :func:`~mrp.corpora.packing.unpack` round-trip every field of a
+:class:`~mrp.graph.Graph` exactly).
 :class:`PackedGraphs` is a sequence of graphs that stores them packed (compressed blocks in one
 buffer, which forked processes read without copying it) and gives a fresh graph for each access;
 its :class:`Packed` entries carry what pairing needs (id, framework, flavor, line, size) without
@@ -11,52 +12,41 @@ The first graph of a text read through a memo of texts (:mod:`mrp.codecs.repeats
 graph as the text's template) is kept live rather than packed, up to :data:`LIVE` of them a store: the
 memo holds it anyway, packing it costs as much as reading the next several graphs of the same text, and a
 fresh graph is copied from it faster than it would be unpacked.  Pickled (a store read ahead goes to the
-parent so), such a graph is packed then.
+parent so), such a graph is packed then, unless the process receiving the store holds its content too
+(:meth:`PackedGraphs.refer`, :meth:`PackedGraphs.resolve`).
 """
 
 from __future__ import annotations
 
-import marshal
-import pickle
 import zlib
 from array import array
-from dataclasses import fields
 from operator import attrgetter
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, overload
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Iterable,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+    overload,
+)
 
 from mrp.codecs.repeats import unshared
-from mrp.graph import TEXT_FIELDS, Edge, Graph, Node
+from mrp.corpora.packing import OWN, PICKLED, pack, unpack
+from mrp.graph import TEXT_FIELDS, Graph
 from mrp.memo import Memo
 
 __all__ = ["Entry", "IDENTITY", "Packed", "PackedGraphs", "entries", "live", "mapped", "pack", "size",
            "unpack"]
 
-_GRAPH = tuple(f.name for f in fields(Graph))
-_NODE = attrgetter(*(f.name for f in fields(Node)))
-_EDGE = attrgetter(*(f.name for f in fields(Edge)))
-_NODES, _EDGES = _GRAPH.index("nodes"), _GRAPH.index("edges")
-_FLAVOR = _GRAPH.index("flavor")
-_FIELDS = attrgetter(*_GRAPH)
-#: the first byte of a packed graph: its fields as marshal data, or (for values marshal cannot hold, e.g. a
-#: Penman Symbol or a UMR document placement) the same fields pickled (not the Graph object: pickling its
-#: nodes and edges as dataclasses costs about twice as much)
-_MARSHAL, _PICKLE = b"M", b"P"
-
-
-def _no_text() -> List[Tuple[str, Any]]:
-    """A graph's content fields (:data:`~mrp.graph.TEXT_FIELDS`) as packed when an earlier graph holds
-    them: those of a graph without content."""
-    empty = Graph(id="")
-    return [(name, getattr(empty, name)) for name in TEXT_FIELDS]
-
-
-#: a graph's own fields but its id and line (the others, TEXT_FIELDS, are its content), in order
-_OWN = attrgetter(*(name for name in _GRAPH if name not in TEXT_FIELDS and name not in ("id", "line")))
 #: the types of own values a copy may take from the graph of its content: equal values of the same one of
 #: these types are the same value
 _PLAIN = frozenset({type(None), str, int, bool})
-#: (position among the packed fields, value) of each content field packed by ``pack(graph, own=True)``
-_EMPTY_TEXT = [(_GRAPH.index(name), value) for name, value in _no_text()]
 #: the packed bytes of shared content a store keeps decompressed at most (it starts again when full)
 SOURCES = 4096
 #: graphs compressed together (about 50 KB before compression for sentence graphs)
@@ -64,45 +54,6 @@ BLOCK = 32
 #: graphs of a text's first reading a store keeps live at most (about 14 KB each for a sentence graph; see
 #: the module)
 LIVE = 4096
-
-
-def pack(graph: Graph, own: bool = False, pickled: bool = False) -> bytes:
-    """A graph as bytes (:func:`unpack` gives it back, every field equal).
-
-    Args:
-        graph: the graph.
-        own: pack only the graph's own fields: its :data:`~mrp.graph.TEXT_FIELDS` (kept with an earlier
-            graph of the same text) as those of an empty graph.
-        pickled: pickle the fields without trying marshal first (the graph before needed pickle: every
-            AMR graph read from Penman does, its labels being penman's symbols).
-
-    Returns:
-        The bytes.
-    """
-    values = list(_FIELDS(graph))
-    if own:
-        for k, value in _EMPTY_TEXT:
-            values[k] = value
-    else:
-        values[_NODES] = [_NODE(node) for node in graph.nodes]
-        values[_EDGES] = [_EDGE(edge) for edge in graph.edges]
-    if not pickled:
-        try:
-            return _MARSHAL + marshal.dumps(tuple(values))
-        except ValueError:  # a value of a type marshal does not know (a Penman Symbol, a UMR placement)
-            pass
-    return _PICKLE + pickle.dumps(tuple(values), protocol=5)
-
-
-def unpack(data: bytes) -> Graph:
-    """The graph that :func:`pack` packed."""
-    view = memoryview(data)[1:]
-    values = list(pickle.loads(view) if data[:1] == _PICKLE else marshal.loads(view))
-    values[_NODES] = [Node(*node) for node in values[_NODES]]
-    values[_EDGES] = [Edge(*edge) for edge in values[_EDGES]]
-    graph = Graph(*values)
-    graph.flavor = values[_FLAVOR]  # as packed, even where the default would differ
-    return graph
 
 
 class Packed:
@@ -176,7 +127,8 @@ class PackedGraphs(Sequence[Graph]):
         self._cache: List[Tuple[int, bytes]] = [(-1, b""), (-1, b"")]
         #: content index -> its graph's packed bytes (decompressed), for graphs that share that content
         self._sources: Memo[int, bytes] = Memo(SOURCES)
-        #: content index -> its graph's own fields (:data:`_OWN`) and their types, where all are plain
+        #: content index -> its graph's own fields (:data:`~mrp.corpora.packing.OWN`) and their types, where
+        #: all are plain
         self._owns: Memo[int, Tuple[Tuple[Any, ...], Tuple[type, ...]]] = Memo(SOURCES)
         self._entries: List[Packed] = []
         #: content index -> the digest of the text its graph was read from (:meth:`digest`)
@@ -185,6 +137,10 @@ class PackedGraphs(Sequence[Graph]):
         self._live: Dict[int, Graph] = {}
         #: index -> its graph packed whole, for a graph kept live where the store was pickled
         self._late: Dict[int, bytes] = {}
+        #: index -> the serial of the template whose content its live graph holds, to be pickled so
+        #: (:meth:`refer`); after unpickling, until :meth:`resolve`: those not resolved yet
+        self._refer: Dict[int, int] = {}
+        self._unresolved = False
         #: whether the last graph packed whole needed pickle (the next is pickled at once)
         self._pickled = False
         for graph in graphs:
@@ -210,7 +166,7 @@ class PackedGraphs(Sequence[Graph]):
             data = pack(graph, own=True)
         elif content is None:
             data = pack(graph, pickled=self._pickled)
-            self._pickled = data[:1] == _PICKLE
+            self._pickled = data[:1] == PICKLED
         else:
             data = self._own(graph, content)
         if content is None:
@@ -227,7 +183,7 @@ class PackedGraphs(Sequence[Graph]):
 
     def _keep_own(self, index: int, graph: Graph) -> None:
         """Remember the own fields of a graph packed whole, where all are plain values (for :meth:`_own`)."""
-        own = _OWN(graph)
+        own = OWN(graph)
         types = tuple(map(type, own))
         if _PLAIN.issuperset(types):
             self._owns.keep(index, (own, types))
@@ -238,7 +194,7 @@ class PackedGraphs(Sequence[Graph]):
         fields packed."""
         kept = self._owns.get(content)
         if kept is not None:
-            own = _OWN(graph)
+            own = OWN(graph)
             if own == kept[0] and tuple(map(type, own)) == kept[1]:
                 return b""
         return pack(graph, own=True)
@@ -247,14 +203,18 @@ class PackedGraphs(Sequence[Graph]):
         """What pickling sends (a store read ahead goes to the parent so): the packed bytes (the graphs kept
         live packed now) and each entry's :data:`IDENTITY` as plain values, not the entry objects; the
         caches of decompressed bytes stay."""
-        late = {**self._late, **{index: pack(graph) for index, graph in self._live.items()}}
+        late = {**self._late, **{index: pack(graph) for index, graph in self._live.items()
+                                 if index not in self._refer}}
         return (self._data, self._blocks, self._ends, self._pending, [_IDENTITY(e) for e in self._entries],
-                self._digests, late)
+                self._digests, late, self._refer)
 
     def __setstate__(self, state: Tuple[Any, ...]) -> None:
-        """The store :meth:`__getstate__` sent, with empty caches."""
-        self._data, self._blocks, self._ends, self._pending, identities, self._digests, self._late = state
+        """The store :meth:`__getstate__` sent, with empty caches (its graphs sent by reference to be
+        :meth:`resolve`-d before any is read)."""
+        (self._data, self._blocks, self._ends, self._pending, identities, self._digests, self._late,
+         self._refer) = state
         self._live = {}
+        self._unresolved = bool(self._refer)
         self._pickled = False
         self._cache = [(-1, b""), (-1, b"")]
         self._sources = Memo(SOURCES)
@@ -272,6 +232,39 @@ class PackedGraphs(Sequence[Graph]):
             The digest, or None when the reader gave none.
         """
         return self._digests.get(content)
+
+    def refer(self, serial_of: Callable[[Graph], Optional[int]]) -> None:
+        """Pickle the graphs kept live whose content is a template's that the receiving process holds too by
+        reference, not packed (a store read ahead by a child forked with the templates of the memo the
+        parent reads with): the receiver gets them with :meth:`resolve`.
+
+        Args:
+            serial_of: the serial number of the template whose content a graph holds, where the receiver
+                holds that template, else None.
+        """
+        for index, graph in self._live.items():
+            serial = serial_of(graph)
+            if serial is not None:
+                self._refer[index] = serial
+
+    def resolve(self, templates: Mapping[int, Graph]) -> None:
+        """Give the graphs this store was sent by reference (:meth:`refer`) their content: that of the
+        templates named (then kept live here).
+
+        Args:
+            templates: the templates by serial number, as the sending process had them.
+
+        Raises:
+            KeyError: a template referred to is not among them.
+        """
+        for index, serial in self._refer.items():
+            graph = unpack(self._bytes(index, 1))  # its own fields
+            template = templates[serial]
+            for name in TEXT_FIELDS:
+                setattr(graph, name, getattr(template, name))
+            self._live[index] = graph
+        self._refer = {}
+        self._unresolved = False
 
     def content_of(self, content: int) -> Graph:
         """The graph at a content index, for what its :data:`~mrp.graph.TEXT_FIELDS` say: the graph kept live
@@ -312,6 +305,8 @@ class PackedGraphs(Sequence[Graph]):
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError("graph index out of range")
+        if self._unresolved:
+            raise RuntimeError("a store sent with graphs by reference is read before they are resolved")
         data = self._bytes(index, 0)
         entry = self._entries[index]
         live = self._live.get(entry.content)
