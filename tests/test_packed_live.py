@@ -200,3 +200,18 @@ def test_a_file_read_ahead_after_another_gives_what_read_corpus_gives(
     assert referred == [len(set(PICKS[:20]))]  # the texts of the first file came without their content
     expected = [_fields(graph) for graph in _read(second, ReadOptions(framework="amr"))]
     assert [_fields(graph) for graph in corpus.graphs] == expected
+
+
+def test_a_store_that_cannot_be_resolved_is_read_here(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Should the parent not hold a template the child referred to, the file is read in this process."""
+    monkeypatch.setattr(mrp.corpora.ahead, "enabled", lambda: True)
+    monkeypatch.setattr(mrp.corpora.load, "PACK_AFTER", 0)
+    first, second = _file(tmp_path / "a.amr", PICKS[:20]), _file(tmp_path / "b.amr", PICKS)
+    options = reading_together(ReadOptions(framework="amr"))
+    read_corpus(str(first), "amr", options)
+    ahead = Ahead(str(second), "amr", options)
+    ahead._templates = {}  # what the child was forked with is not here any more
+    corpus = ahead.corpus()
+    expected = [_fields(graph) for graph in _read(second, ReadOptions(framework="amr"))]
+    assert [_fields(graph) for graph in corpus.graphs] == expected

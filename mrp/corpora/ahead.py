@@ -103,6 +103,11 @@ class Ahead:
         if found is None:  # not read ahead, or the child failed: read it here
             return read_corpus(self.path, self.format, self.options)
         kind, value, messages = found
+        if kind == "corpus" and isinstance(value[2], PackedGraphs):
+            try:
+                value[2].resolve(self._templates)
+            except KeyError:  # a template this process does not hold (never, but then: read it here)
+                return read_corpus(self.path, self.format, self.options)
         if messages:
             sys.stderr.write(messages.decode("utf-8", "replace"))
             sys.stderr.flush()
@@ -111,7 +116,6 @@ class Ahead:
         name, fmt, packed, errors, repaired = value
         corpus = Corpus(name, fmt, errors=errors, repaired=repaired)
         if isinstance(packed, PackedGraphs):
-            packed.resolve(self._templates)
             corpus.graphs = packed
         else:
             with collector_paused():
