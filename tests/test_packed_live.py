@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 import pytest
+from test_packed import _fields as every_field
+from test_packed import _typed
 
 import mrp.corpora.ahead
 import mrp.corpora.load
@@ -18,7 +20,7 @@ from mrp.codecs.repeats import Repeats
 from mrp.corpora.ahead import Ahead
 from mrp.corpora.load import read_corpus, reading_together
 from mrp.corpora.packed import PackedGraphs
-from mrp.graph import Edge, Graph, Node
+from mrp.graph import Graph, Node
 from mrp.io.source import read_lines
 
 #: small graph texts, each written several times below (one with a quoted constant, one repaired)
@@ -38,19 +40,9 @@ def _file(path: Path, picks: List[int]) -> Path:
     return path
 
 
-def _fields(graph: Graph) -> Dict[str, Any]:
+def _fields(graph: Graph) -> Any:
     """Every field of a graph, with the type of every value (a Penman Symbol is not a str)."""
-    def typed(value: Any) -> Any:
-        if isinstance(value, (list, tuple)):
-            return (type(value).__name__, [typed(v) for v in value])
-        if isinstance(value, dict):
-            return ("dict", [(typed(k), typed(v)) for k, v in value.items()])
-        if isinstance(value, (Node, Edge)):
-            names = type(value).__dataclass_fields__
-            return (type(value).__name__, [typed(getattr(value, k)) for k in names])
-        return (type(value).__name__, value)
-
-    return {name: typed(getattr(graph, name)) for name in Graph.__dataclass_fields__}
+    return _typed(every_field(graph))
 
 
 def _read(path: Path, options: ReadOptions) -> List[Graph]:
@@ -117,10 +109,11 @@ def test_every_access_is_a_new_graph_sharing_nothing(tmp_path: Path) -> None:
             graph.variables[0] = "z"
         graph.repairs = (graph.repairs or []) + ["changed"]
     assert [_fields(graph) for graph in store] == expected
+    nodes = [_typed(every_field(graph)["nodes"]) for graph in _read(path, options)]
     for entry in store.entries():
         content = store.content_of(entry.content)
         assert content is store.content_of(entry.content)  # kept live: the store's own graph
-        assert _fields(content)["nodes"] == expected[entry.index]["nodes"]
+        assert _typed(every_field(content)["nodes"]) == nodes[entry.index]
 
 
 def test_files_read_together_keep_their_first_graphs_live(tmp_path: Path,
