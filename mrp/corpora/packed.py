@@ -258,11 +258,7 @@ class PackedGraphs(Sequence[Graph]):
             KeyError: a template referred to is not among them.
         """
         for index, serial in self._refer.items():
-            graph = unpack(self._bytes(index, 1))  # its own fields
-            template = templates[serial]
-            for name in TEXT_FIELDS:
-                setattr(graph, name, getattr(template, name))
-            self._live[index] = graph
+            self._live[index] = _taking(unpack(self._bytes(index, 1)), templates[serial])
         self._refer = {}
         self._unresolved = False
 
@@ -318,10 +314,7 @@ class PackedGraphs(Sequence[Graph]):
             return graph
         if live is not None:
             return _with_content(unpack(data), live)
-        graph, other = unpack(data), unpack(self._source(entry.content))
-        for name in TEXT_FIELDS:
-            setattr(graph, name, getattr(other, name))
-        return graph
+        return _taking(unpack(data), unpack(self._source(entry.content)))
 
     def _whole(self, content: int, live: Optional[Graph]) -> Graph:
         """A new graph equal to the one at ``content`` (kept live: ``live``)."""
@@ -363,12 +356,17 @@ class PackedGraphs(Sequence[Graph]):
         return list(other) + list(self)
 
 
+def _taking(graph: Graph, other: Graph) -> Graph:
+    """``graph`` (its own fields unpacked) with the :data:`~mrp.graph.TEXT_FIELDS` objects of ``other``."""
+    for name in TEXT_FIELDS:
+        setattr(graph, name, getattr(other, name))
+    return graph
+
+
 def _with_content(graph: Graph, live: Graph) -> Graph:
     """``graph`` with copies of the :data:`~mrp.graph.TEXT_FIELDS` of a graph kept live (none of its
     objects)."""
-    for name in TEXT_FIELDS:
-        setattr(graph, name, getattr(live, name))
-    return unshared(graph)
+    return unshared(_taking(graph, live))
 
 
 def entries(graphs: Sequence[Graph]) -> Sequence[Entry]:
