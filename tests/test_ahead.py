@@ -188,3 +188,50 @@ def test_a_child_forked_from_another_thread_reports_too() -> None:
     thread.start()
     thread.join()
     assert found == [[42]]
+
+
+def test_a_file_after_mostly_repeated_texts_is_read_here(tmp_path: Path) -> None:
+    """After graphs that held fewer than DISTINCT distinct texts per graph, reading ahead does not pay."""
+    from test_read_memo import _file
+
+    from mrp.codecs import ReadOptions
+    from mrp.corpora.ahead import DISTINCT, pays_after
+    from mrp.corpora.load import reading_together
+
+    assert DISTINCT == 0.5
+    for picks, expected in (([0, 1, 2, 3, 4, 5, 6], True), ([0, 1, 2, 3, 0, 1, 2], True),
+                            ([0, 1, 0, 1, 0, 1, 0, 1], False), ([3] * 9, False)):
+        options = reading_together(ReadOptions(framework="amr"))
+        corpus = read_corpus(str(_file(tmp_path / "a.amr", picks, ids=True)), "amr", options)
+        assert len(corpus.graphs) == len(picks)
+        assert options.memo.built == len(set(picks))  # type: ignore[union-attr]
+        assert pays_after(options, len(picks)) is expected, picks
+    assert pays_after(options, 0)  # nothing read before
+    assert pays_after(ReadOptions(framework="amr"), 9)  # no memo of texts
+    assert pays_after(None, 9)
+
+
+@pytest.mark.parametrize("picks, child", [([0, 1, 2, 3, 4, 5], True), ([0, 1, 0, 1, 0, 1], False)],
+                         ids=["distinct", "repeated"])
+def test_mrp_score_reads_the_system_file_here_after_a_gold_file_of_repeated_texts(
+        tmp_path: Path, picks: List[int], child: bool, forking: None, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from test_read_memo import _file
+
+    import mrp.cli.score
+    from mrp.cli.score import main_body
+
+    made: List[bool] = []
+
+    class Seen(Ahead):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self.ahead)  # a child reads the file
+
+    monkeypatch.setattr(mrp.cli.score, "Ahead", Seen)
+    gold = _file(tmp_path / "gold.amr", picks, ids=False)
+    system = _file(tmp_path / "system.amr", picks[1:] + picks[:1], ids=False)
+    assert main_body(["--gold", str(gold), str(system), "--score", "smatch", "--jobs", "2"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["n"] == len(picks) and result["exact"] == len(picks)
+    assert made == [child]

@@ -21,7 +21,7 @@ from mrp.cli.common import (
 )
 from mrp.cli.score_args import DEFAULT_TIMEOUT, PROGRAM, check, chosen, owner, parser
 from mrp.codecs import ReadOptions, reads_texts_once
-from mrp.corpora.ahead import Ahead
+from mrp.corpora.ahead import Ahead, pays_after
 from mrp.corpora.load import Corpus, read_corpus, reading_together
 from mrp.io.write import write_text
 from mrp.metrics.options import Execution, Options
@@ -284,10 +284,12 @@ def main_body(argv: List[str]) -> int:
         inputs.check_before_reading(PROGRAM, path, fmt, args, args.framework)
     read = reading_together(read_options(args))  # a text parsed once for every file read here
 
-    def ahead(k: int) -> Ahead:  # the k-th system file, read by a child while this process works on (but
-        # with --jobs 1: one process, and the texts the files share parsed once)
-        return Ahead(args.system[k], formats[k], inputs.read_options_for(formats[k], read, args.framework),
-                     allowed=args.jobs != 1)
+    def ahead(k: int, after: int = 0) -> Ahead:  # the k-th system file, read by a child while this process
+        # works on (but with --jobs 1: one process, and the texts the files share parsed once; nor after
+        # ``after`` graphs of mostly repeated texts: its graphs are mostly copies, made here as fast)
+        options = inputs.read_options_for(formats[k], read, args.framework)
+        allowed = args.jobs != 1 and pays_after(options, after)
+        return Ahead(args.system[k], formats[k], options, allowed=allowed)
 
     # the first system file is read by a child while this process reads the gold file; but when both are
     # read through the memo of texts, after it: the child, forked then, parses only the texts the gold file
@@ -296,7 +298,7 @@ def main_body(argv: List[str]) -> int:
     system = None if after_gold else ahead(0)
     gold = _read_gold(args, gold_format, read)
     if system is None:
-        system = ahead(0)
+        system = ahead(0, len(gold.graphs))
     if args.validate:
         validate_report(args.gold, gold_format, read, args.framework)
         for path, fmt in zip(args.system, formats):

@@ -96,6 +96,12 @@ class Repeats:
         self._next += 1
         self._asked = (None, None)
 
+    @property
+    def built(self) -> int:
+        """How many graphs were built from texts through this memo (each a template once; the graphs of
+        texts met again are copies)."""
+        return self._next
+
     def templates(self) -> Dict[int, Graph]:
         """The templates kept now, by serial number (a snapshot: the memo may let them go later).
 
