@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from conftest import ROOT, run_cli, shared_path
 
@@ -144,3 +147,20 @@ def test_score_validate_reports_problems_then_scores(tmp_path: Path) -> None:
     assert f"{bad}:1: graph demo-1: node 0: anchor 0:9 is outside the input (2 characters)" in lines
     assert any(line.startswith(f"{gold}: 7 graphs") for line in lines)
     assert json.loads(result.out)["n"] == 7
+
+
+def test_numba_is_imported_without_yaml_unless_its_config_file_is_there(tmp_path: Path) -> None:
+    """PyYAML (about 0.015 s) is hidden while numba is imported, except where numba has a config file to read
+    with it: then that file's settings apply as numba's own import would apply them."""
+    pytest.importorskip("yaml")
+    probe = ("import sys; from mrp.solver import jit; jit._import_numba(); import numba.core.config as c; "
+             "print('yaml' in sys.modules, c._HAVE_YAML, c.COLOR_SCHEME)")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("NUMBA_COLOR_SCHEME", None)
+    plain = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True,
+                           text=True)
+    assert plain.stdout.split() == ["False", "False", "no_color"], plain.stderr
+    (tmp_path / ".numba_config.yaml").write_text("color_scheme: light_bg\n", encoding="utf-8")
+    configured = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True,
+                                text=True)
+    assert configured.stdout.split() == ["True", "True", "light_bg"], configured.stderr

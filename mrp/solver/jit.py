@@ -6,7 +6,9 @@ first compiled call, imports ``scipy.linalg.cython_blas`` (some 85 modules) to
 offer BLAS-backed ``np.dot`` and friends.  The solver uses none of it, so numba
 and its array-math module are imported with SciPy hidden (unless SciPy is
 already imported); SciPy stays importable afterwards, but compiled code in
-this process then has no BLAS functions.
+this process then has no BLAS functions.  Likewise PyYAML, which numba imports
+to read a ``.numba_config.yaml`` in the working directory, is hidden while numba
+is imported where there is no such file.
 
 An installation where numba cannot write its cache (a read-only
 site-packages with no writable home, or a read-only ``NUMBA_CACHE_DIR``) must
@@ -26,23 +28,32 @@ import os
 import sys
 import tempfile
 import warnings
-from typing import Any, Callable, Iterator, Optional, Tuple
+from typing import Any, Callable, Iterator, List, Optional, Tuple
 
 from mrp.errors import MRPWarning
 
-#: Packages numba imports when installed that the solver never needs.
+#: Packages numba imports when installed that the solver never needs ...
 _UNNEEDED = ("scipy",)
+#: ... and PyYAML, which numba imports (about 0.015 s) to read this file in the working directory: hidden
+#: where there is none
+NUMBA_CONFIG = ".numba_config.yaml"
+
+
+def _unneeded() -> List[str]:
+    """The installed packages not imported yet that numba would import and the solver does not need."""
+    names = list(_UNNEEDED) + ([] if os.path.isfile(NUMBA_CONFIG) else ["yaml"])
+    return [name for name in names if name not in sys.modules and importlib.util.find_spec(name)]
 
 
 def _import_numba() -> None:
     if "numba" in sys.modules:
         return
-    hidden = [name for name in _UNNEEDED if name not in sys.modules and importlib.util.find_spec(name)]
+    hidden = _unneeded()
     for name in hidden:
         sys.modules[name] = None  # type: ignore[assignment]  # `import name` now raises ImportError
     try:
         import numba  # noqa: F401
-        if hidden:
+        if "scipy" in hidden:
             import numba.np.arraymath  # noqa: F401  # decides once, while SciPy is hidden, that there is no BLAS
     finally:
         for name in hidden:
