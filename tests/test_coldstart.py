@@ -77,7 +77,7 @@ def _same(compiled: Any, plain: Any) -> None:
 def test_twins_give_the_kernels_numbers(compiled: None) -> None:
     """On random Problems the plain-Python twins of solve, settle and resume give exactly what the compiled
     kernels give: value, bound, steps, exact and the map (searches included: some stop at their limits)."""
-    from mrp.solver.kernel import resume, settle, solve
+    from mrp.solver.kernel import fix_size, resume, settle, solve
     from mrp.solver.problem import from_rows
 
     searched = 0
@@ -91,11 +91,42 @@ def test_twins_give_the_kernels_numbers(compiled: None) -> None:
         n, m = problem.U.shape
         seed = np.arange(n, dtype=np.int64) % max(m, 1) if m >= n else np.full(n, -1, np.int64)
         _same(*_both(solve, problem, limit, lap, stop, seed))
-        settled, plain_settled = _both(settle, problem, lap, stop, seed)
+        settled, plain_settled = _both(settle, problem, lap, stop, seed, fix_size(lap))
         _same(settled, plain_settled)
         best, bound, pi, share, banned = settled
         _same(*_both(resume, problem, share, int(best), pi.copy(), int(bound), limit, lap, banned, stop))
     assert searched >= 5  # the search itself was compared (6 of these cases search), not only the root
+
+
+def test_solved_gives_what_solve_gives_step_for_step(compiled: None) -> None:
+    """kernel.solved (settle, then resume: no kernel of its own to load) gives exactly what kernel.solve
+    gives on random Problems, searched or not, with and without a seed and assignment bounds: value, bound,
+    steps, exact and the map; as plain Python too."""
+    from mrp.solver.kernel import solve, solved
+    from mrp.solver.problem import from_rows
+
+    searched = unfixed = 0
+    for rows, limit, lap in _cases():
+        problem = from_rows(rows)
+        n, m = problem.U.shape
+        injective = np.arange(n, dtype=np.int64) % max(m, 1) if m >= n else np.full(n, -1, np.int64)
+        for seed in (np.zeros(0, np.int64), injective):
+            found = solve(problem, limit, lap, np.zeros(1, np.int64), seed)
+            _same(found, solved(problem, limit, lap, np.zeros(1, np.int64), seed))
+            searched += int(found[2]) > 0
+            unfixed += not found[3] and max(n, m) > lap  # open, and no fixing: solve's rule, not settle's
+    assert searched >= 5 and unfixed >= 1
+    from mrp.solver import jit
+    from mrp.solver.plain import twin
+
+    rows, limit, lap = _cases()[0]
+    problem = from_rows(rows)
+    jit.route(lambda kernel, args: twin(kernel)(*args))
+    try:
+        plain = solved(problem, limit, lap, np.zeros(1, np.int64), np.zeros(0, np.int64))
+    finally:
+        jit.route(None)
+    _same(solve(problem, limit, lap, np.zeros(1, np.int64), np.zeros(0, np.int64)), plain)
 
 
 def test_batches_and_building_run_as_plain_python_alike(compiled: None) -> None:

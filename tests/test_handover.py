@@ -19,7 +19,7 @@ import pytest
 
 from mrp.solver import mip
 from mrp.solver.handover import document
-from mrp.solver.kernel import settle
+from mrp.solver.kernel import fix_size, settle
 from mrp.solver.lap import assignment, warm
 from mrp.solver.problem import Problem, with_edges
 from mrp.solver.solve import solve_problem
@@ -71,7 +71,7 @@ def test_fixing_bans_only_pairs_no_better_map_uses_and_the_smaller_program_keeps
                 seed[i] = -1
             elif seed[i] >= 0:
                 seen.add(int(seed[i]))
-        best, bound, pi, _, banned = settle(problem, 700, stop, seed)
+        best, bound, pi, _, banned = settle(problem, 700, stop, seed, fix_size(700))
         optimum = brute(problem)
         assert mip.value_of(problem, pi) == best <= optimum <= bound
         if best >= bound:
@@ -95,7 +95,7 @@ def test_the_program_on_the_pairs_left_proves_the_optimum() -> None:
     proved = 0
     for _ in range(200):
         problem = random_problem(rng, rng.randint(2, 5), rng.randint(2, 5), labels=1)
-        best, bound, pi, _, banned = settle(problem, 700, stop, np.zeros(0, np.int64))
+        best, bound, pi, _, banned = settle(problem, 700, stop, np.zeros(0, np.int64), fix_size(700))
         if best >= bound:
             continue
         proof = mip.prove(problem, pi, None, stop, banned)

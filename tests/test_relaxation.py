@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from mrp.solver import handover, mip, program, relaxation
-from mrp.solver.kernel import settle
+from mrp.solver.kernel import fix_size, settle
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_handover import brute, maps, random_problem  # noqa: E402
@@ -62,7 +62,7 @@ def test_highs_duals_bound_the_optimum_however_early_stopped() -> None:
         for seconds in (None, 0.0):
             found = relaxation.bound(problem, nobody(n), seconds, stop)
             assert found is None or found >= best
-        value, bound, pi, _, banned = settle(problem, 700, stop, np.zeros(0, np.int64))
+        value, bound, pi, _, banned = settle(problem, 700, stop, np.zeros(0, np.int64), fix_size(700))
         found = relaxation.bound(mip.without(problem, banned, pi), pi, None, stop)
         assert found is None or found >= best
         below_root += found is not None and found < bound
@@ -80,7 +80,7 @@ def test_a_document_too_large_for_the_program_gets_the_relaxations_bound(monkeyp
         problem = random_problem(rng, n, m)
         best = brute(problem)
         seed = np.full(n, -1, np.int64)
-        value, bound, _, _, _ = settle(problem, 700, np.zeros(1, np.int64), seed)
+        value, bound, _, _, _ = settle(problem, 700, np.zeros(1, np.int64), seed, fix_size(700))
         if value >= bound:
             continue
         open_at_root += 1

@@ -107,7 +107,7 @@ def sentence_seed(problem: Problem, gold: Graph, system: Graph,
     """The sentence-by-sentence map of two multi-sentence graphs under ``problem`` (positions), or None;
     ``stop[0]`` set (the pair's time is up) ends each sentence's search with what it has."""
     from mrp.solver import LAP_SIZE
-    from mrp.solver.kernel import solve
+    from mrp.solver.kernel import solved
 
     ours = sentences(gold)
     theirs = sentences(system) if ours else None  # most graphs are not documents: one look suffices
@@ -125,7 +125,7 @@ def sentence_seed(problem: Problem, gold: Graph, system: Graph,
         if not cols:
             continue
         gold_nodes, system_nodes = np.array(sorted(rows), np.int64), np.array(sorted(cols), np.int64)
-        pi = solve(restrict(problem, gold_nodes, system_nodes), SENTENCE_STEPS, LAP_SIZE, stop, empty)[4]
+        pi = solved(restrict(problem, gold_nodes, system_nodes), SENTENCE_STEPS, LAP_SIZE, stop, empty)[4]
         matched = pi >= 0
         seed[gold_nodes[matched]] = system_nodes[pi[matched]]
     return seed

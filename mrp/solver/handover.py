@@ -26,7 +26,7 @@ from typing import NamedTuple, Optional
 import numpy as np
 
 from mrp.solver import mip, relaxation
-from mrp.solver.kernel import resume, settle
+from mrp.solver.kernel import fix_size, resume, settle
 from mrp.solver.problem import Problem
 from mrp.solver.watchdog import clock
 
@@ -61,7 +61,7 @@ def document(problem: Problem, limit: int, lap_size: int, deadline: Optional[flo
     that the same options take the same route on any machine; the program's work is bounded by ``limit``
     (a node of HiGHS's counts as a step).  A program stopped at its time limit sets ``stop`` (the pair's
     stop flag): the pair is then cut by its timeout."""
-    best, bound, pi, share, banned = settle(problem, lap_size, stop, seed)
+    best, bound, pi, share, banned = settle(problem, lap_size, stop, seed, fix_size(lap_size))
     best, bound = int(best), int(bound)
     if best >= bound or stop[0]:
         return Settled(best, bound, 0, best >= bound, pi, False)

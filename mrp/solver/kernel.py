@@ -35,6 +35,8 @@ upper bound; it is exact when the bound equals the value found.
 
 from __future__ import annotations
 
+from typing import Any, Tuple
+
 import numpy as np
 
 from mrp.solver import ABANDON, NO_BOUND
@@ -45,7 +47,7 @@ from mrp.solver.lap import assignment, warm
 from mrp.solver.potential import SCALE, potentials, scratch
 from mrp.solver.search import search
 
-__all__ = ["SCALE", "ROUNDS", "resume", "settle", "solve"]
+__all__ = ["SCALE", "ROUNDS", "fix_size", "resume", "settle", "solve", "solved"]
 
 #: Subgradient rounds at the root at most.
 ROUNDS = 400
@@ -277,12 +279,13 @@ def start(pb, ix, sc, lap_size, stop, seed):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def settle(pb, lap_size, stop, seed):  # pragma: no cover - compiled
+def settle(pb, lap_size, stop, seed, fix_size):  # pragma: no cover - compiled
     """The root and reduced-cost fixing, without the search: returns (best, bound, map, share, banned).
 
     ``banned`` holds the pairs that no map better than ``best`` uses (none when the root closed the
-    pair, or when it is larger than ``max(lap_size, ROOT_LAP_SIZE)``); ``share`` the root's best shares,
-    for :func:`resume`.
+    pair, or when it is larger than ``fix_size`` nodes a side: :func:`fix_size` for a document, where the
+    program takes over, ``lap_size`` in :func:`solved`); ``share`` the root's best shares, for
+    :func:`resume`.
     """
     n, m = pb.U.shape
     if n == 0 or m == 0:
@@ -290,7 +293,7 @@ def settle(pb, lap_size, stop, seed):  # pragma: no cover - compiled
     ix = index(pb)
     sc = scratch(m, pb.ssrc.shape[0])
     best, bound, best_pi, share = start(pb, ix, sc, lap_size, stop, seed)
-    if best < bound and max(n, m) <= max(lap_size, ROOT_LAP_SIZE) and not stop[0]:
+    if best < bound and max(n, m) <= fix_size and not stop[0]:
         banned = fixing(pb, ix, share, best, stop, sc)
     else:
         banned = np.zeros((n, m), np.bool_)
@@ -307,6 +310,24 @@ def resume(pb, share, best, best_pi, bound, limit, lap_size, banned, stop):  # p
     ix = index(pb)
     sc = scratch(m, pb.ssrc.shape[0])
     return search(pb, ix, share, best, best_pi, bound, limit, max(n, m) <= lap_size, banned, stop, sc)
+
+
+def fix_size(lap_size: int) -> int:
+    """The largest side of a document's Problem whose root :func:`settle` fixes (the root's assignments
+    reach that far)."""
+    return max(lap_size, ROOT_LAP_SIZE)
+
+
+def solved(pb: Any, limit: int, lap_size: int, stop: np.ndarray, seed: np.ndarray
+           ) -> Tuple[int, int, int, bool, np.ndarray]:
+    """:func:`solve` from Python, as the two kernels every run loads anyway for documents: :func:`settle`
+    (fixing where :func:`solve` fixes) and :func:`resume`.  The same result step for step, without a
+    kernel of its own to load (about 0.05 s a process); :func:`solve` itself is what
+    :func:`mrp.solver.batch.search_all` calls for each pair.  Arguments and result as :func:`solve`'s (the
+    map is the one :func:`settle` gives, which :func:`resume` updates in place)."""
+    best, bound, pi, share, banned = settle(pb, lap_size, stop, seed, lap_size if limit > 0 else 0)
+    value, bound, steps, exact = resume(pb, share, best, pi, bound, limit, lap_size, banned, stop)
+    return value, bound, steps, exact, pi
 
 
 @njit(cache=True, nogil=True)

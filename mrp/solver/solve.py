@@ -213,9 +213,9 @@ def _small(rows: Union[Sequence[Rows], Batch]) -> Tuple[List[int], Batch]:
 
 def _search(built: Problem, limit: int, stop: np.ndarray, seed: np.ndarray) -> Solution:
     """The search alone, in this thread."""
-    from mrp.solver.kernel import solve
+    from mrp.solver.kernel import solved
 
-    value, bound, steps, exact, pi = solve(built, limit, LAP_SIZE, stop, seed)
+    value, bound, steps, exact, pi = solved(built, limit, LAP_SIZE, stop, seed)
     return _solution(value, bound, steps, exact, pi, False)
 
 
@@ -307,10 +307,10 @@ def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarr
 
 def _go_on(built: Problem, limit: int, found: Solution, stop: np.ndarray) -> Solution:
     """The search again from ``found``'s map, for the steps ``limit`` leaves; the better of both bounds."""
-    from mrp.solver.kernel import solve
+    from mrp.solver.kernel import solved
 
-    value, bound, steps, _, pi = solve(built, limit - found.steps, LAP_SIZE, stop,
-                                       np.array(found.mapping, np.int64))
+    value, bound, steps, _, pi = solved(built, limit - found.steps, LAP_SIZE, stop,
+                                        np.array(found.mapping, np.int64))
     bound = min(bound, found.bound)
     return _solution(value, bound, found.steps + steps, value >= bound, pi, False)
 

@@ -96,9 +96,11 @@ def tiny_problem() -> Problem:
 
 
 def _solve() -> None:
-    from mrp.solver.kernel import solve
+    """The kernels a pair searched alone calls (mrp.solver.kernel.solved: ``settle``, then ``resume``, as
+    documents call them in mrp.solver.handover), with the argument types both give them."""
+    from mrp.solver.kernel import solved
 
-    value, bound, _, exact, _ = solve(tiny_problem(), 10, 10, np.zeros(1, np.int64), np.zeros(0, np.int64))
+    value, bound, _, exact, _ = solved(tiny_problem(), 10, 10, np.zeros(1, np.int64), np.zeros(0, np.int64))
     if (value, bound, exact) != (3, 3, True):
         raise RuntimeError(f"the solver's self-test gave {value} of {bound}, not 3 of 3")
 
@@ -146,35 +148,12 @@ def _renumbering() -> None:
         raise RuntimeError(f"the solver's self-test of renumbering many pairs gave {rows}")
 
 
-def _settle() -> Any:
-    from mrp.solver.kernel import settle
-
-    return settle(tiny_problem(), 10, np.zeros(1, np.int64), np.array([0, 1], np.int64))
-
-
-def _resume() -> None:
-    """The kernels documents call beside ``solve`` (mrp.solver.handover: ``settle``, then ``resume``),
-    compiled with the argument types it gives them."""
-    from mrp.solver.kernel import resume
-
-    best, bound, pi, share, banned = _plain_settle()
-    resume(tiny_problem(), share, int(best), np.asarray(pi, np.int64).copy(), int(bound), 10, 10, banned,
-           np.zeros(1, np.int64))
-
-
-def _plain_settle() -> Any:
-    """settle's result on the tiny Problem, computed as plain Python (resume compiles alone)."""
-    from mrp.solver.kernel import settle
-
-    return twin(settle)(tiny_problem(), 10, np.zeros(1, np.int64), np.array([0, 1], np.int64))
-
-
 #: the kernels in the order runs need them, each made ready by calling it: (what, how)
 STEPS: List[Tuple[str, Callable[[], Any]]] = [
-    ("building Problems (assemble.rewards, assemble.candidates)", _building), ("kernel.solve", _solve),
+    ("building Problems (assemble.rewards, assemble.candidates)", _building),
+    ("a pair alone, and documents (kernel.settle, kernel.resume)", _solve),
     ("many pairs at once (batch.search_all)", _batches),
-    ("many pairs' triples renumbered (renumber.renumbered)", _renumbering),
-    ("documents (kernel.settle)", _settle), ("documents (kernel.resume)", _resume)]
+    ("many pairs' triples renumbered (renumber.renumbered)", _renumbering)]
 
 
 def compile_all(say: Optional[Callable[[int, int, str], None]] = None) -> None:
