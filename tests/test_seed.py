@@ -103,13 +103,13 @@ def test_the_seed_stops_with_the_pair(monkeypatch) -> None:
     system = amr(DOCUMENT.replace("fast", "slow"))
     problem = build(normalize(gold), normalize(system))
     flags = []
-    real = solver.solve
+    real = solver.solved
 
     def recording(pb, limit, lap_size, stop, seed):  # type: ignore[no-untyped-def]
         flags.append(stop)
         return real(pb, limit, lap_size, stop, seed)
 
-    monkeypatch.setattr(solver, "solve", recording)
+    monkeypatch.setattr(solver, "solved", recording)
     stop = np.ones(1, np.int64)
     seed = sentence_seed(problem, gold, system, stop)
     assert seed is not None and flags and all(flag is stop for flag in flags)
