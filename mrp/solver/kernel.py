@@ -279,11 +279,11 @@ def start(pb, ix, sc, lap_size, stop, seed):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def settle(pb, lap_size, stop, seed, fix_size):  # pragma: no cover - compiled
+def settle(pb, lap_size, stop, seed, fix_up_to):  # pragma: no cover - compiled
     """The root and reduced-cost fixing, without the search: returns (best, bound, map, share, banned).
 
     ``banned`` holds the pairs that no map better than ``best`` uses (none when the root closed the
-    pair, or when it is larger than ``fix_size`` nodes a side: :func:`fix_size` for a document, where the
+    pair, or when it is larger than ``fix_up_to`` nodes a side: :func:`fix_size` for a document, where the
     program takes over, ``lap_size`` in :func:`solved`); ``share`` the root's best shares, for
     :func:`resume`.
     """
@@ -293,7 +293,7 @@ def settle(pb, lap_size, stop, seed, fix_size):  # pragma: no cover - compiled
     ix = index(pb)
     sc = scratch(m, pb.ssrc.shape[0])
     best, bound, best_pi, share = start(pb, ix, sc, lap_size, stop, seed)
-    if best < bound and max(n, m) <= fix_size and not stop[0]:
+    if best < bound and max(n, m) <= fix_up_to and not stop[0]:
         banned = fixing(pb, ix, share, best, stop, sc)
     else:
         banned = np.zeros((n, m), np.bool_)
