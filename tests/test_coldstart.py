@@ -74,6 +74,11 @@ def _same(compiled: Any, plain: Any) -> None:
             assert a == b and type(bool(a)) is type(bool(b))
 
 
+def _injective(n: int, m: int) -> np.ndarray:
+    """A seed map of n gold nodes onto m system nodes, one to one (none mapped when m < n)."""
+    return np.arange(n, dtype=np.int64) % max(m, 1) if m >= n else np.full(n, -1, np.int64)
+
+
 def test_twins_give_the_kernels_numbers(compiled: None) -> None:
     """On random Problems the plain-Python twins of solve, settle and resume give exactly what the compiled
     kernels give: value, bound, steps, exact and the map (searches included: some stop at their limits)."""
@@ -89,7 +94,7 @@ def test_twins_give_the_kernels_numbers(compiled: None) -> None:
         _same(found, plain)
         searched += int(found[2]) > 0
         n, m = problem.U.shape
-        seed = np.arange(n, dtype=np.int64) % max(m, 1) if m >= n else np.full(n, -1, np.int64)
+        seed = _injective(n, m)
         _same(*_both(solve, problem, limit, lap, stop, seed))
         settled, plain_settled = _both(settle, problem, lap, stop, seed, fix_size(lap))
         _same(settled, plain_settled)
@@ -109,8 +114,7 @@ def test_solved_gives_what_solve_gives_step_for_step(compiled: None) -> None:
     for rows, limit, lap in _cases():
         problem = from_rows(rows)
         n, m = problem.U.shape
-        injective = np.arange(n, dtype=np.int64) % max(m, 1) if m >= n else np.full(n, -1, np.int64)
-        for seed in (np.zeros(0, np.int64), injective):
+        for seed in (np.zeros(0, np.int64), _injective(n, m)):
             found = solve(problem, limit, lap, np.zeros(1, np.int64), seed)
             _same(found, solved(problem, limit, lap, np.zeros(1, np.int64), seed))
             searched += int(found[2]) > 0

@@ -50,8 +50,9 @@ def pays_after(options: Optional[ReadOptions], graphs: int) -> bool:
     pairs of one collection): the file's graphs are then mostly copies of texts read already, which this
     process makes in about 15 µs each, and which a child would read as fast and then hand over for about
     half of that again, its forked pages copied as this process and it write.  On Rematch's testbed (20,000
-    pairs of the 2,736 coli graphs) reading ahead saved 0.19 s of wall time and cost 0.19 s of CPU, and
-    0.7 s of CPU on a busy machine, where a page's first write costs more.
+    pairs of the 2,736 coli graphs) reading ahead saved about 0.2 s of wall time for about 0.2 s of CPU,
+    and cost 0.7 s of CPU on a busy machine, where a page's first write costs more (the solver guide gives
+    the runs).
 
     Args:
         options: the read options (without a :class:`~mrp.codecs.repeats.Repeats` memo: always worth it).
