@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import math
+from decimal import Decimal
+from fractions import Fraction
 import time
 from pathlib import Path
 from typing import Any, Dict, List
@@ -60,10 +62,13 @@ def test_accepted_values(name: str, value: Any, expected: Any) -> None:
     ("jobs", -1), ("jobs", 0), ("jobs", 1.5), ("jobs", "many"), ("jobs", None), ("jobs", True), ("top_k", 0),
     ("block_size", -3), ("bootstrap", 0), ("seed", -1), ("seed", None), ("seed", 1.5)])
 def test_refused_values(name: str, value: Any) -> None:
+    """The command line's values are text, read exactly; the library takes no text for a number (but
+    ``jobs="auto"``)."""
+    line = not isinstance(value, str) or name == "jobs"
     with pytest.raises(OptionError) as raised:
-        checked(name, value, flag=True)
+        checked(name, value, flag=line)
     message = str(raised.value)
-    assert "\n" not in message and message.startswith("--" + name.replace("_", "-") + ":")
+    assert "\n" not in message and message.startswith(("--" + name.replace("_", "-") if line else name) + ":")
     assert isinstance(raised.value, ValueError) and isinstance(raised.value, MRPError)
 
 
@@ -199,3 +204,68 @@ def test_checked_is_total_on_floats() -> None:
             assert not value >= 0 or math.isnan(value)
         else:
             assert result is None or result > 0
+
+
+# --- issue 61, item 4: no value turns into "no cap" by underflow or overflow ---------------------------------
+
+@pytest.mark.parametrize("option", ["--timeout", "--max-memory"])
+@pytest.mark.parametrize("value", ["1e-999", "1e-400", "-1e-999", "1e999", "1e400", "1e-99999999999"])
+def test_score_refuses_underflow_and_overflow(files: Dict[str, str], option: str, value: str) -> None:
+    """``1e-999`` parsed as a float is 0, which means no cap (signature ``maxmem:none``) while 0.5 was
+    refused; ``1e999`` is inf, no cap too: both are refused, in one line naming the option."""
+    _refused("score", ["--score", "smatch", f"{option}={value}", "--gold", files["gold"], files["system"]],
+             option)
+
+
+@pytest.mark.parametrize("tool, args", [
+    ("similarity", ["--metric", "smatch", "--timeout", "1e-999"]),
+    ("similarity", ["--metric", "smatch", "--max-memory", "1e-999M"]),
+    ("similarity", ["--metric", "smatch", "--top-k", "1e999"]),
+    ("similarity", ["--metric", "smatch", "--limit", "99999999999999999999999"]),
+    ("mtool", ["--read", "amr", "--score", "smatch", "--timeout", "1e-999"]),
+    ("umr_compare", ["--exact", "--timeout", "1e-999"]),
+    ("umr_compare", ["--exact", "--max-memory", "1e-999"]),
+    ("score", ["--score", "smatch", "--limit", "1e30"]),
+    ("score", ["--score", "smatch", "--seed", "1e-999"]),
+    ("score", ["--score", "smatch", "--bootstrap", "1e999"]),
+    ("score", ["--score", "smatch", "--timeout", "ten"]),
+    ("score", ["--score", "smatch", "--jobs", "1e999"])])
+def test_commands_refuse_hostile_numbers(files: Dict[str, str], tool: str, args: List[str]) -> None:
+    option = next(arg for arg in args if arg.startswith("--") and arg not in ("--metric", "--score", "--read",
+                                                                                "--exact"))
+    rest = {"similarity": [files["gold"], "--output", str(Path(files["dir"]) / "m.npz")],
+            "mtool": ["--gold", files["gold"], files["system"]],
+            "umr_compare": [files["gold"], files["system"]],
+            "score": ["--gold", files["gold"], files["system"]]}[tool]
+    _refused(tool, [*args, *rest], option)
+
+
+def test_argument_errors_are_one_line(files: Dict[str, str]) -> None:
+    """argparse's own refusals (an unknown option, a missing file) are one line too, not a usage block."""
+    _refused("score", ["--bogus", "--gold", files["gold"], files["system"]], "--bogus")
+    _refused("score", [files["system"]], "--gold")
+
+
+@pytest.mark.parametrize("name, value", [
+    ("timeout", Fraction(1, 10 ** 1000)), ("timeout", 10 ** 400), ("timeout", Decimal("1e-999")),
+    ("max_memory", Fraction(1, 10 ** 1000)), ("max_memory", 10 ** 400), ("max_memory", 1e300),
+    ("max_memory", "1e-999"), ("max_memory", "1e999G"), ("limit", 2 ** 64), ("seed", 2 ** 70),
+    ("top_k", 10 ** 30), ("block_size", 2 ** 63), ("jobs", 10 ** 30), ("bootstrap", 10 ** 19)])
+def test_library_refuses_underflow_and_overflow(name: str, value: Any) -> None:
+    with pytest.raises(OptionError) as raised:
+        checked(name, value)
+    message = str(raised.value)
+    assert message.startswith(name + ":") and "\n" not in message and len(message) < 200
+
+
+def test_library_refuses_underflow_when_scoring(files: Dict[str, str]) -> None:
+    with pytest.raises(OptionError, match="^max_memory: .*underflows"):
+        mrp.score(files["gold"], files["system"], "smatch", max_memory="1e-999")
+    with pytest.raises(OptionError, match="^timeout: .*underflows"):
+        mrp.score(files["gold"], files["system"], "smatch", timeout=Fraction(1, 10 ** 400))
+
+
+@pytest.mark.parametrize("text, expected", [("1e-300", 1e-300), ("2.5", 2.5), ("0", None), ("inf", None),
+                                            ("1e3", 1000.0), ("+INF", None), ("-0", None)])
+def test_command_line_seconds_read_exactly(text: str, expected: Any) -> None:
+    assert checked("timeout", text, flag=True) == expected

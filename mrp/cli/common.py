@@ -63,6 +63,10 @@ class Parser(argparse.ArgumentParser):
         """Parse options and positional arguments in any order."""
         return self.parse_intermixed_args(args, namespace)
 
+    def error(self, message: str) -> NoReturn:
+        """A refused command line: one line on stderr (not argparse's usage block before it), exit 2."""
+        fail(self.prog, f"{message} (see {self.prog} --help)")
+
 
 def add_read_options(parser: argparse.ArgumentParser) -> None:
     """The options that change how input files are read."""

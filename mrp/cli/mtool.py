@@ -105,7 +105,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--text", metavar="FILE|DIR", help="id<TAB>sentence lines, or a directory of ID.txt")
     add_selection_options(p)
     p.add_argument("--limit", metavar="N|A:B", help="mtool's search limits (not needed: the search is exact)")
-    p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
+    p.add_argument("--timeout", default=60.0, metavar="SECONDS",
                    help="mrp: seconds per pair at most (default 60; 0: no cap)")
     p.add_argument("--cores", type=int, default=1, metavar="K", help="worker processes (0: all cores)")
     p.add_argument("--trace", "-t", action="count", default=0, help="per-item scores")

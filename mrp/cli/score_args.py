@@ -147,10 +147,10 @@ def parser(metrics: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
                         "missed and surplus tuples; one self-contained file), e.g. --explain report.html")
     p.add_argument("--explain-id", metavar="ID",
                    help="with --explain: write only the page of the pair of this gold id")
-    p.add_argument("--limit", type=int, metavar="N",
+    p.add_argument("--limit", metavar="N",
                    help="search steps per pair at most (default 5000000); a pair stopped by it is "
                         "reported inexact with an upper bound, e.g. --limit 100000")
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+    p.add_argument("--timeout", default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help=f"seconds per pair at most (default {DEFAULT_TIMEOUT:g}; 0 or inf: no cap); a pair "
                         "stopped by it keeps its best correspondence and an upper bound, counted under "
                         "\"cut\", e.g. --timeout 10")
@@ -170,10 +170,10 @@ def parser(metrics: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
                         "for any N")
     p.add_argument("--unlabeled", action="store_true",
                    help="add the MRP metric with edge and node labels ignored (as --score unlabeled)")
-    p.add_argument("--bootstrap", type=int, nargs="?", const=1000, metavar="N",
+    p.add_argument("--bootstrap", nargs="?", const=1000, metavar="N",
                    help="add 95%% confidence intervals (\"ci\") from N bootstrap resamples of the items "
                         "(default N 1000), e.g. --bootstrap or --bootstrap 5000")
-    p.add_argument("--seed", type=int, default=0, metavar="S",
+    p.add_argument("--seed", default=0, metavar="S",
                    help="random seed of the bootstrap and of significance tests (default 0)")
     p.add_argument("--significance", choices=("randomization", "bootstrap"), default="randomization",
                    help="leaderboard: paired test between adjacent systems: approximate randomization "

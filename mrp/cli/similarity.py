@@ -41,7 +41,7 @@ def parser() -> Any:
     p.add_argument("--metric", "--score", dest="metric", default="smatch", help="the metric (default smatch)")
     p.add_argument("--format", help="the format of every input (default: from each file's name, else its "
                    "content)")
-    p.add_argument("--top-k", type=int, metavar="K", help="each graph's K most similar graphs only, skipping "
+    p.add_argument("--top-k", metavar="K", help="each graph's K most similar graphs only, skipping "
                    "the pairs a bound shows cannot enter any top K (still exact)")
     p.add_argument("--jobs", default="auto", metavar="N|auto",
                    help="local worker processes (default auto: one per available CPU, at most 4; "
@@ -57,10 +57,10 @@ def parser() -> Any:
 
 def pair_arguments(p: Any) -> None:
     """The options of how each pair is scored and the run told (mrp-similarity and mrp-ensemble)."""
-    p.add_argument("--block-size", type=int, metavar="B", help="pairs per block (default 2000)")
-    p.add_argument("--timeout", type=float, metavar="S",
+    p.add_argument("--block-size", metavar="B", help="pairs per block (default 2000)")
+    p.add_argument("--timeout", metavar="S",
                    help="seconds per pair at most (default 60; 0 or inf: none)")
-    p.add_argument("--limit", type=int, metavar="N", help="search steps per pair at most")
+    p.add_argument("--limit", metavar="N", help="search steps per pair at most")
     p.add_argument("--max-memory", metavar="BYTES",
                    help="bytes a pair's node-pair arrays may take (default 2G; e.g. 500M, 8G; 0 or inf: no "
                         "cap): a pair beyond it gets a linear-time correspondence, inexact, with its bound")

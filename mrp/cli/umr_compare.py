@@ -59,7 +59,7 @@ def parser() -> argparse.ArgumentParser:
                    help="do not count these relations ('concept': concepts)")
     p.add_argument("--micro-average", action="store_true",
                    help="sum the --tsv outputs given as arguments (micro_average.pl)")
-    p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
+    p.add_argument("--timeout", default=60.0, metavar="SECONDS",
                    help="--exact: seconds per sentence pair at most (default 60; 0 or inf: no cap)")
     p.add_argument("--max-memory", default=str(DEFAULT_MAX_MEMORY), metavar="BYTES",
                    help="bytes a sentence pair's node correspondence may take (default 2G; e.g. 500M, 8G; 0 "

@@ -135,7 +135,11 @@ def checked(name: str, value: Any, flag: bool = False) -> Any:
     None); NaN and negative values are refused.  ``limit`` (search steps): None, ``inf`` (None) or a whole
     number of at least 0.  ``jobs``: "auto" (returned as 0, the driver's ``AUTO``) or a whole number of at
     least 1.  ``top_k``, ``block_size``, ``bootstrap``: None or a whole number of at least 1.  ``seed``:
-    a whole number of at least 0.  A bool is not a number here.
+    a whole number of at least 0.  A bool is not a number here.  Whole numbers are at most 2**63 - 1 (what
+    the kernels count in).  A value that is not 0 but underflows to 0 (``1e-999``, where 0 means "no
+    cap") is refused, as is one too large for a float that is not ``inf`` itself (``1e999`` given as text,
+    ``10**400``): neither may silently turn into "no cap".  With ``flag`` (the command line), a value given
+    as text is read exactly (``"1e-999"`` is not 0).
 
     Args:
         name: the option's name as the library spells it (``top_k``).
@@ -152,6 +156,9 @@ def checked(name: str, value: Any, flag: bool = False) -> Any:
     label = "--" + name.replace("_", "-") if flag else name
     if kind == "bytes":
         return _bytes(label, value)
+    if flag and isinstance(value, str) and not (kind == "jobs" and value.strip().lower() == "auto"):
+        value = _exact(label, value, value, kind)
+    _representable(label, value, kind)
     number = isinstance(value, numbers.Real) and not isinstance(value, bool)
     if kind == "seconds":
         if value is None:
@@ -176,6 +183,62 @@ def checked(name: str, value: Any, flag: bool = False) -> Any:
     return int(value)
 
 
+#: the largest whole number an option may hold (the kernels count in 64 bits)
+_WHOLE_MAX = 2 ** 63 - 1
+#: the options whose 0 and inf mean "no cap"
+_CAPS = ("seconds", "bytes")
+_LARGEST = {False: f" (at most {_WHOLE_MAX})", True: " (inf: no cap)"}
+_TINY = {False: "", True: ", which means no cap; give a larger value (or 0 for no cap)"}
+_INFINITE = ("INF", "+INF", "INFINITY", "+INFINITY")
+
+
+def _exact(label: str, text: str, given: Any, kind: str) -> Any:
+    """A number written as text, read exactly: an int when it is whole, else a float; NaN and inf as
+    floats; a text that underflows to 0 or overflows to inf is refused (see :func:`checked`)."""
+    from decimal import Decimal, InvalidOperation
+
+    word = text.strip().upper().replace("_", "")
+    if word in _INFINITE or word in ("-INF", "-INFINITY", "NAN", "+NAN", "-NAN"):
+        return float(word.replace("INITY", ""))
+    try:
+        exact = Decimal(word)
+    except (InvalidOperation, ValueError):
+        return given  # not a number: refused by the check of its kind, which names it
+    if exact.is_nan() or not word:
+        return given
+    if exact == 0:
+        return 0
+    approximate = float(exact)
+    if math.isinf(approximate):
+        raise OptionError(f"{label}: {_shown(text.strip())} is too large{_LARGEST[kind in _CAPS]}")
+    if approximate == 0:
+        raise OptionError(f"{label}: {_shown(text.strip())} underflows to 0{_TINY[kind in _CAPS]}")
+    if exact == exact.to_integral_value():
+        return int(exact)
+    return float(exact)
+
+
+def _representable(label: str, value: Any, kind: str) -> None:
+    """Refuse a library value that is not 0 but is 0 as a float, one too large for a float (that is not
+    inf itself), and a whole number beyond 64 bits."""
+    if not isinstance(value, numbers.Real) or isinstance(value, (bool, float)):
+        return
+    try:
+        approximate = float(value)
+    except OverflowError:
+        approximate = math.inf
+    if value != 0 and approximate == 0:
+        raise OptionError(f"{label}: {_shown(value)} underflows to 0{_TINY[kind in _CAPS]}")
+    if math.isinf(approximate) if kind in _CAPS else abs(value) > _WHOLE_MAX:
+        raise OptionError(f"{label}: {_shown(value)} is too large{_LARGEST[kind in _CAPS]}")
+
+
+def _shown(value: Any) -> str:
+    """A value as a message quotes it, at most 40 characters."""
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 _UNITS = {"": 1, "B": 1, "K": 10 ** 3, "KB": 10 ** 3, "M": 10 ** 6, "MB": 10 ** 6, "G": 10 ** 9,
           "GB": 10 ** 9, "T": 10 ** 12, "TB": 10 ** 12}
 
@@ -189,20 +252,21 @@ def _bytes(label: str, value: Any) -> Optional[int]:
             return None
         number = text.rstrip("BKMGT")
         unit = text[len(number):]
-        try:
-            value = float(number.strip()) * _UNITS[unit] if number.strip() and unit in _UNITS else None
-        except ValueError:
-            value = None
+        value = None
+        if number.strip() and unit in _UNITS:
+            value = _exact(label, given.strip()[:len(number)], given, "bytes")
+            value = value * _UNITS[unit] if isinstance(value, (int, float)) else None
     if value is None and given is None:
         return None
+    _representable(label, value, "bytes")
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise OptionError(f"{label}: expected a number of bytes (e.g. 2000000000, 500M or 2G; 0 or inf: "
                           f"no cap), not {given!r}")
     amount = float(value)
-    if math.isnan(amount) or amount < 0 or 0 < amount < 1:
+    if math.isnan(amount) or amount < 0 or 0 < amount < 1 or not math.isinf(amount) and amount > _WHOLE_MAX:
         raise OptionError(f"{label}: expected a number of bytes (e.g. 2000000000, 500M or 2G; 0 or inf: "
-                          f"no cap), not {given!r}")
-    return None if amount == 0 or math.isinf(amount) else int(amount)
+                          f"no cap; at most {_WHOLE_MAX}), not {given!r}")
+    return None if amount == 0 or math.isinf(amount) else int(value if isinstance(value, int) else amount)
 
 
 def bytes_text(value: Optional[int]) -> str:
