@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from decimal import Decimal
 from fractions import Fraction
-import time
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -206,7 +206,7 @@ def test_checked_is_total_on_floats() -> None:
             assert result is None or result > 0
 
 
-# --- issue 61, item 4: no value turns into "no cap" by underflow or overflow ---------------------------------
+# --- issue 61, item 4: no value turns into "no cap" by underflow or overflow ---------------------------
 
 @pytest.mark.parametrize("option", ["--timeout", "--max-memory"])
 @pytest.mark.parametrize("value", ["1e-999", "1e-400", "-1e-999", "1e999", "1e400", "1e-99999999999"])
