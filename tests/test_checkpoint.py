@@ -194,3 +194,52 @@ def test_a_metric_without_counts_keeps_its_f_values(tmp_path: Path) -> None:
                                resume=True)
     assert np.array_equal(first.f, again.f)
     assert any("outside [0, 1]" in str(w.message) for w in caught)
+
+
+def _frames(path: Path, label: str) -> str:
+    """A frame table: see-01 and want-01 in one class (``label`` "SAME") or each in its own."""
+    path.write_text(json.dumps({"bark-01": {"label": "SOUND"}, "run-01": {"label": "MOVE"},
+                                "see-01": {"label": label}, "want-01": {"label": "SAME"}}))
+    return str(path)
+
+
+def test_an_option_file_is_recorded_by_content_not_by_path(tmp_path: Path) -> None:
+    """Issue 61, item 5: ``--rematch-frames`` was recorded by its path: after the table changed, a resumed
+    run reused the old blocks silently.  The manifest records the file's SHA-256; a resume with another
+    content is refused (naming the option), one with the same content at another path resumes."""
+    table = _frames(tmp_path / "frames.json", "PERCEIVE")
+    directory = tmp_path / "ck"
+    first = mrp.similarity(graphs(), metric="rematch", rematch_frames=table, checkpoint=directory,
+                           block_size=5)
+    found = json.loads((directory / MANIFEST).read_text())
+    assert table not in json.dumps(found)  # no path: the content's digest
+    assert hashlib.sha256(Path(table).read_bytes()).hexdigest() in json.dumps(found)
+    moved = tmp_path / "elsewhere.json"
+    moved.write_bytes(Path(table).read_bytes())
+    seen: List[object] = []
+    again = mrp.similarity(graphs(), metric="rematch", rematch_frames=str(moved), checkpoint=directory,
+                           block_size=5, resume=True, progress=seen.append)
+    assert np.array_equal(first.f, again.f) and not seen  # every block reused
+    _frames(Path(table), "SAME")  # the table changes: its old blocks no longer hold
+    with pytest.raises(InputError, match="--rematch-frames"):
+        mrp.similarity(graphs(), metric="rematch", rematch_frames=table, checkpoint=directory,
+                       block_size=5, resume=True)
+    fresh = mrp.similarity(graphs(), metric="rematch", rematch_frames=table)
+    assert not np.array_equal(fresh.f, first.f)
+
+
+def test_the_command_refuses_a_resume_after_the_table_changed(tmp_path: Path) -> None:
+    corpus = tmp_path / "g.amr"
+    corpus.write_text(AMR)
+    table = _frames(tmp_path / "frames.json", "PERCEIVE")
+    arguments = [sys.executable, "-m", "mrp.cli.similarity", "--metric", "rematch", "--rematch-frames", table,
+                 str(corpus), "--checkpoint", str(tmp_path / "ck"), "--block-size", "5", "--quiet"]
+    first = subprocess.run([*arguments, "--output", str(tmp_path / "a.npz")], capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr
+    _frames(Path(table), "SAME")
+    again = subprocess.run([*arguments, "--output", str(tmp_path / "b.npz"), "--resume"], capture_output=True,
+                           text=True)
+    assert again.returncode == 2 and "Traceback" not in again.stderr
+    lines = again.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--rematch-frames" in lines[0], again.stderr
+    assert not (tmp_path / "b.npz").exists()

@@ -143,3 +143,37 @@ def test_every_testbed_pair_equals_rematch() -> None:
     assert len(ours) == len(stored) == 2000
     assert ours == stored  # the same integers divided: the same floats
     assert _scores(None) != stored  # the reference used the table (Rematch's default)
+
+
+@pytest.mark.parametrize("text", ['{"a": ' * 100_000 + '1' + '}' * 100_000,
+                                  '{"a": {"label": ' + '[' * 500 + ']' * 500 + '}}',
+                                  '[' * 100_000 + ']' * 100_000])
+def test_a_deeply_nested_frame_table_is_refused_naming_the_file(tmp_path: Path, text: str) -> None:
+    """Issue 61, item 6: a frame table nested 100,000 deep gave "rematch: cannot load the solver:
+    RecursionError"; it is refused in one line naming the option and the file, as is one nested beyond
+    the option files' depth (mrp.io.option_files)."""
+    path = tmp_path / "deep.json"
+    path.write_text(text)
+    graphs = mrp.read("(w / want-01 :ARG0 (b / boy))", format="amr")
+    with pytest.raises(MRPError, match=f"^(--rematch-frames|rematch_frames=...) {path}: nested too deeply"):
+        mrp.score(graphs, graphs, "rematch", rematch_frames=str(path))
+    amr = tmp_path / "g.amr"
+    amr.write_text("(w / want-01 :ARG0 (b / boy))\n")
+    done = run_cli("score", ["--score", "rematch", "--rematch-frames", str(path), "--gold", str(amr),
+                             str(amr)])
+    assert done.code == 2 and "Traceback" not in done.err and done.out == ""
+    lines = done.err.strip().splitlines()
+    assert len(lines) == 1 and str(path) in lines[0] and "nested too deeply" in lines[0], done.err
+
+
+def test_option_files_are_read_within_a_size(tmp_path: Path) -> None:
+    from mrp.errors import InputError
+    from mrp.io.option_files import read_option_bytes, read_option_json
+
+    path = tmp_path / "big.json"
+    path.write_text("[" + "1," * 1000 + "1]")
+    with pytest.raises(InputError, match=f"^--x {path}: larger than 100 bytes"):
+        read_option_bytes(str(path), "--x", limit=100)
+    assert len(read_option_json(str(path), "--x")) == 1001
+    with pytest.raises(InputError, match="not a regular file"):
+        read_option_bytes(str(tmp_path), "--x")

@@ -23,8 +23,10 @@ from mrp.corpora.corpus import Corpus
 from mrp.corpora.load import reading_together
 from mrp.corpora.packed import entries
 from mrp.errors import InputError
+from mrp.io.option_files import content_digest
 from mrp.metrics import driver
 from mrp.metrics.options import checked
+from mrp.metrics.registry import metric as registered
 from mrp.process.worker import cpu_seconds
 
 __all__ = ["Similarity", "prepared", "similarity", "engine_of", "running_options"]
@@ -169,9 +171,18 @@ def prepared(graphs: Graphs, other: Optional[Graphs], metric: str, options: Dict
 def manifest(work: Work, block_size: int, mode: str) -> Dict[str, Any]:
     """What a checkpoint is made for: the inputs' digests, the metric, its options, the layout of blocks."""
     options = {key: value for key, value in dataclasses.asdict(work.options).items() if key != "run"}
+    files = {}
+    for parameter in registered(work.metric).parameters:  # a file by its content: where it is changes nothing
+        named = parameter.value(work.options) if parameter.file else None
+        if named:
+            files[f"{parameter.flag} content"] = content_digest(os.fspath(named), parameter.flag)
+            if parameter.field in options:
+                options[parameter.field] = "file"
+            else:
+                options["parameters"][parameter.field] = "file"
     return {"mode": mode, "metric": work.metric, "options": json.loads(json.dumps(options, default=str)),
             "rows": digest(work.rows), "columns": digest(work.columns) if work.columns is not None else None,
-            "once": work.once, "block_size": block_size}
+            "once": work.once, "block_size": block_size, **files}
 
 
 def running_options(options: Dict[str, Any]) -> Dict[str, Any]:

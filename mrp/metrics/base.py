@@ -111,6 +111,8 @@ class Parameter:
     #: the type of the library's keyword (None: bool for a switch, else Optional of ``kind`` for str, int
     #: and float); a string given to the library is converted by ``kind`` as the command line converts it
     annotation: Any = None
+    #: the value names a file (a checkpoint records the file's content, not its path)
+    file: bool = False
 
 
     def value(self, options: Options) -> Any:

@@ -28,7 +28,6 @@ Rematch's repository carries no licence, so its table is not shipped: the user n
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Tuple
 
@@ -36,6 +35,7 @@ from mrp import rules
 from mrp.codecs.penman import Quoted
 from mrp.errors import MRPError
 from mrp.graph import Graph
+from mrp.io.option_files import json_of, read_option_bytes
 from mrp.memo import Memo
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
@@ -70,14 +70,13 @@ def frames(path: str) -> Tuple[Frames, str]:
     """
     try:
         stat = os.stat(path)
-        key = (os.path.abspath(path), stat.st_mtime_ns, stat.st_size)
-        if key in _LOADED:
-            return _LOADED[key]
-        with open(path, "rb") as stream:
-            data = stream.read()
-        table = json.loads(data)
-    except (OSError, ValueError) as error:
+    except OSError as error:
         raise MRPError(f"--rematch-frames {path}: cannot read the frame table: {error}") from None
+    key = (os.path.abspath(path), stat.st_mtime_ns, stat.st_size)
+    if key in _LOADED:
+        return _LOADED[key]
+    data = read_option_bytes(path, "--rematch-frames")
+    table = json_of(data, f"--rematch-frames {path}")
     if not isinstance(table, dict):
         raise MRPError(f"--rematch-frames {path}: expected a JSON object of frames")
     out: Frames = {}
@@ -183,7 +182,7 @@ class Rematch(Metric):
                   "rematch: the PropBank-to-VerbAtlas table (Rematch's methods/rematch/pb2va.json) that "
                   "generalises frames to their VerbAtlas class, as Rematch does by default (not shipped: "
                   "Rematch has no licence); without it concepts are compared as written", kind=str,
-                  metavar="PATH"),
+                  metavar="PATH", file=True),
     )
 
     def __init__(self) -> None:
@@ -200,8 +199,8 @@ class Rematch(Metric):
 
     def motifs_of(self, graph: Graph, options: Options) -> Motifs:
         """A graph's motifs under the options, kept for the graph while the memo has room."""
-        table = frames(options.rematch_frames)[0] if options.rematch_frames else None
-        return self.memo.get(graph, options.rematch_frames, lambda g: motifs(g, table))  # type: ignore[no-any-return]
+        table, key = frames(options.rematch_frames) if options.rematch_frames else (None, None)
+        return self.memo.get(graph, key, lambda g: motifs(g, table))  # by the table's content, not its path  # type: ignore[no-any-return]
 
     def score(self, pair: Pair, options: Options) -> PairResult:
         gold, system = self.motifs_of(pair.gold, options), self.motifs_of(pair.system, options)

@@ -12,6 +12,7 @@ from importlib import resources
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from mrp.errors import InputError
+from mrp.io.option_files import bounded, read_option_bytes
 
 __all__ = ["Limits", "MetricSpec", "Task", "load", "shipped"]
 
@@ -99,7 +100,9 @@ def _toml(text: str, where: str) -> Dict[str, Any]:
             raise InputError(f"{where}: reading a task file on Python 3.10 needs the 'tomli' package "
                              "(pip install tomli), or Python 3.11 or later") from None
     try:
-        return parser.loads(text)
+        return bounded(parser.loads(text), where)  # type: ignore[no-any-return]
+    except RecursionError:  # the parser recurses on nested arrays and tables
+        raise InputError(f"{where}: not a valid TOML task file: nested too deeply") from None
     except parser.TOMLDecodeError as error:
         raise InputError(f"{where}: not a valid TOML task file: {error}") from None
 
@@ -212,9 +215,9 @@ def load(name_or_path: str) -> Task:
     if not os.path.isfile(name_or_path):
         raise InputError(f"--task {name_or_path}: neither a shipped task ({', '.join(shipped())}) nor a "
                          "task file")
+    data = read_option_bytes(name_or_path, "--task")  # bounded size
     try:
-        with open(name_or_path, encoding="utf-8") as stream:
-            text = stream.read()
-    except (OSError, UnicodeDecodeError) as error:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
         raise InputError(f"{name_or_path}: cannot read the task file: {error}") from None
     return parse(text, name_or_path)
