@@ -24,6 +24,7 @@ from mrp import __version__
 from mrp.corpora.packed import live
 from mrp.errors import InputError, MRPWarning
 from mrp.graph import fingerprint
+from mrp.io.option_files import read_option_json
 from mrp.io.write import write_bytes, write_text
 
 __all__ = ["MANIFEST", "CheckpointWarning", "Store", "digest", "problem"]
@@ -109,12 +110,11 @@ class Store:
 
     def _resume(self) -> None:
         try:
-            with open(self.path, encoding="utf-8") as stream:
-                found = json.load(stream)
-            if not isinstance(found, dict):
-                raise ValueError("not a JSON object")
-        except (OSError, ValueError) as error:
-            raise InputError(f"{self.path}: not a readable checkpoint manifest: {error}") from None
+            found = read_option_json(self.path)  # bounded in size and depth
+        except InputError as error:
+            raise InputError(f"not a readable checkpoint manifest: {error}") from None
+        if not isinstance(found, dict):
+            raise InputError(f"{self.path}: not a readable checkpoint manifest: not a JSON object")
         identity = {key: value for key, value in self.manifest.items() if key != "version"}
         different = sorted(key for key in (set(found) | set(identity)) - {"version", "blocks"}
                            if found.get(key) != identity.get(key))
