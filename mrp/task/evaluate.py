@@ -21,7 +21,7 @@ from mrp.task.scoring import Scored, score_submission
 from mrp.task.unpack import unpack
 from mrp.validation import validate_file
 
-__all__ = ["Entry", "Evaluation", "evaluate", "groups_of"]
+__all__ = ["Entry", "Evaluation", "evaluate", "groups_of", "internal"]
 
 #: problems of a failing file quoted in the report
 FIRST_PROBLEMS = 3
@@ -92,8 +92,12 @@ def _validated(task: Task, entry: Entry, shown_as: Dict[str, str], memo: Memo) -
         if path is None:
             continue
         digest = memo.digest(path)
-        fatal, texts = memo.get("validated", None if digest is None else (digest, task.format, task.level),
-                                partial(_problems, task, path, memo))
+        key = None if digest is None else (digest, task.format, task.level)
+        try:
+            fatal, texts = memo.get("validated", key, partial(_problems, task, path, memo))
+        except Exception as error:  # noqa: BLE001 - the validator's own failure refuses this submission alone
+            entry.refused = f"{gold_name}: {internal(error, 'validating')}"
+            return
         if not texts:
             continue
         shown = [line.replace(_FILE, shown_as.get(path, path)) for line in texts]
@@ -107,9 +111,27 @@ def _validated(task: Task, entry: Entry, shown_as: Dict[str, str], memo: Memo) -
             entry.emptied.append(gold_name)
 
 
+def internal(error: BaseException, doing: str) -> str:
+    """The refusal of a submission whose file made mrp fail internally (one line, the error named)."""
+    text = " ".join(str(error).split())[:200]
+    return (f"mrp failed internally while {doing} it ({type(error).__name__}: {text}); the submission is "
+            "refused, the others are scored (please report this file to mrp's developers)")
+
+
 def _scored(task: Task, gold: Dict[str, str], corpora: Dict[str, Corpus], groups: List[str], entry: Entry,
             folder: str, memo: Memo) -> Entry:
-    """One submission unpacked into ``folder``, validated, paired and scored (or refused)."""
+    """One submission unpacked into ``folder``, validated, paired and scored, or refused (for anything
+    unsafe, and for any internal failure while reading, validating or scoring its files)."""
+    try:
+        return _attempt(task, gold, corpora, groups, entry, folder, memo)
+    except Exception as error:  # noqa: BLE001 - one submission never stops the others
+        failed = Entry(entry.submission, plan=entry.plan, invalid=entry.invalid, emptied=entry.emptied)
+        failed.refused = internal(error, "scoring")
+        return failed
+
+
+def _attempt(task: Task, gold: Dict[str, str], corpora: Dict[str, Corpus], groups: List[str], entry: Entry,
+             folder: str, memo: Memo) -> Entry:
     os.makedirs(folder, exist_ok=True)
     try:
         found = unpack(entry.submission.path, folder, task.limits)
