@@ -275,3 +275,32 @@ def unpack(path: str, into: str, limits: Limits) -> Unpacked:
 def listing(found: Unpacked) -> List[Tuple[str, str]]:
     """The files of a submission as (base name, path), sorted by name."""
     return sorted(found.files.items())
+
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def as_compared(found: Unpacked, into: str) -> List[str]:
+    """Files read as ``compare_umr.pl`` reads them: a leading UTF-8 byte order mark dropped and CRLF line
+    ends read as LF (in a copy under ``into``; the submission is never changed).
+
+    Args:
+        found: the submission's files (changed: a copied file's path is its copy's).
+        into: a folder for the copies.
+
+    Returns:
+        The base names of the files copied so.
+    """
+    changed = []
+    for base, path in sorted(found.files.items()):
+        with open(path, "rb") as stream:
+            data = stream.read()
+        if not data.startswith(_BOM) and b"\r\n" not in data:
+            continue
+        data = data[len(_BOM):] if data.startswith(_BOM) else data
+        target = _target(os.path.join(into, ".as-compared"), base)
+        with output(target, "wb", durable=False) as sink:
+            sink.write(data.replace(b"\r\n", b"\n"))
+        found.files[base] = target
+        changed.append(base)
+    return changed
