@@ -16,6 +16,7 @@ from typing import List, Optional
 
 from mrp.cli.common import FATAL, OK, PROBLEMS, new_parser, run, warn
 from mrp.process.forked import available_cpus
+from mrp.task.escape import visible
 
 PROGRAM = "mrp-evaluate"
 
@@ -106,28 +107,22 @@ def _main(argv: List[str]) -> int:
 def _local(task: object, gold: str, output: str, submissions: List[str], jobs: int) -> int:
     from mrp.task.board import board
     from mrp.task.evaluate import evaluate
+    from mrp.task.messages import organiser_lines, submission_lines
     from mrp.task.outputs import write_all
     from mrp.task.tables import markdown_table
 
     with tempfile.TemporaryDirectory(prefix="mrp-evaluate-") as workdir:
         evaluation = evaluate(task, gold, submissions, workdir, jobs)  # type: ignore[arg-type]
         found = board(evaluation)
+        organiser = organiser_lines(evaluation)
+        for line in organiser:
+            warn(PROGRAM, line)
         for entry in evaluation.entries:
-            if entry.refused:
-                warn(PROGRAM, f"{entry.name}: refused: {entry.refused}")
-            elif entry.submission.status:
-                warn(PROGRAM, f"{entry.submission.team}: {entry.submission.id} superseded by a later "
-                              "submission (not scored)")
-            for name, problems in entry.invalid.items():
-                what = "scored as empty" if name in entry.emptied else "scored as read"
-                warn(PROGRAM, f"{entry.name}: {name} fails validation ({what}): {problems[0]}")
-            if entry.plan.missing and not entry.refused:
-                warn(PROGRAM, f"{entry.name}: missing (scored as empty): {', '.join(entry.plan.missing)}")
-            if entry.plan.extra and not entry.refused:
-                warn(PROGRAM, f"{entry.name}: not in the gold (not scored): {', '.join(entry.plan.extra)}")
-        written = write_all(evaluation, found, output)
+            for line in submission_lines(evaluation, entry):
+                warn(PROGRAM, line)
+        written = write_all(evaluation, found, output, organiser)
     sys.stdout.write(markdown_table(found))
-    warn(PROGRAM, f"wrote {len(written)} files into {output}")
+    warn(PROGRAM, visible(f"wrote {len(written)} files into {output}"))
     if not evaluation.scored():
         return FATAL
     return PROBLEMS if any(entry.refused for entry in evaluation.entries) else OK
@@ -136,13 +131,17 @@ def _local(task: object, gold: str, output: str, submissions: List[str], jobs: i
 def _codabench(task: object, input_dir: str, output_dir: str) -> int:
     from mrp.errors import InputError
     from mrp.task.codabench import score
+    from mrp.task.messages import submission_lines
 
     with tempfile.TemporaryDirectory(prefix="mrp-evaluate-") as workdir:
         try:
             evaluation = score(task, input_dir, output_dir, workdir)  # type: ignore[arg-type]
         except InputError as error:
-            warn(PROGRAM, f"submission refused: {error}")
+            warn(PROGRAM, visible(f"submission refused: {error}"))
             return PROBLEMS
+        for entry in evaluation.entries:  # what the team sees: nothing of the gold
+            for line in submission_lines(evaluation, entry):
+                warn(PROGRAM, line)
     entry = evaluation.scored()[0]
     sys.stdout.write("".join(f"{key}: {value!r}\n" for key, value in entry.scores.items()))
     return OK

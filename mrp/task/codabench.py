@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import warnings
 import zipfile
 from typing import Dict, List, Mapping
 
@@ -25,8 +26,10 @@ from mrp.errors import InputError
 from mrp.io.write import write_bytes, write_text
 from mrp.task.board import board as leaderboard
 from mrp.task.definition import Task
+from mrp.task.escape import visible
 from mrp.task.evaluate import Evaluation, evaluate, groups_of
 from mrp.task.files import gold_files
+from mrp.task.messages import organiser_lines
 from mrp.task.outputs import scores_json
 from mrp.task.page import detailed_page
 from mrp.task.reading import read_gold
@@ -35,6 +38,10 @@ __all__ = ["IMAGE", "bundle", "competition_yaml", "score"]
 
 #: the scoring image's name in competition.yaml (built from the bundle's Dockerfile, pushed by the organiser)
 IMAGE = "mrp-scoring:latest"
+
+#: the organiser's log in the output folder: what the gold fails and what its reader said (never on
+#: standard error, which Codabench shows the team)
+ORGANISER_LOG = "organiser.log"
 
 #: the line of the Dockerfile that compiles the solver's kernels at build time (mrp-warm-up compiles every
 #: kernel into the installed package's cache, so that no submission pays for it)
@@ -53,15 +60,21 @@ def score(task: Task, input_dir: str, output_dir: str, workdir: str) -> Evaluati
         if not os.path.isdir(folder):
             raise InputError(f"{folder}: missing (Codabench gives the reference data in ref and the "
                              "submission in res)")
-    evaluation = evaluate(task, ref, [f"submission={res}"], workdir)
-    entry = evaluation.entries[0] if len(evaluation.entries) == 1 else next(
-        (e for e in evaluation.entries if e.submission.official and not e.submission.status), None)
-    if entry is None or entry.refused:
-        raise InputError(entry.refused if entry is not None and entry.refused else f"{res}: nothing to score")
-    board = leaderboard(evaluation)
     os.makedirs(output_dir, exist_ok=True)
-    write_text(os.path.join(output_dir, "scores.json"), scores_json(entry.scores))
-    write_text(os.path.join(output_dir, "detailed_results.html"), detailed_page(evaluation, board))
+    with warnings.catch_warnings(record=True) as caught:  # about the gold: the organiser's log alone
+        warnings.simplefilter("always")
+        evaluation = evaluate(task, ref, [f"submission={res}"], workdir)
+        organiser = organiser_lines(evaluation) + [visible(str(w.message)) for w in caught]
+        write_text(os.path.join(output_dir, ORGANISER_LOG), "".join(f"{line}\n" for line in organiser))
+        entry = evaluation.entries[0] if len(evaluation.entries) == 1 else next(
+            (e for e in evaluation.entries if e.submission.official and not e.submission.status), None)
+        if entry is None or entry.refused:
+            raise InputError(entry.refused if entry is not None and entry.refused else
+                             f"{res}: nothing to score")
+        board = leaderboard(evaluation)
+        write_text(os.path.join(output_dir, "scores.json"), scores_json(entry.scores))
+        write_text(os.path.join(output_dir, "detailed_results.html"),
+                   detailed_page(evaluation, board, participant=True))
     return evaluation
 
 

@@ -5,9 +5,10 @@ averaged as the task says."""
 from __future__ import annotations
 
 import os
+import warnings
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from mrp.corpora.corpus import Corpus
 from mrp.errors import InputError
@@ -15,13 +16,14 @@ from mrp.process.forked import Child, can_fork
 from mrp.task.averaging import leaderboard_scores
 from mrp.task.definition import Task
 from mrp.task.files import FilePlan, Submission, gold_files, pair_files, submissions
+from mrp.task.gold import GoldCheck, check_gold, waived
 from mrp.task.memo import Memo
-from mrp.task.reading import parsed, read_gold, read_system
+from mrp.task.reading import parsed, read_system
 from mrp.task.scoring import Scored, score_submission
-from mrp.task.unpack import unpack
+from mrp.task.unpack import as_compared, unpack
 from mrp.validation import validate_file
 
-__all__ = ["Entry", "Evaluation", "evaluate", "groups_of"]
+__all__ = ["Entry", "Evaluation", "evaluate", "groups_of", "internal"]
 
 #: problems of a failing file quoted in the report
 FIRST_PROBLEMS = 3
@@ -42,6 +44,16 @@ class Entry:
     scores: Dict[str, float] = field(default_factory=dict)
     #: the system file scored for each gold file (None: empty)
     system: Dict[str, Optional[str]] = field(default_factory=dict)
+    #: gold file name -> the system file's name as submitted (its member name in the archive or folder)
+    members: Dict[str, str] = field(default_factory=dict)
+    #: gold file name -> what the reader repaired in the system file (one line each, named as submitted)
+    repaired: Dict[str, List[str]] = field(default_factory=dict)
+    #: what reading and scoring the files said (each once, naming the files as submitted)
+    messages: List[str] = field(default_factory=list)
+    #: the system files with a byte order mark or CRLF line ends (read as compare_umr.pl reads them)
+    newlines: List[str] = field(default_factory=list)
+    #: path of each unpacked file -> its name as submitted (while the submission is scored)
+    shown: Dict[str, str] = field(default_factory=dict, repr=False)
 
     @property
     def name(self) -> str:
@@ -60,6 +72,8 @@ class Evaluation:
     corpora: Dict[str, Corpus] = field(default_factory=dict, repr=False)
     #: what the evaluation read and scored, by content (the detailed page reads the files again through it)
     memo: Memo = field(default_factory=Memo, repr=False)
+    #: what the gold fails at the task's level and what its reader said (the organiser's alone)
+    gold_check: GoldCheck = field(default_factory=GoldCheck)
 
     def scored(self) -> List[Entry]:
         """The submissions that have scores, official first, in argument order."""
@@ -86,14 +100,19 @@ def _problems(task: Task, path: str, memo: Memo) -> Tuple[bool, List[str]]:
     return report.fatal is not None, [line.replace(path, _FILE) for line in texts]
 
 
-def _validated(task: Task, entry: Entry, shown_as: Dict[str, str], memo: Memo) -> None:
+def _validated(task: Task, entry: Entry, shown_as: Dict[str, str], memo: Memo, tests: FrozenSet[str]) -> None:
     for gold_name, _, path in entry.plan.pairs:
         entry.system[gold_name] = path
         if path is None:
             continue
         digest = memo.digest(path)
-        fatal, texts = memo.get("validated", None if digest is None else (digest, task.format, task.level),
-                                partial(_problems, task, path, memo))
+        key = None if digest is None else (digest, task.format, task.level)
+        try:
+            fatal, texts = memo.get("validated", key, partial(_problems, task, path, memo))
+        except Exception as error:  # noqa: BLE001 - the validator's own failure refuses this submission alone
+            entry.refused = f"{gold_name}: {internal(error, 'validating')}"
+            return
+        texts = waived(texts, tests)
         if not texts:
             continue
         shown = [line.replace(_FILE, shown_as.get(path, path)) for line in texts]
@@ -107,25 +126,73 @@ def _validated(task: Task, entry: Entry, shown_as: Dict[str, str], memo: Memo) -
             entry.emptied.append(gold_name)
 
 
+def internal(error: BaseException, doing: str) -> str:
+    """The refusal of a submission whose file made mrp fail internally (one line, the error named)."""
+    text = " ".join(str(error).split())[:200]
+    return (f"mrp failed internally while {doing} it ({type(error).__name__}: {text}); the submission is "
+            "refused, the others are scored (please report this file to mrp's developers)")
+
+
 def _scored(task: Task, gold: Dict[str, str], corpora: Dict[str, Corpus], groups: List[str], entry: Entry,
-            folder: str, memo: Memo) -> Entry:
-    """One submission unpacked into ``folder``, validated, paired and scored (or refused)."""
+            folder: str, memo: Memo, tests: FrozenSet[str] = frozenset()) -> Entry:
+    """One submission unpacked into ``folder``, validated, paired and scored, or refused (for anything
+    unsafe, and for any internal failure while reading, validating or scoring its files)."""
+    try:
+        return _attempt(task, gold, corpora, groups, entry, folder, memo, tests)
+    except Exception as error:  # noqa: BLE001 - one submission never stops the others
+        failed = Entry(entry.submission, plan=entry.plan, invalid=entry.invalid, emptied=entry.emptied)
+        failed.refused = internal(error, "scoring")
+        return failed
+
+
+def _renamer(gold: Dict[str, str], paths: Dict[str, str]) -> Callable[[str], str]:
+    """A message with every path of the evaluation's files (temporary copies, the gold folder) replaced by
+    the file's name as submitted (or the gold file's name), longest path first."""
+    swaps = sorted({**{path: name for name, path in gold.items()}, **paths}.items(),
+                   key=lambda item: -len(item[0]))
+
+    def renamed(text: str) -> str:
+        for path, name in swaps:
+            text = text.replace(path, name)
+        return text
+    return renamed
+
+
+def _attempt(task: Task, gold: Dict[str, str], corpora: Dict[str, Corpus], groups: List[str], entry: Entry,
+             folder: str, memo: Memo, tests: FrozenSet[str]) -> Entry:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        done = _steps(task, gold, corpora, groups, entry, folder, memo, tests)
+    renamed = _renamer(gold, {path: member for path, member in done.shown.items()})
+    done.messages = list(dict.fromkeys(renamed(str(warning.message)) for warning in caught))
+    done.repaired = {name: [renamed(line) for line in lines] for name, lines in done.repaired.items()}
+    for found in done.scored.values():
+        found.notes = list(dict.fromkeys(renamed(note) for note in found.notes))
+    done.shown = {}
+    return done
+
+
+def _steps(task: Task, gold: Dict[str, str], corpora: Dict[str, Corpus], groups: List[str], entry: Entry,
+           folder: str, memo: Memo, gold_tests: FrozenSet[str]) -> Entry:
     os.makedirs(folder, exist_ok=True)
     try:
         found = unpack(entry.submission.path, folder, task.limits)
     except InputError as error:
         entry.refused = str(error)
         return entry
+    entry.newlines = as_compared(found, folder)
     entry.plan = pair_files(task, gold, found.files)
     if entry.plan.refused:
         entry.refused = f"{entry.submission.path}: {entry.plan.refused}"
         return entry
-    names = {found.files[base]: os.path.join(entry.submission.path, member)
-             for base, member in found.members.items()}
-    _validated(task, entry, names, memo)
+    entry.shown = {found.files[base]: member for base, member in found.members.items()}
+    entry.members = {name: entry.shown[path] for name, _, path in entry.plan.pairs if path is not None}
+    _validated(task, entry, entry.shown, memo, gold_tests)
     if entry.refused:
         return entry
     system, notes, found_keys = read_system(task, corpora, entry.system, memo)
+    entry.repaired = {name: [str(line) for line in corpus.repaired] for name, corpus in system.items()
+                      if corpus.repaired}
     keys = {name: (memo.digest(path), found_keys[name]) for name, path in gold.items()}
     for spec in task.metrics:
         entry.scored[spec.key] = score_submission(task, spec, corpora, system, notes, memo, keys)
@@ -159,7 +226,7 @@ def evaluate(task: Task, gold_folder: str, arguments: Sequence[str], workdir: st
         raise InputError("no submission to evaluate")
     gold = gold_files(gold_folder, task)
     memo = Memo(enabled=cache)
-    corpora = {name: read_gold(name, path, task, memo) for name, path in gold.items()}
+    corpora, check = check_gold(task, gold, memo, lambda path: _problems(task, path, memo))
     groups = groups_of(task, corpora)
     entries = [Entry(item) for item in submissions(arguments, task)]
     todo = [k for k, entry in enumerate(entries) if not entry.submission.status]
@@ -175,12 +242,12 @@ def evaluate(task: Task, gold_folder: str, arguments: Sequence[str], workdir: st
             while pending and len(running) < jobs:
                 k = pending.pop(0)
                 running[k] = Child(partial(_scored, task, gold, corpora, groups, entries[k], folders[k],
-                                                  memo))
+                                           memo, check.tests))
             k = next(iter(running))
             result = running.pop(k).result()
-            entries[k] = result if isinstance(result, Entry) else \
-                _scored(task, gold, corpora, groups, Entry(entries[k].submission), folders[k], memo)
+            entries[k] = result if isinstance(result, Entry) else _scored(
+                task, gold, corpora, groups, Entry(entries[k].submission), folders[k], memo, check.tests)
     else:
         for k in todo:
-            entries[k] = _scored(task, gold, corpora, groups, entries[k], folders[k], memo)
-    return Evaluation(task, gold, groups, entries, corpora, memo)
+            entries[k] = _scored(task, gold, corpora, groups, entries[k], folders[k], memo, check.tests)
+    return Evaluation(task, gold, groups, entries, corpora, memo, check)

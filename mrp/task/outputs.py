@@ -13,14 +13,16 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import Any, Dict, List, Mapping
+from typing import Any, Dict, List, Mapping, Sequence
 
 from mrp.explain.escape import nonce
 from mrp.explain.page import head
 from mrp.io.write import write_text
 from mrp.task.averaging import group_figures
+from mrp.task.escape import shown
 from mrp.task.evaluate import Entry, Evaluation
 from mrp.task.figures import figure, ranks
+from mrp.task.messages import file_changes
 from mrp.task.page import detailed_page
 from mrp.task.scoring import Item
 from mrp.task.tables import forms, html_table
@@ -52,8 +54,20 @@ def _files(entry: Entry) -> Dict[str, Any]:
     return sums
 
 
+def _stored(value: Any) -> Any:
+    """A document whose every string (keys too) can be written as UTF-8 (:func:`mrp.task.escape.shown`)."""
+    if isinstance(value, str):
+        return shown(value)
+    if isinstance(value, dict):
+        return {_stored(key): _stored(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_stored(item) for item in value]
+    return value
+
+
 def results(evaluation: Evaluation, board: Mapping[str, Any]) -> Dict[str, Any]:
-    """The full results of an evaluation, for the archive."""
+    """The full results of an evaluation, for the archive (every name as :func:`mrp.task.escape.shown`
+    shows it)."""
     submissions = []
     for entry in evaluation.entries:
         item: Dict[str, Any] = {"team": entry.submission.team, "id": entry.submission.id,
@@ -64,7 +78,8 @@ def results(evaluation: Evaluation, board: Mapping[str, Any]) -> Dict[str, Any]:
             submissions.append(item)
             continue
         item.update(refused=entry.refused, missing=entry.plan.missing, extra=entry.plan.extra,
-                    invalid=entry.invalid, emptied=entry.emptied)
+                    invalid=entry.invalid, emptied=entry.emptied, repaired=entry.repaired,
+                    submitted=entry.members, changes=file_changes(evaluation, entry))
         if not entry.refused:
             item["scores"] = entry.scores
             item["figures"] = {key: {"signature": found.signature,
@@ -76,10 +91,10 @@ def results(evaluation: Evaluation, board: Mapping[str, Any]) -> Dict[str, Any]:
                                for key, found in entry.scored.items()}
             item["files"] = _files(entry)
         submissions.append(item)
-    return {"task": evaluation.task.name, "title": evaluation.task.title,
-            "definition": evaluation.task.source, "groups": evaluation.groups,
-            "gold": sorted(evaluation.gold), "signatures": board["signatures"], "leaderboard": board,
-            "submissions": submissions}
+    return _stored({"task": evaluation.task.name, "title": evaluation.task.title,
+                    "definition": evaluation.task.source, "groups": evaluation.groups,
+                    "gold": sorted(evaluation.gold), "signatures": board["signatures"], "leaderboard": board,
+                    "submissions": submissions})
 
 
 def folder_name(name: str, taken: List[str]) -> str:
@@ -100,8 +115,20 @@ def leaderboard_page(evaluation: Evaluation, board: Mapping[str, Any]) -> str:
             f"<script nonce=\"{key}\">document.body.setAttribute('data-ready','1')</script></body></html>\n")
 
 
-def write_all(evaluation: Evaluation, board: Mapping[str, Any], folder: str) -> List[str]:
-    """Write every file of an evaluation into ``folder`` (created); returns the paths written."""
+def write_all(evaluation: Evaluation, board: Mapping[str, Any], folder: str,
+              organiser: Sequence[str] = ()) -> List[str]:
+    """Write every file of an evaluation into ``folder`` (created); returns the paths written.
+
+    Args:
+        evaluation: the evaluation.
+        board: its leaderboard.
+        folder: the output folder.
+        organiser: the organiser's lines (:func:`mrp.task.messages.organiser_lines`), written to
+            ``organiser.log`` (always written, empty when the gold passes).
+
+    Returns:
+        The paths written.
+    """
     os.makedirs(folder, exist_ok=True)
     written: List[str] = []
 
@@ -110,7 +137,7 @@ def write_all(evaluation: Evaluation, board: Mapping[str, Any], folder: str) -> 
         write_text(path, content)
         written.append(path)
 
-    taken: List[str] = ["results.json", "detailed_results.html",
+    taken: List[str] = ["results.json", "detailed_results.html", "organiser.log",
                         *(f"leaderboard.{extension}" for extension in ("md", "tex", "csv", "html"))]
     for entry in evaluation.scored():
         sub = folder_name(entry.name, taken)
@@ -122,4 +149,5 @@ def write_all(evaluation: Evaluation, board: Mapping[str, Any], folder: str) -> 
         put(f"leaderboard.{extension}", content)
     put("leaderboard.html", leaderboard_page(evaluation, board))
     put("detailed_results.html", detailed_page(evaluation, board))
+    put("organiser.log", "".join(f"{line}\n" for line in organiser))
     return written

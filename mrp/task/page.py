@@ -10,14 +10,17 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from mrp.explain.build import views
-from mrp.explain.escape import attribute, nonce, text
+from mrp.explain.escape import attribute, nonce
 from mrp.explain.page import head, pair_html
 from mrp.metrics.counting import prf
 from mrp.report.leaderboard import leaderboard
 from mrp.report.signature import signature_line
 from mrp.task import plots
+from mrp.task.escape import html as text
+from mrp.task.escape import visible
 from mrp.task.evaluate import Entry, Evaluation
 from mrp.task.figures import figure, ranks
+from mrp.task.messages import file_changes
 from mrp.task.scoring import Item, explained_pairs
 from mrp.task.tables import html_table
 
@@ -97,49 +100,57 @@ def _plots(evaluation: Evaluation, board: Mapping[str, Any], key_: str) -> str:
             "(box: quartiles; triangle: mean)</figcaption></figure>")
 
 
-def _files(entry: Entry) -> str:
+def _files(evaluation: Evaluation, entry: Entry) -> str:
+    """Per file what changed its score (:func:`mrp.task.messages.file_changes`): missing, other line ends,
+    validation (first problems, the policy applied), repairs, missing and surplus sentences, notes."""
     parts = []
     if entry.refused:
         parts.append(f'<p class="bad">Refused: {text(entry.refused)}</p>')
-    if entry.plan.missing:
-        parts.append(f"<p>Missing files (scored as empty): {text(', '.join(entry.plan.missing))}</p>")
-    if entry.plan.extra:
-        parts.append(f"<p>Files the gold does not have (not scored): {text(', '.join(entry.plan.extra))}</p>")
-    for name, problems in entry.invalid.items():
-        what = "scored as empty" if name in entry.emptied else "scored as read"
-        items = "".join(f"<li>{text(problem)}</li>" for problem in problems)
-        parts.append(f'<p class="bad">{text(name)} fails validation ({what}):</p><ul>{items}</ul>')
-    notes = [note for found in entry.scored.values() for note in found.notes]
-    if notes:
-        parts.append("<details><summary>notes</summary><ul>" + "".join(
-            f"<li>{text(note)}</li>" for note in dict.fromkeys(notes)) + "</ul></details>")
-    return "".join(parts) or "<p>Every file present and valid.</p>"
+    for name, lines in file_changes(evaluation, entry).items():
+        items = "".join(f"<li>{text(line.strip())}</li>" for line in lines)
+        parts.append(f"<p>{text(name or 'other files')}:</p><ul>{items}</ul>")
+    return "".join(parts) or "<p>Every file present and valid; nothing repaired; every sentence paired.</p>"
 
 
-def _worst(evaluation: Evaluation, entry: Entry) -> str:
+def _worst(evaluation: Evaluation, entry: Entry, participant: bool = False) -> str:
+    """The submission's worst sentences by the primary figure, a missing one (no system sentence: F 0)
+    among them; each drawn as ``--explain`` draws a pair, or (``participant``) listed by id and F alone."""
     task = evaluation.task
     spec = next(s for s in task.metrics if f"{s.key}_f" == task.primary)
     items = [i for i in entry.scored[spec.key].items if i.counts[0] + i.counts[1]]
-    answered = [i for i in items if i.counts[1]] or items  # a missing or empty sentence shows nothing to fix
-    worst = sorted(answered, key=lambda i: (float(prf(*i.counts)["f"]), i.file, i.id))[:WORST]
+    worst = sorted(items, key=lambda i: (float(prf(*i.counts)["f"]), i.file, i.id))[:WORST]
     parts = []
     by_file: Dict[str, List[Item]] = {}
     for item in worst:
         by_file.setdefault(item.file, []).append(item)
     for name, chosen in by_file.items():
-        metric, done = explained_pairs(task, spec, evaluation.corpora[name], entry.system.get(name),
-                                       [i.id for i in chosen], evaluation.memo)
+        drawn = [] if participant else [i for i in chosen if i.counts[1]]
+        done = explained_pairs(task, spec, evaluation.corpora[name], entry.system.get(name),
+                               [i.id for i in drawn], evaluation.memo) if drawn else None
         for item in chosen:
-            for view in views(metric, done, only=item.id):
-                view.id = f"{name}/{view.id}"
-                parts.append(f"<details><summary>{text(view.id)}: F {prf(*item.counts)['f']:.4f}</summary>"
-                             f"{pair_html(view)}</details>")
+            title = f"{name}/{item.id}: F {prf(*item.counts)['f']:.4f}" + \
+                ("" if item.counts[1] else " (no system sentence: every gold triple missed)")
+            pictures = "" if done is None or item not in drawn else "".join(
+                pair_html(view) for view in views(done[0], done[1], only=item.id))
+            parts.append(f"<details><summary>{text(title)}</summary>{pictures}</details>" if pictures
+                         else f"<p>{text(title)}</p>")
     return "".join(parts)
 
 
-def detailed_page(evaluation: Evaluation, board: Mapping[str, Any], only: Optional[str] = None) -> str:
-    """The page of an evaluation (``only``: one submission's section alone, as Codabench shows a
-    submission's page)."""
+def detailed_page(evaluation: Evaluation, board: Mapping[str, Any], only: Optional[str] = None,
+                  participant: bool = False) -> str:
+    """The page of an evaluation.
+
+    Args:
+        evaluation: the evaluation.
+        board: its leaderboard.
+        only: one submission's section alone.
+        participant: the page a team sees (Codabench): its worst sentences listed by id and F, not drawn
+            (a drawing shows the hidden gold graph).
+
+    Returns:
+        The page.
+    """
     key = nonce()
     task = evaluation.task
     title = f"{task.title}: results"
@@ -158,10 +169,11 @@ def detailed_page(evaluation: Evaluation, board: Mapping[str, Any], only: Option
     for entry in evaluation.entries:
         if entry.submission.status or (only is not None and entry.name != only):
             continue
-        parts.append(f'<section class="team" aria-label="{attribute(entry.name)}"><h2>{text(entry.name)}</h2>'
-                     f"{_files(entry)}")
+        parts.append(f'<section class="team" aria-label="{attribute(visible(entry.name))}">'
+                     f"<h2>{text(entry.name)}</h2>{_files(evaluation, entry)}")
         if not entry.refused:
-            parts.append(f"<h3>Worst sentences ({text(task.primary)})</h3>{_worst(evaluation, entry)}")
+            parts.append(f"<h3>Worst sentences ({text(task.primary)})</h3>"
+                         f"{_worst(evaluation, entry, participant)}")
         parts.append("</section>")
     parts.append(f'</main><script nonce="{key}">{_SCRIPT}</script></body></html>\n')
     return "".join(parts)

@@ -5,7 +5,8 @@ matplotlib is the plotting library most organisers already have, renders SVG wit
 server, and is imported only here and only when a page is drawn.  Its SVG carries ``style`` attributes
 that the page's Content-Security-Policy (no inline style without the nonce) would block, so each is
 turned into the equivalent presentation attributes, and its ``<style>`` element gets the page's nonce.
-Without matplotlib, :func:`available` is False and the page shows its tables alone, with a note.
+Without matplotlib, :func:`available` is False and the page shows its tables alone, with a note.  Every
+label is drawn as it reads (:func:`mrp.task.escape.mathtext`: a ``$`` in a team's name starts no formula).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 import io
 import re
 from typing import Dict, List, Sequence, Tuple
+
+from mrp.task.escape import mathtext
 
 __all__ = ["available", "intervals_svg", "sentences_svg"]
 
@@ -69,8 +72,9 @@ def sentences_svg(values: Dict[str, List[float]], label: str, key: str) -> str:
     names = list(values)
     figure, axes = _figure(max(4.0, 1.0 + 0.9 * len(names)), 3.2)
     axes.boxplot([values[name] or [0.0] for name in names], showmeans=True)  # type: ignore[attr-defined]
-    axes.set_xticks(range(1, len(names) + 1), names, rotation=30, ha="right")  # type: ignore[attr-defined]
-    axes.set_ylabel(f"{label} per sentence")  # type: ignore[attr-defined]
+    axes.set_xticks(range(1, len(names) + 1), [mathtext(name) for name in names],  # type: ignore
+                    rotation=30, ha="right")
+    axes.set_ylabel(mathtext(f"{label} per sentence"))  # type: ignore[attr-defined]
     axes.set_ylim(-0.02, 1.02)  # type: ignore[attr-defined]
     return _svg(figure, key)
 
@@ -82,6 +86,6 @@ def intervals_svg(rows: Sequence[Tuple[str, float, float, float]], label: str, k
     for y, (_, value, low, high) in zip(positions, rows):
         axes.errorbar([value], [y], xerr=[[value - low], [high - value]], fmt="o",  # type: ignore
                       capsize=4, color="#1f5f99")
-    axes.set_yticks(positions, [name for name, _, _, _ in rows])  # type: ignore[attr-defined]
-    axes.set_xlabel(label)  # type: ignore[attr-defined]
+    axes.set_yticks(positions, [mathtext(name) for name, _, _, _ in rows])  # type: ignore[attr-defined]
+    axes.set_xlabel(mathtext(label))  # type: ignore[attr-defined]
     return _svg(figure, key)

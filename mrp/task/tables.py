@@ -1,17 +1,20 @@
 """The leaderboard (:func:`mrp.task.board.board`) in Markdown, LaTeX, CSV and HTML; every form names the
-baseline and carries the signatures of the figures (what can change the numbers), as a footer, comment
-lines or a caption."""
+baseline and carries the signatures of the figures (what can change the numbers): as a footer, comment
+lines and a caption, or (CSV, which holds data only) a column per figure.  Every text goes through the
+escaping of its medium (:mod:`mrp.task.escape`): a team's or a member's name can never become markup, a
+command, a formula or a terminal sequence."""
 
 from __future__ import annotations
 
 import csv
 import io
-from typing import Any, Dict, List, Mapping, Sequence
+from typing import Any, Callable, Dict, List, Mapping, Sequence
 
-from mrp.explain.escape import text as html_text
 from mrp.report.signature import signature_line
+from mrp.task.escape import csv_cell, markdown, tex, visible
+from mrp.task.escape import html as html_text
 
-__all__ = ["csv_table", "html_table", "latex_table", "markdown_table"]
+__all__ = ["csv_table", "html_table", "latex_table", "markdown_table", "tex"]
 
 
 def _number(value: Any) -> str:
@@ -33,8 +36,10 @@ def _cells(board: Mapping[str, Any], row: Mapping[str, Any]) -> List[str]:
             str(row.get("cluster", ""))]
 
 
-def notes(board: Mapping[str, Any]) -> List[str]:
-    """The lines every form carries under its table: the ranking, the baseline, the test, the signatures."""
+def notes(board: Mapping[str, Any], participant: Callable[[Any], str] = visible) -> List[str]:
+    """The lines every form carries under its table: the ranking, the baseline, the test, the refused
+    submissions (their lines, a participant's text, through ``participant``), the signatures; each on one
+    line (:func:`mrp.task.escape.visible`)."""
     test = board["test"]
     out = [f"{board['title']} ({board['task']}): ranked by {board['primary']} "
            f"({'mean of the groups' if board['overall'] == 'macro' else 'all counts summed'}); "
@@ -47,10 +52,10 @@ def notes(board: Mapping[str, Any]) -> List[str]:
            f"from the group's first is not significant (p >= {1 - board['level']:.4g}); † unofficial "
            "(secondary) submission, not ranked."]
     for entry in board["refused"]:
-        out.append(f"Refused: {entry['team']}: {entry['why']}")
+        out.append(participant(f"Refused: {entry['team']}: {entry['why']}"))
     for key, signature in board["signatures"].items():
         out.append(signature_line(signature, key))
-    return out
+    return [visible(line) for line in out]
 
 
 def markdown_table(board: Mapping[str, Any]) -> str:
@@ -58,30 +63,23 @@ def markdown_table(board: Mapping[str, Any]) -> str:
     header = _header(board)
 
     def line(cells: Sequence[str]) -> str:
-        return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+        return "| " + " | ".join(visible(cell).replace("|", "\\|") for cell in cells) + " |"
 
     out = [line(header), "|" + "|".join("---" if k == 1 else "---:" for k in range(len(header))) + "|"]
-    out.extend(line(_cells(board, row)) for row in board["rows"])
+    for row in board["rows"]:
+        cells = [visible(cell).replace("|", "\\|") for cell in _cells(board, row)]
+        cells[1] = markdown(_cells(board, row)[1])  # the team's name: nothing in it is Markdown or HTML
+        out.append("| " + " | ".join(cells) + " |")
     out.append("")
-    out.extend(notes(board))
+    out.extend(notes(board, markdown))
     return "\n".join(out) + "\n"
-
-
-_LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-          "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "–": "--",
-          "†": r"\dag{}", "|": r"\textbar{}", "<": r"\textless{}", ">": r"\textgreater{}"}
-
-
-def tex(value: str) -> str:
-    """Text escaped for LaTeX."""
-    return "".join(_LATEX.get(char, char) for char in value)
 
 
 def latex_table(board: Mapping[str, Any]) -> str:
     """The leaderboard as a LaTeX ``table`` (booktabs rules), the notes as its caption's text and the
     signatures as comments."""
     header = _header(board)
-    out = ["% " + line for line in notes(board)]
+    out = ["% " + tex(line) for line in notes(board)]
     out += [r"\begin{table}", r"\centering", r"\begin{tabular}{l" + "l" + "r" * (len(header) - 2) + "}",
             r"\toprule", " & ".join(tex(cell) for cell in header) + r" \\", r"\midrule"]
     out.extend(" & ".join(tex(cell) for cell in _cells(board, row)) + r" \\" for row in board["rows"])
@@ -91,14 +89,16 @@ def latex_table(board: Mapping[str, Any]) -> str:
 
 
 def csv_table(board: Mapping[str, Any]) -> str:
-    """The leaderboard as CSV: a header row, one row per submission, then the notes as ``# `` lines."""
+    """The leaderboard as CSV, data only: a header row, one row per submission, its last columns the
+    signature of each figure (no comment or note rows, which a CSV reader would take as data); every cell
+    safe from formula evaluation (:func:`mrp.task.escape.csv_cell`)."""
     stream = io.StringIO()
     writer = csv.writer(stream, lineterminator="\n")
-    writer.writerow(_header(board))
+    keys = list(board["signatures"])
+    writer.writerow([csv_cell(cell) for cell in _header(board) + [f"signature of {key}" for key in keys]])
     for row in board["rows"]:
-        writer.writerow(_cells(board, row))
-    for line in notes(board):
-        stream.write(f"# {line}\n")
+        writer.writerow([csv_cell(cell) for cell in _cells(board, row) +
+                         [board["signatures"][key] for key in keys]])
     return stream.getvalue()
 
 

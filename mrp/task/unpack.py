@@ -27,6 +27,8 @@ __all__ = ["ARCHIVES", "Unpacked", "UnpackError", "archive_stem", "unpack"]
 #: the archive kinds a submission may be, by the end of its name
 ARCHIVES = (".tar.gz", ".tgz", ".zip")
 _CHUNK = 1 << 16
+#: the longest name part (folder or file) a member may have, in UTF-8 bytes (what file systems allow)
+NAME_BYTES = 255
 
 
 class UnpackError(InputError):
@@ -59,6 +61,10 @@ def _hidden(name: str) -> bool:
 def _checked_name(submission: str, name: str) -> str:
     """A member's name if it stays inside the folder it is unpacked to."""
     shown = name.encode("unicode_escape").decode("ascii")[:200]
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UnpackError(f"{submission}: member '{shown}': a name that is not UTF-8 is refused") from None
     if "\x00" in name or "\\" in name:
         raise UnpackError(f"{submission}: member '{shown}': a name with a NUL or backslash is refused")
     if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
@@ -66,6 +72,9 @@ def _checked_name(submission: str, name: str) -> str:
     parts = [part for part in name.split("/") if part not in ("", ".")]
     if any(part == ".." for part in parts):
         raise UnpackError(f"{submission}: member '{shown}': a path that climbs out ('..') is refused")
+    if any(len(part.encode("utf-8")) > NAME_BYTES for part in parts):
+        raise UnpackError(f"{submission}: member '{shown}': a name part longer than {NAME_BYTES} bytes is "
+                          "refused")
     return "/".join(parts)
 
 
@@ -177,10 +186,10 @@ def _zip(path: str, into: str, limits: Limits, found: Unpacked) -> None:
                 name = _checked_name(path, info.filename)
                 budget.member(name)
                 mode = info.external_attr >> 16
-                if info.is_dir():
-                    continue
                 if not name:
                     raise UnpackError(f"{path}: member '{info.filename}': a file without a name is refused")
+                if info.is_dir():
+                    continue
                 if stat.S_ISLNK(mode):
                     raise UnpackError(f"{path}: member '{name}': a link is refused")
                 if stat.S_IFMT(mode) and not stat.S_ISREG(mode):  # no type bits: a plain file
@@ -199,6 +208,8 @@ def _zip(path: str, into: str, limits: Limits, found: Unpacked) -> None:
                 with archive.open(info) as stream:
                     _copy(stream, target, name, budget, info.compress_size)
                 _place(found, path, name, target)
+    except UnicodeDecodeError:
+        raise UnpackError(f"{path}: a member's name is flagged UTF-8 but is not UTF-8 (refused)") from None
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, NotImplementedError,
             zlib.error) as error:
         raise UnpackError(f"{path}: not a readable zip archive: {_line(error)}") from None
@@ -209,7 +220,7 @@ def _folder(path: str, limits: Limits, found: Unpacked) -> None:
     for root, folders, files in os.walk(path, followlinks=False):
         for name in sorted(folders + files):
             full = os.path.join(root, name)
-            relative = os.path.relpath(full, path).replace(os.sep, "/")
+            relative = _checked_name(path, os.path.relpath(full, path).replace(os.sep, "/"))
             budget.member(relative)
             mode = os.lstat(full).st_mode
             if stat.S_ISLNK(mode):
@@ -264,3 +275,32 @@ def unpack(path: str, into: str, limits: Limits) -> Unpacked:
 def listing(found: Unpacked) -> List[Tuple[str, str]]:
     """The files of a submission as (base name, path), sorted by name."""
     return sorted(found.files.items())
+
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def as_compared(found: Unpacked, into: str) -> List[str]:
+    """Files read as ``compare_umr.pl`` reads them: a leading UTF-8 byte order mark dropped and CRLF line
+    ends read as LF (in a copy under ``into``; the submission is never changed).
+
+    Args:
+        found: the submission's files (changed: a copied file's path is its copy's).
+        into: a folder for the copies.
+
+    Returns:
+        The base names of the files copied so.
+    """
+    changed = []
+    for base, path in sorted(found.files.items()):
+        with open(path, "rb") as stream:
+            data = stream.read()
+        if not data.startswith(_BOM) and b"\r\n" not in data:
+            continue
+        data = data[len(_BOM):] if data.startswith(_BOM) else data
+        target = _target(os.path.join(into, ".as-compared"), base)
+        with output(target, "wb", durable=False) as sink:
+            sink.write(data.replace(b"\r\n", b"\n"))
+        found.files[base] = target
+        changed.append(base)
+    return changed

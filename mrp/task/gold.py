@@ -1,0 +1,105 @@
+"""The gold held to the task's own rules, before any submission is scored.
+
+Each gold file is validated at the level the task holds submissions to (:func:`check_gold`).  What the gold
+fails is told to the organiser in one place (:attr:`GoldCheck.lines`, the organiser's log), and no
+submission is held to a rule its gold breaks: a problem whose test (validate.py's test id, such as
+``trailing-whitespace``) some gold file fails too is waived for every submission (:func:`waived`).  What the
+reader said about the gold (its warnings, which quote the test set) goes to the organiser alone.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass, field
+from typing import Callable, Dict, FrozenSet, List, Sequence, Tuple
+
+from mrp.corpora.corpus import Corpus
+from mrp.task.definition import Task
+from mrp.task.memo import Memo
+from mrp.task.reading import read_gold
+
+__all__ = ["GoldCheck", "check_gold", "test_of", "waived"]
+
+#: a problem's test, as the UMR validator names it: ``[L1 Format trailing-whitespace]``
+_TEST = re.compile(r"\[L\d+ [A-Za-z]+ ([A-Za-z0-9_.-]+)\]")
+
+
+def test_of(problem: str) -> str:
+    """The test id a problem line names (``""`` for none).
+
+    Args:
+        problem: one problem's line.
+
+    Returns:
+        The test id.
+    """
+    found = _TEST.search(problem)
+    return found.group(1) if found else ""
+
+
+@dataclass
+class GoldCheck:
+    """What the gold fails at the task's level, and what its reader said."""
+
+    #: gold file name -> its problems at the task's level
+    problems: Dict[str, List[str]] = field(default_factory=dict)
+    #: the tests some gold file fails (waived for every submission)
+    tests: FrozenSet[str] = frozenset()
+    #: the reader's warnings about the gold files (they quote the gold: the organiser's alone)
+    said: List[str] = field(default_factory=list)
+
+    def lines(self, level: int) -> List[str]:
+        """The organiser's report on the gold: per file its problems' count and first problems, and the
+        tests no submission is held to."""
+        out = [f"gold: {line}" for line in self.said]
+        for name, problems in self.problems.items():
+            out.append(f"gold {name} fails validation at level {level}: {len(problems)} problem(s), the "
+                       f"first: {problems[0]}")
+        if self.tests:
+            out.append("gold: no submission is held to the test(s) the gold fails: "
+                       + ", ".join(sorted(self.tests)))
+        return out
+
+
+def check_gold(task: Task, gold: Dict[str, str], memo: Memo,
+               problems: Callable[[str], Tuple[bool, List[str]]]) -> Tuple[Dict[str, Corpus], GoldCheck]:
+    """Every gold file read (its reader's warnings kept for the organiser) and validated at the task's level.
+
+    Args:
+        task: the task.
+        gold: the gold files by name.
+        memo: the evaluation's memo.
+        problems: a file's validation (whether fatal, its problems' lines).
+
+    Returns:
+        The gold corpora by name, and the check.
+
+    Raises:
+        ScoreError: for a gold file that cannot be read.
+    """
+    check = GoldCheck()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        corpora = {name: read_gold(name, path, task, memo) for name, path in gold.items()}
+    check.said = list(dict.fromkeys(str(warning.message) for warning in caught))
+    if task.level > 0:
+        for name, path in gold.items():
+            _, found = problems(path)
+            if found:
+                check.problems[name] = [line.replace(path, name) for line in found]
+    check.tests = frozenset(test_of(line) for lines in check.problems.values() for line in lines) - {""}
+    return corpora, check
+
+
+def waived(problems: Sequence[str], tests: FrozenSet[str]) -> List[str]:
+    """A submission's problems without those of the tests its gold fails.
+
+    Args:
+        problems: the problems' lines.
+        tests: the tests the gold fails.
+
+    Returns:
+        The problems the submission is held to.
+    """
+    return [line for line in problems if test_of(line) not in tests]
