@@ -81,8 +81,9 @@ _SHARED: Tuple[Keyword, ...] = (
             "--explain", "explain='report.html'"),
     Keyword("explain_id", Optional[str], None, "with ``explain``: only the page of the pair of this gold "
             "id", "--explain-id", "explain_id='ID'"),
-    Keyword("positional", bool, False, "pair graphs by position even when two inputs without ids hold "
-            "different numbers of graphs", "--positional"),
+    Keyword("positional", bool, False, "pair graphs by position: inputs with ids whatever their ids (the "
+            "result's ids_differ counts those that differ), inputs without ids even when they hold different "
+            "numbers of graphs", "--positional"),
     Keyword("format", Optional[str], None, "format of the system graphs (and of the gold graphs unless "
             "``gold_format`` is given)", "--format", "format='amr'"),
     Keyword("gold_format", Optional[str], None, "format of the gold graphs", "--gold-format",

@@ -125,8 +125,10 @@ def parser(metrics: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
     add_read_options(p)
     add_selection_options(p)
     p.add_argument("--positional", action="store_true",
-                   help="pair graphs by position even when two files without graph ids hold different "
-                        "numbers of graphs (otherwise refused: every later pair would be misaligned)")
+                   help="pair graphs by position: files with graph ids whatever their ids (as smatch "
+                        "does; refused when they hold different numbers of graphs; ids_differ counts the ids "
+                        "that differ), files without ids even when they hold different numbers of graphs "
+                        "(otherwise refused: every later pair would be misaligned)")
     p.add_argument("--standardize", default="none", metavar="PRESET",
                    help="AMR standardization applied to gold and system alike: none (default), smatchpp, "
                         "reify, dereify, or options joined by '+' (roles, reify, dereify, attributes, "

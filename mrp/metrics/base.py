@@ -88,8 +88,12 @@ class Run:
 
     def accounting(self) -> Dict[str, int]:
         """The pairing counts (:meth:`mrp.metrics.pairing.Pairing.counts`): gold graphs without a system
-        graph, system graphs without a gold graph, duplicate, invalid and repaired ones."""
-        return self.pairing.counts()
+        graph, system graphs without a gold graph, duplicate, invalid and repaired ones; and ``ids_differ``,
+        the system ids that differ from their gold graph's, where files with ids were paired by position."""
+        counts: Dict[str, int] = self.pairing.counts()
+        if self.pairing.ids_differ is not None:
+            counts["ids_differ"] = self.pairing.ids_differ
+        return counts
 
 
 @dataclass(frozen=True)

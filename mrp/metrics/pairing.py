@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from mrp.corpora.corpus import Corpus
-from mrp.corpora.packed import Entry, Packed, entries, live
+from mrp.corpora.packed import Entry, Packed, PackedGraphs, entries, live
 from mrp.errors import FormatError, InputError, MRPWarning
 from mrp.graph import Graph
 from mrp.metrics.files import by_file
@@ -78,6 +78,9 @@ class Pairing:
     missing: List[Entry] = field(default_factory=list)
     #: unreadable system graphs whose id is unknown (each may be the one a missing gold graph lacks)
     unidentified: int = 0
+    #: paired by position over ids (``by_position``): how many system ids differ from their gold graph's
+    #: (None: not paired by position over ids)
+    ids_differ: Optional[int] = None
 
     def counts(self) -> Dict[str, int]:
         """The pairing counts (:data:`COUNTS`): gold graphs without a system graph (``missing``; less the
@@ -103,6 +106,8 @@ class Pairing:
         self.unidentified += other.unidentified
         self.repaired += other.repaired
         self.notes.extend(other.notes)
+        if other.ids_differ is not None:
+            self.ids_differ = (self.ids_differ or 0) + other.ids_differ
 
 
 def described(counts: Mapping[str, int], gold: Optional[int] = None) -> Optional[str]:
@@ -240,6 +245,41 @@ def _positions(gold: Corpus, system: Corpus, by_position: bool, notes: List[str]
                      "the wrong gold graph; add ids, or pass --positional to pair by position anyway")
 
 
+def _in_order(corpus: Corpus) -> List[Tuple[Optional[str], Optional[str], Any]]:
+    """(framework, id, graph or error) of a file's graphs and unreadable graphs, in file order."""
+    items = [(entry.line or 0, k, entry.framework, entry.id, entry)
+             for k, entry in enumerate(entries(corpus.graphs))]
+    items += [(error.line or 0, len(items) + k, error.framework, error.graph_id, error)
+              for k, error in enumerate(corpus.errors)]
+    return [item[2:] for item in sorted(items, key=lambda item: item[:2])]
+
+
+def _over_ids(gold: Corpus, system: Corpus, result: Pairing) -> Corpus:
+    """The system corpus with the k-th graph (read or not) given the id of the k-th gold graph: pairing by
+    position (``--positional``) where a file has ids of its own; InputError when the files hold different
+    numbers of graphs (position would pair every graph after a missing one with the wrong gold graph)."""
+    ours, theirs = _in_order(gold), _in_order(system)
+    if len(ours) != len(theirs):
+        raise InputError(f"{gold.name} has {len(ours)} graphs and {system.name} {len(theirs)}: pairing by "
+                         "position (--positional) needs as many graphs on both sides (pair by ids without "
+                         "--positional)")
+    own = not positional(gold) and not positional(system)  # ids a reader numbered disagree with nothing
+    result.ids_differ = sum(mine[1] != other[1] for mine, other in zip(ours, theirs)) if own else 0
+    if result.ids_differ:
+        result.notes.append(f"{system.name}: paired with {gold.name} by position (--positional): "
+                            f"{result.ids_differ} of {len(ours)} graph ids differ")
+    graphs: List[Graph] = []
+    errors: List[FormatError] = []
+    for (framework, gid, _), (_, _, item) in zip(ours, theirs):
+        if isinstance(item, FormatError):
+            errors.append(FormatError(item.message, item.file, item.line, gid, item.framework or framework))
+        else:
+            graph = live(item)
+            graphs.append(graph if graph.id == gid else replace(graph, id=gid))
+    held = PackedGraphs(graphs) if isinstance(system.graphs, PackedGraphs) else graphs
+    return Corpus(system.name, system.format, held, errors, list(system.repaired))
+
+
 def pair(gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]] = None,
          by_position: bool = False) -> Pairing:
     """Pair a valid gold corpus with a system corpus.
@@ -250,12 +290,17 @@ def pair(gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]] = Non
     neither file gives ids, graphs pair
     by position when the files hold as many graphs (or ``by_position`` says
     so), else by their sentences where both sides carry them, and otherwise
-    not at all (InputError).
+    not at all (InputError).  With ``by_position``, files that give ids pair by
+    position too (the k-th system graph answers the k-th gold graph, whatever
+    its id; ``ids_differ`` counts the ids that disagree), and are refused
+    (InputError) only when they hold different numbers of graphs.
     """
     keep = set(frameworks) if frameworks else None
     result = Pairing(repaired=len(system.repaired))
     if positional(gold) and positional(system):
         system = _positions(gold, system, by_position, result.notes)
+    elif by_position:
+        system = _over_ids(gold, system, result)
     else:
         system = _by_document(gold, by_file(gold, system, result.notes), result.notes)
     golds = [g for g in entries(gold.graphs) if keep is None or g.framework in keep]
