@@ -73,13 +73,22 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--errors", metavar="FILE",
                    help="DOT: colour the missing (red) and surplus (blue) tuples of mrp-score --errors FILE "
                         "on the GOLD graphs (a graph the file does not describe is refused)")
-    layout = p.add_argument_group("AMR output layout (penman's options; without them an unchanged graph is "
-                                  "written exactly as its file wrote it)")
+    layout = p.add_argument_group("AMR output layout (penman's options, with penman's placement of each "
+                                  "node and triple; without them an unchanged graph is written exactly as "
+                                  "its file wrote it)")
     layout.add_argument("--indent", metavar="N",
                         help="indent N spaces per level (-1: aligned, as penman's default; 'no': one line "
-                             "per graph; default 6, as the AMR releases)")
+                             "per graph; default 6, as the AMR releases, or -1 with --penman)")
     layout.add_argument("--compact", action="store_true", help="a node's constants on the node's line")
     layout.add_argument("--triples", action="store_true", help="each graph as a conjunction of triples")
+    layout.add_argument("--make-variables", metavar="FMT",
+                        help="each node's variable made anew from FMT, as penman's: {prefix} (the first "
+                             "letter of the concept), {i} (0-based count of the prefix) or {j} (empty, then "
+                             "2, 3, ...), e.g. '{prefix}{j}'")
+    layout.add_argument("--penman", action="store_true",
+                        help="write as penman's command line does: the comment lines as its metadata (each "
+                             "::key on its own line, other comments left out), indent -1 unless --indent; "
+                             "mrp-convert --penman [OPTIONS] F gives the output of penman [OPTIONS] F")
     return p
 
 
@@ -98,15 +107,32 @@ def _indent(text: str) -> Optional[int]:
 
 def penman_style(args: argparse.Namespace, target: str) -> Any:
     """The Penman layout the options ask for (None: as the file wrote each unchanged graph)."""
-    if not (args.indent is not None or args.compact or args.triples):
+    if not (args.indent is not None or args.compact or args.triples or args.make_variables is not None
+            or args.penman):
         return None
     if target != "amr":
-        fail(PROGRAM, "--indent, --compact and --triples lay out AMR (Penman) output; the output is "
-                      f"{target}")
+        fail(PROGRAM, "--indent, --compact, --triples, --make-variables and --penman lay out AMR (Penman) "
+                      f"output; the output is {target}")
     from mrp.codecs.penman import Style
 
-    return Style(indent=6 if args.indent is None else _indent(args.indent), compact=args.compact,
-                 triples=args.triples)
+    if args.make_variables is not None:
+        _check_variables(args.make_variables)
+    default = -1 if args.penman else 6
+    return Style(indent=default if args.indent is None else _indent(args.indent), compact=args.compact,
+                 triples=args.triples, variables=args.make_variables, metadata=args.penman)
+
+
+def _check_variables(form: str) -> None:
+    """--make-variables: a format of {prefix}, {i} and {j} that numbers a prefix met again (penman itself
+    loops for ever on a format without {i} or {j})."""
+    try:
+        first = form.format(prefix="a", i=0, j="")
+        second = form.format(prefix="a", i=1, j=2)
+    except (KeyError, IndexError, ValueError, AttributeError) as error:
+        fail(PROGRAM, f"--make-variables {form}: not a format of {{prefix}}, {{i}} and {{j}} ({error})")
+    if first == second:
+        fail(PROGRAM, f"--make-variables {form}: gives one variable to every node with the same prefix "
+                      "(use {i} or {j})")
 
 
 def stamp(graphs: List[Graph], source: str) -> None:

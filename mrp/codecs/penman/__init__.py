@@ -29,11 +29,11 @@ if TYPE_CHECKING:
     from mrp.codecs.penman.deep import deeply
     from mrp.codecs.penman.framing import Frame, frames
     from mrp.codecs.penman.keep import Style
-    from mrp.codecs.penman.objects import graphs_of, quiet_layout
+    from mrp.codecs.penman.objects import graphs_of
     from mrp.codecs.penman.parse import mask, unmask
     from mrp.codecs.penman.reading import read, read_string
     from mrp.codecs.penman.spacing import breaks
-    from mrp.codecs.penman.writer import Quoted, Symbol, penman_text
+    from mrp.codecs.penman.writer import Quoted, Symbol, penman_text, quiet_layout
 
 __all__ = [
     "read", "write", "read_string", "format_graph", "normal_role", "map_wsj_id", "penman_warnings",
@@ -50,9 +50,9 @@ _HOMES: Dict[str, str] = {
     **dict.fromkeys(("write", "format_graph", "normal_role", "map_wsj_id", "penman_warnings", "tree_graph"),
                     "amr"),
     **dict.fromkeys(("read", "read_string"), "reading"),
-    **dict.fromkeys(("Quoted", "Symbol", "penman_text"), "writer"),
+    **dict.fromkeys(("Quoted", "Symbol", "penman_text", "quiet_layout"), "writer"),
     "Style": "keep", "Frame": "framing", "frames": "framing", "graphs_of": "objects",
-    "quiet_layout": "objects", "mask": "parse", "unmask": "parse", "breaks": "spacing", "deeply": "deep",
+    "mask": "parse", "unmask": "parse", "breaks": "spacing", "deeply": "deep",
 }
 
 

@@ -273,5 +273,18 @@ def format_graph(graph: Graph, style: Optional[Style] = None) -> str:
 
 
 def write(graphs: Iterable[Graph], out: TextIO, options: WriteOptions) -> None:
-    """Write graphs in Penman notation, one block per graph, separated by blank lines."""
-    write_blocks(graphs, out, options, lambda graph: format_graph(graph, options.penman))
+    """Write graphs in Penman notation, one block per graph, each followed by a blank line (with
+    ``Style.metadata``, as penman's CLI: a blank line between graphs, none after the last)."""
+    style = options.penman
+    if style is None or not style.metadata:
+        write_blocks(graphs, out, options, lambda graph: format_graph(graph, style))
+        return
+    written: List[bool] = []
+
+    def block(graph: Graph) -> str:
+        text = format_graph(graph, style)
+        lead = "\n" if written else ""
+        written.append(True)
+        return lead + text
+
+    write_blocks(graphs, out, options, block, separator="\n")

@@ -15,10 +15,13 @@ import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
-from mrp.codecs.penman.writer import formatted, penman_tree
+import penman
+
+from mrp.codecs.penman.writer import formatted, penman_tree, quiet_layout
 from mrp.graph import Graph
 
-__all__ = ["Kept", "Style", "digest", "keep_frame", "kept", "penman_block", "record", "variables"]
+__all__ = ["Kept", "Style", "digest", "keep_frame", "kept", "penman_block", "penman_metadata", "record",
+           "variables"]
 
 #: a Penman variable as the writer may write it again (no spaces, quotes, parentheses or slash)
 _VARIABLE = re.compile(r'^[^\s()"/:~^]+$')
@@ -27,11 +30,16 @@ _VARIABLE = re.compile(r'^[^\s()"/:~^]+$')
 @dataclass(frozen=True)
 class Style:
     """penman's layout options: ``indent`` spaces per level (None: one line; -1: aligned, penman's own
-    default), ``compact`` (a node's constants on its line), ``triples`` (a conjunction of triples)."""
+    default), ``compact`` (a node's constants on its line), ``triples`` (a conjunction of triples),
+    ``variables`` (penman's ``--make-variables``: each variable made anew with this format, e.g.
+    ``'{prefix}{j}'``), ``metadata`` (the comment lines as penman writes them: its ``::key value``
+    metadata only, one key a line, in penman's order; none with ``triples``)."""
 
     indent: Optional[int] = 6
     compact: bool = False
     triples: bool = False
+    variables: Optional[str] = None
+    metadata: bool = False
 
 
 @dataclass(frozen=True)
@@ -99,22 +107,63 @@ def keep_frame(graph: Graph, before: List[str], comments: List[str], text: str) 
     record(graph, lines + comments, text)
 
 
+def penman_metadata(comments: List[str]) -> Dict[str, str]:
+    """The metadata penman reads in comment lines: each ``::key value`` of a line, read from the line's
+    end (so ``# ::id a ::date b`` gives ``date`` before ``id``); a key met again keeps its first place
+    and takes the value read last."""
+    found: Dict[str, str] = {}
+    for line in comments:
+        rest = line if line.startswith("#") else ""
+        while rest:
+            rest, mark, item = rest.rpartition("::")
+            if mark:
+                key, _, value = item.partition(" ")
+                found[key] = value.rstrip()
+    return found
+
+
+def _as_written(text: str) -> Optional[penman.Graph]:
+    """penman's graph of a graph's text as its file wrote it (its triples, and the placement of each as
+    epidata), None where penman cannot read it."""
+    try:
+        with quiet_layout():
+            return penman.interpret(penman.parse(text))
+    except (penman.DecodeError, penman.exceptions.LayoutError, RecursionError):
+        return None
+
+
+def _configured(graph: penman.Graph) -> Optional[penman.Tree]:
+    """penman's tree of its graph: each triple placed where its epidata say (the file's placement)."""
+    try:
+        with quiet_layout():
+            return penman.configure(graph)
+    except (penman.exceptions.LayoutError, RecursionError):
+        return None
+
+
 def penman_block(graph: Graph, header: List[str], style: Optional[Style]) -> str:
     """A graph's Penman block: as its file wrote it while unchanged and no style is asked for; else its
-    file's comments (or ``header``, for a changed graph) and its text in the style, with the file's
-    variables where the graph is unchanged."""
+    file's comments (or ``header``, for a changed graph) and its text in the style.  An unchanged graph
+    is laid out as penman's CLI lays out its text (each node and triple where the file placed it, its
+    alignments kept), a changed one by :func:`penman_tree` with the file's variables."""
     found = kept(graph)
     if found is not None and style is None:
         return "\n".join(found.comments + [found.text])
     read = graph.written
+    as_written = None if found is None else _as_written(found.text)
     if found is None and isinstance(read, Kept) and (read.id, read.input) == (graph.id, graph.input):
         found = read  # changed, but its metadata still describe it
     style = style or Style()
-    tree = penman_tree(graph, variables(graph))
+    comments = found.comments if found is not None else header
     if style.triples:
-        import penman
-
-        body = penman.format_triples(penman.interpret(tree).triples, indent=style.indent is not None)
-    else:
-        body = formatted(graph, tree, style.indent, style.compact)
-    return "\n".join((found.comments if found is not None else header) + [body])
+        triples = (as_written or penman.interpret(penman_tree(graph, variables(graph)))).triples
+        body = penman.format_triples(triples, indent=bool(style.indent))
+        return body if style.metadata else "\n".join(comments + [body])
+    tree = None if as_written is None else _configured(as_written)
+    if tree is None:
+        tree = penman_tree(graph, variables(graph))
+    if style.variables is not None:
+        tree.reset_variables(style.variables)
+    tree.metadata = penman_metadata(comments) if style.metadata else {}
+    body = formatted(graph, tree, style.indent, style.compact)
+    return body if style.metadata else "\n".join(comments + [body])

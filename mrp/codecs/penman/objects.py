@@ -22,10 +22,8 @@ caller reads the text as before.
 
 from __future__ import annotations
 
-import contextlib
-import logging
 import re
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import penman
 
@@ -34,6 +32,7 @@ from mrp.codecs.penman.amr import Bad, _convert, map_wsj_id
 from mrp.codecs.penman.direct import fast_graph
 from mrp.codecs.penman.framing import Frame
 from mrp.codecs.penman.tokens import ATOM, DEPTH, ROLE, TOKENS, VARIABLE, token
+from mrp.codecs.penman.writer import quiet_layout
 from mrp.errors import FormatError
 from mrp.graph import Graph
 from mrp.io.limits import MAX_EDGES, MAX_NODES, limit_problem
@@ -42,28 +41,6 @@ from mrp.memo import Memo
 
 __all__ = ["graphs_of", "quiet_layout"]
 
-
-class _Dropped(logging.Filter):
-    def filter(self, record: logging.LogRecord) -> bool:
-        return False
-
-
-#: penman's loggers that lay out (its layout module) and parse (penman)
-_LOGGERS = (logging.getLogger("penman.layout"), logging.getLogger("penman"))
-
-
-@contextlib.contextmanager
-def quiet_layout() -> Iterator[None]:
-    """Nothing of what penman logs meanwhile (laying out a graph, it warns of epidata it ignores, a
-    duplicate triple) is shown: that is not the library's to print."""
-    dropped = _Dropped()  # one for each call: another thread's call may end meanwhile
-    for logger in _LOGGERS:
-        logger.addFilter(dropped)
-    try:
-        yield
-    finally:
-        for logger in _LOGGERS:
-            logger.removeFilter(dropped)
 
 _LINE_BREAK = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 

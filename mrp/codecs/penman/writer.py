@@ -3,7 +3,9 @@ AMR-style variables; the string types that remember how the reader found a value
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import re
 from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
@@ -18,6 +20,29 @@ from mrp.graph import Graph
 _SYMBOL = re.compile(r'[^\s"()/:~]+')
 _NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 _MODES = frozenset({"imperative", "interrogative", "expressive"})
+
+class _Dropped(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return False
+
+
+#: penman's loggers that lay out (its layout module) and parse (penman)
+_LOGGERS = (logging.getLogger("penman.layout"), logging.getLogger("penman"))
+
+
+@contextlib.contextmanager
+def quiet_layout() -> Iterator[None]:
+    """Nothing of what penman logs meanwhile (laying out a graph, it warns of epidata it ignores, a
+    duplicate triple) is shown: that is not the library's to print."""
+    dropped = _Dropped()  # one for each call: another thread's call may end meanwhile
+    for logger in _LOGGERS:
+        logger.addFilter(dropped)
+    try:
+        yield
+    finally:
+        for logger in _LOGGERS:
+            logger.removeFilter(dropped)
+
 
 class Quoted(str):
     """A string that was written in double quotes in Penman."""
