@@ -10,6 +10,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from mrp.api.inputs import Graphs, corpus_of, read_options
 from mrp.api.keywords import READING, checked, keywords, respelled, sign
 from mrp.api.results import Result
+from mrp.api.state import ScorerState, key_of, light, needs_graphs, renumbered
 from mrp.corpora.corpus import Corpus
 from mrp.corpora.load import reading_together
 from mrp.corpora.packed import mapped
@@ -235,6 +236,7 @@ class Scorer:
 
     def __init__(self, metric: str = "mrp", **options: Any) -> None:
         self._plan = _plan(metric, options, "mrp.Scorer")
+        self._key = key_of(self._plan.metric, self._plan.options, options)
         self._runs: List[driver.Run] = []
         self._held: List[Pairing] = []
         self._details: Dict[str, Any] = {}
@@ -257,7 +259,7 @@ class Scorer:
             self._penman = scoring.penman
         elif self._penman != scoring.penman:
             raise ScoreError("a batch of Penman graphs and a batch of other graphs cannot be scored together")
-        pairing = _renumbered(pairing, self._seen)
+        pairing = renumbered(pairing, self._seen)
         self._seen += len(pairing.pairs)
         metric = registered(self._plan.metric)
         if metric.contextual or self._plan.explain:  # scored together in compute()
@@ -265,7 +267,32 @@ class Scorer:
             return
         run, details = driver.run(metric, pairing, scoring)
         _merge(self._details, details)
-        self._runs.append(run)
+        self._runs.append(run if needs_graphs(metric, scoring) else light(run))
+
+    def state(self) -> ScorerState:
+        """What this scorer has gathered, without its graphs: small, picklable, and merged with the state
+        of another scorer of the same metric and options (:meth:`merge`; ``sum(states)``), in another
+        process or on another machine, to give one :func:`score` call's numbers over all their batches."""
+        return ScorerState(self._key, list(self._runs), list(self._held), dict(self._details), self._penman,
+                           self._paired, self._seen)
+
+    def merge(self, other: Scorer | ScorerState) -> Scorer:
+        """Add another scorer's batches (or a state of one) after this one's, as if they had been given to
+        :meth:`update` here; returns this scorer.
+
+        Args:
+            other: a Scorer or a :class:`~mrp.api.state.ScorerState` of the same metric and options.
+
+        Returns:
+            This scorer.
+
+        Raises:
+            mrp.errors.ScoreError: for another metric or other options.
+        """
+        merged = self.state().merge(other.state() if isinstance(other, Scorer) else other)
+        self._runs, self._held, self._details = merged.runs, merged.held, merged.details
+        self._penman, self._paired, self._seen = merged.penman, merged.paired, merged.seen
+        return self
 
     def reset(self) -> None:
         """Forget every batch."""
@@ -297,24 +324,6 @@ class Scorer:
 def _merge(details: Dict[str, Any], more: Dict[str, Any]) -> None:
     for framework, items in more.items():
         details.setdefault(framework, {}).update(items)
-
-
-def _renumbered(pairing: Pairing, offset: int) -> Pairing:
-    """Pairs whose gold graphs are numbered by position get ids counted across batches (so that the items
-    of two batches do not share ids)."""
-    if not offset:
-        return pairing
-    from mrp.metrics.pairing import Pair
-
-    pairs = []
-    for position, item in enumerate(pairing.pairs):
-        gold, system = item.gold, item.system
-        if gold.id == str(position):
-            gold = replace(gold, id=str(position + offset))
-            system = replace(system, id=str(position + offset))
-        pairs.append(Pair(gold, system, item.null))
-    return replace(pairing, pairs=pairs)
-
 
 
 sign(score, [inspect.Parameter("gold", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Graphs),
