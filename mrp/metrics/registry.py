@@ -40,6 +40,7 @@ METRICS: Dict[str, Tuple[str, Tuple[str, ...]]] = {
     "umatch": ("mrp.metrics.umatch.metric", ("jumatch",)),
     "rematch": ("mrp.metrics.rematch", ()),
     "wlk": ("mrp.metrics.wlk", ()),
+    "s2match": ("mrp.metrics.s2match", ()),
 }
 
 _ALIASES = {alias: name for name, (_, aliases) in METRICS.items() for alias in aliases}
