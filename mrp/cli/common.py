@@ -9,11 +9,11 @@ import sys
 import warnings
 from typing import Any, Callable, Iterable, List, NoReturn, Optional, Sequence, Set
 
-from mrp.codecs import ReadOptions, resolve_format
+from mrp.codecs import ReadOptions, frameworks, resolve_format
 from mrp.corpora.corpus import Corpus
 from mrp.corpora.load import read_text
 from mrp.errors import FormatError, InputError, MRPError, MRPWarning, ReadWarning
-from mrp.graph import FRAMEWORKS, Graph
+from mrp.graph import Graph
 
 #: Exit codes: 0 fine, 1 results with problems (some graphs skipped), 2 nothing trustworthy.
 OK, PROBLEMS, FATAL = 0, 1, 2
@@ -164,8 +164,8 @@ def select(graphs: Sequence[Graph], args: argparse.Namespace, ids: Optional[Set[
 def check_frameworks(program: str, names: Optional[Iterable[str]]) -> None:
     """Refuse a --framework name that no framework has."""
     for name in names or ():
-        if name not in FRAMEWORKS:
-            fail(program, f"--framework {name}: unknown framework (known: {', '.join(FRAMEWORKS)})")
+        if name not in frameworks():
+            fail(program, f"--framework {name}: unknown framework (known: {', '.join(frameworks())})")
 
 
 def input_format(path: str, given: Optional[str], option: str, default: Optional[str] = None) -> str:

@@ -31,7 +31,7 @@ from mrp.cli.common import (
     warn,
 )
 from mrp.cli.mtool_layout import layout, render
-from mrp.codecs import ReadOptions, WriteOptions, writer
+from mrp.codecs import ReadOptions, WriteOptions, readable, writer
 from mrp.corpora.load import Corpus, read_corpus, read_text
 from mrp.io.write import output, write_text
 from mrp.metrics.options import Execution, Options, checked
@@ -41,8 +41,9 @@ from mrp.metrics.registry import evaluate
 from mrp.report.progress import Line, terminal
 
 PROGRAM = "mrp-mtool"
-#: mtool's input codecs that mrp reads (the rest are refused with a pointer)
-READS = {"mrp", "amr", "eds", "dm", "psd", "conllu", "ud", "eud"}
+#: what --read and --format refuse of the formats mrp reads (the codec registry): UCCA XML, which mtool
+#: reads with options mrp does not have (refused with a pointer)
+REFUSED = {"ucca"}
 #: mtool's output formats that mrp writes
 WRITES = {"mrp", "dot", "txt", "id", "json", "evaluation"}
 #: mtool's metrics (mrp scores each as mtool does)
@@ -161,9 +162,10 @@ def _notes(args: argparse.Namespace) -> None:
 def _check(args: argparse.Namespace) -> List[str]:
     """Validate the options; returns the metrics to compute."""
     _refuse_unsupported(args)
+    reads = set(readable()) - REFUSED
     for option, fmt in (("--read", args.read), ("--format", args.format)):
-        if fmt is not None and fmt not in READS:
-            fail(PROGRAM, f"{option} {fmt}: mrp-mtool reads {', '.join(sorted(READS))} (UCCA XML: convert "
+        if fmt is not None and fmt not in reads:
+            fail(PROGRAM, f"{option} {fmt}: mrp-mtool reads {', '.join(sorted(reads))} (UCCA XML: convert "
                           "it with mrp-convert --from ucca; see mrp-convert --help)")
     if args.write is not None and args.write not in WRITES:
         fail(PROGRAM, f"--write {args.write}: mrp writes {', '.join(sorted(WRITES))} "

@@ -1,76 +1,118 @@
-"""The codec registry: format name -> reader and writer, and format inference from file names."""
+"""The codec registry: one line per codec module, and what the package reads from it (readers, writers,
+format inference from file names and content, the frameworks formats imply).
+
+Each codec module (or package) under ``mrp.codecs`` declares ``CODEC``, a :class:`mrp.codecs.base.Codec`
+holding its facts: the format names it reads or writes and the framework each implies, the file extensions
+that name them, how to tell its content from the start of a file, the frameworks it brings, whether it
+reads each text once.  Its ``read`` and ``write`` functions (where present) are its reader and writer.
+Adding a codec: a module with its ``CODEC``, ``read`` and/or ``write``, and one line in :data:`CODECS`.
+"""
 
 from __future__ import annotations
 
 import functools
 import importlib
+import itertools
 import os
-import re
-from typing import Dict, Iterable, Iterator, Optional, Tuple, Union
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
-from mrp.codecs.base import Item, Reader, ReadOptions, WriteOptions, Writer, without_wiki
+from mrp.codecs.base import Codec, Item, Reader, ReadOptions, WriteOptions, Writer, without_wiki
 from mrp.codecs.repeats import KEPT
 from mrp.errors import FormatError, InputError
-from mrp.graph import Graph
+from mrp.graph import FRAMEWORKS, Graph
 from mrp.io.limits import ContentLimits, content_limits, limit_problem
 from mrp.io.source import Line
 from mrp.memo import Memo
 
 __all__ = [
-    "FORMATS", "Item", "ReadOptions", "WriteOptions", "Reader", "Writer",
-    "reader", "writer", "infer_format", "implied_framework", "reads_texts_once", "resolve_format", "sniff",
-    "content_format",
+    "CODECS", "Codec", "Item", "ReadOptions", "WriteOptions", "Reader", "Writer",
+    "reader", "writer", "formats", "readable", "frameworks", "infer_format", "implied_framework",
+    "reads_texts_once", "resolve_format", "sniff", "content_format",
 ]
 
-#: format name -> (module or package under mrp.codecs, framework it implies or None)
-FORMATS: Dict[str, Tuple[str, Optional[str]]] = {
-    "mrp": ("mrp", None),
-    "amr": ("penman", "amr"),
-    "umr": ("umr", "umr"),
-    "eds": ("eds", "eds"),
-    "dm": ("sdp", "dm"),
-    "psd": ("sdp", "psd"),
-    "sdp": ("sdp", None),
-    "dot": ("dot", None),
-    "ucca": ("ucca", "ucca"),
-    # CoNLL-U: mtool's conllu and ud read the basic tree, eud the enhanced graph (DEPS)
-    "conllu": ("conllu", "ud"),
-    "ud": ("conllu", "ud"),
-    "eud": ("conllu", "eud"),
-}
-
-_EXTENSIONS = {
-    ".mrp": "mrp",
-    ".amr": "amr",
-    ".penman": "amr",
-    ".umr": "umr",
-    ".eds": "eds",
-    ".sdp": "sdp",
-    ".dm": "dm",
-    ".psd": "psd",
-    ".dot": "dot",
-    ".gv": "dot",
-    ".xml": "ucca",
-    ".conllu": "conllu",
-    ".conll": "conllu",
-}
+#: The registry: one line per codec module, by its full name (its ``CODEC`` names its formats).  The order
+#: is the order in which :func:`sniff` asks the codecs about a line (no two of them claim the same line).
+CODECS: List[str] = [
+    "mrp.codecs.mrp",
+    "mrp.codecs.penman",  # amr
+    "mrp.codecs.umr",
+    "mrp.codecs.eds",
+    "mrp.codecs.sdp",  # dm, psd, sdp
+    "mrp.codecs.dot",
+    "mrp.codecs.ucca",
+    "mrp.codecs.conllu",  # conllu, ud, eud
+]
 
 
-def _module(name: str):  # type: ignore[no-untyped-def]
-    if name not in FORMATS:
-        raise InputError(f"unknown format '{name}' (known: {', '.join(sorted(FORMATS))})")
-    module, _ = FORMATS[name]
-    try:
-        return importlib.import_module(f"{__name__}.{module}")
-    except ModuleNotFoundError as error:
-        if error.name == f"{__name__}.{module}":
-            raise InputError(f"format '{name}' is not available in this version") from None
-        raise
+@dataclass(frozen=True)
+class _Table:
+    """What the registry's modules declare, gathered: format -> (module, codec), extension -> format."""
+
+    formats: Dict[str, Tuple[str, Codec]]
+    extensions: Dict[str, str]
+    codecs: Tuple[Codec, ...]
+
+
+@functools.lru_cache(maxsize=4)
+def _gathered(modules: Tuple[str, ...]) -> _Table:
+    formats: Dict[str, Tuple[str, Codec]] = {}
+    extensions: Dict[str, str] = {}
+    codecs = []
+    for name in modules:
+        try:
+            codec = importlib.import_module(name).CODEC
+        except ModuleNotFoundError as error:
+            if error.name == name:
+                continue  # not in this installation: its formats are unknown
+            raise
+        if not isinstance(codec, Codec):
+            raise TypeError(f"{name}.CODEC is not a mrp.codecs.base.Codec")
+        codecs.append(codec)
+        for fmt in codec.formats:
+            if fmt in formats:
+                raise ValueError(f"format '{fmt}' of {name} is already the format of {formats[fmt][0]}")
+            formats[fmt] = (name, codec)
+        for extension, fmt in codec.extensions.items():
+            if fmt not in codec.formats or extension in extensions or extension != extension.lower():
+                raise ValueError(f"{name}: extension {extension!r} -> {fmt!r} is not one of its own")
+            extensions[extension] = fmt
+    return _Table(formats, extensions, tuple(codecs))
+
+
+def _table() -> _Table:
+    return _gathered(tuple(CODECS))
+
+
+def formats() -> Dict[str, Optional[str]]:
+    """Every format of the registry, in its order -> the framework it implies (None: the graphs say)."""
+    return {name: codec.formats[name] for name, (_, codec) in _table().formats.items()}
+
+
+def readable() -> List[str]:
+    """The formats that can be read (the formats of codec modules with a ``read``)."""
+    return [name for name in _table().formats if hasattr(_module(name), "read")]
+
+
+def frameworks() -> Tuple[str, ...]:
+    """Every framework known by name: :data:`mrp.graph.FRAMEWORKS`, then those the codecs bring."""
+    brought = (name for codec in _table().codecs for name in codec.frameworks)
+    return tuple(dict.fromkeys(itertools.chain(FRAMEWORKS, brought)))
+
+
+def _module(name: str) -> ModuleType:
+    """The codec module of a format; InputError for an unknown format."""
+    found = _table().formats.get(name)
+    if found is None:
+        raise InputError(f"unknown format '{name}' (known: {', '.join(sorted(_table().formats))})")
+    return importlib.import_module(found[0])
 
 
 def implied_framework(name: str) -> Optional[str]:
-    """The framework a format implies (dm, psd, eds, amr, ucca), or None."""
-    return FORMATS.get(name, (None, None))[1]
+    """The framework a format implies (dm, psd, eds, amr, ucca), or None (also for an unknown format)."""
+    found = _table().formats.get(name)
+    return None if found is None else found[1].formats[name]
 
 
 def reads_texts_once(name: str) -> bool:
@@ -78,12 +120,13 @@ def reads_texts_once(name: str) -> bool:
     ``ReadOptions.memo`` (the codec's ``READS_TEXTS_ONCE``; :func:`mrp.corpora.load.reading_together`).
 
     Args:
-        name: a format name of :data:`FORMATS`.
+        name: a format name of the registry (:func:`formats`).
 
     Returns:
         True for such a reader (Penman), False for one that parses every graph it reads.
     """
-    return bool(getattr(_module(name), "READS_TEXTS_ONCE", False))
+    _module(name)  # an unknown format is an InputError
+    return _table().formats[name][1].reads_texts_once
 
 
 #: the readers made so far, by format (a library call reads a string or two: making one cost as much)
@@ -143,8 +186,9 @@ def writer(name: str) -> Writer:
 def infer_format(path: str, default: Optional[str] = None) -> str:
     """The format named by a file's extension, else ``default``; InputError when neither."""
     _, extension = os.path.splitext(path.lower())
-    if extension in _EXTENSIONS:
-        return _EXTENSIONS[extension]
+    extensions = _table().extensions
+    if extension in extensions:
+        return extensions[extension]
     if default is not None:
         return default
     raise InputError(
@@ -155,38 +199,28 @@ def infer_format(path: str, default: Optional[str] = None) -> str:
 
 #: how much of a file :func:`resolve_format` reads to tell its format from its content
 SNIFF_BYTES = 1 << 16
-_UMR_MARK = re.compile(r"#\s*::\s*snt\d|#\s*sentence level graph\s*:|#{20,}\s*$")
-_JSON_OBJECT = re.compile(r"\{\s*(\"|\})")
-_EDS_TOP = re.compile(r"\{\s*[^\W\d]\w*\s*:")
 
 
 def sniff(text: str) -> Optional[str]:
     """The format that the start of a file's text shows, or None when it shows none.
 
-    The first telling line decides: a UMR mark (``# :: snt1``, ``# sentence level graph:``, a line of
-    ``#``) is UMR; ``#SDP 2015``, or an id line ``#NUMBER`` followed by a tab-separated token line, SDP; a
-    JSON object (``{"``) MRP; ``{`` and a top node's name (``{e3:``) EDS; ``(`` Penman (AMR).  Comment
-    lines (``#``) and blank lines are read past.
+    The first telling line decides: each codec's ``CODEC.sniff`` is asked about each line that is not blank
+    (with the lines after it), in the registry's order: a UMR mark (``# :: snt1``, ``# sentence level
+    graph:``, a line of ``#``) is UMR; ``#SDP 2015``, or an id line ``#NUMBER`` followed by a tab-separated
+    token line, SDP; a JSON object (``{"``) MRP; ``{`` and a top node's name (``{e3:``) EDS; ``(`` Penman
+    (AMR); three tab-separated fields with a role in the middle, triples.  Comment lines (``#``) that no
+    codec claims, and blank lines, are read past; any other line shows no format.
     """
+    sniffers = [codec.sniff for codec in _table().codecs if codec.sniff is not None]
     lines = text.splitlines()
     for k, line in enumerate(lines):
         stripped = line.strip()
         if not stripped:
             continue
-        if _UMR_MARK.match(stripped):
-            return "umr"
-        if stripped.startswith("#SDP"):
-            return "sdp"
-        if stripped.startswith("{"):
-            if _JSON_OBJECT.match(stripped):
-                return "mrp"
-            return "eds" if _EDS_TOP.match(stripped) else None
-        if stripped.startswith("("):
-            return "amr"
-        if re.fullmatch(r"#\d+", stripped):
-            following = next((rest for rest in lines[k + 1:] if rest.strip()), "")
-            if re.match(r"\d+\t", following):
-                return "sdp"
+        for told in sniffers:
+            found = told(stripped, itertools.islice(lines, k + 1, None))
+            if found is not None:
+                return found
         if not stripped.startswith("#"):
             return None
     return None
@@ -204,8 +238,9 @@ def resolve_format(path: str, given: Optional[str] = None, option: str = "--form
     if given:
         return given
     _, extension = os.path.splitext(path.lower())
-    if extension in _EXTENSIONS:
-        return _EXTENSIONS[extension]
+    extensions = _table().extensions
+    if extension in extensions:
+        return extensions[extension]
     text = _head(path)
     found = sniff(text or "")
     if found is not None:
@@ -213,7 +248,7 @@ def resolve_format(path: str, given: Optional[str] = None, option: str = "--form
     if text is None or not text.strip():
         return default  # standard input, or the reader says what is wrong (no graph, unreadable)
     raise InputError(f"{path}: cannot tell the format from the file name or its content; pass {option} "
-                     f"FMT (one of {', '.join(sorted(name for name in FORMATS if name != 'dot'))})")
+                     f"FMT (one of {', '.join(sorted(readable()))})")
 
 
 def content_format(path: str) -> Optional[str]:

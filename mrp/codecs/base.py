@@ -141,3 +141,32 @@ def write_blocks(graphs: Iterable[Graph], out: TextIO, options: WriteOptions,
 Reader = Callable[[Iterable[Union[Line, FormatError]], str, ReadOptions], Iterator[Item]]
 #: A writer writes graphs to a text stream.
 Writer = Callable[[Iterable[Graph], TextIO, WriteOptions], None]
+
+
+#: A codec's test of a line at the start of a file (the lines after it given too): the format the line shows,
+#: or None when it shows none of the codec's formats.
+Sniffer = Callable[[str, Iterable[str]], Optional[str]]
+
+
+@dataclass(frozen=True)
+class Codec:
+    """The facts of a codec, which its module declares as ``CODEC`` (the registry, :mod:`mrp.codecs`, reads
+    them; the module's ``read`` and ``write``, where present, are its reader and writer).
+
+    Args:
+        formats: each format name the codec reads or writes -> the framework that format implies (None:
+            the graphs say, or ``--framework``).
+        extensions: file extensions (lower case, with the dot) -> the format they name.
+        sniff: the test of a file's first telling line (:func:`mrp.codecs.sniff`), or None when the
+            codec's content is never told from its text.
+        frameworks: frameworks the codec brings that :data:`mrp.graph.FRAMEWORKS` does not name -> their
+            MRP flavor (0 bilexical, 1 anchored, 2 unanchored).
+        reads_texts_once: the reader parses each distinct graph text once across every file read with
+            one ``ReadOptions.memo`` (:func:`mrp.codecs.reads_texts_once`).
+    """
+
+    formats: Mapping[str, Optional[str]]
+    extensions: Mapping[str, str] = field(default_factory=dict)
+    sniff: Optional[Sniffer] = None
+    frameworks: Mapping[str, int] = field(default_factory=dict)
+    reads_texts_once: bool = False

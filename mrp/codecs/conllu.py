@@ -27,6 +27,7 @@ from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Text
 from mrp.codecs.anchoring import AnchorError, align
 from mrp.codecs.base import (
     Bad,
+    Codec,
     Item,
     ReadOptions,
     Unwritable,
@@ -41,6 +42,11 @@ from mrp.graph import Edge, Graph, Node
 from mrp.io.source import Line
 
 __all__: Sequence[str] = ["read", "write", "format_graph"]
+
+#: the codec's facts (mrp.codecs reads them): mtool's ``conllu`` and ``ud`` read the basic tree, ``eud`` the
+#: enhanced graph (DEPS); CoNLL-U is never told from its content
+CODEC = Codec(formats={"conllu": "ud", "ud": "ud", "eud": "eud"},
+              extensions={".conllu": "conllu", ".conll": "conllu"})
 
 _COLUMNS = 10
 _WORD = re.compile(r"[1-9][0-9]*\Z")

@@ -15,8 +15,11 @@ import html
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, TextIO, Tuple
 
-from mrp.codecs.base import WriteOptions, write_blocks
+from mrp.codecs.base import Codec, WriteOptions, write_blocks
 from mrp.graph import Graph, Node
+
+#: the codec's facts (mrp.codecs reads them): DOT is written, never read
+CODEC = Codec(formats={"dot": None}, extensions={".dot": "dot", ".gv": "dot"})
 
 RED = "#d01c1c"
 BLUE = "#1f4fd8"

@@ -23,6 +23,7 @@ from typing import Dict, Iterable, Iterator, List, Optional, TextIO, Tuple, Unio
 
 from mrp.codecs.base import (
     Bad,
+    Codec,
     Item,
     ReadOptions,
     Unwritable,
@@ -35,6 +36,18 @@ from mrp.codecs.framing import Chunk, Lines, scan
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Edge, Graph, Node
 from mrp.io.source import Line, is_unicode
+
+#: ``{`` and a top node's name (``{e3:``) at the start of a line
+_EDS_TOP = re.compile(r"\{\s*[^\W\d]\w*\s*:")
+
+
+def _sniff(line: str, after: Iterable[str]) -> Optional[str]:
+    """``{`` and a top node's name (``{e3:``) is EDS native text."""
+    return "eds" if _EDS_TOP.match(line) else None
+
+
+#: the codec's facts (mrp.codecs reads them)
+CODEC = Codec(formats={"eds": "eds"}, extensions={".eds": "eds"}, sniff=_sniff)
 
 _NODE = re.compile(
     r"""\|?(?P<handle>[^\s:{}\[\],]+):

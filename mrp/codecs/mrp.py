@@ -16,18 +16,31 @@ the graph (both written only when present, and read back):
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, Iterator, List, Optional, TextIO, Union
 
 import ujson
 
-from mrp.codecs.base import Item, ReadOptions, Unwritable, WriteOptions, cannot_write, write_blocks
+from mrp.codecs.base import Codec, Item, ReadOptions, Unwritable, WriteOptions, cannot_write, write_blocks
 from mrp.codecs.mrp_decode import Decoder, Found, decode
 from mrp.errors import FormatError
 from mrp.graph import (
     Graph,
 )
 from mrp.io.source import Line
+
+#: a JSON object at the start of a line
+_JSON_OBJECT = re.compile(r"\{\s*(\"|\})")
+
+
+def _sniff(line: str, after: Iterable[str]) -> Optional[str]:
+    """A line of JSON objects is MRP."""
+    return "mrp" if _JSON_OBJECT.match(line) else None
+
+
+#: the codec's facts (mrp.codecs reads them): MRP names its frameworks in the graphs
+CODEC = Codec(formats={"mrp": None}, extensions={".mrp": "mrp"}, sniff=_sniff)
 
 __all__ = ["Checked", "check", "decode", "dumps", "encode", "read", "write"]
 

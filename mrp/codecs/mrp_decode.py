@@ -13,9 +13,9 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 
 import ujson
 
+from mrp.codecs import frameworks
 from mrp.errors import excerpt_json
 from mrp.graph import (
-    FRAMEWORKS,
     Anchor,
     Edge,
     Graph,
@@ -245,8 +245,8 @@ class Decoder:
                 else:
                     self.note("", f"graph has no '{key}'")
         name = obj.get("framework")
-        if isinstance(name, str) and name not in FRAMEWORKS:
-            self.note("", f"framework '{name}' is not a known framework ({', '.join(sorted(FRAMEWORKS))})")
+        if isinstance(name, str) and name not in (known := frameworks()):
+            self.note("", f"framework '{name}' is not a known framework ({', '.join(sorted(known))})")
         version = obj.get("version")
         if version is not None and (not isinstance(version, (int, float, str)) or isinstance(version, bool)):
             self.note("", f"'version' is {excerpt_json(version)}, not a number")

@@ -20,6 +20,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Text
 from mrp.codecs.anchoring import AnchorError, align
 from mrp.codecs.base import (
     Bad,
+    Codec,
     Item,
     ReadOptions,
     Unwritable,
@@ -32,6 +33,22 @@ from mrp.codecs.framing import Chunk, blocks
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Edge, Graph, Node
 from mrp.io.source import Line
+
+
+def _sniff(line: str, after: Iterable[str]) -> Optional[str]:
+    """``#SDP 2015``, or an id line ``#NUMBER`` followed by a tab-separated token line, is SDP."""
+    if line.startswith("#SDP"):
+        return "sdp"
+    if re.fullmatch(r"#\d+", line):
+        following = next((rest for rest in after if rest.strip()), "")
+        if re.match(r"\d+\t", following):
+            return "sdp"
+    return None
+
+
+#: the codec's facts (mrp.codecs reads them): ``sdp`` names no framework (the header or --framework does)
+CODEC = Codec(formats={"dm": "dm", "psd": "psd", "sdp": None},
+              extensions={".sdp": "sdp", ".dm": "dm", ".psd": "psd"}, sniff=_sniff)
 
 _HEADER = "#SDP 2015"
 _FIXED = 7

@@ -35,11 +35,13 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 from mrp.codecs.anchoring import AnchorError, align
-from mrp.codecs.base import Bad, Item, ReadOptions
-from mrp.codecs.penman import map_wsj_id
+from mrp.codecs.base import Bad, Codec, Item, ReadOptions
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Edge, Graph, Node
 from mrp.io.source import Line
+
+#: the codec's facts (mrp.codecs reads them): UCCA XML passages (never told from their content)
+CODEC = Codec(formats={"ucca": "ucca"}, extensions={".xml": "ucca"})
 
 _START = re.compile(r"<root\b")
 _END = re.compile(r"</root\s*>")
@@ -143,12 +145,20 @@ def _spans(units: Dict[str, _Unit]) -> Dict[str, Tuple[int, int]]:
     return spans
 
 
+def _wsj_id(passage: str) -> str:
+    """A passage's graph id (:func:`mrp.codecs.penman.map_wsj_id`: the penman library loads only when a
+    passage is read, not when the registry reads this codec's facts)."""
+    from mrp.codecs.penman import map_wsj_id
+
+    return map_wsj_id(passage)
+
+
 def passage_graph(root: ET.Element, options: ReadOptions) -> Graph:
     """The MRP graph of one parsed UCCA XML passage; Bad for a passage that cannot be converted."""
     passage = root.get("passageID")
     if not passage:
         raise Bad("the passage has no passageID")
-    gid = map_wsj_id(passage)
+    gid = _wsj_id(passage)
     terminals, all_units = _layers(root)
     units = {uid: unit for uid, unit in all_units.items() if unit.type != "LKG"}
     if options.text is not None:
@@ -269,7 +279,7 @@ def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpti
         try:
             root = ET.fromstring(chunk)
             passage = root.get("passageID")
-            gid = map_wsj_id(passage) if passage else None
+            gid = _wsj_id(passage) if passage else None
             graph = passage_graph(root, options)
         except ET.ParseError as error:
             row = error.position[0] if error.position else 1

@@ -15,7 +15,9 @@ module alone, as it did before these modules were a package.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any, Dict, List
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional
+
+from mrp.codecs.base import Codec
 
 if TYPE_CHECKING:
     from mrp.codecs.penman.amr import (
@@ -38,12 +40,19 @@ if TYPE_CHECKING:
 __all__ = [
     "read", "write", "read_string", "format_graph", "normal_role", "map_wsj_id", "penman_warnings",
     "tree_graph", "Quoted", "Symbol", "penman_text", "Style", "Frame", "frames", "graphs_of", "quiet_layout",
-    "mask", "unmask", "breaks", "deeply",
+    "mask", "unmask", "breaks", "deeply", "CODEC",
 ]
 
-#: the reader parses a graph text once for every file read with the same ``ReadOptions.memo`` (a text met
-#: again is built from the first graph of that text: :mod:`mrp.codecs.repeats`)
-READS_TEXTS_ONCE = True
+def _sniff(line: str, after: Iterable[str]) -> Optional[str]:
+    """A line that opens a graph (``(``) is Penman."""
+    return "amr" if line.startswith("(") else None
+
+
+#: the codec's facts (mrp.codecs reads them).  The reader parses a graph text once for every file read with
+#: the same ``ReadOptions.memo`` (a text met again is built from the first graph of that text:
+#: :mod:`mrp.codecs.repeats`)
+CODEC = Codec(formats={"amr": "amr"}, extensions={".amr": "amr", ".penman": "amr"}, sniff=_sniff,
+              reads_texts_once=True)
 
 #: each name of __all__ and the module of this package that defines it
 _HOMES: Dict[str, str] = {
