@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
+import sys
+import tracemalloc
 from collections import Counter
 from pathlib import Path
-from typing import List
+from typing import FrozenSet, List, Tuple
 
 import numpy as np
 import pytest
 
 import mrp
+from mrp.graph import Edge, Graph, Node
 from mrp.metrics.wlk import features, similarity, wl_graph
 
 from conftest import ROOT, run_cli, shared_file
@@ -44,8 +48,9 @@ def test_relabelling_per_node_and_as_the_reference() -> None:
                      format="amr")[0]
     own = features(graph, 1)
     assert len(own[2]) == 5  # both dogs keep their own neighbourhood
-    compat = features(graph, 1, compat=True)
+    compat = _texts(graph, 1, compat=True)
     assert len(compat[2]) == 4 and "big" not in " ".join(label for label in compat[2] if "dog" in label[:3])
+    assert [len(level) for level in features(graph, 1, compat=True)] == [len(level) for level in compat]
     assert similarity(own, own) == 1.0
     other = features(mrp.read("(z / zebra)", format="amr")[0], 1)
     assert similarity(own, other) == 0.0
@@ -123,3 +128,90 @@ def test_reference_run_again() -> None:
                           "both", "ordered,pernode"], capture_output=True, text=True, check=True,
                          env=dict(os.environ, PYTHONHASHSEED="0")).stdout
     assert json.loads(out) == run["scores"]
+
+
+def _texts(graph: Graph, iterations: int = 2, direction: str = "both",
+           compat: bool = False) -> Tuple[FrozenSet[str], ...]:
+    """The oracle: the features as main computed them before issue 61 (each label the text of its
+    neighbourhood, uncompressed: exponential in the iterations)."""
+    labels, edges = wl_graph(graph)
+    levels = [frozenset(labels), frozenset(f"{labels[s]}_{r}_{labels[t]}" for s, r, t in edges)]
+    hears_out, hears_in = direction in ("both", "fromout"), direction in ("both", "fromin")
+    for _ in range(iterations):
+        items: List[List[str]] = [[label] for label in labels]
+        for s, r, t in edges:
+            if hears_out:
+                items[s].append(f"{r}_{labels[t]}")
+            if hears_in:
+                items[t].append(f"{r}_{labels[s]}")
+        new = [" ::: ".join(sorted(mine)) for mine in items]
+        if compat:
+            by_label = {label: new[k] for k, label in enumerate(labels)}
+            labels = [by_label[label] for label in labels]
+        else:
+            labels = new
+        levels.append(frozenset(labels))
+    return tuple(levels)
+
+
+def _random_graph(rng: random.Random) -> Graph:
+    """A small random graph of few labels (many nodes alike: where relabelling matters), with loops,
+    repeated edges, inverted roles and constants."""
+    n = rng.randint(1, 9)
+    words = ["a", "b", "dog", "_and_c", "x-01", "2", "big dog", "-"]
+    nodes = [Node(k, rng.choice(words), ["op1"], [rng.choice(words)]) if rng.random() < 0.2
+             else Node(k, rng.choice(words)) for k in range(n)]
+    edges = [Edge(rng.randrange(n), rng.randrange(n), rng.choice(["arg0", "arg1", "mod", "arg0-of", "l"]))
+             for _ in range(rng.randint(0, 2 * n))]
+    return Graph(id="1", framework="amr", tops=[0], nodes=nodes, edges=edges)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_compressed_labels_score_as_the_uncompressed_oracle(seed: int) -> None:
+    """Issue 61, item 2: integer labels give the same feature counts, overlaps and scores as main's texts,
+    for every direction and mode, up to 5 iterations."""
+    rng = random.Random(seed)
+    a, b = _random_graph(rng), _random_graph(rng)
+    for iterations in range(6):
+        for direction in ("both", "fromout", "fromin"):
+            for compat in (False, True):
+                ours = [features(g, iterations, direction, compat) for g in (a, b)]
+                theirs = [_texts(g, iterations, direction, compat) for g in (a, b)]
+                assert [len(x) for x in ours[0]] == [len(x) for x in theirs[0]]
+                assert [len(x & y) for x, y in zip(*ours)] == [len(x & y) for x, y in zip(*theirs)]
+                assert similarity(*ours) == similarity(*theirs)
+
+
+def test_memory_is_flat_in_the_iterations() -> None:
+    """Issue 61, item 2: 200 iterations on a branching graph take no more memory per level than 2 (main's
+    labels double in length each iteration: this took more memory than the machine has)."""
+    graph = mrp.read("(a / and :op1 (x / dog :mod (b / big) :ARG0-of (w / want-01 :ARG1 a)) "
+                     ":op2 (y / dog :mod (s / small)) :op3 x)", format="amr")[0]
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        few = features(graph, 2)
+        small = tracemalloc.get_traced_memory()[1]
+        tracemalloc.reset_peak()
+        many = features(graph, 200)
+        large = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(many) == 202 and many[:4] == few
+    assert max(sys.getsizeof(label) for level in many[2:] for label in level) <= 48  # 128 bits
+    assert large < 200 * small, (small, large)
+
+
+def test_a_pair_that_fails_is_reported_not_an_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 61, item 2: under a memory limit the features raise MemoryError; the pair scores 0 with the
+    failure named, the run reports (main: "internal error: KeyError: ('pair',)")."""
+    from mrp.metrics import wlk
+
+    def out_of_memory(*args: object, **kwargs: object) -> None:
+        raise MemoryError()
+
+    monkeypatch.setattr(wlk, "features", out_of_memory)
+    monkeypatch.setattr(wlk.METRIC, "memo", wlk.GraphMemo(wlk.MEMO))
+    result = mrp.score(["(d / dog)", "(c / cat)"], ["(d / dog)", "(c / cat)"], metric="wlk", trace=True)
+    assert result.to_dict()["wlk"] == 0.0
+    assert [pair.item["wlk"] for pair in result.pairs] == [0.0, 0.0]

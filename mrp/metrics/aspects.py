@@ -329,6 +329,9 @@ class Aspects(Metric):
     """Fine-grained AMR aspects: SMATCH on the sub-graphs of each aspect."""
 
     name = "aspects"
+    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: sub-graphs (linear); their alignment is SMATCH's search, capped there
+    preparation_per_cell = 0
     summary = "fine-grained AMR aspects (named entities, negation, ...), each scored exactly"
     normalization = "case"
     primary = None

@@ -11,9 +11,11 @@ from typing import Any, Callable, Dict, Hashable, List, Mapping, Optional, Seque
 from mrp.graph import Graph
 from mrp.metrics import envelope
 from mrp.metrics.counting import Path, nest, prf
+from mrp.metrics.limits import Cost, Sizes
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.process.worker import cpu_seconds
+from mrp.solver.greedy import BYTES_PER_CELL
 
 #: why a pair's search stopped early, in the order results list them
 CUTS = ("limit", "timeout", "error")
@@ -183,6 +185,49 @@ class Metric(ABC):
     #: searches, else ``envelope.PLAIN``
     layout: Optional[Tuple[str, ...]] = None
 
+    #: bytes per node pair (gold nodes x system nodes) that preparing a pair builds outside any search of
+    #: the metric's own (which caps its node-pair arrays itself): what ``--max-memory`` caps before the
+    #: pair is prepared (:meth:`preparation`).  A metric that declares nothing is taken to build node-pair
+    #: arrays as large as the solver's (``mrp.solver.greedy.BYTES_PER_CELL``): the safe default
+    preparation_per_cell: int = BYTES_PER_CELL
+
+    def preparation(self, sizes: Sizes, options: Options) -> Cost:
+        """What preparing a pair takes beyond reading it (linear in its size, which ``--max-memory`` does
+        not cap): the structures that grow faster, and the seconds it takes at least.  The driver reports
+        a pair cut, unprepared, when the bytes exceed ``--max-memory`` ("limit") or the seconds its timeout
+        ("timeout"); see :mod:`mrp.metrics.limits`.
+
+        The default: :attr:`preparation_per_cell` bytes per node pair, no time up front (the pair's clock
+        and the driver's guard hold its time); a metric whose preparation grows otherwise overrides this.
+
+        Args:
+            sizes: the pair's nodes and edges.
+            options: the run's options.
+
+        Returns:
+            The estimate.
+        """
+        return Cost(0.0, self.preparation_per_cell * sizes.gold_nodes * sizes.system_nodes)
+
+    def cut(self, pair: Pair, options: Options, why: str) -> PairResult:
+        """The result of a pair the driver stopped, or did not start, at its limits (``why``: "timeout" or
+        "limit"): by default as :meth:`fallback` counts (c = 0, its bound the smaller side), cut as
+        ``why``, with a note and no failure.
+
+        Args:
+            pair: the pair.
+            options: the run's options.
+            why: "timeout" or "limit".
+
+        Returns:
+            Its result: counts a lower bound, the bound valid.
+        """
+        result = self._nothing_matched(pair, options)
+        result.cut = why
+        where = "clock" if why == "timeout" else "memory cap"
+        result.note = f"{self.name}: stopped at the pair's {where}: counted as nothing matched"
+        return result
+
     def prepare(self, options: Options) -> None:  # noqa: B027 - most metrics need nothing loaded
         """Load what scoring needs (e.g. compiled kernels); an error here stops the run."""
 
@@ -246,6 +291,13 @@ class Metric(ABC):
 
     def fallback(self, pair: Pair, options: Options, failure: str) -> PairResult:
         """The result of a pair whose scoring failed: gold tuples missed, system tuples surplus, c = 0."""
+        result = self._nothing_matched(pair, options)
+        result.cut, result.failure = "error", failure
+        return result
+
+    def _nothing_matched(self, pair: Pair, options: Options) -> PairResult:
+        """Gold tuples missed, system tuples surplus (when they can be counted at all), c = 0, the bound
+        the smaller side."""
         gold = self.alone(pair.gold, True, options)
         try:
             system = self.alone(pair.system, False, options)
@@ -259,7 +311,7 @@ class Metric(ABC):
                 mine[1] = system[path][1]
             counts[path] = tuple(mine)
         main = counts.get(self.main(), (0, 0))
-        return PairResult(counts, exact=False, bound=min(main[0], main[1]), cut="error", failure=failure)
+        return PairResult(counts, exact=False, bound=min(main[0], main[1]))
 
     def main(self) -> Path:
         """The path of the count whose bound and cut interval a searching metric reports."""

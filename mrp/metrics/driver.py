@@ -27,11 +27,13 @@ from mrp.errors import MRPError, ScoreError
 from mrp.graph import fingerprint
 from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import Path, add
+from mrp.metrics.limits import GRACE, Overrun, Sizes, budget, guarded
 from mrp.metrics.options import Execution, Options, Progress
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.process.collector import collector_paused
 from mrp.process.forked import available_cpus, fork_pool, freeze_heap, stop_pool
 from mrp.process.worker import cpu_seconds
+from mrp.solver.greedy import within
 from mrp.solver.watchdog import pair_clock
 
 if TYPE_CHECKING:  # the process pool (and multiprocessing) is imported only for --jobs
@@ -53,17 +55,44 @@ TOGETHER = 256
 
 
 def _isolated(metric: Metric, pair: Pair, options: Options) -> PairResult:
-    """A pair's result; an exception while scoring it gives the fallback result with the failure named."""
+    """A pair's result, within its limits (:mod:`mrp.metrics.limits`): a pair whose declared preparation
+    exceeds them, or that overruns them while scored, gets the metric's cut result; an exception while
+    scoring it gives the fallback result with the failure named."""
     pair = pair.live()  # unpacked once here, and dropped with the pair's result
+    gold, system = pair.gold, pair.system
+    cost = metric.preparation(Sizes(len(gold.nodes), len(gold.edges), len(system.nodes), len(system.edges)),
+                              options)
+    if not within(cost.bytes, options.max_memory):
+        return _stopped(metric, pair, options, "limit")
+    if options.timeout is not None and cost.seconds > options.timeout + GRACE:
+        return _stopped(metric, pair, options, "timeout")
+    found: Optional[PairResult] = None
+    why = "timeout"
     try:
-        with pair_clock():
-            return metric.score(pair, options)
+        with pair_clock(), budget(options.timeout, options.max_memory):
+            try:
+                with guarded(options.timeout):
+                    found = metric.score(pair, options)
+            except Overrun as stop:  # the result stands when the guard fired as scoring ended
+                why = stop.why
+        if found is not None:
+            return found
+        return _stopped(metric, pair, options, why)
     except Exception as error:  # noqa: BLE001 - one pair's failure must not end the run
         message = f"{type(error).__name__}: {error}"
     try:
         return metric.fallback(pair, options, message)
     except Exception as error:  # noqa: BLE001 - not even the gold graph can be counted
         return PairResult({}, exact=False, cut="error", failure=f"{message}; counting failed too: {error}")
+
+
+def _stopped(metric: Metric, pair: Pair, options: Options, why: str) -> PairResult:
+    """The result of a pair stopped at its limits (``why``), as the metric gives it (:meth:`Metric.cut`)."""
+    try:
+        return metric.cut(pair, options, why)
+    except Exception as error:  # noqa: BLE001 - not even the gold graph can be counted
+        return PairResult({}, exact=False, cut=why, note=f"{metric.name}: stopped at the pair's limits "
+                          f"({why}); counting failed: {type(error).__name__}: {error}")
 
 
 #: the running pool's work, inherited by forked workers (which then receive only positions)

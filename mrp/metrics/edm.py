@@ -113,6 +113,9 @@ class EDM(Metric):
     """Elementary dependency match: tuples over nodes identified by their anchoring."""
 
     name = "edm"
+    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: tuples counted: linear in the pair
+    preparation_per_cell = 0
     layout = (N, SCORES, FIGURES, TIME, "unanchored", ACCOUNTING)
     summary = "EDM: anchored tuples matched by their character spans (no search)"
     normalization = "case+anchors+edges"

@@ -39,6 +39,9 @@ class MRP(Metric):
     """The MRP metric: tuple counts by type under an optimal node correspondence."""
 
     name = "mrp"
+    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: its node-pair arrays are the search's, capped there (mrp.solver.greedy.fits)
+    preparation_per_cell = 0
     symmetric = True
     summary = "the MRP metric: tuples by type (tops, labels, properties, anchors, edges, attributes), exact"
     normalization = "case+anchors+edges"

@@ -162,6 +162,9 @@ class Predications(Metric):
     """Complete predications: a predicate with all its arguments and their labels matches as a whole."""
 
     name = "predications"
+    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: its node-pair arrays are the MRP search's, capped there
+    preparation_per_cell = 0
     layout = SCORES_FIRST
     summary = "predications: predicates and their argument frames (SDP 2015's complete predications)"
     normalization = "case+anchors+edges"

@@ -171,6 +171,9 @@ class Rematch(Metric):
     """Rematch: the Jaccard overlap of two graphs' motifs."""
 
     name = "rematch"
+    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: motif sets per graph: linear in the pair
+    preparation_per_cell = 0
     layout = SCORES_FIRST
     symmetric = True
     summary = "Rematch: Jaccard overlap of the graphs' motifs (Kachwala et al. 2024; no alignment)"

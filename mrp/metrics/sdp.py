@@ -64,6 +64,9 @@ class SDP(Metric):
     """The SDP 2015 measures: labeled and unlabeled dependencies, with complete-graph matches."""
 
     name = "sdp"
+    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: tuples counted: linear in the pair
+    preparation_per_cell = 0
     summary = "SDP 2015: labeled and unlabeled dependencies of bilexical graphs"
     normalization = "case+anchors+edges"
     primary = ("labeled",)

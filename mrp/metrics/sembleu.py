@@ -301,6 +301,9 @@ class SemBLEU(Metric):
     """SemBLEU: corpus BLEU over the graphs' paths of 1 to 3 nodes."""
 
     name = "sembleu"
+    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: n-grams counted per graph: linear in the pair for its n (the clock holds a dense graph's)
+    preparation_per_cell = 0
     layout = SCORES_FIRST
     summary = "SemBLEU: BLEU over graph n-grams (corpus level)"
     normalization = "case"

@@ -289,6 +289,9 @@ class SMATCH(Metric):
     """SMATCH: triple overlap under the best node alignment."""
 
     name = "smatch"
+    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: its node-pair arrays are the search's, capped there (mrp.solver.greedy.fits)
+    preparation_per_cell = 0
     symmetric = True
     summary = "SMATCH: triple overlap under the optimal node alignment (exact; the original tool's triples " \
               "on Penman)"

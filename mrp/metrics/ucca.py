@@ -126,6 +126,9 @@ class UCCA(Metric):
     """The UCCA measures: primary and remote edges between yields, labeled and unlabeled."""
 
     name = "ucca"
+    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: tuples counted: linear in the pair
+    preparation_per_cell = 0
     summary = "UCCA: primary and remote edges matched by their spans"
     normalization = "case+anchors+edges"
     primary = ("labeled", "primary")

@@ -30,12 +30,14 @@ written order.
 from __future__ import annotations
 
 import math
+from hashlib import blake2b
 from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.envelope import SCORES_FIRST
+from mrp.metrics.limits import Cost, Sizes, check
 from mrp.metrics.memo import GraphMemo
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
@@ -43,8 +45,9 @@ from mrp.metrics.pairing import Pair, Pairing
 __all__ = ["DIRECTIONS", "METRIC", "Features", "evaluate", "features", "similarity", "wl_graph"]
 
 DIRECTIONS = ("both", "fromout", "fromin")
-#: a graph's feature sets by level (level 0: node labels, then label triples; then one per iteration)
-Features = Tuple[FrozenSet[str], ...]
+#: a graph's feature sets by level (level 0: node labels, then label triples, as text; then one per
+#: iteration, as integers)
+Features = Tuple[FrozenSet[Any], ...]
 #: an end of a triple: ("node", position) or ("const", text)
 End = Tuple[str, Any]
 
@@ -140,8 +143,20 @@ def wl_graph(graph: Graph) -> Tuple[List[str], List[Tuple[int, str, int]]]:
     return labels, edges
 
 
+def _digest(data: bytes) -> int:
+    """A label as an integer: 128 bits of BLAKE2b (the same in every process; two labels that differ
+    collide with probability about 2**-128)."""
+    return int.from_bytes(blake2b(data, digest_size=16).digest(), "big")
+
+
 def features(graph: Graph, iterations: int = 2, direction: str = "both", compat: bool = False) -> Features:
     """The feature sets of a graph by level.
+
+    Each iteration relabels every node with an integer (Weisfeiler-Leman compression): a digest of its
+    label and the sorted ``(role, label)`` of its neighbours, which is what the reference's ``" ::: "``
+    joined text of them is made of, so labels are equal exactly where those texts are (barring a
+    separator written into a label or role, where the texts of two different neighbourhoods can
+    coincide).  A label's size does not grow with the iterations: memory is flat in ``iterations``.
 
     Args:
         graph: the graph.
@@ -150,19 +165,30 @@ def features(graph: Graph, iterations: int = 2, direction: str = "both", compat:
         compat: relabel as the reference does (by label, the last node winning).
 
     Returns:
-        Node labels, label triples, then the labels after each iteration.
+        Node labels, label triples, then the labels (integers) after each iteration.
     """
-    labels, edges = wl_graph(graph)
-    levels = [frozenset(labels), frozenset(f"{labels[s]}_{r}_{labels[t]}" for s, r, t in edges)]
+    texts, edges = wl_graph(graph)
+    levels: List[FrozenSet[Any]] = [frozenset(texts), frozenset(f"{texts[s]}_{r}_{texts[t]}"
+                                                                for s, r, t in edges)]
+    labels = [_digest(b"0" + text.encode("utf-8", "surrogatepass")) for text in texts]
+    roles: Dict[str, bytes] = {}
+    coded = [(s, roles.setdefault(r, r.encode("utf-8", "surrogatepass")), t) for s, r, t in edges]
     hears_out, hears_in = direction in ("both", "fromout"), direction in ("both", "fromin")
     for _ in range(iterations):
-        items: List[List[str]] = [[label] for label in labels]
-        for s, r, t in edges:
+        check()
+        items: List[List[Tuple[bytes, int]]] = [[] for _ in labels]
+        for s, r, t in coded:
             if hears_out:
-                items[s].append(f"{r}_{labels[t]}")
+                items[s].append((r, labels[t]))
             if hears_in:
-                items[t].append(f"{r}_{labels[s]}")
-        new = [" ::: ".join(sorted(mine)) for mine in items]
+                items[t].append((r, labels[s]))
+        new = []
+        for own, mine in zip(labels, items):
+            mine.sort()
+            parts = [own.to_bytes(16, "big")]
+            for role, label in mine:
+                parts += (len(role).to_bytes(4, "big"), role, label.to_bytes(16, "big"))
+            new.append(_digest(b"".join(parts)))
         if compat:
             by_label = {label: new[k] for k, label in enumerate(labels)}
             labels = [by_label[label] for label in labels]
@@ -206,6 +232,15 @@ def _iterations(text: str) -> int:
     return value
 
 
+def _value(result: PairResult) -> float:
+    """A pair's score (0 for a pair that not even the fallback could count)."""
+    return result.counts.get(("pair",), (0.0,))[0]  # type: ignore[no-any-return]
+
+
+#: bytes of one label of one iteration: a 128-bit int (44 bytes), its place in the level's set and in the
+#: list of the graph's labels
+BYTES_PER_LABEL = 120
+
 #: graphs whose features a process keeps (an all-pairs block meets each graph many times)
 MEMO = 10_000
 
@@ -214,6 +249,7 @@ class WLK(Metric):
     """WLK: Weisfeiler-Leman kernel similarity (no word vectors)."""
 
     name = "wlk"
+    preparation_per_cell = 0
     layout = SCORES_FIRST
     symmetric = True
     summary = "WLK: Weisfeiler-Leman kernel similarity of the graphs (Opitz et al. 2021; no alignment)"
@@ -237,6 +273,11 @@ class WLK(Metric):
         return [f"k:{options.wlk_iterations}", f"dir:{options.wlk_direction}"] + \
             (["compat"] if options.wlk_compat else [])
 
+    def preparation(self, sizes: Sizes, options: Options) -> Cost:
+        """Per iteration, a label per node of both graphs (constants become nodes: at most one per edge),
+        kept in the level's set: :data:`BYTES_PER_LABEL` each."""
+        return Cost(0.0, BYTES_PER_LABEL * options.wlk_iterations * sizes.items)
+
     def features_of(self, graph: Graph, options: Options) -> Features:
         """A graph's features under the options, kept for the graph while the memo has room."""
         key = (options.wlk_iterations, options.wlk_direction, options.wlk_compat)
@@ -246,11 +287,21 @@ class WLK(Metric):
         value = similarity(self.features_of(pair.gold, options), self.features_of(pair.system, options))
         return PairResult({("pair",): (value,)})
 
+    def fallback(self, pair: Pair, options: Options, failure: str) -> PairResult:
+        """A pair whose scoring failed (e.g. out of memory) scores 0, with the failure named (its features
+        are not made again: they may be what failed)."""
+        return PairResult({("pair",): (0.0,)}, exact=False, cut="error", failure=failure)
+
+    def cut(self, pair: Pair, options: Options, why: str) -> PairResult:
+        result = PairResult({("pair",): (0.0,)}, exact=False, cut=why)
+        result.note = f"wlk: stopped at the pair's {'clock' if why == 'timeout' else 'memory cap'}: scored 0"
+        return result
+
     def item(self, pair: Pair, result: PairResult) -> Dict[str, Any]:
-        return {"wlk": result.counts[("pair",)][0]}
+        return {"wlk": _value(result)}
 
     def report(self, run: Run) -> Dict[str, Any]:
-        scores = [result.counts[("pair",)][0] for result in run.results]
+        scores = [_value(result) for result in run.results]
         out: Dict[str, Any] = {"wlk": math.fsum(scores) / run.n if run.n else 0.0}
         out["iterations"] = run.options.wlk_iterations
         out["direction"] = run.options.wlk_direction

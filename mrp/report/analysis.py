@@ -24,6 +24,7 @@ every figure.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
@@ -111,10 +112,16 @@ def _components(ids: Iterable[int], edges: List[Tuple[int, int]]) -> int:
 
 
 def _crossings(spans: List[Tuple[int, int]]) -> Dict[Tuple[int, int], Set[Tuple[int, int]]]:
+    """Per span, the spans it crosses (``a < c < b < d``): for each span, the spans that start strictly
+    inside it, found by bisection in the spans sorted by start (no pair of spans compared that cannot
+    cross: a chain's spans meet none)."""
     crossing: Dict[Tuple[int, int], Set[Tuple[int, int]]] = {}
+    ordered = sorted(spans)
+    starts = [c for c, _ in ordered]
     for a, b in spans:
-        for c, d in spans:
-            if a < c < b < d:
+        for k in range(bisect_right(starts, a), bisect_left(starts, b)):
+            c, d = ordered[k]
+            if b < d:
                 crossing.setdefault((a, b), set()).add((c, d))
                 crossing.setdefault((c, d), set()).add((a, b))
     return crossing

@@ -186,7 +186,9 @@ def interruptible(solve: Callable[..., Any], arguments: Tuple[Any, ...], stop: n
     future = _EXECUTOR.submit(solve, *arguments)
     try:
         return future.result()
-    except KeyboardInterrupt:
+    except BaseException:  # Ctrl-C, or the driver's guard (mrp.metrics.limits): the search stops too
+        if future.done():  # the search's own exception
+            raise
         stop[0] = 1
         try:
             future.result()

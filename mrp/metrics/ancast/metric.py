@@ -148,6 +148,9 @@ class AnCast(Metric):
     """AnCast: concept and relation scores, and UMR document scores, under an alignment of the nodes."""
 
     name = "ancast"
+    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: its n x m matrices are capped in the pair (.capped); descendant sets check the pair's limits (.reach)
+    preparation_per_cell = 0
     summary = "AnCast (Sun & Xue 2024): concept, LRM, ULRM, WLRM and mock-Smatch; UMR documents too"
     primary = None
     headlines = (("lrm",), ("concept",), ("ulrm",), ("wlrm",), ("smatch",))
@@ -179,6 +182,13 @@ class AnCast(Metric):
     def fallback(self, pair: Pair, options: Options, failure: str) -> DriverResult:
         result = self._wrap(failed(pair, options, failure))
         result.failure = failure
+        return result
+
+    def cut(self, pair: Pair, options: Options, why: str) -> DriverResult:
+        note = (f"ancast: stopped at the pair's {'clock' if why == 'timeout' else 'memory cap'}: counted as "
+                "nothing aligned, WLRM unweighted")
+        result = self._wrap(failed(pair, options, note, why))
+        result.note = note
         return result
 
     @staticmethod

@@ -152,14 +152,19 @@ def score_pair(gold: Graph, system: Graph, options: Optional[Options] = None) ->
     return result
 
 
-def failed(pair: Pair, options: Options, failure: str) -> PairResult:
-    """A pair whose scoring raised: nothing aligned, so the gold graph's relations count as missed (and the
-    system graph's as surplus, when it can be read at all); a failure never raises a score (and builds
-    nothing n x m)."""
+def failed(pair: Pair, options: Options, failure: str, cut: str = "error") -> PairResult:
+    """A pair whose scoring raised (``cut`` "error"), or that the driver stopped at its limits (``cut``
+    "timeout" or "limit", :mod:`mrp.metrics.limits`): nothing aligned, so the gold graph's relations count
+    as missed (and the system graph's as surplus, when it can be read at all); a failure never raises a
+    score (and builds nothing n x m).  A stopped pair's WLRM weighs every relation 1 (its descendant
+    counts are not taken again: they may be what stopped it), its bound is the trivial one."""
     precision, recall = Sums(), Sums()
     for system in (pair.system, pair.system.empty_copy()):
         try:
             test, gold = views(pair.gold, system, options.ancast_compat, options.ancast_scope)
+            if cut != "error":
+                test.unweighted()
+                gold.unweighted()
             sim = Pointwise(test, gold)
             precision, recall = score(test, gold, sim, from_map([-1] * len(test), len(gold), sim),
                                       options.ancast_compat)
@@ -167,5 +172,9 @@ def failed(pair: Pair, options: Options, failure: str) -> PairResult:
         except Exception:  # noqa: BLE001 - try again without the system graph
             continue
     item: Dict[str, Any] = dict(report(precision, recall, options.ancast_compat))
-    item["error"] = failure
-    return PairResult(precision, recall, item, False, precision.lr_count, cut="error")
+    if cut == "error":
+        item["error"] = failure
+        return PairResult(precision, recall, item, False, precision.lr_count, cut="error")
+    bound = capped.bound(precision.lr_count, recall.lr_count)
+    item.update(exact=False, bound=bound, steps=0, cut=cut, note=failure)
+    return PairResult(precision, recall, item, False, bound, cut=cut)

@@ -23,6 +23,7 @@ import numpy as np
 
 from mrp.codecs.penman import Quoted, Symbol, normal_role
 from mrp.graph import Graph
+from mrp.metrics.ancast import reach
 
 #: A relation end: a node position (int) or a constant's text (str).
 End = object
@@ -90,29 +91,24 @@ class View:
         return found  # type: ignore[return-value]
 
     def descendants(self) -> List[int]:
-        """Per node, how many nodes it reaches along predicate->argument relations (itself on a cycle)."""
+        """Per node, how many nodes it reaches along predicate->argument relations (itself on a cycle;
+        :mod:`.reach`, within the pair's limits: :func:`mrp.metrics.limits.check`)."""
         found = self._cache.get("descendants")
         if found is None:
             found = self._cache["descendants"] = self._descendants()
         return found  # type: ignore[return-value]
 
+    def unweighted(self) -> None:
+        """Count no node's descendants from now on (WLRM weighs every relation 1: a pair stopped at its
+        limits, whose descendant counts may be what stopped it)."""
+        self._cache["descendants"] = [0] * len(self.names)
+
     def _descendants(self) -> List[int]:
-        n = len(self.names)
-        children: List[List[int]] = [[] for _ in range(n)]
+        children: List[List[int]] = [[] for _ in range(len(self.names))]
         for head, _, tail in self.relations:
             if type(head) is int and type(tail) is int:
                 children[head].append(tail)  # type: ignore[index]
-        reach = [0] * n  # bit sets, grown to the fixpoint (cycles included)
-        changed = True
-        while changed:
-            changed = False
-            for node in range(n):
-                found = reach[node]
-                for child in children[node]:
-                    found |= (1 << child) | reach[child]
-                if found != reach[node]:
-                    reach[node], changed = found, True
-        return [bin(found).count("1") for found in reach]
+        return reach.counts(children)
 
 
 def _reverse(role: str) -> str:

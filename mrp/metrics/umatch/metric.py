@@ -37,6 +37,9 @@ class UMatch(Metric):
     nodes corresponding only where they share aligned tokens (or, unaligned, their concept)."""
 
     name = "umatch"
+    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: its candidate links are capped in the pair (.capped)
+    preparation_per_cell = 0
     aliases = ("jumatch",)
     summary = "juːmæʧ (UMR shared task, compare_umr.pl): exact node correspondence among token-sharing " \
               "nodes; aligned tokens, node projections, mapped triples too"
