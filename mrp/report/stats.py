@@ -218,6 +218,9 @@ def paired_test(a: np.ndarray, b: np.ndarray, n: int, seed: int, method: str = "
       Maxwell 2005).  Each of ``n`` replicates swaps the two systems' counts of
       each item with probability 1/2; ``k`` counts ``|d*| >= |d|``.
 
+    With fewer than two items there is nothing to resample (every bootstrap replicate is the observed
+    sample): the test says nothing, and p is 1.0.
+
     Raises ValueError for arrays of different shapes, ``n < 1`` or an unknown method.
     """
     if method not in METHODS:
@@ -229,7 +232,7 @@ def paired_test(a: np.ndarray, b: np.ndarray, n: int, seed: int, method: str = "
         raise ValueError(f"the two systems must be scored on the same items: shapes {first.shape} and "
                          f"{second.shape}")
     items = first.shape[0]
-    if not items:
+    if items < 2:
         return 1.0
     total_a, total_b = first.sum(axis=0), second.sum(axis=0)
     observed = float(_micro_f(*total_a) - _micro_f(*total_b))

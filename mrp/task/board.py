@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from mrp.task.evaluate import Entry, Evaluation
-from mrp.task.significance import interval, test
+from mrp.task.significance import interval, test, units, varies
 
 __all__ = ["board"]
 
@@ -64,7 +64,9 @@ def board(evaluation: Evaluation) -> Dict[str, Any]:
         "task": task.name, "title": task.title, "primary": task.primary, "overall": task.overall,
         "groups": list(groups), "columns": task.keys(list(groups)), "level": task.confidence,
         "test": {"method": "paired bootstrap" + (", stratified by group" if task.overall == "macro" else ""),
-                 "n": task.bootstrap, "seed": task.seed},
+                 "n": task.bootstrap, "seed": task.seed,
+                 "units": units(task, _primary_items(evaluation, scored[0]), groups) if scored else 0,
+                 "varies": varies(task, _primary_items(evaluation, scored[0]), groups) if scored else False},
         "baseline": baseline.name if baseline is not None else task.baseline,
         "baseline_found": baseline is not None,
         "labels": {spec.key: spec.label for spec in task.metrics},

@@ -7,13 +7,12 @@ sentences drawn as the ``--explain`` report draws a pair."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional
 
 from mrp.explain.build import views
 from mrp.explain.escape import attribute, nonce
 from mrp.explain.page import head, pair_html
 from mrp.metrics.counting import prf
-from mrp.report.leaderboard import leaderboard
 from mrp.report.signature import signature_line
 from mrp.task import plots
 from mrp.task.escape import html as text
@@ -22,6 +21,7 @@ from mrp.task.evaluate import Entry, Evaluation
 from mrp.task.figures import figure, ranks
 from mrp.task.messages import file_changes
 from mrp.task.scoring import Item, explained_pairs
+from mrp.task.significance import interval, test, units
 from mrp.task.tables import html_table
 
 __all__ = ["WORST", "detailed_page"]
@@ -34,16 +34,6 @@ _STYLE = (".board tr.baseline th{font-style:italic}.board tr.unofficial{color:#6
           "section.team{border-top:1px solid #ccc;margin-top:1.5em}")
 _SCRIPT = ("try{document.body.setAttribute('data-ready','1')}"
            "catch(e){document.body.setAttribute('data-error',String(e))}")
-
-
-def _traced(key: str, items: Sequence[Item]) -> Dict[str, Any]:
-    """A traced result of a submission's sentences (for :func:`mrp.report.leaderboard.leaderboard`)."""
-    g = sum(item.counts[0] for item in items)
-    s = sum(item.counts[1] for item in items)
-    c = sum(item.counts[2] for item in items)
-    scores = {f"{item.file}/{item.id}": {key: {"g": item.counts[0], "s": item.counts[1], "c": item.counts[2]}}
-              for item in items}
-    return {key: prf(g, s, c), "scores": {"all": scores}}
 
 
 def _figure_table(key: str, metric: str, group: str, entries: List[Entry]) -> str:
@@ -60,27 +50,37 @@ def _figure_table(key: str, metric: str, group: str, entries: List[Entry]) -> st
 
 
 def _group_table(evaluation: Evaluation, key: str, metric: str, group: str, entries: List[Entry]) -> str:
+    """A group's figures of one metric, best first: P, R, F, the interval and the paired test to the next
+    submission, each from :mod:`mrp.task.significance` (the leaderboard's own computation)."""
     task = evaluation.task
     if not ranks(metric):
         return _figure_table(key, metric, group, entries)
-    results = [(entry.name, _traced(key, [i for i in entry.scored[key].items if i.group == group]))
-               for entry in entries]
-    board = leaderboard(metric, results, task.bootstrap, task.seed, level=task.confidence, path=(key,))
-    following = {c["better"]: c for c in board["comparisons"]}
+    groups = evaluation.groups
+    found = [(entry.name, [i for i in entry.scored[key].items if i.group == group]) for entry in entries]
+    values = [(name, figure(metric, [i.counts for i in items]), items) for name, items in found]
+    ordered = sorted(values, key=lambda row: (-row[1]["f"], row[0]))
     rows = []
-    for system in board["systems"]:
-        after = following.get(system["system"])
-        tail = "<td></td><td></td>" if after is None else \
-            f"<td>{after['delta']:.4f}</td><td>{after['p']:.4f}{' *' if after['significant'] else ''}</td>"
-        low, high = system["ci"]["f"]
-        rows.append(f"<tr><td>{system['rank']}</td><th scope=\"row\">{text(system['system'])}</th>"
-                    f"<td>{system['p']:.4f}</td><td>{system['r']:.4f}</td><td>{system['f']:.4f}</td>"
+    rank = 0
+    for place, (name, value, items) in enumerate(ordered, 1):
+        if place == 1 or value["f"] != ordered[place - 2][1]["f"]:
+            rank = place
+        low, high = interval(task, items, groups, group)
+        tail = "<td></td><td></td>"
+        if place < len(ordered):
+            after = ordered[place]
+            p = test(task, items, after[2], groups, group)
+            star = " *" if p < 1 - task.confidence else ""
+            tail = f"<td>{value['f'] - after[1]['f']:.4f}</td><td>{p:.4f}{star}</td>"
+        rows.append(f"<tr><td>{rank}</td><th scope=\"row\">{text(name)}</th>"
+                    f"<td>{value['p']:.4f}</td><td>{value['r']:.4f}</td><td>{value['f']:.4f}</td>"
                     f"<td>[{low:.4f}, {high:.4f}]</td>{tail}</tr>")
     head_cells = "".join(f'<th scope="col">{name}</th>' for name in
                          ("rank", "team", "P", "R", "F", f"{task.confidence * 100:g}% CI", "delta to next",
                           "p (* significant)"))
+    count = units(task, found[0][1], groups, group) if found else 0
     return (f'<table class="fig"><caption>{text(key)}: {text(group)}</caption><thead><tr>{head_cells}</tr>'
-            f'</thead><tbody>{"".join(rows)}</tbody></table>')
+            f'</thead><tbody>{"".join(rows)}</tbody></table><p class="note">{count} sentences resampled'
+            f"{' (fewer than two: p is 1)' if count < 2 else ''}.</p>")
 
 
 def _plots(evaluation: Evaluation, board: Mapping[str, Any], key_: str) -> str:

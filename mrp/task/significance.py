@@ -6,6 +6,11 @@ is resampled **within each group** (a stratified bootstrap: every replicate keep
 sentences, so that the mean stays a mean over the same groups); its paired test is the same two-sided paired
 bootstrap as :func:`mrp.report.stats.paired_test` (``|d* - d| >= |d|``, p = (k + 1) / (n + 1)), the
 sentences of both systems resampled together.
+
+A test needs something to resample: with fewer than two sentences (in every group, for a stratified test)
+each replicate is the observed sample, and p is 1.0 (:func:`units` counts a test's resampling units, which
+the leaderboard shows).  Every interval and test of a figure, on the leaderboard and on the page's group
+tables alike, comes from here.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from mrp.report.stats import bootstrap, paired_test
 from mrp.task.definition import Task
 from mrp.task.scoring import Item
 
-__all__ = ["arrays", "interval", "test"]
+__all__ = ["arrays", "interval", "test", "units", "varies"]
 
 _EPS = 1e-12
 
@@ -69,9 +74,48 @@ def _weights(rng: np.random.Generator, n: int, sizes: Sequence[int]) -> List[np.
     return out
 
 
+def units(task: Task, items: Sequence[Item], groups: Sequence[str], group: str = "") -> int:
+    """The resampling units of a figure's interval and tests: its sentences (those of ``group``, or of
+    every group).
+
+    Args:
+        task: the task.
+        items: one submission's sentences.
+        groups: the groups.
+        group: one group, or ``""`` for the overall figure.
+
+    Returns:
+        The number of sentences resampled.
+    """
+    return sum(1 for item in items if not group or item.group == group)
+
+
+def varies(task: Task, items: Sequence[Item], groups: Sequence[str], group: str = "") -> bool:
+    """Whether a resample can differ from the sample: two sentences at least (in one group at least, for
+    the stratified bootstrap of a macro figure); else a test's p is 1.0.
+
+    Args:
+        task: the task.
+        items: one submission's sentences.
+        groups: the groups.
+        group: one group, or ``""`` for the overall figure.
+
+    Returns:
+        True when the bootstrap has something to resample.
+    """
+    found = arrays(items, groups)
+    if group:
+        return len(found[group]) >= 2
+    if task.overall == "micro":
+        return sum(len(found[name]) for name in groups) >= 2
+    return any(len(found[name]) >= 2 for name in groups)
+
+
 def interval(task: Task, items: Sequence[Item], groups: Sequence[str], group: str = "") -> List[float]:
     """The bootstrap interval of a group's F (``group``) or of the overall F (``group`` empty)."""
     found = arrays(items, groups)
+    if len(groups) == 1 and not group:  # the mean of one group is that group's figure: one computation
+        group = groups[0]
     if group or task.overall == "micro":
         array = found[group] if group else np.concatenate([found[name] for name in groups] or
                                                            [np.zeros((0, 3), dtype=np.int64)])
@@ -86,7 +130,11 @@ def test(task: Task, first: Sequence[Item], second: Sequence[Item], groups: Sequ
          group: str = "") -> float:
     """The p-value of the difference between two submissions' F of a group (or overall), on the same
     sentences."""
+    if not varies(task, first, groups, group):
+        return 1.0
     a, b = arrays(first, groups), arrays(second, groups)
+    if len(groups) == 1 and not group:
+        group = groups[0]
     if group or task.overall == "micro":
         names = [group] if group else list(groups)
         left = np.concatenate([a[name] for name in names])

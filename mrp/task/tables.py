@@ -47,8 +47,10 @@ def notes(board: Mapping[str, Any], participant: Callable[[Any], str] = visible)
            f"Baseline: {board['baseline'] or 'none'}"
            + ("" if board["baseline_found"] or not board["baseline"] else " (not among the submissions)")
            + ".",
-           f"p: {test['method']}, {test['n']} samples, seed {test['seed']}; group: submissions whose "
-           "difference "
+           f"p: {test['method']}, {test['n']} samples, seed {test['seed']}"
+           + (f", over {test['units']} sentences" if "units" in test else "")
+           + ("" if test.get("varies", True) else " (fewer than two to resample: p is 1)")
+           + "; group: submissions whose difference "
            f"from the group's first is not significant (p >= {1 - board['level']:.4g}); † unofficial "
            "(secondary) submission, not ranked."]
     for entry in board["refused"]:
