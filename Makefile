@@ -17,9 +17,11 @@ $(VENV)/.installed: $(BIN)/python setup.cfg pyproject.toml
 bytecode: $(VENV)/.installed
 	@$(BIN)/python -m compileall -q mrp
 
-# the dask extra too: tests/test_dask.py runs mrp-similarity's blocks on a real local Dask cluster
+# the dask extra too: tests/test_dask.py runs mrp-similarity's blocks on a real local Dask cluster;
+# TEST_EXTRAS=test,dask,hf (CI) adds Hugging Face evaluate for tests/test_integrations.py
+TEST_EXTRAS ?= test,dask
 $(VENV)/.installed-test: $(VENV)/.installed
-	$(BIN)/pip install -q --disable-pip-version-check -e '.[test,dask]'
+	$(BIN)/pip install -q --disable-pip-version-check -e '.[$(TEST_EXTRAS)]'
 	touch $@
 
 demo: bytecode

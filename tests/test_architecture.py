@@ -37,6 +37,9 @@ LAYERS: Dict[str, int] = {
     # the shared-task kit (mrp-evaluate) scores through the metrics, ranks with the report's statistics and
     # draws pairs with explain: above them and api, below cli
     "task": 11, "cli": 12, "__main__": 13,
+    # integrations: other frameworks' metric interfaces (Hugging Face evaluate, torchmetrics) over the public
+    # api; their libraries imported only when used
+    "integrations": 11,
 }
 
 #: the package's own face (mrp/__init__.py) stands outside the layers: every layer may read its

@@ -247,8 +247,9 @@ def _positions(gold: Corpus, system: Corpus, by_position: bool, notes: List[str]
 
 def _in_order(corpus: Corpus) -> List[Tuple[Optional[str], Optional[str], Any]]:
     """(framework, id, graph or error) of a file's graphs and unreadable graphs, in file order."""
-    items = [(entry.line or 0, k, entry.framework, entry.id, entry)
-             for k, entry in enumerate(entries(corpus.graphs))]
+    items: List[Tuple[int, int, Optional[str], Optional[str], Any]] = [
+        (entry.line or 0, k, entry.framework, entry.id, entry)
+        for k, entry in enumerate(entries(corpus.graphs))]
     items += [(error.line or 0, len(items) + k, error.framework, error.graph_id, error)
               for k, error in enumerate(corpus.errors)]
     return [item[2:] for item in sorted(items, key=lambda item: item[:2])]
@@ -275,7 +276,7 @@ def _over_ids(gold: Corpus, system: Corpus, result: Pairing) -> Corpus:
             errors.append(FormatError(item.message, item.file, item.line, gid, item.framework or framework))
         else:
             graph = live(item)
-            graphs.append(graph if graph.id == gid else replace(graph, id=gid))
+            graphs.append(graph if gid is None or graph.id == gid else replace(graph, id=gid))
     held = PackedGraphs(graphs) if isinstance(system.graphs, PackedGraphs) else graphs
     return Corpus(system.name, system.format, held, errors, list(system.repaired))
 
