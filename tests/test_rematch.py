@@ -166,3 +166,24 @@ def test_every_testbed_pair_equals_rematch() -> None:
     assert ours == stored  # the same integers divided: the same floats
     assert _scores(frames, compat=True) == stored
     assert _scores(None) != stored  # the reference used the table (Rematch's default)
+
+
+def test_perturbed_wsj_compat_equals_rematch_on_every_pair(tmp_path: Path) -> None:
+    """Quoted constants rewritten at random in the shared wsj.amr (tests/data/rematch/perturb_wsj.py):
+    ``--rematch-compat`` gives Rematch's own score on every pair; mrp's default keeps the constants whole."""
+    sys.path.insert(0, str(ROOT / "tests" / "data" / "rematch"))
+    import perturb_wsj  # noqa: PLC0415 - the generator beside its data
+
+    one, two = perturb_wsj.perturbed(shared_file("data", "wsj", "amr", "wsj.amr").read_text(encoding="utf-8"))
+    (tmp_path / "a.amr").write_text(one, encoding="utf-8")
+    (tmp_path / "b.amr").write_text(two, encoding="utf-8")
+    stored = json.loads((ROOT / "tests" / "data" / "rematch" / "perturbed.scores.json").read_text())["scores"]
+
+    def scores(compat: bool) -> List[float]:
+        result = mrp.score(str(tmp_path / "a.amr"), str(tmp_path / "b.amr"), metric="rematch", format="amr",
+                           rematch_compat=compat)
+        return [pair.item["rematch"] for pair in result.pairs]
+
+    assert len(stored) == 100
+    assert scores(True) == stored
+    assert sum(ours != theirs for ours, theirs in zip(scores(False), stored)) > 10
