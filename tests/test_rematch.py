@@ -39,14 +39,35 @@ def frames_file() -> Optional[Path]:
     return path if path is not None and path.exists() else None
 
 
-def test_motifs_follow_the_smatch_tools_reading() -> None:
+@pytest.mark.parametrize("compat", [False, True])
+def test_motifs_follow_the_smatch_tools_reading(compat: bool) -> None:
     graph = mrp.read(GRAPH, format="amr")[0]
-    want = [("want-01", ("op2", "top")), ("want-01", ("name", "new"))]
-    expected = {("op2", "top"), ("name", "new"), ("polarity", "-"), *want, ("boy", ("polarity", "-")),
+    name = "new" if compat else "new york"  # Rematch's reader keeps a quoted value's first word
+    want = [("want-01", ("op2", "top")), ("want-01", ("name", name))]
+    expected = {("op2", "top"), ("name", name), ("polarity", "-"), *want, ("boy", ("polarity", "-")),
                 ("xx",)}
     expected |= {(m, "ARG0", ("boy", ("polarity", "-"))) for m in want}  # roles keep their case
     expected |= {(("xx",), "ARG1", m) for m in want}  # ARG1-of restored; :mod 5 and unquoted top lost
-    assert motifs(graph) == expected
+    assert motifs(graph, compat=compat) == expected
+
+
+def test_quoted_constants_with_spaces_kept_whole_and_as_rematch_reads_them() -> None:
+    """mrp keeps ``:mode "b c"`` whole; Rematch's reader keeps "b", and beside a node ``b`` reads a relation
+    to it (a constant lost, a relation gained); ``--rematch-compat`` reproduces that, and Rematch's own
+    scores of hand-made pairs (tests/data/rematch/quoted.*, made by Rematch itself)."""
+    one, two = '(s / say-01 :mode "b c" :ARG0 (b / boy))', '(s / say-01 :mode b :ARG0 (b / boy))'
+    default = mrp.score(one, two, metric="rematch", format="amr").pairs[0].item["rematch"]
+    compat = mrp.score(one, two, metric="rematch", format="amr", rematch_compat=True)
+    assert default == pytest.approx(1 / 7)  # a constant against a relation: only (boy) shared
+    assert compat.pairs[0].item["rematch"] == 1.0  # as Rematch: the constant became the relation
+    assert "|compat|" in compat.signature
+    data = ROOT / "tests" / "data" / "rematch"
+    stored = json.loads((data / "quoted.scores.json").read_text())["scores"]
+    result = mrp.score(str(data / "quoted.a.amr"), str(data / "quoted.b.amr"), metric="rematch", format="amr",
+                       rematch_compat=True)
+    assert [pair.item["rematch"] for pair in result.pairs] == stored
+    plain = mrp.score(str(data / "quoted.a.amr"), str(data / "quoted.b.amr"), metric="rematch", format="amr")
+    assert [pair.item["rematch"] for pair in plain.pairs] != stored
 
 
 def test_frames_generalise_concepts(tmp_path: Path) -> None:
@@ -112,10 +133,11 @@ def test_testbed_generator_reproduces_the_shared_testbed() -> None:
     assert all(i < j for i, j in testbed.pairs(len(texts), 500, seed=3))
 
 
-def _scores(frames: Optional[Path]) -> List[float]:
+def _scores(frames: Optional[Path], compat: bool = False) -> List[float]:
     reference = shared_file("reference", "rematch")
     result = mrp.score(str(reference / "testbed-2k.a.amr"), str(reference / "testbed-2k.b.amr"),
-                       metric="rematch", format="amr", rematch_frames=str(frames) if frames else None)
+                       metric="rematch", format="amr", rematch_frames=str(frames) if frames else None,
+                       rematch_compat=compat)
     return [pair.item["rematch"] for pair in result.pairs]
 
 
@@ -142,6 +164,7 @@ def test_every_testbed_pair_equals_rematch() -> None:
     ours = _scores(frames)
     assert len(ours) == len(stored) == 2000
     assert ours == stored  # the same integers divided: the same floats
+    assert _scores(frames, compat=True) == stored
     assert _scores(None) != stored  # the reference used the table (Rematch's default)
 
 
@@ -177,3 +200,24 @@ def test_option_files_are_read_within_a_size(tmp_path: Path) -> None:
     assert len(read_option_json(str(path), "--x")) == 1001
     with pytest.raises(InputError, match="not a regular file"):
         read_option_bytes(str(tmp_path), "--x")
+
+
+def test_perturbed_wsj_compat_equals_rematch_on_every_pair(tmp_path: Path) -> None:
+    """Quoted constants rewritten at random in the shared wsj.amr (tests/data/rematch/perturb_wsj.py):
+    ``--rematch-compat`` gives Rematch's own score on every pair; mrp's default keeps the constants whole."""
+    sys.path.insert(0, str(ROOT / "tests" / "data" / "rematch"))
+    import perturb_wsj  # noqa: PLC0415 - the generator beside its data
+
+    one, two = perturb_wsj.perturbed(shared_file("data", "wsj", "amr", "wsj.amr").read_text(encoding="utf-8"))
+    (tmp_path / "a.amr").write_text(one, encoding="utf-8")
+    (tmp_path / "b.amr").write_text(two, encoding="utf-8")
+    stored = json.loads((ROOT / "tests" / "data" / "rematch" / "perturbed.scores.json").read_text())["scores"]
+
+    def scores(compat: bool) -> List[float]:
+        result = mrp.score(str(tmp_path / "a.amr"), str(tmp_path / "b.amr"), metric="rematch", format="amr",
+                           rematch_compat=compat)
+        return [pair.item["rematch"] for pair in result.pairs]
+
+    assert len(stored) == 100
+    assert scores(True) == stored
+    assert sum(ours != theirs for ours, theirs in zip(scores(False), stored)) > 10

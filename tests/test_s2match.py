@@ -20,7 +20,8 @@ from mrp.metrics.options import Options
 from mrp.metrics.s2match import SCALE, score_soft
 from mrp.metrics.s2match_similarity import Similarity, load
 from mrp.metrics.s2match_triples import Soft, compat_triples
-from tests.conftest import ROOT, run_cli, shared_file
+
+from conftest import ROOT, run_cli, shared_file
 
 DATA = ROOT / "tests" / "data" / "s2match"
 VECTORS = str(DATA / "vectors.txt")

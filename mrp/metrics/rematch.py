@@ -8,8 +8,12 @@ original SMATCH tool's reading of AMR (its ``amr.py``):
   restores them (``X-of`` -> ``X`` except ``prep-on-behalf-of``, ``prep-out-of``, ``consist-of``;
   ``mod`` -> ``domain``).  An inverted role on a constant is lost, as in the tool.
 * Concepts, attribute names and values are lowercased without trailing ``_`` (the tool's mark of a quoted
-  string); a quoted multi-word value is its first word; an attribute whose value the tool reads as
-  ``top`` is dropped (with the root's ``TOP``).  Relation roles keep their case (``ARG0``).
+  string); an attribute whose value the tool reads as ``top`` is dropped (with the root's ``TOP``).
+  Relation roles keep their case (``ARG0``).
+* A quoted value with spaces is kept whole (``:mode "a b c"`` is the constant ``a b c``).  Rematch's reader
+  keeps its first word only, and where that word is a variable of the graph, reads a relation to that
+  node instead of the constant (``:mode "b c"`` beside a node ``b``); ``--rematch-compat`` reproduces
+  that reading (and so Rematch's score on every pair).
 * With a PropBank-to-VerbAtlas table (``--rematch-frames PATH``: a JSON object ``{"frame-01": {"label":
   "verbatlas_class", ...}}``, as Rematch's ``pb2va.json``), a concept found in it is replaced by its
   VerbAtlas class.
@@ -103,12 +107,14 @@ def _raw(value: Any) -> str:
     return words[0] if words else ""
 
 
-def motifs(graph: Graph, table: Optional[Frames] = None) -> Motifs:
+def motifs(graph: Graph, table: Optional[Frames] = None, compat: bool = False) -> Motifs:
     """The motif set of a graph (see the module's description).
 
     Args:
         graph: the graph.
         table: the PropBank-to-VerbAtlas classes, or None.
+        compat: read constants as Rematch's reader does (a quoted value's first word; a relation where
+            that word is a variable).
 
     Returns:
         Its motifs.
@@ -116,6 +122,9 @@ def motifs(graph: Graph, table: Optional[Frames] = None) -> Motifs:
     out: set = set()
     position: Dict[Any, int] = {}
     local: List[List[Tuple[Any, ...]]] = []
+    variables = {name: node for node, name in (graph.variables or {}).items()} if compat else {}
+    #: (source, role, target) of the constants Rematch's reader takes for relations
+    relations: List[Tuple[Any, str, Any]] = []
     for node in graph.nodes:
         position[node.id] = len(local)
         concept = _norm(node.label if node.label is not None else "")
@@ -123,11 +132,15 @@ def motifs(graph: Graph, table: Optional[Frames] = None) -> Motifs:
             concept = table.get(concept, concept)
         attributes = []
         for name, value in zip(node.properties, node.values):
+            kept = _raw(value)  # as the tool reads it (a quoted "top" is "top_")
+            raw = kept if compat else str(value)
+            if raw in variables:  # the first word of a quoted value names a node: a relation to it
+                relations.append((node.id, name, variables[raw]))
+                continue
             if rules.normal_role(name, rules.SMATCH) is not None:
                 continue  # the tool files it under the constant, which is no node: lost
-            raw = _raw(value)
-            if raw == "top":
-                continue  # dropped with the root's TOP
+            if kept == "top" and raw == "top":
+                continue  # dropped with the root's TOP (the whole value, unless compat)
             attributes.append((_norm(name), _norm(raw)))
         spans = normalize_anchors(node.anchors, graph.input) if node.anchors else None
         if spans:
@@ -136,11 +149,11 @@ def motifs(graph: Graph, table: Optional[Frames] = None) -> Motifs:
         mine = [(concept, attribute) for attribute in attributes] if attributes else [(concept,)]
         out.update(mine)
         local.append(mine)
-    for edge in graph.edges:
-        a, b = position.get(edge.source), position.get(edge.target)
+    for source, label, target in [(edge.source, edge.label, edge.target) for edge in graph.edges] + relations:
+        a, b = position.get(source), position.get(target)
         if a is None or b is None:
             continue
-        role = edge.label or ""
+        role = label or ""
         normal = rules.normal_role(role, rules.SMATCH)
         if normal is not None:
             a, b, role = b, a, normal
@@ -186,6 +199,9 @@ class Rematch(Metric):
                   "generalises frames to their VerbAtlas class, as Rematch does by default (not shipped: "
                   "Rematch has no licence); without it concepts are compared as written", kind=str,
                   metavar="PATH", file=True),
+        Parameter("rematch_compat", "--rematch-compat",
+                  "rematch: read constants as Rematch's reader does (a quoted value with spaces cut to its "
+                  "first word, and a relation where that word is a variable of the graph)"),
     )
 
     def __init__(self) -> None:
@@ -196,14 +212,18 @@ class Rematch(Metric):
             frames(options.rematch_frames)
 
     def signature_fields(self, options: Options) -> List[str]:
+        compat = ["compat"] if self.parameters[1].value(options) else []
         if not options.rematch_frames:
-            return ["frames:none"]
-        return ["frames:" + frames(options.rematch_frames)[1]]
+            return ["frames:none", *compat]
+        return ["frames:" + frames(options.rematch_frames)[1], *compat]
 
     def motifs_of(self, graph: Graph, options: Options) -> Motifs:
         """A graph's motifs under the options, kept for the graph while the memo has room."""
         table, key = frames(options.rematch_frames) if options.rematch_frames else (None, None)
-        return self.memo.get(graph, key, lambda g: motifs(g, table))  # by the table's content, not its path  # type: ignore[no-any-return]
+        compat = bool(self.parameters[1].value(options))
+        # by the table's content, not its path
+        return self.memo.get(graph, (key, compat),  # type: ignore[no-any-return]
+                             lambda g: motifs(g, table, compat))
 
     def score(self, pair: Pair, options: Options) -> PairResult:
         gold, system = self.motifs_of(pair.gold, options), self.motifs_of(pair.system, options)
@@ -224,6 +244,7 @@ class Rematch(Metric):
         out["mean"] = run.totals.get(("pair",), [0.0])[0] / run.n if run.n else 0.0
         out["motifs"] = prf(g, s, c)
         out["frames"] = run.options.rematch_frames is not None
+        out["compat"] = bool(self.parameters[1].value(run.options))
         return out
 
 
