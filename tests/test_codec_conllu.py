@@ -130,3 +130,68 @@ def test_same_graphs_as_mtool(tmp_path, fmt):
     (ours,) = _read(SENTENCE, fmt)
     theirs.framework = ours.framework
     assert fingerprint(theirs) == fingerprint(ours)
+
+
+# ------------------------------- CoNLL-U through MRP: only MRP's keys, and DEPS comes back (drift 5)
+
+#: the keys of an MRP 2019/2020 graph object
+MRP_KEYS = {"id", "flavor", "framework", "version", "time", "language", "source", "provenance", "targets",
+            "input", "tops", "nodes", "edges"}
+
+
+def _convert(*args):
+    from conftest import run_cli
+
+    run = run_cli("convert", [*map(str, args)])
+    assert run.code == 0, run.err
+    return run
+
+
+def _columns(text):
+    """The ID ... DEPS columns of each token line (MISC: TokenRange or the SpaceAfter it stands for)."""
+    return [line.split("\t")[:9] for line in text.splitlines() if line and not line.startswith("#")]
+
+
+def test_conllu_to_mrp_writes_only_mrp_keys(tmp_path):
+    import json
+
+    (tmp_path / "s.conllu").write_text(SENTENCE, encoding="utf-8")
+    for fmt in ("conllu", "ud", "eud"):
+        _convert("--from", fmt, "--to", "mrp", tmp_path / "s.conllu", tmp_path / f"{fmt}.mrp")
+        objects = [json.loads(line) for line in (tmp_path / f"{fmt}.mrp").read_text().splitlines()]
+        assert objects and all(set(obj) <= MRP_KEYS for obj in objects), [sorted(obj) for obj in objects]
+        nodes = objects[0]["nodes"]
+        assert all(set(node) <= {"id", "label", "properties", "values", "anchors"} for node in nodes)
+
+
+def test_conllu_round_trips_through_mrp_with_its_deps(tmp_path):
+    """The enhanced graph goes into MRP as MRP carries a sentence's graphs of two frameworks: a graph of
+    framework eud with the sentence's id after its ud graph; the CoNLL-U writer joins them again."""
+    import json
+
+    source = tmp_path / "s.conllu"
+    source.write_text(SENTENCE, encoding="utf-8")
+    _convert("--from", "conllu", "--to", "mrp", source, tmp_path / "s.mrp")
+    objects = [json.loads(line) for line in (tmp_path / "s.mrp").read_text().splitlines()]
+    assert [(obj["id"], obj["framework"]) for obj in objects] == [("s1", "ud"), ("s1", "eud")]
+    _convert("--from", "mrp", "--to", "conllu", tmp_path / "s.mrp", tmp_path / "back.conllu")
+    back = (tmp_path / "back.conllu").read_text(encoding="utf-8")
+    assert _columns(back) == _columns(SENTENCE)
+    for fmt in ("conllu", "eud"):
+        assert [fingerprint(g) for g in _read(back, fmt)] == [fingerprint(g) for g in _read(SENTENCE, fmt)]
+    # straight from CoNLL-U to CoNLL-U, DEPS is kept too
+    _convert("--from", "conllu", "--to", "conllu", source, tmp_path / "again.conllu")
+    assert _columns((tmp_path / "again.conllu").read_text(encoding="utf-8")) == _columns(SENTENCE)
+
+
+def test_a_sentence_without_deps_gives_one_graph(tmp_path):
+    import json
+
+    basic = "\n".join("\t".join(line.split("\t")[:8] + ["_", line.split("\t")[9]]) if "\t" in line else line
+                      for line in SENTENCE.splitlines()) + "\n"
+    (tmp_path / "b.conllu").write_text(basic, encoding="utf-8")
+    _convert("--from", "conllu", "--to", "mrp", tmp_path / "b.conllu", tmp_path / "b.mrp")
+    objects = [json.loads(line) for line in (tmp_path / "b.mrp").read_text().splitlines()]
+    assert [obj["framework"] for obj in objects] == ["ud"]
+    _convert("--from", "mrp", "--to", "conllu", tmp_path / "b.mrp", tmp_path / "back.conllu")
+    assert _columns((tmp_path / "back.conllu").read_text(encoding="utf-8")) == _columns(basic)

@@ -196,7 +196,9 @@ def main_body(argv: List[str]) -> int:
         fail(PROGRAM, f"{args.input}: reading {source} needs the sentences: give --text FILE "
                       "(id<TAB>sentence lines), e.g. --text wsj.txt")
     errors = _errors(args.errors)
-    options = replace(read_options(args, args.framework if source == "sdp" else None), keep=True)
+    # keep what a file holds to write it again (a Penman graph's text, a CoNLL-U sentence's enhanced graph)
+    options = replace(read_options(args, args.framework if source == "sdp" else None), keep=True,
+                      companions=not args.framework)
     corpus = read_corpus(args.input, source, options)
     for error in corpus.errors:
         report(error, " (skipped)")

@@ -74,6 +74,10 @@ class ReadOptions:
     #: Penman (AMR): keep each graph's text to write it again as it was while unchanged (mrp.read and
     #: mrp-convert ask for it; the scorers do not pay for it)
     keep: bool = False
+    #: CoNLL-U read as its basic tree: give the sentence's enhanced graph (DEPS) too, as a graph of framework
+    #: ``eud`` with the same id after its ``ud`` graph, where DEPS holds anything (mrp-convert asks for it:
+    #: this is how MRP carries both; the CoNLL-U writer joins the two again)
+    companions: bool = False
     #: Penman (AMR): a :class:`mrp.codecs.repeats.Repeats` through which graphs of a text already read
     #: share its graph's content (given by mrp.corpora.load, which packs or copies them; never compared: it
     #: changes no graph)

@@ -14,9 +14,10 @@ from HEAD and DEPREL; ``eud``: the enhanced graph from DEPS):
   in MISC where it is given, else by finding the forms in the input in order. Words inside a range and
   empty nodes have no anchors.
 
-The writer writes what reads back to the same graph: each node's CoNLL-U ID is kept in
-:attr:`mrp.graph.Graph.variables` when the graph was read from CoNLL-U (else nodes are numbered from 1),
-anchors as ``TokenRange``; it refuses (one line naming the graph) a graph that the format cannot hold.
+The writer writes what reads back to the same graph (each node's CoNLL-U ID as read, kept in
+:attr:`mrp.graph.Graph.variables`, else numbered again from the anchors and the basic tree; anchors as
+``TokenRange``), a basic tree followed by its enhanced graph (``ReadOptions.companions``: how MRP carries
+both) as one sentence; it refuses (one line naming the graph) a graph that the format cannot hold.
 """
 
 from __future__ import annotations
@@ -132,7 +133,7 @@ def _anchor(nodes: List[Node], rows: List[List[str]], surface: List[bool], numbe
         place(run, cursor)
 
 
-def _parse(block: List[Line], options: ReadOptions, position: int) -> Graph:
+def _parse(block: List[Line], options: ReadOptions, position: int, framework: str) -> Graph:
     gid: Optional[str] = None
     text: Optional[str] = None
     rows: List[List[str]] = []
@@ -176,7 +177,7 @@ def _parse(block: List[Line], options: ReadOptions, position: int) -> Graph:
     _anchor(nodes, rows, surface, numbers, text)
     edges: List[Edge] = []
     for k, cells in enumerate(rows):
-        if options.framework == "eud":
+        if framework == "eud":
             if cells[8] == "_":
                 continue
             for relation in cells[8].split("|"):
@@ -192,15 +193,23 @@ def _parse(block: List[Line], options: ReadOptions, position: int) -> Graph:
             edges.append(Edge(source=ids[cells[6]], target=k + 1, label=cells[7]))
         elif cells[6] not in ("0", "_"):
             raise Bad(f"HEAD '{excerpt(cells[6])}' is no token of the sentence", numbers[k])
-    graph = Graph(id=graph_id, framework=options.framework or "ud", flavor=0, input=text, tops=tops,
+    graph = Graph(id=graph_id, framework=framework, flavor=0, input=text, tops=tops,
                   nodes=nodes, edges=edges)
     graph.variables = {k + 1: cells[0] for k, cells in enumerate(rows)}
     graph.line = block[0].number
     return graph
 
 
+def _has_deps(block: List[Line]) -> bool:
+    """Whether a sentence's DEPS column holds anything (a token line's ninth cell other than ``_``)."""
+    return any(len(cells) == _COLUMNS and cells[8] != "_"
+               for cells in (line.text.split("\t") for line in block if not line.text.startswith("#")))
+
+
 def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:
-    """Graphs from a CoNLL-U file; a sentence that cannot be read yields a FormatError naming its line."""
+    """Graphs from a CoNLL-U file; a sentence that cannot be read yields a FormatError naming its line.
+    With ``options.companions``, a sentence read as its basic tree (``ud``) whose DEPS holds anything
+    gives its enhanced graph (``eud``, the same id) right after it."""
     position = 0
     for chunk in blocks(lines):
         block = list(chunk.lines)
@@ -215,8 +224,11 @@ def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpti
             continue
         if all(line.text.startswith("#") for line in block):
             continue  # comments alone (a file's header) are no sentence
+        framework = options.framework or "ud"
         try:
-            yield _parse(block, options, position)
+            yield _parse(block, options, position, framework)
+            if options.companions and framework != "eud" and _has_deps(block):
+                yield _parse(block, options, position, "eud")
         except Bad as problem:
             line = problem.line if problem.line is not None else block[0].number
             yield FormatError(problem.message, name, line, gid, options.framework)
@@ -230,21 +242,40 @@ def _cell(value: object, what: str) -> str:
     return text
 
 
-def _token_ids(graph: Graph) -> Dict[int, str]:
-    """Each node's CoNLL-U ID: as read, where the graph kept them, else numbered in node order."""
+def _token_ids(graph: Graph, basic: Optional[Graph]) -> Dict[int, str]:
+    """Each node's CoNLL-U ID: as read, where the graph kept them, else numbered in node order.
+
+    Numbered, an anchored node is a surface token: a word, or a multiword token whose words are the
+    unanchored nodes right after it that have a basic head (an edge to them, or a top, in ``basic``, the
+    graph's basic tree); any other unanchored node is an empty node after the last word (read back
+    unanchored).  Without a basic tree (an ``eud`` graph alone) every unanchored node is an empty node."""
     kept = graph.variables or {}
     nodes = graph.nodes
     if kept and all(node.id in kept for node in nodes):
         out = {node.id: kept[node.id] for node in nodes}
-    else:  # anchored nodes are words; an unanchored one an empty node after them (read back unanchored)
-        out, word, empty = {}, 0, 0
-        for node in nodes:
+    else:
+        headed = set() if basic is None else {edge.target for edge in basic.edges} | set(basic.tops)
+        out, word, empty, k = {}, 0, 0, 0
+        while k < len(nodes):
+            node = nodes[k]
             if node.anchors:
-                word, empty = word + 1, 0
-                out[node.id] = str(word)
-            else:
-                empty += 1
-                out[node.id] = f"{word}.{empty}"
+                inside = 0
+                while k + 1 + inside < len(nodes) and not nodes[k + 1 + inside].anchors \
+                        and nodes[k + 1 + inside].id in headed:
+                    inside += 1
+                if inside:
+                    out[node.id] = f"{word + 1}-{word + inside}"
+                    for within in nodes[k + 1:k + 1 + inside]:
+                        word += 1
+                        out[within.id] = str(word)
+                else:
+                    word += 1
+                    out[node.id] = str(word)
+                empty, k = 0, k + 1 + inside
+                continue
+            empty += 1
+            out[node.id] = f"{word}.{empty}"
+            k += 1
     for node_id, token in out.items():
         if not (_WORD.match(token) or _RANGE.match(token) or _EMPTY.match(token)):
             raise Unwritable(f"node {node_id} has CoNLL-U ID {token!r}")
@@ -253,8 +284,25 @@ def _token_ids(graph: Graph) -> Dict[int, str]:
     return out
 
 
-def _row(graph: Graph, node: Node, token: str, heads: List[Tuple[str, str]], enhanced: bool,
-         top: bool) -> List[str]:
+def _heads(graph: Graph, tokens: Dict[int, str], enhanced: bool) -> Dict[int, List[Tuple[str, str]]]:
+    """Each node's heads (CoNLL-U ID of the head, relation) from the graph's edges."""
+    heads: Dict[int, List[Tuple[str, str]]] = {node.id: [] for node in graph.nodes}
+    for edge in graph.edges:
+        if edge.source not in tokens or edge.target not in tokens:
+            raise Unwritable(f"edge {edge.source} -> {edge.target} names no node")
+        if edge.attributes:
+            raise Unwritable(f"edge {edge.source} -> {edge.target} has attributes")
+        label = edge.label or ""
+        if not label or (enhanced and "|" in label):
+            raise Unwritable(f"edge {edge.source} -> {edge.target} has label {label!r}")
+        heads[edge.target].append((tokens[edge.source], label))
+    return heads
+
+
+def _row(node: Node, token: str, basic: Optional[List[Tuple[str, str]]],
+         enhanced: Optional[List[Tuple[str, str]]], top: bool) -> List[str]:
+    """A token line: HEAD and DEPREL from ``basic`` (the node's heads in the basic tree; None: none written
+    but the root's), DEPS from ``enhanced`` (its heads in the enhanced graph; None: ``_``)."""
     values = dict(zip(node.properties, node.values))
     features = []
     for name, value in zip(node.properties, node.values):
@@ -267,17 +315,18 @@ def _row(graph: Graph, node: Node, token: str, heads: List[Tuple[str, str]], enh
             raise Unwritable(f"node {node.id} has property {name}={text!r}, which FEATS cannot hold")
         features.append(f"{name}={_cell(text, f'node {node.id} property {name}')}")
     label = node.label if node.label else "_"
-    if enhanced:
-        head, relation = ("0", "root") if top else ("_", "_")
-        listed = ([("0", "root")] if top else []) + sorted(heads, key=lambda hr: _order(hr[0]))
+    deps = "_"
+    if enhanced is not None:
+        listed = ([("0", "root")] if top else []) + sorted(enhanced, key=lambda hr: _order(hr[0]))
         deps = "|".join(f"{h}:{_cell(r, 'edge label')}" for h, r in listed) or "_"
+    if basic is None:
+        head, relation = ("0", "root") if top else ("_", "_")
     else:
-        if len(heads) > 1:
-            raise Unwritable(f"node {node.id} has {len(heads)} heads; basic UD has one (write as eud)")
-        if heads and top:
+        if len(basic) > 1:
+            raise Unwritable(f"node {node.id} has {len(basic)} heads; basic UD has one (write as eud)")
+        if basic and top:
             raise Unwritable(f"node {node.id} is a top and has a head; basic UD has one head")
-        head, relation = heads[0] if heads else (("0", "root") if top else ("_", "_"))
-        deps = "_"
+        head, relation = basic[0] if basic else (("0", "root") if top else ("_", "_"))
     misc = "_"
     if node.anchors:
         if len(node.anchors) != 1:
@@ -293,13 +342,15 @@ def _order(token: str) -> Tuple[float, ...]:
     return tuple(float(part) for part in re.split(r"[-]", token))
 
 
-def format_graph(graph: Graph, enhanced: Optional[bool] = None) -> str:
+def format_graph(graph: Graph, enhanced: Optional[bool] = None, deps: Optional[Graph] = None) -> str:
     """The CoNLL-U block of one graph (comment lines and token lines, no trailing blank line).
 
     Args:
         graph: the graph.
         enhanced: write the edges as DEPS (enhanced UD) instead of HEAD/DEPREL; by default, for
             framework ``eud``.
+        deps: the sentence's enhanced graph (framework ``eud``, the same nodes), written as DEPS beside
+            ``graph``'s basic tree (HEAD and DEPREL).
 
     Returns:
         The block's text.
@@ -308,24 +359,19 @@ def format_graph(graph: Graph, enhanced: Optional[bool] = None) -> str:
         enhanced = graph.framework == "eud"
     try:
         gid = id_line_safe(graph.id)
-        tokens = _token_ids(graph)
-        heads: Dict[int, List[Tuple[str, str]]] = {node.id: [] for node in graph.nodes}
-        for edge in graph.edges:
-            if edge.source not in tokens or edge.target not in tokens:
-                raise Unwritable(f"edge {edge.source} -> {edge.target} names no node")
-            if edge.attributes:
-                raise Unwritable(f"edge {edge.source} -> {edge.target} has attributes")
-            label = edge.label or ""
-            if not label or (enhanced and "|" in label):
-                raise Unwritable(f"edge {edge.source} -> {edge.target} has label {label!r}")
-            heads[edge.target].append((tokens[edge.source], label))
+        tokens = _token_ids(graph, None if enhanced else graph)
+        if deps is not None and sorted(node.id for node in deps.nodes) != sorted(tokens):
+            raise Unwritable(f"its {deps.framework} graph has other nodes")
+        heads = _heads(graph, tokens, enhanced)
+        companion = None if deps is None else _heads(deps, tokens, True)
         tops = set(graph.tops)
         lines = [f"# sent_id = {gid}"]
         if graph.input is not None:
             lines.append(f"# text = {_cell(graph.input, 'input')}")
         for node in graph.nodes:
-            lines.append("\t".join(_row(graph, node, tokens[node.id], heads[node.id], enhanced,
-                                        node.id in tops)))
+            basic = None if enhanced else heads[node.id]
+            deps_heads = heads[node.id] if enhanced else None if companion is None else companion[node.id]
+            lines.append("\t".join(_row(node, tokens[node.id], basic, deps_heads, node.id in tops)))
         if not graph.nodes:
             raise Unwritable("a graph with no nodes (a CoNLL-U sentence has tokens)")
     except Unwritable as error:
@@ -334,5 +380,12 @@ def format_graph(graph: Graph, enhanced: Optional[bool] = None) -> str:
 
 
 def write(graphs: Iterable[Graph], out: TextIO, options: WriteOptions) -> None:
-    """Write graphs as CoNLL-U sentences (enhanced, DEPS, for framework ``eud``), a blank line after each."""
-    write_blocks(graphs, out, options, format_graph)
+    """Write graphs as CoNLL-U sentences (enhanced, DEPS, for framework ``eud``), a blank line after each;
+    a basic tree followed by its sentence's enhanced graph (``ud`` then ``eud``, the same id: what the
+    reader gives with ``companions``) is one sentence: HEAD and DEPREL from one, DEPS from the other."""
+    listed = list(graphs)
+    deps = {id(graph): after for graph, after in zip(listed, listed[1:])
+            if graph.framework != "eud" and after.framework == "eud" and graph.id == after.id}
+    joined = {id(after) for after in deps.values()}
+    write_blocks([graph for graph in listed if id(graph) not in joined], out, options,
+                 lambda graph: format_graph(graph, deps=deps.get(id(graph))))

@@ -5,7 +5,8 @@
 graph object with every problem of the format (one decoder serves both).
 
 Two optional keys beyond the MRP format carry what a UMR file holds besides
-the graph (both written only when present, and read back):
+the graph (both written only when present, ``"variables"`` for UMR graphs
+only, and read back; a graph of another framework has MRP's keys alone):
 
 - ``"variables"``: ``{"NODE ID": "VARIABLE", ...}``, the Penman variable of
   each node (node ids as strings, JSON object keys);
@@ -152,7 +153,7 @@ def encode(graph: Graph) -> Dict[str, Any]:
             item["anchors"] = [{"from": start, "to": end} for start, end in edge.anchors]
         edges.append(item)
     obj["edges"] = edges
-    if graph.variables is not None and graph.framework != "amr":  # MRP's AMR graphs have none (as mtool)
+    if graph.variables is not None and graph.framework == "umr":  # MRP's own graphs have none (as mtool)
         obj["variables"] = {str(nid): name for nid, name in graph.variables.items()}
     if graph.document is not None:
         place = graph.document
