@@ -65,6 +65,10 @@ def test_evaluate_module_gives_mrp_score_numbers(tmp_path: Path) -> None:
     assert found["f"] == one.f and found["p"] == one.p and found["r"] == one.r
     assert found["signature"] == one.signature and found["exact"] == found["n"] == 30
     assert found["bound_f"] == one.to_dict()["bound"]["f"]
+    ids = evaluate.load(mrp.integrations.EVALUATE, cache_dir=str(tmp_path))  # a parser's own ids
+    found = ids.compute(predictions=[f"# ::id {k}\n{graph}" for k, graph in enumerate(system[:5], 1)],
+                        references=[f"# ::id g{k}\n{graph}" for k, graph in enumerate(gold[:5])])
+    assert found["f"] == mrp.score(gold[:5], system[:5], metric="smatch").f  # paired in order
     other = evaluate.load(mrp.integrations.EVALUATE, "mrp", cache_dir=str(tmp_path))
     assert other.compute(predictions=system[:5], references=gold[:5], timeout=30)["f"] == \
         mrp.score(gold[:5], system[:5], metric="mrp", timeout=30).f

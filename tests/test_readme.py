@@ -27,7 +27,7 @@ README = "\n".join(path.read_text(encoding="utf-8")
 MARKER = re.compile(r"<!-- output of: (.+?) -->\n+```[a-z]*\n(.*?)```", re.S)
 RUNNING = re.compile(r'("(?:time|cpu)": )[0-9.e+-]+')
 TOOLS = {"mrp-score": "score", "mrp-convert": "convert", "mrp-validate": "validate", "mrp-mtool": "mtool",
-         "mrp-umr-compare": "umr_compare", "mrp-evaluate": "evaluate"}
+         "mrp-umr-compare": "umr_compare", "mrp-evaluate": "evaluate", "mrp-smatch": "smatch"}
 
 
 def _outputs() -> List[Tuple[str, str]]:

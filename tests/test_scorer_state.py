@@ -98,3 +98,14 @@ def test_a_state_is_small_and_refuses_another_scorer() -> None:
         mrp.Scorer("smatch", smatch_compat=True).merge(scorer)
     with pytest.raises(ScoreError, match="cannot be merged"):
         mrp.Scorer("mrp").merge(scorer.state())
+
+
+def test_a_metric_of_documents_keeps_its_graphs_and_merges() -> None:
+    gold = mrp.read(ROOT / "tests/data/umatch/gold.umr")
+    system = mrp.read(ROOT / "tests/data/umatch/system.umr")
+    one = mrp.score(gold, system, metric="umatch", trace=True)
+    first, second = mrp.Scorer("umatch", trace=True), mrp.Scorer("umatch", trace=True)
+    first.update(gold[:1], system[:1])
+    second.update(gold[1:], system[1:])
+    merged = first.merge(pickle.loads(pickle.dumps(second.state()))).compute()
+    assert _document(merged) == _document(one)  # the document's relations scored over both sentences

@@ -122,6 +122,16 @@ def test_counts_differ_as_smatch_says(tmp_path: Path) -> None:
     assert run.code == 1
 
 
+def test_ids_are_not_read_as_smatch_reads_none(tmp_path: Path) -> None:
+    gold = tmp_path / "gold.amr"
+    gold.write_text("# ::id 1\n(a / alpha)\n\n# ::id 1 ::date x\n(b / beta)\n")  # the same id twice
+    system = tmp_path / "system.amr"
+    system.write_text("# ::id 7\n(a / alpha)\n\n# ::id 7\n(b / gamma)\n")
+    run = run_cli("smatch", ["--ms", "-f", str(system), str(gold)])
+    assert run.code == 0, run.err
+    assert run.out == "F-score: 1.00\nF-score: 0.50\n"
+
+
 def test_unreadable_and_unsupported_are_one_line(tmp_path: Path) -> None:
     gold = tmp_path / "gold.amr"
     gold.write_text("(a / alpha)\n\n(b / beta)\n")

@@ -13,6 +13,7 @@ proved optimal (``--no-std-err``: none).  ``-r`` is accepted and has no effect (
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import warnings
 from typing import List, Optional, Sequence, Tuple
@@ -80,6 +81,16 @@ def amrs(text: str) -> List[str]:
     return found
 
 
+#: the ``::id`` of a comment line (smatch pairs by position and reads no ids: two AMRs with the same id are
+#: two AMRs)
+_ID = re.compile(r"^(\s*#.*?)::id(?=\s)", re.M)
+
+
+def without_ids(amr: str) -> str:
+    """An AMR's text with its ``# ::id`` renamed ``::smatch-id``: mrp then numbers the AMRs by position."""
+    return _ID.sub(r"\1::smatch-id", amr)
+
+
 def compute_f(match: float, test: float, gold: float) -> Tuple[float, float, float]:
     """Precision, recall and F as smatch computes them (the same float operations, so that they print
     the same digits): all three 0 when either side has no triple."""
@@ -140,7 +151,8 @@ def main_body(argv: List[str]) -> int:
         fail(PROGRAM, f"{args.f[0] if not tested else args.f[1]}: holds no AMR")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        result = mrp.score("\n\n".join(gold[:n]) + "\n", "\n\n".join(tested[:n]) + "\n", metric="smatch",
+        texts = ("\n\n".join(without_ids(amr) for amr in side[:n]) + "\n" for side in (gold, tested))
+        result = mrp.score(*texts, metric="smatch",
                            format="amr", positional=True, trace=True, smatch_compat=not args.mrp_triples,
                            timeout=args.timeout)
     if not args.no_std_err:
@@ -207,4 +219,4 @@ if __name__ == "__main__":
     main()
 
 
-__all__ = ["amrs", "compute_f", "main", "main_body", "parser"]
+__all__ = ["amrs", "compute_f", "main", "main_body", "parser", "without_ids"]

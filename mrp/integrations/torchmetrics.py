@@ -53,8 +53,8 @@ class MRPMetric(Metric):
             raise ValueError(f"{len(predictions)} predictions and {len(references)} references")
         if not len(references):
             return
-        result = mrp.score(list(references), list(predictions), metric=self.metric, positional=True,
-                           **self.options)
+        result = mrp.score(list(references), list(predictions), metric=self.metric,
+                           **{"positional": True, **self.options})
         figures = result.figures
         if math.isnan(figures.g):
             raise ValueError(f"{self.metric}: its figures are not counts that add up across batches; use "

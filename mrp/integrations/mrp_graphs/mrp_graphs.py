@@ -76,6 +76,7 @@ class MrpGraphs(evaluate.Metric):
 
     def _compute(self, predictions: List[str], references: List[str], **options: Any) -> Dict[str, Any]:
         metric = "smatch" if self.config_name in (None, "default") else self.config_name
+        options.setdefault("positional", True)  # in order, whatever ids the graphs carry
         result = mrp.score(list(references), list(predictions), metric=metric, **options)
         document = result.to_dict()
         figures = result.figures
