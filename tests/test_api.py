@@ -33,6 +33,7 @@ CASES: Dict[str, Any] = {
     "umatch": ("data/umr/czech-pdtc/pcedt-gold.umr", "data/umr/czech-pdtc/pcedt-conv.umr", []),
     "rematch": ("data/pairs/amr/test1.amr", "data/pairs/amr/test2.amr", []),
     "wlk": ("data/pairs/amr/test1.amr", "data/pairs/amr/test2.amr", []),
+    "s2match": ("data/pairs/amr/test1.amr", "data/pairs/amr/test2.amr", []),
 }
 
 
