@@ -61,13 +61,14 @@ def _factor(one: np.ndarray, two: np.ndarray) -> np.ndarray:
 class _Broadcast:
     """The structural part: neighbourhood matrices of both graphs."""
 
-    def __init__(self, test: View, gold: View, initial: np.ndarray) -> None:
+    def __init__(self, test: View, gold: View, initial: np.ndarray, cneighbor: float = 1) -> None:
         out_t, out_g = test.out_matrix(), gold.out_matrix()
         self.out_t, self.out_g = _neighbours(out_t), _neighbours(out_g)
         self.in_t, self.in_g = _neighbours(out_t.T.copy()), _neighbours(out_g.T.copy())
         self.c_out = _factor(self.out_t, self.out_g)
         self.c_in = _factor(self.in_t, self.in_g)
         self.initial = initial
+        self.cneighbor = cneighbor
 
     def final(self, anchors: np.ndarray) -> np.ndarray:
         """The final similarity given anchors: propagated structure times intrinsic similarity, rounded."""
@@ -80,6 +81,8 @@ class _Broadcast:
             top = np.amax(current)
             if top > 0:
                 current = current / top
+            if self.cneighbor != 1:
+                current = current * self.cneighbor
             current = np.maximum(current, anchors)
             if np.allclose(previous, current, atol=TOLERANCE):
                 break
@@ -204,14 +207,15 @@ def _greedy(final: np.ndarray, test: View, gold: View, matcher: _Matcher) -> Non
         matcher._log(matcher.recall, 0.0, 0.0)
 
 
-def align(test: View, gold: View, sim: Similarity) -> Alignment:
-    """AnCast 0.1.1's alignment of a test and a gold graph, with its concept sums."""
+def align(test: View, gold: View, sim: Similarity, cneighbor: float = 1) -> Alignment:
+    """AnCast 0.1.1's alignment of a test and a gold graph, with its concept sums (``cneighbor``: AnCast's
+    factor of the broadcast similarity)."""
     n, m = len(test), len(gold)
     matcher = _Matcher(sim, n, m)
     if n == 0 or m == 0:
         matcher.precision.count, matcher.recall.count = n, m
         return matcher.result()
-    broadcast = _Broadcast(test, gold, sim.initial)
+    broadcast = _Broadcast(test, gold, sim.initial, cneighbor)
     anchors = _text_anchors(test, gold)
     for i, j in zip(*np.nonzero(anchors)):
         matcher.add(int(i), int(j), 0)
