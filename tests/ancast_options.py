@@ -1,6 +1,6 @@
 """AnCast 0.1.1's figures under its other options, for tests/test_ancast_options.py: per pair (sentence
-scope) with ``-c/--cneighbor`` and ``--use-smatch-top false``, and AnCast++'s mean over documents with
-``--weighted snts|toks``.  Made with ancast 0.1.1 (PyPI) and Python 3.11 from ``../shared``:
+scope) with ``-c/--cneighbor``, ``--separate-1-and-2`` and ``--use-smatch-top false``, and AnCast++'s mean
+over documents with ``--weighted snts|toks``.  Made with ancast 0.1.1 (PyPI), Python 3.11, from ../shared:
 ``python tests/ancast_options.py ANCAST_PYTHON ../shared > tests/data/ancast/options.json``.  The pairs come
 from the shared reference driver (reference/ancast/tools/ancast_ref.py, AnCast's own CLI code run with hooks
 that observe); the weighted means from AnCast's ``evaluate_doc(weighted=...)``, since its 0.1.1 command line
@@ -31,6 +31,10 @@ RUNS: Dict[str, Any] = {
                   {"ancast_no_smatch_top": True}),
     "pdt.c2": ("umr", PDT + "pdt-conv.umr", PDT + "pdt-gold.umr", ["-c", "2"], {"ancast_cneighbor": 2}),
     "pdt.c0": ("umr", PDT + "pdt-conv.umr", PDT + "pdt-gold.umr", ["-c", "0"], {"ancast_cneighbor": 0}),
+    "pdt.sep": ("umr", PDT + "pdt-conv.umr", PDT + "pdt-gold.umr", ["--separate-1-and-2"],
+                {"ancast_separate_1_and_2": True}),
+    "pcedt.sep": ("umr", PDT + "pcedt-conv.umr", PDT + "pcedt-gold.umr", ["--separate-1-and-2"],
+                  {"ancast_separate_1_and_2": True}),
 }
 FIELDS = [key + suffix for key in ("concept", "lrm", "ulrm", "wlrm", "smatch") for suffix in ("_p", "_r", "")]
 DOCS = "reference/ancast/czech-pdtc/docs/"

@@ -1,7 +1,8 @@
 """AnCast's other options as parameters of the ``ancast`` metric, against AnCast 0.1.1 run with them
-(tests/data/ancast/options.json; tests/ancast_options.py made it): ``--ancast-cneighbor`` (``-c``) per
-pair under ``--ancast-compat``, ``--ancast-no-smatch-top`` (``--use-smatch-top false``) per pair, and
-``--ancast-weighted snts|toks`` (``--weighted``) for AnCast++'s mean over documents."""
+(tests/data/ancast/options.json; tests/ancast_options.py made it): ``--ancast-cneighbor`` (``-c``) and
+``--ancast-separate-1-and-2`` per pair under ``--ancast-compat``, ``--ancast-no-smatch-top``
+(``--use-smatch-top false``) per pair, and ``--ancast-weighted snts|toks`` (``--weighted``) for
+AnCast++'s mean over documents."""
 
 from __future__ import annotations
 
@@ -53,7 +54,7 @@ def test_pairs_as_ancast_with_the_option(run: str) -> None:
     assert not _differences(run, RUNS[run][4])
 
 
-@pytest.mark.parametrize("run", ["amr.notop", "pdt.c2", "pdt.c0"])
+@pytest.mark.parametrize("run", ["amr.notop", "pdt.c2", "pdt.c0", "pdt.sep", "pcedt.sep"])
 def test_the_option_changes_the_figures(run: str) -> None:
     """Without the option the same pairs give other figures (the references test the option)."""
     assert _differences(run, {})

@@ -4,6 +4,8 @@
 * ``ancast_cneighbor`` (AnCast's ``-c/--cneighbor``, default 1): the factor of the broadcast similarity in
   each round of AnCast's alignment; it steers AnCast's heuristic alone (``--ancast-compat``): the proved
   optimum maximises the LRM whatever it is.
+* ``ancast_separate_1_and_2`` (AnCast's ``--separate-1-and-2``): its broadcast with one- and two-hop
+  neighbours apart (two-hop paths counted, no scaling by the neighbourhood sizes); AnCast's heuristic alone.
 * ``ancast_no_smatch_top`` (AnCast's ``--use-smatch-top false``): the mock Smatch without the TOP triple.
 * ``ancast_weighted`` (AnCast's ``--weighted snts|toks``): AnCast++'s mean over documents weighted by their
   sentences or tokens (the tokens AnCast counts: the words of each test sentence's text as AnCast reads it,
@@ -20,7 +22,8 @@ from mrp.errors import MRPError
 from mrp.metrics.base import Parameter
 from mrp.metrics.options import Options
 
-__all__ = ["CNEIGHBOR", "NO_SMATCH_TOP", "WEIGHTED", "cneighbor", "smatch_top", "weighted"]
+__all__ = ["CNEIGHBOR", "NO_SMATCH_TOP", "SEPARATE", "WEIGHTED", "cneighbor", "separate", "smatch_top",
+           "weighted"]
 
 
 def _count(text: str) -> int:
@@ -34,6 +37,9 @@ CNEIGHBOR = Parameter("ancast_cneighbor", "--ancast-cneighbor",
                       "ancast --ancast-compat: AnCast's -c/--cneighbor, the factor of the neighbourhood "
                       "similarity in each broadcast round of its alignment (default 1; the proved optimum "
                       "does not depend on it)", _count, "N", 1)
+SEPARATE = Parameter("ancast_separate_1_and_2", "--ancast-separate-1-and-2",
+                     "ancast --ancast-compat: AnCast's --separate-1-and-2, one- and two-hop neighbours apart "
+                     "in its broadcast (the proved optimum does not depend on it)")
 NO_SMATCH_TOP = Parameter("ancast_no_smatch_top", "--ancast-no-smatch-top",
                           "ancast: the mock Smatch without the (TOP :root ROOT) triple (AnCast's "
                           "--use-smatch-top false)")
@@ -47,6 +53,11 @@ def cneighbor(options: Options) -> int:
     """AnCast's Cneighbor of a run."""
     value = CNEIGHBOR.value(options)
     return 1 if value is None else int(value)
+
+
+def separate(options: Options) -> bool:
+    """Whether AnCast's broadcast takes one- and two-hop neighbours apart."""
+    return bool(SEPARATE.value(options))
 
 
 def smatch_top(options: Options) -> bool:

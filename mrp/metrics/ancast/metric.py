@@ -183,7 +183,7 @@ class AnCast(Metric):
     parameters = (Parameter("ancast_compat", "--ancast-compat",
                             "ancast: reproduce AnCast 0.1.1 (its reading, anchor-broadcast alignment and "
                             "scoring quirks) instead of the proved-optimal alignment"), ANCAST_SCOPE,
-                  knobs.CNEIGHBOR, knobs.NO_SMATCH_TOP, knobs.WEIGHTED)
+                  knobs.CNEIGHBOR, knobs.SEPARATE, knobs.NO_SMATCH_TOP, knobs.WEIGHTED)
     searches = True
     explains = True
     #: its own bound (by LRM figures) and cut (no F interval: no single count), after the time
@@ -194,6 +194,8 @@ class AnCast(Metric):
         scope = ["scope:snt"] if options.ancast_scope == "snt" else []
         if options.ancast_compat and knobs.cneighbor(options) != 1:
             scope.append(f"c:{knobs.cneighbor(options)}")
+        if options.ancast_compat and knobs.separate(options):
+            scope.append("separate-1-and-2")
         if not knobs.smatch_top(options):
             scope.append("top:no")
         if knobs.weighted(options) is not None:

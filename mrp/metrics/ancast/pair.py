@@ -69,7 +69,7 @@ def score_views(test: View, gold: View, options: Options, gid: str = "") -> Pair
         return beyond(test, gold, options.ancast_compat)
     sim = Similarity(test, gold)
     if options.ancast_compat:
-        alignment = compat.align(test, gold, sim, knobs.cneighbor(options))
+        alignment = compat.align(test, gold, sim, knobs.cneighbor(options), knobs.separate(options))
         precision, recall = score(test, gold, sim, alignment, True)
         item: Dict[str, Any] = dict(report(precision, recall, True))
         result = PairResult(precision, recall, item, False, precision.lr, alignment=alignment)
