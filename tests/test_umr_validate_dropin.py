@@ -55,9 +55,13 @@ def test_max_err_suppresses_per_class() -> None:
     assert "Format errors: 452" in lines  # the counts are of every problem, as validate.py's
 
 
-def test_quiet_prints_nothing_and_levels_four_and_five_are_three() -> None:
+def test_quiet_prints_no_problem_and_levels_four_and_five_are_three() -> None:
+    """--quiet prints no problem, no count and no verdict; as validate.py, it still says which classes it
+    suppresses past --max-err (tests/test_umr_validate_reports.py)."""
     path = str(shared_file("data/umr", "czech-pdtc/pdt-conv.umr"))
-    assert run_cli("umr_validate", ["--quiet", path]).err == ""
+    assert all(line.startswith("...suppressing further errors regarding ")
+               for line in run_cli("umr_validate", ["--quiet", path]).err.splitlines())
+    assert run_cli("umr_validate", ["--quiet", "--max-err", "0", path]).err == ""
     three = run_cli("umr_validate", ["--level", "3", "--max-err", "0", path])
     for level in ("4", "5"):
         again = run_cli("umr_validate", ["--level", level, "--max-err", "0", "--lang", "cs", path])

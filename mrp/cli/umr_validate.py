@@ -13,7 +13,7 @@ from typing import Dict, List, Optional, Set, TextIO, Tuple
 from mrp.cli.common import new_parser, run
 from mrp.validation.umr import Checks, LevelProblem
 from mrp.validation.umr.check import check_levels
-from mrp.validation.umr.clusters import clusters_of
+from mrp.validation.umr.clusters import lines as clusters_report
 from mrp.validation.umr.state import State
 
 PROGRAM = "mrp-umr-validate"
@@ -77,7 +77,9 @@ def parser() -> argparse.ArgumentParser:
     """The argument parser of mrp-umr-validate (validate.py's options)."""
     p = new_parser(PROGRAM, "Validate UMR files as the UMR shared task's validate.py does.", EPILOG)
     group = p.add_argument_group("Input / output options")
-    group.add_argument("--quiet", action="store_true", help="print nothing; the exit status says it")
+    group.add_argument("--quiet", action="store_true",
+                       help="print no problem, count or verdict (the exit status says it); as validate.py, "
+                            "still say which classes are suppressed past --max-err")
     group.add_argument("--max-err", type=int, default=20, metavar="N",
                        help="how many problems of a class to print (0: all; default 20)")
     group.add_argument("input", nargs="*", help="input files, or '-' or nothing for standard input")
@@ -90,11 +92,12 @@ def parser() -> argparse.ArgumentParser:
     add_relaxations(p)
     reports = p.add_argument_group("Reports")
     reports.add_argument("--print-relations", action="store_true",
-                         help="print every node of the sentence graphs with its relations (level 3)")
+                         help="print every node of the sentence graphs with its relations and why it is an "
+                              "event, as validate.py (level 3)")
     reports.add_argument("--print-clusters", action="store_true",
-                         help="print the coreference clusters (level 3)")
+                         help="print the coreference clusters, as validate.py (level 3)")
     reports.add_argument("--print-temporal", action="store_true",
-                         help="print the document-level temporal relations (level 3)")
+                         help="print the document's temporal graph and time line, as validate.py (level 3)")
     return p
 
 
@@ -105,39 +108,16 @@ def line_of(problem: LevelProblem, prefix: str = "") -> str:
             f"{problem.message}")
 
 
-def _relations(state: State, out: TextIO) -> None:
-    for sentence in state.sentences:
-        for name in sorted(sentence[1].get("nodes", ())):
-            node = state.nodes[name]
-            alignment = node.get("alignment", {})
-            out.write(f"Node {name}, concept={node.get('concept', '')}, line={node.get('line0', 0)}, "
-                      f"tokens={alignment.get('tokids', [])} {alignment.get('tokstr', '')}\n")
-            for relation in node.get("relations", []):
-                out.write(f"  Relation {relation['dir']} {relation['relation']}, "
-                          f"type={relation.get('type')}, value={relation.get('value', '')}, "
-                          f"line={relation['line0']}\n")
-            if "event_reason" in node:
-                out.write(f"  This node is an event because {node['event_reason']}.\n")
-            out.write("\n")
-
-
-def _clusters(state: State, out: TextIO) -> None:
-    for members in clusters_of(state.sentences, state):
-        out.write(f"Coreference cluster '{members[0]}':\n")
-        for name in members:
-            node = state.nodes[name]
-            wikis = [r.get("value", "") for r in node.get("relations", []) if r.get("relation") == ":wiki"]
-            tokens = node.get("alignment", {}).get("tokstr", "")
-            out.write(f"  {name} ({tokens} / {node.get('concept', '')}) wiki '{wikis[0] if wikis else ''}' "
-                      f"line {node.get('line0', 0)}\n")
-
-
-def _temporal(state: State, out: TextIO) -> None:
-    for sentence in state.sentences:
-        for relation in sentence[3].get("relations", []):
-            if relation["group"] == ":temporal":
-                out.write(f"{relation['node0']} {relation['relation']} {relation['node1']} "
-                          f"(line {relation['line0']})\n")
+def _reports(args: argparse.Namespace, state: State, out: TextIO) -> None:
+    """validate.py's --print-* reports of a file checked at level 3 (the relations made sentence by
+    sentence, as the nodes were then)."""
+    lines = list(state.relations or [])
+    if args.print_clusters and state.clusters is not None:
+        lines += clusters_report(state.clusters, state)
+    if args.print_temporal and state.temporal is not None:
+        lines += state.temporal.lines()
+    if lines:
+        out.write("\n".join(lines) + "\n")
 
 
 def main_body(argv: List[str]) -> int:
@@ -145,8 +125,8 @@ def main_body(argv: List[str]) -> int:
     args = parser().parse_args(argv)
     say = (lambda text: None) if args.quiet else (lambda text: print(text, file=sys.stderr))
     level = args.level
-    if level < 1:
-        say(f"--level {level} is below 1: checking level 1")
+    if level < 1:  # validate.py says so even with --quiet
+        print(f"--level {level} is below 1: checking level 1", file=sys.stderr)
         level = 1
     inputs = args.input or ["-"]
     checks = checks_of(args)
@@ -157,6 +137,8 @@ def main_body(argv: List[str]) -> int:
         if len(inputs) > 1:
             prefix = "(in STDIN) " if path == "-" else f"(in {os.path.basename(path)}) "
         state = State(path, level)
+        if args.print_relations:
+            state.relations = []
         try:
             problems = check_levels(sys.stdin if path == "-" else path, level, path, checks, known, state)
         except (OSError, UnicodeError) as error:
@@ -165,17 +147,11 @@ def main_body(argv: List[str]) -> int:
         for problem in problems:
             counts[problem.kind] = counts.get(problem.kind, 0) + 1
             if args.max_err > 0 and counts[problem.kind] > args.max_err:
-                if counts[problem.kind] == args.max_err + 1:
-                    say(f"...suppressing further errors regarding {problem.kind}")
+                if counts[problem.kind] == args.max_err + 1:  # validate.py says so even with --quiet
+                    print(f"...suppressing further errors regarding {problem.kind}", file=sys.stderr)
                 continue
             say(line_of(problem, prefix))
-        if level > 2:
-            if args.print_relations:
-                _relations(state, sys.stdout)
-            if args.print_clusters:
-                _clusters(state, sys.stdout)
-            if args.print_temporal:
-                _temporal(state, sys.stdout)
+        _reports(args, state, sys.stdout)
     errors = 0
     for kind, count in sorted(counts.items()):
         say(f"Warnings: {count}" if kind == "Warning" else f"{kind} errors: {count}")

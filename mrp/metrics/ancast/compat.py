@@ -47,6 +47,13 @@ def _neighbours(out: np.ndarray) -> np.ndarray:
     return hops
 
 
+def _hops(out: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """AnCast's ``--separate-1-and-2`` neighbourhoods: the one-hop matrix as it is and the two-hop one
+    without the node itself, counted (AnCast caps the wrong matrix at 1, so paths are counted)."""
+    n = out.shape[0]
+    return out, np.matmul(out, out) * (np.ones(out.shape) - np.eye(n))
+
+
 def _factor(one: np.ndarray, two: np.ndarray) -> np.ndarray:
     """max/min of the neighbour counts of a node pair, inf when either has none."""
     s_one = one.sum(axis=1)[:, np.newaxis]
@@ -61,25 +68,40 @@ def _factor(one: np.ndarray, two: np.ndarray) -> np.ndarray:
 class _Broadcast:
     """The structural part: neighbourhood matrices of both graphs."""
 
-    def __init__(self, test: View, gold: View, initial: np.ndarray) -> None:
+    def __init__(self, test: View, gold: View, initial: np.ndarray, cneighbor: float = 1,
+                 separate: bool = False) -> None:
         out_t, out_g = test.out_matrix(), gold.out_matrix()
+        self.initial = initial
+        self.cneighbor = cneighbor
+        #: with ``separate`` (AnCast's --separate-1-and-2): one- and two-hop neighbourhoods apart, unscaled
+        self.separate: List[Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+        if separate:
+            for one, two in ((out_t, out_g), (out_t.T.copy(), out_g.T.copy())):
+                (one_1, one_2), (two_1, two_2) = _hops(one), _hops(two)
+                self.separate.append((one_1, two_1, one_2, two_2))
+            return
         self.out_t, self.out_g = _neighbours(out_t), _neighbours(out_g)
         self.in_t, self.in_g = _neighbours(out_t.T.copy()), _neighbours(out_g.T.copy())
         self.c_out = _factor(self.out_t, self.out_g)
         self.c_in = _factor(self.in_t, self.in_g)
-        self.initial = initial
 
     def final(self, anchors: np.ndarray) -> np.ndarray:
         """The final similarity given anchors: propagated structure times intrinsic similarity, rounded."""
         current = anchors.copy()
         for _ in range(ITERATIONS):
             previous = current.copy()
-            s_out = (self.out_t @ previous) @ self.out_g.T / self.c_out
-            s_in = (self.in_t @ previous) @ self.in_g.T / self.c_in
+            if self.separate:
+                s_out, s_in = ((t1 @ previous) @ g1.T + (t2 @ previous) @ g2.T
+                               for t1, g1, t2, g2 in self.separate)
+            else:
+                s_out = (self.out_t @ previous) @ self.out_g.T / self.c_out
+                s_in = (self.in_t @ previous) @ self.in_g.T / self.c_in
             current = np.sqrt((s_out + 1) * (s_in + 1) - 1)
             top = np.amax(current)
             if top > 0:
                 current = current / top
+            if self.cneighbor != 1:
+                current = current * self.cneighbor
             current = np.maximum(current, anchors)
             if np.allclose(previous, current, atol=TOLERANCE):
                 break
@@ -204,14 +226,15 @@ def _greedy(final: np.ndarray, test: View, gold: View, matcher: _Matcher) -> Non
         matcher._log(matcher.recall, 0.0, 0.0)
 
 
-def align(test: View, gold: View, sim: Similarity) -> Alignment:
-    """AnCast 0.1.1's alignment of a test and a gold graph, with its concept sums."""
+def align(test: View, gold: View, sim: Similarity, cneighbor: float = 1, separate: bool = False) -> Alignment:
+    """AnCast 0.1.1's alignment of a test and a gold graph, with its concept sums (``cneighbor``: AnCast's
+    factor of the broadcast similarity; ``separate``: its --separate-1-and-2)."""
     n, m = len(test), len(gold)
     matcher = _Matcher(sim, n, m)
     if n == 0 or m == 0:
         matcher.precision.count, matcher.recall.count = n, m
         return matcher.result()
-    broadcast = _Broadcast(test, gold, sim.initial)
+    broadcast = _Broadcast(test, gold, sim.initial, cneighbor, separate)
     anchors = _text_anchors(test, gold)
     for i, j in zip(*np.nonzero(anchors)):
         matcher.add(int(i), int(j), 0)

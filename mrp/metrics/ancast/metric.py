@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, Dict, List, Optional, Tuple
 
 from mrp.errors import MRPError
 from mrp.graph import Graph
+from mrp.metrics.ancast import knobs
 from mrp.metrics.ancast.documents import KINDS, DocRelation, DocSums, SentencePair, score_document
 from mrp.metrics.ancast.documents import report as document_report
 from mrp.metrics.ancast.pair import PairResult, failed, score_pair
+from mrp.metrics.ancast.reading import anchor_text
 from mrp.metrics.ancast.scores import KEYS, Sums, f_score, report
 from mrp.metrics.base import Metric, Parameter, Run
 from mrp.metrics.base import PairResult as DriverResult
@@ -73,15 +76,38 @@ def _sentence(pair: Pair, result: PairResult) -> SentencePair:
                         result.recall)
 
 
+def _tokens(pair: Pair, compat_mode: bool) -> int:
+    """A sentence's tokens for ``--ancast-weighted toks``: the words of the gold sentence; in compat mode
+    those AnCast counts, of the test sentence's text as AnCast++ reads it (its whole header)."""
+    if compat_mode:
+        system = pair.system if pair.system.document is not None else pair.gold
+        return len(anchor_text(system, "doc").split())
+    return len((pair.gold.input or "").split())
+
+
+def _weighted(means: Dict[str, List[float]], weights: List[float], by: str) -> Dict[str, Any]:
+    """AnCast++'s mean over documents weighted by ``weights`` (0 where they sum to 0)."""
+    total = math.fsum(weights)
+    out: Dict[str, Any] = {"by": by}
+    for key, values in means.items():
+        out[key] = math.fsum(w * v for w, v in zip(weights, values)) / total if total else 0.0
+    return out
+
+
 def documents(scored: List[Tuple[Pair, PairResult]], options: Options) -> Optional[Dict[str, Any]]:
-    """Document figures (UMR): micro over documents, AnCast++'s mean over documents, and per document."""
+    """Document figures (UMR): micro over documents, AnCast++'s mean over documents (weighted too, with
+    ``ancast_weighted``), and per document."""
     grouped: Dict[str, List[SentencePair]] = {}
+    sizes: Dict[str, List[int]] = {}
     for pair, result in scored:
         if pair.gold.document is None:
             continue
         if options.ancast_compat and result.skipped is not None:
             continue
         grouped.setdefault(pair.gold.document.document, []).append(_sentence(pair, result))
+        size = sizes.setdefault(pair.gold.document.document, [0, 0])
+        size[0] += 1
+        size[1] += _tokens(pair, options.ancast_compat)
     if not grouped:
         return None
     precision, recall = DocSums(), DocSums()
@@ -102,6 +128,9 @@ def documents(scored: List[Tuple[Pair, PairResult]], options: Options) -> Option
     out: Dict[str, Any] = {"n": len(grouped)}
     out.update((DOCUMENT_KEYS[key], value) for key, value in document_report(precision, recall).items())
     out["macro"] = {key: sum(values) / len(values) for key, values in means.items()}
+    by = knobs.weighted(options)
+    if by is not None:
+        out["weighted"] = _weighted(means, [float(sizes[name][by == "toks"]) for name in grouped], by)
     if options.trace:
         out["scores"] = per_document
     return out
@@ -156,7 +185,8 @@ class AnCast(Metric):
     headlines = (("lrm",), ("concept",), ("ulrm",), ("wlrm",), ("smatch",))
     parameters = (Parameter("ancast_compat", "--ancast-compat",
                             "ancast: reproduce AnCast 0.1.1 (its reading, anchor-broadcast alignment and "
-                            "scoring quirks) instead of the proved-optimal alignment"), ANCAST_SCOPE)
+                            "scoring quirks) instead of the proved-optimal alignment"), ANCAST_SCOPE,
+                  knobs.CNEIGHBOR, knobs.SEPARATE, knobs.NO_SMATCH_TOP, knobs.WEIGHTED)
     searches = True
     explains = True
     #: its own bound (by LRM figures) and cut (no F interval: no single count), after the time
@@ -165,11 +195,22 @@ class AnCast(Metric):
 
     def signature_fields(self, options: Options) -> List[str]:
         scope = ["scope:snt"] if options.ancast_scope == "snt" else []
+        if options.ancast_compat and knobs.cneighbor(options) != 1:
+            scope.append(f"c:{knobs.cneighbor(options)}")
+        if options.ancast_compat and knobs.separate(options):
+            scope.append("separate-1-and-2")
+        if not knobs.smatch_top(options):
+            scope.append("top:no")
+        if knobs.weighted(options) is not None:
+            scope.append(f"weighted:{knobs.weighted(options)}")
         return ["align:" + ("ancast-0.1.1" if options.ancast_compat else "lrm-optimal"), *scope]
 
     def prepare(self, options: Options) -> None:
         if options.ancast_scope not in SCOPES:
             raise MRPError(f"ancast_scope: unknown scope '{options.ancast_scope}' (choose from snt, doc)")
+        knobs.weighted(options)
+        if knobs.cneighbor(options) < 0:
+            raise MRPError(f"ancast_cneighbor: {knobs.cneighbor(options)} is below 0")
         if not options.ancast_compat:
             self.load_solver(options)
 

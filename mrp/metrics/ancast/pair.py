@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from mrp.errors import ScoreError
 from mrp.graph import Graph
-from mrp.metrics.ancast import capped, compat, exact
+from mrp.metrics.ancast import capped, compat, exact, knobs
 from mrp.metrics.ancast.alignment import Alignment, from_map
 from mrp.metrics.ancast.reading import View, anchor_text, view
 from mrp.metrics.ancast.scores import Sums, report, score
@@ -69,7 +69,7 @@ def score_views(test: View, gold: View, options: Options, gid: str = "") -> Pair
         return beyond(test, gold, options.ancast_compat)
     sim = Similarity(test, gold)
     if options.ancast_compat:
-        alignment = compat.align(test, gold, sim)
+        alignment = compat.align(test, gold, sim, knobs.cneighbor(options), knobs.separate(options))
         precision, recall = score(test, gold, sim, alignment, True)
         item: Dict[str, Any] = dict(report(precision, recall, True))
         result = PairResult(precision, recall, item, False, precision.lr, alignment=alignment)
@@ -147,6 +147,7 @@ def score_pair(gold: Graph, system: Graph, options: Optional[Options] = None) ->
     """AnCast scores of a system graph against a gold graph."""
     options = options or Options()
     test, gold_view = views(gold, system, options.ancast_compat, options.ancast_scope)
+    test.top = gold_view.top = knobs.smatch_top(options)
     result = score_views(test, gold_view, options, gold.id)
     result.variables = (test.variables, gold_view.variables)
     return result
@@ -162,6 +163,7 @@ def failed(pair: Pair, options: Options, failure: str, cut: str = "error") -> Pa
     for system in (pair.system, pair.system.empty_copy()):
         try:
             test, gold = views(pair.gold, system, options.ancast_compat, options.ancast_scope)
+            test.top = gold.top = knobs.smatch_top(options)
             if cut != "error":
                 test.unweighted()
                 gold.unweighted()

@@ -58,6 +58,8 @@ class View:
     text: str = ""
     #: why AnCast 0.1.1 would skip this graph (or crash on it), else None
     skip: Optional[str] = None
+    #: whether the mock Smatch counts the TOP triple (AnCast's --use-smatch-top, on by default)
+    top: bool = True
     _cache: Dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     def __len__(self) -> int:
@@ -83,10 +85,11 @@ class View:
         return found  # type: ignore[return-value]
 
     def triples(self) -> Set[Relation]:
-        """The relation triples plus, in a graph with nodes, the TOP triple of the first (mock Smatch)."""
+        """The relation triples plus, in a graph with nodes, the TOP triple of the first (mock Smatch;
+        unless ``top`` is off)."""
         found = self._cache.get("triples")
         if found is None:
-            top = {("TOP", "TOP", 0)} if self.names else set()
+            top = {("TOP", "TOP", 0)} if self.names and self.top else set()
             found = self._cache["triples"] = set(self.relations) | top
         return found  # type: ignore[return-value]
 
@@ -267,7 +270,8 @@ def anchor_text(graph: Graph, scope: str) -> str:
     """The text AnCast 0.1.1 searches for text anchors, at sentence (``snt``) or document (``doc``) scope.
 
     At sentence scope it is the rest of the ``# :: sntN`` (or ``# ::snt``) line, which is empty when the
-    words sit on a ``Words:`` line; at document scope the whole sentence header.  A UMR sentence without
+    words sit on a ``Words:`` line; at document scope the whole sentence header (in the release layout from
+    its rule line on).  A UMR sentence without
     header lines besides ``# :: sntN`` is taken to be in AnCast's layout (the text on that line).
     """
     words = graph.input or ""
@@ -275,7 +279,10 @@ def anchor_text(graph: Graph, scope: str) -> str:
     own_layout = place is None or not place.info
     if scope == "snt" or place is None:
         return words if own_layout else ""
-    lines = list(place.info) + [f"# :: snt{place.sentence}" + ("\t" + words if own_layout else "")]
+    # the release layout opens each sentence with a rule line, which AnCast++ keeps in the header (its
+    # tokens count one more for it under --weighted toks)
+    rule = [] if own_layout else ["#" * 80]
+    lines = rule + list(place.info) + [f"# :: snt{place.sentence}" + ("\t" + words if own_layout else "")]
     if not own_layout:
         lines.append("Index: " + " ".join(str(k) for k in range(1, len(words.split()) + 1)))
         lines.append("Words: " + words)

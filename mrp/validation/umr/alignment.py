@@ -109,5 +109,16 @@ def _spans(spans: object, name: str, line: int, mine: object, tokens: List[str],
                              f"{node['alignment']['line0']})", line)
             else:
                 node["alignment"]["tokids"].extend(range(start, end + 1))
+                node["alignment"]["tokstr"] = _words(node["alignment"]["tokids"], tokens)
         else:
-            node["alignment"] = {"tokids": list(range(start, end + 1)), "tokstr": "", "line0": line}
+            tokids = list(range(start, end + 1))
+            node["alignment"] = {"tokids": tokids, "tokstr": _words(tokids, tokens), "line0": line}
+
+
+def _words(tokids: List[int], tokens: List[str]) -> str:
+    """The aligned words, as validate.py's reports show them: none for 0-0 alone, else the token of each
+    index counted as Python counts a list's (0 the last token, -1 the one before); one out of range is left
+    out (validate.py stops with an internal error)."""
+    if tokids == [0]:
+        return ""
+    return " ".join(tokens[k - 1] for k in tokids if -len(tokens) <= k - 1 < len(tokens))

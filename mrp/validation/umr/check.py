@@ -56,8 +56,9 @@ def check_levels(path: Union[str, TextIO], level: int, name: str = "", checks: O
     if newlines and newlines != "\n":
         state.report(1, "Format", "non-unix-newline", "line ends other than LF")
     if level > 2:
-        from mrp.validation.umr import clusters
+        from mrp.validation.umr import clusters, temporal
 
-        clusters.check(passed, state)
+        state.clusters = clusters.check(passed, state)
+        state.temporal = temporal.check(passed, state, state.clusters.members, state.clusters.line)
     state.sentences = passed
     return state.problems

@@ -1,7 +1,8 @@
 """Level 3: UMR content checks that need no language-specific tables: known relations and their values,
 repeated and skipped relations, names and wiki ids, events (``:aspect``, a temporal relation, no
-sentence-level ``:modal-strength``), coreference of entities with events, document-level relation labels.
-(validate.py's document-wide checks of coreference clusters and the temporal graph are not made.)"""
+sentence-level ``:modal-strength``), coreference of entities with events, document-level relation labels;
+and validate.py's ``--print-relations`` report of each sentence.  (The document-wide checks of coreference
+clusters and of the temporal graph follow the last sentence: :mod:`.clusters`, :mod:`.temporal`.)"""
 
 from __future__ import annotations
 
@@ -140,14 +141,21 @@ def _events(sentence: List[Block], state: State) -> None:
         if node["concept"] in DISCOURSE or node["concept"] in NON_EVENTS:
             continue
         if "event_reason" not in node and re.match(r".+-91$", node["concept"]):
-            node["event_reason"] = f"its concept is {node['concept']}"
+            _event(node, f"its concept is {node['concept']}",
+                   f"its concept is {node['concept']} on line {node['line0']}")
         for relation in node["relations"]:
             if "event_reason" in node:
                 break
             if relation["dir"] == "out" and _EVENT_OUT.match(relation["relation"]):
-                node["event_reason"] = f"it has {relation['relation']} (line {relation['line0']})"
+                _event(node, f"it has {relation['relation']} (line {relation['line0']})",
+                       f"it has outgoing relation {relation['relation']} on line {relation['line0']} "
+                       "(and it is not a known exception)")
             elif relation["dir"] == "in" and _EVENT_IN.match(relation["relation"]):
-                node["event_reason"] = f"it is reached by {relation['relation']} (line {relation['line0']})"
+                _event(node, f"it is reached by {relation['relation']} (line {relation['line0']})",
+                       f"it has incoming relation {relation['relation']} on line {relation['line0']} "
+                       "(and it is not a known exception)")
+    if state.relations is not None:
+        state.relations.extend(relations_report(sentence, state))
     if not state.checks.coref_entity_event_mismatch:
         return  # validate.py then learns nothing from coreference either
     for relation in sentence[3]["relations"]:
@@ -162,7 +170,36 @@ def _events(sentence: List[Block], state: State) -> None:
             if other in node:
                 state.report(3, "Document", "coref-entity-event-mismatch", f"'{relation[end]}' in "
                              f"{relation['relation']}, but {node[other]}", relation["line0"])
+            if mine not in node and event:
+                _event(node, f"it is in {relation['relation']} (line {relation['line0']})",
+                       f"it participates in a :same-event relation on line {relation['line0']}")
             node.setdefault(mine, f"it is in {relation['relation']} (line {relation['line0']})")
+
+
+def _event(node: Dict[str, Any], reason: str, said: str) -> None:
+    """Take a node for an event: why, in mrp's words and in validate.py's (its reports show these)."""
+    node["event_reason"] = reason
+    node["event_said"] = said
+
+
+def relations_report(sentence: List[Block], state: State) -> List[str]:
+    """validate.py's ``--print-relations`` lines of a sentence, as its nodes are when its events are found:
+    each node with its concept, line and aligned tokens; unless a discourse or non-event concept, its
+    relations, why it is an event and an empty line."""
+    out = []
+    for name in sorted(sentence[1]["nodes"]):
+        node = state.nodes[name]
+        alignment = node.get("alignment", {})
+        out.append(f"Node {name}, concept={node['concept']}, line={node['line0']}, "
+                   f"tokens={alignment.get('tokids', [])} {alignment.get('tokstr', '')}")
+        if node["concept"] in DISCOURSE or node["concept"] in NON_EVENTS:
+            continue
+        out.extend(f"  Relation {r['dir']} {r['relation']}, type={r.get('type')}, value={r.get('value')}, "
+                   f"line={r['line0']}" for r in node["relations"])
+        if "event_said" in node:
+            out.append(f"  This node is an event because {node['event_said']}.")
+        out.append("")
+    return out
 
 
 def _event_attributes(sentence: List[Block], nodes: List[Dict[str, Any]], state: State) -> None:

@@ -138,7 +138,7 @@ def check(sentence: List[Block], state: State) -> None:
         node.setdefault("relations", [])
         for relation in node["relations"]:
             relation.setdefault("value", "")
-    for name in mine:
+    for name in sorted(mine, key=lambda n: (nodes[n]["line0"], n)):  # validate.py: its set's order, by run
         for relation in [r for r in nodes[name]["relations"]
                          if r["dir"] == "out" and r.get("type") == "node"]:
             if relation["value"] in nodes:

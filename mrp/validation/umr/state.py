@@ -118,6 +118,12 @@ class State:
     sentences: List[Any] = field(default_factory=list)
     #: the node references of the sentence graph being read: (variable, line)
     references: List[Tuple[str, int]] = field(default_factory=list)
+    #: validate.py's ``--print-relations`` report, made sentence by sentence when asked for (a list)
+    relations: Optional[List[str]] = None
+    #: the coreference clusters (:class:`~mrp.validation.umr.clusters.Clusters`) and the temporal graph
+    #: (:class:`~mrp.validation.umr.temporal.Temporal`), once a file is checked at level 3
+    clusters: Any = None
+    temporal: Any = None
 
     def report(self, level: int, kind: str, test: str, message: str, line: Optional[int] = None) -> None:
         """A problem at ``line`` (None: the line being read; -1: the sentence's first line)."""

@@ -1,0 +1,73 @@
+"""AnCast's hyper-parameters beyond ``--ancast-compat`` and ``--ancast-scope``: each a Parameter of the
+``ancast`` metric (flag and keyword), read from a run's options here.
+
+* ``ancast_cneighbor`` (AnCast's ``-c/--cneighbor``, default 1): the factor of the broadcast similarity in
+  each round of AnCast's alignment; it steers AnCast's heuristic alone (``--ancast-compat``): the proved
+  optimum maximises the LRM whatever it is.
+* ``ancast_separate_1_and_2`` (AnCast's ``--separate-1-and-2``): its broadcast with one- and two-hop
+  neighbours apart (two-hop paths counted, no scaling by the neighbourhood sizes); AnCast's heuristic alone.
+* ``ancast_no_smatch_top`` (AnCast's ``--use-smatch-top false``): the mock Smatch without the TOP triple.
+* ``ancast_weighted`` (AnCast's ``--weighted snts|toks``): AnCast++'s mean over documents weighted by their
+  sentences or tokens (the tokens AnCast counts: the words of each test sentence's text as AnCast reads it,
+  with ``--ancast-compat``; else of its sentence).  AnCast 0.1.1's command line passes the option under a
+  name its evaluation does not take, so its printed mean is unweighted whatever is asked; its evaluation
+  called as a library (``evaluate_doc(weighted=...)``) weighs, and that is what mrp reports.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from mrp.errors import MRPError
+from mrp.metrics.base import Parameter
+from mrp.metrics.options import Options
+
+__all__ = ["CNEIGHBOR", "NO_SMATCH_TOP", "SEPARATE", "WEIGHTED", "cneighbor", "separate", "smatch_top",
+           "weighted"]
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise ValueError(f"{text}: a count of 0 or more")
+    return value
+
+
+CNEIGHBOR = Parameter("ancast_cneighbor", "--ancast-cneighbor",
+                      "ancast --ancast-compat: AnCast's -c/--cneighbor, the factor of the neighbourhood "
+                      "similarity in each broadcast round of its alignment (default 1; the proved optimum "
+                      "does not depend on it)", _count, "N", 1)
+SEPARATE = Parameter("ancast_separate_1_and_2", "--ancast-separate-1-and-2",
+                     "ancast --ancast-compat: AnCast's --separate-1-and-2, one- and two-hop neighbours apart "
+                     "in its broadcast (the proved optimum does not depend on it)")
+NO_SMATCH_TOP = Parameter("ancast_no_smatch_top", "--ancast-no-smatch-top",
+                          "ancast: the mock Smatch without the (TOP :root ROOT) triple (AnCast's "
+                          "--use-smatch-top false)")
+WEIGHTED = Parameter("ancast_weighted", "--ancast-weighted",
+                     "ancast: AnCast++'s mean over documents weighted by their sentences (snts) or tokens "
+                     "(toks), as AnCast's --weighted means it (its 0.1.1 command line drops the option)",
+                     str, "BY", None, ("snts", "toks"))
+
+
+def cneighbor(options: Options) -> int:
+    """AnCast's Cneighbor of a run."""
+    value = CNEIGHBOR.value(options)
+    return 1 if value is None else int(value)
+
+
+def separate(options: Options) -> bool:
+    """Whether AnCast's broadcast takes one- and two-hop neighbours apart."""
+    return bool(SEPARATE.value(options))
+
+
+def smatch_top(options: Options) -> bool:
+    """Whether the mock Smatch counts the TOP triple."""
+    return not NO_SMATCH_TOP.value(options)
+
+
+def weighted(options: Options) -> Optional[str]:
+    """How the mean over documents is weighted (None: not at all)."""
+    value = WEIGHTED.value(options)
+    if value not in (None, "snts", "toks"):
+        raise MRPError(f"ancast_weighted: unknown weighting '{value}' (choose from snts, toks)")
+    return value

@@ -1,0 +1,101 @@
+"""AnCast's other options as parameters of the ``ancast`` metric, against AnCast 0.1.1 run with them
+(tests/data/ancast/options.json; tests/ancast_options.py made it): ``--ancast-cneighbor`` (``-c``) and
+``--ancast-separate-1-and-2`` per pair under ``--ancast-compat``, ``--ancast-no-smatch-top``
+(``--use-smatch-top false``) per pair, and ``--ancast-weighted snts|toks`` (``--weighted``) for
+AnCast++'s mean over documents."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+from ancast_options import RUNS
+from test_ancast_umr import _pairing
+
+from mrp.corpora.load import read_corpus
+from mrp.errors import MRPError
+from mrp.graph import Graph
+from mrp.metrics.ancast import score_pair
+from mrp.metrics.options import Options
+from mrp.metrics.registry import evaluate
+
+from conftest import run_cli, shared_file
+
+REFERENCE = json.loads((Path(__file__).parent / "data" / "ancast" / "options.json").read_text(
+    encoding="utf-8"))
+TOLERANCE = 1e-6
+NAMES = {"sent": "lrm", "modal": "modal", "temporal": "temporal", "coref": "coref", "comp": "comprehensive"}
+
+
+def _graphs(form: str, path: str) -> List[Graph]:
+    return read_corpus(str(shared_file(*path.split("/"))), form).graphs
+
+
+def _differences(run: str, parameters: Dict[str, Any]) -> List[str]:
+    form, test, gold, _, _ = RUNS[run]
+    system, gold_graphs = _graphs(form, test), _graphs(form, gold)
+    options = Options(ancast_compat=True, ancast_scope="snt", parameters=parameters)
+    found = []
+    for record in REFERENCE["pairs"][run]:
+        k = record["pair"]
+        item = score_pair(gold_graphs[k], system[k], options).item
+        for key in ("concept", "lrm", "ulrm", "wlrm", "smatch"):
+            for side, suffix in (("p", "_p"), ("r", "_r"), ("f", "")):
+                if abs(item[key][side] - record[key + suffix]) > TOLERANCE:
+                    found.append(f"{run} pair {k} {key} {side}: {item[key][side]} != {record[key + suffix]}")
+    return found
+
+
+@pytest.mark.parametrize("run", sorted(RUNS))
+def test_pairs_as_ancast_with_the_option(run: str) -> None:
+    assert not _differences(run, RUNS[run][4])
+
+
+@pytest.mark.parametrize("run", ["amr.notop", "pdt.c2", "pdt.c0", "pdt.sep", "pcedt.sep"])
+def test_the_option_changes_the_figures(run: str) -> None:
+    """Without the option the same pairs give other figures (the references test the option)."""
+    assert _differences(run, {})
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCE["weighted"]))
+def test_weighted_mean_over_documents_as_ancast(name: str) -> None:
+    run, by = name.split(".")
+    options = Options(ancast_compat=True, parameters={"ancast_weighted": by})
+    result, _ = evaluate("ancast", _pairing(run), options)
+    weighted = result["documents"]["weighted"]
+    assert weighted["by"] == by
+    for key, ours in NAMES.items():
+        assert weighted[ours] == pytest.approx(REFERENCE["weighted"][name][key], abs=1e-9), key
+    assert result["documents"]["macro"]["lrm"] != pytest.approx(weighted["lrm"], abs=1e-6)
+
+
+def test_the_exact_mode_takes_the_options_that_concern_it() -> None:
+    """Cneighbor steers AnCast's heuristic alone; the TOP triple and the weighting count in both modes."""
+    form, test, gold, _, _ = RUNS["amr.notop"]
+    system, gold_graphs = _graphs(form, test), _graphs(form, gold)
+    plain = score_pair(gold_graphs[0], system[0], Options()).item
+    assert score_pair(gold_graphs[0], system[0], Options(parameters={"ancast_cneighbor": 3})).item == plain
+    no_top = score_pair(gold_graphs[0], system[0], Options(parameters={"ancast_no_smatch_top": True})).item
+    assert no_top["smatch"] != plain["smatch"] and no_top["lrm"] == plain["lrm"]
+    result, _ = evaluate("ancast", _pairing("pdt"), Options(parameters={"ancast_weighted": "snts"}))
+    assert result["documents"]["weighted"]["by"] == "snts"
+
+
+def test_command_line_flags_and_signature() -> None:
+    gold = str(shared_file("data", "umr", "ancast-samples", "amr_gold.txt"))
+    test = gold  # the samples' ids differ between the files; the flags are what is tested
+    done = run_cli("score", ["--score", "ancast", "--ancast-compat", "--ancast-cneighbor", "2",
+                             "--ancast-no-smatch-top", "--format", "amr", "--gold", gold, test])
+    assert done.code == 0, done.err
+    assert "c:2" in done.out and "top:no" in done.out
+    bad = run_cli("score", ["--score", "ancast", "--ancast-weighted", "words", "--gold", gold, test])
+    assert bad.code == 2 and "Traceback" not in bad.err
+    with pytest.raises(MRPError):
+        evaluate("ancast", _pairing("pdt"), Options(parameters={"ancast_weighted": "words"}))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(pytest.main([__file__]))
