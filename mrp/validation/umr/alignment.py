@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import List
 
-from mrp.validation.umr.blocks import LEADING, Block
-from mrp.validation.umr.state import State, punctuation, variable
+from mrp.validation.umr.blocks import Block, stripped
+from mrp.validation.umr.state import State, punctuation, variable, whole
 
 #: spans of one line: 0-0 alone, or ranges from 1 separated by commas (-1--1 is an error)
 SPANS = re.compile(r"^(?:0-0|([1-9][0-9]*)-([1-9][0-9]*)(,\s*[1-9][0-9]*-[1-9][0-9]*)*)$")
@@ -34,12 +34,12 @@ def check(sentence: List[Block], state: State) -> None:
             continue
         if name not in mine:
             state.report(2, "Alignment", "unknown-node-id", f"'{name}' is no node of this sentence", line)
-        rest = LEADING.sub("", text[len(name):])
+        rest = stripped(text[len(name):])
         if not rest.startswith(":"):
             state.report(2, "Alignment", "invalid-alignment", f"no ':' after the node id: '{rest[:40]}'",
                          line)
             continue
-        rest = LEADING.sub("", rest[1:])
+        rest = stripped(rest[1:])
         spans = (SPANS if state.checks.nonnegative_alignment else SPANS_OR_MINUS_ONE).match(rest)
         if not spans:
             state.report(2, "Alignment", "invalid-token-range", f"expected token ranges from 1 (or 0-0): "
@@ -57,6 +57,8 @@ def check(sentence: List[Block], state: State) -> None:
             node["alignment"] = {"tokids": [0], "tokstr": "", "line0": 0}
         elif node["alignment"]["tokids"] != [0]:
             for tokid in node["alignment"]["tokids"]:
+                if not 1 <= tokid <= len(covered):  # beyond the Index line: reported as such already
+                    continue
                 if covered[tokid - 1] and state.checks.overlapping_alignment:
                     state.report(2, "Warning", "overlapping-alignment", f"token {tokid} is aligned to more "
                                  "than one node", line + 1)
@@ -79,7 +81,7 @@ def _spans(spans: object, name: str, line: int, mine: object, tokens: List[str],
             start = end = last = 0
         else:
             previous = last
-            start, end = int(found.group(1)), int(found.group(2))
+            start, end = whole(found.group(1)), whole(found.group(2))
             last = end
             if start <= previous + 1:
                 state.report(2, "Alignment", "invalid-token-range", f"span '{span}' must start after token "

@@ -11,7 +11,7 @@ from typing import Any, Dict, List
 
 from mrp.validation.umr.blocks import Block
 from mrp.validation.umr.inventory import DISCOURSE, DOCUMENT, NON_EVENTS, RELATIONS, VALUES
-from mrp.validation.umr.state import State
+from mrp.validation.umr.state import State, whole
 
 _OP = re.compile(r":op([1-9][0-9]*)$")
 _INVERSE = re.compile(r"-of$")
@@ -80,7 +80,7 @@ def _relations(nodes: List[Dict[str, Any]], state: State) -> None:
                 state.report(3, "Sentence", "repeated-relation",
                              f"node '{node['variable']}' has {counts[name]} "
                              f"'{name}' relations (first on line {first[name]})", last[name])
-        ops = sorted(((int(found.group(1)), r) for r in relations if r["dir"] == "out"
+        ops = sorted(((whole(found.group(1)), r) for r in relations if r["dir"] == "out"
                       for found in [_OP.match(r["relation"])] if found), key=lambda pair: pair[0])
         for k, (number, relation) in enumerate(ops):
             if number > k + 1:

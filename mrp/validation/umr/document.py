@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import List
 
-from mrp.validation.umr.blocks import LEADING, Block
+from mrp.validation.umr.blocks import Block, stripped
 from mrp.validation.umr.graph import RELATION
 from mrp.validation.umr.state import State
 
@@ -37,7 +37,7 @@ def check(sentence: List[Block], state: State) -> None:
         line += 1
         rest = text
         while rest:
-            rest = LEADING.sub("", rest)
+            rest = stripped(rest)
             if rest.startswith("("):
                 following = {"initial opening bracket": "sentence variable id",
                              "group opening bracket": "relation opening bracket",
@@ -48,20 +48,20 @@ def check(sentence: List[Block], state: State) -> None:
                     expecting = following[expecting]
                 else:
                     unexpected(rest)
-                rest = LEADING.sub("", rest[1:])
+                rest = stripped(rest[1:])
             elif SENTENCE_NODE.match(rest):
                 name = SENTENCE_NODE.match(rest).group(0)  # type: ignore[union-attr]
                 if expecting != "sentence variable id":
                     unexpected(rest)
                     break
-                rest = LEADING.sub("", rest[len(name):])
+                rest = stripped(rest[len(name):])
                 if name in state.nodes:
                     state.report(2, "Document", "non-unique-node-id", f"node id '{name}' used before (line "
                                  f"{state.nodes[name]['line0']})", line)
                 else:
                     state.nodes[name] = {"line0": line}
                 if rest.startswith("/ sentence"):
-                    rest = LEADING.sub("", rest[10:])
+                    rest = stripped(rest[10:])
                 else:
                     state.report(2, "Document", "missing-sentence-concept", f"expected '/ sentence', found "
                                  f"'{rest[:40]}'", line)
@@ -78,7 +78,7 @@ def check(sentence: List[Block], state: State) -> None:
                 else:
                     unexpected(rest)
                     break
-                rest = LEADING.sub("", found.group(2) + rest[found.end():])
+                rest = stripped(found.group(2) + rest[found.end():])
             elif RELATION.match(rest):
                 found = RELATION.match(rest)
                 assert found is not None
@@ -88,7 +88,7 @@ def check(sentence: List[Block], state: State) -> None:
                     relation, expecting = found.group(0), "the second node of the relation"
                 else:
                     unexpected(rest)
-                rest = LEADING.sub("", rest[found.end():])
+                rest = stripped(rest[found.end():])
             elif rest.startswith(")"):
                 following = {"relation closing bracket": "relation opening bracket or group closing bracket",
                              "relation opening bracket or group closing bracket":
@@ -98,7 +98,7 @@ def check(sentence: List[Block], state: State) -> None:
                     expecting = following[expecting]
                 else:
                     unexpected(rest)
-                rest = LEADING.sub("", rest[1:])
+                rest = stripped(rest[1:])
             else:
                 state.report(2, "Document", "invalid-document-level", f"unexpected '{rest[:40]}'", line)
                 rest = ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Set
 
-from mrp.validation.umr.blocks import LEADING, Block
+from mrp.validation.umr.blocks import Block, stripped
 from mrp.validation.umr.state import State, variable
 
 CONCEPT = re.compile(r"[^\s():#]+")
@@ -19,19 +19,25 @@ CYCLE_FREE = (":quote", ":modal-predicate")
 
 
 def _strip(text: str) -> str:
-    return LEADING.sub("", text)
+    return stripped(text)
 
 
 def dominates(top: str, target: str, nodes: Dict[str, Dict[str, Any]], seen: Set[str]) -> bool:
     """Whether a path of outgoing node relations (but :quote and :modal-predicate) leads from ``top`` to
     ``target``."""
+    todo = [top]  # depth first, without recursion (a chain may be thousands of nodes long)
     seen.add(top)
-    children = [r.get("value") for r in nodes.get(top, {}).get("relations", [])
-                if r.get("type") == "node" and r["dir"] == "out" and r.get("value") in nodes
-                and r["relation"] not in CYCLE_FREE]
-    if target in children:
-        return True
-    return any(child not in seen and dominates(child, target, nodes, seen) for child in children)
+    while todo:
+        children = [r.get("value") for r in nodes.get(todo.pop(), {}).get("relations", [])
+                    if r.get("type") == "node" and r["dir"] == "out" and r.get("value") in nodes
+                    and r["relation"] not in CYCLE_FREE]
+        if target in children:
+            return True
+        for child in children:
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    return False
 
 
 def check(sentence: List[Block], state: State) -> None:
@@ -65,8 +71,10 @@ def check(sentence: List[Block], state: State) -> None:
                 rest = _strip(rest[1:])
                 name = variable(rest)
                 if name is not None:
-                    if stack:
-                        nodes[stack[-1]]["relations"][-1]["value"] = name
+                    if stack:  # the value of the parent's last relation, as validate.py takes it (a node
+                        relations = nodes[stack[-1]].get("relations")  # opened without a role before any
+                        if relations:  # relation has none: validate.py fails there; reported above)
+                            relations[-1]["value"] = name
                     rest = _strip(rest[len(name):])
                     if name in nodes:
                         state.report(2, "Sentence", "non-unique-node-id",

@@ -9,6 +9,12 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 
 
 #: a node variable: ``s``, the sentence number, lowercase letters, an optional number (``s12p3``)
+def whole(digits: str) -> int:
+    """A run of digits as a number; one longer than 18 digits (beyond any index or count of a file, and
+    beyond what ``int()`` converts by default at 4,300) as 10**18."""
+    return int(digits) if len(digits) <= 18 else 10 ** 18
+
+
 def variable(text: str) -> Optional[str]:
     """The variable at the start of ``text``, or None."""
     if not text.startswith("s"):
