@@ -87,12 +87,25 @@ def _isolated(metric: Metric, pair: Pair, options: Options) -> PairResult:
 
 
 def _stopped(metric: Metric, pair: Pair, options: Options, why: str) -> PairResult:
-    """The result of a pair stopped at its limits (``why``), as the metric gives it (:meth:`Metric.cut`)."""
+    """The result of a pair stopped at its limits (``why``), as the metric gives it (:meth:`Metric.cut`),
+    which has :data:`mrp.metrics.limits.GRACE` of CPU (it counts the graphs alone): beyond, or when it
+    fails, the pair counts nothing, cut all the same, with a note saying so."""
     try:
-        return metric.cut(pair, options, why)
+        with guarded(0.0 if options.timeout is not None else None):
+            return metric.cut(pair, options, why)
+    except Overrun:
+        failure = "counting its graphs alone took too long too"
     except Exception as error:  # noqa: BLE001 - not even the gold graph can be counted
-        return PairResult({}, exact=False, cut=why, note=f"{metric.name}: stopped at the pair's limits "
-                          f"({why}); counting failed: {type(error).__name__}: {error}")
+        failure = f"counting failed: {type(error).__name__}: {error}"
+    note = f"{metric.name}: stopped at the pair's limits ({why}); {failure}: the pair counts nothing"
+    try:  # the shape of the metric's result, every count 0: two empty graphs scored
+        with guarded(0.0 if options.timeout is not None else None):
+            result = metric.score(Pair(pair.gold.empty_copy(), pair.system.empty_copy(), True), options)
+    except (Exception, Overrun):  # noqa: BLE001 - then no count at all
+        result = PairResult({})
+    result.exact, result.bound, result.steps, result.cut, result.failure = False, 0, 0, why, None
+    result.note = note
+    return result
 
 
 #: the running pool's work, inherited by forked workers (which then receive only positions)

@@ -12,6 +12,9 @@ report's order), or one key of its report by name (placed there when the report 
 * ``search``: ``bound``, ``steps`` and ``cut`` of the main count (:meth:`mrp.metrics.base.Run.search`);
 * ``accounting``: the pairing counts (:data:`mrp.metrics.pairing.COUNTS`: invalid, unpaired, duplicate,
   repaired system graphs, gold graphs without a system graph).
+
+A metric that does not search gets ``cut`` last, {n, limit, timeout}, when the driver stopped a pair at its
+limits (:mod:`mrp.metrics.limits`): its counts there are the metric's :meth:`~mrp.metrics.base.Metric.cut`.
 """
 
 from __future__ import annotations
@@ -117,4 +120,8 @@ def envelope(layout: Sequence[str], report: Mapping[str, Any], run: Gathered,
             out.update(run.accounting())
         elif name in report:
             out[name] = report[name]
+    if SEARCH not in layout and "cut" not in out:  # a metric that does not search: pairs stopped at limits
+        stopped = {why: sum(result.cut == why for result in run.results) for why in ("limit", "timeout")}
+        if any(stopped.values()):
+            out["cut"] = {"n": sum(stopped.values()), **stopped}
     return out
