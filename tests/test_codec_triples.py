@@ -133,3 +133,21 @@ def test_the_coli_pairs_as_triples_score_as_their_penman(tmp_path: Path) -> None
     differ = {k for k in runs["penman"] if runs["penman"][k] != runs["triples"][k]}
     assert differ == {"1322"}
     assert (runs["penman"]["1322"]["c"], runs["triples"]["1322"]["c"]) == (29, 30)
+
+
+def test_amr_to_triples_and_back_through_mrp_convert(tmp_path: Path) -> None:
+    from mrp.codecs.mrp import encode
+
+    source = tmp_path / "g.amr"
+    source.write_text("# ::id a\n" + CASES["reentrancy"][1] + "\n\n# ::id b\n" + CASES["constants"][1] + "\n",
+                      encoding="utf-8")
+    for args in (["--to", "triples", str(source), str(tmp_path / "g.triples")],
+                 [str(tmp_path / "g.triples"), str(tmp_path / "back.amr")]):
+        run = run_cli("convert", args)
+        assert run.code == 0, run.err
+    written = (tmp_path / "g.triples").read_text(encoding="utf-8")
+    assert written.startswith("# ::id a\nw\t:instance\twant-01\n")
+    # the same graphs (as MRP has them; the layout is penman's, indented)
+    assert [encode(g) for g in mrp.read(tmp_path / "back.amr")] == [encode(g) for g in mrp.read(source)]
+    validated = run_cli("validate", [str(tmp_path / "g.triples")])
+    assert validated.code == 0 and "2 graphs, no problems" in validated.out + validated.err
