@@ -49,11 +49,12 @@ def test_the_registry_is_one_line_per_codec_module_that_declares_its_facts() -> 
         assert isinstance(module.CODEC, Codec) and module.CODEC.formats, name
         assert hasattr(module, "read") or hasattr(module, "write"), name
     assert list(codecs.formats()) == ["mrp", "amr", "umr", "eds", "dm", "psd", "sdp", "dot", "ucca", "conllu",
-                                      "ud", "eud"]
+                                      "ud", "eud", "triples", "generated"]
     assert codecs.implied_framework("psd") == "psd" and codecs.implied_framework("sdp") is None
     assert codecs.implied_framework("nonesuch") is None
     assert "dot" not in codecs.readable() and "eud" in codecs.readable()
     assert codecs.reads_texts_once("amr") and not codecs.reads_texts_once("mrp")
+    assert [fmt for fmt in codecs.formats() if codecs.reads_penman(fmt)] == ["amr", "triples", "generated"]
     with pytest.raises(InputError, match="unknown format 'nonesuch'"):
         codecs.reader("nonesuch")
 

@@ -107,7 +107,8 @@ def _item_text(item: Any) -> Optional[str]:
     if type(item).__module__.startswith("penman"):
         return _penman_text(item)
     raise InputError(f"cannot score a {type(item).__name__}: give paths, Penman or MRP JSON strings (or "
-                     "their UTF-8 bytes), MRP dicts, penman.Graph or mrp.Graph objects")
+                     "their UTF-8 bytes), MRP dicts, penman.Graph or mrp.Graph objects, or lists of "
+                     "(source, role, target) triples")
 
 
 def _joined(texts: Iterable[str], fmt: str) -> str:
@@ -115,6 +116,10 @@ def _joined(texts: Iterable[str], fmt: str) -> str:
     without ids are then numbered by position, as in a file)."""
     if fmt == "mrp":
         return "\n".join(" ".join(text.split("\n")) for text in texts)
+    if fmt == "generated":  # a language model's responses: one JSON string a line (mrp.codecs.generated)
+        import ujson
+
+        return "\n".join(str(ujson.dumps(text, ensure_ascii=False)) for text in texts)
     return "\n\n".join(text.strip() for text in texts)
 
 
@@ -149,6 +154,8 @@ def corpus_of(graphs: Graphs, fmt: Optional[str], options: ReadOptions, name: st
     items = list(graphs)
     if not items:
         raise InputError(f"{name}: holds no graphs")
+    if fmt in (None, "amr", "triples") and _triples(items):
+        items, fmt = _penman_graphs(items if isinstance(items[0][0], (list, tuple)) else [items], name), None
     if fmt in (None, "amr") and type(items[0]).__module__.startswith("penman"):
         corpus = _from_penman(items, options, name)
         if corpus is not None:
@@ -160,6 +167,28 @@ def corpus_of(graphs: Graphs, fmt: Optional[str], options: ReadOptions, name: st
         raise InputError(f"{name}: mixes mrp.Graph objects with other kinds of graphs")
     fmt = fmt or ("mrp" if isinstance(items[0], dict) else _guess(texts[0] or ""))
     return _from_text(_joined([text or "" for text in texts], fmt), fmt, options, name)
+
+
+def _triples(items: List[Any]) -> bool:
+    """Whether a list is one graph's ``(source, role, target)`` triples, or a list of such lists."""
+    first = items[0]
+    if isinstance(first, (list, tuple)) and first and isinstance(first[0], (list, tuple)):
+        first = first[0]
+    return isinstance(first, (list, tuple)) and len(first) == 3 and all(isinstance(x, str) for x in first)
+
+
+def _penman_graphs(graphs: List[Any], name: str) -> List[Any]:
+    """The ``penman.Graph`` of each list of triples (:func:`mrp.codecs.triples.penman_graph`)."""
+    from mrp.codecs.base import Bad
+    from mrp.codecs.triples import penman_graph
+
+    out = []
+    for position, triples in enumerate(graphs):
+        try:
+            out.append(penman_graph(triples))
+        except Bad as bad:
+            raise InputError(f"{name}: graph {position} (its triples): {bad.message}") from None
+    return out
 
 
 def _from_graphs(graphs: List[Graph], fmt: Optional[str], options: ReadOptions, name: str) -> Corpus:

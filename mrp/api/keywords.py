@@ -88,6 +88,10 @@ _SHARED: Tuple[Keyword, ...] = (
             "``gold_format`` is given)", "--format", "format='amr'"),
     Keyword("gold_format", Optional[str], None, "format of the gold graphs", "--gold-format",
             "gold_format='mrp'"),
+    Keyword("read", Optional[str], None, "\"generated\": the system graphs are a language model's responses "
+            "(a list of strings, or a JSON Lines file): the graph found in each, repaired as Penman is, an "
+            "unusable one scored as empty; the result's \"generated\" block gives the well-formed and "
+            "repaired rates and the reasons", "--read", "read='generated'", choices=("generated",)),
     Keyword("framework", Optional[str], None, "score only graphs of this framework (and give it to graphs "
             "that name none)", "--framework", "framework='eds'", reads=True),
     Keyword("text", Union[str, Mapping[str, str], None], None, "the input strings: a path to id<TAB>sentence "

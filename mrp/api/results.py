@@ -155,6 +155,14 @@ class Result:
         return dict(self.document.get("macro", {}))
 
     @property
+    def generated(self) -> Optional[Dict[str, Any]]:
+        """For system graphs read as a language model's responses (``read="generated"``): responses,
+        well-formed, repaired and unusable ones (scored as empty), ``well_formed_rate``, ``repaired_rate``
+        and the ``reasons``; else None."""
+        found = self.document.get("generated")
+        return dict(found) if isinstance(found, Mapping) else None
+
+    @property
     def exact(self) -> bool:
         """True when every pair's correspondence is proved optimal (or the metric does not search)."""
         return all(pair.exact for pair in self.pairs)

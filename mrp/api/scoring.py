@@ -11,6 +11,7 @@ from mrp.api.inputs import Graphs, corpus_of, read_options
 from mrp.api.keywords import READING, checked, keywords, respelled, sign
 from mrp.api.results import Result
 from mrp.api.state import ScorerState, key_of, light, needs_graphs, renumbered
+from mrp.codecs import reads_penman
 from mrp.corpora.corpus import Corpus
 from mrp.corpora.load import reading_together
 from mrp.corpora.packed import mapped
@@ -105,7 +106,8 @@ def _planned(metric: str, arguments: Dict[str, Any], function: str) -> _Plan:
     statistics = Statistics(valid("bootstrap", arguments.get("bootstrap")),
                             valid("seed", arguments.get("seed", 0)))
     return _Plan(name, options, statistics, std, arguments.get("triples"),
-                 (arguments.get("gold_format", arguments.get("format")), arguments.get("format")),
+                 (arguments.get("gold_format", arguments.get("format")),
+                  "generated" if arguments.get("read") == "generated" else arguments.get("format")),
                  {option: arguments[option] for option in READING if option in arguments},
                  bool(arguments.get("positional")), bool(arguments.get("trace")), arguments.get("explain"),
                  arguments.get("explain_id"))
@@ -115,7 +117,7 @@ def _penman(gold: Corpus, system: Corpus, triples: Optional[str]) -> bool:
     """SMATCH counts the original tool's triples on AMR read from Penman (as mrp-score does)."""
     if triples == "mrp":
         return False
-    if gold.format == system.format == "amr":
+    if reads_penman(gold.format) and reads_penman(system.format):
         return True
     return all(graph.framework in (None, "amr") and graph.layout is not None
                for corpus in (gold, system) for graph in corpus.graphs)

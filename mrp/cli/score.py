@@ -20,7 +20,7 @@ from mrp.cli.common import (
     warn,
 )
 from mrp.cli.score_args import DEFAULT_TIMEOUT, PROGRAM, check, chosen, owner, parser
-from mrp.codecs import ReadOptions, reads_texts_once
+from mrp.codecs import ReadOptions, reads_penman, reads_texts_once
 from mrp.corpora.ahead import Ahead, pays_after
 from mrp.corpora.load import Corpus, read_corpus, reading_together
 from mrp.io.write import write_text
@@ -279,7 +279,8 @@ def main_body(argv: List[str]) -> int:
 
     std = parse(args.standardize)
     gold_format = input_format(args.gold, args.gold_format or args.format, "--gold-format", "mrp")
-    formats = [input_format(path, args.format, "--format", "mrp") for path in args.system]
+    formats = [input_format(path, "generated" if args.read else args.format, "--format", "mrp")
+               for path in args.system]
     for path, fmt in [(args.gold, gold_format), *zip(args.system, formats)]:
         inputs.check_before_reading(PROGRAM, path, fmt, args, args.framework)
     read = reading_together(read_options(args))  # a text parsed once for every file read here
@@ -304,7 +305,7 @@ def main_body(argv: List[str]) -> int:
         for path, fmt in zip(args.system, formats):
             validate_report(path, fmt, read, args.framework)
     gold = _standardized(gold, std)
-    penman = all(fmt == gold_format == "amr" for fmt in formats) and args.triples != "mrp"
+    penman = all(reads_penman(fmt) for fmt in (gold_format, *formats)) and args.triples != "mrp"
     progress = Line(PROGRAM, gold.name, show=terminal(sys.stderr) and not args.quiet)
     options = options_of(args, std, penman, progress, metrics)
     if system.ahead:  # the kernels load while the system file is read

@@ -120,6 +120,10 @@ def parser(metrics: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
     p.add_argument("--gold-format", metavar="FMT",
                    help="format of GOLD (default: --format, else from its extension, else its content), "
                         "e.g. --gold-format mrp")
+    p.add_argument("--read", choices=("generated",),
+                   help="generated: each SYSTEM file is a language model's responses (JSON Lines), the graph "
+                        "found in each (Markdown fences, text around it), repaired as Penman is, an unusable "
+                        "one scored as empty; the result gives the well-formed and repaired rates")
     p.add_argument("--framework", action="append", metavar="NAME",
                    help="score only graphs of this framework (repeatable), e.g. --framework eds")
     add_read_options(p)

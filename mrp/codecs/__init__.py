@@ -29,7 +29,7 @@ from mrp.memo import Memo
 __all__ = [
     "CODECS", "Codec", "Item", "ReadOptions", "WriteOptions", "Reader", "Writer",
     "reader", "writer", "formats", "readable", "frameworks", "infer_format", "implied_framework",
-    "reads_texts_once", "resolve_format", "sniff", "content_format",
+    "reads_texts_once", "reads_penman", "resolve_format", "sniff", "content_format",
 ]
 
 #: The registry: one line per codec module, by its full name (its ``CODEC`` names its formats).  The order
@@ -43,6 +43,8 @@ CODECS: List[str] = [
     "mrp.codecs.dot",
     "mrp.codecs.ucca",
     "mrp.codecs.conllu",  # conllu, ud, eud
+    "mrp.codecs.triples",
+    "mrp.codecs.generated",  # a language model's responses (--read generated)
 ]
 
 
@@ -127,6 +129,13 @@ def reads_texts_once(name: str) -> bool:
     """
     _module(name)  # an unknown format is an InputError
     return _table().formats[name][1].reads_texts_once
+
+
+def reads_penman(name: str) -> bool:
+    """Whether a format's graphs are read from Penman text (AMR, triples, model output): SMATCH then counts
+    the original tool's triples (the codec's ``CODEC.penman``); False for an unknown format."""
+    found = _table().formats.get(name)
+    return found is not None and found[1].penman
 
 
 #: the readers made so far, by format (a library call reads a string or two: making one cost as much)

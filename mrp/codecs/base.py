@@ -167,6 +167,8 @@ class Codec:
             MRP flavor (0 bilexical, 1 anchored, 2 unanchored).
         reads_texts_once: the reader parses each distinct graph text once across every file read with
             one ``ReadOptions.memo`` (:func:`mrp.codecs.reads_texts_once`).
+        penman: the graphs are read from Penman text (SMATCH counts the original tool's triples on them:
+            :func:`mrp.codecs.reads_penman`).
     """
 
     formats: Mapping[str, Optional[str]]
@@ -174,3 +176,4 @@ class Codec:
     sniff: Optional[Sniffer] = None
     frameworks: Mapping[str, int] = field(default_factory=dict)
     reads_texts_once: bool = False
+    penman: bool = False

@@ -30,15 +30,17 @@ converter fails on passages that have them.
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 from mrp.codecs.anchoring import AnchorError, align
 from mrp.codecs.base import Bad, Codec, Item, ReadOptions
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Edge, Graph, Node
 from mrp.io.source import Line
+
+if TYPE_CHECKING:  # the XML parser loads when a passage is read, not when the registry reads CODEC
+    import xml.etree.ElementTree as ET
 
 #: the codec's facts (mrp.codecs reads them): UCCA XML passages (never told from their content)
 CODEC = Codec(formats={"ucca": "ucca"}, extensions={".xml": "ucca"})
@@ -269,6 +271,8 @@ def _stray(whole: str, start: int, end: int, line_at: Callable[[int], int],
 
 def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:
     """Graphs from UCCA XML passages; a passage that cannot be converted yields a FormatError."""
+    import xml.etree.ElementTree as ET
+
     for item in _passages(lines, name):
         if isinstance(item, FormatError):
             item.framework = "ucca"

@@ -88,7 +88,7 @@ class Run:
         return {"bound": {"c": bound, "f": prf(g, s, bound)["f"]},
                 "steps": sum(result.steps for result in self.results), "cut": summary}
 
-    def accounting(self) -> Dict[str, int]:
+    def accounting(self) -> Dict[str, Any]:
         """The pairing counts (:meth:`mrp.metrics.pairing.Pairing.counts`): gold graphs without a system
         graph, system graphs without a gold graph, duplicate, invalid and repaired ones; and ``ids_differ``,
         the system ids that differ from their gold graph's, where files with ids were paired by position."""

@@ -7,6 +7,7 @@ import warnings
 from dataclasses import dataclass, field, replace
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
+from mrp.codecs.generated import merged, reading_counts
 from mrp.corpora.corpus import Corpus
 from mrp.corpora.packed import Entry, Packed, PackedGraphs, entries, live
 from mrp.errors import FormatError, InputError, MRPWarning
@@ -81,16 +82,22 @@ class Pairing:
     #: paired by position over ids (``by_position``): how many system ids differ from their gold graph's
     #: (None: not paired by position over ids)
     ids_differ: Optional[int] = None
+    #: the figures of reading a language model's responses (mrp.codecs.generated.reading_counts), or None
+    generated: Optional[Dict[str, Any]] = None
 
-    def counts(self) -> Dict[str, int]:
+    def counts(self) -> Dict[str, Any]:
         """The pairing counts (:data:`COUNTS`): gold graphs without a system graph (``missing``; less the
         unreadable system graphs of unknown id, any of which may be the one a gold graph lacks), system
         graphs without a gold graph (``unpaired``), repeated system ids (``duplicates``), unreadable system
-        graphs (``invalid``, scored as empty) and repaired ones."""
+        graphs (``invalid``, scored as empty) and repaired ones; then, for a system read as a language
+        model's responses, ``generated``: the figures of that reading."""
         missing = max(0, len(self.missing) - self.unidentified)  # an unreadable graph may be a missing one
         found = {"missing": missing, "unpaired": len(self.unpaired),
                  "duplicates": len(self.duplicates), "invalid": len(self.invalid), "repaired": self.repaired}
-        return {name: found[name] for name in COUNTS}
+        counted: Dict[str, Any] = {name: found[name] for name in COUNTS}
+        if self.generated is not None:
+            counted["generated"] = self.generated
+        return counted
 
     def answered(self) -> int:
         """The gold graphs that a system graph (readable or not) answers."""
@@ -108,6 +115,7 @@ class Pairing:
         self.notes.extend(other.notes)
         if other.ids_differ is not None:
             self.ids_differ = (self.ids_differ or 0) + other.ids_differ
+        self.generated = merged(self.generated, other.generated)
 
 
 def described(counts: Mapping[str, int], gold: Optional[int] = None) -> Optional[str]:
@@ -298,6 +306,9 @@ def pair(gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]] = Non
     """
     keep = set(frameworks) if frameworks else None
     result = Pairing(repaired=len(system.repaired))
+    if system.format == "generated":
+        result.generated = reading_counts(len(system.graphs), [r.repairs for r in system.repaired],
+                                          system.errors)
     if positional(gold) and positional(system):
         system = _positions(gold, system, by_position, result.notes)
     elif by_position:

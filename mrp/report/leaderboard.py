@@ -201,6 +201,16 @@ def _scored_paths(result: Mapping[str, Any]) -> List[Tuple[str, ...]]:
     return paths
 
 
+def generated_line(reading: Mapping[str, Any]) -> str:
+    """The line of a table on a reading of model output: the well-formed, repaired and unusable responses
+    (rates with 4 decimals, counts) and the reasons."""
+    reasons = ", ".join(f"{reason} {count}" for reason, count in reading.get("reasons", {}).items())
+    return (f"generated: well-formed {_number(reading['well_formed_rate'])} ({reading['well_formed']} of "
+            f"{reading['responses']}), repaired {_number(reading['repaired_rate'])} ({reading['repaired']}), "
+            f"unusable {reading['unusable']} (scored as empty)"
+            + (f"; reasons: {reasons}" if reasons else ""))
+
+
 def summary(metric: str, result: Mapping[str, Any]) -> str:
     """One system's result as a plain-text table: per count path g, s, c, micro P/R/F, macro F, CI of F."""
     header = ["score", "g", "s", "c", "P", "R", "F", "macro F"]
@@ -229,6 +239,8 @@ def summary(metric: str, result: Mapping[str, Any]) -> str:
     told = described(result, result.get("n") if isinstance(result.get("n"), int) else None)
     if told is not None:
         out.append(f"pairing: {told}")
+    if isinstance(result.get("generated"), Mapping):
+        out.append(generated_line(result["generated"]))
     out.extend(_signed(result))
     return "\n".join(out) + "\n\n"
 

@@ -52,7 +52,7 @@ def _sniff(line: str, after: Iterable[str]) -> Optional[str]:
 #: the same ``ReadOptions.memo`` (a text met again is built from the first graph of that text:
 #: :mod:`mrp.codecs.repeats`)
 CODEC = Codec(formats={"amr": "amr"}, extensions={".amr": "amr", ".penman": "amr"}, sniff=_sniff,
-              reads_texts_once=True)
+              reads_texts_once=True, penman=True)
 
 #: each name of __all__ and the module of this package that defines it
 _HOMES: Dict[str, str] = {
