@@ -10,6 +10,7 @@ leaderboard in Markdown on stdout); ``--codabench INPUT_DIR OUTPUT_DIR`` is the 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 from typing import List, Optional
@@ -87,7 +88,7 @@ def _main(argv: List[str]) -> int:
     if args.bundle:
         from mrp.task.codabench import bundle
 
-        members = bundle(task, args.gold, args.bundle)
+        members = bundle(task, args.gold, args.bundle, [args.task] if os.path.isfile(args.task) else [])
         sys.stdout.write("".join(f"{name}\n" for name in members))
         warn(PROGRAM, f"wrote the bundle {args.bundle} ({len(members)} files)")
         return OK
