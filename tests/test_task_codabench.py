@@ -13,7 +13,9 @@ import zipfile
 from pathlib import Path
 from typing import List
 
-from conftest import run_cli, shared_file
+import pytest
+
+from conftest import ROOT, run_cli, shared_file
 
 
 def _gold(folder: Path) -> Path:
@@ -54,7 +56,11 @@ def test_the_bundle_holds_the_competition_the_program_the_data_and_the_image(tmp
     assert (unpacked / "scoring_program" / "task.toml").read_text().startswith("# The First UMR Parsing")
     assert sorted(p.name for p in (unpacked / "reference_data").iterdir()) == ["cs-0001.umr", "cz-0002.umr"]
     docker = (unpacked / "Dockerfile").read_text()
-    assert "pip install" in docker and "mrp-graphs[plot]" in docker
+    wheels = sorted(path.name for path in (unpacked / "wheels").iterdir())
+    assert len(wheels) == 1 and wheels[0].startswith("mrp_graphs-")
+    assert wheels[0].endswith("-py3-none-any.whl") and f"COPY wheels/{wheels[0]} " in docker
+    assert f'pip install --no-cache-dir "/tmp/wheels/{wheels[0]}[plot]"' in docker
+    assert "==" not in docker  # the wheel it carries, not a version an index may not have
     warm = [line for line in docker.splitlines() if line.endswith("# WARM-UP")]
     assert len(warm) == 1 and warm[0].startswith("RUN mrp-warm-up")
     done = subprocess.run([sys.executable, "-m", "mrp.cli.warm_up", "--quiet"], capture_output=True,
@@ -110,3 +116,57 @@ def test_a_refused_submission_fails_the_scoring_program_with_the_reason(tmp_path
     missing = run_cli("evaluate", ["--task", "dmr2026-umr", "--codabench", str(tmp_path / "nowhere"),
                                    str(run / "output")])
     assert missing.code == 1 and "ref: missing" in missing.err
+
+
+def test_the_bundle_never_overwrites_an_input(tmp_path: Path) -> None:
+    gold = _gold(tmp_path / "gold")
+    before = (gold / "cs-0001.umr").read_bytes()
+    task = tmp_path / "task.toml"
+    task.write_text((ROOT / "mrp" / "task" / "tasks" / "dmr2026-umr.toml").read_text(encoding="utf-8"))
+    for target, task_name in ((gold / "cs-0001.umr", "dmr2026-umr"), (gold / "new.zip", "dmr2026-umr"),
+                              (task, str(task))):
+        done = run_cli("evaluate", ["--task", task_name, "--bundle", str(target), "--gold", str(gold)])
+        assert done.code == 2 and "overwrite an input" in done.err, done.err
+    assert (gold / "cs-0001.umr").read_bytes() == before and not (gold / "new.zip").exists()
+    assert task.read_text(encoding="utf-8").startswith("# The First UMR")
+
+
+def test_the_scoring_environment_builds_from_the_bundle_alone_offline(tmp_path: Path) -> None:
+    """A fresh venv, the bundle's wheel installed with no index (mrp's dependencies, which a package index
+    gives the image, taken from this environment), its scoring program run as Codabench runs it: the same
+    scores.json as this mrp's --codabench run."""
+    import venv
+
+    unpacked = _bundle(tmp_path)
+    target = tmp_path / "venv"
+    try:
+        venv.EnvBuilder(with_pip=True).create(target)
+    except Exception as error:  # noqa: BLE001 - no ensurepip, a read-only interpreter, ...
+        pytest.skip(f"cannot create a virtual environment with pip here: {error}")
+    python = target / "bin" / "python"
+    if not python.exists():
+        pytest.skip("the virtual environment has no bin/python (not a POSIX layout)")
+    wheel = next((unpacked / "wheels").iterdir())
+    done = subprocess.run([str(python), "-m", "pip", "install", "--no-index", "--no-deps",
+                           "--ignore-installed", "--quiet", str(wheel)], capture_output=True, timeout=900)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    here = [path for path in sys.path if path.endswith("site-packages")]
+    Path(site, "dependencies.pth").write_text("".join(f"{path}\n" for path in here))
+    where = subprocess.run([str(python), "-c", "import mrp; print(mrp.__file__)"], capture_output=True,
+                           text=True, cwd=tmp_path, env={"PATH": "/usr/bin:/bin"})
+    assert where.returncode == 0 and where.stdout.startswith(site), where.stderr[-2000:]
+    run = tmp_path / "run"
+    shutil.copytree(unpacked / "reference_data", run / "input" / "ref")
+    source = shared_file("data", "umr", "czech-pdtc")
+    (run / "input" / "res").mkdir()
+    shutil.copyfile(source / "pcedt-conv.umr", run / "input" / "res" / "cs-0001.umr")
+    ours = run_cli("evaluate", ["--task", "dmr2026-umr", "--codabench", str(run / "input"),
+                                str(run / "ours")])
+    assert ours.code == 0, ours.err
+    theirs = subprocess.run([str(python), str(unpacked / "scoring_program" / "score.py"), str(run / "input"),
+                             str(run / "theirs")], capture_output=True, timeout=900, cwd=tmp_path,
+                            env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert theirs.returncode == 0, theirs.stderr.decode()[-2000:]
+    assert (run / "theirs" / "scores.json").read_text() == (run / "ours" / "scores.json").read_text()

@@ -10,6 +10,7 @@ leaderboard in Markdown on stdout); ``--codabench INPUT_DIR OUTPUT_DIR`` is the 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 from typing import List, Optional
@@ -28,6 +29,9 @@ examples:
   mrp-evaluate --task dmr2026-umr --codabench /app/input /app/output
       Codabench's scoring program: input/ref (gold) and input/res (the submission) to
       output/scores.json and output/detailed_results.html
+  mrp-evaluate --task dmr2026-umr --check team.tgz --input test-input/
+      a participant's check before uploading: file names and count, every file valid at the task's level,
+      every sentence's tokens as the test input's; no gold needed (exit 0: ready to upload)
   mrp-evaluate --task dmr2026-umr --bundle bundle.zip --gold gold/
       a Codabench competition bundle: competition.yaml, scoring_program/, reference_data/, Dockerfile
 
@@ -51,6 +55,10 @@ def parser() -> argparse.ArgumentParser:
                    help="run as Codabench's scoring program (INPUT_DIR/ref, INPUT_DIR/res)")
     p.add_argument("--bundle", metavar="BUNDLE.zip",
                    help="write a Codabench competition bundle (needs --gold)")
+    p.add_argument("--check", metavar="SUBMISSION",
+                   help="check a submission before uploading it (names, count, validation at the task's "
+                        "level, tokens as the test input's with --input); no gold needed")
+    p.add_argument("--input", metavar="TEST_INPUT_DIR", help="with --check: the test input folder")
     p.add_argument("--jobs", metavar="N", default="auto",
                    help="submissions scored at once, each in its own process (default auto: one per CPU); "
                         "the numbers do not change")
@@ -74,11 +82,13 @@ def _main(argv: List[str]) -> int:
         warn(PROGRAM, "--task TASK is needed (a shipped task: " + ", ".join(shipped()) + "; or a task file)")
         return FATAL
     task = load(args.task)
-    modes = sum(bool(mode) for mode in (args.codabench, args.bundle, args.output))
+    modes = sum(bool(mode) for mode in (args.codabench, args.bundle, args.output, args.check))
     if modes != 1:
         warn(PROGRAM, "give one of --output OUT_DIR (with --gold and submissions), --codabench INPUT_DIR "
-                      "OUTPUT_DIR, or --bundle BUNDLE.zip (with --gold)")
+                      "OUTPUT_DIR, --bundle BUNDLE.zip (with --gold), or --check SUBMISSION")
         return FATAL
+    if args.check:
+        return _check(task, args.check, args.input)
     if args.codabench:
         return _codabench(task, args.codabench[0], args.codabench[1])
     if not args.gold:
@@ -87,7 +97,7 @@ def _main(argv: List[str]) -> int:
     if args.bundle:
         from mrp.task.codabench import bundle
 
-        members = bundle(task, args.gold, args.bundle)
+        members = bundle(task, args.gold, args.bundle, [args.task] if os.path.isfile(args.task) else [])
         sys.stdout.write("".join(f"{name}\n" for name in members))
         warn(PROGRAM, f"wrote the bundle {args.bundle} ({len(members)} files)")
         return OK
@@ -126,6 +136,15 @@ def _local(task: object, gold: str, output: str, submissions: List[str], jobs: i
     if not evaluation.scored():
         return FATAL
     return PROBLEMS if any(entry.refused for entry in evaluation.entries) else OK
+
+
+def _check(task: object, submission: str, input_dir: Optional[str]) -> int:
+    from mrp.task.check import check
+
+    with tempfile.TemporaryDirectory(prefix="mrp-evaluate-") as workdir:
+        report = check(task, submission, workdir, input_dir)  # type: ignore[arg-type]
+    sys.stdout.write("".join(f"{line}\n" for line in report.lines))
+    return PROBLEMS if report.problems else OK
 
 
 def _codabench(task: object, input_dir: str, output_dir: str) -> int:

@@ -8,8 +8,9 @@ program fail with the reason on standard error, so that Codabench marks it faile
 
 The bundle (:func:`bundle`): ``competition.yaml`` (written by hand, no YAML library), with one leaderboard
 column per key of ``scores.json``; ``scoring_program/`` (``metadata.yaml``, ``score.py``, the task file);
-``reference_data/`` (the gold files); ``Dockerfile`` for the scoring image, which installs mrp and compiles
-its kernels when the image is built.
+``reference_data/`` (the gold files); ``wheels/`` (the wheel of the mrp that made the bundle,
+:mod:`mrp.task.wheel`); ``Dockerfile`` for the scoring image, which installs that wheel and compiles its
+kernels when the image is built.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import json
 import os
 import warnings
 import zipfile
-from typing import Dict, List, Mapping
+from typing import Dict, List, Mapping, Sequence
 
 from mrp import __version__
 from mrp.errors import InputError
@@ -33,6 +34,7 @@ from mrp.task.messages import organiser_lines
 from mrp.task.outputs import scores_json
 from mrp.task.page import detailed_page
 from mrp.task.reading import read_gold
+from mrp.task.wheel import wheel
 
 __all__ = ["IMAGE", "bundle", "competition_yaml", "score"]
 
@@ -121,19 +123,40 @@ sys.exit(subprocess.call([sys.executable, "-m", "mrp.cli.evaluate", "--task", os
 '''
 
 
-def dockerfile() -> str:
-    """The scoring image: Python, mrp with its plot extra, and the solver's kernels compiled at build
-    time (so that no submission pays for the compilation)."""
+def dockerfile(wheel_name: str) -> str:
+    """The scoring image (built with the unpacked bundle as its context): Python, the bundle's wheel of mrp
+    with its plot extra (its dependencies from the package index), and the solver's kernels compiled at
+    build time (so that no submission pays for the compilation)."""
     return ("FROM python:3.11-slim\n"
-            "# mrp from the package index (or COPY a wheel of mrp-graphs into the image and install that)\n"
-            f"RUN pip install --no-cache-dir \"mrp-graphs[plot]=={__version__}\"\n"
+            "# mrp as it made this bundle: the wheel it carries (no index needs to have it)\n"
+            f"COPY wheels/{wheel_name} /tmp/wheels/{wheel_name}\n"
+            f"RUN pip install --no-cache-dir \"/tmp/wheels/{wheel_name}[plot]\" && rm -rf /tmp/wheels\n"
             "# compile the solver's kernels into the installed package's cache when the image is built\n"
             f"{WARM_UP}\n")
 
 
-def bundle(task: Task, gold_folder: str, path: str) -> List[str]:
-    """Write a Codabench competition bundle (a zip) for a task and its gold folder; returns its members."""
+def bundle(task: Task, gold_folder: str, path: str, inputs: Sequence[str] = ()) -> List[str]:
+    """Write a Codabench competition bundle (a zip) for a task and its gold folder.
+
+    Args:
+        task: the task.
+        gold_folder: the gold files.
+        path: the bundle (never one of the inputs: a file in the gold folder, or one of ``inputs``).
+        inputs: other inputs the bundle must not overwrite (the task file).
+
+    Returns:
+        The bundle's members.
+
+    Raises:
+        InputError: for a bundle path that is an input, or no installed mrp to put in the bundle.
+    """
     gold = gold_files(gold_folder, task)
+    target = os.path.realpath(path)
+    protected = [os.path.realpath(file) for file in [*gold.values(), *inputs]]
+    if target in protected or os.path.dirname(target) == os.path.realpath(gold_folder):
+        raise InputError(f"{path}: the bundle would overwrite an input (a gold file, the gold folder's "
+                         "content or the task file); write it elsewhere")
+    wheel_name, wheel_bytes = wheel()
     groups = groups_of(task, {name: read_gold(name, file, task) for name, file in gold.items()})
     labels = {spec.key: spec.label for spec in task.metrics}
     members: Dict[str, bytes] = {
@@ -143,7 +166,8 @@ def bundle(task: Task, gold_folder: str, path: str) -> List[str]:
                                           f"{task.name}\n").encode(),
         "scoring_program/score.py": _SCORE_PY.encode("utf-8"),
         "scoring_program/task.toml": task.source.encode("utf-8"),
-        "Dockerfile": dockerfile().encode("utf-8"),
+        "Dockerfile": dockerfile(wheel_name).encode("utf-8"),
+        f"wheels/{wheel_name}": wheel_bytes,
         "pages/terms.md": b"# Terms\n\nSet by the organisers.\n",
         "pages/evaluation.md": (f"# Evaluation\n\nScored by mrp-evaluate (mrp-graphs {__version__}), task "
                                 f"`{task.name}`; leaderboard keys: {', '.join(task.keys(groups))}.\n"
