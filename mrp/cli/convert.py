@@ -28,7 +28,7 @@ from mrp.cli.common import (
     warn,
 )
 from mrp.codecs import WriteOptions, infer_format, writer
-from mrp.corpora.load import read_corpus
+from mrp.corpora import read_corpus
 from mrp.errors import FormatError
 from mrp.graph import Graph
 from mrp.io.write import output, write_text
@@ -103,7 +103,7 @@ def penman_style(args: argparse.Namespace, target: str) -> Any:
     if target != "amr":
         fail(PROGRAM, "--indent, --compact and --triples lay out AMR (Penman) output; the output is "
                       f"{target}")
-    from mrp.codecs.penman import Style
+    from mrp.codecs import Style
 
     return Style(indent=6 if args.indent is None else _indent(args.indent), compact=args.compact,
                  triples=args.triples)

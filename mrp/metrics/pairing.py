@@ -78,6 +78,8 @@ class Pairing:
     missing: List[Entry] = field(default_factory=list)
     #: unreadable system graphs whose id is unknown (each may be the one a missing gold graph lacks)
     unidentified: int = 0
+    #: the names of the gold and the system corpus (messages about a graph name its file)
+    names: Tuple[str, str] = ("gold", "system")
 
     def counts(self) -> Dict[str, int]:
         """The pairing counts (:data:`COUNTS`): gold graphs without a system graph (``missing``; less the
@@ -103,6 +105,8 @@ class Pairing:
         self.unidentified += other.unidentified
         self.repaired += other.repaired
         self.notes.extend(other.notes)
+        if self.names == Pairing.names:  # joined batches are named by the first named
+            self.names = other.names
 
 
 def described(counts: Mapping[str, int], gold: Optional[int] = None) -> Optional[str]:
@@ -253,7 +257,7 @@ def pair(gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]] = Non
     not at all (InputError).
     """
     keep = set(frameworks) if frameworks else None
-    result = Pairing(repaired=len(system.repaired))
+    result = Pairing(repaired=len(system.repaired), names=(gold.name, system.name))
     if positional(gold) and positional(system):
         system = _positions(gold, system, by_position, result.notes)
     else:
