@@ -104,7 +104,11 @@ class Placement:
     document-level node (``s3s0``), None when the file has no annotation for
     it; ``relations``: its document-level relations in file order; ``info``:
     the sentence-information lines other than ``# :: sntN``, ``Index:`` and
-    ``Words:`` (meta-info, morphemes, glosses, translations), kept verbatim.
+    ``Words:`` (meta-info, morphemes, glosses, translations), kept verbatim;
+    ``alignment``: the alignment block's lines as written (line number, text),
+    for a reading by another tool's rules (compare_umr.pl's, under
+    ``--umatch-compat``); not compared by ``==``, the nodes' anchors being what
+    mrp reads of them.
     """
 
     document: str
@@ -112,6 +116,7 @@ class Placement:
     variable: Optional[str] = None
     relations: List[Relation] = field(default_factory=list)
     info: List[str] = field(default_factory=list)
+    alignment: List[Tuple[int, str]] = field(default_factory=list, compare=False)
 
 
 @dataclass(slots=True)

@@ -33,14 +33,23 @@ LAYERS: Dict[str, int] = {
     # allpairs runs blocks of pairs through the metrics (similarity matrices, top-k, ensemble selection):
     # beside explain, below api (mrp.similarity, mrp.ensemble) and cli (mrp-similarity, mrp-ensemble)
     "allpairs": 9,
-    "api": 10,
-    # the shared-task kit (mrp-evaluate) scores through the metrics, ranks with the report's statistics and
+    # the one pipeline under every door (inputs, read, validate, standardize, pair, metric, result): above
+    # what it composes (corpora, metrics, report, explain), below every door (api, task, cli)
+    "pipeline": 10,
+    "api": 11,
+    # the shared-task kit (mrp-evaluate) scores through the pipeline, ranks with the report's statistics and
     # draws pairs with explain: above them and api, below cli
-    "task": 11, "cli": 12, "__main__": 13,
+    "task": 12, "cli": 13, "__main__": 14,
     # integrations: other frameworks' metric interfaces (Hugging Face evaluate, torchmetrics) over the public
     # api; their libraries imported only when used
-    "integrations": 11,
+    "integrations": 12,
 }
+
+#: the doors: packages that reach the engine only through the pipeline and the public names (``__init__``)
+#: of the packages below, never one of their modules
+DOORS = ("mrp.cli", "mrp.task")
+#: the packages whose modules the doors do not import
+ENGINE = ("mrp.metrics", "mrp.corpora", "mrp.codecs", "mrp.solver")
 
 #: the package's own face (mrp/__init__.py) stands outside the layers: every layer may read its
 #: ``__version__``, and its public names come from api on first use
@@ -293,3 +302,39 @@ def test_every_metric_owns_its_facts() -> None:
                 (name, parameter.field)
             assert parameter.flag.startswith("--")
             assert flags.setdefault(parameter.flag, parameter) is parameter, (name, parameter.flag)
+
+
+def test_the_doors_reach_the_engine_through_public_names_only() -> None:
+    """mrp-score, mrp-mtool, mrp-umr-compare, mrp-evaluate and every other command read, pair and score
+    through mrp.pipeline; from metrics, corpora, codecs and solver they take only what each package's
+    ``__init__`` exports (``from mrp.metrics import canonical``), at the top of a file or inside a
+    function."""
+    offences = []
+    for name, path in _modules().items():
+        if not name.startswith(DOORS):
+            continue
+        for module, _, _ in _imports(path):
+            if any(module.startswith(f"{package}.") for package in ENGINE):
+                offences.append(f"{name} imports {module}")
+    assert not offences, offences
+
+
+def _calls(path: Path, name: str) -> List[ast.Call]:
+    """Every call of ``name`` (``name(...)`` or ``x.name(...)``) in a file."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call):
+            func = node.func
+            called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) \
+                else None
+            if called == name:
+                found.append(node)
+    return found
+
+
+def test_options_are_made_in_one_module() -> None:
+    """A run's Options are made by mrp.pipeline.options for every door (the library, the commands, the kit);
+    elsewhere only ``Options()``, the defaults of a function given none."""
+    makers = {name for name, path in _modules().items()
+              if any(call.args or call.keywords for call in _calls(path, "Options"))}
+    assert makers == {"mrp.pipeline.options"}, makers

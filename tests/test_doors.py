@@ -1,4 +1,6 @@
-"""The front doors read, pair and report alike (issue 41, leaks 4-8 and 10; issue 42, items 8 and 10)."""
+"""What the one pipeline gives every door (issue 41, leaks 4-8 and 10; issue 42, items 8 and 10; issue 60):
+one pairing and its counts and warnings, one input-resolution rule, one pairing of files by name, reuse
+keyed on every field; each checked through the doors that show it (the library, the commands)."""
 
 from __future__ import annotations
 

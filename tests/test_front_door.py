@@ -1,6 +1,8 @@
-"""One front door (issue 41): every mrp-score option is a library keyword (from the metrics' declared
-parameters, no hand-kept list), read options apply to every kind of input, ids never written pair by
-position, and a Scorer over any batching equals one call."""
+"""The pipeline's front (issues 41 and 60): its keyword table (mrp.pipeline.keywords) gives every mrp-score
+option as a library keyword (from the metrics' declared parameters, no hand-kept list); its reading
+(mrp.pipeline.inputs) applies the read options to every kind of input, and ids never written pair by
+position; a Scorer over any batching equals one call through it.  That every door goes through the pipeline
+is tests/test_pipeline.py's and tests/test_architecture.py's."""
 
 from __future__ import annotations
 
@@ -16,8 +18,8 @@ import pytest
 from test_api import CASES
 
 import mrp
-from mrp.api.keywords import CLI_ONLY, keywords
 from mrp.errors import InputError, MRPError
+from mrp.pipeline.keywords import CLI_ONLY, keywords
 
 from conftest import ROOT, run_cli, shared_file, timeless
 
@@ -267,7 +269,7 @@ def test_a_scorer_refuses_when_no_batch_pairs() -> None:
 
 
 def test_library_messages_name_keywords_not_flags() -> None:
-    from mrp.api.keywords import spelled
+    from mrp.pipeline.keywords import spelled
 
     message = "pass --positional or --no-mip, see --foo"
     assert spelled(message) == "pass positional=True or mip=False, see --foo"

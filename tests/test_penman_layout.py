@@ -17,11 +17,11 @@ from penman.surface import Alignment, RoleAlignment
 from test_penman_objects import _both, _same
 
 import mrp
-from mrp.api.inputs import corpus_of, read_options
 from mrp.codecs.penman.amr import Bad, _convert, penman_warnings
 from mrp.codecs.penman.direct import fast_graph
 from mrp.codecs.penman.framing import Frame
 from mrp.codecs.penman.objects import _comments, _lines, _metadata, graphs_of
+from mrp.pipeline.inputs import corpus_of, read_options
 
 from conftest import shared_path, timeless
 from penman_two_pass import direct_graph

@@ -11,8 +11,8 @@ import penman
 import pytest
 
 import mrp
-from mrp.api.inputs import _from_text, _joined, _penman_text, corpus_of, read_options
 from mrp.codecs.penman import graphs_of
+from mrp.pipeline.inputs import _from_text, _joined, _penman_text, corpus_of, read_options
 
 from conftest import shared_file, timeless
 

@@ -13,14 +13,15 @@ import numpy as np
 from mrp.allpairs.ensemble import Selection, candidates, select
 from mrp.allpairs.matrix import DEFAULT_BLOCK
 from mrp.allpairs.work import Work, check, symmetric
-from mrp.api.inputs import Graphs, corpus_of, read_options
-from mrp.api.scoring import _penman, _plan, _standardized, score
+from mrp.api.scoring import _plan, score
 from mrp.api.similarity import engine_of, running_options
 from mrp.corpora.corpus import Corpus
 from mrp.corpora.load import reading_together
 from mrp.corpora.packed import entries, live
 from mrp.errors import InputError
 from mrp.graph import Graph
+from mrp.pipeline.inputs import Graphs, corpus_of, read_options
+from mrp.pipeline.steps import penman_corpora, standardized
 
 __all__ = ["Ensemble", "ensemble"]
 
@@ -90,11 +91,11 @@ def ensemble(systems: Sequence[Graphs], metric: str = "smatch", gold: Optional[G
     corpora: List[Corpus] = []
     for label, value in zip(labels, systems):
         corpora.append(corpus_of(value, plan.formats[1], reading, label))
-    penman = all(_penman(corpus, corpus, plan.triples) for corpus in corpora)
+    penman = all(penman_corpora(plan.triples, [corpus]) for corpus in corpora)
     found = candidates(labels, corpora)  # paired as scoring pairs: by id, a missing or broken graph empty
     originals = found.graphs
-    standardized = [list(entries(_standardized(Corpus(corpus.name, corpus.format, list(row)),
-                                               plan.standardization).graphs))
+    prepared = [list(entries(standardized(Corpus(corpus.name, corpus.format, list(row)),
+                                          plan.standardization).graphs))
                     for corpus, row in zip(corpora, originals)]
     positions = np.tile(np.arange(len(found.ids), dtype=np.int64)[:, None], (1, len(corpora)))
     from dataclasses import replace
@@ -104,7 +105,7 @@ def ensemble(systems: Sequence[Graphs], metric: str = "smatch", gold: Optional[G
     engine, made = engine_of(work, {key: value for key, value in running.items() if key != "checkpoint"},
                              "ensemble")
     try:
-        selection = select(plan.metric, scoring, standardized, positions, work.once, engine,
+        selection = select(plan.metric, scoring, prepared, positions, work.once, engine,
                            int(running.get("block_size") or DEFAULT_BLOCK), found.present)
     finally:
         if made is not None:

@@ -7,14 +7,14 @@ import warnings
 from dataclasses import replace
 from typing import Any, Iterable, List, Optional, TextIO, Union
 
-from mrp.api.inputs import Graphs, corpus_of, read_options
-from mrp.api.keywords import respelled
 from mrp.codecs import WriteOptions, infer_format, writer
 from mrp.corpora.packed import live
 from mrp.errors import InputError, MRPError, ReadWarning
 from mrp.graph import Graph
 from mrp.io.write import output
 from mrp.metrics.pairing import positional
+from mrp.pipeline.inputs import Graphs, corpus_of, read_options
+from mrp.pipeline.keywords import respelled
 
 __all__ = ["ReadWarning", "read", "write"]
 

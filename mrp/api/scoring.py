@@ -1,5 +1,5 @@
 """Scoring from Python: :func:`score` for a corpus, :class:`Scorer` for batches; their keyword arguments
-come from :mod:`mrp.api.keywords` (every run's options and every metric's parameters)."""
+come from :mod:`mrp.pipeline.keywords` (every run's options and every metric's parameters)."""
 
 from __future__ import annotations
 
@@ -7,23 +7,31 @@ import inspect
 from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Optional, Tuple
 
-from mrp.api.inputs import Graphs, corpus_of, read_options
-from mrp.api.keywords import READING, checked, keywords, respelled, sign
 from mrp.api.results import Result
 from mrp.api.state import ScorerState, key_of, light, needs_graphs, renumbered
-from mrp.codecs import reads_penman
 from mrp.corpora.corpus import Corpus
 from mrp.corpora.load import reading_together
-from mrp.corpora.packed import mapped
 from mrp.errors import MRPError, ScoreError
 from mrp.memo import Memo
 from mrp.metrics import driver
-from mrp.metrics.base import parameter_values
 from mrp.metrics.options import DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT, Execution, Options
 from mrp.metrics.options import checked as valid
-from mrp.metrics.pairing import Pairing, duplicate_errors, pair
+from mrp.metrics.pairing import Pairing
 from mrp.metrics.registry import canonical
 from mrp.metrics.registry import metric as registered
+from mrp.pipeline.inputs import Graphs, corpus_of, read_options
+from mrp.pipeline.keywords import READING, checked, keywords, respelled, sign
+from mrp.pipeline.options import run_options as options_of
+from mrp.pipeline.options import with_penman
+from mrp.pipeline.steps import (
+    gold_problems,
+    paired,
+    penman_corpora,
+    run_pairing,
+    score_pairing,
+    standardized,
+    unanswered,
+)
 from mrp.process.collector import collector_paused
 from mrp.report.outcome import complete, frameworks_scored
 from mrp.report.signature import Statistics
@@ -99,10 +107,10 @@ def _planned(metric: str, arguments: Dict[str, Any], function: str) -> _Plan:
 
         progress = Line("mrp", "gold", show=True)
     run = Execution(jobs=jobs, progress=progress or None)
-    options = Options(limit=limit, timeout=timeout, max_memory=max_memory, trace=True,
-                      mip=arguments.get("mip", True), errors=bool(arguments.get("errors")),
-                      standardization=std.name(), no_wiki=bool(arguments.get("no_wiki")),
-                      strict=bool(arguments.get("strict")), run=run, **parameter_values(values))
+    options = options_of({"limit": limit, "timeout": timeout, "max_memory": max_memory, "trace": True,
+                          "mip": arguments.get("mip", True), "errors": arguments.get("errors"),
+                          "no_wiki": bool(arguments.get("no_wiki")), "strict": bool(arguments.get("strict"))},
+                         values, std.name(), run=run)
     statistics = Statistics(valid("bootstrap", arguments.get("bootstrap")),
                             valid("seed", arguments.get("seed", 0)))
     return _Plan(name, options, statistics, std, arguments.get("triples"),
@@ -113,18 +121,8 @@ def _planned(metric: str, arguments: Dict[str, Any], function: str) -> _Plan:
                  arguments.get("explain_id"))
 
 
-def _penman(gold: Corpus, system: Corpus, triples: Optional[str]) -> bool:
-    """SMATCH counts the original tool's triples on AMR read from Penman (as mrp-score does)."""
-    if triples == "mrp":
-        return False
-    if reads_penman(gold.format) and reads_penman(system.format):
-        return True
-    return all(graph.framework in (None, "amr") and graph.layout is not None
-               for corpus in (gold, system) for graph in corpus.graphs)
-
-
 def _checked_gold(gold: Corpus) -> None:
-    bad = gold.errors + duplicate_errors(gold)
+    bad = gold_problems(gold)
     if bad:
         raise ScoreError(f"{gold.name}: {len(bad)} invalid gold graph(s), the first: {bad[0]}; "
                          "nothing scored")
@@ -134,25 +132,12 @@ def _paired(gold: Corpus, system: Corpus, plan: _Plan, batch: bool = False) -> P
     """The pairing of gold and system; ScoreError when no system graph pairs with a gold graph (for a
     batch of a Scorer, where a batch may hold none, that is decided over every batch)."""
     frameworks = [plan.reading["framework"]] if plan.reading.get("framework") else None
-    pairing = pair(gold, system, frameworks, plan.positional)
+    pairing = paired(gold, system, frameworks, plan.positional)
     if not pairing.pairs:
         raise ScoreError(f"{gold.name}: no gold graph to score")
-    if not batch and not _any_paired(system, pairing):
+    if not batch and unanswered(pairing):
         raise ScoreError(f"{system.name}: no system graph pairs with a gold graph by (framework, id)")
     return pairing
-
-
-def _any_paired(system: Corpus, pairing: Pairing) -> bool:
-    """Whether any system graph pairs with a gold graph (read, or invalid and counted)."""
-    return bool(pairing.answered() or pairing.invalid)
-
-
-def _standardized(corpus: Corpus, std: Any) -> Corpus:
-    if std.active():
-        from mrp.standardize.graph import standardize
-
-        corpus.graphs = mapped(corpus.graphs, lambda graph: standardize(graph, std))
-    return corpus
 
 
 def _pairing(gold: Graphs, system: Graphs, plan: _Plan, batch: bool = False
@@ -167,13 +152,12 @@ def _pairing(gold: Graphs, system: Graphs, plan: _Plan, batch: bool = False
         system_corpus = Corpus("system", gold_corpus.format)
     else:
         system_corpus = corpus_of(system, plan.formats[1], reading, "system")
-    penman = _penman(gold_corpus, system_corpus, plan.triples)
-    gold_corpus = _standardized(gold_corpus, plan.standardization)
-    system_corpus = _standardized(system_corpus, plan.standardization)
-    options = object.__new__(Options)  # dataclasses.replace or copy.copy cost more than the scoring of a pair
-    options.__dict__.update(plan.options.__dict__, penman=penman)
+    penman = penman_corpora(plan.triples, (gold_corpus, system_corpus))
+    gold_corpus = standardized(gold_corpus, plan.standardization)
+    system_corpus = standardized(system_corpus, plan.standardization)
+    options = with_penman(plan.options, penman)
     pairing = _paired(gold_corpus, system_corpus, plan, batch)
-    return pairing, options, _any_paired(system_corpus, pairing)
+    return pairing, options, not unanswered(pairing)
 
 
 def score(gold: Graphs, system: Graphs, metric: str = "mrp", **options: Any) -> Result:
@@ -198,8 +182,8 @@ def score(gold: Graphs, system: Graphs, metric: str = "mrp", **options: Any) -> 
     try:
         with collector_paused(freeze=False):
             pairing, scoring, _ = _pairing(gold, system, plan)
-            done, details = driver.run(registered(plan.metric), pairing, scoring)
-            result = driver.summary(registered(plan.metric), done)
+            scored = score_pairing(plan.metric, pairing, scoring)
+            done, result, details = scored.run, scored.result, scored.details
             frameworks = frameworks_scored(pairing)
             del pairing  # the graphs go before the collector resumes (it would walk them all once more)
     except MRPError as error:
@@ -267,7 +251,7 @@ class Scorer:
         if metric.contextual or self._plan.explain:  # scored together in compute()
             self._held.append(pairing)
             return
-        run, details = driver.run(metric, pairing, scoring)
+        run, details = run_pairing(metric.name, pairing, scoring)
         _merge(self._details, details)
         self._runs.append(run if needs_graphs(metric, scoring) else light(run))
 
@@ -314,7 +298,7 @@ class Scorer:
         if self._held:
             try:
                 with collector_paused(freeze=False):
-                    run, details = driver.run(metric, driver.joined(self._held), options)
+                    run, details = run_pairing(metric.name, driver.joined(self._held), options)
             except MRPError as error:
                 raise respelled(error) from None
         else:

@@ -17,8 +17,7 @@ from mrp.allpairs.engine import Engine, Status
 from mrp.allpairs.matrix import DEFAULT_BLOCK, full
 from mrp.allpairs.topk import top_k as neighbours_of
 from mrp.allpairs.work import Work, check, pair_count, symmetric
-from mrp.api.inputs import Graphs, corpus_of, read_options
-from mrp.api.scoring import _penman, _plan, _standardized
+from mrp.api.scoring import _plan
 from mrp.corpora.corpus import Corpus
 from mrp.corpora.load import reading_together
 from mrp.corpora.packed import entries
@@ -27,6 +26,8 @@ from mrp.io.option_files import content_digest
 from mrp.metrics import driver
 from mrp.metrics.options import checked
 from mrp.metrics.registry import metric as registered
+from mrp.pipeline.inputs import Graphs, corpus_of, read_options
+from mrp.pipeline.steps import penman_corpora, standardized
 from mrp.process.worker import cpu_seconds
 
 __all__ = ["Similarity", "prepared", "similarity", "engine_of", "running_options"]
@@ -157,10 +158,10 @@ def prepared(graphs: Graphs, other: Optional[Graphs], metric: str, options: Dict
         reading = reading_together(reading)
     first = _checked(corpus_of(graphs, plan.formats[1], reading, names[0]))
     second = _checked(corpus_of(other, plan.formats[1], reading, names[1])) if other is not None else None
-    penman = _penman(first, second if second is not None else first, plan.triples)
-    first = _standardized(first, plan.standardization)
+    penman = penman_corpora(plan.triples, [first, second if second is not None else first])
+    first = standardized(first, plan.standardization)
     if second is not None:
-        second = _standardized(second, plan.standardization)
+        second = standardized(second, plan.standardization)
     scoring = dataclasses.replace(plan.options, penman=penman, trace=False)
     work = Work(plan.metric, scoring, list(entries(first.graphs)),
                 list(entries(second.graphs)) if second is not None else None,

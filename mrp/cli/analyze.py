@@ -59,7 +59,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _grouped(args: argparse.Namespace) -> Dict[str, List[Graph]]:
-    from mrp.corpora.load import read_corpus
+    from mrp.corpora import read_corpus
 
     groups: Dict[str, List[Graph]] = {}
     for path in args.files:

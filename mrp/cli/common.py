@@ -9,18 +9,22 @@ import sys
 import warnings
 from typing import Any, Callable, Iterable, List, NoReturn, Optional, Sequence, Set
 
-from mrp.codecs import ReadOptions, frameworks, resolve_format
-from mrp.corpora.corpus import Corpus
-from mrp.corpora.load import read_text
-from mrp.errors import FormatError, InputError, MRPError, MRPWarning, ReadWarning
+from mrp.codecs import ReadOptions, frameworks
+from mrp.corpora import Corpus
+from mrp.errors import FormatError, MRPError, MRPWarning, ReadWarning
 from mrp.graph import Graph
+from mrp.pipeline import input_format
+from mrp.pipeline import read_options as reading_options
+
+__all__ = ["CLOSED_PIPE", "FATAL", "OK", "PROBLEMS", "Parser", "add_read_options", "add_selection_options",
+           "check_frameworks", "counting", "fail", "input_format", "new_parser", "read_ids", "read_options",
+           "read_text_lines", "reader_messages", "refuse_overwrite", "refuse_stdin_twice", "report",
+           "report_repairs", "run", "select", "selecting", "warn"]
 
 #: Exit codes: 0 fine, 1 results with problems (some graphs skipped), 2 nothing trustworthy.
 OK, PROBLEMS, FATAL = 0, 1, 2
 #: Exit code after the reader of stdout went away (`| head`): 128 + SIGPIPE, as a killed tool's.
 CLOSED_PIPE = 141
-#: Extensions of compressed files, which no reader reads directly.
-COMPRESSED = (".gz", ".bz2", ".xz", ".zip", ".zst", ".lzma", ".7z")
 
 
 def warn(program: str, message: str) -> None:
@@ -83,10 +87,10 @@ def add_read_options(parser: argparse.ArgumentParser) -> None:
 
 
 def read_options(args: argparse.Namespace, framework: Optional[str] = None) -> ReadOptions:
-    """ReadOptions from parsed arguments (reads the --text table)."""
-    text = read_text(args.text) if args.text else None
-    return ReadOptions(framework=framework, text=text, no_wiki=args.no_wiki, wsj_ids=args.wsj_ids,
-                       strict=args.strict)
+    """ReadOptions from parsed arguments (reads the --text table), as the library makes them from its
+    keywords (:func:`mrp.pipeline.read_options`)."""
+    return reading_options(framework=framework, text=args.text or None, no_wiki=args.no_wiki,
+                           wsj_ids=args.wsj_ids, strict=args.strict)
 
 
 def add_selection_options(parser: argparse.ArgumentParser) -> None:
@@ -166,28 +170,6 @@ def check_frameworks(program: str, names: Optional[Iterable[str]]) -> None:
     for name in names or ():
         if name not in frameworks():
             fail(program, f"--framework {name}: unknown framework (known: {', '.join(frameworks())})")
-
-
-def input_format(path: str, given: Optional[str], option: str, default: Optional[str] = None) -> str:
-    """The format of an input file: ``given``, else its extension, else its content (the one rule,
-    :func:`mrp.codecs.resolve_format`; ``default`` for standard input and files without graph text).
-
-    A missing file, a directory or a compressed file is named as such
-    (InputError), not as a file of unknown format; ``option`` is the option
-    that names the format in the calling tool (for the message).
-    """
-    if path != "-":
-        if not os.path.exists(path):
-            raise InputError(f"{path}: no such file")
-        if os.path.isdir(path):
-            from mrp.corpora.load import umr_files
-
-            if given in (None, "umr") and umr_files(path):
-                return "umr"  # a directory of UMR documents, read as one corpus
-            raise InputError(f"{path}: is a directory, not a file")
-        if path.lower().endswith(COMPRESSED):
-            raise InputError(f"{path}: is a compressed file; decompress it first")
-    return resolve_format(path, given, option, default or "mrp")
 
 
 def refuse_stdin_twice(program: str, inputs: Iterable[Optional[str]]) -> None:

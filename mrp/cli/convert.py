@@ -28,7 +28,7 @@ from mrp.cli.common import (
     warn,
 )
 from mrp.codecs import WriteOptions, infer_format, writer
-from mrp.corpora.load import read_corpus
+from mrp.corpora import read_corpus
 from mrp.errors import FormatError
 from mrp.graph import Graph
 from mrp.io.write import output, write_text
@@ -113,7 +113,7 @@ def penman_style(args: argparse.Namespace, target: str) -> Any:
     if target != "amr":
         fail(PROGRAM, "--indent, --compact, --triples, --make-variables and --penman lay out AMR (Penman) "
                       f"output; the output is {target}")
-    from mrp.codecs.penman import Style
+    from mrp.codecs import Style
 
     if args.make_variables is not None:
         _check_variables(args.make_variables)

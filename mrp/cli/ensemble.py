@@ -9,7 +9,7 @@ from typing import Any, List, Optional
 from mrp.cli.common import fail, input_format, new_parser, reader_messages, refuse_overwrite, run
 from mrp.cli.similarity import Teller, jobs_of, pair_arguments, scoring_options
 from mrp.io.write import write_text
-from mrp.metrics.options import checked
+from mrp.metrics import checked
 
 PROGRAM = "mrp-ensemble"
 

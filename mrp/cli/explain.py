@@ -9,9 +9,8 @@ from dataclasses import replace
 from typing import Any, Dict, List, Optional, Tuple
 
 from mrp.cli.common import fail, warn
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pairing
-from mrp.metrics.registry import metric
+from mrp.metrics import Options, Pairing, metric
+from mrp.pipeline import score_pairing
 
 PROGRAM = "mrp-score"
 
@@ -40,7 +39,7 @@ def explained(metrics: List[str], args: argparse.Namespace) -> Optional[str]:
         return None
     able = [name for name in metrics if metric(name).explains]
     if not able:
-        from mrp.metrics.registry import metrics as registered
+        from mrp.metrics import metrics as registered
 
         those = [measure.name for measure in registered() if measure.explains]
         fail(PROGRAM, f"--explain: {', '.join(metrics)} align(s) no nodes to show; explain with --score "
@@ -61,11 +60,8 @@ def check_pair(pairing: Pairing, args: argparse.Namespace) -> None:
 def evaluate(name: str, pairing: Pairing, options: Options) -> Tuple[Dict[str, Any], Dict[str, Any], Any]:
     """The metric's result and --errors data, as ``evaluate`` gives them, and the Run the report draws
     (every pair's detail collected)."""
-    from mrp.metrics.driver import run, summary
-
-    chosen = metric(name)
-    done, found = run(chosen, pairing, replace(options, explain=True))
-    return summary(chosen, done), found, done
+    scored = score_pairing(name, pairing, replace(options, explain=True))
+    return scored.result, scored.details, scored.run
 
 
 def write(name: str, done: Any, result: Dict[str, Any], args: argparse.Namespace) -> None:

@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import argparse
 import warnings
-from dataclasses import replace
 from typing import Dict, Mapping, Optional, Sequence, Set
 
 from mrp.cli.common import fail, read_ids, report, report_repairs, select, selecting, warn
-from mrp.codecs import ReadOptions
-from mrp.corpora.ahead import Ahead
-from mrp.corpora.load import Corpus
-from mrp.corpora.packed import entries
+from mrp.corpora import Ahead, Corpus, entries
 from mrp.errors import excerpt
 from mrp.graph import Graph
-from mrp.metrics.pairing import Pairing, PairingWarning, duplicate_errors, key, pair
+from mrp.metrics import Pairing, PairingWarning, key
+from mrp.pipeline import gold_problems, unanswered
+from mrp.pipeline import paired as pairing_of
 
 #: formats whose readers need the sentences of --text (they hold only tokens)
 NEEDS_TEXT = ("dm", "psd", "sdp")
@@ -35,12 +33,6 @@ def check_before_reading(program: str, path: str, fmt: str, args: argparse.Names
     if fmt in NEEDS_TEXT and not args.text:
         fail(program, f"{path}: reading {fmt} needs the sentences: give --text FILE "
                       "(id<TAB>sentence lines), e.g. --text wsj.txt")
-
-
-def read_options_for(fmt: str, base: ReadOptions, frameworks: Optional[Sequence[str]]) -> ReadOptions:
-    """Read options for one file: the framework goes only to a format that cannot name it itself."""
-    framework = frameworks[0] if fmt == "sdp" and frameworks else None
-    return replace(base, framework=framework)
 
 
 def check_framework_present(program: str, gold: Corpus, frameworks: Optional[Sequence[str]],
@@ -108,7 +100,7 @@ def require_pairs(program: str, gold: Corpus, system: Corpus, pairing: Pairing) 
     """Stop when not one system graph pairs with a gold graph (wrong framework, ids or files)."""
     if not pairing.pairs:
         fail(program, f"{gold.name}: no gold graph to score (check --framework and the graph selection)")
-    if pairing.answered() or pairing.invalid:
+    if not unanswered(pairing):
         return
     fail(program, f"{system.name}: no system graph pairs with a gold graph by (framework, id); "
                   f"gold has {_sample(pairing.pairs[0].gold)}, system has "
@@ -118,7 +110,7 @@ def require_pairs(program: str, gold: Corpus, system: Corpus, pairing: Pairing) 
 
 def check_gold(program: str, gold: Corpus) -> None:
     """Exit 2 on any invalid or repeated gold graph (each listed first): a wrong gold spoils every number."""
-    bad = gold.errors + duplicate_errors(gold)
+    bad = gold_problems(gold)
     if bad:
         for error in bad:
             report(error)
@@ -132,7 +124,7 @@ def paired(program: str, gold: Corpus, system: Corpus, frameworks: Optional[Sequ
     with warnings.catch_warnings():
         if quiet:  # the counts stay in the result
             warnings.simplefilter("ignore", PairingWarning)
-        pairing = pair(gold, system, frameworks, by_position=by_position)
+        pairing = pairing_of(gold, system, frameworks, by_position)
     for note in pairing.notes:
         warn(program, note)
     for error in pairing.invalid:

@@ -32,12 +32,12 @@ from mrp.cli.common import (
 )
 from mrp.cli.mtool_layout import layout, render
 from mrp.codecs import ReadOptions, WriteOptions, readable, writer
-from mrp.corpora.load import Corpus, read_corpus, read_text
+from mrp.corpora import Corpus, read_text
 from mrp.io.write import output, write_text
-from mrp.metrics.options import Execution, Options, checked
-from mrp.metrics.pairing import Pairing
-from mrp.metrics.registry import METRICS as REGISTERED
-from mrp.metrics.registry import evaluate
+from mrp.metrics import METRICS as REGISTERED
+from mrp.metrics import Execution, Pairing, checked
+from mrp.pipeline import read_file, score_pairing
+from mrp.pipeline import run_options as options_from
 from mrp.report.progress import Line, terminal
 
 PROGRAM = "mrp-mtool"
@@ -200,7 +200,7 @@ def _read(path: str, fmt: str, args: argparse.Namespace, text: Optional[Dict[str
     """A file read as mtool reads it: --framework, --filter, then --id, --i or --n, on this file alone."""
     options = ReadOptions(args.framework[0] if fmt == "sdp" and args.framework else None, text,
                           no_wiki=fmt == "amr" and not args.full, wsj_ids=fmt == "amr")
-    corpus = read_corpus(path, fmt, options)
+    corpus = read_file(path, fmt, options)
     kept = [g for g in corpus.graphs if not args.framework or g.framework in args.framework]
     corpus.graphs = select(kept, args, inputs.filter_ids(args))
     ids = {g.id for g in corpus.graphs}
@@ -236,9 +236,10 @@ def _score(args: argparse.Namespace, metrics: List[str], pairing: Pairing, out: 
     null = {(p.gold.framework or "none", p.gold.id) for p in pairing.pairs if p.null}
     errors: Dict[str, object] = {}
     for metric in metrics:
-        options = Options(timeout=args.timeout or None, trace=True, errors=bool(args.errors), penman=False,
-                          run=Execution(jobs=cores, progress=progress))
-        result, details = evaluate(metric, pairing, options)
+        options = options_from({"timeout": args.timeout or None, "trace": True,
+                                "errors": args.errors}, run=Execution(jobs=cores, progress=progress))
+        scored = score_pairing(metric, pairing, options)
+        result, details = scored.result, scored.details
         out.write(render(layout(metric, result, args.trace > 0, null)))
         out.flush()
         cut = result.get("cut", {})
@@ -276,7 +277,7 @@ def _write(args: argparse.Namespace, corpus: Corpus, out: TextIO) -> None:
     if args.write in ("txt", "id", "evaluation"):
         import json
 
-        from mrp.codecs.mrp import encode
+        from mrp.codecs import encode
 
         for graph in graphs:
             if args.write == "txt":

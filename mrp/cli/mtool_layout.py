@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, Mapping, Sequence, Set, Tuple
 
-from mrp.metrics.tuples import TYPES
+from mrp.metrics import TYPES
 
 #: metric -> its top-level keys, in mtool's order
 KEYS: Dict[str, Sequence[str]] = {

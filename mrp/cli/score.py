@@ -20,14 +20,13 @@ from mrp.cli.common import (
     warn,
 )
 from mrp.cli.score_args import DEFAULT_TIMEOUT, PROGRAM, check, chosen, owner, parser
-from mrp.codecs import ReadOptions, reads_penman, reads_texts_once
-from mrp.corpora.ahead import Ahead, pays_after
-from mrp.corpora.load import Corpus, read_corpus, reading_together
+from mrp.codecs import ReadOptions, reads_texts_once
+from mrp.corpora import Ahead, Corpus, pays_after, reading_together
 from mrp.io.write import write_text
-from mrp.metrics.options import Execution, Options
-from mrp.metrics.pairing import Pairing
-from mrp.metrics.registry import canonical, evaluate, module_of, warm
-from mrp.metrics.registry import metric as registered
+from mrp.metrics import Execution, Options, Pairing, canonical, module_of, warm
+from mrp.metrics import metric as registered
+from mrp.pipeline import penman_triples, read_file, read_options_for, score_pairing, standardized
+from mrp.pipeline import run_options as options_from
 from mrp.report.outcome import frameworks_scored
 from mrp.report.progress import Line, terminal
 from mrp.report.render import render
@@ -63,25 +62,9 @@ def validate_report(path: str, fmt: str, read: ReadOptions, frameworks: Optional
     print(found.summary(), file=sys.stderr)
 
 
-def _standardized(corpus: Corpus, std: Standardization) -> Corpus:
-    if std.active():
-        from mrp.corpora.packed import mapped
-        from mrp.standardize.graph import standardize
-
-        if std.structure:
-            from mrp.standardize.structure import applies
-
-            missing = sum(graph.framework in (None, "amr") and not applies(graph) for graph in corpus.graphs)
-            if missing:
-                warn(PROGRAM, f"{corpus.name}: {missing} AMR graph(s) have no Penman layout (read from "
-                              "MRP JSON?); structure preservation leaves them unchanged")
-        corpus.graphs = mapped(corpus.graphs, lambda graph: standardize(graph, std))
-    return corpus
-
-
 def _read_gold(args: argparse.Namespace, fmt: str, read: ReadOptions) -> Corpus:
     """The gold corpus, valid and selected; exit 2 on any invalid gold graph or absent framework."""
-    gold = read_corpus(args.gold, fmt, inputs.read_options_for(fmt, read, args.framework))
+    gold = read_file(args.gold, fmt, read_options_for(fmt, read, args.framework))
     report_repairs(gold)
     inputs.check_gold(PROGRAM, gold)
     inputs.check_framework_present(PROGRAM, gold, args.framework, args.quiet)
@@ -93,7 +76,7 @@ def _read_system(ahead: Ahead, read: ReadOptions, gold: Corpus, args: argparse.N
                  std: Standardization) -> Pairing:
     system = inputs.read_system(ahead, gold, args)
     inputs.warn_missing_text(PROGRAM, system, read.text, args.quiet)
-    system = _standardized(system, std)
+    system = standardized(system, std)
     return inputs.paired(PROGRAM, gold, system, args.framework, args.quiet, args.positional)
 
 
@@ -131,7 +114,8 @@ def _evaluate(metric: str, pairing: Pairing, options: Options, args: argparse.Na
     if explain:
         result, found, done = explaining.evaluate(metric, pairing, options)
     else:
-        result, found = evaluate(metric, pairing, options)
+        scored = score_pairing(metric, pairing, options)
+        result, found = scored.result, scored.details
     finish(metric, result, pairing, options, Statistics(args.bootstrap, args.seed))
     if explain:
         explaining.write(metric, done, result, args)
@@ -146,7 +130,6 @@ def figure_lines(metrics: List[str], runs: Dict[str, List[Dict[str, Any]]]) -> s
     """``--score-only``: each result's primary figure (its F, or the score itself) alone on a line, metric by
     metric, system by system (a metric without a single figure, as aspects, is left out)."""
     from mrp.errors import MRPError
-    from mrp.metrics.registry import metric as registered
 
     lines = []
     paths = {name: registered(name).figure_path() for name in metrics}
@@ -236,18 +219,17 @@ def _board(args: argparse.Namespace, metrics: List[str], runs: Dict[str, List[Tu
 
 def options_of(args: argparse.Namespace, std: Standardization, penman: bool, progress: Line,
                metrics: List[str]) -> Options:
-    """What the metrics score with in this run (recorded in the signature), and how the run executes."""
-    from mrp.metrics.base import parameter_values
-    from mrp.metrics.registry import metric
-
+    """What the metrics score with in this run (recorded in the signature), and how the run executes: the
+    arguments under the library's keywords (:mod:`mrp.pipeline.keywords`), made into Options where every
+    door makes them (:func:`mrp.pipeline.options`)."""
     given = {parameter.field: getattr(args, parameter.field)
-             for name in metrics for parameter in metric(name).parameters
+             for name in metrics for parameter in registered(name).parameters
              if hasattr(args, parameter.field)}
-    return Options(limit=args.limit, timeout=args.timeout or None, max_memory=args.max_memory,
-                   mip=not args.no_mip, trace=True,
-                   errors=bool(args.errors), penman=penman, standardization=std.name(), no_wiki=args.no_wiki,
-                   strict=args.strict, **parameter_values(given),
-                   run=Execution(args.jobs, progress, {} if len(args.system) > 1 else None, ending=True))
+    values = {"limit": args.limit, "timeout": args.timeout or None, "max_memory": args.max_memory,
+              "mip": not args.no_mip, "trace": True, "errors": args.errors, "no_wiki": args.no_wiki,
+              "strict": args.strict}
+    return options_from(values, given, std.name(), penman,
+                        Execution(args.jobs, progress, {} if len(args.system) > 1 else None, ending=True))
 
 
 def _arguments(argv: List[str]) -> argparse.Namespace:
@@ -288,7 +270,7 @@ def main_body(argv: List[str]) -> int:
     def ahead(k: int, after: int = 0) -> Ahead:  # the k-th system file, read by a child while this process
         # works on (but with --jobs 1: one process, and the texts the files share parsed once; nor after
         # ``after`` graphs of mostly repeated texts: its graphs are mostly copies, made here as fast)
-        options = inputs.read_options_for(formats[k], read, args.framework)
+        options = read_options_for(formats[k], read, args.framework)
         allowed = args.jobs != 1 and pays_after(options, after)
         return Ahead(args.system[k], formats[k], options, allowed=allowed)
 
@@ -304,8 +286,8 @@ def main_body(argv: List[str]) -> int:
         validate_report(args.gold, gold_format, read, args.framework)
         for path, fmt in zip(args.system, formats):
             validate_report(path, fmt, read, args.framework)
-    gold = _standardized(gold, std)
-    penman = all(reads_penman(fmt) for fmt in (gold_format, *formats)) and args.triples != "mrp"
+    gold = standardized(gold, std)
+    penman = penman_triples(args.triples, [gold_format, *formats])
     progress = Line(PROGRAM, gold.name, show=terminal(sys.stderr) and not args.quiet)
     options = options_of(args, std, penman, progress, metrics)
     if system.ahead:  # the kernels load while the system file is read

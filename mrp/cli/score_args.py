@@ -14,9 +14,7 @@ from mrp.cli.common import (
     refuse_overwrite,
 )
 from mrp.errors import MRPError, OptionError
-from mrp.metrics.driver import AUTO, AUTO_MAX
-from mrp.metrics.options import DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT, checked
-from mrp.metrics.registry import names
+from mrp.metrics import AUTO, AUTO_MAX, DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT, checked, names
 
 PROGRAM = "mrp-score"
 
@@ -61,7 +59,7 @@ def chosen(argv: Sequence[str]) -> Optional[List[str]]:
     known, _ = first.parse_known_args(list(argv))
     names = [name.strip() for name in known.score.split(",") if name.strip()]
     names += ["aspects"] * known.aspects + ["unlabeled"] * known.unlabeled
-    from mrp.metrics.registry import canonical
+    from mrp.metrics import canonical
 
     out = []
     for name in names:
@@ -74,7 +72,7 @@ def chosen(argv: Sequence[str]) -> Optional[List[str]]:
 
 def add_metric_options(p: argparse.ArgumentParser, metrics: Optional[Sequence[str]]) -> None:
     """The options of these metrics (every metric's for None), as each metric declares them."""
-    from mrp.metrics.registry import METRICS, metric
+    from mrp.metrics import METRICS, metric
 
     group = p.add_argument_group("options of the metrics (given with the metric they belong to)")
     seen = set()
@@ -94,7 +92,7 @@ def add_metric_options(p: argparse.ArgumentParser, metrics: Optional[Sequence[st
 
 def owner(flag: str) -> Optional[str]:
     """The metric an option belongs to, or None."""
-    from mrp.metrics.registry import METRICS, metric
+    from mrp.metrics import METRICS, metric
 
     for name in METRICS:
         if any(parameter.flag == flag.split("=", 1)[0] for parameter in metric(name).parameters):

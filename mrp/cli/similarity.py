@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Optional
 
 from mrp.cli.common import fail, input_format, new_parser, reader_messages, refuse_overwrite, run
 from mrp.cli.score_args import add_metric_options
-from mrp.metrics.options import checked
+from mrp.metrics import checked
 
 PROGRAM = "mrp-similarity"
 
@@ -73,7 +73,7 @@ def pair_arguments(p: Any) -> None:
 def matrix_metrics() -> List[str]:
     """The metrics whose options these commands take: every registered metric that can fill a matrix (each
     option is given to the metric it belongs to), as mrp.similarity and mrp.ensemble take them."""
-    from mrp.metrics.registry import METRICS, metric
+    from mrp.metrics import METRICS, metric
 
     return [name for name in METRICS if not metric(name).contextual]
 
@@ -126,7 +126,7 @@ def _duration(seconds: float) -> str:
 
 def scoring_options(args: Any) -> Dict[str, Any]:
     """mrp.score's keyword arguments from the command line: the run's, and the chosen metric's own."""
-    from mrp.metrics.registry import canonical, metric
+    from mrp.metrics import canonical, metric
 
     options: Dict[str, Any] = {"format": args.format, "mip": not args.no_mip, "no_wiki": args.no_wiki}
     if args.timeout is not None:
@@ -150,7 +150,7 @@ def scoring_options(args: Any) -> Dict[str, Any]:
 
 def owners_of(field: str) -> List[str]:
     """The matrix metrics that declare an option."""
-    from mrp.metrics.registry import metric
+    from mrp.metrics import metric
 
     return [name for name in matrix_metrics() if any(p.field == field for p in metric(name).parameters)]
 

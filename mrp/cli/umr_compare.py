@@ -12,11 +12,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from mrp.cli.common import FATAL, new_parser, run, warn
-from mrp.errors import MRPError
-from mrp.metrics.options import DEFAULT_MAX_MEMORY, checked
+from mrp.metrics import DEFAULT_MAX_MEMORY, checked
 
 PROGRAM = "mrp-umr-compare"
 
@@ -107,96 +106,15 @@ def _main(argv: List[str]) -> int:
 
 
 def compare_files(args: argparse.Namespace, labels: Sequence[str], paths: Sequence[str]) -> str:
-    """The comparator's output for one set of files (warnings and read failures go to stderr)."""
-    from mrp.metrics.umatch import compare, reading
-    from mrp.metrics.umatch.triples import Selection
-    from mrp.report.umatch import figures
+    """The comparator's output for one set of files (warnings and read failures go to stderr), through the
+    pipeline (:func:`mrp.pipeline.umr.compare_umr`)."""
+    from mrp.pipeline.umr import Comparison, compare_umr
 
-    selection = Selection.of(_names(args.only), _names(args.excluded))
-    settings = compare.Settings(selection, not args.no_document_level, args.top)
-    max_memory = checked("max_memory", args.max_memory, flag=True)  # as parsed, or checked already
-    files = _read_as_scored(labels, paths, args.top) if args.exact else []
-    for label, path in zip(labels, paths) if not args.exact else ():
-        try:
-            umr = reading.read(path, label, args.top)
-        except OSError as error:
-            raise MRPError(f"{path}: {error.strerror or error}") from None
-        for message in umr.messages:
-            warn(PROGRAM, message)
-        if umr.failed:
-            warn(PROGRAM, f"{path}: reading of {umr.failed} out of {len(umr.sentences)} sentences stopped "
-                          "early (compared as far as read, as compare_umr.pl does)")
-        files.append(umr)
-    mapper = None
-    if args.exact:
-        from mrp.metrics.umatch.exact import ExactMapper
-
-        mapper = ExactMapper(timeout=args.timeout, max_memory=max_memory, compiling=lambda: warn(
-            PROGRAM, "compiling the solver's kernels, once for this installation (about 30-60 s; no sentence "
-                     "pair's time runs meanwhile)"))
-    out: List[str] = []
-    show = None
-    if args.verbose:
-        from mrp.report.umatch.verbose import Verbose
-
-        show = Verbose(out)
-        out.append(show.found(files))
-    result = compare.run(files, settings, mapper, show, max_memory=max_memory)
-    for warning in result.warnings:
-        warn(PROGRAM, warning)
-    beyond = sorted(result.capped)  # sentence numbers
-    if mapper is not None:
-        capped = {key for key, proof in mapper.proofs.items() if proof.trivial and proof.cut == "limit"}
-        beyond = sorted({key[2] for key in capped})  # a greedy start the clock stopped: not proved, below
-        open_pairs = [key for key, proof in mapper.proofs.items() if not proof.exact and key not in capped]
-        if open_pairs:
-            warn(PROGRAM, f"{len(open_pairs)} sentence pairs not proved optimal within --timeout")
-    if beyond:
-        shown = ", ".join(str(number) for number in beyond[:10]) + (" ..." if len(beyond) > 10 else "")
-        how = "the exact search" if mapper is not None else "compare_umr.pl's greedy"
-        warn(PROGRAM, f"{len(beyond)} sentence(s) beyond --max-memory mapped in linear time, not by {how} "
-                      f"(sentence {shown})")
-    found = figures.figures(result)
-    sentences = {umr.label: len(umr.sentences) for umr in files}
-    if args.quiet:
-        out.append(figures.quiet(found, args.tsv))
-    elif args.tsv:
-        out.append(figures.tsv(result, found, sentences))
-    else:
-        out.append(figures.summary(result, found))
-    return "".join(out)
-
-
-def _read_as_scored(labels: Sequence[str], paths: Sequence[str], top: bool) -> List[Any]:
-    """--exact: the files read as mrp-score reads them (mrp's UMR reader: sentences by their ``# :: snt``
-    headers, repairs reported one line each, unreadable sentences compared as empty), each later file's
-    sentences paired with the first's by id as mrp-score pairs them."""
-    from mrp.cli.common import report, report_repairs
-    from mrp.corpora.load import read_corpus
-    from mrp.metrics.pairing import pair
-    from mrp.metrics.umatch.graphs import files as sentence_files
-
-    corpora = [read_corpus(path, "umr") for path in paths]
-    for corpus in corpora:
-        report_repairs(corpus)
-        for error in corpus.errors:
-            report(error, " (compared as an empty graph)" if corpus is not corpora[0] else "")
-    if corpora[0].errors:
-        raise MRPError(f"{paths[0]}: {len(corpora[0].errors)} sentence(s) cannot be read; nothing compared")
-    out: List[Any] = []
-    for label, path, corpus in zip(labels[1:], paths[1:], corpora[1:]):
-        pairing = pair(corpora[0], corpus)
-        for note in pairing.notes:
-            warn(PROGRAM, note)
-        gold, system, notes = sentence_files([(p.gold, p.system) for p in pairing.pairs], top)
-        for graph, note in notes:
-            warn(PROGRAM, f"{paths[0]}:{graph.line or '?'}: graph {graph.id}: {note}")
-        if not out:
-            gold.label, gold.path = labels[0], paths[0]
-            out.append(gold)
-        system.label, system.path = label, path
-        out.append(system)
-    return out
+    how = Comparison(_names(args.only), _names(args.excluded), not args.no_document_level, args.top,
+                     args.exact, args.timeout, checked("max_memory", args.max_memory, flag=True),
+                     args.quiet, args.tsv, args.verbose)  # max_memory as parsed, or checked already
+    return compare_umr(how, labels, paths, lambda message: warn(PROGRAM, message),
+                       lambda line: print(line, file=sys.stderr))
 
 
 def _names(text: Optional[str]) -> List[str]:
@@ -205,7 +123,7 @@ def _names(text: Optional[str]) -> List[str]:
 
 def _documents(args: argparse.Namespace, labels: Sequence[str], paths: Sequence[str]) -> int:
     """Directories: the documents every directory has, compared one by one, then micro-averaged."""
-    from mrp.metrics.files import pair_files
+    from mrp.metrics import pair_files
     from mrp.report.umatch.micro import micro_rows
 
     listed = [sorted(n for n in os.listdir(path) if not n.startswith(".")) for path in paths]

@@ -16,7 +16,7 @@ import itertools
 import os
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from mrp.codecs.base import Codec, Item, Reader, ReadOptions, WriteOptions, Writer, without_wiki
 from mrp.codecs.repeats import KEPT
@@ -274,3 +274,25 @@ def _head(path: str) -> Optional[str]:
             return stream.read(SNIFF_BYTES).decode("utf-8-sig", "replace")
     except OSError:
         return None
+
+
+if TYPE_CHECKING:
+    from mrp.codecs.mrp import encode as encode
+    from mrp.codecs.penman import Style as Style
+    from mrp.codecs.umr import Document as Document
+    from mrp.codecs.umr import document_items as document_items
+    from mrp.codecs.umr import read_documents as read_documents
+
+#: names of the format modules that the layers above use (the commands, the kit), each loaded on first use:
+#: name -> (module under mrp.codecs, its name there)
+_FORMAT_NAMES = {"encode": ("mrp", "encode"), "Style": ("penman", "Style"), "Document": ("umr", "Document"),
+                 "document_items": ("umr", "document_items"), "read_documents": ("umr", "read_documents")}
+__all__ += list(_FORMAT_NAMES)
+
+
+def __getattr__(name: str) -> Any:
+    """A format module's name of :data:`_FORMAT_NAMES`, without importing the module with the package."""
+    if name in _FORMAT_NAMES:
+        home, attribute = _FORMAT_NAMES[name]
+        return getattr(importlib.import_module(f"mrp.codecs.{home}"), attribute)
+    raise AttributeError(f"module 'mrp.codecs' has no attribute {name!r}")

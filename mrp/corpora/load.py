@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from typing import Any, Dict, Iterable, List, Optional
+from typing import Any, Callable, Dict, Iterable, List, Optional
 
 from mrp.codecs import ReadOptions, content_format, implied_framework, reader, resolve_format
 from mrp.codecs.repeats import Repeats, unshared
@@ -40,11 +40,41 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
     if os.path.isdir(path) and umr_files(path):
         return _umr_directory(path, options or ReadOptions())
     fmt = resolve_format(path, fmt)
+    name = display_name(path)
+    corpus = read_items(name, fmt, lambda given: reader(fmt)(Source(path), name, given) if items is None
+                        else items, options or ReadOptions(), pack_after)
+    if not corpus.graphs and not corpus.errors:
+        raise InputError(f"{name}: holds no graphs (empty, or only blank lines)")
+    if not corpus.graphs:
+        shown = content_format(path)
+        if shown not in (None, fmt) and not (fmt in ("dm", "psd") and shown == "sdp"):
+            raise InputError(f"{name}: read as {fmt}, not one graph could be read, and its content looks "
+                             f"like {shown}: name that format (--format {shown}; for a gold file, "
+                             f"--gold-format {shown}; in Python, format='{shown}')")
+    return corpus
+
+
+def read_items(name: str, fmt: str, read: Callable[[ReadOptions], Iterable[Any]], options: ReadOptions,
+               pack_after: Optional[int] = None) -> Corpus:
+    """The one reading loop of every input (a file, or text and lists given to the library): a reader's
+    graphs and errors gathered into a corpus, each graph read by a repair recorded in ``repaired`` (see
+    :func:`read_corpus` for packing and the memo of texts).
+
+    Args:
+        name: the input's name (in messages).
+        fmt: its format.
+        read: the reader, given the read options to read with (the format's framework added, and a memo
+            of texts).
+        options: the read options.
+        pack_after: keep the graphs packed past this many (default :data:`PACK_AFTER`).
+
+    Returns:
+        The corpus (possibly of no graph: the caller says why).
+    """
     options = options or ReadOptions()
     implied = implied_framework(fmt)
     if implied is not None and options.framework is None:
         options = replace(options, framework=implied)
-    name = display_name(path)
     corpus = Corpus(name, fmt)
     limit = PACK_AFTER if pack_after is None else pack_after
     memo = options.memo if isinstance(options.memo, Repeats) else Repeats()
@@ -60,7 +90,7 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
     digests: List[Optional[bytes]] = []
     packed: Optional[PackedGraphs] = None
     with collector_paused():
-        for item in reader(fmt)(Source(path), name, options) if items is None else items:
+        for item in read(options):
             if isinstance(item, FormatError):
                 corpus.errors.append(item)
                 continue
@@ -89,14 +119,6 @@ def read_corpus(path: str, fmt: Optional[str] = None, options: Optional[ReadOpti
         else:
             graphs = [graph if same is None else unshared(graph) for graph, same in zip(graphs, sharing)]
     corpus.graphs = graphs if packed is None else packed
-    if not corpus.graphs and not corpus.errors:
-        raise InputError(f"{name}: holds no graphs (empty, or only blank lines)")
-    if not corpus.graphs:
-        shown = content_format(path)
-        if shown not in (None, fmt) and not (fmt in ("dm", "psd") and shown == "sdp"):
-            raise InputError(f"{name}: read as {fmt}, not one graph could be read, and its content looks "
-                             f"like {shown}: name that format (--format {shown}; for a gold file, "
-                             f"--gold-format {shown}; in Python, format='{shown}')")
     return corpus
 
 

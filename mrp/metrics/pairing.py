@@ -84,6 +84,8 @@ class Pairing:
     ids_differ: Optional[int] = None
     #: the figures of reading a language model's responses (mrp.codecs.generated.reading_counts), or None
     generated: Optional[Dict[str, Any]] = None
+    #: the names of the gold and the system corpus (messages about a graph name its file)
+    names: Tuple[str, str] = ("gold", "system")
 
     def counts(self) -> Dict[str, Any]:
         """The pairing counts (:data:`COUNTS`): gold graphs without a system graph (``missing``; less the
@@ -116,6 +118,8 @@ class Pairing:
         if other.ids_differ is not None:
             self.ids_differ = (self.ids_differ or 0) + other.ids_differ
         self.generated = merged(self.generated, other.generated)
+        if self.names == Pairing.names:  # joined batches are named by the first named
+            self.names = other.names
 
 
 def described(counts: Mapping[str, int], gold: Optional[int] = None) -> Optional[str]:
@@ -305,7 +309,7 @@ def pair(gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]] = Non
     (InputError) only when they hold different numbers of graphs.
     """
     keep = set(frameworks) if frameworks else None
-    result = Pairing(repaired=len(system.repaired))
+    result = Pairing(repaired=len(system.repaired), names=(gold.name, system.name))
     if system.format == "generated":
         result.generated = reading_counts(len(system.graphs), [r.repairs for r in system.repaired],
                                           system.errors)

@@ -119,7 +119,7 @@ def _get(table: Mapping[str, Any], name: str, kind: type, default: Any, where: s
 
 
 def _metrics(items: Any, where: str) -> Tuple[MetricSpec, ...]:
-    from mrp.metrics.registry import canonical
+    from mrp.metrics import canonical
     from mrp.task.figures import SUMMED, summable
 
     if not isinstance(items, list) or not items:

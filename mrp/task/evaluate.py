@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
-from mrp.corpora.corpus import Corpus
+from mrp.corpora import Corpus
 from mrp.errors import InputError
 from mrp.process.forked import Child, can_fork
 from mrp.task.averaging import leaderboard_scores
@@ -232,9 +232,9 @@ def evaluate(task: Task, gold_folder: str, arguments: Sequence[str], workdir: st
     todo = [k for k, entry in enumerate(entries) if not entry.submission.status]
     folders = {k: os.path.join(workdir, str(k)) for k in todo}
     if jobs > 1 and len(todo) > 1:
-        from mrp.solver.warmup import ready
+        from mrp.pipeline import load_solver
 
-        ready(None)  # the kernels loaded once, before the fork, not in every child
+        load_solver()  # the kernels loaded once, before the fork, not in every child
     if jobs > 1 and len(todo) > 1 and can_fork():
         running: Dict[int, Child] = {}
         pending = list(todo)

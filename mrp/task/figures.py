@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Sequence, Tuple
 
-from mrp.metrics.ancast.scores import Sums, report
-from mrp.metrics.counting import prf
-from mrp.metrics.registry import metric as registered
+from mrp.metrics import AncastSums as Sums
+from mrp.metrics import ancast_report as report
+from mrp.metrics import metric as registered
+from mrp.metrics import prf
 
 __all__ = ["SUMMED", "figure", "ranks", "summable"]
 

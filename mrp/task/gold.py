@@ -14,7 +14,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, List, Sequence, Tuple
 
-from mrp.corpora.corpus import Corpus
+from mrp.corpora import Corpus
 from mrp.task.definition import Task
 from mrp.task.memo import Memo
 from mrp.task.reading import read_gold

@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Mapping, Optional
 from mrp.explain.build import views
 from mrp.explain.escape import attribute, nonce
 from mrp.explain.page import head, pair_html
-from mrp.metrics.counting import prf
+from mrp.metrics import prf
 from mrp.report.signature import signature_line
 from mrp.task import plots
 from mrp.task.escape import html as text

@@ -5,15 +5,15 @@ content read once per evaluation (:class:`mrp.task.memo.Memo`)."""
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 from functools import partial
 from typing import Dict, List, Optional, Tuple, Type
 
-from mrp.codecs import ReadOptions
-from mrp.codecs.umr import Document, document_items, read_documents
-from mrp.corpora.corpus import Corpus
-from mrp.corpora.load import read_corpus
-from mrp.errors import FormatError, InputError, ScoreError
+from mrp.codecs import Document, ReadOptions, document_items, read_documents
+from mrp.corpora import Corpus
+from mrp.errors import FormatError, InputError, ReadWarning, ScoreError
 from mrp.io.source import display_name
+from mrp.pipeline import read_file as read_path
 from mrp.task.definition import Task
 from mrp.task.memo import Memo
 from mrp.validation.umr.reading import umr_reading
@@ -48,9 +48,12 @@ def read_file(path: str, fmt: str, memo: Optional[Memo] = None) -> Tuple[Corpus,
         digest = None
     for category, message in said:  # the reader's warnings, each file's own (naming it)
         memo.warn(category, message.replace(found.name, name))
-    if found.name == name:
-        return found, digest
-    return Corpus(name, found.format, found.graphs, found.errors, found.repaired), digest
+    if found.name != name:
+        found = Corpus(name, found.format, found.graphs, found.errors,
+                       [replace(item, file=name) for item in found.repaired])
+    for item in found.repaired:  # each graph read by a repair said, as every door says it (and counted)
+        memo.warn(ReadWarning, str(item))
+    return found, digest
 
 
 def parsed(path: str, fmt: str, memo: Optional[Memo] = None) -> Optional[List[Document]]:
@@ -85,7 +88,7 @@ def _read(path: str, fmt: str, documents: Optional[List[Document]] = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         items = None if documents is None else document_items(documents)
-        corpus = read_corpus(path, fmt, ReadOptions(), items=items)
+        corpus = read_path(path, fmt, ReadOptions(), items=items)
     return corpus, tuple((warning.category, str(warning.message)) for warning in caught)
 
 

@@ -14,14 +14,12 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
 
-from mrp.corpora.corpus import Corpus
+from mrp.corpora import Corpus
 from mrp.errors import InputError, ScoreError
-from mrp.metrics import driver
-from mrp.metrics.base import Run, parameter_values
-from mrp.metrics.options import DEFAULT_TIMEOUT, Options
-from mrp.metrics.pairing import pair
-from mrp.metrics.registry import metric as registered
-from mrp.metrics.registry import module_of
+from mrp.metrics import DEFAULT_TIMEOUT, Options, Run, module_of
+from mrp.metrics import metric as registered
+from mrp.pipeline import compat_values, paired, run_pairing
+from mrp.pipeline import run_options as options_from
 from mrp.report.signature import Statistics, signature
 from mrp.task.definition import MetricSpec, Task
 from mrp.task.figures import SUMMED
@@ -60,28 +58,26 @@ class Scored:
     notes: List[str] = field(default_factory=list)
     signature: str = ""
     #: per file, the pairing's counts: gold sentences, those without a system sentence (scored as empty),
-    #: system sentences paired with none, system sentences that could not be read
+    #: system sentences paired with none, system sentences that could not be read, system sentences read by
+    #: a repair
     pairing: Dict[str, Dict[str, int]] = field(default_factory=dict)
 
 
 def options_of(spec: MetricSpec, explain: bool = False) -> Options:
     """The options a task's metric is run with (the library's defaults, and under ``compat`` the metric's
     switch to its reference tool's behaviour: its parameter ``<metric>_compat``, when it has one)."""
-    switch = f"{spec.metric}_compat"
-    compat = spec.compat and any(parameter.field == switch
-                                 for parameter in registered(spec.metric).parameters)
-    return Options(trace=True, timeout=DEFAULT_TIMEOUT, explain=explain,
-                   **parameter_values({switch: True} if compat else {}))
+    return options_from({"trace": True, "timeout": DEFAULT_TIMEOUT, "explain": explain},
+                        compat_values(spec.metric, spec.compat))
 
 
 def score_file(spec: MetricSpec, gold: Corpus, system: Corpus, explain: bool = False) -> Run:
-    """One gold file against its system file: the metric's Run (every sentence pair)."""
+    """One gold file against its system file, through the pipeline every door scores with: the metric's Run
+    (every sentence pair)."""
     try:
-        pairing = pair(gold, system)
+        pairing = paired(gold, system)
     except InputError as error:
         raise ScoreError(f"{system.name}: {error}") from None
-    done, _ = driver.run(module_of(spec.metric).METRIC, pairing, options_of(spec, explain))
-    return done
+    return run_pairing(spec.metric, pairing, options_of(spec, explain))[0]
 
 
 @dataclass(frozen=True)
@@ -148,7 +144,8 @@ def file_score(spec: MetricSpec, gold: Corpus, system: Corpus, path: Tuple[str, 
         notes.append(f"{len(done.pairing.unpaired)} system graph(s) pair with no gold graph (not scored)")
     pairing = (("sentences", len(done.pairing.pairs)),
                ("missing", sum(1 for item in done.pairing.pairs if item.null)),
-               ("unpaired", len(done.pairing.unpaired)), ("invalid", len(done.pairing.invalid)))
+               ("unpaired", len(done.pairing.unpaired)), ("invalid", len(done.pairing.invalid)),
+               ("repaired", done.pairing.repaired))
     return FileScore(tuple(rows), pairing, tuple(notes),
                      tuple((warning.category, str(warning.message)) for warning in caught))
 

@@ -9,7 +9,7 @@ penman (epidata penman would warn about or improvise on, a node defined twice),
 penman's tree goes to the AMR reader's conversion, with what penman logs
 meanwhile kept from the user (:func:`quiet_layout`).  The graph gets what
 reading the text would give it: the id and sentence of its metadata, its line
-in the text the graphs would make (``mrp.api.inputs`` joins them with blank
+in the text the graphs would make (``mrp.pipeline.inputs`` joins them with blank
 lines), position ids for graphs without one, the limits of :mod:`mrp.io.limits`.
 
 That holds only where the text would read back as the tree it was formatted

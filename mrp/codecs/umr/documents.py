@@ -161,7 +161,9 @@ class _Reader:
         problems = [(line, f"a second '{name}' section (left out)") for name, line in block.repeated]
         self._redefined(graph, number, block, problems)
         self._align(graph, block, problems)
-        graph.document = Placement(document.id, number, info=list(block.info))
+        graph.document = Placement(document.id, number, info=list(block.info),
+                                   alignment=[(line.number, line.text)
+                                              for line in block.sections.get("alignment", (0, []))[1]])
         self._annotate(graph, block, problems)
         document.graphs.append(graph)
         document.problems.extend(FormatError(message, self.name, line, gid, "umr")

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from mrp.graph import Edge, Graph
 from mrp.metrics.umatch.model import Node, Sentence, UmrFile
+from mrp.metrics.umatch.reading import unread_alignment
 
 _OP = re.compile(r":op[0-9]+$")
 _TOKEN = re.compile(r"\S+")
@@ -28,13 +29,24 @@ def _spans(graph: Graph) -> Dict[int, List[int]]:
     return out
 
 
-def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List[str]] = None) -> Sentence:
-    """A sentence graph (``tokens``: the words to align against, when they are another graph's)."""
+def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List[str]] = None,
+             compat: bool = False) -> Sentence:
+    """A sentence graph (``tokens``: the words to align against, when they are another graph's; ``compat``:
+    its alignment lines read as compare_umr.pl reads them, which stops at a line it cannot read: the
+    alignments of that line and the later ones, and the document-level relations, left out, the line and
+    the reason in ``failure`` as ``LINE: PROBLEM``)."""
     words = (graph.input or "").split() if tokens is None else tokens
     out = Sentence(number, graph.line or 0, graph.line or 0, tokens=words)
     if graph.document is not None:
         out.sid = str(graph.document.sentence)
     names = graph.variables or {}
+    lost: Set[str] = set()  # variables whose alignment compare_umr.pl does not read
+    if compat and graph.document is not None and graph.document.alignment:
+        lines = graph.document.alignment
+        stop = unread_alignment(lines, set(names.values()))
+        if stop is not None:
+            out.failure = f"{stop[0]}: {stop[1]}"
+            lost = {text.split(":", 1)[0].strip() for number_, text in lines if number_ >= stop[0]}
 
     def name(node_id: int) -> str:
         return names.get(node_id, f"n{node_id}")
@@ -55,7 +67,7 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
                              for edge in outgoing.get(node.id, ()))
         item = Node(name(node.id), node.label if node.label is not None else "", relations)
         positions = sorted(set(aligned.get(node.id, ())))
-        if positions:
+        if positions and item.variable not in lost:
             item.alignment = tuple(positions)
             item.aligned_text = " ".join(words[k] for k in positions if k < len(words))
         out.nodes[item.variable] = item
@@ -69,24 +81,25 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
             ops = sorted((r for r in item.relations if _OP.match(r[0])), key=lambda r: r[0].lower())
             econcept += "[" + " ".join(value for _, value in ops) + "]"
         item.econcept = econcept
-    if graph.document is not None:
+    if graph.document is not None and out.failure is None:
         for relation in graph.document.relations:
             triple = f"{relation.source} :{relation.label} {relation.target}"
             out.docrels[triple] = out.docrels.get(triple, 0) + 1
     return out
 
 
-def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False
+def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False, compat: bool = False
           ) -> Tuple[UmrFile, UmrFile, List[Tuple[Graph, str]]]:
     """The gold and the system side of paired graphs as two files of corresponding sentences (an empty
-    system graph aligns against the gold words), and notes on pairs whose words differ."""
+    system graph aligns against the gold words; ``compat``: alignment lines read as compare_umr.pl reads
+    them, see :func:`sentence`), and notes on pairs whose words differ."""
     gold, system = UmrFile("GOLD", "gold"), UmrFile("SYSTEM", "system")
     notes: List[Tuple[Graph, str]] = []
     files_of: List[Optional[str]] = []
     for number, (mine, theirs) in enumerate(pairs, 1):
-        first = sentence(mine, number, top)
+        first = sentence(mine, number, top, compat=compat)
         words = None if theirs.nodes else first.tokens
-        second = sentence(theirs, number, top, words)
+        second = sentence(theirs, number, top, words, compat)
         if second.tokens != first.tokens:
             notes.append((mine, "the system's words differ from the gold words (aligned against the gold's)"))
             second.tokens = first.tokens

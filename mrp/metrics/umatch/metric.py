@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Dict, List, Optional, Tuple
 
-from mrp.errors import MRPError, ScoreError
+from mrp.errors import MRPError, MRPWarning, ScoreError
 from mrp.graph import Graph
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
@@ -14,6 +15,7 @@ from mrp.metrics.pairing import Pair, Pairing
 from mrp.metrics.umatch import capped, compare, explained, graphs
 from mrp.metrics.umatch.details import differences
 from mrp.metrics.umatch.exact import ExactMapper, Proof
+from mrp.metrics.umatch.model import UmrFile
 from mrp.metrics.umatch.triples import Selection, count
 
 #: the count paths of a pair, each (g, s, c) but node projections (g, s, mapped g, mapped s)
@@ -88,7 +90,9 @@ class UMatch(Metric):
             for graph in (pair.gold, pair.system):
                 if graph.nodes and graph.framework not in (None, "umr", "amr"):
                     raise ScoreError(f"umatch scores UMR graphs, not {graph.framework} (graph {graph.id})")
-        gold, system, notes = graphs.files([(pair.gold, pair.system) for pair in live], chosen.top)
+        gold, system, notes = graphs.files([(pair.gold, pair.system) for pair in live], chosen.top,
+                                           options.umatch_compat)
+        _unread(pairing, live, gold, system)
         mapper = None if options.umatch_compat else ExactMapper(options.limit, options.timeout, options.mip,
                                                                  options.max_memory)
         result = compare.run([gold, system], chosen, mapper, check_tokens=False,
@@ -182,6 +186,26 @@ class UMatch(Metric):
                                 for name, sums in documents.items()}
         out["compat"] = run.options.umatch_compat
         return out
+
+
+class CompatWarning(MRPWarning):
+    """A sentence that compare_umr.pl reads only in part (``--umatch-compat`` reads it as it does)."""
+
+
+def _unread(pairing: Pairing, pairs: List[Pair], gold: UmrFile, system: UmrFile) -> None:
+    """One warning per sentence whose alignment compare_umr.pl stops reading at a line (naming file, line
+    and sentence): the compat figures leave out what it leaves out."""
+    for (name, umr), side in zip(zip(pairing.names, (gold, system)), ("gold", "system")):
+        for pair, item in zip(pairs, umr.sentences):
+            if item.failure is None:
+                continue
+            graph = pair.gold if side == "gold" else pair.system
+            line, problem = item.failure.split(": ", 1)
+            why = problem.replace(" (left out)", "")
+            warnings.warn(f"{name}:{line}: graph {graph.id}: compare_umr.pl stops reading the sentence at "
+                          f"this alignment line ({why}): as it does, --umatch-compat leaves out the "
+                          "sentence's alignments from this line on and its document-level relations",
+                          CompatWarning, stacklevel=2)
 
 
 def _figures(counts: Dict[Path, Tuple[Any, ...]]) -> Dict[str, Any]:

@@ -24,7 +24,7 @@ Its rules, which this module reproduces (each is a compat quirk listed in docs/g
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Set
+from typing import Container, Iterable, List, Optional, Set, Tuple
 
 from mrp.metrics.umatch.model import Node, Sentence, UmrFile
 
@@ -258,6 +258,47 @@ def _graph(sentence: Sentence, first: int, lines: List[str], reader: _Reader, to
         umr.nodes[variable] = node
 
 
+def alignment_line(text: str, variables: Container[str]) -> Tuple[Optional[str], Set[int], List[str]]:
+    """compare_umr.pl's reading of one alignment line (comment cut, spaces stripped), the one rule of which
+    lines it reads: ``VAR: I-J[, I-J ...]``, ``VAR`` a variable of the sentence, each interval ``1 <= I <=
+    J`` unless the whole line is ``0-0``.  Returns the variable (None: the line cannot be read), the token
+    positions it aligns (from 0; none for ``0-0``) and the problems (each fatal for the sentence to
+    compare_umr.pl, which stops reading it at the first)."""
+    found = _ALIGNMENT.match(text)
+    if not found:
+        return None, set(), ["cannot read the alignment (left out)"]
+    variable, spans = found.group(1), found.group(2)
+    if variable not in variables:
+        return variable, set(), [f"variable {variable} not known in the sentence (alignment left out)"]
+    positions: Set[int] = set()
+    problems: List[str] = []
+    if spans == "0-0":
+        return variable, positions, problems
+    for span in re.split(r"\s*,\s*", spans):
+        interval = _INTERVAL.match(span)
+        assert interval is not None
+        x, y = int(interval.group(1)), int(interval.group(2))
+        if x == 0 or y == 0 or x > y:
+            problems.append(f"bad alignment interval {span} (left out)")
+            continue
+        positions.update(range(x - 1, y))
+    return variable, positions, problems
+
+
+def unread_alignment(lines: Iterable[Tuple[int, str]], variables: Container[str]
+                     ) -> Optional[Tuple[int, str]]:
+    """(line number, problem) of the first of an alignment block's lines as written (number, text) that
+    compare_umr.pl cannot read (:func:`alignment_line`): its reading of the sentence stops there, the
+    alignments before kept, the later ones and the document-level relations left out; None: all read."""
+    for number, line in lines:
+        rest = _cleaned(line)
+        if rest:
+            problems = alignment_line(rest, variables)[2]
+            if problems:
+                return number, problems[0]
+    return None
+
+
 def _alignment(sentence: Sentence, first: int, lines: List[str], reader: _Reader) -> None:
     number = first - 1
     for line in lines:
@@ -265,32 +306,20 @@ def _alignment(sentence: Sentence, first: int, lines: List[str], reader: _Reader
         rest = _cleaned(line)
         if not rest:
             continue
-        found = _ALIGNMENT.match(rest)
-        if not found:
-            loose = re.match(r"(" + _VAR + r"):\s*(.*)$", rest) if reader.careful else None
+        if reader.careful:
+            loose = re.match(r"(" + _VAR + r"):\s*(.*)$", rest)
             if loose and _UNALIGNED.match(loose.group(2)) and loose.group(1) in sentence.nodes:
                 sentence.nodes[loose.group(1)].alignment = None
                 continue
-            reader.problem("cannot read the alignment (left out)", number)
+        variable, positions, problems = alignment_line(rest, sentence.nodes)
+        for problem in problems:
+            reader.problem(problem, number)
+        if variable is None or variable not in sentence.nodes:
             continue
-        variable, spans = found.group(1), found.group(2)
-        node = sentence.nodes.get(variable)
-        if node is None:
-            reader.problem(f"variable {variable} not known in the sentence (alignment left out)", number)
-            continue
-        if spans == "0-0":
-            node.alignment = None
-            continue
-        positions: Set[int] = set()
-        for span in re.split(r"\s*,\s*", spans):
-            interval = _INTERVAL.match(span)
-            assert interval is not None
-            x, y = int(interval.group(1)), int(interval.group(2))
-            if x == 0 or y == 0 or x > y:
-                reader.problem(f"bad alignment interval {span} (left out)", number)
-                continue
-            positions.update(range(x - 1, y))
+        node = sentence.nodes[variable]
         if not positions:
+            if not problems:  # 0-0
+                node.alignment = None
             continue
         node.alignment = tuple(sorted(positions))
         tokens = sentence.tokens

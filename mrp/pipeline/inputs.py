@@ -6,10 +6,10 @@ import os
 from dataclasses import replace
 from typing import Any, Iterable, List, Optional, Sequence, Union
 
-from mrp.codecs import ReadOptions, implied_framework, reader, sniff
+from mrp.codecs import ReadOptions, reader, sniff
 from mrp.codecs.base import without_wiki
 from mrp.corpora.corpus import Corpus, Repaired
-from mrp.corpora.load import read_corpus
+from mrp.corpora.load import read_corpus, read_items
 from mrp.errors import FormatError, InputError
 from mrp.graph import Graph
 from mrp.io.source import Line
@@ -48,21 +48,11 @@ def _guess(text: str) -> str:
 
 def _from_text(text: str, fmt: Optional[str], options: ReadOptions, name: str) -> Corpus:
     fmt = fmt or _guess(text)
-    implied = implied_framework(fmt)
-    if implied is not None and options.framework is None:
-        options = replace(options, framework=implied)
-    corpus = Corpus(name, fmt)
     lines = [Line(number, line) for number, line in enumerate(text.split("\n"), start=1)]
-    graphs: List[Graph] = []
-    for item in reader(fmt)(lines, name, options):
-        if isinstance(item, FormatError):
-            corpus.errors.append(item)
-        else:
-            graphs.append(item)
-            if item.repairs:
-                corpus.repaired.append(Repaired(name, item.line, item.id, tuple(item.repairs)))
-    corpus.graphs = graphs
-    if not graphs and not corpus.errors:
+    read = reader(fmt)
+    # the one reading loop (:func:`mrp.corpora.load.read_items`), its graphs kept live as a list's
+    corpus = read_items(name, fmt, lambda given: read(lines, name, given), options, pack_after=1 << 62)
+    if not corpus.graphs and not corpus.errors:
         raise InputError(f"{name}: holds no graphs")
     return corpus
 

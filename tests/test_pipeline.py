@@ -1,0 +1,222 @@
+"""One pipeline under every door (issue 60): the drifts between the doors, each closed in one place.
+
+- drift 1: an alignment line compare_umr.pl cannot parse (``s2s: -1--1``) stops that sentence's reading
+  wherever mrp says it gives compare_umr.pl's figure (mrp-umr-compare, mrp-score --umatch-compat,
+  mrp.score, mrp-evaluate), with one warning naming file, line and sentence;
+- drift 3: a run's time is the time of its pairs, never the loading of the solver, in every door;
+- drift 4: a repaired system graph is counted and said by every door, mrp-evaluate too.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+from pathlib import Path
+from typing import Any, List
+
+import pytest
+
+import mrp
+from mrp.errors import MRPWarning
+
+from conftest import ROOT, run_cli
+
+DATA = ROOT / "tests" / "data" / "umatch"
+
+
+# ---------------------------------------------------------------- drift 1: compare_umr.pl's alignment rule
+
+def _unparsable(tmp_path: Path, line: str = "s2s: -1--1") -> Path:
+    """The hand-made gold with sentence 2's first alignment line replaced."""
+    text = (DATA / "gold.umr").read_text(encoding="utf-8")
+    assert "\ns2s: 2-2\n" in text
+    path = tmp_path / "gold.umr"
+    path.write_text(text.replace("\ns2s: 2-2\n", f"\n{line}\n"), encoding="utf-8")
+    return path
+
+
+def _drop_in(gold: Path) -> List[str]:
+    done = run_cli("umr_compare", ["--tsv", "GOLD", str(gold), "SYSTEM", str(DATA / "system.umr")])
+    assert done.code == 0, done.err
+    row = [line for line in done.out.splitlines() if line.startswith("juːmæʧ")][0].split("\t")
+    return row[3:6]  # correct, total0 (gold), total1 (system)
+
+
+#: alignment lines compare_umr.pl stops at (its rule: VAR: I-J[, I-J...], a known variable, 1 <= I <= J or
+#: the whole line 0-0), and lines it reads
+@pytest.mark.parametrize("line", ["s2s: -1--1", "s2s: 3-2", "s2s: 0-2", "s2s 2-2", "s2x: 2-2"])
+def test_compat_stops_at_the_alignment_line_compare_umr_cannot_parse(tmp_path: Path, line: str) -> None:
+    gold = _unparsable(tmp_path, line)
+    expected = _drop_in(gold)
+    done = run_cli("score", ["--score", "umatch", "--umatch-compat", "--gold", str(gold),
+                             str(DATA / "system.umr")])
+    assert done.code == 0, done.err
+    umatch = json.loads(done.out)["umatch"]
+    assert [str(umatch["c"]), str(umatch["g"]), str(umatch["s"])] == expected
+    told = [text for text in done.err.splitlines() if "compare_umr.pl" in text and "alignment line" in text]
+    assert len(told) == 1 and f"{gold.name}:40:" in told[0] and "d1.s2" in told[0], done.err
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = mrp.score(str(gold), str(DATA / "system.umr"), metric="umatch", umatch_compat=True)
+    assert [str(result["umatch"][k]) for k in "cgs"] == expected
+    assert sum("compare_umr.pl" in str(w.message) for w in caught if issubclass(w.category, MRPWarning)) == 1
+
+
+def test_compat_keeps_what_compare_umr_reads(tmp_path: Path) -> None:
+    """0-0 and a line compare_umr.pl reads change nothing, and the exact figure reads -1--1 as unaligned."""
+    gold = _unparsable(tmp_path, "s2s: 0-0")
+    expected = _drop_in(gold)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", MRPWarning)
+        result = mrp.score(str(gold), str(DATA / "system.umr"), metric="umatch", umatch_compat=True)
+    assert [str(result["umatch"][k]) for k in "cgs"] == expected
+    exact = mrp.score(str(_unparsable(tmp_path, "s2s: -1--1")), str(DATA / "system.umr"), metric="umatch")
+    unaligned = mrp.score(str(gold), str(DATA / "system.umr"), metric="umatch")
+    assert exact["umatch"] == unaligned["umatch"]
+
+
+def test_the_kit_gives_compare_umr_figure_and_says_why(tmp_path: Path) -> None:
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    _unparsable(gold).rename(gold / "en-0001.umr")
+    team = tmp_path / "team"
+    team.mkdir()
+    (team / "en-0001.umr").write_text((DATA / "system.umr").read_text(encoding="utf-8"), encoding="utf-8")
+    expected = _drop_in(gold / "en-0001.umr")
+    out = tmp_path / "out"
+    done = run_cli("evaluate", ["--task", "dmr2026-umr", "--gold", str(gold), "--output", str(out),
+                                str(team)])
+    assert done.code == 0, done.err
+    results = json.loads((out / "results.json").read_text())
+    figures = results["submissions"][0]["files"]["en-0001.umr"]["umatch"]
+    assert [str(figures[k]) for k in "cgs"] == expected
+    assert "compare_umr.pl" in done.err and "en-0001.umr:40:" in done.err
+
+
+# ---------------------------------------------------------------- drift 3: one clock
+
+GOLD_AMR = "# ::id a\n(w / want-01 :ARG0 (b / boy))\n\n# ::id b\n(s / sleep-01 :ARG0 (g / girl))\n\n" \
+           "# ::id c\n(r / rain-01)\n"
+SYSTEM_AMR = "# ::id a\n(w / want-01 :ARG0 (b / girl))\n\n# ::id b\n(s / sleep-01 :ARG0 (g / girl))\n\n" \
+             "# ::id c\n(r / rain-01 :time (n / now))\n"
+
+
+@pytest.fixture
+def slow_loading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loading a metric's solver (its ``prepare``) takes 1000 s on the wall clock every door reads."""
+    from mrp.metrics import registry
+
+    real = time.time
+    late = [0.0]
+    monkeypatch.setattr(time, "time", lambda: real() + late[0])
+    smatch = registry.metric("smatch")
+    prepare = type(smatch).prepare
+
+    def slow(self: Any, options: Any) -> None:
+        late[0] += 1000.0
+        prepare(self, options)
+
+    monkeypatch.setattr(type(smatch), "prepare", slow)
+
+
+@pytest.mark.usefixtures("slow_loading")
+@pytest.mark.parametrize("door", ["mrp-score", "mrp-mtool", "mrp.score"])
+def test_a_run_time_leaves_the_solver_loading_out(tmp_path: Path, door: str,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    gold, system = tmp_path / "gold.amr", tmp_path / "system.amr"
+    gold.write_text(GOLD_AMR, encoding="utf-8")
+    system.write_text(SYSTEM_AMR, encoding="utf-8")
+    if door == "mrp.score":
+        seconds = mrp.score(str(gold), str(system), metric="smatch").to_dict()["time"]
+    else:
+        if door == "mrp-score":
+            from mrp.cli.score import main_body
+
+            main_body(["--score", "smatch", "--jobs", "1", "--gold", str(gold), str(system)])
+        else:
+            from mrp.cli.mtool import main_body
+
+            main_body(["--read", "amr", "--score", "smatch", "--gold", str(gold), str(system)])
+        seconds = json.loads(capsys.readouterr().out)["time"]
+    assert 0 <= seconds < 1000
+
+
+# ---------------------------------------------------------------- drift 4: repairs said by every door
+
+def test_the_kit_counts_and_says_each_repair(tmp_path: Path) -> None:
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    (gold / "en-0001.umr").write_text((DATA / "gold.umr").read_text(encoding="utf-8"), encoding="utf-8")
+    team = tmp_path / "team"
+    team.mkdir()
+    text = (DATA / "system.umr").read_text(encoding="utf-8")
+    assert text.count("    :aspect state)\n") == 2
+    (team / "en-0001.umr").write_text(text.replace("    :aspect state)\n", "    :aspect state\n", 1),
+                                      encoding="utf-8")
+    score = run_cli("score", ["--score", "umatch", "--gold", str(gold / "en-0001.umr"),
+                              str(team / "en-0001.umr")])
+    assert json.loads(score.out)["repaired"] == 1
+    said = [line for line in score.err.splitlines() if "repaired:" in line]
+    assert len(said) == 1
+    out = tmp_path / "out"
+    done = run_cli("evaluate", ["--task", "dmr2026-umr", "--gold", str(gold), "--output", str(out),
+                                str(team)])
+    assert done.code == 0, done.err
+    assert f"mrp-evaluate: {said[0]}" in done.err.splitlines()  # the line mrp-score prints, as a warning
+    results = json.loads((out / "results.json").read_text())
+    for scored in results["submissions"][0]["figures"].values():
+        assert scored["pairing"]["en-0001.umr"]["repaired"] == 1
+
+
+# ---------------------------------------------------------------- every door through the one pipeline
+
+@pytest.mark.parametrize("door", ["mrp.score", "mrp.Scorer", "mrp-score", "mrp-score --explain", "mrp-mtool",
+                                  "mrp-evaluate"])
+def test_every_door_scores_through_the_pipeline(tmp_path: Path, door: str, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """The driver is reached from mrp.pipeline only, by every door (one reading, pairing and scoring)."""
+    import sys
+
+    from mrp.metrics import driver
+
+    callers: List[str] = []
+    run = driver.run
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        callers.append(sys._getframe(1).f_globals["__name__"])
+        return run(*args, **kwargs)
+
+    monkeypatch.setattr(driver, "run", watched)
+    gold, system = tmp_path / "gold.amr", tmp_path / "system.amr"
+    gold.write_text(GOLD_AMR, encoding="utf-8")
+    system.write_text(SYSTEM_AMR, encoding="utf-8")
+    if door == "mrp.score":
+        mrp.score(str(gold), str(system), metric="smatch")
+    elif door == "mrp.Scorer":
+        scorer = mrp.Scorer("smatch")
+        scorer.update(str(gold), str(system))
+        scorer.compute()
+    elif door.startswith("mrp-score"):
+        from mrp.cli.score import main_body
+
+        extra = ["--explain", str(tmp_path / "report.html")] if "explain" in door else []
+        main_body(["--score", "smatch", "--jobs", "1", *extra, "--gold", str(gold), str(system)])
+    elif door == "mrp-mtool":
+        from mrp.cli.mtool import main_body as mtool
+
+        mtool(["--read", "amr", "--score", "smatch", "--gold", str(gold), str(system)])
+    else:
+        from mrp.task.definition import load
+        from mrp.task.evaluate import evaluate
+
+        (tmp_path / "g").mkdir()
+        (tmp_path / "t").mkdir()
+        (tmp_path / "g" / "en-0001.umr").write_text((DATA / "gold.umr").read_text(encoding="utf-8"),
+                                                    encoding="utf-8")
+        (tmp_path / "t" / "en-0001.umr").write_text((DATA / "system.umr").read_text(encoding="utf-8"),
+                                                    encoding="utf-8")
+        (tmp_path / "w").mkdir()
+        evaluate(load("dmr2026-umr"), str(tmp_path / "g"), [str(tmp_path / "t")], str(tmp_path / "w"))
+    capsys.readouterr()
+    assert callers and set(callers) == {"mrp.pipeline.steps"}, callers
