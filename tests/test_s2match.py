@@ -230,3 +230,18 @@ def test_the_original_itself_gives_the_stored_counts(tmp_path: Path) -> None:
     counts = [(item["test"], item["gold"]) for item in stored]
     assert [(item["test"], item["gold"]) for item in fresh] == counts
     assert [item["match"] for item in fresh] == pytest.approx([item["match"] for item in stored])
+
+
+def test_default_and_compat_readings_of_quotes_and_inverted_roles() -> None:
+    """mrp's default reads as SMATCH does (``"61"`` = ``61``, ``:mod`` = ``:domain-of``); the original's
+    reader marks a quoted value (unless told not to) and keeps ``mod`` as written."""
+    def c(gold: str, system: str, **options: bool) -> float:
+        return mrp.score(gold, system, metric="s2match", format="amr", **options).pairs[0].item["c"]
+
+    quoted, plain = '(c / country :quant "61")', "(c / country :quant 61)"
+    assert c(quoted, plain) == 3.0
+    assert c(quoted, plain, s2match_compat=True) == 2.0
+    assert c(quoted, plain, s2match_compat=True, s2match_do_not_mark_quotes=True) == 3.0
+    mod, domain = "(d / dog :mod (b / big))", "(b / big :domain (d / dog))"
+    assert c(mod, domain) == 3.0  # 2 instances and the relation (the tops dog and big are not a pair)
+    assert c(mod, domain, s2match_compat=True) == 2.0  # mod is not domain-of there
