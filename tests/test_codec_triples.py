@@ -151,3 +151,17 @@ def test_amr_to_triples_and_back_through_mrp_convert(tmp_path: Path) -> None:
     assert [encode(g) for g in mrp.read(tmp_path / "back.amr")] == [encode(g) for g in mrp.read(source)]
     validated = run_cli("validate", [str(tmp_path / "g.triples")])
     assert validated.code == 0 and "2 graphs, no problems" in validated.out + validated.err
+
+
+def test_a_list_graph_that_cannot_be_read_keeps_its_place() -> None:
+    """Lists of triples are read as a file of them: a graph whose triples make no connected graph is an
+    invalid system graph, scored as empty in its place; a triple that is no triple is refused."""
+    broken = [("a", ":instance", "b"), ("c", ":instance", "d")]
+    fine = CASES["reentrancy"][0]
+    result = mrp.score([CASES["constants"][1], CASES["reentrancy"][1]], [broken, fine], metric="smatch")
+    assert result.to_dict()["invalid"] == 1
+    assert [(pair.id, pair.figures.s, pair.figures.f) for pair in result.pairs] == [("0", 0, 0.0),
+                                                                                   ("1", 7, 1.0)]
+    for bad in ([("#a", ":instance", "b")], [("a", ":instance", "b\tc")], [("a", ":instance")], []):
+        with pytest.raises(InputError, match="graph 1 .its triples."):
+            mrp.score(["(a / b)", "(a / b)"], [fine, bad], metric="smatch")

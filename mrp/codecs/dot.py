@@ -11,7 +11,6 @@ their corresponding gold nodes, and system nodes without one are drawn apart.
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, TextIO, Tuple
 
@@ -63,6 +62,8 @@ def _quote(text: str) -> str:
 def _html(text: str, color: Optional[str] = None, bold: bool = False, italic: bool = False) -> str:
     """An HTML-like label's text: markup escaped, a backslash as a character reference (so that Graphviz
     never reads ``\\N`` as the node's name), control characters shown escaped."""
+    import html  # loaded when DOT is written, not when the registry reads this codec's facts
+
     body = html.escape(text.translate(_CONTROL), quote=True).replace("\\", "&#92;") if text else " "
     if bold:
         body = f"<b>{body}</b>"

@@ -6,8 +6,8 @@ A file holds one response per line as JSON Lines: a JSON string, or an object wh
 any, names the graph; else responses are numbered by position from 0 and pair by position).  In a
 response, the graph is found as a reader of model output would find it:
 
-- Markdown fences (```` ``` ````) are searched first, then the whole response; text before and after the
-  graph is read past;
+- Markdown fences (three backquotes, with or without a language) are searched first, then the whole
+  response; text before and after the graph is read past;
 - each ``(`` outside a quoted string starts a candidate, and the first candidate that reads as a Penman
   graph is the graph (``(see below)`` in the chatter is not one); a candidate that fails is skipped whole;
 - what the Penman reader repairs is repaired: a graph cut off at the end (``truncated``: the model's token

@@ -25,14 +25,14 @@ from mrp.errors import FormatError
 from mrp.graph import Graph
 from mrp.io.source import Line
 
-__all__ = ["CODEC", "read", "write", "format_graph", "penman_graph"]
+__all__ = ["CODEC", "read", "write", "format_graph", "penman_graph", "triples_text"]
 
 Triple = Tuple[str, str, str]
 
 #: a role as Penman writes it (after the colon): no space, parenthesis, quote, colon, slash or tilde
 _ROLE = re.compile(r"[^\s()\":/~]+")
 _NAME = re.compile(r"[^\s()\"~]+")
-_TRIPLE = re.compile(r"[^\t]+\t[^\t]+\t[^\t]+")
+_BREAK = re.compile(r"[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 
 
 def _sniff(line: str, after: Iterable[str]) -> Optional[str]:
@@ -50,11 +50,13 @@ def triple_of(fields: Sequence[Any]) -> Triple:
     ``(source, role, target)`` of Penman tokens."""
     if len(fields) != 3 or not all(isinstance(field, str) for field in fields):
         raise Bad(f"not a triple of three strings (source, role, target): {fields!r}"[:200])
+    if any(_BREAK.search(field) for field in fields):
+        raise Bad(f"a tab or line break inside a triple: {fields!r}"[:200])
     source, role, target = (field.strip() for field in fields)
     role = role if role.startswith(":") else f":{role}"
     if not _ROLE.fullmatch(role[1:]):
         raise Bad(f"invalid role {role!r}")
-    if not _NAME.fullmatch(source):
+    if not _NAME.fullmatch(source) or source.startswith("#"):  # a line starting with # is a comment
         raise Bad(f"invalid source {source!r}")
     if not target or "\n" in target:
         raise Bad(f"invalid target {target!r}")
@@ -78,6 +80,15 @@ def penman_graph(triples: Sequence[Sequence[Any]], metadata: Optional[dict] = No
     if not checked:
         raise Bad("a graph with no triple")
     return penman.Graph(checked, top=checked[0][0], metadata=dict(metadata or {}))
+
+
+def triples_text(triples: Sequence[Sequence[Any]]) -> str:
+    """The block of a file of triples holding a list of triples (no id line); Bad for a triple that is not
+    one, or no triple."""
+    checked = [triple_of(triple) for triple in triples]
+    if not checked:
+        raise Bad("a graph with no triple")
+    return "\n".join("\t".join(triple) for triple in checked)
 
 
 def penman_text(graph: Any) -> str:

@@ -144,8 +144,9 @@ def corpus_of(graphs: Graphs, fmt: Optional[str], options: ReadOptions, name: st
     items = list(graphs)
     if not items:
         raise InputError(f"{name}: holds no graphs")
-    if fmt in (None, "amr", "triples") and _triples(items):
-        items, fmt = _penman_graphs(items if isinstance(items[0][0], (list, tuple)) else [items], name), None
+    if fmt in (None, "amr", "triples") and _triples(items):  # read as a file of triples would be
+        blocks = _triples_texts(items if isinstance(items[0][0], (list, tuple)) else [items], name)
+        return _from_text(_joined(blocks, "triples"), "triples", options, name)
     if fmt in (None, "amr") and type(items[0]).__module__.startswith("penman"):
         corpus = _from_penman(items, options, name)
         if corpus is not None:
@@ -167,15 +168,15 @@ def _triples(items: List[Any]) -> bool:
     return isinstance(first, (list, tuple)) and len(first) == 3 and all(isinstance(x, str) for x in first)
 
 
-def _penman_graphs(graphs: List[Any], name: str) -> List[Any]:
-    """The ``penman.Graph`` of each list of triples (:func:`mrp.codecs.triples.penman_graph`)."""
+def _triples_texts(graphs: List[Any], name: str) -> List[str]:
+    """The block of a file of triples of each list of triples (:func:`mrp.codecs.triples.triples_text`)."""
     from mrp.codecs.base import Bad
-    from mrp.codecs.triples import penman_graph
+    from mrp.codecs.triples import triples_text
 
     out = []
     for position, triples in enumerate(graphs):
         try:
-            out.append(penman_graph(triples))
+            out.append(triples_text(triples))
         except Bad as bad:
             raise InputError(f"{name}: graph {position} (its triples): {bad.message}") from None
     return out
