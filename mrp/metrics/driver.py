@@ -27,7 +27,7 @@ from mrp.errors import MRPError, ScoreError
 from mrp.graph import fingerprint
 from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import Path, add
-from mrp.metrics.limits import GRACE, Overrun, Sizes, budget, guarded
+from mrp.metrics.limits import CUT, GRACE, Overrun, Sizes, budget, guarded
 from mrp.metrics.options import Execution, Options, Progress
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.process.collector import collector_paused
@@ -88,10 +88,11 @@ def _isolated(metric: Metric, pair: Pair, options: Options) -> PairResult:
 
 def _stopped(metric: Metric, pair: Pair, options: Options, why: str) -> PairResult:
     """The result of a pair stopped at its limits (``why``), as the metric gives it (:meth:`Metric.cut`),
-    which has :data:`mrp.metrics.limits.GRACE` of CPU (it counts the graphs alone): beyond, or when it
+    which has :data:`mrp.metrics.limits.CUT` of CPU (it counts the graphs alone): beyond, or when it
     fails, the pair counts nothing, cut all the same, with a note saying so."""
+    clocked = 0.0 if options.timeout is not None else None
     try:
-        with guarded(0.0 if options.timeout is not None else None):
+        with guarded(clocked, CUT):
             return metric.cut(pair, options, why)
     except Overrun:
         failure = "counting its graphs alone took too long too"
@@ -99,7 +100,7 @@ def _stopped(metric: Metric, pair: Pair, options: Options, why: str) -> PairResu
         failure = f"counting failed: {type(error).__name__}: {error}"
     note = f"{metric.name}: stopped at the pair's limits ({why}); {failure}: the pair counts nothing"
     try:  # the shape of the metric's result, every count 0: two empty graphs scored
-        with guarded(0.0 if options.timeout is not None else None):
+        with guarded(clocked, CUT / 2):
             result = metric.score(Pair(pair.gold.empty_copy(), pair.system.empty_copy(), True), options)
     except (Exception, Overrun):  # noqa: BLE001 - then no count at all
         result = PairResult({})
@@ -281,14 +282,16 @@ def _scored(metric: Metric, pairing: Pairing, options: Options) -> Tuple[Run, Di
         raise
     except Exception as error:  # noqa: BLE001 - without its kernels the metric cannot score anything
         raise ScoreError(f"{metric.name}: cannot load the solver: {type(error).__name__}: {error}") from error
-    metric.begin(pairing, options)
+    stopped = _begun(metric, pairing, options)
     progress = options.run.progress or Progress()
     progress.start(len(pairing.pairs))
     totals: Dict[Path, List[Any]] = {}
     found: List[PairResult] = []
     details: Dict[str, Dict[str, Any]] = {}
     try:
-        for pair, result in zip(pairing.pairs, _memoized(metric, pairing.pairs, options)):
+        scored = (_stopped(metric, pair.live(), options, stopped) for pair in pairing.pairs) if stopped \
+            else _memoized(metric, pairing.pairs, options)
+        for pair, result in zip(pairing.pairs, scored):
             add(totals, result.counts)
             found.append(result)
             if result.failure:
@@ -302,6 +305,18 @@ def _scored(metric: Metric, pairing: Pairing, options: Options) -> Tuple[Run, Di
     finally:
         progress.finish()
     return Run(pairing, found, totals, options, start, cpu), details
+
+
+def _begun(metric: Metric, pairing: Pairing, options: Options) -> Optional[str]:
+    """:meth:`Metric.begin` (a metric whose pairs depend on each other prepares them all there) within the
+    run's limits: the pairs' timeouts summed (and the memory cap); why it was stopped, or None."""
+    timeout = None if options.timeout is None else options.timeout * max(1, len(pairing.pairs))
+    try:
+        with budget(timeout, options.max_memory), guarded(timeout):
+            metric.begin(pairing, options)
+    except Overrun as stop:
+        return stop.why
+    return None
 
 
 def joined(pairings: Sequence[Pairing]) -> Pairing:
