@@ -2,10 +2,10 @@
 chain, a 20,000-node random pair and a 100,000-node system graph (against a 60-node gold graph) at
 ``--timeout 1``: the pair's CPU seconds and its peak memory, and whether it was cut.
 
-One process per input reads it once and loads every metric (its kernels too), then forks a child per metric
-that scores the pair and exits; ``os.wait4`` gives the child's CPU (every thread, user and system) and peak
-resident memory.  Reading the input and loading kernels are thus left out, and only the pair is counted.
-``tests/test_limits_registry.py`` asserts on the same measurements.
+One process per input (the three at once) reads it once and loads every metric (its kernels too), then
+forks a child per metric that scores the pair and exits; ``os.wait4`` gives the child's CPU (every thread,
+user and system) and peak resident memory.  Reading the input and loading kernels are thus left out, and
+only the pair is counted.  ``tests/test_limits_registry.py`` asserts on the same measurements.
 """
 
 from __future__ import annotations
@@ -150,15 +150,19 @@ def measure(frameworks: Mapping[str, str], cases: Optional[List[str]] = None,
                MRP_LIMITS_TIMEOUT=str(TIMEOUT))
     out: Dict[Tuple[str, str], Dict[str, Any]] = {}
     with tempfile.TemporaryDirectory(prefix="mrp-limits-") as scratch:
-        for case in cases or list(INPUTS):
+        running = []
+        for case in cases or list(INPUTS):  # the inputs at once: each child's CPU is its own
             directory = (where or Path(scratch)) / case
             write_input(directory, case, list(frameworks.values()))
-            done = subprocess.run([sys.executable, "-c", DRIVER, str(directory),
-                                   *(f"{name}:{framework}" for name, framework in frameworks.items())],
-                                  capture_output=True, text=True, env=env, timeout=1800)
-            if done.returncode != 0:
-                raise RuntimeError(f"limits: the driver failed on {case}: {done.stderr[-3000:]}")
-            for entry, found in json.loads(done.stdout).items():
+            running.append((case, subprocess.Popen(
+                [sys.executable, "-c", DRIVER, str(directory),
+                 *(f"{name}:{framework}" for name, framework in frameworks.items())],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)))
+        for case, process in running:
+            stdout, stderr = process.communicate(timeout=1800)
+            if process.returncode != 0:
+                raise RuntimeError(f"limits: the driver failed on {case}: {stderr[-3000:]}")
+            for entry, found in json.loads(stdout).items():
                 out[(entry.split(":")[0], case)] = found
     return out
 

@@ -75,14 +75,17 @@ def _isolated(metric: Metric, pair: Pair, options: Options) -> PairResult:
                     found = metric.score(pair, options)
             except Overrun as stop:  # the result stands when the guard fired as scoring ended
                 why = stop.why
+            except MemoryError:  # the process's own limit (ulimit, a container): a limit, not a failure
+                why = "limit"
         if found is not None:
             return found
         return _stopped(metric, pair, options, why)
     except Exception as error:  # noqa: BLE001 - one pair's failure must not end the run
         message = f"{type(error).__name__}: {error}"
     try:
-        return metric.fallback(pair, options, message)
-    except Exception as error:  # noqa: BLE001 - not even the gold graph can be counted
+        with guarded(0.0 if options.timeout is not None else None, CUT):
+            return metric.fallback(pair, options, message)
+    except (Exception, Overrun) as error:  # noqa: BLE001 - not even the gold graph can be counted in time
         return PairResult({}, exact=False, cut="error", failure=f"{message}; counting failed too: {error}")
 
 

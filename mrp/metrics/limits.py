@@ -35,9 +35,9 @@ from mrp.solver.watchdog import left
 __all__ = ["CUT", "GRACE", "Cost", "Overrun", "Sizes", "budget", "check", "guarded"]
 
 #: CPU seconds past the pair's timeout at which the guard stops a metric that has not stopped by itself
-GRACE = 0.15
+GRACE = 0.3
 #: CPU seconds the metric's cut result of a stopped pair may take after that (it counts the graphs alone;
-#: beyond, the pair counts nothing): a pair ends within its timeout and GRACE + CUT + CUT / 2 = 0.3 s
+#: beyond, the pair counts nothing): a pair ends within its timeout and GRACE + CUT + CUT / 2 = 0.45 s
 CUT = 0.1
 
 
