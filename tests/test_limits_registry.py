@@ -26,7 +26,9 @@ does not govern by its definition (the node-pair arrays).
 
 from __future__ import annotations
 
+import os
 import sys
+from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 import pytest
@@ -38,6 +40,10 @@ from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "bench"))
 import limitsbench  # noqa: E402
+
+#: the measurements need fork and /proc (Linux)
+MEASURABLE = pytest.mark.skipif(not hasattr(os, "fork") or not Path("/proc/self/statm").exists(),
+                                reason="measured in forked children, memory read from /proc (Linux)")
 
 TIMEOUT = limitsbench.TIMEOUT
 INPUTS = limitsbench.INPUTS
@@ -73,6 +79,7 @@ def _bounds(result: Dict[str, Any]) -> List[Tuple[float, float]]:
     return pairs
 
 
+@MEASURABLE
 @pytest.mark.parametrize("case", list(INPUTS))
 @pytest.mark.parametrize("name", list(METRICS))
 def test_every_metric_holds_its_limits(measured: Dict[Tuple[str, str], Dict[str, Any]], name: str,
@@ -132,3 +139,21 @@ def test_a_stopped_pair_is_reported_cut_by_every_metric(monkeypatch: pytest.Monk
         else:
             assert isinstance(cut, dict) and cut[why] == 1 and cut.get("error", 0) == 0, (name, document)
         assert "error" not in result.pairs[0].item
+
+
+def test_a_call_interrupted_in_flight_ends_the_kept_process() -> None:
+    """The guard (or Ctrl-C) can interrupt a pair while HiGHS's kept process is answering: that process is
+    ended, so its late answer is never read as the next call's (the next call starts a new one)."""
+    from mrp.metrics import limits
+    from mrp.process.worker import Worker
+
+    kept = Worker()
+    try:
+        def interrupted() -> bool:
+            raise limits.Overrun("timeout")
+
+        with pytest.raises(limits.Overrun):
+            kept.call("time:sleep", (5,), stopped=interrupted)
+        assert kept.ended
+    finally:
+        kept.end()
