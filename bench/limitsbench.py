@@ -2,10 +2,10 @@
 chain, a 20,000-node random pair and a 100,000-node system graph (against a 60-node gold graph) at
 ``--timeout 1``: the pair's CPU seconds and its peak memory, and whether it was cut.
 
-One process per input reads it once and loads every metric (its kernels too), then forks a child per metric
-that scores the pair and exits; ``os.wait4`` gives the child's CPU (every thread, user and system) and peak
-resident memory.  Reading the input and loading kernels are thus left out, and only the pair is counted.
-``tests/test_limits_registry.py`` asserts on the same measurements.
+One process per input (the three at once) reads it once and loads every metric (its kernels too), then
+forks a child per metric that scores the pair and exits; ``os.wait4`` gives the child's CPU (every thread,
+user and system) and peak resident memory.  Reading the input and loading kernels are thus left out, and
+only the pair is counted.  ``tests/test_limits_registry.py`` asserts on the same measurements.
 """
 
 from __future__ import annotations
@@ -68,9 +68,10 @@ def write_input(directory: Path, case: str, frameworks: List[str]) -> None:
 
 #: the process that scores one input with every metric (argv: input directory, metric:framework ...)
 DRIVER = r'''
-import json, os, sys
+import json, os, resource, sys
 TIMEOUT = float(os.environ.get('MRP_LIMITS_TIMEOUT', '1'))
 import mrp
+from mrp.metrics import driver
 from mrp.metrics.options import Options
 from mrp.metrics.registry import metric
 
@@ -99,9 +100,20 @@ for entry in wanted:
             failures.append(failure)
             return plain(pair, options, failure)
         scoring.fallback = watched
+        pair_cpu = []
+        alone = driver._isolated
+        def timed(*args):
+            began = resource.getrusage(resource.RUSAGE_SELF)
+            try:
+                return alone(*args)
+            finally:
+                ended = resource.getrusage(resource.RUSAGE_SELF)
+                pair_cpu.append(ended.ru_utime + ended.ru_stime - began.ru_utime - began.ru_stime)
+        driver._isolated = timed
         try:
             result = mrp.score(gold, system, name, timeout=TIMEOUT, trace=True)
-            found = {"result": result.to_dict(), "item": result.pairs[0].item, "failures": failures}
+            found = {"result": result.to_dict(), "item": result.pairs[0].item, "failures": failures,
+                     "pair": sum(pair_cpu)}
         except BaseException as error:
             found = {"raised": f"{type(error).__name__}: {error}"}
         with os.fdopen(write, "w") as pipe:
@@ -113,7 +125,8 @@ for entry in wanted:
     _, status, usage = os.wait4(child, 0)
     found = json.loads(text) if text else {"raised": f"the child ended with status {status}"}
     found["cpu"] = usage.ru_utime + usage.ru_stime
-    found["grown"] = usage.ru_maxrss * 1024 - before
+    found["peak"] = usage.ru_maxrss * 1024
+    found["before"] = before
     out[entry] = found
 print(json.dumps(out))
 '''
@@ -129,22 +142,27 @@ def measure(frameworks: Mapping[str, str], cases: Optional[List[str]] = None,
         where: a directory for the inputs (default: a temporary one).
 
     Returns:
-        {(metric, input): {"result", "item", "failures" (fallbacks called: internal errors), "cpu" (s),
-        "grown" (peak resident bytes above the parent's at the fork)}, or "raised"}.
+        {(metric, input): {"result", "item", "failures" (fallbacks called: internal errors), "pair" (CPU s
+        of the pair in the driver), "cpu" (CPU s of the child: mrp.score whole), "peak" (the child's peak
+        resident bytes), "before" (its parent's resident bytes at the fork)}, or "raised"}.
     """
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                MRP_LIMITS_TIMEOUT=str(TIMEOUT))
     out: Dict[Tuple[str, str], Dict[str, Any]] = {}
     with tempfile.TemporaryDirectory(prefix="mrp-limits-") as scratch:
-        for case in cases or list(INPUTS):
+        running = []
+        for case in cases or list(INPUTS):  # the inputs at once: each child's CPU is its own
             directory = (where or Path(scratch)) / case
             write_input(directory, case, list(frameworks.values()))
-            done = subprocess.run([sys.executable, "-c", DRIVER, str(directory),
-                                   *(f"{name}:{framework}" for name, framework in frameworks.items())],
-                                  capture_output=True, text=True, env=env, timeout=1800)
-            if done.returncode != 0:
-                raise RuntimeError(f"limits: the driver failed on {case}: {done.stderr[-3000:]}")
-            for entry, found in json.loads(done.stdout).items():
+            running.append((case, subprocess.Popen(
+                [sys.executable, "-c", DRIVER, str(directory),
+                 *(f"{name}:{framework}" for name, framework in frameworks.items())],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)))
+        for case, process in running:
+            stdout, stderr = process.communicate(timeout=1800)
+            if process.returncode != 0:
+                raise RuntimeError(f"limits: the driver failed on {case}: {stderr[-3000:]}")
+            for entry, found in json.loads(stdout).items():
                 out[(entry.split(":")[0], case)] = found
     return out
 
@@ -160,8 +178,9 @@ def run() -> None:
         taken = metric(name).frameworks
         frameworks[name] = "amr" if taken is None or "amr" in taken else taken[0]
     found = measure(frameworks)
-    print(f"\nLimits: every metric at --timeout {TIMEOUT:g}, the pair alone (CPU s of the forked child; peak "
-          "resident MB above the process that read the input; cut)\n")
+    print(f"\nLimits: every metric at --timeout {TIMEOUT:g} (CPU s of mrp.score of the one pair, and of "
+          "the pair in the driver; the scoring process's peak resident MB, of which the input read "
+          "before; cut)\n")
     for case in INPUTS:
         print(f"  {case}")
         for name in METRICS:
@@ -170,8 +189,9 @@ def run() -> None:
             cut = result.get("cut")
             shown = {key: value for key, value in cut.items() if value} if isinstance(cut, dict) else cut
             within = "within" if row.get("cpu", 99) <= TIMEOUT + 0.5 else "BEYOND"
-            print(f"    {name:16} {row.get('cpu', float('nan')):6.2f} s ({within} T + 0.5 s) "
-                  f"{row.get('grown', 0) / 1e6:7.0f} MB  cut {shown or '-'}"
+            print(f"    {name:16} {row.get('cpu', float('nan')):5.2f} s ({within} T + 0.5 s; the pair in the "
+                  f"driver {row.get('pair', float('nan')):4.2f} s) {row.get('peak', 0) / 1e6:6.0f} MB "
+                  f"({row.get('before', 0) / 1e6:.0f})  cut {shown or '-'}"
                   + (f"  FAILED {row.get('failures') or row.get('raised')}"
                      if row.get("failures") or row.get("raised") else ""))
     print(f"  (took {time.perf_counter() - started:.0f} s)")

@@ -22,6 +22,7 @@ counts pages shared after fork once) is reported as well.
 ``explain`` for the --explain report of the 1,368 coli pairs (bench/explainbench.py),
 ``similarity`` for all pairs of 1,000 coli graphs and MBSE (bench/simbench.py; MRP_BENCH_SIMILARITY=0 leaves
 it out of a full run),
+``limits`` for every metric's CPU and peak memory on three big inputs at --timeout 1 (bench/limitsbench.py),
 ``rematch`` for CPU per pair beside Rematch on its testbed of 20,000 random coli pairs
 (bench/rematchbench.py; Rematch runs when $REMATCH_DIR names its checkout), ``rare`` for the RARE-style
 structural check (bench/rare.py),
@@ -579,6 +580,10 @@ def main(argv: Optional[List[str]] = None) -> None:
         import rare  # type: ignore[import-not-found]
 
         rare.run(SHARED)
+    if chosen("limits"):
+        import limitsbench  # type: ignore[import-not-found]
+
+        limitsbench.run()
     if chosen("documents"):
         import docbench  # type: ignore[import-not-found]
 

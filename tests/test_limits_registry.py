@@ -4,17 +4,20 @@ ends within T + 0.5 s of CPU for its pair and within the memory cap, reports the
 bound where it could not finish, and never as an internal error.  The metrics come from the registry: a
 metric added later is covered without editing this file.
 
-How it is measured: one process per input reads it once and loads every metric (their kernels too), then
-forks a child per metric that scores the pair and exits; ``os.wait4`` gives the child's CPU (every thread,
-user and system) and its peak resident memory, so reading the input and loading kernels are not counted,
-and the child's own scoring is.  CPU, not wall time: other processes on the machine do not inflate it.
+How it is measured (bench/limitsbench.py, which ``make bench`` prints): one process per input reads it once
+and loads every metric (their kernels too), then forks a child per metric that scores the pair with
+``mrp.score`` and exits.  The pair's CPU is the child's (every thread, user and system, from
+``os.wait4``): ``mrp.score`` of the one pair, its pairing and report included (a few hundredths of a
+second), and a metric's preparation of the whole run (``Metric.begin``: juːmæʧ maps every pair there).
+CPU, not wall time: other processes on the machine do not inflate it.
 
-The margin: the issue's T + 0.5 s is the pair's; the child's CPU also holds what ``mrp.score`` does around
-the pair (pairing, the report: a few milliseconds) and the fork's page faults on the inherited input (the
-100,000-node graph's objects are touched when the pair is unpacked), measured at up to 0.3 s on the
-project's 2-core machine under load.  :data:`MARGIN` allows 0.5 s for them, so the test does not flake,
+The margin: by design a pair ends within T + 0.45 s of CPU (mrp.metrics.limits: the guard fires at T +
+0.3 s, the cut result has 0.1 s, the last resort 0.05 s); the issue's bound is T + 0.5 s, which ``make
+bench`` reports against.  The test allows :data:`MARGIN` = 0.5 s more, for what the guard cannot
+interrupt (one C call in progress when it fires: sorting or hashing a 100,000-node graph's lists, a numpy
+operation) and for CPU time inflated on a loaded 2-core machine (caches, frequency): it must not flake,
 and still fails a metric that ignores its clock (main: AnCast took 14-61 s on the chain, WLK's memory was
-exponential, a non-searching metric had no clock at all).
+exponential in its iterations, no metric but the searching ones had a clock at all).
 
 Memory: the child's peak resident memory above its parent's at the fork is at most ``--max-memory`` (2 GB,
 the default) and the linear path's bytes per node (``mrp.solver.greedy.BYTES_PER_NODE``), which the cap
@@ -23,7 +26,9 @@ does not govern by its definition (the node-pair arrays).
 
 from __future__ import annotations
 
+import os
 import sys
+from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 import pytest
@@ -35,6 +40,10 @@ from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "bench"))
 import limitsbench  # noqa: E402
+
+#: the measurements need fork and /proc (Linux)
+MEASURABLE = pytest.mark.skipif(not hasattr(os, "fork") or not Path("/proc/self/statm").exists(),
+                                reason="measured in forked children, memory read from /proc (Linux)")
 
 TIMEOUT = limitsbench.TIMEOUT
 INPUTS = limitsbench.INPUTS
@@ -70,6 +79,7 @@ def _bounds(result: Dict[str, Any]) -> List[Tuple[float, float]]:
     return pairs
 
 
+@MEASURABLE
 @pytest.mark.parametrize("case", list(INPUTS))
 @pytest.mark.parametrize("name", list(METRICS))
 def test_every_metric_holds_its_limits(measured: Dict[Tuple[str, str], Dict[str, Any]], name: str,
@@ -79,8 +89,8 @@ def test_every_metric_holds_its_limits(measured: Dict[Tuple[str, str], Dict[str,
     assert not found["failures"], f"{name} on {case}: internal error: {found['failures']}"
     assert found["cpu"] <= TIMEOUT + 0.5 + MARGIN, f"{name} on {case}: {found['cpu']:.2f} s of CPU"
     n, m, _ = INPUTS[case]
-    assert found["grown"] <= DEFAULT_MAX_MEMORY + BYTES_PER_NODE * (n + m), \
-        f"{name} on {case}: {found['grown'] / 1e6:.0f} MB"
+    grown = found["peak"] - found["before"]
+    assert grown <= DEFAULT_MAX_MEMORY + BYTES_PER_NODE * (n + m), f"{name} on {case}: {grown / 1e6:.0f} MB"
     result, item = found["result"], found["item"]
     cut = result.get("cut")
     if isinstance(cut, dict) and (cut.get("limit") or cut.get("timeout")):
@@ -129,3 +139,21 @@ def test_a_stopped_pair_is_reported_cut_by_every_metric(monkeypatch: pytest.Monk
         else:
             assert isinstance(cut, dict) and cut[why] == 1 and cut.get("error", 0) == 0, (name, document)
         assert "error" not in result.pairs[0].item
+
+
+def test_a_call_interrupted_in_flight_ends_the_kept_process() -> None:
+    """The guard (or Ctrl-C) can interrupt a pair while HiGHS's kept process is answering: that process is
+    ended, so its late answer is never read as the next call's (the next call starts a new one)."""
+    from mrp.metrics import limits
+    from mrp.process.worker import Worker
+
+    kept = Worker()
+    try:
+        def interrupted() -> bool:
+            raise limits.Overrun("timeout")
+
+        with pytest.raises(limits.Overrun):
+            kept.call("time:sleep", (5,), stopped=interrupted)
+        assert kept.ended
+    finally:
+        kept.end()

@@ -203,8 +203,8 @@ def test_memory_is_flat_in_the_iterations() -> None:
 
 
 def test_a_pair_that_fails_is_reported_not_an_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 61, item 2: under a memory limit the features raise MemoryError; the pair scores 0 with the
-    failure named, the run reports (main: "internal error: KeyError: ('pair',)")."""
+    """Issue 61, item 2: under a memory limit the features raise MemoryError; the pair scores 0, cut as
+    "limit", and the run reports (main: "internal error: KeyError: ('pair',)")."""
     from mrp.metrics import wlk
 
     def out_of_memory(*args: object, **kwargs: object) -> None:
@@ -214,4 +214,5 @@ def test_a_pair_that_fails_is_reported_not_an_internal_error(monkeypatch: pytest
     monkeypatch.setattr(wlk.METRIC, "memo", wlk.GraphMemo(wlk.MEMO))
     result = mrp.score(["(d / dog)", "(c / cat)"], ["(d / dog)", "(c / cat)"], metric="wlk", trace=True)
     assert result.to_dict()["wlk"] == 0.0
+    assert result.to_dict()["cut"] == {"n": 2, "limit": 2, "timeout": 0}  # out of memory: a limit
     assert [pair.item["wlk"] for pair in result.pairs] == [0.0, 0.0]

@@ -27,7 +27,7 @@ from mrp.errors import MRPError, ScoreError
 from mrp.graph import fingerprint
 from mrp.metrics.base import Metric, PairResult, Run
 from mrp.metrics.counting import Path, add
-from mrp.metrics.limits import GRACE, Overrun, Sizes, budget, guarded
+from mrp.metrics.limits import CUT, GRACE, Overrun, Sizes, budget, guarded
 from mrp.metrics.options import Execution, Options, Progress
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.process.collector import collector_paused
@@ -75,23 +75,27 @@ def _isolated(metric: Metric, pair: Pair, options: Options) -> PairResult:
                     found = metric.score(pair, options)
             except Overrun as stop:  # the result stands when the guard fired as scoring ended
                 why = stop.why
+            except MemoryError:  # the process's own limit (ulimit, a container): a limit, not a failure
+                why = "limit"
         if found is not None:
             return found
         return _stopped(metric, pair, options, why)
     except Exception as error:  # noqa: BLE001 - one pair's failure must not end the run
         message = f"{type(error).__name__}: {error}"
     try:
-        return metric.fallback(pair, options, message)
-    except Exception as error:  # noqa: BLE001 - not even the gold graph can be counted
+        with guarded(0.0 if options.timeout is not None else None, CUT):
+            return metric.fallback(pair, options, message)
+    except (Exception, Overrun) as error:  # noqa: BLE001 - not even the gold graph can be counted in time
         return PairResult({}, exact=False, cut="error", failure=f"{message}; counting failed too: {error}")
 
 
 def _stopped(metric: Metric, pair: Pair, options: Options, why: str) -> PairResult:
     """The result of a pair stopped at its limits (``why``), as the metric gives it (:meth:`Metric.cut`),
-    which has :data:`mrp.metrics.limits.GRACE` of CPU (it counts the graphs alone): beyond, or when it
+    which has :data:`mrp.metrics.limits.CUT` of CPU (it counts the graphs alone): beyond, or when it
     fails, the pair counts nothing, cut all the same, with a note saying so."""
+    clocked = 0.0 if options.timeout is not None else None
     try:
-        with guarded(0.0 if options.timeout is not None else None):
+        with guarded(clocked, CUT):
             return metric.cut(pair, options, why)
     except Overrun:
         failure = "counting its graphs alone took too long too"
@@ -99,7 +103,7 @@ def _stopped(metric: Metric, pair: Pair, options: Options, why: str) -> PairResu
         failure = f"counting failed: {type(error).__name__}: {error}"
     note = f"{metric.name}: stopped at the pair's limits ({why}); {failure}: the pair counts nothing"
     try:  # the shape of the metric's result, every count 0: two empty graphs scored
-        with guarded(0.0 if options.timeout is not None else None):
+        with guarded(clocked, CUT / 2):
             result = metric.score(Pair(pair.gold.empty_copy(), pair.system.empty_copy(), True), options)
     except (Exception, Overrun):  # noqa: BLE001 - then no count at all
         result = PairResult({})
@@ -283,14 +287,16 @@ def _scored(metric: Metric, pairing: Pairing, options: Options) -> Tuple[Run, Di
     # the one clock rule of every door: a run's time and CPU are its pairs' (from begin to the last pair),
     # never the loading of the solver's kernels that prepare did (once per process, or not at all)
     start, cpu = time.time(), cpu_seconds()
-    metric.begin(pairing, options)
+    stopped = _begun(metric, pairing, options)
     progress = options.run.progress or Progress()
     progress.start(len(pairing.pairs))
     totals: Dict[Path, List[Any]] = {}
     found: List[PairResult] = []
     details: Dict[str, Dict[str, Any]] = {}
     try:
-        for pair, result in zip(pairing.pairs, _memoized(metric, pairing.pairs, options)):
+        scored = (_stopped(metric, pair.live(), options, stopped) for pair in pairing.pairs) if stopped \
+            else _memoized(metric, pairing.pairs, options)
+        for pair, result in zip(pairing.pairs, scored):
             add(totals, result.counts)
             found.append(result)
             if result.failure:
@@ -304,6 +310,18 @@ def _scored(metric: Metric, pairing: Pairing, options: Options) -> Tuple[Run, Di
     finally:
         progress.finish()
     return Run(pairing, found, totals, options, start, cpu), details
+
+
+def _begun(metric: Metric, pairing: Pairing, options: Options) -> Optional[str]:
+    """:meth:`Metric.begin` (a metric whose pairs depend on each other prepares them all there) within the
+    run's limits: the pairs' timeouts summed (and the memory cap); why it was stopped, or None."""
+    timeout = None if options.timeout is None else options.timeout * max(1, len(pairing.pairs))
+    try:
+        with budget(timeout, options.max_memory), guarded(timeout):
+            metric.begin(pairing, options)
+    except Overrun as stop:
+        return stop.why
+    return None
 
 
 def joined(pairings: Sequence[Pairing]) -> Pairing:

@@ -32,11 +32,13 @@ from typing import Any, Iterator, Optional
 from mrp.solver.greedy import within
 from mrp.solver.watchdog import left
 
-__all__ = ["GRACE", "Cost", "Overrun", "Sizes", "budget", "check", "guarded"]
+__all__ = ["CUT", "GRACE", "Cost", "Overrun", "Sizes", "budget", "check", "guarded"]
 
 #: CPU seconds past the pair's timeout at which the guard stops a metric that has not stopped by itself
-#: (the cut result is counted after it: the pair ends within its timeout and 0.5 s)
-GRACE = 0.25
+GRACE = 0.3
+#: CPU seconds the metric's cut result of a stopped pair may take after that (it counts the graphs alone;
+#: beyond, the pair counts nothing): a pair ends within its timeout and GRACE + CUT + CUT / 2 = 0.45 s
+CUT = 0.1
 
 
 class Overrun(BaseException):
@@ -128,14 +130,15 @@ def _overrun(signum: int, frame: Any) -> None:
 
 
 @contextlib.contextmanager
-def guarded(timeout: Optional[float]) -> Iterator[None]:
-    """Raise :class:`Overrun` ("timeout") inside once the process has spent ``timeout`` + :data:`GRACE`
-    CPU seconds from now; nothing when there is no timeout, outside the main thread, or without POSIX
+def guarded(timeout: Optional[float], grace: float = GRACE) -> Iterator[None]:
+    """Raise :class:`Overrun` ("timeout") inside once the process has spent ``timeout`` + ``grace`` CPU
+    seconds from now; nothing when there is no timeout, outside the main thread, or without POSIX
     interval timers (the cooperative checks then hold alone).  The caller catches the Overrun around this
     (it may arrive as the block ends).
 
     Args:
         timeout: the pair's seconds (None: no guard).
+        grace: the seconds past it (:data:`GRACE`; :data:`CUT` for a stopped pair's cut result).
     """
     if (timeout is None or not hasattr(signal, "setitimer") or _ARMED[0]
             or threading.current_thread() is not threading.main_thread()):
@@ -143,7 +146,7 @@ def guarded(timeout: Optional[float]) -> Iterator[None]:
         return
     previous = signal.signal(signal.SIGPROF, _overrun)
     _ARMED[0] = True
-    signal.setitimer(signal.ITIMER_PROF, max(timeout, 0.0) + GRACE)
+    signal.setitimer(signal.ITIMER_PROF, max(timeout, 0.0) + grace)
     try:
         yield
     finally:

@@ -59,6 +59,15 @@ class Worker:
         process died on its own.  A worker stopped or dead is ended: make a new one."""
         payload = pickle.dumps((function, args), protocol=pickle.HIGHEST_PROTOCOL)
         try:
+            return self._exchange(payload, deadline, stopped)
+        except BaseException:  # interrupted (Ctrl-C, a pair's guard: mrp.metrics.limits) with a call in
+            self.end()  # flight: its answer would be read as the next call's
+            raise
+
+    def _exchange(self, payload: bytes, deadline: Optional[float],
+                  stopped: Optional[Callable[[], bool]]) -> Tuple[Optional[Any], Optional[str]]:
+        """:meth:`call`'s request and answer."""
+        try:
             self._in.write(_HEADER.pack(len(payload)) + payload)
         except (BrokenPipeError, OSError):
             return None, self._reap(killed=False)
