@@ -57,9 +57,11 @@ def test_the_shipped_tasks_load_and_name_their_keys() -> None:
     assert {"dmr2026-umr", "mrp2019"} <= set(shipped())
     dmr = load("dmr2026-umr")
     assert dmr.format == "umr" and dmr.primary == "umatch_f" and dmr.group_of("CS-0001.UMR") == "cs"
-    assert dmr.keys(["cs", "en"]) == ["umatch_f", "umatch_f_cs", "umatch_f_en", "umatch_exact_f",
-                                      "umatch_exact_f_cs", "umatch_exact_f_en"]
-    assert [spec.compat for spec in dmr.metrics] == [True, False]
+    figures = ("umatch", "umatch_exact", "umatch_sentence", "umatch_alignment")
+    assert dmr.keys(["cs", "en"]) == [f"{key}_f{group}" for key in figures for group in ("", "_cs", "_en")]
+    assert [spec.compat for spec in dmr.metrics] == [True, False, True, True]
+    assert dmr.metrics[2].options == (("umatch_no_document_level", True),)
+    assert dmr.metrics[3].path == "aligned_tokens" and dmr.unseen == ()
     mrp2019 = load("mrp2019")
     assert mrp2019.group == "framework" and mrp2019.primary == "mrp_f" and mrp2019.overall == "macro"
 
@@ -190,7 +192,8 @@ def test_the_command_writes_every_output_with_signatures_and_baseline(tmp_path: 
                                 str(out), str(one), str(base)])
     assert done.code == 0, done.err
     scores = json.loads((out / "one" / "scores.json").read_text())
-    assert list(scores) == ["umatch_f", "umatch_f_cs", "umatch_exact_f", "umatch_exact_f_cs"]
+    assert list(scores) == [f"{key}_f{group}" for key in ("umatch", "umatch_exact", "umatch_sentence",
+                                                          "umatch_alignment") for group in ("", "_cs")]
     lines = (out / "one" / "scores.txt").read_text().splitlines()
     assert [line.split(": ")[0] for line in lines] == list(scores)
     assert all(float(line.split(": ")[1]) == scores[line.split(": ")[0]] for line in lines)
@@ -210,8 +213,8 @@ def test_the_command_writes_every_output_with_signatures_and_baseline(tmp_path: 
     rows = list(csv.reader(io.StringIO((out / "leaderboard.csv").read_text())))
     assert rows[0][:3] == ["rank", "team", "umatch_f"] and rows[1][1] == "baseline (baseline)"
     # the CSV holds data only: the signatures are columns, no note or comment rows
-    assert rows[0][-2:] == ["signature of umatch", "signature of umatch_exact"]
-    assert all(row[-2] == results["signatures"]["umatch"] for row in rows[1:]) and len(rows) == 3
+    assert rows[0][-4:-2] == ["signature of umatch", "signature of umatch_exact"]
+    assert all(row[-4] == results["signatures"]["umatch"] for row in rows[1:]) and len(rows) == 3
     assert done.out == (out / "leaderboard.md").read_text()  # stdout carries the leaderboard alone
     assert "wrote" in done.err
 

@@ -71,7 +71,7 @@ def options_of(spec: MetricSpec, explain: bool = False) -> Options:
     compat = spec.compat and any(parameter.field == switch
                                  for parameter in registered(spec.metric).parameters)
     return Options(trace=True, timeout=DEFAULT_TIMEOUT, explain=explain,
-                   **parameter_values({switch: True} if compat else {}))
+                   **parameter_values({**dict(spec.options), **({switch: True} if compat else {})}))
 
 
 def score_file(spec: MetricSpec, gold: Corpus, system: Corpus, explain: bool = False) -> Run:
@@ -175,7 +175,7 @@ def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus], syst
     Returns:
         The sentences' counts at the metric's primary path, in gold order, and the notes of the pairing.
     """
-    path = registered(spec.metric).primary or ()
+    path = tuple(spec.path.split("/")) if spec.path else registered(spec.metric).primary or ()
     out = Scored(spec, notes=list(notes))
     frameworks = set()
     memo = memo or Memo(enabled=False)
@@ -194,8 +194,8 @@ def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus], syst
             frameworks.add(framework or "none")
             out.items.append(Item(_group(task, name, framework), name, ident, counts, exact, sums))
     statistics = Statistics(task.bootstrap, task.seed, "bootstrap")
-    out.signature = f"task:{task.name}|" + signature(spec.metric, sorted(frameworks), options_of(spec),
-                                                      statistics)
+    out.signature = f"task:{task.name}|" + (f"path:{spec.path}|" if spec.path else "") + \
+        signature(spec.metric, sorted(frameworks), options_of(spec), statistics)
     return out
 
 
