@@ -49,8 +49,8 @@ def test_the_bundle_holds_the_competition_the_program_the_data_and_the_image(tmp
     yaml = (unpacked / "competition.yaml").read_text(encoding="utf-8")
     assert "version: 2" in yaml and "scoring_program: scoring_program" in yaml
     assert "reference_data: reference_data" in yaml and "enable_detailed_results: true" in yaml
-    assert _columns(yaml) == ["umatch_f", "umatch_f_cs", "umatch_f_cz", "umatch_exact_f", "umatch_exact_f_cs",
-                              "umatch_exact_f_cz"]
+    figures = ("umatch", "umatch_exact", "umatch_sentence", "umatch_alignment")
+    assert _columns(yaml) == [f"{key}_f{group}" for key in figures for group in ("", "_cs", "_cz")]
     metadata = (unpacked / "scoring_program" / "metadata.yaml").read_text()
     assert metadata.startswith("command: python3 /app/program/score.py /app/input /app/output")
     assert (unpacked / "scoring_program" / "task.toml").read_text().startswith("# The First UMR Parsing")

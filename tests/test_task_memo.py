@@ -106,7 +106,7 @@ def test_a_repeated_content_is_scored_once(tmp_path: Path, teams: List[str], pai
 
     monkeypatch.setattr(scoring, "file_score", counted)
     _run(_folder(tmp_path), teams, True, "work")
-    assert len(calls) == pairs * 2  # two metrics
+    assert len(calls) == pairs * 4  # four figures
 
 
 def test_a_umr_file_is_parsed_once_for_the_validator_and_the_scorer(tmp_path: Path,

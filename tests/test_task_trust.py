@@ -173,7 +173,8 @@ def test_codabench_shows_the_team_nothing_of_the_gold(tmp_path: Path) -> None:
     assert not [line for line in gold_lines if line in seen]
     assert str(gold) not in done.err and "ref/" not in done.err and "/tmp/" not in done.err
     assert "gold" in (out / "organiser.log").read_text(encoding="utf-8")
-    missing = [line for line in done.err.splitlines() if "cs-0001.umr" in line and "no system sentence" in line]
+    missing = [line for line in done.err.splitlines()
+               if "cs-0001.umr" in line and "no system sentence" in line]
     assert len(missing) == 1 and missing[0].startswith("mrp-evaluate: submission: cs-0001.umr:")
 
 

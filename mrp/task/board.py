@@ -63,6 +63,7 @@ def board(evaluation: Evaluation) -> Dict[str, Any]:
     return {
         "task": task.name, "title": task.title, "primary": task.primary, "overall": task.overall,
         "groups": list(groups), "columns": task.keys(list(groups)), "level": task.confidence,
+        "unseen": [group for group in groups if group in task.unseen],
         "test": {"method": "paired bootstrap" + (", stratified by group" if task.overall == "macro" else ""),
                  "n": task.bootstrap, "seed": task.seed,
                  "units": units(task, _primary_items(evaluation, scored[0]), groups) if scored else 0,

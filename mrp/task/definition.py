@@ -40,6 +40,11 @@ class MetricSpec:
     metric: str
     compat: bool = False
     label: str = ""
+    #: the metric's count path the figure sums (``aligned_tokens``: compare_umr.pl's alignment figure);
+    #: empty: the metric's primary path
+    path: str = ""
+    #: the metric's parameters by field name (``umatch_no_document_level = true``: the sentence graphs alone)
+    options: Tuple[Tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,8 @@ class Task:
     baseline: Optional[str] = None
     limits: Limits = field(default_factory=Limits)
     source: str = ""
+    #: the groups (languages) without training data, marked wherever groups are shown
+    unseen: Tuple[str, ...] = ()
 
     def matches(self, name: str) -> Optional[re.Match]:
         """The match of a file name against the task's pattern (case-blind under ``case = "insensitive"``)."""
@@ -141,8 +148,18 @@ def _metrics(items: Any, where: str) -> Tuple[MetricSpec, ...]:
             raise InputError(f"{where}: metric '{name}' has no per-sentence counts to sum into a task's "
                              f"figures (its figures are averages, not sums of counts; of such metrics a task "
                              f"adds up {', '.join(sorted(SUMMED))})")
+        options = _get(item, "options", dict, {}, where)
+        from mrp.metrics.registry import metric as registered
+
+        known = {parameter.field for parameter in registered(name).parameters}
+        unknown = ", ".join(sorted(set(options) - known))
+        if unknown:
+            raise InputError(f"{where}: metric '{name}' has no option(s) {unknown} (known: "
+                             f"{', '.join(sorted(known)) or 'none'})")
+        path = _get(item, "path", str, "", where)
         out.append(MetricSpec(key, name, bool(_get(item, "compat", bool, False, where)),
-                              _get(item, "label", str, "", where) or key))
+                              _get(item, "label", str, "", where) or key, path,
+                              tuple(sorted(options.items()))))
     keys = [spec.key for spec in out]
     if len(set(keys)) != len(keys):
         raise InputError(f"{where}: metric keys must be distinct: {', '.join(keys)}")
@@ -194,7 +211,8 @@ def parse(text: str, where: str) -> Task:
         limits=Limits(_get(limits, "members", int, Limits.members, where),
                       _get(limits, "bytes", int, Limits.bytes, where),
                       _get(limits, "ratio", float, Limits.ratio, where)),
-        source=text)
+        source=text, unseen=tuple(str(group) for group in _get(data.get("groups", {}), "unseen", list, [],
+                                                               where)))
 
 
 def shipped() -> List[str]:

@@ -103,12 +103,13 @@ def csv_cell(value: Any) -> str:
     return "'" + text if text.startswith(_FORMULA) else text
 
 
-_MARKDOWN = {"&": "&amp;", "<": "&lt;", ">": "&gt;", **{char: "\\" + char for char in "\\`*_{}[]()#!|~$"}}
+_MARKDOWN = {"&": "&amp;", "<": "&lt;", ">": "&gt;", **{char: "\\" + char for char in "\\`*_{}[]#!|~$"}}
 
 
 def markdown(value: Any) -> str:
     """Text for Markdown (a paragraph or a table cell): HTML's ``& < >`` as entities and Markdown's
-    punctuation (``\\ ` * _ { } [ ] ( ) # ! | ~ $``) after a backslash, on one line.
+    punctuation (``\\ ` * _ { } [ ] # ! | ~ $``: with the brackets escaped no link can start) after a
+    backslash, on one line.
 
     Args:
         value: any value.

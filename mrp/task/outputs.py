@@ -19,12 +19,14 @@ from mrp.explain.escape import nonce
 from mrp.explain.page import head
 from mrp.io.write import write_text
 from mrp.task.averaging import group_figures
+from mrp.task.definition import Task
 from mrp.task.escape import shown
 from mrp.task.evaluate import Entry, Evaluation
 from mrp.task.figures import figure, ranks
 from mrp.task.messages import file_changes
 from mrp.task.page import detailed_page
 from mrp.task.scoring import Item
+from mrp.task.significance import file_interval
 from mrp.task.tables import forms, html_table
 
 __all__ = ["folder_name", "results", "scores_json", "scores_txt", "write_all"]
@@ -40,8 +42,9 @@ def scores_txt(scores: Mapping[str, float]) -> str:
     return "".join(f"{key}: {value!r}\n" for key, value in scores.items())
 
 
-def _files(entry: Entry) -> Dict[str, Any]:
-    """Per file and metric: g, s, c summed (a metric of counts), or P, R, F (AnCast's figure)."""
+def _files(task: Task, entry: Entry) -> Dict[str, Any]:
+    """Per document (file) and metric: g, s, c, P, R, F summed and F's interval (a metric of counts), or P,
+    R, F (AnCast's figure)."""
     sums: Dict[str, Dict[str, Any]] = {}
     for key, found in entry.scored.items():
         per_file: Dict[str, List[Item]] = {}
@@ -49,8 +52,11 @@ def _files(entry: Entry) -> Dict[str, Any]:
             per_file.setdefault(item.file, []).append(item)
         for name, items in per_file.items():
             value = figure(found.spec.metric, [item.counts for item in items], [item.sums for item in items])
-            shown = ("g", "s", "c") if ranks(found.spec.metric) else ("p", "r", "f")
+            counted = ranks(found.spec.metric)
+            shown = ("g", "s", "c", "p", "r", "f") if counted else ("p", "r", "f")
             sums.setdefault(name, {})[key] = {letter: value[letter] for letter in shown}
+            if counted:
+                sums[name][key]["ci"] = file_interval(task, items)
     return sums
 
 
@@ -89,9 +95,10 @@ def results(evaluation: Evaluation, board: Mapping[str, Any]) -> Dict[str, Any]:
                                      "sentences": len(found.items),
                                      "notes": found.notes, "pairing": found.pairing}
                                for key, found in entry.scored.items()}
-            item["files"] = _files(entry)
+            item["files"] = _files(evaluation.task, entry)
         submissions.append(item)
     return _stored({"task": evaluation.task.name, "title": evaluation.task.title,
+                    "unseen": [group for group in evaluation.groups if group in evaluation.task.unseen],
                     "definition": evaluation.task.source, "groups": evaluation.groups,
                     "gold": sorted(evaluation.gold), "signatures": board["signatures"], "leaderboard": board,
                     "submissions": submissions})

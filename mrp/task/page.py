@@ -21,7 +21,7 @@ from mrp.task.evaluate import Entry, Evaluation
 from mrp.task.figures import figure, ranks
 from mrp.task.messages import file_changes
 from mrp.task.scoring import Item, explained_pairs
-from mrp.task.significance import interval, test, units
+from mrp.task.significance import file_interval, interval, test, units
 from mrp.task.tables import html_table
 
 __all__ = ["WORST", "detailed_page"]
@@ -78,8 +78,10 @@ def _group_table(evaluation: Evaluation, key: str, metric: str, group: str, entr
                          ("rank", "team", "P", "R", "F", f"{task.confidence * 100:g}% CI", "delta to next",
                           "p (* significant)"))
     count = units(task, found[0][1], groups, group) if found else 0
-    return (f'<table class="fig"><caption>{text(key)}: {text(group)}</caption><thead><tr>{head_cells}</tr>'
-            f'</thead><tbody>{"".join(rows)}</tbody></table><p class="note">{count} sentences resampled'
+    unseen = " (no training data)" if group in task.unseen else ""
+    return (f'<table class="fig"><caption>{text(key)}: {text(group)}{unseen}</caption><thead><tr>'
+            f'{head_cells}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+            f'<p class="note">{count} sentences resampled'
             f"{' (fewer than two: p is 1)' if count < 2 else ''}.</p>")
 
 
@@ -98,6 +100,31 @@ def _plots(evaluation: Evaluation, board: Mapping[str, Any], key_: str) -> str:
             f"{text(primary)} with its {board['level'] * 100:g}% bootstrap interval</figcaption></figure>"
             f'<figure class="plot">{plots.sentences_svg(values, label, key_)}<figcaption>per-sentence F '
             "(box: quartiles; triangle: mean)</figcaption></figure>")
+
+
+def _documents(evaluation: Evaluation, entry: Entry) -> str:
+    """Per document (file): each figure's F, and the interval of the primary one."""
+    task = evaluation.task
+    primary = task.primary[:-2]
+    keys = [spec.key for spec in task.metrics]
+    per_file: Dict[str, Dict[str, List[Item]]] = {}
+    for key in keys:
+        for item in entry.scored[key].items:
+            per_file.setdefault(item.file, {}).setdefault(key, []).append(item)
+    rows = []
+    for name, found in per_file.items():
+        cells = []
+        for spec in task.metrics:
+            items = found.get(spec.key, [])
+            value = figure(spec.metric, [i.counts for i in items], [i.sums for i in items])
+            cells.append(f"<td>{value['f']:.4f}</td>")
+        low, high = file_interval(task, found.get(primary, []))
+        rows.append(f'<tr><th scope="row">{text(name)}</th>{"".join(cells)}'
+                    f"<td>[{low:.4f}, {high:.4f}]</td></tr>")
+    titles = ["document", *(f"{key}_f" for key in keys), f"{task.confidence * 100:g}% CI of {primary}_f"]
+    head_cells = "".join(f'<th scope="col">{text(title)}</th>' for title in titles)
+    return (f'<table class="fig"><caption>per document</caption><thead><tr>{head_cells}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table>')
 
 
 def _files(evaluation: Evaluation, entry: Entry) -> str:
@@ -172,6 +199,7 @@ def detailed_page(evaluation: Evaluation, board: Mapping[str, Any], only: Option
         parts.append(f'<section class="team" aria-label="{attribute(visible(entry.name))}">'
                      f"<h2>{text(entry.name)}</h2>{_files(evaluation, entry)}")
         if not entry.refused:
+            parts.append(_documents(evaluation, entry))
             parts.append(f"<h3>Worst sentences ({text(task.primary)})</h3>"
                          f"{_worst(evaluation, entry, participant)}")
         parts.append("</section>")

@@ -67,7 +67,7 @@ def options_of(spec: MetricSpec, explain: bool = False) -> Options:
     """The options a task's metric is run with (the library's defaults, and under ``compat`` the metric's
     switch to its reference tool's behaviour: its parameter ``<metric>_compat``, when it has one)."""
     return options_from({"trace": True, "timeout": DEFAULT_TIMEOUT, "explain": explain},
-                        compat_values(spec.metric, spec.compat))
+                        {**dict(spec.options), **compat_values(spec.metric, spec.compat)})
 
 
 def score_file(spec: MetricSpec, gold: Corpus, system: Corpus, explain: bool = False) -> Run:
@@ -172,7 +172,7 @@ def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus], syst
     Returns:
         The sentences' counts at the metric's primary path, in gold order, and the notes of the pairing.
     """
-    path = registered(spec.metric).primary or ()
+    path = tuple(spec.path.split("/")) if spec.path else registered(spec.metric).primary or ()
     out = Scored(spec, notes=list(notes))
     frameworks = set()
     memo = memo or Memo(enabled=False)
@@ -191,8 +191,8 @@ def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus], syst
             frameworks.add(framework or "none")
             out.items.append(Item(_group(task, name, framework), name, ident, counts, exact, sums))
     statistics = Statistics(task.bootstrap, task.seed, "bootstrap")
-    out.signature = f"task:{task.name}|" + signature(spec.metric, sorted(frameworks), options_of(spec),
-                                                      statistics)
+    out.signature = f"task:{task.name}|" + (f"path:{spec.path}|" if spec.path else "") + \
+        signature(spec.metric, sorted(frameworks), options_of(spec), statistics)
     return out
 
 

@@ -24,7 +24,7 @@ from mrp.report.stats import bootstrap, paired_test
 from mrp.task.definition import Task
 from mrp.task.scoring import Item
 
-__all__ = ["arrays", "interval", "test", "units", "varies"]
+__all__ = ["arrays", "file_interval", "interval", "test", "units", "varies"]
 
 _EPS = 1e-12
 
@@ -150,3 +150,17 @@ def test(task: Task, first: Sequence[Item], second: Sequence[Item], groups: Sequ
     deltas = _macro(firsts, weights) - _macro(seconds, weights) - observed
     hits = int(np.count_nonzero(np.abs(deltas) >= abs(observed) - _EPS))
     return (hits + 1) / (task.bootstrap + 1)
+
+
+def file_interval(task: Task, items: Sequence[Item]) -> List[float]:
+    """The bootstrap interval of the F of some sentences (one document's), resampling them.
+
+    Args:
+        task: the task (its replicates, seed and level).
+        items: the sentences.
+
+    Returns:
+        The interval's bounds.
+    """
+    array = np.array([item.counts for item in items], dtype=np.int64).reshape(len(items), 3)
+    return list(bootstrap({(): array}, task.bootstrap, task.seed, task.confidence)[()]["micro"]["f"])

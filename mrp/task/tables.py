@@ -21,10 +21,16 @@ def _number(value: Any) -> str:
     return "" if value is None else f"{value:.4f}" if isinstance(value, float) else str(value)
 
 
+def _column(board: Mapping[str, Any], key: str) -> str:
+    """A column's title: its key, marked when its group has no training data."""
+    unseen = board.get("unseen", ())
+    return key + (" (unseen)" if any(key.endswith(f"_f_{group}") for group in unseen) else "")
+
+
 def _header(board: Mapping[str, Any]) -> List[str]:
     level = f"{board['level'] * 100:g}%"
-    return ["rank", "team", *board["columns"], f"{level} CI of {board['primary']}", "p vs best",
-            "p vs baseline", "group"]
+    return ["rank", "team", *(_column(board, key) for key in board["columns"]),
+            f"{level} CI of {board['primary']}", "p vs best", "p vs baseline", "group"]
 
 
 def _cells(board: Mapping[str, Any], row: Mapping[str, Any]) -> List[str]:
@@ -53,6 +59,8 @@ def notes(board: Mapping[str, Any], participant: Callable[[Any], str] = visible)
            + "; group: submissions whose difference "
            f"from the group's first is not significant (p >= {1 - board['level']:.4g}); † unofficial "
            "(secondary) submission, not ranked."]
+    if board.get("unseen"):
+        out.append(f"Groups without training data (unseen): {', '.join(board['unseen'])}.")
     for entry in board["refused"]:
         out.append(participant(f"Refused: {entry['team']}: {entry['why']}"))
     for key, signature in board["signatures"].items():
