@@ -1,5 +1,5 @@
 """AnCast 0.1.1's figures under its other options, for tests/test_ancast_options.py: per pair (sentence
-scope) with ``-c/--cneighbor``, ``--separate-1-and-2`` and ``--use-smatch-top false``, and AnCast++'s mean
+scope) with ``-c``, ``-sc``, ``--separate-1-and-2`` and ``--use-smatch-top false``, and AnCast++'s mean
 over documents with ``--weighted snts|toks``.  Made with ancast 0.1.1 (PyPI), Python 3.11, from ../shared:
 ``python tests/ancast_options.py ANCAST_PYTHON ../shared > tests/data/ancast/options.json``.  The pairs come
 from the shared reference driver (reference/ancast/tools/ancast_ref.py, AnCast's own CLI code run with hooks
@@ -35,6 +35,12 @@ RUNS: Dict[str, Any] = {
                 {"ancast_separate_1_and_2": True}),
     "pcedt.sep": ("umr", PDT + "pcedt-conv.umr", PDT + "pcedt-gold.umr", ["--separate-1-and-2"],
                   {"ancast_separate_1_and_2": True}),
+    "amr.sc5": ("amr", SAMPLES + "amr_test.txt", SAMPLES + "amr_gold.txt", ["-sc", "0.5"],
+                {"ancast_sense_coefficient": 0.5}),
+    "pdt.sc5": ("umr", PDT + "pdt-conv.umr", PDT + "pdt-gold.umr", ["-sc", "0.5"],
+                {"ancast_sense_coefficient": 0.5}),
+    "pdt.sc0": ("umr", PDT + "pdt-conv.umr", PDT + "pdt-gold.umr", ["-sc", "0"],
+                {"ancast_sense_coefficient": 0.0}),
 }
 FIELDS = [key + suffix for key in ("concept", "lrm", "ulrm", "wlrm", "smatch") for suffix in ("_p", "_r", "")]
 DOCS = "reference/ancast/czech-pdtc/docs/"

@@ -54,7 +54,8 @@ def test_pairs_as_ancast_with_the_option(run: str) -> None:
     assert not _differences(run, RUNS[run][4])
 
 
-@pytest.mark.parametrize("run", ["amr.notop", "pdt.c2", "pdt.c0", "pdt.sep", "pcedt.sep"])
+@pytest.mark.parametrize("run", ["amr.notop", "pdt.c2", "pdt.c0", "pdt.sep", "pcedt.sep", "amr.sc5",
+                                 "pdt.sc5", "pdt.sc0"])
 def test_the_option_changes_the_figures(run: str) -> None:
     """Without the option the same pairs give other figures (the references test the option)."""
     assert _differences(run, {})
@@ -84,6 +85,22 @@ def test_the_exact_mode_takes_the_options_that_concern_it() -> None:
     assert result["documents"]["weighted"]["by"] == "snts"
 
 
+@pytest.mark.parametrize("coefficient", [0.5, 0.25])
+def test_the_exact_mode_with_a_sense_coefficient(coefficient: float) -> None:
+    """The optimum under another sense coefficient: proved with exact weights where 10 (1 - X) is whole,
+    with rounded ones (and said so) otherwise; never below AnCast's alignment under the same coefficient."""
+    form, test, gold, _, _ = RUNS["pdt.sc5"]
+    system, gold_graphs = _graphs(form, test), _graphs(form, gold)
+    for k in range(5):
+        mine = score_pair(gold_graphs[k], system[k],
+                          Options(parameters={"ancast_sense_coefficient": coefficient}))
+        theirs = score_pair(gold_graphs[k], system[k], Options(
+            ancast_compat=True, parameters={"ancast_sense_coefficient": coefficient}))
+        assert mine.item.get("rounded", False) == (coefficient == 0.25)
+        assert mine.precision.lr >= theirs.precision.lr - 1e-6
+        assert mine.exact or coefficient == 0.25
+
+
 def test_command_line_flags_and_signature() -> None:
     gold = str(shared_file("data", "umr", "ancast-samples", "amr_gold.txt"))
     test = gold  # the samples' ids differ between the files; the flags are what is tested
@@ -91,8 +108,10 @@ def test_command_line_flags_and_signature() -> None:
                              "--ancast-no-smatch-top", "--format", "amr", "--gold", gold, test])
     assert done.code == 0, done.err
     assert "c:2" in done.out and "top:no" in done.out
-    bad = run_cli("score", ["--score", "ancast", "--ancast-weighted", "words", "--gold", gold, test])
-    assert bad.code == 2 and "Traceback" not in bad.err
+    for flags in (["--ancast-weighted", "words"], ["--ancast-sense-coefficient", "1.5"],
+                  ["--ancast-cneighbor", "-1"]):
+        bad = run_cli("score", ["--score", "ancast", *flags, "--gold", gold, test])
+        assert bad.code == 2 and "Traceback" not in bad.err, flags
     with pytest.raises(MRPError):
         evaluate("ancast", _pairing("pdt"), Options(parameters={"ancast_weighted": "words"}))
 

@@ -11,7 +11,7 @@ from mrp.metrics.ancast import capped, compat, exact, knobs
 from mrp.metrics.ancast.alignment import Alignment, from_map
 from mrp.metrics.ancast.reading import View, anchor_text, view
 from mrp.metrics.ancast.scores import Sums, report, score
-from mrp.metrics.ancast.similarity import Pointwise, Similarity
+from mrp.metrics.ancast.similarity import SENSE_COEFFICIENT, Pointwise, Similarity
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
 
@@ -66,8 +66,8 @@ def score_views(test: View, gold: View, options: Options, gid: str = "") -> Pair
     """Score two AnCast views: AnCast's alignment with ``ancast_compat``, else the proved optimum; a pair
     whose structures would exceed ``options.max_memory`` in either mode: :func:`beyond`."""
     if not capped.fits(len(test), len(gold), options.max_memory, options.ancast_compat):
-        return beyond(test, gold, options.ancast_compat)
-    sim = Similarity(test, gold)
+        return beyond(test, gold, options.ancast_compat, knobs.sense(options))
+    sim = Similarity(test, gold, knobs.sense(options))
     if options.ancast_compat:
         alignment = compat.align(test, gold, sim, knobs.cneighbor(options), knobs.separate(options))
         precision, recall = score(test, gold, sim, alignment, True)
@@ -116,7 +116,7 @@ def _unbuilt(precision: Sums, recall: Sums, alignment: Alignment, found: exact.E
     return PairResult(precision, recall, item, False, bound, found.steps, cut, alignment=alignment)
 
 
-def beyond(test: View, gold: View, compat_mode: bool) -> PairResult:
+def beyond(test: View, gold: View, compat_mode: bool, sense: float = SENSE_COEFFICIENT) -> PairResult:
     """A pair beyond ``--max-memory``: the linear-time map (:func:`.capped.linear_map`) counted as the
     mode counts, nothing n x m built, cut as "limit", not exact, with the trivial bound of the LRM
     numerator.  In compat mode too: AnCast's own alignment would need the matrices, so its figures cannot
@@ -126,11 +126,12 @@ def beyond(test: View, gold: View, compat_mode: bool) -> PairResult:
         test: the test (system) graph.
         gold: the gold graph.
         compat_mode: count as AnCast 0.1.1 does (``ancast_compat``).
+        sense: the sense coefficient.
 
     Returns:
         The pair's result.
     """
-    sim = Pointwise(test, gold)
+    sim = Pointwise(test, gold, sense)
     alignment = from_map(capped.linear_map(test, gold), len(gold), sim)
     precision, recall = score(test, gold, sim, alignment, compat_mode)
     bound = capped.bound(precision.lr_count, recall.lr_count)
@@ -162,7 +163,7 @@ def failed(pair: Pair, options: Options, failure: str) -> PairResult:
         try:
             test, gold = views(pair.gold, system, options.ancast_compat, options.ancast_scope)
             test.top = gold.top = knobs.smatch_top(options)
-            sim = Pointwise(test, gold)
+            sim = Pointwise(test, gold, knobs.sense(options))
             precision, recall = score(test, gold, sim, from_map([-1] * len(test), len(gold), sim),
                                       options.ancast_compat)
             break
