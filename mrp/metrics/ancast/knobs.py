@@ -10,6 +10,10 @@
   whole, else rounded, and the item says ``rounded``).
 * ``ancast_separate_1_and_2`` (AnCast's ``--separate-1-and-2``): its broadcast with one- and two-hop
   neighbours apart (two-hop paths counted, no scaling by the neighbourhood sizes); AnCast's heuristic alone.
+* ``ancast_use_alignment`` (AnCast's ``--use-alignment``): AnCast's anchors are the node pairs whose
+  alignments start with the same token span (not 0-0) instead of the unique names found in the text; AnCast
+  reads alignments at document scope alone, so at sentence scope nothing is anchored.  AnCast's heuristic
+  alone.
 * ``ancast_no_smatch_top`` (AnCast's ``--use-smatch-top false``): the mock Smatch without the TOP triple.
 * ``ancast_weighted`` (AnCast's ``--weighted snts|toks``): AnCast++'s mean over documents weighted by their
   sentences or tokens (the tokens AnCast counts: the words of each test sentence's text as AnCast reads it,
@@ -26,8 +30,8 @@ from mrp.errors import MRPError
 from mrp.metrics.base import Parameter
 from mrp.metrics.options import Options
 
-__all__ = ["CNEIGHBOR", "NO_SMATCH_TOP", "SENSE", "SEPARATE", "WEIGHTED", "cneighbor", "sense", "separate",
-           "smatch_top", "weighted"]
+__all__ = ["ALIGNMENT", "CNEIGHBOR", "NO_SMATCH_TOP", "SENSE", "SEPARATE", "WEIGHTED", "cneighbor", "sense",
+           "separate", "smatch_top", "use_alignment", "weighted"]
 
 
 def _count(text: str) -> int:
@@ -54,6 +58,10 @@ SENSE = Parameter("ancast_sense_coefficient", "--ancast-sense-coefficient",
 SEPARATE = Parameter("ancast_separate_1_and_2", "--ancast-separate-1-and-2",
                      "ancast --ancast-compat: AnCast's --separate-1-and-2, one- and two-hop neighbours apart "
                      "in its broadcast (the proved optimum does not depend on it)")
+ALIGNMENT = Parameter("ancast_use_alignment", "--ancast-use-alignment",
+                      "ancast --ancast-compat: AnCast's --use-alignment, anchors from the UMR alignments "
+                      "(nodes whose first aligned token spans are the same) instead of the text; AnCast "
+                      "reads alignments at document scope alone (the proved optimum does not use anchors)")
 NO_SMATCH_TOP = Parameter("ancast_no_smatch_top", "--ancast-no-smatch-top",
                           "ancast: the mock Smatch without the (TOP :root ROOT) triple (AnCast's "
                           "--use-smatch-top false)")
@@ -81,6 +89,11 @@ def sense(options: Options) -> float:
 def separate(options: Options) -> bool:
     """Whether AnCast's broadcast takes one- and two-hop neighbours apart."""
     return bool(SEPARATE.value(options))
+
+
+def use_alignment(options: Options) -> bool:
+    """Whether AnCast's anchors come from the alignments."""
+    return bool(ALIGNMENT.value(options))
 
 
 def smatch_top(options: Options) -> bool:

@@ -183,7 +183,8 @@ class AnCast(Metric):
     parameters = (Parameter("ancast_compat", "--ancast-compat",
                             "ancast: reproduce AnCast 0.1.1 (its reading, anchor-broadcast alignment and "
                             "scoring quirks) instead of the proved-optimal alignment"), ANCAST_SCOPE,
-                  knobs.CNEIGHBOR, knobs.SEPARATE, knobs.SENSE, knobs.NO_SMATCH_TOP, knobs.WEIGHTED)
+                  knobs.CNEIGHBOR, knobs.SEPARATE, knobs.SENSE, knobs.ALIGNMENT, knobs.NO_SMATCH_TOP,
+                  knobs.WEIGHTED)
     searches = True
     explains = True
     #: its own bound (by LRM figures) and cut (no F interval: no single count), after the time
@@ -196,6 +197,8 @@ class AnCast(Metric):
             scope.append(f"c:{knobs.cneighbor(options)}")
         if options.ancast_compat and knobs.separate(options):
             scope.append("separate-1-and-2")
+        if options.ancast_compat and knobs.use_alignment(options):
+            scope.append("anchors:alignment")
         if knobs.sense(options) != 0.1:
             scope.append(f"sc:{knobs.sense(options):g}")
         if not knobs.smatch_top(options):
