@@ -193,11 +193,12 @@ class AnCast(Metric):
 
     def signature_fields(self, options: Options) -> List[str]:
         scope = ["scope:snt"] if options.ancast_scope == "snt" else []
-        if options.ancast_compat and knobs.cneighbor(options) != 1:
+        # AnCast's heuristic's options, recorded even where they change nothing (the proved optimum)
+        if knobs.cneighbor(options) != 1:
             scope.append(f"c:{knobs.cneighbor(options)}")
-        if options.ancast_compat and knobs.separate(options):
+        if knobs.separate(options):
             scope.append("separate-1-and-2")
-        if options.ancast_compat and knobs.use_alignment(options):
+        if knobs.use_alignment(options):
             scope.append("anchors:alignment")
         if knobs.sense(options) != 0.1:
             scope.append(f"sc:{knobs.sense(options):g}")
