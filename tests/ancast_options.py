@@ -1,5 +1,6 @@
 """AnCast 0.1.1's figures under its other options, for tests/test_ancast_options.py: per pair (sentence
-scope) with ``-c/--cneighbor``, ``--separate-1-and-2`` and ``--use-smatch-top false``, and AnCast++'s mean
+scope) with ``-c``, ``-sc``, ``--separate-1-and-2``, ``--use-alignment`` and ``--use-smatch-top false``, per
+pair and document (document scope) with ``--use-alignment``, and AnCast++'s mean
 over documents with ``--weighted snts|toks``.  Made with ancast 0.1.1 (PyPI), Python 3.11, from ../shared:
 ``python tests/ancast_options.py ANCAST_PYTHON ../shared > tests/data/ancast/options.json``.  The pairs come
 from the shared reference driver (reference/ancast/tools/ancast_ref.py, AnCast's own CLI code run with hooks
@@ -35,6 +36,22 @@ RUNS: Dict[str, Any] = {
                 {"ancast_separate_1_and_2": True}),
     "pcedt.sep": ("umr", PDT + "pcedt-conv.umr", PDT + "pcedt-gold.umr", ["--separate-1-and-2"],
                   {"ancast_separate_1_and_2": True}),
+    "amr.sc5": ("amr", SAMPLES + "amr_test.txt", SAMPLES + "amr_gold.txt", ["-sc", "0.5"],
+                {"ancast_sense_coefficient": 0.5}),
+    "pdt.sc5": ("umr", PDT + "pdt-conv.umr", PDT + "pdt-gold.umr", ["-sc", "0.5"],
+                {"ancast_sense_coefficient": 0.5}),
+    "pdt.sc0": ("umr", PDT + "pdt-conv.umr", PDT + "pdt-gold.umr", ["-sc", "0"],
+                {"ancast_sense_coefficient": 0.0}),
+    "pdt.al": ("umr", PDT + "pdt-conv.umr", PDT + "pdt-gold.umr", ["--use-alignment"],
+               {"ancast_use_alignment": True}),
+}
+#: document-scope runs: name -> (test, gold, AnCast options, mrp's parameters); the Czech ones on the shared
+#: reference's documents (one file each, the multi-span alignments cut to their first span, as AnCast++ needs)
+DOC_RUNS: Dict[str, Any] = {
+    "samples.al": (SAMPLES + "umr_test.txt", SAMPLES + "umr_gold.txt", ["--use-alignment"],
+                   {"ancast_use_alignment": True}),
+    "pdt.al": ("reference/ancast/czech-pdtc/docs/pdt/conv", "reference/ancast/czech-pdtc/docs/pdt/gold",
+               ["--use-alignment"], {"ancast_use_alignment": True}),
 }
 FIELDS = [key + suffix for key in ("concept", "lrm", "ulrm", "wlrm", "smatch") for suffix in ("_p", "_r", "")]
 DOCS = "reference/ancast/czech-pdtc/docs/"
@@ -57,6 +74,23 @@ def _pairs(python: str, shared: Path) -> Dict[str, List[Dict[str, Any]]]:
     return found
 
 
+def _documents(python: str, shared: Path) -> Dict[str, Any]:
+    found: Dict[str, Any] = {}
+    driver = shared / "reference" / "ancast" / "tools" / "ancast_ref.py"
+    with tempfile.TemporaryDirectory() as directory:
+        for name, (test, gold, options, _) in DOC_RUNS.items():
+            out = Path(directory) / name
+            subprocess.run([python, str(driver), str(out), "--", "-p", test, "-g", gold, "-s", "doc", "-df",
+                            "umr", *options, "-o", str(out) + ".csv"], cwd=shared, check=True,
+                           capture_output=True, env=dict(os.environ, PYTHONHASHSEED="0"))
+            records = [json.loads(line) for line in open(str(out) + ".pairs.jsonl", encoding="utf-8")]
+            documents = [json.loads(line) for line in open(str(out) + ".docs.jsonl", encoding="utf-8")]
+            found[name] = {"pairs": [{"pair": r["pair"], **{k: r[k] for k in FIELDS}} for r in records],
+                           "documents": [{key: d[key]["f"] for key in ("sent", "modal", "temporal", "coref",
+                                                                       "comp")} for d in documents]}
+    return found
+
+
 def _weighted(python: str, shared: Path) -> Dict[str, Dict[str, Any]]:
     code = ("import sys, json, logging; logging.disable(logging.CRITICAL); import ancast.evaluate; "
             "ev = sys.modules['ancast.evaluate']; "
@@ -76,4 +110,5 @@ def _weighted(python: str, shared: Path) -> Dict[str, Dict[str, Any]]:
 if __name__ == "__main__":
     ancast_python, shared_dir = sys.argv[1], Path(sys.argv[2])
     print(json.dumps({"ancast": "0.1.1", "pairs": _pairs(ancast_python, shared_dir),
+                      "documents": _documents(ancast_python, shared_dir),
                       "weighted": _weighted(ancast_python, shared_dir)}, indent=1))

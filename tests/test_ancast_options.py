@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Dict, List
 
 import pytest
-from ancast_options import RUNS
+from ancast_options import DOC_RUNS, RUNS
 from test_ancast_umr import _pairing
 
 from mrp.corpora.load import read_corpus
@@ -37,7 +37,7 @@ def _graphs(form: str, path: str) -> List[Graph]:
 def _differences(run: str, parameters: Dict[str, Any]) -> List[str]:
     form, test, gold, _, _ = RUNS[run]
     system, gold_graphs = _graphs(form, test), _graphs(form, gold)
-    options = Options(ancast_compat=True, ancast_scope="snt", parameters=parameters)
+    options = Options(ancast_compat=True, ancast_scope="snt", **parameters)
     found = []
     for record in REFERENCE["pairs"][run]:
         k = record["pair"]
@@ -54,16 +54,36 @@ def test_pairs_as_ancast_with_the_option(run: str) -> None:
     assert not _differences(run, RUNS[run][4])
 
 
-@pytest.mark.parametrize("run", ["amr.notop", "pdt.c2", "pdt.c0", "pdt.sep", "pcedt.sep"])
+@pytest.mark.parametrize("run", ["amr.notop", "pdt.c2", "pdt.c0", "pdt.sep", "pcedt.sep", "amr.sc5",
+                                 "pdt.sc5", "pdt.sc0"])
 def test_the_option_changes_the_figures(run: str) -> None:
     """Without the option the same pairs give other figures (the references test the option)."""
     assert _differences(run, {})
 
 
+@pytest.mark.parametrize("name", sorted(DOC_RUNS))
+def test_document_scope_as_ancast_with_the_option(name: str) -> None:
+    """--ancast-use-alignment: AnCast++'s anchors from the alignments, per pair and per document."""
+    run = "samples" if name.startswith("samples") else name.split(".")[0]
+    expected = REFERENCE["documents"][name]
+    for parameters, same in ((DOC_RUNS[name][3], True), ({}, False)):
+        result, _ = evaluate("ancast", _pairing(run), Options(ancast_compat=True, trace=True, **parameters))
+        items = list(result["scores"]["umr"].values())
+        assert len(items) == len(expected["pairs"])
+        found = [abs(item[key][side] - record[key + suffix]) <= TOLERANCE
+                 for item, record in zip(items, expected["pairs"])
+                 for key in ("concept", "lrm", "ulrm", "wlrm", "smatch")
+                 for side, suffix in (("p", "_p"), ("r", "_r"), ("f", ""))]
+        documents = list(result["documents"]["scores"].values())
+        found += [abs(mine[ours]["f"] - theirs[key]) <= TOLERANCE for mine, theirs in zip(documents, expected[
+            "documents"]) for key, ours in NAMES.items()]
+        assert all(found) if same else not all(found)
+
+
 @pytest.mark.parametrize("name", sorted(REFERENCE["weighted"]))
 def test_weighted_mean_over_documents_as_ancast(name: str) -> None:
     run, by = name.split(".")
-    options = Options(ancast_compat=True, parameters={"ancast_weighted": by})
+    options = Options(ancast_compat=True, ancast_weighted=by)
     result, _ = evaluate("ancast", _pairing(run), options)
     weighted = result["documents"]["weighted"]
     assert weighted["by"] == by
@@ -77,11 +97,27 @@ def test_the_exact_mode_takes_the_options_that_concern_it() -> None:
     form, test, gold, _, _ = RUNS["amr.notop"]
     system, gold_graphs = _graphs(form, test), _graphs(form, gold)
     plain = score_pair(gold_graphs[0], system[0], Options()).item
-    assert score_pair(gold_graphs[0], system[0], Options(parameters={"ancast_cneighbor": 3})).item == plain
-    no_top = score_pair(gold_graphs[0], system[0], Options(parameters={"ancast_no_smatch_top": True})).item
+    assert score_pair(gold_graphs[0], system[0], Options(ancast_cneighbor=3)).item == plain
+    no_top = score_pair(gold_graphs[0], system[0], Options(ancast_no_smatch_top=True)).item
     assert no_top["smatch"] != plain["smatch"] and no_top["lrm"] == plain["lrm"]
-    result, _ = evaluate("ancast", _pairing("pdt"), Options(parameters={"ancast_weighted": "snts"}))
+    result, _ = evaluate("ancast", _pairing("pdt"), Options(ancast_weighted="snts"))
     assert result["documents"]["weighted"]["by"] == "snts"
+
+
+@pytest.mark.parametrize("coefficient", [0.5, 0.25])
+def test_the_exact_mode_with_a_sense_coefficient(coefficient: float) -> None:
+    """The optimum under another sense coefficient: proved with exact weights where 10 (1 - X) is whole,
+    with rounded ones (and said so) otherwise; never below AnCast's alignment under the same coefficient."""
+    form, test, gold, _, _ = RUNS["pdt.sc5"]
+    system, gold_graphs = _graphs(form, test), _graphs(form, gold)
+    for k in range(5):
+        mine = score_pair(gold_graphs[k], system[k],
+                          Options(ancast_sense_coefficient=coefficient))
+        theirs = score_pair(gold_graphs[k], system[k], Options(
+            ancast_compat=True, ancast_sense_coefficient=coefficient))
+        assert mine.item.get("rounded", False) == (coefficient == 0.25)
+        assert mine.precision.lr >= theirs.precision.lr - 1e-6
+        assert mine.exact or coefficient == 0.25
 
 
 def test_command_line_flags_and_signature() -> None:
@@ -91,10 +127,12 @@ def test_command_line_flags_and_signature() -> None:
                              "--ancast-no-smatch-top", "--format", "amr", "--gold", gold, test])
     assert done.code == 0, done.err
     assert "c:2" in done.out and "top:no" in done.out
-    bad = run_cli("score", ["--score", "ancast", "--ancast-weighted", "words", "--gold", gold, test])
-    assert bad.code == 2 and "Traceback" not in bad.err
+    for flags in (["--ancast-weighted", "words"], ["--ancast-sense-coefficient", "1.5"],
+                  ["--ancast-cneighbor", "-1"]):
+        bad = run_cli("score", ["--score", "ancast", *flags, "--gold", gold, test])
+        assert bad.code == 2 and "Traceback" not in bad.err, flags
     with pytest.raises(MRPError):
-        evaluate("ancast", _pairing("pdt"), Options(parameters={"ancast_weighted": "words"}))
+        evaluate("ancast", _pairing("pdt"), Options(ancast_weighted="words"))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -65,7 +65,8 @@ def test_every_metric_parameter_is_a_keyword_of_score_scorer_and_their_help() ->
 
 #: a value other than the default for each parameter that is neither a switch nor one of a few words
 SAMPLES: Dict[str, Any] = {"aspect_depth": None, "sembleu_weights": (0.5, 0.5), "umatch_only": "concept",
-                           "umatch_except": "concept", "wlk_iterations": 3,
+                           "umatch_except": "concept", "wlk_iterations": 3, "ancast_cneighbor": 2,
+                           "ancast_sense_coefficient": 0.5,
                            "rematch_frames": str(ROOT / "tests" / "data" / "rematch" / "frames.json")}
 
 

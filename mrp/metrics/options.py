@@ -79,6 +79,14 @@ class Options:
     #: with ``ancast_compat`` the anchors come from each sentence's own line), "doc" (and None, the default)
     #: as AnCast++'s ``-s doc`` where the graphs carry documents
     ancast_scope: Optional[str] = None
+    #: AnCast's other options (mrp.metrics.ancast.knobs): -c (its broadcast; compat), --separate-1-and-2
+    #: (compat), -sc (both modes), --use-alignment (compat), --use-smatch-top false, --weighted snts|toks
+    ancast_cneighbor: int = 1
+    ancast_separate_1_and_2: bool = False
+    ancast_sense_coefficient: float = 0.1
+    ancast_use_alignment: bool = False
+    ancast_no_smatch_top: bool = False
+    ancast_weighted: Optional[str] = None
     #: juːmæʧ: the comparator's greedy correspondence (compare_umr.pl) instead of the exact one
     umatch_compat: bool = False
     #: juːmæʧ: a TOP attribute on each sentence's first node (compare_umr.pl --top)

@@ -145,6 +145,21 @@ def _mutual_bests(final: np.ndarray, test: View, gold: View) -> np.ndarray:
     return anchors
 
 
+def _alignment_anchors(test: View, gold: View) -> np.ndarray:
+    """AnCast's --use-alignment anchors: nodes whose alignments start with the same token span (0-0, and
+    every node at sentence scope, where AnCast reads no alignment, anchor nothing)."""
+    anchors = np.zeros((len(test), len(gold)))
+    spans_t, spans_g = test.spans or [(0, 0)] * len(test), gold.spans or [(0, 0)] * len(gold)
+    where: Dict[Tuple[int, int], List[int]] = {}
+    for j, span in enumerate(spans_g):
+        if span[0] != 0:
+            where.setdefault(span, []).append(j)
+    for i, span in enumerate(spans_t):
+        for j in where.get(span, []) if span[0] != 0 else []:
+            anchors[i, j] = 1
+    return anchors
+
+
 def _text_anchors(test: View, gold: View) -> np.ndarray:
     anchors = np.zeros((len(test), len(gold)))
     text_t, text_g = test.text.lower(), gold.text.lower()
@@ -235,7 +250,7 @@ def align(test: View, gold: View, sim: Similarity, cneighbor: float = 1, separat
         matcher.precision.count, matcher.recall.count = n, m
         return matcher.result()
     broadcast = _Broadcast(test, gold, sim.initial, cneighbor, separate)
-    anchors = _text_anchors(test, gold)
+    anchors = _alignment_anchors(test, gold) if test.spans is not None else _text_anchors(test, gold)
     for i, j in zip(*np.nonzero(anchors)):
         matcher.add(int(i), int(j), 0)
     final = anchors

@@ -28,7 +28,7 @@ from typing import Dict, List, Optional, Tuple, cast
 import numpy as np
 
 from mrp.metrics.ancast.reading import View
-from mrp.metrics.ancast.similarity import SENSE_COEFFICIENT, Similarity
+from mrp.metrics.ancast.similarity import Similarity
 from mrp.solver.problem import with_edges
 from mrp.solver.solve import Solution, solve_problem
 
@@ -64,9 +64,11 @@ class Objective:
     ``names[p, p'] + names[a, a']`` in units of ``1 / (4G)`` (``scale = 2G``)."""
 
     def __init__(self, test: View, gold: View, sim: Similarity, exact: bool = True) -> None:
+        # exact integer weights where the sense factor is a whole number of tenths (AnCast's 0.9 among them)
+        exact = exact and abs(10 * (1 - sim.sense) - round(10 * (1 - sim.sense))) < 1e-9
         self.exact = exact
         if exact:
-            tenths = round(10 * (1 - SENSE_COEFFICIENT))
+            tenths = round(10 * (1 - sim.sense))
             lcm = _lcm(_denominators(test, gold, sim))
             self.scale = 20 * lcm
             same = np.equal.outer(np.array(test.senses, np.int64), np.array(gold.senses, np.int64))

@@ -4,8 +4,16 @@
 * ``ancast_cneighbor`` (AnCast's ``-c/--cneighbor``, default 1): the factor of the broadcast similarity in
   each round of AnCast's alignment; it steers AnCast's heuristic alone (``--ancast-compat``): the proved
   optimum maximises the LRM whatever it is.
+* ``ancast_sense_coefficient`` (AnCast's ``-sc/--sense-coefficient``, default 0.1): the name similarity of
+  two concepts of different senses is ``1 - X`` times their string similarity, in the concept, relation and
+  alignment scores of both modes (the proved optimum's integer weights are exact where ``10 (1 - X)`` is
+  whole, else rounded, and the item says ``rounded``).
 * ``ancast_separate_1_and_2`` (AnCast's ``--separate-1-and-2``): its broadcast with one- and two-hop
   neighbours apart (two-hop paths counted, no scaling by the neighbourhood sizes); AnCast's heuristic alone.
+* ``ancast_use_alignment`` (AnCast's ``--use-alignment``): AnCast's anchors are the node pairs whose
+  alignments start with the same token span (not 0-0) instead of the unique names found in the text; AnCast
+  reads alignments at document scope alone, so at sentence scope nothing is anchored.  AnCast's heuristic
+  alone.
 * ``ancast_no_smatch_top`` (AnCast's ``--use-smatch-top false``): the mock Smatch without the TOP triple.
 * ``ancast_weighted`` (AnCast's ``--weighted snts|toks``): AnCast++'s mean over documents weighted by their
   sentences or tokens (the tokens AnCast counts: the words of each test sentence's text as AnCast reads it,
@@ -22,8 +30,8 @@ from mrp.errors import MRPError
 from mrp.metrics.base import Parameter
 from mrp.metrics.options import Options
 
-__all__ = ["CNEIGHBOR", "NO_SMATCH_TOP", "SEPARATE", "WEIGHTED", "cneighbor", "separate", "smatch_top",
-           "weighted"]
+__all__ = ["ALIGNMENT", "CNEIGHBOR", "NO_SMATCH_TOP", "SENSE", "SEPARATE", "WEIGHTED", "cneighbor", "sense",
+           "separate", "smatch_top", "use_alignment", "weighted"]
 
 
 def _count(text: str) -> int:
@@ -37,9 +45,23 @@ CNEIGHBOR = Parameter("ancast_cneighbor", "--ancast-cneighbor",
                       "ancast --ancast-compat: AnCast's -c/--cneighbor, the factor of the neighbourhood "
                       "similarity in each broadcast round of its alignment (default 1; the proved optimum "
                       "does not depend on it)", _count, "N", 1)
+def _coefficient(text: str) -> float:
+    value = float(text)
+    if not 0 <= value <= 1:
+        raise ValueError(f"{text}: a coefficient from 0 to 1")
+    return value
+
+
+SENSE = Parameter("ancast_sense_coefficient", "--ancast-sense-coefficient",
+                  "ancast: AnCast's -sc/--sense-coefficient, what a name similarity loses when the senses "
+                  "differ (default 0.1: 0.9 of it is left), from 0 to 1", _coefficient, "X", 0.1)
 SEPARATE = Parameter("ancast_separate_1_and_2", "--ancast-separate-1-and-2",
                      "ancast --ancast-compat: AnCast's --separate-1-and-2, one- and two-hop neighbours apart "
                      "in its broadcast (the proved optimum does not depend on it)")
+ALIGNMENT = Parameter("ancast_use_alignment", "--ancast-use-alignment",
+                      "ancast --ancast-compat: AnCast's --use-alignment, anchors from the UMR alignments "
+                      "(nodes whose first aligned token spans are the same) instead of the text; AnCast "
+                      "reads alignments at document scope alone (the proved optimum does not use anchors)")
 NO_SMATCH_TOP = Parameter("ancast_no_smatch_top", "--ancast-no-smatch-top",
                           "ancast: the mock Smatch without the (TOP :root ROOT) triple (AnCast's "
                           "--use-smatch-top false)")
@@ -55,9 +77,23 @@ def cneighbor(options: Options) -> int:
     return 1 if value is None else int(value)
 
 
+def sense(options: Options) -> float:
+    """The sense coefficient of a run."""
+    value = SENSE.value(options)
+    value = 0.1 if value is None else float(value)
+    if not 0 <= value <= 1:
+        raise MRPError(f"ancast_sense_coefficient: {value} is not from 0 to 1")
+    return value
+
+
 def separate(options: Options) -> bool:
     """Whether AnCast's broadcast takes one- and two-hop neighbours apart."""
     return bool(SEPARATE.value(options))
+
+
+def use_alignment(options: Options) -> bool:
+    """Whether AnCast's anchors come from the alignments."""
+    return bool(ALIGNMENT.value(options))
 
 
 def smatch_top(options: Options) -> bool:

@@ -186,7 +186,8 @@ class AnCast(Metric):
     parameters = (Parameter("ancast_compat", "--ancast-compat",
                             "ancast: reproduce AnCast 0.1.1 (its reading, anchor-broadcast alignment and "
                             "scoring quirks) instead of the proved-optimal alignment"), ANCAST_SCOPE,
-                  knobs.CNEIGHBOR, knobs.SEPARATE, knobs.NO_SMATCH_TOP, knobs.WEIGHTED)
+                  knobs.CNEIGHBOR, knobs.SEPARATE, knobs.SENSE, knobs.ALIGNMENT, knobs.NO_SMATCH_TOP,
+                  knobs.WEIGHTED)
     searches = True
     explains = True
     #: its own bound (by LRM figures) and cut (no F interval: no single count), after the time
@@ -195,10 +196,15 @@ class AnCast(Metric):
 
     def signature_fields(self, options: Options) -> List[str]:
         scope = ["scope:snt"] if options.ancast_scope == "snt" else []
-        if options.ancast_compat and knobs.cneighbor(options) != 1:
+        # AnCast's heuristic's options, recorded even where they change nothing (the proved optimum)
+        if knobs.cneighbor(options) != 1:
             scope.append(f"c:{knobs.cneighbor(options)}")
-        if options.ancast_compat and knobs.separate(options):
+        if knobs.separate(options):
             scope.append("separate-1-and-2")
+        if knobs.use_alignment(options):
+            scope.append("anchors:alignment")
+        if knobs.sense(options) != 0.1:
+            scope.append(f"sc:{knobs.sense(options):g}")
         if not knobs.smatch_top(options):
             scope.append("top:no")
         if knobs.weighted(options) is not None:
@@ -209,6 +215,7 @@ class AnCast(Metric):
         if options.ancast_scope not in SCOPES:
             raise MRPError(f"ancast_scope: unknown scope '{options.ancast_scope}' (choose from snt, doc)")
         knobs.weighted(options)
+        knobs.sense(options)
         if knobs.cneighbor(options) < 0:
             raise MRPError(f"ancast_cneighbor: {knobs.cneighbor(options)} is below 0")
         if not options.ancast_compat:

@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
+from mrp.codecs.umr import token_spans
 from mrp.errors import ScoreError
 from mrp.graph import Graph
 from mrp.metrics.ancast import capped, compat, exact, knobs
 from mrp.metrics.ancast.alignment import Alignment, from_map
 from mrp.metrics.ancast.reading import View, anchor_text, view
 from mrp.metrics.ancast.scores import Sums, report, score
-from mrp.metrics.ancast.similarity import Pointwise, Similarity
+from mrp.metrics.ancast.similarity import SENSE_COEFFICIENT, Pointwise, Similarity
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
 
@@ -39,21 +40,35 @@ def _is_umr(graph: Graph) -> bool:
     return (graph.framework or "").lower() == "umr"
 
 
-def views(gold: Graph, system: Graph, compat_mode: bool, scope: Optional[str] = None) -> Tuple[View, View]:
+def _spans(graph: Graph, read: bool) -> List[Tuple[int, int]]:
+    """Per node the first token span of its alignment ((0, 0) for none, and for all unless ``read``)."""
+    found = token_spans(graph) if read else {}
+    return [found[node.id][0] if found.get(node.id) else (0, 0) for node in graph.nodes]
+
+
+def views(gold: Graph, system: Graph, compat_mode: bool, scope: Optional[str] = None,
+          alignment: bool = False) -> Tuple[View, View]:
     """The AnCast views of the test (system) and the gold graph.
 
     With ``compat``, the text searched for anchors is AnCast's: at document scope (UMR graphs with
     document annotation, as AnCast++ reads them, unless ``scope`` is "snt") the test sentence's header on
-    both sides; else each sentence's own line.
+    both sides; else each sentence's own line.  With ``alignment`` (AnCast's --use-alignment), the anchors
+    come from the alignments instead, which AnCast reads at document scope alone.
     """
     umr = _is_umr(gold) or _is_umr(system)
     if not compat_mode:
         return view(system, False, umr), view(gold, False, umr)
     if scope != "snt" and (gold.document is not None or system.document is not None):
         text = anchor_text(system if system.document is not None else gold, "doc")
-        return view(system, True, umr, text), view(gold, True, umr, text)
-    test = view(system, True, umr, anchor_text(system, "snt"))
-    return test, view(gold, True, umr, anchor_text(gold, "snt"))
+        test, gold_view = view(system, True, umr, text), view(gold, True, umr, text)
+        read = True
+    else:
+        test = view(system, True, umr, anchor_text(system, "snt"))
+        gold_view = view(gold, True, umr, anchor_text(gold, "snt"))
+        read = False
+    if alignment:
+        test.spans, gold_view.spans = _spans(system, read), _spans(gold, read)
+    return test, gold_view
 
 
 def _optimal(test: View, gold: View, sim: Similarity,
@@ -66,8 +81,8 @@ def score_views(test: View, gold: View, options: Options, gid: str = "") -> Pair
     """Score two AnCast views: AnCast's alignment with ``ancast_compat``, else the proved optimum; a pair
     whose structures would exceed ``options.max_memory`` in either mode: :func:`beyond`."""
     if not capped.fits(len(test), len(gold), options.max_memory, options.ancast_compat):
-        return beyond(test, gold, options.ancast_compat)
-    sim = Similarity(test, gold)
+        return beyond(test, gold, options.ancast_compat, knobs.sense(options))
+    sim = Similarity(test, gold, knobs.sense(options))
     if options.ancast_compat:
         alignment = compat.align(test, gold, sim, knobs.cneighbor(options), knobs.separate(options))
         precision, recall = score(test, gold, sim, alignment, True)
@@ -116,7 +131,7 @@ def _unbuilt(precision: Sums, recall: Sums, alignment: Alignment, found: exact.E
     return PairResult(precision, recall, item, False, bound, found.steps, cut, alignment=alignment)
 
 
-def beyond(test: View, gold: View, compat_mode: bool) -> PairResult:
+def beyond(test: View, gold: View, compat_mode: bool, sense: float = SENSE_COEFFICIENT) -> PairResult:
     """A pair beyond ``--max-memory``: the linear-time map (:func:`.capped.linear_map`) counted as the
     mode counts, nothing n x m built, cut as "limit", not exact, with the trivial bound of the LRM
     numerator.  In compat mode too: AnCast's own alignment would need the matrices, so its figures cannot
@@ -126,11 +141,12 @@ def beyond(test: View, gold: View, compat_mode: bool) -> PairResult:
         test: the test (system) graph.
         gold: the gold graph.
         compat_mode: count as AnCast 0.1.1 does (``ancast_compat``).
+        sense: the sense coefficient.
 
     Returns:
         The pair's result.
     """
-    sim = Pointwise(test, gold)
+    sim = Pointwise(test, gold, sense)
     alignment = from_map(capped.linear_map(test, gold), len(gold), sim)
     precision, recall = score(test, gold, sim, alignment, compat_mode)
     bound = capped.bound(precision.lr_count, recall.lr_count)
@@ -146,7 +162,8 @@ def beyond(test: View, gold: View, compat_mode: bool) -> PairResult:
 def score_pair(gold: Graph, system: Graph, options: Optional[Options] = None) -> PairResult:
     """AnCast scores of a system graph against a gold graph."""
     options = options or Options()
-    test, gold_view = views(gold, system, options.ancast_compat, options.ancast_scope)
+    test, gold_view = views(gold, system, options.ancast_compat, options.ancast_scope,
+                            knobs.use_alignment(options))
     test.top = gold_view.top = knobs.smatch_top(options)
     result = score_views(test, gold_view, options, gold.id)
     result.variables = (test.variables, gold_view.variables)
@@ -167,7 +184,7 @@ def failed(pair: Pair, options: Options, failure: str, cut: str = "error") -> Pa
             if cut != "error":
                 test.unweighted()
                 gold.unweighted()
-            sim = Pointwise(test, gold)
+            sim = Pointwise(test, gold, knobs.sense(options))
             precision, recall = score(test, gold, sim, from_map([-1] * len(test), len(gold), sim),
                                       options.ancast_compat)
             break

@@ -60,6 +60,9 @@ class View:
     skip: Optional[str] = None
     #: whether the mock Smatch counts the TOP triple (AnCast's --use-smatch-top, on by default)
     top: bool = True
+    #: with AnCast's --use-alignment (compat only): per node the first token span of its alignment, (0, 0)
+    #: for none; None when anchors come from the text
+    spans: Optional[List[Tuple[int, int]]] = None
     _cache: Dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     def __len__(self) -> int:

@@ -38,9 +38,10 @@ def string_similarity(one: str, two: str) -> float:
     return 0.0
 
 
-def name_similarity(one: str, two: str, same_sense: bool) -> float:
-    """String similarity, lowered by the sense coefficient when the senses differ."""
-    return string_similarity(one, two) * (1 + SENSE_COEFFICIENT * (int(same_sense) - 1))
+def name_similarity(one: str, two: str, same_sense: bool,
+                    sense: float = SENSE_COEFFICIENT) -> float:
+    """String similarity, lowered by the sense coefficient ``sense`` when the senses differ."""
+    return string_similarity(one, two) * (1 + sense * (int(same_sense) - 1))
 
 
 def _strings(one: List[str], two: List[str]) -> np.ndarray:
@@ -62,6 +63,9 @@ def _strings(one: List[str], two: List[str]) -> np.ndarray:
 class Similar:
     """What counting a map reads of a pair's similarities, cell by cell (test node ``i``, gold node ``j``)."""
 
+    #: the sense coefficient (AnCast's -sc): a name similarity's loss when the senses differ
+    sense: float = SENSE_COEFFICIENT
+
     def initial_at(self, i: int, j: int) -> float:
         """The intrinsic similarity of two nodes (concept scores)."""
         raise NotImplementedError
@@ -82,10 +86,11 @@ class Similar:
 class Similarity(Similar):
     """The similarity matrices of a pair (test rows, gold columns)."""
 
-    def __init__(self, test: View, gold: View) -> None:
+    def __init__(self, test: View, gold: View, sense: float = SENSE_COEFFICIENT) -> None:
         n, m = len(test), len(gold)
+        self.sense = sense
         same = np.equal.outer(np.array(test.senses, np.int64), np.array(gold.senses, np.int64))
-        factor = np.where(same, 1.0, 1 + SENSE_COEFFICIENT * (0 - 1))
+        factor = np.where(same, 1.0, 1 + sense * (0 - 1))
         full = _strings([name + ops for name, ops in zip(test.names, test.ops)],
                         [name + ops for name, ops in zip(gold.names, gold.ops)]) * factor
         #: the intrinsic similarity of two nodes (concept scores, alignment)
@@ -126,11 +131,12 @@ class Pointwise(Similar):
     """The similarities of a pair computed when read: nothing n x m is built (:class:`Similarity`'s
     values, cell by cell)."""
 
-    def __init__(self, test: View, gold: View) -> None:
+    def __init__(self, test: View, gold: View, sense: float = SENSE_COEFFICIENT) -> None:
         self.test, self.gold = test, gold
+        self.sense = sense
 
     def _factor(self, i: int, j: int) -> float:
-        return 1.0 if self.test.senses[i] == self.gold.senses[j] else 1 + SENSE_COEFFICIENT * (0 - 1)
+        return 1.0 if self.test.senses[i] == self.gold.senses[j] else 1 + self.sense * (0 - 1)
 
     def _full(self, i: int, j: int) -> float:
         test, gold = self.test, self.gold
@@ -162,7 +168,7 @@ def ends_similarity(sim: Similar, test: View, gold: View, t_end: object, g_end: 
     g_text = gold.names[g_end] if isinstance(g_end, int) else str(g_end)
     t_sense = test.senses[t_end] if isinstance(t_end, int) else 0
     g_sense = gold.senses[g_end] if isinstance(g_end, int) else 0
-    return name_similarity(t_text, g_text, t_sense == g_sense)
+    return name_similarity(t_text, g_text, t_sense == g_sense, sim.sense)
 
 
 def unique_names(view: View) -> List[bool]:
