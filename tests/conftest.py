@@ -130,3 +130,16 @@ def dead_highs(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(mip, "_run", killed)
     monkeypatch.setattr(worker, "_kept", doomed)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The fuzzing figures (tests/fuzzing.py): files tried and failures per door, when doors were fuzzed in
+    this process (``make fuzz``; under ``-n`` each worker keeps its own)."""
+    fuzzing = sys.modules.get("fuzzing")
+    figures = getattr(fuzzing, "FIGURES", None)
+    if not figures:
+        return
+    mode = f"MRP_FUZZ={fuzzing.FUZZ}" if fuzzing.FUZZ else "short run"  # type: ignore[union-attr]
+    terminalreporter.write_sep("-", f"fuzzing ({mode}): files tried and failures per door")
+    for door, (tried, failed) in sorted(figures.items()):
+        terminalreporter.write_line(f"{door:<28} {tried:>7} tried {failed:>5} failed")
