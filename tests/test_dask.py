@@ -161,12 +161,17 @@ def test_ctrl_c_of_a_dask_run_prints_only_mrps_line(tmp_path: Path) -> None:
 
     corpus = tmp_path / "chains.amr"
     _chains(corpus, 150)
+    blocks = tmp_path / "blocks"  # each finished block lands here: the event that the workers score
     proc = subprocess.Popen([sys.executable, "-m", "mrp.cli.similarity", "--metric", "smatch", str(corpus),
-                             "--output", str(tmp_path / "out.npz"), "--scheduler", "local", "--jobs", "2"],
+                             "--output", str(tmp_path / "out.npz"), "--scheduler", "local", "--jobs", "2",
+                             "--checkpoint", str(blocks), "--block-size", "100"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
-        time.sleep(10)  # the cluster is up (3 s here) and its workers score blocks
-        assert proc.poll() is None, proc.communicate()
+        deadline = time.monotonic() + 600  # a loaded machine may take minutes to start the cluster
+        while not list(blocks.glob("block-*.npz")):  # the cluster is up and its workers score blocks
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.01)
+        assert proc.poll() is None, proc.communicate()  # 113 blocks of 100 pairs: one is done
         os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: to the command and its workers
         out, err = proc.communicate(timeout=60)
     finally:
