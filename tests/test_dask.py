@@ -236,3 +236,43 @@ def test_a_cache_warning_in_a_dask_worker_is_one_line(tmp_path: Path) -> None:
     lines = done.stderr.splitlines()
     assert any("numba cannot write its cache" in line for line in lines), done.stderr
     assert all(line.startswith("mrp-similarity: ") for line in lines), done.stderr
+
+
+def test_a_ctrl_c_taken_by_another_thread_as_the_cluster_starts_is_raised_once_it_is_up(monkeypatch) -> None:
+    """A thread started before the cluster (a progress line's) does not block SIGINT: the kernel may hand it
+    the Ctrl-C, whose Python handler then raised KeyboardInterrupt in the main thread inside Dask's start-up,
+    which swallowed it (the run went on to the end and exited 0, issue 61 item 8).  It is noted whichever
+    thread takes it, and raised once the cluster is up; the cluster is closed."""
+    import signal
+    import threading
+
+    from mrp.allpairs import cluster
+
+    go, taken = threading.Event(), threading.Event()
+
+    def bystander() -> None:  # started before the mask: SIGINT is not blocked here
+        go.wait(60)
+        os.kill(os.getpid(), signal.SIGINT)
+        taken.set()
+
+    thread = threading.Thread(target=bystander, daemon=True)
+    thread.start()
+    closed = []
+
+    def started(distributed, workers):  # as Dask's start-up: whatever is raised inside it is swallowed
+        go.set()
+        assert taken.wait(60)
+        try:
+            for _ in range(1000):  # the Python handler runs in the main thread, at a check between
+                sum(range(100))   # bytecodes: here, inside the start-up
+        except BaseException:  # noqa: BLE001 - what Dask's loop did with the KeyboardInterrupt
+            pass
+        return "client"
+
+    monkeypatch.setattr(cluster, "_started", started)
+    monkeypatch.setattr(cluster, "_dask", lambda: None)
+    monkeypatch.setattr(cluster, "close", closed.append)
+    with pytest.raises(KeyboardInterrupt):
+        cluster._local(2)
+    assert closed == ["client"]
+    thread.join(10)
