@@ -59,8 +59,12 @@ test-oldest: $(OLDEST)/.installed
 bench: $(VENV)/.installed-test bytecode
 	$(BIN)/python bench/run.py
 
+# Longer randomised runs: the solver's oracles, hostile files, and every door (command and library) fuzzed
+# with mutated files and hostile option values (MRP_FUZZ=k: 60 k files per door); the figures are printed.
+MRP_FUZZ ?= 1
 fuzz: $(VENV)/.installed-test
-	MRP_FUZZ=1 $(BIN)/pytest -x tests/test_oracle.py tests/test_hostile.py
+	MRP_FUZZ=$(MRP_FUZZ) $(BIN)/pytest tests/test_oracle.py tests/test_hostile.py tests/test_fuzz_doors.py \
+		tests/test_umr_validate_levels.py
 
 clean:
 	rm -rf $(VENV) $(OLDEST) docs/_build build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

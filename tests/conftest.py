@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any, Dict, List, NamedTuple, Optional
 
@@ -130,3 +131,55 @@ def dead_highs(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(mip, "_run", killed)
     monkeypatch.setattr(worker, "_kept", doomed)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The fuzzing figures (tests/fuzzing.py): files tried and failures per door, when doors were fuzzed in
+    this process (``make fuzz``; under ``-n`` each worker keeps its own)."""
+    fuzzing = sys.modules.get("fuzzing")
+    figures = getattr(fuzzing, "FIGURES", None)
+    if not figures:
+        return
+    mode = f"MRP_FUZZ={fuzzing.FUZZ}" if fuzzing.FUZZ else "short run"  # type: ignore[union-attr]
+    terminalreporter.write_sep("-", f"fuzzing ({mode}): files tried and failures per door")
+    for door, (tried, failed) in sorted(figures.items()):
+        terminalreporter.write_line(f"{door:<28} {tried:>7} tried {failed:>5} failed")
+
+
+def opened(pid: int, paths: List[str], seconds: float = 300.0) -> None:
+    """Wait until the process ``pid`` (or a process it started) has one of ``paths`` open: the event that it
+    is past its start-up (imports, argument checks) and inside the command's work, where a Ctrl-C is the
+    command's to answer.  Fails after ``seconds`` (a loaded machine may take long to start Python), or when
+    the process ends first; skips where there is no Linux /proc."""
+    if not Path(f"/proc/{os.getpid()}/fd").exists():
+        pytest.skip("needs Linux /proc to see which files a process has open")
+    wanted = {os.path.realpath(path) for path in paths}
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        tree, todo = set(), [pid]
+        while todo:
+            current = todo.pop()
+            tree.add(current)
+            for task in Path(f"/proc/{current}/task").glob("*"):
+                try:
+                    todo.extend(int(child) for child in (task / "children").read_text().split())
+                except OSError:
+                    pass
+        for member in tree:
+            try:
+                links = {os.readlink(entry) for entry in Path(f"/proc/{member}/fd").iterdir()}
+            except OSError:
+                continue
+            if links & wanted:
+                return
+        if not Path(f"/proc/{pid}").exists() or _ended(pid):
+            pytest.fail(f"process {pid} ended before opening {', '.join(sorted(paths))}")
+        time.sleep(0.01)
+    pytest.fail(f"process {pid} did not open {', '.join(sorted(paths))} within {seconds:.0f} s")
+
+
+def _ended(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].startswith(("Z", "X"))
+    except (OSError, IndexError):
+        return True

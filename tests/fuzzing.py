@@ -18,10 +18,16 @@ import re
 import sys
 import warnings
 from dataclasses import dataclass
-from typing import Callable, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence
 
-#: mutated files per door in a run: a short run in the suite, ``MRP_FUZZ=N`` (``make fuzz``) N of them
-FUZZ_COUNT = int(os.environ.get("MRP_FUZZ") or 0) or 40
+#: ``MRP_FUZZ=k`` (``make fuzz``): the long run, k times 60 mutated files per door; else the suite's short run
+FUZZ = int(os.environ.get("MRP_FUZZ") or 0)
+#: mutated files per door (the UMR validator's sweep takes three times as many: it is fast)
+FUZZ_COUNT = 60 * FUZZ if FUZZ else 8
+#: files tried and failures per door in this process, printed at the end of the run (conftest.py)
+FIGURES: Dict[str, List[int]] = {}
+#: how deep a deep nest goes: the short run stays small (its CPU is the suite's)
+DEPTHS = (200, 5000, 50_000) if FUZZ else (200, 2000)
 #: characters an insertion picks from: the syntax of every format, and a few that are not
 SYNTAX = '()[]{}:/"\\,.#\t\n -+0123456789^~<>|&*eaxZ\u00e9\u200b\x00\ufeff'
 TOKEN = re.compile(r"[^\s()\[\]{}:,\"]+")
@@ -118,7 +124,7 @@ def deep_nest(text: str, rng: random.Random) -> str:
     k = rng.randrange(len(text) + 1)
     opening = next((char for char in text[k:] + text if char in "([{"), "(")
     closing = {"(": ")", "[": "]", "{": "}"}[opening]
-    depth = rng.choice((200, 5000, 50_000))
+    depth = rng.choice(DEPTHS)
     middle = {"(": "(a / b :c ", "[": "[", "{": '{"a": '}[opening]
     inner = {"(": "(z / y)", "[": "1", "{": "1"}[opening]
     return text[:k] + middle * depth + inner + closing * depth + text[k:]
@@ -126,7 +132,7 @@ def deep_nest(text: str, rng: random.Random) -> str:
 
 def long_line(text: str, rng: random.Random) -> str:
     k = rng.randrange(len(text) + 1)
-    return text[:k] + rng.choice("a:(\"0 ") * rng.choice((10_000, 200_000)) + text[k:]
+    return text[:k] + rng.choice("a:(\"0 ") * rng.choice((1000, 20 * DEPTHS[-1])) + text[k:]
 
 
 MUTATIONS: Sequence[Callable[[str, random.Random], str]] = (
@@ -166,10 +172,10 @@ def run_here(tool: str, argv: List[str], stdin: str = "") -> Done:
     """``mrp-TOOL ARGV`` run in this process through the command's own ``main`` (its error handling
     included), its output captured; warnings filters and handlers are restored afterwards."""
     module = importlib.import_module(f"mrp.cli.{tool}")
-    out, err = io.StringIO(), io.StringIO()
+    out, err = _stream(), _stream()
     code = 0
     saved = sys.stdin
-    sys.stdin = io.StringIO(stdin)
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
     try:
         with warnings.catch_warnings(), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             shown = warnings.showwarning
@@ -181,7 +187,17 @@ def run_here(tool: str, argv: List[str], stdin: str = "") -> Done:
                 warnings.showwarning = shown
     finally:
         sys.stdin = saved
-    return Done(code, out.getvalue(), err.getvalue())
+    return Done(code, _text(out), _text(err))
+
+
+def _stream() -> io.TextIOWrapper:
+    """A text stream with a ``buffer``, as ``sys.stdout`` (the commands write bytes to it too)."""
+    return io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="replace", write_through=True)
+
+
+def _text(stream: io.TextIOWrapper) -> str:
+    stream.flush()
+    return stream.buffer.getvalue().decode("utf-8", "replace")  # type: ignore[attr-defined]
 
 
 def trouble(done: Done, names: Sequence[str]) -> Optional[str]:

@@ -77,7 +77,10 @@ def test_what_the_reader_writes_appears_when_the_corpus_is_taken(
 
     monkeypatch.setattr(mrp.corpora.ahead, "read_corpus", noisy)
     ahead = Ahead(str(DEMO / "gold.mrp"))
-    time.sleep(0.3)  # the child has written by now, and yet its line comes when the corpus is taken
+    child = ahead._child
+    assert child is not None
+    os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)  # the child has written and ended (not reaped)
+    # and yet its line comes when the corpus is taken
     print("before", file=sys.stderr)
     corpus = ahead.corpus()
     assert len(corpus.graphs) == len(read_corpus(str(DEMO / "gold.mrp")).graphs)

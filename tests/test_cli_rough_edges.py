@@ -252,7 +252,10 @@ def test_the_heartbeat_shows_a_long_pair_running() -> None:
     stream = io.StringIO()
     line = Line("mrp-score", "gold.mrp", show=True, stream=stream)
     line.start(10)
-    time.sleep(2.8)  # no pair finishes: the line must still move
+    deadline = time.monotonic() + 120
+    while "pair 1 running for 2s" not in stream.getvalue():  # no pair finishes: the line must still move
+        assert time.monotonic() < deadline, stream.getvalue()
+        time.sleep(0.05)
     line.finish()
     assert "pair 1 running for 2s" in stream.getvalue()
     assert "compiling" not in stream.getvalue()

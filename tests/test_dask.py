@@ -161,12 +161,17 @@ def test_ctrl_c_of_a_dask_run_prints_only_mrps_line(tmp_path: Path) -> None:
 
     corpus = tmp_path / "chains.amr"
     _chains(corpus, 150)
+    blocks = tmp_path / "blocks"  # each finished block lands here: the event that the workers score
     proc = subprocess.Popen([sys.executable, "-m", "mrp.cli.similarity", "--metric", "smatch", str(corpus),
-                             "--output", str(tmp_path / "out.npz"), "--scheduler", "local", "--jobs", "2"],
+                             "--output", str(tmp_path / "out.npz"), "--scheduler", "local", "--jobs", "2",
+                             "--checkpoint", str(blocks), "--block-size", "100"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
-        time.sleep(10)  # the cluster is up (3 s here) and its workers score blocks
-        assert proc.poll() is None, proc.communicate()
+        deadline = time.monotonic() + 600  # a loaded machine may take minutes to start the cluster
+        while not list(blocks.glob("block-*.npz")):  # the cluster is up and its workers score blocks
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.01)
+        assert proc.poll() is None, proc.communicate()  # 113 blocks of 100 pairs: one is done
         os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: to the command and its workers
         out, err = proc.communicate(timeout=60)
     finally:
@@ -231,3 +236,43 @@ def test_a_cache_warning_in_a_dask_worker_is_one_line(tmp_path: Path) -> None:
     lines = done.stderr.splitlines()
     assert any("numba cannot write its cache" in line for line in lines), done.stderr
     assert all(line.startswith("mrp-similarity: ") for line in lines), done.stderr
+
+
+def test_a_ctrl_c_taken_by_another_thread_as_the_cluster_starts_is_raised_once_it_is_up(monkeypatch) -> None:
+    """A thread started before the cluster (a progress line's) does not block SIGINT: the kernel may hand it
+    the Ctrl-C, whose Python handler then raised KeyboardInterrupt in the main thread inside Dask's start-up,
+    which swallowed it (the run went on to the end and exited 0, issue 61 item 8).  It is noted whichever
+    thread takes it, and raised once the cluster is up; the cluster is closed."""
+    import signal
+    import threading
+
+    from mrp.allpairs import cluster
+
+    go, taken = threading.Event(), threading.Event()
+
+    def bystander() -> None:  # started before the mask: SIGINT is not blocked here
+        go.wait(60)
+        os.kill(os.getpid(), signal.SIGINT)
+        taken.set()
+
+    thread = threading.Thread(target=bystander, daemon=True)
+    thread.start()
+    closed = []
+
+    def started(distributed, workers):  # as Dask's start-up: whatever is raised inside it is swallowed
+        go.set()
+        assert taken.wait(60)
+        try:
+            for _ in range(1000):  # the Python handler runs in the main thread, at a check between
+                sum(range(100))   # bytecodes: here, inside the start-up
+        except BaseException:  # noqa: BLE001 - what Dask's loop did with the KeyboardInterrupt
+            pass
+        return "client"
+
+    monkeypatch.setattr(cluster, "_started", started)
+    monkeypatch.setattr(cluster, "_dask", lambda: None)
+    monkeypatch.setattr(cluster, "close", closed.append)
+    with pytest.raises(KeyboardInterrupt):
+        cluster._local(2)
+    assert closed == ["client"]
+    thread.join(10)

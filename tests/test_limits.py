@@ -24,7 +24,7 @@ from mrp.metrics.pairing import pair
 from mrp.metrics.registry import evaluate
 from mrp.report.progress import Line
 
-from conftest import ROOT, run_cli
+from conftest import ROOT, opened, run_cli
 
 DEMO_GOLD = str(ROOT / "data/demo/gold.mrp")
 DEMO_SYSTEM = str(ROOT / "data/demo/system.mrp")
@@ -157,7 +157,7 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path, jobs: str) -> None:
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    time.sleep(4)
+    opened(proc.pid, [gold, system])  # the event: the command is at work (not still importing)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import List, Set, Tuple
 
 import pytest
-from fuzzing import FUZZ_COUNT, mutated, run_here, trouble, window
+from fuzzing import FIGURES, FUZZ_COUNT, mutated, run_here, trouble, window
 
 from mrp.validation.umr import check_levels
 
@@ -133,7 +133,7 @@ def test_mutated_shared_files_give_no_internal_error() -> None:
     files = sorted(path for path in folder.rglob("*") if path.suffix in (".umr", ".txt")
                    and "evaluation" not in path.name)
     texts = [path.read_text(encoding="utf-8", errors="replace") for path in files]
-    count = FUZZ_COUNT * 3
+    count = FUZZ_COUNT * 5
     failures = []
     with tempfile.TemporaryDirectory() as directory:
         path = os.path.join(directory, "mutated.umr")
@@ -146,4 +146,5 @@ def test_mutated_shared_files_give_no_internal_error() -> None:
                 wrong = trouble(run_here("umr_validate", ["--level", str(level), path]), [path])
                 if wrong:
                     failures.append((seed, level, wrong))
+    FIGURES["umr_validate (levels 1-5)"] = [count, len(failures)]
     assert not failures, failures[:5]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from pathlib import Path
 from typing import Iterator
 
 import pytest
@@ -91,17 +92,24 @@ def test_a_forked_child_runs_each_call_in_a_process_of_its_own(monkeypatch: pyte
     assert first != second and worker._WORKER is None
 
 
-def test_a_second_thread_gets_a_process_of_its_own_while_the_worker_is_busy() -> None:
+def test_a_second_thread_gets_a_process_of_its_own_while_the_worker_is_busy(tmp_path: Path) -> None:
     kept_pid, _ = worker.call("os:getpid", ())
     kept = worker._WORKER
     answers = []
-    busy = threading.Thread(target=lambda: answers.append(worker.call("time:sleep", (1.0,))))
+    fifo = str(tmp_path / "fifo")
+    os.mkfifo(fifo)
+    # the busy call: opening a FIFO to read blocks (in the worker) until this test opens it to write
+    busy = threading.Thread(target=lambda: answers.append(worker.call("os:open", (fifo, os.O_RDONLY))))
     busy.start()
-    time.sleep(0.3)  # the busy call holds the worker by now
+    deadline = time.monotonic() + 120
+    while not worker._LOCK.locked():  # the event: the busy call holds the worker
+        assert time.monotonic() < deadline and busy.is_alive()
+        time.sleep(0.001)
     pid, died = worker.call("os:getpid", ())
+    os.close(os.open(fifo, os.O_WRONLY))  # the busy call may end now
     busy.join()
     assert died is None and kept is not None and kept.pid == kept_pid != pid
-    assert answers == [(None, None)]  # time.sleep returns None
+    assert len(answers) == 1 and isinstance(answers[0][0], int) and answers[0][1] is None  # a descriptor
 
 
 def test_closing_reaps_the_worker_so_its_cpu_counts_among_the_children() -> None:

@@ -104,18 +104,26 @@ def _local(workers: int) -> Any:
     main = threading.current_thread() is threading.main_thread()
     if main:  # started ahead: starting it unblocks SIGINT (multiprocessing's own handling of the mask)
         resource_tracker.ensure_running()
+    # A thread started before the mask (a progress line's, numba's) does not block SIGINT: the kernel may
+    # hand it a Ctrl-C, whose Python handler then ran in the main thread somewhere inside Dask's start-up
+    # (which swallowed it: the run went on to the end and exited 0).  Until the cluster is up, a Ctrl-C is
+    # only noted, whichever thread receives it, and raised here afterwards.
+    noted: List[int] = []
+    handler = signal.getsignal(signal.SIGINT) if main else None
+    if main:
+        signal.signal(signal.SIGINT, lambda number, frame: noted.append(number))
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if main else None
     client = None
     try:
         client = _started(_dask(), workers)
     finally:
         if before is not None:
-            try:
-                signal.pthread_sigmask(signal.SIG_SETMASK, before)  # a pending Ctrl-C is raised here
-            except KeyboardInterrupt:
-                if client is not None:
-                    close(client)
-                raise
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)  # a pending Ctrl-C is noted here
+            signal.signal(signal.SIGINT, handler if handler is not None else signal.default_int_handler)
+    if noted:
+        if client is not None:
+            close(client)
+        raise KeyboardInterrupt
     return client
 
 

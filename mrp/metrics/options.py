@@ -237,7 +237,11 @@ def _representable(label: str, value: Any, kind: str) -> None:
         approximate = math.inf
     if value != 0 and approximate == 0:
         raise OptionError(f"{label}: {_shown(value)} underflows to 0{_TINY[kind in _CAPS]}")
-    if math.isinf(approximate) if kind in _CAPS else abs(value) > _WHOLE_MAX:
+    if kind in _CAPS:
+        too_large = math.isinf(approximate)
+    else:  # exactly, for a whole number (2**63 - 1 is no float)
+        too_large = abs(int(value) if isinstance(value, numbers.Integral) else approximate) > _WHOLE_MAX
+    if too_large:
         raise OptionError(f"{label}: {_shown(value)} is too large{_LARGEST[kind in _CAPS]}")
 
 

@@ -87,6 +87,10 @@ def _constant(text: str) -> str:
     return Symbol(text)
 
 
+#: the warnings of penman's kept for one graph, and the characters kept of each
+_KEPT_WARNINGS, _KEPT_CHARACTERS = 100, 1000
+
+
 class _Warnings(logging.Filter):
     """Collects (and silences) the warnings that penman logs for input it tolerates."""
 
@@ -95,7 +99,8 @@ class _Warnings(logging.Filter):
         self.messages: List[str] = []
 
     def filter(self, record: logging.LogRecord) -> bool:
-        self.messages.append(record.getMessage())
+        if len(self.messages) < _KEPT_WARNINGS:  # a line of a million ':' logs a million warnings, each
+            self.messages.append(record.getMessage()[:_KEPT_CHARACTERS])  # quoting it: 22 GB, before
         return False
 
 
