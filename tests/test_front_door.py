@@ -67,7 +67,9 @@ def test_every_metric_parameter_is_a_keyword_of_score_scorer_and_their_help() ->
 SAMPLES: Dict[str, Any] = {"aspect_depth": None, "sembleu_weights": (0.5, 0.5), "umatch_only": "concept",
                            "umatch_except": "concept", "wlk_iterations": 3, "ancast_cneighbor": 2,
                            "ancast_sense_coefficient": 0.5,
-                           "rematch_frames": str(ROOT / "tests" / "data" / "rematch" / "frames.json")}
+                           "rematch_frames": str(ROOT / "tests" / "data" / "rematch" / "frames.json"),
+                           "s2match_vectors": str(ROOT / "tests" / "data" / "s2match" / "vectors.txt"),
+                           "s2match_cutoff": 0.25, "s2match_diffsense": 0.75}
 
 
 def test_every_parameter_given_another_value_is_in_the_signature() -> None:

@@ -163,7 +163,8 @@ def test_the_kit_counts_and_says_each_repair(tmp_path: Path) -> None:
     done = run_cli("evaluate", ["--task", "dmr2026-umr", "--gold", str(gold), "--output", str(out),
                                 str(team)])
     assert done.code == 0, done.err
-    assert f"mrp-evaluate: {said[0]}" in done.err.splitlines()  # the line mrp-score prints, as a warning
+    # the line mrp-score prints, as a warning naming the team and the file as submitted (not its path)
+    assert f"mrp-evaluate: team: {said[0].split(str(team) + '/', 1)[1]}" in done.err.splitlines()
     results = json.loads((out / "results.json").read_text())
     for scored in results["submissions"][0]["figures"].values():
         assert scored["pairing"]["en-0001.umr"]["repaired"] == 1

@@ -194,8 +194,10 @@ class S2match(Metric):
         if self._value(options, "s2match_compat"):
             marked = "" if self._value(options, "s2match_do_not_mark_quotes") else "+marked"
             out.append("triples:s2match-original" + marked)
-        else:
+        else:  # recorded when set, as every parameter is, though it reads quotes only under compat
             out.append("triples:" + ("penman" if options.penman else "mrp"))
+            if self._value(options, "s2match_do_not_mark_quotes"):
+                out.append("quotes:unmarked")
         return out
 
     def score(self, pair: Pair, options: Options) -> PairResult:
