@@ -125,7 +125,8 @@ def test_missing_extra_and_invalid_files_and_their_policies(tmp_path: Path) -> N
     assert by_name["full"].scores["umatch_f_cs"] > by_name["partial"].scores["umatch_f_cs"]
     counts = by_name["partial"].scored["umatch"].pairing
     assert counts["cs-0002.umr"]["missing"] == counts["cs-0002.umr"]["sentences"] == 25
-    assert counts["cs-0001.umr"] == {"sentences": 16, "missing": 0, "unpaired": 0, "invalid": 0, "repaired": 0}
+    assert counts["cs-0001.umr"] == {"sentences": 16, "missing": 0, "unpaired": 0, "invalid": 0,
+                                     "repaired": 0}
     empty = [i for i in by_name["partial"].scored["umatch"].items if i.file == "cs-0002.umr"]
     assert empty and all(i.counts[1] == i.counts[2] == 0 for i in empty)
     # policy "refuse" refuses the submission, naming the file and its first problem
