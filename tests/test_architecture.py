@@ -17,7 +17,7 @@ MAX_LINES = 400
 #: own layer and the layers below only. Whole packages only: a package that would need two layers is two
 #: packages (io and process below the codecs, corpora above them).
 LAYERS: Dict[str, int] = {
-    "errors": 0, "rules": 0, "memo": 0, "graph": 1,
+    "errors": 0, "rules": 0, "memo": 0, "lazy": 0, "graph": 1,
     # io: numbered lines of a file, limits, tables, the one writer; process: forked, spawned and kept
     # processes. Both below the codecs, which read through io.source and io.limits
     "io": 2, "process": 2,

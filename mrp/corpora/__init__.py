@@ -3,8 +3,9 @@ not be read), read ahead in a forked child while the process does other work, an
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any, Dict
+from typing import TYPE_CHECKING, Dict, Tuple
+
+from mrp.lazy import exports
 
 if TYPE_CHECKING:
     from mrp.corpora.ahead import Ahead, pays_after
@@ -15,18 +16,10 @@ if TYPE_CHECKING:
 __all__ = ["Ahead", "Corpus", "Repaired", "entries", "live", "mapped", "pays_after", "read_corpus",
            "read_text", "reading_together", "umr_files"]
 
-#: each exported name -> its module under mrp.corpora (loaded on first use)
-_HOMES: Dict[str, str] = {
-    **dict.fromkeys(("Ahead", "pays_after"), "ahead"),
-    **dict.fromkeys(("Corpus", "Repaired"), "corpus"),
-    **dict.fromkeys(("read_corpus", "read_text", "reading_together", "umr_files"), "load"),
-    **dict.fromkeys(("entries", "live", "mapped"), "packed"),
-}
+#: each exported name -> (its module under mrp.corpora, its name there), loaded on first use
+_HOMES: Dict[str, Tuple[str, str]] = {name: (home, name) for home, names in (
+    ("ahead", ("Ahead", "pays_after")), ("corpus", ("Corpus", "Repaired")),
+    ("load", ("read_corpus", "read_text", "reading_together", "umr_files")),
+    ("packed", ("entries", "live", "mapped"))) for name in names}
 
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'mrp.corpora' has no attribute {name!r}")
-    value = globals()[name] = getattr(import_module(f"mrp.corpora.{home}"), name)
-    return value
+__getattr__ = exports(__name__, globals(), _HOMES)

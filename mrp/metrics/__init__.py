@@ -6,8 +6,9 @@ first pair is scored.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any, Dict
+from typing import TYPE_CHECKING, Dict, Tuple
+
+from mrp.lazy import exports
 
 if TYPE_CHECKING:
     from mrp.metrics.ancast.scores import Sums as AncastSums
@@ -35,7 +36,7 @@ __all__ = ["AUTO", "AUTO_MAX", "AncastSums", "COUNTS", "DEFAULT_MAX_MEMORY", "DE
 
 #: each exported name -> (its module under mrp.metrics, its name there); loaded on first use (importing the
 #: package stays light: the registry, the driver and numpy load when a name is asked for)
-_HOMES: Dict[str, Any] = {
+_HOMES: Dict[str, Tuple[str, str]] = {
     "AncastSums": ("ancast.scores", "Sums"), "ancast_report": ("ancast.scores", "report"),
     **{name: ("base", name) for name in ("Metric", "Parameter", "Run", "parameter_values")},
     "prf": ("counting", "prf"),
@@ -51,9 +52,4 @@ _HOMES: Dict[str, Any] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'mrp.metrics' has no attribute {name!r}")
-    value = globals()[name] = getattr(import_module(f"mrp.metrics.{home[0]}"), home[1])
-    return value
+__getattr__ = exports(__name__, globals(), _HOMES)

@@ -21,8 +21,9 @@ its steps; each name is loaded on first use.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any, Dict
+from typing import TYPE_CHECKING, Dict, Tuple
+
+from mrp.lazy import exports
 
 if TYPE_CHECKING:
     from mrp.pipeline.inputs import Graphs, corpus_of, read_options
@@ -49,22 +50,14 @@ __all__ = ["CLI_ONLY", "COMPRESSED", "READING", "Graphs", "Keyword", "LayoutWarn
            "run_options", "run_pairing", "score_pairing", "sign", "spelled", "standardized", "unanswered",
            "with_penman"]
 
-#: the module of the pipeline each name comes from
-_HOMES: Dict[str, str] = {
-    **dict.fromkeys(("Graphs", "corpus_of", "read_options"), "inputs"),
-    **dict.fromkeys(("CLI_ONLY", "READING", "Keyword", "respelled", "sign", "spelled"),
-                    "keywords"),
-    **dict.fromkeys(("compat_values", "run_options", "with_penman"), "options"),
-    **dict.fromkeys(("COMPRESSED", "input_format", "read_file", "read_options_for"), "reading"),
-    **dict.fromkeys(("LayoutWarning", "Scored", "gold_problems", "load_solver", "paired", "penman_corpora",
-                     "penman_triples", "run_pairing", "score_pairing", "standardized", "unanswered"),
-                    "steps"),
-}
+#: each exported name -> (the module of the pipeline it comes from, its name there), loaded on first use
+_HOMES: Dict[str, Tuple[str, str]] = {name: (home, name) for home, names in (
+    ("inputs", ("Graphs", "corpus_of", "read_options")),
+    ("keywords", ("CLI_ONLY", "READING", "Keyword", "respelled", "sign", "spelled")),
+    ("options", ("compat_values", "run_options", "with_penman")),
+    ("reading", ("COMPRESSED", "input_format", "read_file", "read_options_for")),
+    ("steps", ("LayoutWarning", "Scored", "gold_problems", "load_solver", "paired", "penman_corpora",
+               "penman_triples", "run_pairing", "score_pairing", "standardized", "unanswered")),
+) for name in names}
 
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'mrp.pipeline' has no attribute {name!r}")
-    value = globals()[name] = getattr(import_module(f"mrp.pipeline.{home}"), name)
-    return value
+__getattr__ = exports(__name__, globals(), _HOMES)

@@ -1,0 +1,31 @@
+"""Names a package exports without importing their modules with it: each module is imported when one of its
+names is first asked for (``import mrp.metrics`` stays light; the registry, the driver, numpy load on use)."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any, Callable, Dict, MutableMapping, Tuple
+
+__all__ = ["exports"]
+
+
+def exports(package: str, space: MutableMapping[str, Any], homes: Dict[str, Tuple[str, str]]
+            ) -> Callable[[str], Any]:
+    """A package's module ``__getattr__`` for its exported names.
+
+    Args:
+        package: the package's name (``mrp.metrics``).
+        space: the package's globals (each name is kept there once loaded).
+        homes: each exported name -> (its module under the package, its name there).
+
+    Returns:
+        The ``__getattr__`` to assign in the package.
+    """
+    def attribute(name: str) -> Any:
+        home = homes.get(name)
+        if home is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = space[name] = getattr(import_module(f"{package}.{home[0]}"), home[1])
+        return value
+
+    return attribute
