@@ -33,6 +33,7 @@ from mrp.cli.common import (
 from mrp.cli.mtool_layout import layout, render
 from mrp.codecs import ReadOptions, WriteOptions, readable, writer
 from mrp.corpora import Corpus, read_text
+from mrp.errors import OptionError
 from mrp.io.write import output, write_text
 from mrp.metrics import METRICS as REGISTERED
 from mrp.metrics import Execution, Pairing, checked
@@ -176,6 +177,11 @@ def _check(args: argparse.Namespace) -> List[str]:
                       "normalizations, and mrp does not write normalized graphs; drop --normalize")
     if args.cores < 0:
         fail(PROGRAM, "--cores must not be negative")
+    if args.cores:
+        try:
+            checked("jobs", args.cores)  # the one rule of worker processes (0 here: all cores)
+        except OptionError as error:
+            fail(PROGRAM, "--cores" + str(error)[len("jobs"):])
     args.timeout = checked("timeout", args.timeout, flag=True)
     refuse_overwrite(PROGRAM, [args.output, args.errors],
                      [args.input, args.gold, args.text, args.select_filter])

@@ -206,8 +206,8 @@ def _jobs(text: str) -> int:
         number = text
     try:
         return int(checked("jobs", number))
-    except OptionError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    except OptionError as error:  # argparse names the option: the message without "jobs: "
+        raise argparse.ArgumentTypeError(str(error).split(": ", 1)[-1]) from None
 
 
 def check(args: argparse.Namespace) -> None:

@@ -11,8 +11,8 @@ from mrp.errors import OptionError
 from mrp.graph import Graph
 from mrp.solver import DEFAULT_MAX_MEMORY
 
-__all__ = ["DEFAULT_MAX_MEMORY", "DEFAULT_TIMEOUT", "Execution", "Options", "Progress", "bytes_text",
-           "checked"]
+__all__ = ["DEFAULT_MAX_MEMORY", "DEFAULT_TIMEOUT", "MAX_JOBS", "Execution", "Options", "Progress",
+           "bytes_text", "checked"]
 
 #: seconds per pair at most unless told otherwise (mrp-score's and the library's default; in the signature)
 DEFAULT_TIMEOUT = 60.0
@@ -128,6 +128,9 @@ class Options:
     run: Execution = field(default_factory=Execution)
 
 
+#: the most worker processes a run may ask for (more is no machine's, and the process calls overflow)
+MAX_JOBS = 4096
+
 #: what each numeric option holds, for messages; "count": a whole number of at least 1
 _KINDS = {"timeout": "seconds", "max_memory": "bytes", "limit": "steps", "jobs": "jobs", "top_k": "count",
           "block_size": "count", "bootstrap": "count", "seed": "seed"}
@@ -142,12 +145,12 @@ def checked(name: str, value: Any, flag: bool = False) -> Any:
     ``timeout`` (seconds per pair): a number of at least 0; 0, ``inf`` and None mean no cap (returned as
     None); NaN and negative values are refused.  ``limit`` (search steps): None, ``inf`` (None) or a whole
     number of at least 0.  ``jobs``: "auto" (returned as 0, the driver's ``AUTO``) or a whole number of at
-    least 1.  ``top_k``, ``block_size``, ``bootstrap``: None or a whole number of at least 1.  ``seed``:
-    a whole number of at least 0.  A bool is not a number here.  Whole numbers are at most 2**63 - 1 (what
-    the kernels count in).  A value that is not 0 but underflows to 0 (``1e-999``, where 0 means "no
-    cap") is refused, as is one too large for a float that is not ``inf`` itself (``1e999`` given as text,
-    ``10**400``): neither may silently turn into "no cap".  With ``flag`` (the command line), a value given
-    as text is read exactly (``"1e-999"`` is not 0).
+    least 1 and at most :data:`MAX_JOBS`.  ``top_k``, ``block_size``, ``bootstrap``: None or a whole
+    number of at least 1.  ``seed``: a whole number of at least 0.  A bool is not a number here.  Whole
+    numbers are at most 2**63 - 1 (what the kernels count in).  A value that is not 0 but underflows to 0
+    (``1e-999``, where 0 means "no cap") is refused, as is one too large for a float that is not ``inf``
+    itself (``1e999`` given as text, ``10**400``): neither may silently turn into "no cap".  With ``flag``
+    (the command line), a value given as text is read exactly (``"1e-999"`` is not 0).
 
     Args:
         name: the option's name as the library spells it (``top_k``).
@@ -178,9 +181,10 @@ def checked(name: str, value: Any, flag: bool = False) -> Any:
     if kind == "jobs":
         if isinstance(value, str) and value.strip().lower() == "auto":
             return 0
-        if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 1:
-            raise OptionError(f"{label}: expected a number of worker processes of at least 1, or auto, "
-                              f"not {value!r}")
+        whole = isinstance(value, numbers.Integral) and not isinstance(value, bool)
+        if not whole or not 1 <= int(value) <= MAX_JOBS:
+            raise OptionError(f"{label}: expected a number of worker processes from 1 to {MAX_JOBS}, or "
+                              f"auto, not {_shown(value)}")
         return int(value)
     if value is None and kind != "seed" or kind == "steps" and number and math.isinf(value) and value > 0:
         return None

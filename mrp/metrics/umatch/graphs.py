@@ -49,7 +49,7 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
             lost = {text.split(":", 1)[0].strip() for number_, text in lines if number_ >= stop[0]}
 
     def name(node_id: int) -> str:
-        return names.get(node_id, f"n{node_id}")
+        return names.get(node_id) or f"n{node_id}"  # a node read without a variable has None
 
     aligned = _spans(graph)
     layout = graph.layout
