@@ -149,7 +149,7 @@ def _metrics(items: Any, where: str) -> Tuple[MetricSpec, ...]:
                              f"figures (its figures are averages, not sums of counts; of such metrics a task "
                              f"adds up {', '.join(sorted(SUMMED))})")
         options = _get(item, "options", dict, {}, where)
-        from mrp.metrics.registry import metric as registered
+        from mrp.metrics import metric as registered
 
         known = {parameter.field for parameter in registered(name).parameters}
         unknown = ", ".join(sorted(set(options) - known))
