@@ -145,6 +145,9 @@ class S2match(Metric):
     """S2match: SMATCH with graded concept credit from word vectors, aligned exactly."""
 
     name = "s2match"
+    #: preparation beyond reading the pair (mrp.metrics.limits): its node-pair arrays are the search's,
+    #: capped before they are built (``greedy.fits`` in :func:`score_soft`)
+    preparation_per_cell = 0
     summary = "S2match: SMATCH with graded credit for similar concepts (word vectors; Opitz et al. 2020; " \
               "exact)"
     normalization = "case"
