@@ -1,6 +1,8 @@
 """AnCast 0.1.1's figures under its other options, for tests/test_ancast_options.py: per pair (sentence
 scope) with ``-c``, ``-sc``, ``--separate-1-and-2``, ``--use-alignment`` and ``--use-smatch-top false``, per
-pair and document (document scope) with ``--use-alignment``, and AnCast++'s mean
+pair and document (document scope) with ``--use-alignment`` and ``--allow-reify`` (``--allow-reify`` per pair
+at sentence scope too: AnCast's figures with it are those without it, see mrp.metrics.ancast.knobs), and
+AnCast++'s mean
 over documents with ``--weighted snts|toks``.  Made with ancast 0.1.1 (PyPI), Python 3.11, from ../shared:
 ``python tests/ancast_options.py ANCAST_PYTHON ../shared > tests/data/ancast/options.json``.  The pairs come
 from the shared reference driver (reference/ancast/tools/ancast_ref.py, AnCast's own CLI code run with hooks
@@ -44,6 +46,12 @@ RUNS: Dict[str, Any] = {
                 {"ancast_sense_coefficient": 0.0}),
     "pdt.al": ("umr", PDT + "pdt-conv.umr", PDT + "pdt-gold.umr", ["--use-alignment"],
                {"ancast_use_alignment": True}),
+    "amr.reify": ("amr", SAMPLES + "amr_test.txt", SAMPLES + "amr_gold.txt", ["--allow-reify"],
+                  {"ancast_allow_reify": True}),
+    "umr.reify": ("umr", SAMPLES + "umr_test.txt", SAMPLES + "umr_gold.txt", ["--allow-reify"],
+                  {"ancast_allow_reify": True}),
+    "pdt.reify": ("umr", PDT + "pdt-conv.umr", PDT + "pdt-gold.umr", ["--allow-reify"],
+                  {"ancast_allow_reify": True}),
 }
 #: document-scope runs: name -> (test, gold, AnCast options, mrp's parameters); the Czech ones on the shared
 #: reference's documents (one file each, the multi-span alignments cut to their first span, as AnCast++ needs)
@@ -52,7 +60,13 @@ DOC_RUNS: Dict[str, Any] = {
                    {"ancast_use_alignment": True}),
     "pdt.al": ("reference/ancast/czech-pdtc/docs/pdt/conv", "reference/ancast/czech-pdtc/docs/pdt/gold",
                ["--use-alignment"], {"ancast_use_alignment": True}),
+    "samples.reify": (SAMPLES + "umr_test.txt", SAMPLES + "umr_gold.txt", ["--allow-reify"],
+                      {"ancast_allow_reify": True}),
+    "pdt.reify": ("reference/ancast/czech-pdtc/docs/pdt/conv", "reference/ancast/czech-pdtc/docs/pdt/gold",
+                  ["--allow-reify"], {"ancast_allow_reify": True}),
 }
+#: mrp's parameters that change no figure (AnCast's --allow-reify: AnCast 0.1.1 never applies its tables)
+NO_EFFECT = {"ancast_allow_reify"}
 FIELDS = [key + suffix for key in ("concept", "lrm", "ulrm", "wlrm", "smatch") for suffix in ("_p", "_r", "")]
 DOCS = "reference/ancast/czech-pdtc/docs/"
 #: the document runs (directories of the shared reference, one file per document)

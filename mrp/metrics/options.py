@@ -80,13 +80,15 @@ class Options:
     #: as AnCast++'s ``-s doc`` where the graphs carry documents
     ancast_scope: Optional[str] = None
     #: AnCast's other options (mrp.metrics.ancast.knobs): -c (its broadcast; compat), --separate-1-and-2
-    #: (compat), -sc (both modes), --use-alignment (compat), --use-smatch-top false, --weighted snts|toks
+    #: (compat), -sc (both modes), --use-alignment (compat), --use-smatch-top false, --weighted snts|toks,
+    #: --allow-reify (accepted; no effect, as in AnCast 0.1.1)
     ancast_cneighbor: int = 1
     ancast_separate_1_and_2: bool = False
     ancast_sense_coefficient: float = 0.1
     ancast_use_alignment: bool = False
     ancast_no_smatch_top: bool = False
     ancast_weighted: Optional[str] = None
+    ancast_allow_reify: bool = False
     #: juːmæʧ: the comparator's greedy correspondence (compare_umr.pl) instead of the exact one
     umatch_compat: bool = False
     #: juːmæʧ: a TOP attribute on each sentence's first node (compare_umr.pl --top)

@@ -20,6 +20,14 @@
   with ``--ancast-compat``; else of its sentence).  AnCast 0.1.1's command line passes the option under a
   name its evaluation does not take, so its printed mean is unweighted whatever is asked; its evaluation
   called as a library (``evaluate_doc(weighted=...)``) weighs, and that is what mrp reports.
+* ``ancast_allow_reify`` (AnCast's ``--allow-reify``): accepted, and it changes no figure, as in AnCast
+  0.1.1: there the flag loads the bundled tables (``resources/reification_relations.json`` and
+  ``abstract_vocab.json``) but they never reach the graphs.  Its sentences are built without the flag (the
+  ``Sentence(...)`` calls of ``document.py`` do not pass ``allow_reify``, so ``Sentence.reify`` never runs),
+  and ``sentence.py``/``word.py`` bound the tables' empty dicts at import, before the loading rebinds them
+  (its only other effect, the tag ``reified`` allowed, concerns relations reification alone would make).
+  Its outputs with and without the flag are byte-identical per pair and per document on every shared
+  sample (tests/data/ancast/options.json).  mrp ships no table, and the signature says ``reify:none``.
 """
 
 from __future__ import annotations
@@ -30,8 +38,8 @@ from mrp.errors import MRPError
 from mrp.metrics.base import Parameter
 from mrp.metrics.options import Options
 
-__all__ = ["ALIGNMENT", "CNEIGHBOR", "NO_SMATCH_TOP", "SENSE", "SEPARATE", "WEIGHTED", "cneighbor", "sense",
-           "separate", "smatch_top", "use_alignment", "weighted"]
+__all__ = ["ALIGNMENT", "CNEIGHBOR", "NO_SMATCH_TOP", "REIFY", "SENSE", "SEPARATE", "WEIGHTED", "allow_reify",
+           "cneighbor", "sense", "separate", "smatch_top", "use_alignment", "weighted"]
 
 
 def _count(text: str) -> int:
@@ -69,6 +77,10 @@ WEIGHTED = Parameter("ancast_weighted", "--ancast-weighted",
                      "ancast: AnCast++'s mean over documents weighted by their sentences (snts) or tokens "
                      "(toks), as AnCast's --weighted means it (its 0.1.1 command line drops the option)",
                      str, "BY", None, ("snts", "toks"))
+REIFY = Parameter("ancast_allow_reify", "--ancast-allow-reify",
+                  "ancast: AnCast's --allow-reify, accepted; it changes no figure, as in AnCast 0.1.1, "
+                  "which loads its reification tables but never applies them (the signature says "
+                  "reify:none)")
 
 
 def cneighbor(options: Options) -> int:
@@ -99,6 +111,11 @@ def use_alignment(options: Options) -> bool:
 def smatch_top(options: Options) -> bool:
     """Whether the mock Smatch counts the TOP triple."""
     return not NO_SMATCH_TOP.value(options)
+
+
+def allow_reify(options: Options) -> bool:
+    """Whether AnCast's ``--allow-reify`` was asked (it changes no figure, as in AnCast 0.1.1)."""
+    return bool(REIFY.value(options))
 
 
 def weighted(options: Options) -> Optional[str]:

@@ -187,7 +187,7 @@ class AnCast(Metric):
                             "ancast: reproduce AnCast 0.1.1 (its reading, anchor-broadcast alignment and "
                             "scoring quirks) instead of the proved-optimal alignment"), ANCAST_SCOPE,
                   knobs.CNEIGHBOR, knobs.SEPARATE, knobs.SENSE, knobs.ALIGNMENT, knobs.NO_SMATCH_TOP,
-                  knobs.WEIGHTED)
+                  knobs.WEIGHTED, knobs.REIFY)
     searches = True
     explains = True
     #: its own bound (by LRM figures) and cut (no F interval: no single count), after the time
@@ -209,6 +209,8 @@ class AnCast(Metric):
             scope.append("top:no")
         if knobs.weighted(options) is not None:
             scope.append(f"weighted:{knobs.weighted(options)}")
+        if knobs.allow_reify(options):  # asked, and applied nowhere, as in AnCast 0.1.1
+            scope.append("reify:none")
         return ["align:" + ("ancast-0.1.1" if options.ancast_compat else "lrm-optimal"), *scope]
 
     def prepare(self, options: Options) -> None:
