@@ -15,7 +15,7 @@ from mrp.metrics.limits import Cost, Sizes
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.process.worker import cpu_seconds
-from mrp.solver.greedy import BYTES_PER_CELL
+from mrp.solver import BYTES_PER_CELL
 
 #: why a pair's search stopped early, in the order results list them
 CUTS = ("limit", "timeout", "error")
@@ -238,7 +238,7 @@ class Metric(ABC):
     @staticmethod
     def load_solver(options: Options) -> None:
         """Compile or load the solver's kernels now, outside every pair's clock (metrics that search)."""
-        from mrp.solver.warmup import ready
+        from mrp.solver import ready
 
         progress = options.run.progress
         ready(progress.compiling if progress is not None else None)

@@ -33,8 +33,8 @@ from mrp.metrics.pairing import Pair, Pairing
 from mrp.process.collector import collector_paused
 from mrp.process.forked import available_cpus, fork_pool, freeze_heap, stop_pool
 from mrp.process.worker import cpu_seconds
-from mrp.solver.greedy import within
-from mrp.solver.watchdog import pair_clock
+from mrp.solver import pair_clock
+from mrp.solver import within_memory as within
 
 if TYPE_CHECKING:  # the process pool (and multiprocessing) is imported only for --jobs
     from concurrent.futures import Future

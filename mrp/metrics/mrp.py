@@ -23,7 +23,7 @@ from mrp.metrics.pairing import Pair
 from mrp.metrics.together import Steps, score_together
 from mrp.metrics.tuples import TYPES, count
 from mrp.normalize import NormalGraph, normalize
-from mrp.solver.problem import Rows, normal_rows
+from mrp.solver import Rows, normal_rows
 
 _KEYS = TYPES + ("all",)
 

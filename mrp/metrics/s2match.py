@@ -39,9 +39,7 @@ from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
 from mrp.metrics.s2match_similarity import FUNCTIONS, Similarity, load
 from mrp.metrics.s2match_triples import Soft, compat_triples, soft_triples
-from mrp.solver import greedy
-from mrp.solver.problem import with_edges
-from mrp.solver.solve import solve_problem
+from mrp.solver import fits_memory, solve_problem, with_edges
 
 __all__ = ["METRIC", "SCALE", "counted", "rewards", "score_soft"]
 
@@ -105,7 +103,7 @@ def score_soft(gold: Soft, system: Soft, similarity: Similarity, options: Option
     if not (n and m):
         return PairResult({(): (g, s, 0.0)}, exact=True, bound=0.0)
     most = float(min(g, s))
-    if not greedy.fits(n, m, options.max_memory):
+    if not fits_memory(n, m, options.max_memory):
         return PairResult({(): (g, s, 0.0)}, exact=False, bound=most, cut="limit",
                           note=f"{n} x {m} nodes exceed --max-memory: not aligned")
     U = rewards(gold, system, similarity)

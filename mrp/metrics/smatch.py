@@ -54,10 +54,9 @@ from mrp.metrics.smatch_penman import NOT_INVERTED, Local, Relations, norm, penm
 from mrp.metrics.smatchpp import SMATCHPP_COMPAT, check_compat, smatchpp_status, smatchpp_triples
 from mrp.metrics.together import Steps, score_together
 from mrp.normalize import normalize
-from mrp.solver import greedy
-from mrp.solver.batch_rows import Batch, Interned
-from mrp.solver.problem import Rows, from_triples, triple_rows, unmapped_across
-from mrp.solver.solve import Solution, solve_within
+from mrp.solver import Batch, Interned, Rows, Solution, from_triples, solve_within, triple_rows
+from mrp.solver import fits_memory as fits
+from mrp.solver import unmapped_across as unmapped
 
 
 def mrp_triples(graph: Graph) -> Tuple[Local, Relations, int]:
@@ -190,11 +189,11 @@ def score_triples(gid: str, gold: Triples, system: Triples, options: Options, ma
     found = _at_once(gold, system, groups, options, mapping)
     if found is not None:
         return found
-    if not greedy.fits(len(local_g), len(local_s), options.max_memory):
+    if not fits(len(local_g), len(local_s), options.max_memory):
         # no n x m array: the linear-time map of mrp.solver.greedy, cut, with the bound of :func:`most`
         solution = beyond(triple_graph(local_g, rel_g), triple_graph(local_s, rel_s), options.timeout)
         if groups is not None and options.doc_align == "sentence":
-            solution = solution._replace(mapping=unmapped_across(solution.mapping, *groups))
+            solution = solution._replace(mapping=unmapped(solution.mapping, *groups))
         return _item(gid, gold, system, solution, mapping)
     solution = solve_within(lambda stop: from_triples(local_g, local_s, rel_g, rel_s, stop), groups,
                             options.doc_align == "sentence", options.limit, options.timeout, seeding(graphs),

@@ -19,10 +19,7 @@ from mrp.corpora.packed import size
 from mrp.metrics.base import PairResult
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
-from mrp.solver import greedy
-from mrp.solver.batch_rows import Batch
-from mrp.solver.problem import Rows
-from mrp.solver.solve import Solution, fits_together, solve_together, together
+from mrp.solver import Batch, Rows, Solution, fits_memory, fits_together, solve_together, together
 
 __all__ = ["Steps", "score_together"]
 
@@ -71,7 +68,7 @@ def score_together(steps: Steps, pairs: Sequence[Pair], options: Options) -> Lis
     todo: List[Tuple[int, Pair, Any, Any]] = []
     for k, pair in enumerate(pairs):
         n, m = size(pair.gold_entry), size(pair.system_entry)
-        if not fits_together(n, m) or not greedy.fits(n, m, options.max_memory):
+        if not fits_together(n, m) or not fits_memory(n, m, options.max_memory):
             continue  # searched alone (or mapped in linear time, beyond --max-memory): nothing made here
         live = pair if steps.held else pair.live()
         found = steps.forms(live)
