@@ -13,11 +13,11 @@ import pytest
 import mrp
 from mrp.corpora.corpus import Corpus
 from mrp.graph import Edge, Graph, Node
+from mrp.memo import ByObject
 from mrp.metrics import driver
 from mrp.metrics import mrp as mrp_module
 from mrp.metrics import smatch as smatch_module
 from mrp.metrics.base import Metric, PairResult
-from mrp.metrics.memo import GraphMemo
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, pair
 from mrp.solver.solve import TOGETHER_STEPS
@@ -307,7 +307,7 @@ def test_all_pairs_memo_serves_pairs_scored_together(monkeypatch: pytest.MonkeyP
     system = [b for _ in graphs for b in graphs]
     pairs = [Pair(a, b, False) for a, b in zip(gold, system)]
     options = Options(penman=True, timeout=60.0)
-    memo = smatch_module.SMATCH(GraphMemo())
+    memo = smatch_module.SMATCH(ByObject())
     results = list(driver._together(memo, pairs, options))
     assert sorted(set(made)) == sorted(id(graph) for graph in graphs) and len(made) == len(graphs)
     plain = list(driver._together(smatch_module.METRIC, pairs, options))
@@ -322,7 +322,7 @@ def test_all_pairs_memo_serves_a_failed_pairs_counts(monkeypatch: pytest.MonkeyP
     rng = random.Random(11)
     gold, system = mrp.read("\n\n".join(_amr(rng, rng.randrange(2, 8)) for _ in range(2)))
     options = Options(penman=True, timeout=60.0)
-    memo = smatch_module.SMATCH(GraphMemo())
+    memo = smatch_module.SMATCH(ByObject())
     memo.triples_of(gold, options), memo.triples_of(system, options)
     assert len(made) == 2
     failed = memo.fallback(Pair(gold, system, False), options, "a test")

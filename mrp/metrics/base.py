@@ -252,7 +252,7 @@ class Metric(ABC):
         for every pair the graph takes part in (its instance of the process), or itself.
 
         The default is itself: a metric that keeps nothing, or keeps per graph anyway (Rematch's and WLK's
-        :class:`mrp.metrics.memo.GraphMemo`).  A metric opts in by overriding this, in its own module.
+        :class:`mrp.memo.ByObject`).  A metric opts in by overriding this, in its own module.
 
         Args:
             graphs: the groups of graphs the block uses (live :class:`Graph` ones, or packed ones), whose

@@ -40,12 +40,11 @@ from mrp.codecs.penman import Quoted
 from mrp.errors import MRPError
 from mrp.graph import Graph
 from mrp.io.option_files import json_of, read_option_bytes
-from mrp.memo import Memo
+from mrp.memo import ByObject, Memo
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.envelope import SCORES_FIRST
-from mrp.metrics.memo import GraphMemo
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.normalize import normalize_anchors
@@ -205,7 +204,7 @@ class Rematch(Metric):
     )
 
     def __init__(self) -> None:
-        self.memo = GraphMemo(MEMO)
+        self.memo = ByObject(MEMO)
 
     def prepare(self, options: Options) -> None:
         if options.rematch_frames:

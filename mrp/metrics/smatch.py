@@ -36,6 +36,7 @@ import numpy as np
 from mrp.corpora.packed import Entry, Packed, live
 from mrp.errors import ScoreError
 from mrp.graph import Graph
+from mrp.memo import ByObject
 from mrp.metrics.base import LabelCounts, Metric, PairResult, Parameter, Run
 from mrp.metrics.content_memo import KEPT as CONTENT_KEPT
 from mrp.metrics.content_memo import ContentMemo
@@ -44,7 +45,6 @@ from mrp.metrics.detail import triple_detail
 from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
 from mrp.metrics.envelope import ACCOUNTING, EXACT, FIGURES, SCORES, SEARCH, TIME, N
 from mrp.metrics.large import beyond, triple_graph
-from mrp.metrics.memo import GraphMemo
 from mrp.metrics.mrp_pair import seeding, sentence_groups
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
@@ -304,7 +304,7 @@ class SMATCH(Metric):
     explains = True
     layout = (N, FIGURES, EXACT, SCORES, TIME, SEARCH, "compat", "smatchpp", "doc_align", ACCOUNTING)
 
-    def __init__(self, memo: Optional[GraphMemo] = None) -> None:
+    def __init__(self, memo: Optional[ByObject] = None) -> None:
         #: the triples of graphs, kept (the instance all-pairs runs score with); None: made for each pair
         self.memo = memo
     #: the Held of packed graphs by content, for this process's runs ...
@@ -393,4 +393,4 @@ METRIC = SMATCH()
 MEMO = 50_000
 
 #: the SMATCH of all-pairs runs (:meth:`SMATCH.remembering`): one per process, its memo serving every block
-_REMEMBERING = SMATCH(GraphMemo(MEMO))
+_REMEMBERING = SMATCH(ByObject(MEMO))

@@ -34,11 +34,11 @@ from hashlib import blake2b
 from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 from mrp.graph import Graph
+from mrp.memo import ByObject
 from mrp.metrics.base import Metric, PairResult, Parameter, Run
 from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.envelope import SCORES_FIRST
 from mrp.metrics.limits import Cost, Sizes, check
-from mrp.metrics.memo import GraphMemo
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
 
@@ -267,7 +267,7 @@ class WLK(Metric):
     )
 
     def __init__(self) -> None:
-        self.memo = GraphMemo(MEMO)
+        self.memo = ByObject(MEMO)
 
     def signature_fields(self, options: Options) -> List[str]:
         return [f"k:{options.wlk_iterations}", f"dir:{options.wlk_direction}"] + \
