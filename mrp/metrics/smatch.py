@@ -37,7 +37,7 @@ from mrp.corpora.packed import Entry, Packed, live
 from mrp.errors import ScoreError
 from mrp.graph import Graph
 from mrp.memo import ByObject
-from mrp.metrics.base import LabelCounts, Metric, PairResult, Parameter, Run
+from mrp.metrics.base import LabelCounts, Metric, PairCounts, Parameter, Run
 from mrp.metrics.content_memo import KEPT as CONTENT_KEPT
 from mrp.metrics.content_memo import ContentMemo
 from mrp.metrics.counting import Path, prf
@@ -241,7 +241,7 @@ class _Together(Steps):
             return None  # documents: alone
         return gold, system
 
-    def at_once(self, pair: Pair, gold: Held, system: Held) -> Optional[PairResult]:
+    def at_once(self, pair: Pair, gold: Held, system: Held) -> Optional[PairCounts]:
         found = _at_once(gold.triples, system.triples, None, self.options, False)
         return None if found is None else _result(found)
 
@@ -252,10 +252,10 @@ class _Together(Steps):
         """The pairs' :meth:`rows`, renumbered from their ids in one compiled call."""
         return self.metric.interned.batch([(gold.coded, system.coded) for gold, system in forms])
 
-    def solved(self, pair: Pair, gold: Held, system: Held, solution: Solution) -> PairResult:
+    def solved(self, pair: Pair, gold: Held, system: Held, solution: Solution) -> PairCounts:
         return _result(_item(pair.gold_entry.id, gold.triples, system.triples, solution, False))
 
-    def settled(self, done: Sequence[Tuple[Pair, Held, Held, Solution]], rows: Batch) -> List[PairResult]:
+    def settled(self, done: Sequence[Tuple[Pair, Held, Held, Solution]], rows: Batch) -> List[PairCounts]:
         """:meth:`solved` of each pair, the triples each map matches counted from the rows for all pairs at
         once (:meth:`Batch.matched`)."""
         maps = [solution.mapping for _, _, _, solution in done]
@@ -269,8 +269,8 @@ def _key(options: Options) -> Tuple[bool, bool, Optional[str]]:
     return options.penman, options.smatch_compat, options.smatchpp_compat
 
 
-def _result(item: Dict[str, Any]) -> PairResult:
-    return PairResult({(): (item["g"], item["s"], item["c"])}, exact=item["exact"], bound=item["bound"],
+def _result(item: Dict[str, Any]) -> PairCounts:
+    return PairCounts({(): (item["g"], item["s"], item["c"])}, exact=item["exact"], bound=item["bound"],
                       steps=item["steps"], cut=item.get("cut"), errors=item.get("differences"),
                       note=item.get("note"), detail=item.get("detail"),
                       extra={"gap": item["gap"]} if "gap" in item else {})
@@ -337,11 +337,11 @@ class SMATCH(Metric):
         check_compat(options)
         self.load_solver(options)
 
-    def score(self, pair: Pair, options: Options) -> PairResult:
+    def score(self, pair: Pair, options: Options) -> PairCounts:
         made = self.triples_of(pair.gold, options), self.triples_of(pair.system, options)
         return _result(score_pair(pair.gold, pair.system, options, made))
 
-    def score_many(self, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
+    def score_many(self, pairs: Sequence[Pair], options: Options) -> List[Optional[PairCounts]]:
         return score_together(_Together(self, options), pairs, options)
 
     def triples_of(self, graph: Graph, options: Options) -> Triples:

@@ -13,8 +13,7 @@ from mrp.metrics.ancast.documents import report as document_report
 from mrp.metrics.ancast.pair import AncastPair, failed, score_pair
 from mrp.metrics.ancast.reading import anchor_text
 from mrp.metrics.ancast.scores import KEYS, Sums, f_score, report
-from mrp.metrics.base import Metric, Parameter, Run
-from mrp.metrics.base import PairResult as DriverResult
+from mrp.metrics.base import Metric, PairCounts, Parameter, Run
 from mrp.metrics.detail import Detail, triple_detail
 from mrp.metrics.envelope import ACCOUNTING, EXACT, FIGURES, SCORES, TIME, N
 from mrp.metrics.options import Options
@@ -214,18 +213,18 @@ class AnCast(Metric):
         if not options.ancast_compat:
             self.load_solver(options)
 
-    def score(self, pair: Pair, options: Options) -> DriverResult:
+    def score(self, pair: Pair, options: Options) -> PairCounts:
         found = self._wrap(score_pair(pair.gold, pair.system, options))
         if options.explain:
             found.detail = _detail(pair, found.extra["ancast"])
         return found
 
-    def fallback(self, pair: Pair, options: Options, failure: str) -> DriverResult:
+    def fallback(self, pair: Pair, options: Options, failure: str) -> PairCounts:
         result = self._wrap(failed(pair, options, failure))
         result.failure = failure
         return result
 
-    def cut(self, pair: Pair, options: Options, why: str) -> DriverResult:
+    def cut(self, pair: Pair, options: Options, why: str) -> PairCounts:
         note = (f"ancast: stopped at the pair's {'clock' if why == 'timeout' else 'memory cap'}: counted as "
                 "nothing aligned, WLRM unweighted")
         result = self._wrap(failed(pair, options, note, why))
@@ -233,11 +232,11 @@ class AnCast(Metric):
         return result
 
     @staticmethod
-    def _wrap(result: AncastPair) -> DriverResult:
-        return DriverResult({}, exact=result.exact, bound=result.bound, steps=result.steps, cut=result.cut,
+    def _wrap(result: AncastPair) -> PairCounts:
+        return PairCounts({}, exact=result.exact, bound=result.bound, steps=result.steps, cut=result.cut,
                             extra={"ancast": result})
 
-    def item(self, pair: Pair, result: DriverResult) -> Dict[str, Any]:
+    def item(self, pair: Pair, result: PairCounts) -> Dict[str, Any]:
         return _trace_item(result.extra["ancast"])
 
     def report(self, run: Run) -> Dict[str, Any]:
