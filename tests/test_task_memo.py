@@ -13,7 +13,7 @@ import pytest
 
 from mrp.task.board import board
 from mrp.task.definition import load
-from mrp.task.evaluate import Evaluation, evaluate
+from mrp.task.evaluate import Evaluation, evaluate_submissions
 from mrp.task.memo import EvaluationMemo, file_digest
 from mrp.task.outputs import results, scores_json
 from mrp.task.tables import forms
@@ -41,7 +41,8 @@ def _folder(tmp_path: Path) -> Path:
 def _run(folder: Path, teams: List[str], cache: bool, work: str) -> Evaluation:
     (folder / work).mkdir()
     arguments = [f"{team}={folder / team}" for team in teams]
-    return evaluate(load("dmr2026-umr"), str(folder / "gold"), arguments, str(folder / work), cache=cache)
+    return evaluate_submissions(load("dmr2026-umr"), str(folder / "gold"), arguments, str(folder / work),
+                                cache=cache)
 
 
 def _outputs(evaluation: Evaluation) -> Dict[str, Any]:

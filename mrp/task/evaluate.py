@@ -23,7 +23,7 @@ from mrp.task.scoring import Scored, score_submission
 from mrp.task.unpack import as_compared, unpack
 from mrp.validation import validate_file
 
-__all__ = ["Entry", "Evaluation", "evaluate", "groups_of", "internal"]
+__all__ = ["Entry", "Evaluation", "evaluate_submissions", "groups_of", "internal"]
 
 #: problems of a failing file quoted in the report
 FIRST_PROBLEMS = 3
@@ -201,8 +201,8 @@ def _steps(task: Task, gold: Dict[str, str], corpora: Dict[str, Corpus], groups:
     return entry
 
 
-def evaluate(task: Task, gold_folder: str, arguments: Sequence[str], workdir: str,
-             jobs: int = 1, cache: bool = True) -> Evaluation:
+def evaluate_submissions(task: Task, gold_folder: str, arguments: Sequence[str], workdir: str,
+                         jobs: int = 1, cache: bool = True) -> Evaluation:
     """Evaluate submissions (folders, ``.tgz``/``.tar.gz`` or ``.zip``) against a gold folder.
 
     Args:
