@@ -57,7 +57,7 @@ FACE = "mrp"
 
 #: subpackages with an API of their own: their modules share names among themselves; every module outside
 #: imports only the names the package's ``__init__`` exports (its ``__all__``), never one of its modules
-SEALED = ("mrp.codecs.penman", "mrp.codecs.umr")
+SEALED = ("mrp.codecs.penman", "mrp.codecs.umr", "mrp.solver")
 
 
 def _layer(module: str) -> int:

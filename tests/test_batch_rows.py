@@ -210,11 +210,11 @@ def test_held_codes_are_made_again_once_the_ids_are_forgotten() -> None:
     batch never mixes two numberings."""
     from test_together import _amr
 
-    from mrp.metrics.memo import GraphMemo
+    from mrp.memo import ByObject
 
     rng = random.Random(5)
     graphs = mrp.read("\n\n".join(_amr(rng, 6) for _ in range(3)))
-    metric, options = smatch_module.SMATCH(GraphMemo()), Options(penman=True)
+    metric, options = smatch_module.SMATCH(ByObject()), Options(penman=True)
     first = metric.held_triples(graphs[0], options)
     assert metric.held_triples(graphs[0], options) is first
     metric.interned.clear()

@@ -88,7 +88,7 @@ def test_a_pair_keeps_its_cap_from_its_start(name: str, adversarial: Tuple[Graph
     monkeypatch.setattr(driver, "pair_clock", recorded_start)
     monkeypatch.setattr(Watchdog, "arm", recorded_arm)
     pairing = Pairing(pairs=[Pair(gold, system, False)])
-    result, _ = driver.evaluate(measure, pairing, options)
+    result, _ = driver.evaluate_metric(measure, pairing, options)
     ended = _cpu()
     item = next(iter(result["scores"]["amr"].values()))
     assert item.get("cut") == "timeout" and not item["exact"]

@@ -11,7 +11,7 @@ import pytest
 
 import mrp
 from mrp.cli import score as score_cli
-from mrp.metrics.base import PairResult
+from mrp.metrics.base import PairCounts
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
 from mrp.metrics.smatch import SMATCH
@@ -25,7 +25,7 @@ def collecting(monkeypatch: pytest.MonkeyPatch) -> List[bool]:
     seen: List[bool] = []
     real = SMATCH.score_many
 
-    def spy(self: SMATCH, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
+    def spy(self: SMATCH, pairs: Sequence[Pair], options: Options) -> List[Optional[PairCounts]]:
         seen.append(gc.isenabled())
         return real(self, pairs, options)
 

@@ -53,7 +53,7 @@ def _main_counts(name: str, result: Dict[str, Any]) -> List[float]:
 def _flaky(metric: driver.Metric, monkeypatch: pytest.MonkeyPatch, victim: str) -> None:
     original = type(metric).score
 
-    def score(self: driver.Metric, pair: Pair, options: Options) -> driver.PairResult:
+    def score(self: driver.Metric, pair: Pair, options: Options) -> driver.PairCounts:
         if pair.gold.id == victim and pair.system.nodes and pair.gold.nodes:
             raise RecursionError("maximum recursion depth exceeded")
         return original(self, pair, options)
@@ -120,7 +120,7 @@ def test_a_dead_worker_is_detected_and_the_run_ends(monkeypatch: pytest.MonkeyPa
     original = type(metric).score
     parent = os.getpid()
 
-    def killer(self: driver.Metric, pair: Pair, options: Options) -> driver.PairResult:
+    def killer(self: driver.Metric, pair: Pair, options: Options) -> driver.PairCounts:
         if pair.gold.id == "demo-2" and pair.gold.framework == "psd" and os.getpid() != parent:
             os.kill(os.getpid(), signal.SIGKILL)  # as the out-of-memory killer would
         return original(self, pair, options)
@@ -388,7 +388,7 @@ def test_cpu_time_counts_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     original = type(metric).score
     parent = os.getpid()
 
-    def busy(self: driver.Metric, pair: Pair, options: Options) -> driver.PairResult:
+    def busy(self: driver.Metric, pair: Pair, options: Options) -> driver.PairCounts:
         if os.getpid() != parent:
             end = time.process_time() + 0.15
             while time.process_time() < end:

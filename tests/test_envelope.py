@@ -12,7 +12,7 @@ import pytest
 import mrp
 from mrp.corpora.corpus import Corpus
 from mrp.metrics import envelope
-from mrp.metrics.base import Metric, PairResult, Run
+from mrp.metrics.base import Metric, PairCounts, Run
 from mrp.metrics.counting import prf
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import COUNTS, Pair, pair
@@ -82,15 +82,15 @@ class _Toy(Metric):
     def __init__(self, report: Dict[str, Any], layout: Any = None) -> None:
         self.figures_of, self.layout = report, layout
 
-    def score(self, pair: Pair, options: Options) -> PairResult:
-        return PairResult({(): (len(pair.gold.nodes), len(pair.system.nodes), 0)})
+    def score(self, pair: Pair, options: Options) -> PairCounts:
+        return PairCounts({(): (len(pair.gold.nodes), len(pair.system.nodes), 0)})
 
     def report(self, run: Run) -> Dict[str, Any]:
         return dict(self.figures_of)
 
 
 def _run(toy: _Toy, trace: bool = False) -> Dict[str, Any]:
-    from mrp.metrics.driver import evaluate
+    from mrp.metrics.driver import evaluate_metric as evaluate
 
     graphs = mrp.read(GOLD, format="amr")
     gold = Corpus("gold", "amr", graphs=graphs)

@@ -209,7 +209,7 @@ def test_every_door_scores_through_the_pipeline(tmp_path: Path, door: str, monke
         mtool(["--read", "amr", "--score", "smatch", "--gold", str(gold), str(system)])
     else:
         from mrp.task.definition import load
-        from mrp.task.evaluate import evaluate
+        from mrp.task.evaluate import evaluate_submissions
 
         (tmp_path / "g").mkdir()
         (tmp_path / "t").mkdir()
@@ -218,6 +218,7 @@ def test_every_door_scores_through_the_pipeline(tmp_path: Path, door: str, monke
         (tmp_path / "t" / "en-0001.umr").write_text((DATA / "system.umr").read_text(encoding="utf-8"),
                                                     encoding="utf-8")
         (tmp_path / "w").mkdir()
-        evaluate(load("dmr2026-umr"), str(tmp_path / "g"), [str(tmp_path / "t")], str(tmp_path / "w"))
+        evaluate_submissions(load("dmr2026-umr"), str(tmp_path / "g"), [str(tmp_path / "t")],
+                             str(tmp_path / "w"))
     capsys.readouterr()
     assert callers and set(callers) == {"mrp.pipeline.steps"}, callers

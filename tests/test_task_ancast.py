@@ -18,7 +18,7 @@ from mrp.metrics.registry import evaluate as score
 from mrp.task.board import board
 from mrp.task.codabench import competition_yaml
 from mrp.task.definition import load, parse
-from mrp.task.evaluate import evaluate
+from mrp.task.evaluate import evaluate_submissions
 from mrp.task.tables import forms, tex
 
 from conftest import ROOT, run_cli
@@ -51,8 +51,8 @@ def test_a_task_file_may_name_ancast_as_an_extra_figure(tmp_path: Path) -> None:
     assert [spec.metric for spec in task.metrics] == ["umatch"] * 4 + ["ancast"]
     assert task.keys(["cs"])[-2:] == ["ancast_f", "ancast_f_cs"]
     (tmp_path / "work").mkdir()
-    found = evaluate(task, str(DEMO / "gold"), [f"a={DEMO / 'team-a'}", f"b={DEMO / 'team-b'}"],
-                     str(tmp_path / "work"))
+    found = evaluate_submissions(task, str(DEMO / "gold"), [f"a={DEMO / 'team-a'}", f"b={DEMO / 'team-b'}"],
+                                 str(tmp_path / "work"))
     for entry, team in zip(found.entries, ("team-a", "team-b")):
         per_language = {language: _lrm(language, team) for language in ("cs", "en")}
         assert entry.scores["ancast_f_cs"] == pytest.approx(per_language["cs"], abs=1e-12)

@@ -18,7 +18,7 @@ import pytest
 from mrp.errors import InputError
 from mrp.task.board import board
 from mrp.task.definition import load, parse, shipped
-from mrp.task.evaluate import Evaluation, evaluate
+from mrp.task.evaluate import Evaluation, evaluate_submissions
 from mrp.task.tables import tex
 
 from conftest import run_cli, shared_file
@@ -50,7 +50,7 @@ def _tgz(folder: Path, path: Path) -> Path:
 def _run(tmp_path: Path, arguments: List[str], task: str = "dmr2026-umr") -> Evaluation:
     work = tmp_path / "work"
     work.mkdir(exist_ok=True)
-    return evaluate(load(task), str(tmp_path / "gold"), arguments, str(work))
+    return evaluate_submissions(load(task), str(tmp_path / "gold"), arguments, str(work))
 
 
 def test_the_shipped_tasks_load_and_name_their_keys() -> None:
@@ -135,8 +135,8 @@ def test_missing_extra_and_invalid_files_and_their_policies(tmp_path: Path) -> N
     task_file = tmp_path / "strict.toml"
     task_file.write_text(load("dmr2026-umr").source.replace('policy = "empty"', 'policy = "refuse"')
                          .replace('missing = "empty"', 'missing = "refuse"'), encoding="utf-8")
-    strict = evaluate(load(str(task_file)), str(gold), [f"broken={broken}", f"partial={partial}"],
-                      str(tmp_path / "work2"))
+    strict = evaluate_submissions(load(str(task_file)), str(gold), [f"broken={broken}", f"partial={partial}"],
+                                  str(tmp_path / "work2"))
     reasons = {entry.name: entry.refused for entry in strict.entries}
     assert "cs-0002.umr fails validation" in (reasons["broken"] or "")
     assert "missing file(s): cs-0002.umr" in (reasons["partial"] or "")
@@ -177,8 +177,9 @@ def test_two_teams_tied_share_a_rank_and_a_group(tmp_path: Path) -> None:
     assert found["rows"][1]["p_baseline"] < 0.05 and found["rows"][2]["p_best"] < 0.05
     assert found["baseline"] == "baseline" and found["baseline_found"]
     # the same numbers and ranks whatever the order of the submissions and the number of processes
-    again = evaluate(load("dmr2026-umr"), str(tmp_path / "gold"),
-                     [str(gold_copy), f"alpha={two}", f"zeta={one}"], str(tmp_path / "work2"), jobs=2)
+    again = evaluate_submissions(load("dmr2026-umr"), str(tmp_path / "gold"),
+                                 [str(gold_copy), f"alpha={two}", f"zeta={one}"], str(tmp_path / "work2"),
+                                 jobs=2)
     assert board(again)["rows"] == found["rows"]
     assert [e.scored["umatch_exact"].items for e in again.entries] == \
         [evaluation.entries[k].scored["umatch_exact"].items for k in (2, 1, 0)]
@@ -272,8 +273,9 @@ def test_policy_score_keeps_a_failing_file_and_extra_refuse_refuses(tmp_path: Pa
     task_file = tmp_path / "lenient.toml"
     task_file.write_text(source.replace('policy = "empty"', 'policy = "score"')
                          .replace('extra = "ignore"', 'extra = "refuse"'), encoding="utf-8")
-    found = evaluate(load(str(task_file)), str(tmp_path / "gold"), [f"broken={broken}", f"extra={extra}"],
-                     str(tmp_path / "work"))
+    found = evaluate_submissions(load(str(task_file)), str(tmp_path / "gold"), [f"broken={broken}",
+                                 f"extra={extra}"],
+                                 str(tmp_path / "work"))
     by_name = {entry.name: entry for entry in found.entries}
     assert "cs-0001.umr" in by_name["broken"].invalid and not by_name["broken"].emptied
     row = _reference("pcedt.tsv")["juːmæʧ"]

@@ -13,8 +13,8 @@ import pytest
 
 from mrp.task.board import board
 from mrp.task.definition import load
-from mrp.task.evaluate import Evaluation, evaluate
-from mrp.task.memo import Memo, file_digest
+from mrp.task.evaluate import Evaluation, evaluate_submissions
+from mrp.task.memo import EvaluationMemo, file_digest
 from mrp.task.outputs import results, scores_json
 from mrp.task.tables import forms
 
@@ -41,7 +41,8 @@ def _folder(tmp_path: Path) -> Path:
 def _run(folder: Path, teams: List[str], cache: bool, work: str) -> Evaluation:
     (folder / work).mkdir()
     arguments = [f"{team}={folder / team}" for team in teams]
-    return evaluate(load("dmr2026-umr"), str(folder / "gold"), arguments, str(folder / work), cache=cache)
+    return evaluate_submissions(load("dmr2026-umr"), str(folder / "gold"), arguments, str(folder / work),
+                                cache=cache)
 
 
 def _outputs(evaluation: Evaluation) -> Dict[str, Any]:
@@ -78,12 +79,12 @@ def test_the_memo_keys_name_the_content(tmp_path: Path) -> None:
     one.write_text("x", encoding="utf-8")
     two.write_text("x", encoding="utf-8")
     assert file_digest(str(one)) == file_digest(str(two)) and file_digest(str(tmp_path / "none")) is None
-    memo, calls = Memo(), []
+    memo, calls = EvaluationMemo(), []
     for path in (one, two):
         memo.get("read", (memo.digest(str(path)), "umr"), lambda: calls.append(1))
     memo.get("read", (memo.digest(str(one)), "mrp"), lambda: calls.append(1))
     assert len(calls) == 2  # same content and options: once; other options: again
-    off = Memo(enabled=False)
+    off = EvaluationMemo(enabled=False)
     assert off.digest(str(one)) is None
     off.get("read", ("k",), lambda: calls.append(1))
     off.get("read", ("k",), lambda: calls.append(1))

@@ -14,7 +14,7 @@ import pytest
 from mrp.task import plots
 from mrp.task.board import board
 from mrp.task.definition import load
-from mrp.task.evaluate import evaluate
+from mrp.task.evaluate import evaluate_submissions
 from mrp.task.page import detailed_page
 
 from conftest import ROOT
@@ -25,8 +25,8 @@ DEMO = ROOT / "data" / "demo" / "task"
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Dict[str, Any]:
     work = tmp_path_factory.mktemp("work")
-    evaluation = evaluate(load("dmr2026-umr"), str(DEMO / "gold"),
-                          [str(DEMO / "team-a"), f"baseline={DEMO / 'team-b'}"], str(work))
+    evaluation = evaluate_submissions(load("dmr2026-umr"), str(DEMO / "gold"),
+                                      [str(DEMO / "team-a"), f"baseline={DEMO / 'team-b'}"], str(work))
     return {"evaluation": evaluation, "board": board(evaluation)}
 
 

@@ -16,7 +16,7 @@ from typing import Callable, Dict
 import pytest
 
 from mrp.task.definition import load
-from mrp.task.evaluate import evaluate
+from mrp.task.evaluate import evaluate_submissions
 
 from conftest import ROOT, run_cli
 
@@ -106,8 +106,9 @@ def test_a_file_that_makes_the_validator_fail_refuses_that_submission_alone(
     bad = tmp_path / "bad"
     shutil.copytree(DEMO / "team-b", bad)
     (bad / "cs-0001.umr").write_bytes((bad / "cs-0001.umr").read_bytes() + b"\n# CRASH\n")
-    evaluation = evaluate(load("dmr2026-umr"), str(_gold(tmp_path)), [str(DEMO / "team-a"), str(bad)],
-                          str(tmp_path / "work"))
+    evaluation = evaluate_submissions(load("dmr2026-umr"), str(_gold(tmp_path)), [str(DEMO / "team-a"),
+                                      str(bad)],
+                                      str(tmp_path / "work"))
     entries = {entry.name: entry for entry in evaluation.entries}
     assert entries["bad"].refused and "cs-0001.umr" in entries["bad"].refused
     assert "internal" in entries["bad"].refused and "KeyError" in entries["bad"].refused

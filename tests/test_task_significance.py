@@ -13,7 +13,7 @@ import numpy as np
 from mrp.report.stats import paired_test
 from mrp.task.board import board
 from mrp.task.definition import load
-from mrp.task.evaluate import evaluate
+from mrp.task.evaluate import evaluate_submissions
 from mrp.task.page import detailed_page
 from mrp.task.tables import markdown_table
 
@@ -33,7 +33,8 @@ def test_one_sentence_is_never_significant(tmp_path: Path) -> None:
         folder.mkdir()
         for path in source.iterdir():
             _first_sentence(path, folder / path.name)
-    evaluation = evaluate(load("dmr2026-umr"), str(gold), [str(a), str(b)], str(tmp_path / "work"))
+    evaluation = evaluate_submissions(load("dmr2026-umr"), str(gold), [str(a), str(b)],
+                                      str(tmp_path / "work"))
     found = board(evaluation)
     assert found["test"]["units"] == 2  # one sentence per language: no language can vary
     scores = [row["scores"]["umatch_f"] for row in found["rows"]]
@@ -50,7 +51,7 @@ def test_one_interval_for_one_figure_on_the_board_and_the_page(tmp_path: Path) -
     for k, name in enumerate(("pdt", "pdtsc", "pcedt"), 1):
         shutil.copyfile(source / f"{name}-gold.umr", gold / f"cs-{k:04d}.umr")
         shutil.copyfile(source / f"{name}-conv.umr", team / f"cs-{k:04d}.umr")
-    evaluation = evaluate(load("dmr2026-umr"), str(gold), [str(team)], str(tmp_path / "work"))
+    evaluation = evaluate_submissions(load("dmr2026-umr"), str(gold), [str(team)], str(tmp_path / "work"))
     found = board(evaluation)
     low, high = found["rows"][0]["ci"]
     page = detailed_page(evaluation, found)

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from mrp.task.board import board
 from mrp.task.definition import load
 from mrp.task.escape import csv_cell, markdown, mathtext, shown, tex, visible
-from mrp.task.evaluate import evaluate
+from mrp.task.evaluate import evaluate_submissions
 from mrp.task.messages import submission_lines
 from mrp.task.outputs import write_all
 
@@ -98,7 +98,7 @@ def test_any_team_and_member_name_is_escaped_in_every_output_form(tmp_path_facto
     arguments = [f"{team}={folder}" if "=" not in team else f"{team.replace('=', '')}={folder}",
                  f"baseline={DEMO / 'team-b'}"]
     shown = arguments[0].split("=", 1)[0]
-    evaluation = evaluate(load("dmr2026-umr"), str(DEMO / "gold"), arguments, str(tmp / "work"))
+    evaluation = evaluate_submissions(load("dmr2026-umr"), str(DEMO / "gold"), arguments, str(tmp / "work"))
     found = board(evaluation)
     write_all(evaluation, found, str(tmp / "out"))
     refused = evaluation.entries[0].refused
@@ -142,8 +142,8 @@ def test_a_copy_of_the_gold_scores_one_on_the_release_files(tmp_path: Path) -> N
     crlf.mkdir()
     for path in sorted((tmp_path / "gold").iterdir()):  # CRLF and a byte order mark: read as compare_umr.pl
         (crlf / path.name).write_bytes(b"\xef\xbb\xbf" + path.read_bytes().replace(b"\n", b"\r\n"))
-    evaluation = evaluate(load("dmr2026-umr"), str(tmp_path / "gold"),
-                          [str(tmp_path / "copy"), str(crlf)], str(tmp_path / "work"))
+    evaluation = evaluate_submissions(load("dmr2026-umr"), str(tmp_path / "gold"),
+                                      [str(tmp_path / "copy"), str(crlf)], str(tmp_path / "work"))
     assert evaluation.gold_check.problems and "trailing-whitespace" in evaluation.gold_check.tests
     for entry in evaluation.entries:
         assert not entry.refused and not entry.invalid and not entry.emptied, entry.invalid

@@ -13,11 +13,11 @@ import pytest
 import mrp
 from mrp.corpora.corpus import Corpus
 from mrp.graph import Edge, Graph, Node
+from mrp.memo import ByObject
 from mrp.metrics import driver
 from mrp.metrics import mrp as mrp_module
 from mrp.metrics import smatch as smatch_module
-from mrp.metrics.base import Metric, PairResult
-from mrp.metrics.memo import GraphMemo
+from mrp.metrics.base import Metric, PairCounts
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, pair
 from mrp.solver.solve import TOGETHER_STEPS
@@ -102,7 +102,7 @@ def test_only_what_together_cannot_settle_is_scored_alone(monkeypatch: pytest.Mo
     alone: List[str] = []
     score = module.score
 
-    def counted(self: Any, pair: Pair, options: Options) -> PairResult:
+    def counted(self: Any, pair: Pair, options: Options) -> PairCounts:
         alone.append(pair.gold.id)
         return score(self, pair, options)
 
@@ -115,7 +115,7 @@ def test_only_what_together_cannot_settle_is_scored_alone(monkeypatch: pytest.Mo
 
 
 def test_a_failure_scoring_together_leaves_each_pair_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(self: Any, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
+    def broken(self: Any, pairs: Sequence[Pair], options: Options) -> List[Optional[PairCounts]]:
         raise RuntimeError("broken")
 
     rng = random.Random(4)
@@ -130,7 +130,7 @@ def test_pairs_go_to_the_metric_in_chunks(monkeypatch: pytest.MonkeyPatch) -> No
     sizes: List[int] = []
     many = smatch_module.SMATCH.score_many
 
-    def seen(self: Any, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
+    def seen(self: Any, pairs: Sequence[Pair], options: Options) -> List[Optional[PairCounts]]:
         sizes.append(len(pairs))
         return many(self, pairs, options)
 
@@ -239,7 +239,7 @@ def test_worker_processes_score_their_pairs_together(monkeypatch: pytest.MonkeyP
     one = mrp.score(gold, system, metric, jobs=1).document
     score, log = module.score, tmp_path / "alone.log"
 
-    def counted(self: Any, pair: Pair, options: Options) -> PairResult:
+    def counted(self: Any, pair: Pair, options: Options) -> PairCounts:
         with open(log, "a") as out:  # forked workers inherit the patch
             out.write(f"{pair.gold.id}\n")
         return score(self, pair, options)
@@ -307,7 +307,7 @@ def test_all_pairs_memo_serves_pairs_scored_together(monkeypatch: pytest.MonkeyP
     system = [b for _ in graphs for b in graphs]
     pairs = [Pair(a, b, False) for a, b in zip(gold, system)]
     options = Options(penman=True, timeout=60.0)
-    memo = smatch_module.SMATCH(GraphMemo())
+    memo = smatch_module.SMATCH(ByObject())
     results = list(driver._together(memo, pairs, options))
     assert sorted(set(made)) == sorted(id(graph) for graph in graphs) and len(made) == len(graphs)
     plain = list(driver._together(smatch_module.METRIC, pairs, options))
@@ -322,7 +322,7 @@ def test_all_pairs_memo_serves_a_failed_pairs_counts(monkeypatch: pytest.MonkeyP
     rng = random.Random(11)
     gold, system = mrp.read("\n\n".join(_amr(rng, rng.randrange(2, 8)) for _ in range(2)))
     options = Options(penman=True, timeout=60.0)
-    memo = smatch_module.SMATCH(GraphMemo())
+    memo = smatch_module.SMATCH(ByObject())
     memo.triples_of(gold, options), memo.triples_of(system, options)
     assert len(made) == 2
     failed = memo.fallback(Pair(gold, system, False), options, "a test")

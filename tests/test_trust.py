@@ -46,10 +46,10 @@ class _Noisy(driver.Metric):
 
     name = "noisy"
 
-    def score(self, pair: Pair, options: Options) -> driver.PairResult:
+    def score(self, pair: Pair, options: Options) -> driver.PairCounts:
         os.write(1, b"worker noise\n")
         print("worker print")
-        return driver.PairResult({(): (1, 1, 1)})
+        return driver.PairCounts({(): (1, 1, 1)})
 
     def report(self, run: driver.Run) -> Dict[str, Any]:
         return {"n": run.n}

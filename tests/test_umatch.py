@@ -330,7 +330,6 @@ def test_branch_and_bound_path_equals_the_plain_search(monkeypatch: pytest.Monke
     """The plain-Python search settles small pairs; the branch and bound (with its kernels) gives the same
     optimum where it takes over."""
     from mrp.metrics.umatch import exact
-    from mrp.solver import small
     from mrp.solver import solve as mrp_pair
 
     gold, system = _czech("pcedt-gold.umr"), _czech("pcedt-conv.umr")
@@ -343,7 +342,7 @@ def test_branch_and_bound_path_equals_the_plain_search(monkeypatch: pytest.Monke
         return solve(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(exact, "SMALL_NODES", -1)
-    monkeypatch.setattr(small, "upper_bound", lambda problem: 1 << 60)
+    monkeypatch.setattr(exact, "sparse_upper_bound", lambda problem: 1 << 60)
     monkeypatch.setattr(mrp_pair, "solve_problem", counted)
     searched, mapper = _exact(gold, system)
     assert all(proof.exact for proof in mapper.proofs.values())

@@ -211,7 +211,7 @@ def test_a_pair_that_fails_is_reported_not_an_internal_error(monkeypatch: pytest
         raise MemoryError()
 
     monkeypatch.setattr(wlk, "features", out_of_memory)
-    monkeypatch.setattr(wlk.METRIC, "memo", wlk.GraphMemo(wlk.MEMO))
+    monkeypatch.setattr(wlk.METRIC, "memo", wlk.ByObject(wlk.MEMO))
     result = mrp.score(["(d / dog)", "(c / cat)"], ["(d / dog)", "(c / cat)"], metric="wlk", trace=True)
     assert result.to_dict()["wlk"] == 0.0
     assert result.to_dict()["cut"] == {"n": 2, "limit": 2, "timeout": 0}  # out of memory: a limit

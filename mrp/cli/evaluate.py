@@ -116,13 +116,13 @@ def _main(argv: List[str]) -> int:
 
 def _local(task: object, gold: str, output: str, submissions: List[str], jobs: int) -> int:
     from mrp.task.board import board
-    from mrp.task.evaluate import evaluate
+    from mrp.task.evaluate import evaluate_submissions
     from mrp.task.messages import organiser_lines, submission_lines
     from mrp.task.outputs import write_all
     from mrp.task.tables import markdown_table
 
     with tempfile.TemporaryDirectory(prefix="mrp-evaluate-") as workdir:
-        evaluation = evaluate(task, gold, submissions, workdir, jobs)  # type: ignore[arg-type]
+        evaluation = evaluate_submissions(task, gold, submissions, workdir, jobs)  # type: ignore[arg-type]
         found = board(evaluation)
         organiser = organiser_lines(evaluation)
         for line in organiser:

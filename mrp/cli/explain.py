@@ -57,7 +57,7 @@ def check_pair(pairing: Pairing, args: argparse.Namespace) -> None:
         fail(PROGRAM, f"--explain-id {args.explain_id}: no gold graph of that id is scored")
 
 
-def evaluate(name: str, pairing: Pairing, options: Options) -> Tuple[Dict[str, Any], Dict[str, Any], Any]:
+def explain_run(name: str, pairing: Pairing, options: Options) -> Tuple[Dict[str, Any], Dict[str, Any], Any]:
     """The metric's result and --errors data, as ``evaluate`` gives them, and the Run the report draws
     (every pair's detail collected)."""
     scored = score_pairing(name, pairing, replace(options, explain=True))

@@ -112,7 +112,7 @@ def _evaluate(metric: str, pairing: Pairing, options: Options, args: argparse.Na
     from mrp.report.outcome import finish  # after the system file is being read ahead
 
     if explain:
-        result, found, done = explaining.evaluate(metric, pairing, options)
+        result, found, done = explaining.explain_run(metric, pairing, options)
     else:
         scored = score_pairing(metric, pairing, options)
         result, found = scored.result, scored.details

@@ -44,15 +44,15 @@ def main_body(argv: List[str]) -> int:
         sys.stderr.write(("\r\x1b[K" + text) if live else text + "\n")
         sys.stderr.flush()
 
-    from mrp.solver import background, warmup
+    from mrp.solver import compile_status, wait_compiled
 
     def waiting() -> None:
-        found = background.status()
+        found = compile_status()
         if found is not None:
             say(int(found.get("done", 0)), int(found.get("total", 0)),
                 f"{found.get('kernel', '')}, in the background compiler")
 
-    warmup.waited(waiting, say)
+    wait_compiled(waiting, say)
     if live:
         sys.stderr.write("\r\x1b[K")
     if not quiet:

@@ -12,6 +12,10 @@ each graph its own copy (:func:`unshared`): no caller ever holds two graphs shar
 Each template graph has a serial number (:meth:`Repeats.serial`): two graphs with the same serial have the
 same content objects.  The memo keeps at most :data:`KEPT` templates; when full it starts again (serials
 are never reused), so that a corpus of distinct texts does not keep every graph alive.
+
+A cache of its own kind (see :mod:`mrp.memo`), made of bounded :class:`~mrp.memo.Memo` s: beyond graphs by
+text it numbers the templates (serials that name shared content, never reused) and keeps what readers
+derive beside the texts, for the corpus's packing.
 """
 
 from __future__ import annotations

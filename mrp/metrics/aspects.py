@@ -66,7 +66,7 @@ from typing import Any, Dict, List, Optional, Pattern, Set, Tuple, Union
 
 from mrp import rules
 from mrp.graph import Edge, Graph, Node
-from mrp.metrics.base import Metric, PairResult, Parameter, Run
+from mrp.metrics.base import Metric, PairCounts, Parameter, Run
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
@@ -301,7 +301,7 @@ def _total(items: List[Dict[str, Any]]) -> Dict[str, Any]:
     return out
 
 
-def _aspect_items(result: PairResult) -> Dict[str, Dict[str, Any]]:
+def _aspect_items(result: PairCounts) -> Dict[str, Dict[str, Any]]:
     """Per aspect the item of a pair (rebuilt from the counts for a pair whose scoring failed)."""
     items = result.extra.get("aspects")
     if items is not None:
@@ -351,12 +351,12 @@ class Aspects(Metric):
     def prepare(self, options: Options) -> None:
         self.load_solver(options)
 
-    def score(self, pair: Pair, options: Options) -> PairResult:
+    def score(self, pair: Pair, options: Options) -> PairCounts:
         items = score_aspects(pair.gold, pair.system, options, options.aspect_depth)
         counts: Dict[Path, Tuple[Any, ...]] = {(aspect,): (item["g"], item["s"], item["c"])
                                                for aspect, item in items.items()}
         cut = next((item["cut"] for item in items.values() if item.get("cut")), None)
-        return PairResult(counts, exact=all(item["exact"] for item in items.values()), cut=cut,
+        return PairCounts(counts, exact=all(item["exact"] for item in items.values()), cut=cut,
                           extra={"aspects": items})
 
     def report(self, run: Run) -> Dict[str, Any]:

@@ -15,14 +15,14 @@ from mrp.metrics.limits import Cost, Sizes
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.process.worker import cpu_seconds
-from mrp.solver.greedy import BYTES_PER_CELL
+from mrp.solver import BYTES_PER_CELL
 
 #: why a pair's search stopped early, in the order results list them
 CUTS = ("limit", "timeout", "error")
 #: a graph's label-only tuples, each with (its copies summed, its largest copy count), and its tuple count
 LabelCounts = Tuple[Dict[Hashable, Tuple[int, int]], int]
 @dataclass
-class PairResult:
+class PairCounts:
     """The result of one pair: count tuples by path (summed over the corpus) and how they were found."""
 
     counts: Dict[Path, Tuple[Any, ...]]
@@ -50,7 +50,7 @@ class Run:
     """What the driver gathered over a pairing, handed to :meth:`Metric.report`."""
 
     pairing: Pairing
-    results: List[PairResult]
+    results: List[PairCounts]
     totals: Dict[Path, List[Any]]
     options: Options
     start: float
@@ -209,7 +209,7 @@ class Metric(ABC):
         """
         return Cost(0.0, self.preparation_per_cell * sizes.gold_nodes * sizes.system_nodes)
 
-    def cut(self, pair: Pair, options: Options, why: str) -> PairResult:
+    def cut(self, pair: Pair, options: Options, why: str) -> PairCounts:
         """The result of a pair the driver stopped, or did not start, at its limits (``why``: "timeout" or
         "limit"): by default as :meth:`fallback` counts (c = 0, its bound the smaller side), cut as
         ``why``, with a note and no failure.
@@ -238,13 +238,13 @@ class Metric(ABC):
     @staticmethod
     def load_solver(options: Options) -> None:
         """Compile or load the solver's kernels now, outside every pair's clock (metrics that search)."""
-        from mrp.solver.warmup import ready
+        from mrp.solver import ready
 
         progress = options.run.progress
         ready(progress.compiling if progress is not None else None)
 
     @abstractmethod
-    def score(self, pair: Pair, options: Options) -> PairResult:
+    def score(self, pair: Pair, options: Options) -> PairCounts:
         """Score one pair."""
 
     def remembering(self, graphs: Sequence[Sequence[Any]], options: Options) -> Metric:
@@ -252,7 +252,7 @@ class Metric(ABC):
         for every pair the graph takes part in (its instance of the process), or itself.
 
         The default is itself: a metric that keeps nothing, or keeps per graph anyway (Rematch's and WLK's
-        :class:`mrp.metrics.memo.GraphMemo`).  A metric opts in by overriding this, in its own module.
+        :class:`mrp.memo.ByObject`).  A metric opts in by overriding this, in its own module.
 
         Args:
             graphs: the groups of graphs the block uses (live :class:`Graph` ones, or packed ones), whose
@@ -278,7 +278,7 @@ class Metric(ABC):
         """
         return None
 
-    def score_many(self, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
+    def score_many(self, pairs: Sequence[Pair], options: Options) -> List[Optional[PairCounts]]:
         """The results of those of ``pairs`` it can score together (each what :meth:`score` gives it),
         None for the others, which the driver scores one by one (a metric that scores pairs alone: all)."""
         return [None] * len(pairs)
@@ -289,13 +289,13 @@ class Metric(ABC):
         pair = Pair(graph, empty, True) if gold else Pair(empty, graph, False)
         return self.score(pair, options).counts
 
-    def fallback(self, pair: Pair, options: Options, failure: str) -> PairResult:
+    def fallback(self, pair: Pair, options: Options, failure: str) -> PairCounts:
         """The result of a pair whose scoring failed: gold tuples missed, system tuples surplus, c = 0."""
         result = self._nothing_matched(pair, options)
         result.cut, result.failure = "error", failure
         return result
 
-    def _nothing_matched(self, pair: Pair, options: Options) -> PairResult:
+    def _nothing_matched(self, pair: Pair, options: Options) -> PairCounts:
         """Gold tuples missed, system tuples surplus (when they can be counted at all), c = 0, the bound
         the smaller side."""
         gold = self.alone(pair.gold, True, options)
@@ -311,7 +311,7 @@ class Metric(ABC):
                 mine[1] = system[path][1]
             counts[path] = tuple(mine)
         main = counts.get(self.main(), (0, 0))
-        return PairResult(counts, exact=False, bound=min(main[0], main[1]))
+        return PairCounts(counts, exact=False, bound=min(main[0], main[1]))
 
     def main(self) -> Path:
         """The path of the count whose bound and cut interval a searching metric reports."""
@@ -321,7 +321,7 @@ class Metric(ABC):
         """A pair's counts as its trace object shows them (nested by path, letters named)."""
         return nest(counts, self.letters)
 
-    def item(self, pair: Pair, result: PairResult) -> Dict[str, Any]:
+    def item(self, pair: Pair, result: PairCounts) -> Dict[str, Any]:
         """The per-item trace object of a pair."""
         out = self.figures(result.counts)
         if self.searches:

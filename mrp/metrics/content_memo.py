@@ -7,6 +7,11 @@ those fields only (and on options named in the key), such as SMATCH's triples of
 same for all of them: :class:`ContentMemo` derives it once, without unpacking the graph again; and once for
 the contents of every store read from the same text with the same options (a testbed's two files hold the
 same collection), by the digest the reader gave (:meth:`~mrp.corpora.packed.PackedGraphs.digest`).
+
+A cache of its own kind (see :mod:`mrp.memo`), on a bounded :class:`~mrp.memo.Memo`: it is keyed by a
+packed graph's content, which only the corpus knows (a text's digest, or a store's identity and content
+index, with the store kept so that its id is never reused while its values live), not by an object as
+:class:`~mrp.memo.ByObject` is; both keys share one bound.
 """
 
 from __future__ import annotations

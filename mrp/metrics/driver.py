@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Deque, Dict, Iterator, List, Optional, Se
 from mrp.corpora.packed import size
 from mrp.errors import MRPError, ScoreError
 from mrp.graph import fingerprint
-from mrp.metrics.base import Metric, PairResult, Run
+from mrp.metrics.base import Metric, PairCounts, Run
 from mrp.metrics.counting import Path, add
 from mrp.metrics.limits import CUT, GRACE, Overrun, Sizes, budget, guarded
 from mrp.metrics.options import Execution, Options, Progress
@@ -33,8 +33,8 @@ from mrp.metrics.pairing import Pair, Pairing
 from mrp.process.collector import collector_paused
 from mrp.process.forked import available_cpus, fork_pool, freeze_heap, stop_pool
 from mrp.process.worker import cpu_seconds
-from mrp.solver.greedy import within
-from mrp.solver.watchdog import pair_clock
+from mrp.solver import pair_clock
+from mrp.solver import within_memory as within
 
 if TYPE_CHECKING:  # the process pool (and multiprocessing) is imported only for --jobs
     from concurrent.futures import Future
@@ -54,7 +54,7 @@ TOGETHER = 256
 # --- scoring pairs, isolated and optionally in worker processes -------------------------------------------
 
 
-def _isolated(metric: Metric, pair: Pair, options: Options) -> PairResult:
+def _isolated(metric: Metric, pair: Pair, options: Options) -> PairCounts:
     """A pair's result, within its limits (:mod:`mrp.metrics.limits`): a pair whose declared preparation
     exceeds them, or that overruns them while scored, gets the metric's cut result; an exception while
     scoring it gives the fallback result with the failure named."""
@@ -66,7 +66,7 @@ def _isolated(metric: Metric, pair: Pair, options: Options) -> PairResult:
         return _stopped(metric, pair, options, "limit")
     if options.timeout is not None and cost.seconds > options.timeout + GRACE:
         return _stopped(metric, pair, options, "timeout")
-    found: Optional[PairResult] = None
+    found: Optional[PairCounts] = None
     why = "timeout"
     try:
         with pair_clock(), budget(options.timeout, options.max_memory):
@@ -86,10 +86,10 @@ def _isolated(metric: Metric, pair: Pair, options: Options) -> PairResult:
         with guarded(0.0 if options.timeout is not None else None, CUT):
             return metric.fallback(pair, options, message)
     except (Exception, Overrun) as error:  # noqa: BLE001 - not even the gold graph can be counted in time
-        return PairResult({}, exact=False, cut="error", failure=f"{message}; counting failed too: {error}")
+        return PairCounts({}, exact=False, cut="error", failure=f"{message}; counting failed too: {error}")
 
 
-def _stopped(metric: Metric, pair: Pair, options: Options, why: str) -> PairResult:
+def _stopped(metric: Metric, pair: Pair, options: Options, why: str) -> PairCounts:
     """The result of a pair stopped at its limits (``why``), as the metric gives it (:meth:`Metric.cut`),
     which has :data:`mrp.metrics.limits.CUT` of CPU (it counts the graphs alone): beyond, or when it
     fails, the pair counts nothing, cut all the same, with a note saying so."""
@@ -106,7 +106,7 @@ def _stopped(metric: Metric, pair: Pair, options: Options, why: str) -> PairResu
         with guarded(clocked, CUT / 2):
             result = metric.score(Pair(pair.gold.empty_copy(), pair.system.empty_copy(), True), options)
     except (Exception, Overrun):  # noqa: BLE001 - then no count at all
-        result = PairResult({})
+        result = PairCounts({})
     result.exact, result.bound, result.steps, result.cut, result.failure = False, 0, 0, why, None
     result.note = note
     return result
@@ -116,12 +116,12 @@ def _stopped(metric: Metric, pair: Pair, options: Options, why: str) -> PairResu
 _WORK: List[Any] = []
 
 
-def _score_range(start: int, end: int) -> List[PairResult]:
+def _score_range(start: int, end: int) -> List[PairCounts]:
     metric, pairs, options = _WORK
     return list(_together(metric, pairs[start:end], options))
 
 
-def _together(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator[PairResult]:
+def _together(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator[PairCounts]:
     """The results of the pairs, in order: :data:`TOGETHER` at a time offered to :meth:`Metric.score_many`,
     the ones it leaves (or all of a chunk, when it raises) scored alone, each failure isolated."""
     for start in range(0, len(pairs), TOGETHER):
@@ -134,7 +134,7 @@ def _together(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
             yield result if result is not None else _isolated(metric, pair, options)
 
 
-def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator[PairResult]:
+def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator[PairCounts]:
     """Results in order, scored by forked workers.
 
     When a worker dies, the pool is replaced and every pair that was in flight becomes a suspect: suspects
@@ -152,7 +152,7 @@ def _parallel(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterat
     chunk = max(1, min(TOGETHER, len(pairs) // (jobs * 4) or 1))
     todo: Deque[Tuple[int, int]] = deque((k, min(k + chunk, len(pairs))) for k in range(0, len(pairs), chunk))
     suspects: Deque[int] = deque()
-    done: Dict[int, PairResult] = {}
+    done: Dict[int, PairCounts] = {}
     _WORK = [metric, pairs, replace(options, run=Execution(jobs))]
     freeze_heap()
     pool = fork_pool(jobs)
@@ -238,7 +238,7 @@ def workers(jobs: int, pairs: Sequence[Pair]) -> int:
     return 1
 
 
-def results(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator[PairResult]:
+def results(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator[PairCounts]:
     """The results of the pairs, in order (in worker processes when :func:`workers` says so)."""
     jobs = workers(options.run.jobs, pairs)
     if jobs > 1 and len(pairs) > 1 and hasattr(os, "fork"):
@@ -247,7 +247,7 @@ def results(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator
         yield from _together(metric, pairs, options)
 
 
-def _memoized(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator[PairResult]:
+def _memoized(metric: Metric, pairs: Sequence[Pair], options: Options) -> Iterator[PairCounts]:
     """Results in order, reusing ``options.run.memo`` for a system graph already scored against the same
     gold."""
     memo = options.run.memo
@@ -291,7 +291,7 @@ def _scored(metric: Metric, pairing: Pairing, options: Options) -> Tuple[Run, Di
     progress = options.run.progress or Progress()
     progress.start(len(pairing.pairs))
     totals: Dict[Path, List[Any]] = {}
-    found: List[PairResult] = []
+    found: List[PairCounts] = []
     details: Dict[str, Dict[str, Any]] = {}
     try:
         scored = (_stopped(metric, pair.live(), options, stopped) for pair in pairing.pairs) if stopped \
@@ -338,7 +338,7 @@ def combined(runs: Sequence[Run]) -> Run:
     been scored as one: pairs, results and what was not scored, in order; time from the first start."""
     first = runs[0]
     totals: Dict[Path, List[Any]] = {}
-    results: List[PairResult] = []
+    results: List[PairCounts] = []
     for part in runs:
         for result in part.results:
             add(totals, result.counts)
@@ -352,7 +352,7 @@ def summary(metric: Metric, run: Run) -> Dict[str, Any]:
     return metric.result(run)
 
 
-def evaluate(metric: Metric, pairing: Pairing, options: Optional[Options] = None
+def evaluate_metric(metric: Metric, pairing: Pairing, options: Optional[Options] = None
              ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """A metric's result over a pairing, and its --errors data {framework: {id: data}}."""
     done, details = run(metric, pairing, options)

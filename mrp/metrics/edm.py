@@ -40,7 +40,7 @@ from typing import Any, Dict, FrozenSet, Hashable, List, NamedTuple, Optional, S
 
 from mrp.errors import MRPWarning
 from mrp.graph import Anchor, Graph
-from mrp.metrics.base import Metric, PairResult, Run
+from mrp.metrics.base import Metric, PairCounts, Run
 from mrp.metrics.counting import prf
 from mrp.metrics.envelope import ACCOUNTING, FIGURES, SCORES, TIME, N
 from mrp.metrics.options import Options
@@ -121,11 +121,11 @@ class EDM(Metric):
     normalization = "case+anchors+edges"
     primary = ("all",)
 
-    def score(self, pair: Pair, options: Options) -> PairResult:
+    def score(self, pair: Pair, options: Options) -> PairCounts:
         # one unanchored node is an identity like any other; two or more are one node to EDM
         unanchored = any(sum(not node.anchors for node in graph.nodes) > 1
                          for graph in (pair.gold, pair.system))
-        return PairResult({(name,): counts for name, counts in score_pair(pair.gold, pair.system).items()},
+        return PairCounts({(name,): counts for name, counts in score_pair(pair.gold, pair.system).items()},
                           extra={"unanchored": unanchored})
 
     def report(self, run: Run) -> Dict[str, Any]:

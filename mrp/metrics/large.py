@@ -7,8 +7,9 @@ from typing import Any, Dict, FrozenSet, Hashable, List, Mapping, Optional, Sequ
 
 from mrp.metrics.tuples import count
 from mrp.normalize import NormalGraph
-from mrp.solver import greedy
-from mrp.solver.watchdog import clock, left, spent
+from mrp.solver import START_CELLS, clock, correspondence, timed_correspondence
+from mrp.solver import time_left as left
+from mrp.solver import time_spent as spent
 
 __all__ = ["COUNT_SECONDS", "COUNT_SHARE", "beyond", "deadline", "greedy_start", "improved",
            "triple_graph"]
@@ -42,15 +43,15 @@ def beyond(gold: NormalGraph, system: NormalGraph, timeout: Optional[float]) -> 
     """The Solution of a pair whose node-pair arrays would exceed its memory cap: the linear-time map, cut
     as "limit" (a size limit: the same on any machine), or as "timeout" when the pair's time ran out first
     (the map made by then), with the trivial bound (counted by the caller: ``complete`` is False)."""
-    from mrp.solver.solve import Solution
+    from mrp.solver import Solution
 
-    mapping, stopped = greedy.timed(gold, system, deadline(timeout, gold, system))
+    mapping, stopped = timed_correspondence(gold, system, deadline(timeout, gold, system))
     return Solution(mapping, 0, 0, False, 0, "timeout" if stopped else "limit", False)
 
 
 def greedy_start(gold: NormalGraph, system: NormalGraph, timeout: Optional[float] = None) -> Optional[Start]:
     """:func:`mrp.solver.greedy.correspondence`'s map and the tuples it matches, for a pair of more than
-    ``greedy.START_CELLS`` node pairs (else None): made before the search, on the pair's own clock, so that
+    ``START_CELLS`` node pairs (else None): made before the search, on the pair's own clock, so that
     nothing but counting is left after its time is up.
 
     Args:
@@ -61,9 +62,9 @@ def greedy_start(gold: NormalGraph, system: NormalGraph, timeout: Optional[float
     Returns:
         (map, tuples matched), or None.
     """
-    if len(gold) * len(system) <= greedy.START_CELLS:
+    if len(gold) * len(system) <= START_CELLS:
         return None
-    mapping = greedy.correspondence(gold, system, deadline(timeout, gold, system))
+    mapping = correspondence(gold, system, deadline(timeout, gold, system))
     return mapping, _matched(gold, system, mapping)
 
 

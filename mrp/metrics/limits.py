@@ -29,8 +29,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Iterator, Optional
 
-from mrp.solver.greedy import within
-from mrp.solver.watchdog import left
+from mrp.solver import time_left as left
+from mrp.solver import within_memory as within
 
 __all__ = ["CUT", "GRACE", "Cost", "Overrun", "Sizes", "budget", "check", "guarded"]
 

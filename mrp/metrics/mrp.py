@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from mrp.graph import Graph
-from mrp.metrics.base import Metric, PairResult, Run
+from mrp.metrics.base import Metric, PairCounts, Run
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
 from mrp.metrics.envelope import ACCOUNTING, EXACT, FIGURES, SCORES, SEARCH, TIME, N
@@ -23,13 +23,13 @@ from mrp.metrics.pairing import Pair
 from mrp.metrics.together import Steps, score_together
 from mrp.metrics.tuples import TYPES, count
 from mrp.normalize import NormalGraph, normalize
-from mrp.solver.problem import Rows, normal_rows
+from mrp.solver import Rows, normal_rows
 
 _KEYS = TYPES + ("all",)
 
 
-def _result(score: PairScore) -> PairResult:
-    return PairResult({(name,): score.counts[name] for name in _KEYS}, exact=score.exact, bound=score.bound,
+def _result(score: PairScore) -> PairCounts:
+    return PairCounts({(name,): score.counts[name] for name in _KEYS}, exact=score.exact, bound=score.bound,
                       steps=score.steps, cut=score.cut, failure=score.failure, errors=score.errors,
                       note=score.note, detail=score.detail,
                       extra={"gap": score.gap} if score.gap is not None else {})
@@ -64,14 +64,14 @@ class MRP(Metric):
         """The pair as this metric scores it (here: as given; :mod:`mrp.metrics.unlabeled` drops labels)."""
         return pair
 
-    def score(self, pair: Pair, options: Options) -> PairResult:
+    def score(self, pair: Pair, options: Options) -> PairCounts:
         pair = self.scored_pair(pair)
         gold, system = pair.gold, pair.system
         return _result(score_normal(normalize(gold), normalize(system), options.limit, options.errors,
                                     options.timeout, (gold, system), options.mip,
                                     options.explain, options.doc_align == "sentence", options.max_memory))
 
-    def score_many(self, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
+    def score_many(self, pairs: Sequence[Pair], options: Options) -> List[Optional[PairCounts]]:
         return score_together(_Together(self), pairs, options)
 
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
@@ -80,7 +80,7 @@ class MRP(Metric):
         counts = count(normal, empty, [-1] * len(normal)) if gold else count(empty, normal, [])
         return {(name,): counts[name] for name in _KEYS}
 
-    def item(self, pair: Pair, result: PairResult) -> Dict[str, Any]:
+    def item(self, pair: Pair, result: PairCounts) -> Dict[str, Any]:
         out = super().item(pair, result)
         if pair.null:
             out["null"] = True
@@ -109,13 +109,13 @@ class _Together(Steps):
             return None  # alone: its normal graphs are made there, once
         return normalize(gold), normalize(system)
 
-    def at_once(self, pair: Pair, gold: NormalGraph, system: NormalGraph) -> Optional[PairResult]:
+    def at_once(self, pair: Pair, gold: NormalGraph, system: NormalGraph) -> Optional[PairCounts]:
         return _result(scored(gold, system, identity(len(gold)))) if same(gold, system) else None
 
     def rows(self, gold: NormalGraph, system: NormalGraph) -> Rows:
         return normal_rows(gold, system)
 
-    def solved(self, pair: Pair, gold: NormalGraph, system: NormalGraph, solution: Solution) -> PairResult:
+    def solved(self, pair: Pair, gold: NormalGraph, system: NormalGraph, solution: Solution) -> PairCounts:
         return _result(scored(gold, system, solution))
 
 

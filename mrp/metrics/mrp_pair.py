@@ -13,9 +13,17 @@ from mrp.metrics.detail import Detail, normal_detail
 from mrp.metrics.large import beyond, greedy_start, improved
 from mrp.metrics.tuples import count, differences
 from mrp.normalize import NormalGraph, normalize
-from mrp.solver import greedy
-from mrp.solver.problem import build, unmapped_across
-from mrp.solver.solve import DEFAULT_LIMIT, Seeding, Solution, identity, solve_within
+from mrp.solver import (
+    DEFAULT_LIMIT,
+    DEFAULT_MAX_MEMORY,
+    Seeding,
+    Solution,
+    fits_memory,
+    solve_within,
+    unmapped_across,
+)
+from mrp.solver import build_problem as build
+from mrp.solver import identity_solution as identity
 
 __all__ = ["DEFAULT_LIMIT", "PairScore", "Solution", "identity", "same", "score_normal", "score_pair",
            "scored", "seeding", "sentence_groups", "solve_normal"]
@@ -46,7 +54,7 @@ class PairScore:
 def solve_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = None,
                  timeout: Optional[float] = None, graphs: Optional[Tuple[Graph, Graph]] = None,
                  handover: bool = True, sentence: bool = False,
-                 max_memory: Optional[int] = greedy.DEFAULT_MAX_MEMORY) -> Solution:
+                 max_memory: Optional[int] = DEFAULT_MAX_MEMORY) -> Solution:
     """The optimal correspondence of two normalized graphs under the MRP metric (``graphs``: the two
     graphs they normalize, for a sentence-by-sentence start on documents; ``sentence``: the alignment
     restricted to within sentences on documents, ``--doc-align sentence``).  A pair whose node-pair
@@ -55,7 +63,7 @@ def solve_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = 
     groups = sentence_groups(graphs, len(gold), len(system))
     if same(gold, system) and (groups is None or not sentence or np.array_equal(*groups)):
         return identity(len(gold))
-    if not greedy.fits(len(gold), len(system), max_memory):
+    if not fits_memory(len(gold), len(system), max_memory):
         # no n x m array: the linear-time map, cut by the memory cap, with the trivial bound
         solution = beyond(gold, system, timeout)
         if groups is not None and sentence:
@@ -94,7 +102,7 @@ def score_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = 
                  errors: bool = False, timeout: Optional[float] = None,
                  graphs: Optional[Tuple[Graph, Graph]] = None, handover: bool = True,
                  explain: bool = False, sentence: bool = False,
-                 max_memory: Optional[int] = greedy.DEFAULT_MAX_MEMORY) -> PairScore:
+                 max_memory: Optional[int] = DEFAULT_MAX_MEMORY) -> PairScore:
     """Score two normalized graphs (``explain``: with the :class:`Detail` of its tuples; ``sentence``:
     documents aligned within sentences; ``max_memory``: bytes the solver's node-pair arrays may take).
 

@@ -39,7 +39,7 @@ from collections import Counter
 from typing import Any, Callable, Dict, FrozenSet, Hashable, List, Optional, Tuple
 
 from mrp.graph import Graph
-from mrp.metrics.base import Metric, PairResult, Run
+from mrp.metrics.base import Metric, PairCounts, Run
 from mrp.metrics.counting import prf
 from mrp.metrics.edm import normal_edges, normal_spans
 from mrp.metrics.envelope import SCORES_FIRST
@@ -170,17 +170,17 @@ class Predications(Metric):
     normalization = "case+anchors+edges"
     primary = ("predications",)
 
-    def score(self, pair: Pair, options: Options) -> PairResult:
+    def score(self, pair: Pair, options: Options) -> PairCounts:
         counts, alignment, exact = score_pair(pair.gold, pair.system, options.limit, options.timeout,
                                               options.max_memory)
-        return PairResult({("predications",): counts}, exact=exact, cut=None if exact else "limit",
+        return PairCounts({("predications",): counts}, exact=exact, cut=None if exact else "limit",
                           extra={"alignment": alignment})
 
-    def fallback(self, pair: Pair, options: Options, failure: str) -> PairResult:
-        return PairResult({("predications",): _failed(pair.gold, pair.system)}, exact=False, cut="error",
+    def fallback(self, pair: Pair, options: Options, failure: str) -> PairCounts:
+        return PairCounts({("predications",): _failed(pair.gold, pair.system)}, exact=False, cut="error",
                           failure=failure, extra={"alignment": "mrp"})
 
-    def item(self, pair: Pair, result: PairResult) -> Dict[str, Any]:
+    def item(self, pair: Pair, result: PairCounts) -> Dict[str, Any]:
         return {"predications": dict(zip("gsc", result.counts[("predications",)])),
                 "alignment": result.extra["alignment"], "exact": result.exact}
 

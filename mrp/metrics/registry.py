@@ -86,7 +86,7 @@ def evaluate(name: str, pairing: Pairing, options: Optional[Options] = None
              ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """A metric's result over a pairing (its report, every graph accounted for) and its --errors data
     {framework: {id: data}}; MRPError when this installation lacks the metric."""
-    from mrp.metrics.driver import evaluate as driven  # numba and the workers load only when scoring
+    from mrp.metrics.driver import evaluate_metric as driven  # numba and the workers load only when scoring
 
     return driven(metric(name), pairing, options)
 

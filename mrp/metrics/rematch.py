@@ -40,17 +40,15 @@ from mrp.codecs.penman import Quoted
 from mrp.errors import MRPError
 from mrp.graph import Graph
 from mrp.io.option_files import json_of, read_option_bytes
-from mrp.memo import Memo
-from mrp.metrics.base import Metric, PairResult, Parameter, Run
+from mrp.memo import ByObject, Memo
+from mrp.metrics.base import Metric, PairCounts, Parameter, Run
 from mrp.metrics.counting import Path, prf
-from mrp.metrics.driver import evaluate as drive
 from mrp.metrics.envelope import SCORES_FIRST
-from mrp.metrics.memo import GraphMemo
 from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.pairing import Pair
 from mrp.normalize import normalize_anchors
 
-__all__ = ["METRIC", "Frames", "evaluate", "frames", "jaccard", "motifs"]
+__all__ = ["METRIC", "Frames", "frames", "jaccard", "motifs"]
 
 #: a concept -> its VerbAtlas class
 Frames = Dict[str, str]
@@ -205,7 +203,7 @@ class Rematch(Metric):
     )
 
     def __init__(self) -> None:
-        self.memo = GraphMemo(MEMO)
+        self.memo = ByObject(MEMO)
 
     def prepare(self, options: Options) -> None:
         if options.rematch_frames:
@@ -225,16 +223,16 @@ class Rematch(Metric):
         return self.memo.get(graph, (key, compat),  # type: ignore[no-any-return]
                              lambda g: motifs(g, table, compat))
 
-    def score(self, pair: Pair, options: Options) -> PairResult:
+    def score(self, pair: Pair, options: Options) -> PairCounts:
         gold, system = self.motifs_of(pair.gold, options), self.motifs_of(pair.system, options)
         common = len(gold & system)
         union = len(gold) + len(system) - common
         counts: Dict[Path, Tuple[Any, ...]] = {("motifs",): (len(gold), len(system), common),
                                                ("union",): (union,),
                                                ("pair",): (jaccard(common, union),)}
-        return PairResult(counts)
+        return PairCounts(counts)
 
-    def item(self, pair: Pair, result: PairResult) -> Dict[str, Any]:
+    def item(self, pair: Pair, result: PairCounts) -> Dict[str, Any]:
         return {"rematch": result.counts[("pair",)][0], "motifs": prf(*result.counts[("motifs",)])}
 
     def report(self, run: Run) -> Dict[str, Any]:
@@ -249,8 +247,3 @@ class Rematch(Metric):
 
 
 METRIC = Rematch()
-
-
-def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """Rematch over a pairing: the corpus score, the mean pair score, motif counts (per pair with trace)."""
-    return drive(METRIC, pairing, options)

@@ -32,16 +32,14 @@ import numpy as np
 
 from mrp.errors import MRPError, ScoreError
 from mrp.graph import Graph
-from mrp.metrics.base import Metric, PairResult, Parameter, Run
+from mrp.metrics.base import Metric, PairCounts, Parameter, Run
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.envelope import ACCOUNTING, EXACT, FIGURES, SCORES, SEARCH, TIME, N
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
 from mrp.metrics.s2match_similarity import FUNCTIONS, Similarity, load
 from mrp.metrics.s2match_triples import Soft, compat_triples, soft_triples
-from mrp.solver import greedy
-from mrp.solver.problem import with_edges
-from mrp.solver.solve import solve_problem
+from mrp.solver import fits_memory, solve_problem, with_edges
 
 __all__ = ["METRIC", "SCALE", "counted", "rewards", "score_soft"]
 
@@ -98,15 +96,15 @@ def counted(mapping: List[int], U: np.ndarray, gold: Soft, system: Soft) -> int:
     return total
 
 
-def score_soft(gold: Soft, system: Soft, similarity: Similarity, options: Options) -> PairResult:
+def score_soft(gold: Soft, system: Soft, similarity: Similarity, options: Options) -> PairCounts:
     """A pair's S2match counts (g, s, c) under the optimal alignment, with its bound (units: triples)."""
     g, s = gold.total, system.total
     n, m = len(gold.concepts), len(system.concepts)
     if not (n and m):
-        return PairResult({(): (g, s, 0.0)}, exact=True, bound=0.0)
+        return PairCounts({(): (g, s, 0.0)}, exact=True, bound=0.0)
     most = float(min(g, s))
-    if not greedy.fits(n, m, options.max_memory):
-        return PairResult({(): (g, s, 0.0)}, exact=False, bound=most, cut="limit",
+    if not fits_memory(n, m, options.max_memory):
+        return PairCounts({(): (g, s, 0.0)}, exact=False, bound=most, cut="limit",
                           note=f"{n} x {m} nodes exceed --max-memory: not aligned")
     U = rewards(gold, system, similarity)
     scaled_g = {key: copies * SCALE for key, copies in gold.relations.items()}
@@ -117,7 +115,7 @@ def score_soft(gold: Soft, system: Soft, similarity: Similarity, options: Option
     if solution.complete and total != solution.value:
         raise ScoreError(f"internal error: solver value {solution.value} disagrees with the map's {total}")
     bound = solution.bound / SCALE if solution.complete else most
-    return PairResult({(): (g, s, total / SCALE)}, exact=solution.exact and solution.complete,
+    return PairCounts({(): (g, s, total / SCALE)}, exact=solution.exact and solution.complete,
                       bound=min(bound, most), steps=solution.steps, cut=solution.cut, note=solution.note)
 
 
@@ -203,7 +201,7 @@ class S2match(Metric):
                 out.append("quotes:unmarked")
         return out
 
-    def score(self, pair: Pair, options: Options) -> PairResult:
+    def score(self, pair: Pair, options: Options) -> PairCounts:
         gold, system = self.triples_of(pair.gold, options), self.triples_of(pair.system, options)
         return score_soft(gold, system, self._similarity(options), options)
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any, Dict, Hashable, Set, Tuple
 
 from mrp.graph import Graph
-from mrp.metrics.base import Metric, PairResult, Run
+from mrp.metrics.base import Metric, PairCounts, Run
 from mrp.metrics.counting import prf
 from mrp.metrics.edm import normal_edges, normal_spans
 from mrp.metrics.options import Options
@@ -72,8 +72,8 @@ class SDP(Metric):
     primary = ("labeled",)
     letters = "gscm"
 
-    def score(self, pair: Pair, options: Options) -> PairResult:
-        return PairResult({(name,): counts for name, counts in score_pair(pair.gold, pair.system).items()})
+    def score(self, pair: Pair, options: Options) -> PairCounts:
+        return PairCounts({(name,): counts for name, counts in score_pair(pair.gold, pair.system).items()})
 
     def report(self, run: Run) -> Dict[str, Any]:
         out: Dict[str, Any] = {}

@@ -28,7 +28,7 @@ from typing import Dict, List, Optional, Tuple
 import numpy as np
 
 from mrp.graph import Graph
-from mrp.solver.problem import Problem, restrict
+from mrp.solver import Problem, restrict
 
 __all__ = ["sentences", "sentence_groups", "restricted", "sentence_seed"]
 
@@ -106,8 +106,7 @@ def sentence_seed(problem: Problem, gold: Graph, system: Graph,
                   stop: Optional[np.ndarray] = None) -> Optional[np.ndarray]:
     """The sentence-by-sentence map of two multi-sentence graphs under ``problem`` (positions), or None;
     ``stop[0]`` set (the pair's time is up) ends each sentence's search with what it has."""
-    from mrp.solver import LAP_SIZE
-    from mrp.solver.kernel import solved
+    from mrp.solver import LAP_SIZE, solved
 
     ours = sentences(gold)
     theirs = sentences(system) if ours else None  # most graphs are not documents: one look suffices

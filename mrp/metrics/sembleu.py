@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from mrp.graph import Graph
-from mrp.metrics.base import Metric, PairResult, Parameter, Run
+from mrp.metrics.base import Metric, PairCounts, Parameter, Run
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.envelope import SCORES_FIRST
 from mrp.metrics.options import Options
@@ -327,7 +327,7 @@ class SemBLEU(Metric):
             shown = "+".join(repr(w) for w in weights)
         return ["weights:" + shown] + (["compat"] if options.sembleu_compat else [])
 
-    def score(self, pair: Pair, options: Options) -> PairResult:
+    def score(self, pair: Pair, options: Options) -> PairCounts:
         weights = tuple(options.sembleu_weights or DEFAULT_WEIGHTS)
         value, counts = score_pair(pair.gold, pair.system, weights, options.sembleu_compat)
         found: Dict[Path, Tuple[Any, ...]] = {
@@ -335,9 +335,9 @@ class SemBLEU(Metric):
             for k in range(MAX_ORDER)}
         found[("length",)] = (counts.gold, counts.system)
         found[("sentence",)] = (value,)
-        return PairResult(found)
+        return PairCounts(found)
 
-    def item(self, pair: Pair, result: PairResult) -> Dict[str, Any]:
+    def item(self, pair: Pair, result: PairCounts) -> Dict[str, Any]:
         counts = _counts({path: list(values) for path, values in result.counts.items()})
         return {"sembleu": result.counts[("sentence",)][0], "orders": _orders(counts),
                 "length": [counts.system, counts.gold]}

@@ -36,7 +36,8 @@ import numpy as np
 from mrp.corpora.packed import Entry, Packed, live
 from mrp.errors import ScoreError
 from mrp.graph import Graph
-from mrp.metrics.base import LabelCounts, Metric, PairResult, Parameter, Run
+from mrp.memo import ByObject
+from mrp.metrics.base import LabelCounts, Metric, PairCounts, Parameter, Run
 from mrp.metrics.content_memo import KEPT as CONTENT_KEPT
 from mrp.metrics.content_memo import ContentMemo
 from mrp.metrics.counting import Path, prf
@@ -44,7 +45,6 @@ from mrp.metrics.detail import triple_detail
 from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
 from mrp.metrics.envelope import ACCOUNTING, EXACT, FIGURES, SCORES, SEARCH, TIME, N
 from mrp.metrics.large import beyond, triple_graph
-from mrp.metrics.memo import GraphMemo
 from mrp.metrics.mrp_pair import seeding, sentence_groups
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair, Pairing
@@ -54,10 +54,9 @@ from mrp.metrics.smatch_penman import NOT_INVERTED, Local, Relations, norm, penm
 from mrp.metrics.smatchpp import SMATCHPP_COMPAT, check_compat, smatchpp_status, smatchpp_triples
 from mrp.metrics.together import Steps, score_together
 from mrp.normalize import normalize
-from mrp.solver import greedy
-from mrp.solver.batch_rows import Batch, Interned
-from mrp.solver.problem import Rows, from_triples, triple_rows, unmapped_across
-from mrp.solver.solve import Solution, solve_within
+from mrp.solver import Batch, Interned, Rows, Solution, from_triples, solve_within, triple_rows
+from mrp.solver import fits_memory as fits
+from mrp.solver import unmapped_across as unmapped
 
 
 def mrp_triples(graph: Graph) -> Tuple[Local, Relations, int]:
@@ -190,11 +189,11 @@ def score_triples(gid: str, gold: Triples, system: Triples, options: Options, ma
     found = _at_once(gold, system, groups, options, mapping)
     if found is not None:
         return found
-    if not greedy.fits(len(local_g), len(local_s), options.max_memory):
+    if not fits(len(local_g), len(local_s), options.max_memory):
         # no n x m array: the linear-time map of mrp.solver.greedy, cut, with the bound of :func:`most`
         solution = beyond(triple_graph(local_g, rel_g), triple_graph(local_s, rel_s), options.timeout)
         if groups is not None and options.doc_align == "sentence":
-            solution = solution._replace(mapping=unmapped_across(solution.mapping, *groups))
+            solution = solution._replace(mapping=unmapped(solution.mapping, *groups))
         return _item(gid, gold, system, solution, mapping)
     solution = solve_within(lambda stop: from_triples(local_g, local_s, rel_g, rel_s, stop), groups,
                             options.doc_align == "sentence", options.limit, options.timeout, seeding(graphs),
@@ -242,7 +241,7 @@ class _Together(Steps):
             return None  # documents: alone
         return gold, system
 
-    def at_once(self, pair: Pair, gold: Held, system: Held) -> Optional[PairResult]:
+    def at_once(self, pair: Pair, gold: Held, system: Held) -> Optional[PairCounts]:
         found = _at_once(gold.triples, system.triples, None, self.options, False)
         return None if found is None else _result(found)
 
@@ -253,10 +252,10 @@ class _Together(Steps):
         """The pairs' :meth:`rows`, renumbered from their ids in one compiled call."""
         return self.metric.interned.batch([(gold.coded, system.coded) for gold, system in forms])
 
-    def solved(self, pair: Pair, gold: Held, system: Held, solution: Solution) -> PairResult:
+    def solved(self, pair: Pair, gold: Held, system: Held, solution: Solution) -> PairCounts:
         return _result(_item(pair.gold_entry.id, gold.triples, system.triples, solution, False))
 
-    def settled(self, done: Sequence[Tuple[Pair, Held, Held, Solution]], rows: Batch) -> List[PairResult]:
+    def settled(self, done: Sequence[Tuple[Pair, Held, Held, Solution]], rows: Batch) -> List[PairCounts]:
         """:meth:`solved` of each pair, the triples each map matches counted from the rows for all pairs at
         once (:meth:`Batch.matched`)."""
         maps = [solution.mapping for _, _, _, solution in done]
@@ -270,8 +269,8 @@ def _key(options: Options) -> Tuple[bool, bool, Optional[str]]:
     return options.penman, options.smatch_compat, options.smatchpp_compat
 
 
-def _result(item: Dict[str, Any]) -> PairResult:
-    return PairResult({(): (item["g"], item["s"], item["c"])}, exact=item["exact"], bound=item["bound"],
+def _result(item: Dict[str, Any]) -> PairCounts:
+    return PairCounts({(): (item["g"], item["s"], item["c"])}, exact=item["exact"], bound=item["bound"],
                       steps=item["steps"], cut=item.get("cut"), errors=item.get("differences"),
                       note=item.get("note"), detail=item.get("detail"),
                       extra={"gap": item["gap"]} if "gap" in item else {})
@@ -305,7 +304,7 @@ class SMATCH(Metric):
     explains = True
     layout = (N, FIGURES, EXACT, SCORES, TIME, SEARCH, "compat", "smatchpp", "doc_align", ACCOUNTING)
 
-    def __init__(self, memo: Optional[GraphMemo] = None) -> None:
+    def __init__(self, memo: Optional[ByObject] = None) -> None:
         #: the triples of graphs, kept (the instance all-pairs runs score with); None: made for each pair
         self.memo = memo
     #: the Held of packed graphs by content, for this process's runs ...
@@ -338,11 +337,11 @@ class SMATCH(Metric):
         check_compat(options)
         self.load_solver(options)
 
-    def score(self, pair: Pair, options: Options) -> PairResult:
+    def score(self, pair: Pair, options: Options) -> PairCounts:
         made = self.triples_of(pair.gold, options), self.triples_of(pair.system, options)
         return _result(score_pair(pair.gold, pair.system, options, made))
 
-    def score_many(self, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
+    def score_many(self, pairs: Sequence[Pair], options: Options) -> List[Optional[PairCounts]]:
         return score_together(_Together(self, options), pairs, options)
 
     def triples_of(self, graph: Graph, options: Options) -> Triples:
@@ -394,4 +393,4 @@ METRIC = SMATCH()
 MEMO = 50_000
 
 #: the SMATCH of all-pairs runs (:meth:`SMATCH.remembering`): one per process, its memo serving every block
-_REMEMBERING = SMATCH(GraphMemo(MEMO))
+_REMEMBERING = SMATCH(ByObject(MEMO))

@@ -9,7 +9,7 @@ from typing import NamedTuple, Tuple
 from mrp.graph import Graph
 from mrp.metrics.seed import groups
 from mrp.metrics.smatch_penman import Local, Relations
-from mrp.solver.batch_rows import Coded, Interned
+from mrp.solver import Coded, Interned
 
 __all__ = ["Held", "held"]
 

@@ -16,13 +16,10 @@ from __future__ import annotations
 from typing import Any, List, Optional, Sequence, Tuple
 
 from mrp.corpora.packed import size
-from mrp.metrics.base import PairResult
+from mrp.metrics.base import PairCounts
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import Pair
-from mrp.solver import greedy
-from mrp.solver.batch_rows import Batch
-from mrp.solver.problem import Rows
-from mrp.solver.solve import Solution, fits_together, solve_together, together
+from mrp.solver import Batch, Rows, Solution, fits_memory, fits_together, solve_together, together
 
 __all__ = ["Steps", "score_together"]
 
@@ -38,7 +35,7 @@ class Steps:
         """The two graphs' forms, or None when the pair is to be scored alone (e.g. documents)."""
         raise NotImplementedError
 
-    def at_once(self, pair: Pair, gold: Any, system: Any) -> Optional[PairResult]:
+    def at_once(self, pair: Pair, gold: Any, system: Any) -> Optional[PairCounts]:
         """The result of a pair that needs no search (e.g. identical graphs), else None."""
         return None
 
@@ -51,27 +48,27 @@ class Steps:
         order."""
         return Batch.of([self.rows(gold, system) for gold, system in forms])
 
-    def solved(self, pair: Pair, gold: Any, system: Any, solution: Solution) -> PairResult:
+    def solved(self, pair: Pair, gold: Any, system: Any, solution: Solution) -> PairCounts:
         """The pair's result from its Solution."""
         raise NotImplementedError
 
-    def settled(self, done: Sequence[Tuple[Pair, Any, Any, Solution]], rows: Batch) -> List[PairResult]:
+    def settled(self, done: Sequence[Tuple[Pair, Any, Any, Solution]], rows: Batch) -> List[PairCounts]:
         """The results of pairs (each with its forms and Solution) whose rows are ``rows``, in order: by
         default :meth:`solved` of each (a metric may check them all at once)."""
         return [self.solved(pair, gold, system, solution) for pair, gold, system, solution in done]
 
 
-def score_together(steps: Steps, pairs: Sequence[Pair], options: Options) -> List[Optional[PairResult]]:
+def score_together(steps: Steps, pairs: Sequence[Pair], options: Options) -> List[Optional[PairCounts]]:
     """The results of the pairs settled together (or at once), None for those to be scored alone: all of
     them when ``errors`` or ``explain`` is asked for or the search alone would not run as it runs here
     (:func:`mrp.solver.solve.together`)."""
-    out: List[Optional[PairResult]] = [None] * len(pairs)
+    out: List[Optional[PairCounts]] = [None] * len(pairs)
     if options.errors or options.explain or not together(options.timeout, options.mip):
         return out
     todo: List[Tuple[int, Pair, Any, Any]] = []
     for k, pair in enumerate(pairs):
         n, m = size(pair.gold_entry), size(pair.system_entry)
-        if not fits_together(n, m) or not greedy.fits(n, m, options.max_memory):
+        if not fits_together(n, m) or not fits_memory(n, m, options.max_memory):
             continue  # searched alone (or mapped in linear time, beyond --max-memory): nothing made here
         live = pair if steps.held else pair.live()
         found = steps.forms(live)

@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Any, Dict, Hashable, List, Optional, Set, Tuple
 
 from mrp.graph import Anchor, Graph
-from mrp.metrics.base import Metric, PairResult, Run
+from mrp.metrics.base import Metric, PairCounts, Run
 from mrp.metrics.counting import prf
 from mrp.metrics.edm import NormalEdge, normal_edges, normal_spans
 from mrp.metrics.options import Options
@@ -133,8 +133,8 @@ class UCCA(Metric):
     normalization = "case+anchors+edges"
     primary = ("labeled", "primary")
 
-    def score(self, pair: Pair, options: Options) -> PairResult:
-        return PairResult({key: counts for key, counts in score_pair(pair.gold, pair.system).items()})
+    def score(self, pair: Pair, options: Options) -> PairCounts:
+        return PairCounts({key: counts for key, counts in score_pair(pair.gold, pair.system).items()})
 
     def report(self, run: Run) -> Dict[str, Any]:
         return {measure: {bucket: prf(*run.totals.get((measure, bucket), (0, 0, 0))) for bucket in BUCKETS}

@@ -31,18 +31,17 @@ from __future__ import annotations
 
 import math
 from hashlib import blake2b
-from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Tuple
+from typing import Any, Dict, FrozenSet, Iterator, List, Tuple
 
 from mrp.graph import Graph
-from mrp.metrics.base import Metric, PairResult, Parameter, Run
-from mrp.metrics.driver import evaluate as drive
+from mrp.memo import ByObject
+from mrp.metrics.base import Metric, PairCounts, Parameter, Run
 from mrp.metrics.envelope import SCORES_FIRST
 from mrp.metrics.limits import Cost, Sizes, check
-from mrp.metrics.memo import GraphMemo
 from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.pairing import Pair
 
-__all__ = ["DIRECTIONS", "METRIC", "Features", "evaluate", "features", "similarity", "wl_graph"]
+__all__ = ["DIRECTIONS", "METRIC", "Features", "features", "similarity", "wl_graph"]
 
 DIRECTIONS = ("both", "fromout", "fromin")
 #: a graph's feature sets by level (level 0: node labels, then label triples, as text; then one per
@@ -232,7 +231,7 @@ def _iterations(text: str) -> int:
     return value
 
 
-def _value(result: PairResult) -> float:
+def _value(result: PairCounts) -> float:
     """A pair's score (0 for a pair that not even the fallback could count)."""
     return result.counts.get(("pair",), (0.0,))[0]  # type: ignore[no-any-return]
 
@@ -267,7 +266,7 @@ class WLK(Metric):
     )
 
     def __init__(self) -> None:
-        self.memo = GraphMemo(MEMO)
+        self.memo = ByObject(MEMO)
 
     def signature_fields(self, options: Options) -> List[str]:
         return [f"k:{options.wlk_iterations}", f"dir:{options.wlk_direction}"] + \
@@ -283,21 +282,21 @@ class WLK(Metric):
         key = (options.wlk_iterations, options.wlk_direction, options.wlk_compat)
         return self.memo.get(graph, key, lambda g: features(g, *key))  # type: ignore[no-any-return]
 
-    def score(self, pair: Pair, options: Options) -> PairResult:
+    def score(self, pair: Pair, options: Options) -> PairCounts:
         value = similarity(self.features_of(pair.gold, options), self.features_of(pair.system, options))
-        return PairResult({("pair",): (value,)})
+        return PairCounts({("pair",): (value,)})
 
-    def fallback(self, pair: Pair, options: Options, failure: str) -> PairResult:
+    def fallback(self, pair: Pair, options: Options, failure: str) -> PairCounts:
         """A pair whose scoring failed (e.g. out of memory) scores 0, with the failure named (its features
         are not made again: they may be what failed)."""
-        return PairResult({("pair",): (0.0,)}, exact=False, cut="error", failure=failure)
+        return PairCounts({("pair",): (0.0,)}, exact=False, cut="error", failure=failure)
 
-    def cut(self, pair: Pair, options: Options, why: str) -> PairResult:
-        result = PairResult({("pair",): (0.0,)}, exact=False, cut=why)
+    def cut(self, pair: Pair, options: Options, why: str) -> PairCounts:
+        result = PairCounts({("pair",): (0.0,)}, exact=False, cut=why)
         result.note = f"wlk: stopped at the pair's {'clock' if why == 'timeout' else 'memory cap'}: scored 0"
         return result
 
-    def item(self, pair: Pair, result: PairResult) -> Dict[str, Any]:
+    def item(self, pair: Pair, result: PairCounts) -> Dict[str, Any]:
         return {"wlk": _value(result)}
 
     def report(self, run: Run) -> Dict[str, Any]:
@@ -310,8 +309,3 @@ class WLK(Metric):
 
 
 METRIC = WLK()
-
-
-def evaluate(pairing: Pairing, options: Optional[Options] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """WLK over a pairing: the mean pair score (per pair with trace)."""
-    return drive(METRIC, pairing, options)

@@ -140,7 +140,7 @@ class Scored:
 def load_solver() -> None:
     """Load (or compile) the solver's kernels now, before any run's clock (the kit, before forking its
     workers: each child then has them)."""
-    from mrp.solver.warmup import ready
+    from mrp.solver import ready
 
     ready(None)
 

@@ -1,8 +1,59 @@
 """The exact solver: the Problem (integer arrays, no graphs), its compiled branch and bound, the
 mixed-integer hand-over, the per-pair watchdog, and compiling the kernels ahead of any pair.
 
-Importing this package does not import numba or HiGHS.
+Importing this package does not import numba or HiGHS.  Everything outside the package imports only the
+names of :data:`__all__` (``from mrp.solver import solve_problem``); each is loaded from its module on first
+use.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any, Dict, List, Tuple
+
+if TYPE_CHECKING:
+    from mrp.solver.background import status as compile_status
+    from mrp.solver.batch_rows import Batch, Coded, Interned
+    from mrp.solver.greedy import BYTES_PER_CELL, START_CELLS, correspondence
+    from mrp.solver.greedy import fits as fits_memory
+    from mrp.solver.greedy import need as need_bytes
+    from mrp.solver.greedy import timed as timed_correspondence
+    from mrp.solver.greedy import within as within_memory
+    from mrp.solver.kernel import solved
+    from mrp.solver.problem import (
+        Problem,
+        Rows,
+        from_triples,
+        normal_rows,
+        restrict,
+        triple_rows,
+        unmapped_across,
+        with_edges,
+    )
+    from mrp.solver.problem import build as build_problem
+    from mrp.solver.small import Edge as SparseEdge
+    from mrp.solver.small import Found as SparseFound
+    from mrp.solver.small import Sparse
+    from mrp.solver.small import search as sparse_search
+    from mrp.solver.small import upper_bound as sparse_upper_bound
+    from mrp.solver.small import value as sparse_value
+    from mrp.solver.solve import (
+        DEFAULT_LIMIT,
+        Seeding,
+        Solution,
+        fits_together,
+        solve_problem,
+        solve_together,
+        solve_within,
+        together,
+    )
+    from mrp.solver.solve import identity as identity_solution
+    from mrp.solver.warmup import ready
+    from mrp.solver.warmup import waited as wait_compiled
+    from mrp.solver.watchdog import Watchdog, clock, pair_clock
+    from mrp.solver.watchdog import left as time_left
+    from mrp.solver.watchdog import spent as time_spent
+    from mrp.solver.watchdog import watchdog as get_watchdog
 
 #: The assignment bound is computed for pairs up to this many nodes on the larger side (the searches'
 #: ``lap_size``).
@@ -31,16 +82,60 @@ class Abandoned(Exception):
 DEFAULT_MAX_MEMORY = 2_000_000_000
 
 
-#: the entry point's names, loaded with :mod:`mrp.solver.solve` when first asked for
-_ENTRY = ("Solution", "solve_problem", "solve_within", "solve_together")
+#: each name the package offers beyond the constants above: (its module inside the package, its name there).
+#: A name that would read two ways at this level is renamed (``greedy.within`` -> ``within_memory``, as
+#: ``problem.within`` is another thing), and none is a submodule's name (``watchdog.watchdog`` ->
+#: ``get_watchdog``: once ``mrp.solver.watchdog`` is imported the package's attribute is that module).
+_HOMES: Dict[str, Tuple[str, str]] = {
+    # the entry point
+    **{name: ("solve", name) for name in ("Solution", "Seeding", "DEFAULT_LIMIT", "solve_problem",
+                                            "solve_within", "solve_together", "fits_together", "together")},
+    "identity_solution": ("solve", "identity"),
+    # the Problem and the rows it is built from
+    **{name: ("problem", name) for name in ("Problem", "Rows", "with_edges", "from_triples", "triple_rows",
+                                              "normal_rows", "unmapped_across", "restrict")},
+    "build_problem": ("problem", "build"),
+    # the rows of many pairs, coded with run-wide ids
+    **{name: ("batch_rows", name) for name in ("Batch", "Coded", "Interned")},
+    # memory caps and the linear-time map of pairs too large for the search
+    **{name: ("greedy", name) for name in ("BYTES_PER_CELL", "START_CELLS", "correspondence")},
+    "need_bytes": ("greedy", "need"), "fits_memory": ("greedy", "fits"),
+    "within_memory": ("greedy", "within"), "timed_correspondence": ("greedy", "timed"),
+    # a pair's clock and the process's watchdog
+    **{name: ("watchdog", name) for name in ("clock", "pair_clock", "Watchdog")},
+    "time_left": ("watchdog", "left"), "time_spent": ("watchdog", "spent"),
+    "get_watchdog": ("watchdog", "watchdog"),
+    # the exhaustive search of small sparse problems (UMR's exact mode)
+    "Sparse": ("small", "Sparse"), "SparseEdge": ("small", "Edge"), "SparseFound": ("small", "Found"),
+    "sparse_value": ("small", "value"), "sparse_upper_bound": ("small", "upper_bound"),
+    "sparse_search": ("small", "search"),
+    # the compiled kernel and compiling it
+    "solved": ("kernel", "solved"), "ready": ("warmup", "ready"), "wait_compiled": ("warmup", "waited"),
+    "compile_status": ("background", "status"),
+}
 
-__all__ = ["LAP_SIZE", "ABANDON", "NO_BOUND", "Abandoned", "DEFAULT_MAX_MEMORY", *_ENTRY]
+__all__ = [
+    "LAP_SIZE", "ABANDON", "NO_BOUND", "Abandoned", "DEFAULT_MAX_MEMORY", "Solution", "Seeding",
+    "DEFAULT_LIMIT", "solve_problem", "solve_within", "solve_together", "fits_together", "together",
+    "identity_solution", "Problem", "Rows", "with_edges", "from_triples", "triple_rows", "normal_rows",
+    "unmapped_across", "restrict", "build_problem", "Batch", "Coded", "Interned", "BYTES_PER_CELL",
+    "START_CELLS", "correspondence", "need_bytes", "fits_memory", "within_memory", "timed_correspondence",
+    "clock", "pair_clock", "Watchdog", "time_left", "time_spent", "get_watchdog", "Sparse", "SparseEdge",
+    "SparseFound", "sparse_value", "sparse_upper_bound", "sparse_search", "solved", "ready",
+    "wait_compiled", "compile_status"
+]
 
 
-def __getattr__(name: str) -> object:
-    """The entry point (:mod:`mrp.solver.solve`) without importing it with the package."""
-    if name in _ENTRY:
-        from mrp.solver import solve
+def __getattr__(name: str) -> Any:
+    """A name of :data:`__all__` from its module, imported on first use (numba and HiGHS with it, for those
+    that need them).  Looked up on every use rather than kept here, so that a test that replaces a name in
+    its module (``monkeypatch.setattr(mrp.solver.solve, "solve_problem", ...)``) replaces it for every
+    caller that imports it inside a function."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{home[0]}"), home[1])
 
-        return getattr(solve, name)
-    raise AttributeError(f"module 'mrp.solver' has no attribute {name!r}")
+
+def __dir__() -> List[str]:
+    return sorted(set(globals()) | set(__all__))

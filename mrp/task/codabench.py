@@ -28,7 +28,7 @@ from mrp.io.write import write_bytes, write_text
 from mrp.task.board import board as leaderboard
 from mrp.task.definition import Task
 from mrp.task.escape import visible
-from mrp.task.evaluate import Evaluation, evaluate, groups_of
+from mrp.task.evaluate import Evaluation, evaluate_submissions, groups_of
 from mrp.task.files import gold_files
 from mrp.task.messages import organiser_lines
 from mrp.task.outputs import scores_json
@@ -65,7 +65,7 @@ def score(task: Task, input_dir: str, output_dir: str, workdir: str) -> Evaluati
     os.makedirs(output_dir, exist_ok=True)
     with warnings.catch_warnings(record=True) as caught:  # about the gold: the organiser's log alone
         warnings.simplefilter("always")
-        evaluation = evaluate(task, ref, [f"submission={res}"], workdir)
+        evaluation = evaluate_submissions(task, ref, [f"submission={res}"], workdir)
         organiser = organiser_lines(evaluation) + [visible(str(w.message)) for w in caught]
         write_text(os.path.join(output_dir, ORGANISER_LOG), "".join(f"{line}\n" for line in organiser))
         entry = evaluation.entries[0] if len(evaluation.entries) == 1 else next(

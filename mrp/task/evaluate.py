@@ -17,13 +17,13 @@ from mrp.task.averaging import leaderboard_scores
 from mrp.task.definition import Task
 from mrp.task.files import FilePlan, Submission, gold_files, pair_files, submissions
 from mrp.task.gold import GoldCheck, check_gold, waived
-from mrp.task.memo import Memo
+from mrp.task.memo import EvaluationMemo
 from mrp.task.reading import parsed, read_system
 from mrp.task.scoring import Scored, score_submission
 from mrp.task.unpack import as_compared, unpack
 from mrp.validation import validate_file
 
-__all__ = ["Entry", "Evaluation", "evaluate", "groups_of", "internal"]
+__all__ = ["Entry", "Evaluation", "evaluate_submissions", "groups_of", "internal"]
 
 #: problems of a failing file quoted in the report
 FIRST_PROBLEMS = 3
@@ -71,7 +71,7 @@ class Evaluation:
     entries: List[Entry]
     corpora: Dict[str, Corpus] = field(default_factory=dict, repr=False)
     #: what the evaluation read and scored, by content (the detailed page reads the files again through it)
-    memo: Memo = field(default_factory=Memo, repr=False)
+    memo: EvaluationMemo = field(default_factory=EvaluationMemo, repr=False)
     #: what the gold fails at the task's level and what its reader said (the organiser's alone)
     gold_check: GoldCheck = field(default_factory=GoldCheck)
 
@@ -91,7 +91,7 @@ def groups_of(task: Task, corpora: Dict[str, Corpus]) -> List[str]:
 _FILE = "\x00file\x00"
 
 
-def _problems(task: Task, path: str, memo: Memo) -> Tuple[bool, List[str]]:
+def _problems(task: Task, path: str, memo: EvaluationMemo) -> Tuple[bool, List[str]]:
     """Whether a file's problem is fatal, and its problems' lines, naming the file ``_FILE`` (a UMR file
     parsed once for the validator and the scorer)."""
     report = validate_file(path, task.format, umr_level=task.level,
@@ -100,7 +100,8 @@ def _problems(task: Task, path: str, memo: Memo) -> Tuple[bool, List[str]]:
     return report.fatal is not None, [line.replace(path, _FILE) for line in texts]
 
 
-def _validated(task: Task, entry: Entry, shown_as: Dict[str, str], memo: Memo, tests: FrozenSet[str]) -> None:
+def _validated(task: Task, entry: Entry, shown_as: Dict[str, str], memo: EvaluationMemo,
+               tests: FrozenSet[str]) -> None:
     for gold_name, _, path in entry.plan.pairs:
         entry.system[gold_name] = path
         if path is None:
@@ -134,7 +135,7 @@ def internal(error: BaseException, doing: str) -> str:
 
 
 def _scored(task: Task, gold: Dict[str, str], corpora: Dict[str, Corpus], groups: List[str], entry: Entry,
-            folder: str, memo: Memo, tests: FrozenSet[str] = frozenset()) -> Entry:
+            folder: str, memo: EvaluationMemo, tests: FrozenSet[str] = frozenset()) -> Entry:
     """One submission unpacked into ``folder``, validated, paired and scored, or refused (for anything
     unsafe, and for any internal failure while reading, validating or scoring its files)."""
     try:
@@ -159,7 +160,7 @@ def _renamer(gold: Dict[str, str], paths: Dict[str, str]) -> Callable[[str], str
 
 
 def _attempt(task: Task, gold: Dict[str, str], corpora: Dict[str, Corpus], groups: List[str], entry: Entry,
-             folder: str, memo: Memo, tests: FrozenSet[str]) -> Entry:
+             folder: str, memo: EvaluationMemo, tests: FrozenSet[str]) -> Entry:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         done = _steps(task, gold, corpora, groups, entry, folder, memo, tests)
@@ -173,7 +174,7 @@ def _attempt(task: Task, gold: Dict[str, str], corpora: Dict[str, Corpus], group
 
 
 def _steps(task: Task, gold: Dict[str, str], corpora: Dict[str, Corpus], groups: List[str], entry: Entry,
-           folder: str, memo: Memo, gold_tests: FrozenSet[str]) -> Entry:
+           folder: str, memo: EvaluationMemo, gold_tests: FrozenSet[str]) -> Entry:
     os.makedirs(folder, exist_ok=True)
     try:
         found = unpack(entry.submission.path, folder, task.limits)
@@ -200,8 +201,8 @@ def _steps(task: Task, gold: Dict[str, str], corpora: Dict[str, Corpus], groups:
     return entry
 
 
-def evaluate(task: Task, gold_folder: str, arguments: Sequence[str], workdir: str,
-             jobs: int = 1, cache: bool = True) -> Evaluation:
+def evaluate_submissions(task: Task, gold_folder: str, arguments: Sequence[str], workdir: str,
+                         jobs: int = 1, cache: bool = True) -> Evaluation:
     """Evaluate submissions (folders, ``.tgz``/``.tar.gz`` or ``.zip``) against a gold folder.
 
     Args:
@@ -225,7 +226,7 @@ def evaluate(task: Task, gold_folder: str, arguments: Sequence[str], workdir: st
     if not arguments:
         raise InputError("no submission to evaluate")
     gold = gold_files(gold_folder, task)
-    memo = Memo(enabled=cache)
+    memo = EvaluationMemo(enabled=cache)
     corpora, check = check_gold(task, gold, memo, lambda path: _problems(task, path, memo))
     groups = groups_of(task, corpora)
     entries = [Entry(item) for item in submissions(arguments, task)]

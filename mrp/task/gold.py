@@ -16,7 +16,7 @@ from typing import Callable, Dict, FrozenSet, List, Sequence, Tuple
 
 from mrp.corpora import Corpus
 from mrp.task.definition import Task
-from mrp.task.memo import Memo
+from mrp.task.memo import EvaluationMemo
 from mrp.task.reading import read_gold
 
 __all__ = ["GoldCheck", "check_gold", "test_of", "waived"]
@@ -62,7 +62,7 @@ class GoldCheck:
         return out
 
 
-def check_gold(task: Task, gold: Dict[str, str], memo: Memo,
+def check_gold(task: Task, gold: Dict[str, str], memo: EvaluationMemo,
                problems: Callable[[str], Tuple[bool, List[str]]]) -> Tuple[Dict[str, Corpus], GoldCheck]:
     """Every gold file read (its reader's warnings kept for the organiser) and validated at the task's level.
 

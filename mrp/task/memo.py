@@ -4,8 +4,12 @@ A shared task's gold files are the same bytes for every team, and a submission m
 reading, validation and scoring that depends only on the bytes of its files (and on options) is kept here
 under the SHA-256 digests of those files and every option it reads, so that a figure cannot depend on
 whether it was computed or found: the key is everything the computation reads.  A memo lives for one
-evaluation (nothing is written to disk); :attr:`Memo.enabled` False computes every time (the tests compare
-both).
+evaluation (nothing is written to disk); :attr:`EvaluationMemo.enabled` False computes every time (the tests
+compare both).
+
+A cache of its own kind (see :mod:`mrp.memo`): unbounded, as every result of an evaluation is needed again
+for its pages and a figure must never be computed twice in two ways; keyed by the digests of whole files,
+not by objects or texts; and it gives each warning of a kept computation once per evaluation.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Hashable, Optional, Set, Tuple, Type, TypeVar
 
-__all__ = ["Memo", "file_digest"]
+__all__ = ["EvaluationMemo", "file_digest"]
 
 T = TypeVar("T")
 
@@ -44,7 +48,7 @@ def file_digest(path: str) -> Optional[str]:
 
 
 @dataclass
-class Memo:
+class EvaluationMemo:
     """Results by (kind, key): the key names the digests of the files read and every option used."""
 
     enabled: bool = True

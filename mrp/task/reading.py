@@ -1,6 +1,6 @@
 """The files of an evaluation read: a gold file (refused when any graph cannot be read) and each system file
 of a submission (an empty corpus for a missing file, or one that cannot be used at all), each distinct
-content read once per evaluation (:class:`mrp.task.memo.Memo`)."""
+content read once per evaluation (:class:`mrp.task.memo.EvaluationMemo`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from mrp.errors import FormatError, InputError, ReadWarning, ScoreError
 from mrp.io.source import display_name
 from mrp.pipeline import read_file as read_path
 from mrp.task.definition import Task
-from mrp.task.memo import Memo
+from mrp.task.memo import EvaluationMemo
 from mrp.validation.umr.reading import umr_reading
 
 __all__ = ["EMPTY", "parsed", "read_file", "read_gold", "read_system"]
@@ -24,7 +24,7 @@ __all__ = ["EMPTY", "parsed", "read_file", "read_gold", "read_system"]
 EMPTY = ""
 
 
-def read_file(path: str, fmt: str, memo: Optional[Memo] = None) -> Tuple[Corpus, Optional[str]]:
+def read_file(path: str, fmt: str, memo: Optional[EvaluationMemo] = None) -> Tuple[Corpus, Optional[str]]:
     """A file's graphs, read once per distinct content, under this path's name.
 
     Args:
@@ -38,7 +38,7 @@ def read_file(path: str, fmt: str, memo: Optional[Memo] = None) -> Tuple[Corpus,
     Raises:
         InputError: for a file that cannot be used at all.
     """
-    memo = memo or Memo(enabled=False)
+    memo = memo or EvaluationMemo(enabled=False)
     digest = memo.digest(path)
     found, said = memo.get("read", None if digest is None else (digest, fmt),
                            lambda: _read(path, fmt, parsed(path, fmt, memo)))
@@ -56,7 +56,7 @@ def read_file(path: str, fmt: str, memo: Optional[Memo] = None) -> Tuple[Corpus,
     return found, digest
 
 
-def parsed(path: str, fmt: str, memo: Optional[Memo] = None) -> Optional[List[Document]]:
+def parsed(path: str, fmt: str, memo: Optional[EvaluationMemo] = None) -> Optional[List[Document]]:
     """A UMR file's documents parsed once for the validator and the scorer, which read it alike
     (:func:`mrp.validation.umr.reading.umr_reading`); None for another format, a file that cannot be
     parsed (each then reads it itself and reports what it finds) or without a memo.
@@ -92,7 +92,7 @@ def _read(path: str, fmt: str, documents: Optional[List[Document]] = None
     return corpus, tuple((warning.category, str(warning.message)) for warning in caught)
 
 
-def read_gold(name: str, path: str, task: Task, memo: Optional[Memo] = None) -> Corpus:
+def read_gold(name: str, path: str, task: Task, memo: Optional[EvaluationMemo] = None) -> Corpus:
     """A gold file, refused (ScoreError) when any of its graphs cannot be read."""
     try:
         corpus, _ = read_file(path, task.format, memo)
@@ -105,7 +105,7 @@ def read_gold(name: str, path: str, task: Task, memo: Optional[Memo] = None) -> 
 
 
 def _system(name: str, path: Optional[str], task: Task, notes: List[str],
-            memo: Optional[Memo]) -> Tuple[Corpus, Optional[str]]:
+            memo: Optional[EvaluationMemo]) -> Tuple[Corpus, Optional[str]]:
     if path is None:
         return Corpus(name, task.format), EMPTY
     try:
@@ -116,7 +116,8 @@ def _system(name: str, path: Optional[str], task: Task, notes: List[str],
 
 
 def read_system(task: Task, gold: Dict[str, Corpus], system: Dict[str, Optional[str]],
-                memo: Optional[Memo] = None) -> Tuple[Dict[str, Corpus], List[str], Dict[str, Optional[str]]]:
+                memo: Optional[EvaluationMemo] = None
+                ) -> Tuple[Dict[str, Corpus], List[str], Dict[str, Optional[str]]]:
     """The system corpus of each gold file, read once for every metric.
 
     Args:

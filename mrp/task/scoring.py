@@ -23,7 +23,7 @@ from mrp.pipeline import run_options as options_from
 from mrp.report.signature import Statistics, signature
 from mrp.task.definition import MetricSpec, Task
 from mrp.task.figures import SUMMED
-from mrp.task.memo import Memo
+from mrp.task.memo import EvaluationMemo
 from mrp.task.reading import read_file
 
 __all__ = ["Counts", "FileScore", "Item", "Scored", "explained_pairs", "file_score", "options_of",
@@ -155,7 +155,7 @@ def _group(task: Task, name: str, framework: Optional[str]) -> str:
 
 
 def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus], system: Dict[str, Corpus],
-                     notes: Sequence[str] = (), memo: Optional[Memo] = None,
+                     notes: Sequence[str] = (), memo: Optional[EvaluationMemo] = None,
                      keys: Optional[Mapping[str, Tuple[Optional[str], Optional[str]]]] = None) -> Scored:
     """Every gold file against the submission's corpus of the same name.
 
@@ -175,7 +175,7 @@ def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus], syst
     path = tuple(spec.path.split("/")) if spec.path else registered(spec.metric).primary or ()
     out = Scored(spec, notes=list(notes))
     frameworks = set()
-    memo = memo or Memo(enabled=False)
+    memo = memo or EvaluationMemo(enabled=False)
     number = signature(spec.metric, (), options_of(spec))
     for name, corpus in gold.items():
         other = system[name]
@@ -197,7 +197,7 @@ def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus], syst
 
 
 def explained_pairs(task: Task, spec: MetricSpec, gold: Corpus, system: Optional[str],
-                    ids: List[str], memo: Optional[Memo] = None) -> Tuple[Any, Run]:
+                    ids: List[str], memo: Optional[EvaluationMemo] = None) -> Tuple[Any, Run]:
     """One file scored with every pair's detail kept (for the pictures of the pairs ``ids``).
 
     Args:

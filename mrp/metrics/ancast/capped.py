@@ -23,7 +23,7 @@ from collections import deque
 from typing import Deque, Dict, Hashable, List, Optional, Sequence, Tuple
 
 from mrp.metrics.ancast.reading import View
-from mrp.solver import greedy
+from mrp.solver import need_bytes, within_memory
 
 #: bytes per test node x gold node of the proved optimum's structures (measured, peak RSS above the
 #: process before the pair, on synthetic trees scored with --timeout 60: 98 bytes at 2,000 x 2,000 nodes
@@ -48,8 +48,8 @@ def need(n: int, m: int, compat: bool) -> int:
         The estimate in bytes.
     """
     if compat:
-        return sum(greedy.need(a, b, COMPAT_BYTES_PER_CELL) for a, b in ((n, m), (n, n), (m, m)))
-    return greedy.need(n, m, BYTES_PER_CELL)
+        return sum(need_bytes(a, b, COMPAT_BYTES_PER_CELL) for a, b in ((n, m), (n, n), (m, m)))
+    return need_bytes(n, m, BYTES_PER_CELL)
 
 
 def fits(n: int, m: int, max_memory: Optional[int], compat: bool) -> bool:
@@ -64,7 +64,7 @@ def fits(n: int, m: int, max_memory: Optional[int], compat: bool) -> bool:
     Returns:
         True when :func:`need` is within the cap.
     """
-    return greedy.within(need(n, m, compat), max_memory)
+    return within_memory(need(n, m, compat), max_memory)
 
 
 def _around(view: View) -> List[Hashable]:

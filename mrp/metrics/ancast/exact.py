@@ -29,8 +29,7 @@ import numpy as np
 
 from mrp.metrics.ancast.reading import View
 from mrp.metrics.ancast.similarity import Similarity
-from mrp.solver.problem import with_edges
-from mrp.solver.solve import Solution, solve_problem
+from mrp.solver import Solution, solve_problem, with_edges
 
 #: The objective must stay below this (the solver scales by 64 and keeps 2**60 as infinity).
 BUDGET = 1 << 52

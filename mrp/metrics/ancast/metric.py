@@ -10,11 +10,10 @@ from mrp.graph import Graph
 from mrp.metrics.ancast import knobs
 from mrp.metrics.ancast.documents import KINDS, DocRelation, DocSums, SentencePair, score_document
 from mrp.metrics.ancast.documents import report as document_report
-from mrp.metrics.ancast.pair import PairResult, failed, score_pair
+from mrp.metrics.ancast.pair import AncastPair, failed, score_pair
 from mrp.metrics.ancast.reading import anchor_text
 from mrp.metrics.ancast.scores import KEYS, Sums, f_score, report
-from mrp.metrics.base import Metric, Parameter, Run
-from mrp.metrics.base import PairResult as DriverResult
+from mrp.metrics.base import Metric, PairCounts, Parameter, Run
 from mrp.metrics.detail import Detail, triple_detail
 from mrp.metrics.envelope import ACCOUNTING, EXACT, FIGURES, SCORES, TIME, N
 from mrp.metrics.options import Options
@@ -34,7 +33,7 @@ class Totals:
         self.f: Dict[str, List[float]] = {key: [] for key in KEYS}
         self.bound = 0.0
 
-    def add(self, result: PairResult) -> None:
+    def add(self, result: AncastPair) -> None:
         """Count one pair."""
         self.precision.add(result.precision)
         self.recall.add(result.recall)
@@ -63,7 +62,7 @@ def _relations(graph: Graph) -> List[DocRelation]:
             for relation in graph.document.relations]
 
 
-def _sentence(pair: Pair, result: PairResult) -> SentencePair:
+def _sentence(pair: Pair, result: AncastPair) -> SentencePair:
     test_vars, gold_vars = result.variables
     t2g: Dict[str, Optional[str]] = {}
     g2t: Dict[str, Optional[str]] = {}
@@ -94,7 +93,7 @@ def _weighted(means: Dict[str, List[float]], weights: List[float], by: str) -> D
     return out
 
 
-def documents(scored: List[Tuple[Pair, PairResult]], options: Options) -> Optional[Dict[str, Any]]:
+def documents(scored: List[Tuple[Pair, AncastPair]], options: Options) -> Optional[Dict[str, Any]]:
     """Document figures (UMR): micro over documents, AnCast++'s mean over documents (weighted too, with
     ``ancast_weighted``), and per document."""
     grouped: Dict[str, List[SentencePair]] = {}
@@ -136,7 +135,7 @@ def documents(scored: List[Tuple[Pair, PairResult]], options: Options) -> Option
     return out
 
 
-def _trace_item(result: PairResult) -> Dict[str, Any]:
+def _trace_item(result: AncastPair) -> Dict[str, Any]:
     item = dict(result.item)
     if result.alignment is not None:
         test_vars, gold_vars = result.variables
@@ -147,7 +146,7 @@ def _trace_item(result: PairResult) -> Dict[str, Any]:
     return item
 
 
-def _detail(pair: Pair, result: PairResult) -> Optional[Detail]:
+def _detail(pair: Pair, result: AncastPair) -> Optional[Detail]:
     """SMATCH's triples of the pair under AnCast's alignment (what it aligned, and which concepts and
     relations then agree; AnCast's own figures weigh them, partial credit included)."""
     gold, system = pair.gold, pair.system
@@ -223,18 +222,18 @@ class AnCast(Metric):
         if not options.ancast_compat:
             self.load_solver(options)
 
-    def score(self, pair: Pair, options: Options) -> DriverResult:
+    def score(self, pair: Pair, options: Options) -> PairCounts:
         found = self._wrap(score_pair(pair.gold, pair.system, options))
         if options.explain:
             found.detail = _detail(pair, found.extra["ancast"])
         return found
 
-    def fallback(self, pair: Pair, options: Options, failure: str) -> DriverResult:
+    def fallback(self, pair: Pair, options: Options, failure: str) -> PairCounts:
         result = self._wrap(failed(pair, options, failure))
         result.failure = failure
         return result
 
-    def cut(self, pair: Pair, options: Options, why: str) -> DriverResult:
+    def cut(self, pair: Pair, options: Options, why: str) -> PairCounts:
         note = (f"ancast: stopped at the pair's {'clock' if why == 'timeout' else 'memory cap'}: counted as "
                 "nothing aligned, WLRM unweighted")
         result = self._wrap(failed(pair, options, note, why))
@@ -242,20 +241,20 @@ class AnCast(Metric):
         return result
 
     @staticmethod
-    def _wrap(result: PairResult) -> DriverResult:
-        return DriverResult({}, exact=result.exact, bound=result.bound, steps=result.steps, cut=result.cut,
+    def _wrap(result: AncastPair) -> PairCounts:
+        return PairCounts({}, exact=result.exact, bound=result.bound, steps=result.steps, cut=result.cut,
                             extra={"ancast": result})
 
-    def item(self, pair: Pair, result: DriverResult) -> Dict[str, Any]:
+    def item(self, pair: Pair, result: PairCounts) -> Dict[str, Any]:
         return _trace_item(result.extra["ancast"])
 
     def report(self, run: Run) -> Dict[str, Any]:
         options = run.options
         kept, every = Totals(), Totals()
         skipped: List[str] = []
-        scored: List[Tuple[Pair, PairResult]] = []
+        scored: List[Tuple[Pair, AncastPair]] = []
         for pair, found in zip(run.pairing.pairs, run.results):
-            result: PairResult = found.extra["ancast"]
+            result: AncastPair = found.extra["ancast"]
             scored.append((pair, result))
             every.add(result)
             if result.skipped is None:

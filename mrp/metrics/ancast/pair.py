@@ -18,7 +18,7 @@ from mrp.metrics.pairing import Pair
 
 
 @dataclass
-class PairResult:
+class AncastPair:
     """One pair: its sums per side, the per-pair item, and the solver's verdict."""
 
     precision: Sums
@@ -77,7 +77,7 @@ def _optimal(test: View, gold: View, sim: Similarity,
     return from_map(found.mapping, len(gold), sim), found
 
 
-def score_views(test: View, gold: View, options: Options, gid: str = "") -> PairResult:
+def score_views(test: View, gold: View, options: Options, gid: str = "") -> AncastPair:
     """Score two AnCast views: AnCast's alignment with ``ancast_compat``, else the proved optimum; a pair
     whose structures would exceed ``options.max_memory`` in either mode: :func:`beyond`."""
     if not capped.fits(len(test), len(gold), options.max_memory, options.ancast_compat):
@@ -87,7 +87,7 @@ def score_views(test: View, gold: View, options: Options, gid: str = "") -> Pair
         alignment = compat.align(test, gold, sim, knobs.cneighbor(options), knobs.separate(options))
         precision, recall = score(test, gold, sim, alignment, True)
         item: Dict[str, Any] = dict(report(precision, recall, True))
-        result = PairResult(precision, recall, item, False, precision.lr, alignment=alignment)
+        result = AncastPair(precision, recall, item, False, precision.lr, alignment=alignment)
         if options.trace:
             best, found = _optimal(test, gold, sim, options)
             p_best, r_best = score(test, gold, sim, best, True)
@@ -116,22 +116,22 @@ def score_views(test: View, gold: View, options: Options, gid: str = "") -> Pair
         item["cut"] = found.cut
     if found.rounded:
         item["rounded"] = True
-    result = PairResult(precision, recall, item, found.exact, found.bound, found.steps, found.cut,
+    result = AncastPair(precision, recall, item, found.exact, found.bound, found.steps, found.cut,
                         alignment=alignment)
     return result
 
 
-def _unbuilt(precision: Sums, recall: Sums, alignment: Alignment, found: exact.ExactResult) -> PairResult:
+def _unbuilt(precision: Sums, recall: Sums, alignment: Alignment, found: exact.ExactResult) -> AncastPair:
     """A pair whose Problem the clock stopped building (its solver's value and bound count node rewards
     only): its map as counted, cut as the solver's cut, with the trivial bound of the LRM numerator."""
     bound = capped.bound(precision.lr_count, recall.lr_count)
     item: Dict[str, Any] = dict(report(precision, recall, False))
     cut = found.cut or "timeout"
     item.update(exact=False, bound=bound, steps=found.steps, cut=cut)
-    return PairResult(precision, recall, item, False, bound, found.steps, cut, alignment=alignment)
+    return AncastPair(precision, recall, item, False, bound, found.steps, cut, alignment=alignment)
 
 
-def beyond(test: View, gold: View, compat_mode: bool, sense: float = SENSE_COEFFICIENT) -> PairResult:
+def beyond(test: View, gold: View, compat_mode: bool, sense: float = SENSE_COEFFICIENT) -> AncastPair:
     """A pair beyond ``--max-memory``: the linear-time map (:func:`.capped.linear_map`) counted as the
     mode counts, nothing n x m built, cut as "limit", not exact, with the trivial bound of the LRM
     numerator.  In compat mode too: AnCast's own alignment would need the matrices, so its figures cannot
@@ -152,14 +152,14 @@ def beyond(test: View, gold: View, compat_mode: bool, sense: float = SENSE_COEFF
     bound = capped.bound(precision.lr_count, recall.lr_count)
     item: Dict[str, Any] = dict(report(precision, recall, compat_mode))
     item.update(exact=False, bound=bound, steps=0, cut="limit")
-    result = PairResult(precision, recall, item, False, bound, cut="limit", alignment=alignment)
+    result = AncastPair(precision, recall, item, False, bound, cut="limit", alignment=alignment)
     skip = test.skip or gold.skip if compat_mode else None
     if skip is not None:
         result.skipped = item["skipped"] = skip
     return result
 
 
-def score_pair(gold: Graph, system: Graph, options: Optional[Options] = None) -> PairResult:
+def score_pair(gold: Graph, system: Graph, options: Optional[Options] = None) -> AncastPair:
     """AnCast scores of a system graph against a gold graph."""
     options = options or Options()
     test, gold_view = views(gold, system, options.ancast_compat, options.ancast_scope,
@@ -170,7 +170,7 @@ def score_pair(gold: Graph, system: Graph, options: Optional[Options] = None) ->
     return result
 
 
-def failed(pair: Pair, options: Options, failure: str, cut: str = "error") -> PairResult:
+def failed(pair: Pair, options: Options, failure: str, cut: str = "error") -> AncastPair:
     """A pair whose scoring raised (``cut`` "error"), or that the driver stopped at its limits (``cut``
     "timeout" or "limit", :mod:`mrp.metrics.limits`): nothing aligned, so the gold graph's relations count
     as missed (and the system graph's as surplus, when it can be read at all); a failure never raises a
@@ -193,7 +193,7 @@ def failed(pair: Pair, options: Options, failure: str, cut: str = "error") -> Pa
     item: Dict[str, Any] = dict(report(precision, recall, options.ancast_compat))
     if cut == "error":
         item["error"] = failure
-        return PairResult(precision, recall, item, False, precision.lr_count, cut="error")
+        return AncastPair(precision, recall, item, False, precision.lr_count, cut="error")
     bound = capped.bound(precision.lr_count, recall.lr_count)
     item.update(exact=False, bound=bound, steps=0, cut=cut, note=failure)
-    return PairResult(precision, recall, item, False, bound, cut=cut)
+    return AncastPair(precision, recall, item, False, bound, cut=cut)

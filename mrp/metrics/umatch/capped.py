@@ -24,8 +24,8 @@ from typing import Deque, Dict, Hashable, List, Optional, Tuple
 
 from mrp.metrics.umatch.model import Node, Sentence
 from mrp.metrics.umatch.triples import Selection, count
-from mrp.solver.greedy import need as need_cells
-from mrp.solver.greedy import within
+from mrp.solver import need_bytes as need_cells
+from mrp.solver import within_memory as within
 
 #: bytes per gold node x system node of the exact correspondence's structures (measured, peak RSS above the
 #: process before the pair, on synthetic trees with --timeout 30: 87 bytes at 2,000 x 2,000 nodes, 70% of

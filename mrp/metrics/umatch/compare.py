@@ -15,7 +15,7 @@ from mrp.metrics.umatch.links import candidates, symmetrize
 from mrp.metrics.umatch.model import Node, Sentence, UmrFile
 from mrp.metrics.umatch.triples import UNMAPPED, Selection, compare, count
 from mrp.metrics.umatch.triples import Comparison as Compared  # a node pair's (this module's: a run's)
-from mrp.solver.watchdog import clock
+from mrp.solver import clock
 
 #: maps one sentence pair's nodes 1:1 (the exact search), instead of the greedy
 Mapper = Callable[[Sentence, Sentence, str, str, "Settings"], None]

@@ -16,10 +16,18 @@ from mrp.metrics.umatch.capped import attach
 from mrp.metrics.umatch.links import candidates, symmetrize
 from mrp.metrics.umatch.model import Node, Sentence
 from mrp.metrics.umatch.triples import UNMAPPED, Selection
-from mrp.solver import DEFAULT_MAX_MEMORY, small
+from mrp.solver import (
+    DEFAULT_MAX_MEMORY,
+    Sparse,
+    SparseEdge,
+    SparseFound,
+    sparse_search,
+    sparse_upper_bound,
+    sparse_value,
+)
 
 if TYPE_CHECKING:
-    from mrp.solver.problem import Problem
+    from mrp.solver import Problem
 
 #: sentence pairs up to this many gold nodes are first searched in plain Python (no kernels to load) ...
 SMALL_NODES = 200
@@ -61,7 +69,7 @@ class ExactMapper:
 
     def __call__(self, sentence0: Sentence, sentence1: Sentence, label0: str, label1: str,
                  settings: object) -> None:
-        from mrp.solver.watchdog import pair_clock
+        from mrp.solver import pair_clock
 
         with pair_clock():  # each sentence pair has the whole --timeout
             self._aligned(sentence0, sentence1, label0, label1, settings)
@@ -69,7 +77,7 @@ class ExactMapper:
     def _aligned(self, sentence0: Sentence, sentence1: Sentence, label0: str, label1: str,
                  settings: object) -> None:
         """:meth:`__call__`'s work, the pair's clock started."""
-        from mrp.solver.watchdog import clock, watchdog
+        from mrp.solver import clock, get_watchdog
 
         deadline = None if self.timeout is None else clock() + self.timeout
         selection: Selection = settings.selection  # type: ignore[attr-defined]
@@ -106,10 +114,10 @@ class ExactMapper:
         start = [int(j) for j in seed]
         sparse = terms.sparse()
         found = None
-        if small.value(sparse, start) == small.upper_bound(sparse):
-            found = small.Found(start, small.value(sparse, start), 0)  # the greedy map meets the bound
+        if sparse_value(sparse, start) == sparse_upper_bound(sparse):
+            found = SparseFound(start, sparse_value(sparse, start), 0)  # the greedy map meets the bound
         elif len(gold) <= SMALL_NODES:
-            found = small.search(sparse, start, SMALL_STEPS)
+            found = sparse_search(sparse, start, SMALL_STEPS)
         if found is not None:
             mapping = found.mapping
             proof.value = proof.bound = found.value // scale
@@ -117,11 +125,10 @@ class ExactMapper:
         else:
             import numpy as np
 
-            from mrp.solver.solve import solve_problem
-            from mrp.solver.warmup import ready
+            from mrp.solver import ready, solve_problem
 
-            with watchdog().paused():  # kernels compiled or loaded outside the pair's clock, which goes on
-                ready(self.compiling)  # from where the greedy start and building left it
+            with get_watchdog().paused():  # kernels compiled or loaded outside the pair's clock, which goes
+                ready(self.compiling)  # on from where the greedy start and building left it
             begin = np.array(start, np.int64)
             solution = solve_problem(terms.problem(), self.limit, self.timeout, lambda built, stop: begin,
                                      self.mip)
@@ -180,7 +187,7 @@ class Terms:
         """What one correct pair is worth, above any number of corresponding nodes."""
         return weight(len(self.U), len(self.U[0]) if self.U else 0)
 
-    def sparse(self) -> small.Sparse:
+    def sparse(self) -> Sparse:
         """The objective for the plain-Python search: correct pairs scaled, plus one per mapped pair."""
         scale, allowed = self.scale, self.allowed
         U = [[(value * scale + 1) if allowed[i][j] else 0 for j, value in enumerate(row)]
@@ -188,7 +195,7 @@ class Terms:
         by_label: Dict[Hashable, List[Tuple[int, int, int]]] = {}
         for (c, d, key), count in self.system.items():
             by_label.setdefault(key, []).append((c, d, count))
-        edges: List[small.Edge] = []
+        edges: List[SparseEdge] = []
         for (a, b, key), count in self.gold.items():
             if a == b:  # a loop matches a loop: a node reward
                 for c, d, theirs in by_label.get(key, ()):
@@ -198,13 +205,13 @@ class Terms:
             table = {(c, d): scale * min(count, theirs) for c, d, theirs in by_label.get(key, ())
                      if c != d and allowed[a][c] and allowed[b][d]}
             edges.append((a, b, table))
-        return small.Sparse(U, edges, allowed)
+        return Sparse(U, edges, allowed)
 
     def problem(self) -> Problem:
         """The same objective as the branch and bound's Problem."""
         import numpy as np
 
-        from mrp.solver.problem import with_edges
+        from mrp.solver import with_edges
 
         scale = self.scale
         allowed = np.array(self.allowed, bool).reshape(len(self.U), -1)

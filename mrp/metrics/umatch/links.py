@@ -18,7 +18,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from mrp.metrics.umatch.model import Node, Sentence
 from mrp.metrics.umatch.triples import Selection, compare, weak, weak_matches
-from mrp.solver.watchdog import clock
+from mrp.solver import clock
 
 #: the greedy reads the clock before weighing the links of every this many nodes
 EVERY = 16

@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from mrp.errors import MRPError, MRPWarning, ScoreError
 from mrp.graph import Graph
-from mrp.metrics.base import Metric, PairResult, Parameter, Run
+from mrp.metrics.base import Metric, PairCounts, Parameter, Run
 from mrp.metrics.counting import Path, prf
 from mrp.metrics.envelope import ACCOUNTING, EXACT, FIGURES, SCORES, SEARCH, TIME, N
 from mrp.metrics.options import Options
@@ -64,7 +64,7 @@ class UMatch(Metric):
     layout = (N, FIGURES, EXACT, SCORES, TIME, SEARCH, "compat", ACCOUNTING)
 
     def __init__(self) -> None:
-        self._results: Dict[str, PairResult] = {}
+        self._results: Dict[str, PairCounts] = {}
 
     def signature_fields(self, options: Options) -> List[str]:
         chosen = settings(options)
@@ -132,7 +132,7 @@ class UMatch(Metric):
                          explained.as_of(second.source or system.nodes, system.sentences[:number]))
                 shown = explained.detail(first, second, pair.gold, pair.system, "GOLD", "SYSTEM",
                                          chosen.selection, tables)
-            self._results[pair.gold.id] = PairResult(
+            self._results[pair.gold.id] = PairCounts(
                 paths, exact=True if proof is None else proof.exact, bound=c + gap,
                 steps=0 if proof is None else proof.steps, cut=None if proof is None else proof.cut,
                 errors=errors, note=None if proof is None else proof.note, detail=shown)
@@ -141,7 +141,7 @@ class UMatch(Metric):
             if progress is not None:
                 progress.problem(graph, note)
 
-    def score(self, pair: Pair, options: Options) -> PairResult:
+    def score(self, pair: Pair, options: Options) -> PairCounts:
         found = self._results.get(pair.gold.id)
         if found is None:
             raise ScoreError(f"graph {pair.gold.id}: not prepared (umatch scores pairs of one run together)")
