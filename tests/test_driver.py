@@ -368,8 +368,8 @@ def read_corpus_of(graphs: List[Any]) -> Any:
 
 
 def test_cli_jobs_take_a_number_or_auto() -> None:
-    for bad, message in (("0", "of at least 1, or auto, not 0"),
-                         ("two", "of at least 1, or auto, not 'two'")):
+    for bad, message in (("0", "from 1 to 4096, or auto, not 0"),
+                         ("two", "from 1 to 4096, or auto, not two")):
         run = run_cli("score", ["--jobs", bad, "--gold", DEMO_GOLD, DEMO_SYSTEM])
         assert run.code == 2 and message in run.err and "Traceback" not in run.err
     outs = [run_cli("score", [*jobs, "--gold", DEMO_GOLD, DEMO_SYSTEM]) for jobs in ([], ["--jobs", "auto"],
