@@ -199,7 +199,7 @@ def _text(path: Optional[str]) -> Optional[Dict[str, str]]:
 def _read(path: str, fmt: str, args: argparse.Namespace, text: Optional[Dict[str, str]]) -> Corpus:
     """A file read as mtool reads it: --framework, --filter, then --id, --i or --n, on this file alone."""
     options = ReadOptions(args.framework[0] if fmt == "sdp" and args.framework else None, text,
-                          no_wiki=fmt == "amr" and not args.full, wsj_ids=fmt == "amr")
+                          no_wiki=fmt == "amr" and not args.full, wsj_ids=fmt == "amr", mtool=True)
     corpus = read_file(path, fmt, options)
     kept = [g for g in corpus.graphs if not args.framework or g.framework in args.framework]
     corpus.graphs = select(kept, args, inputs.filter_ids(args))
