@@ -12,10 +12,12 @@ import json
 from pathlib import Path
 from typing import Any, Dict, List
 
+import pytest
+
 from mrp.codecs import ReadOptions
 from mrp.pipeline import read_file
 
-from conftest import run_cli
+from conftest import run_cli, shared_file
 
 DATA = Path(__file__).parent / "data" / "mtool"
 
@@ -65,3 +67,41 @@ def test_mrp_mtool_analyzes_a_graph_with_a_duplicate_node_id() -> None:
     assert expected[16].endswith("not connected\t50.00") and found[16].endswith("not connected\t0.00")
     own = run_cli("analyze", [str(DATA / "dup.mrp")])
     assert own.code == 0 and json.loads(own.out)["ucca"]["graphs"] == 1 and "duplicate node id" in own.err
+
+
+# ----------------------------------------------------------------------------- SDP without --text
+
+
+def test_sdp_without_text_is_refused_by_default() -> None:
+    path = str(shared_file("data", "wsj", "dm", "wsj.sdp"))
+    corpus = read_file(path, "dm")
+    assert not corpus.graphs and len(corpus.errors) == 89
+    assert "needs the sentences" in corpus.errors[0].message
+    done = run_cli("convert", ["--from", "dm", "--to", "mrp", path])
+    assert done.code != 0 and "--text" in done.err
+
+
+def test_sdp_without_text_read_unanchored_as_mtool() -> None:
+    path = str(shared_file("data", "wsj", "dm", "wsj.sdp"))
+    corpus = read_file(path, "dm", ReadOptions(mtool=True))
+    assert not corpus.errors and len(corpus.graphs) == 89
+    assert all(g.input is None and all(n.anchors is None for n in g.nodes) for g in corpus.graphs)
+    anchored = read_file(path, "dm", ReadOptions(text=mrp_text(), mtool=True))
+    assert [g.id for g in anchored.graphs] == [g.id for g in corpus.graphs]
+    assert [[(n.id, n.label) for n in g.nodes] for g in anchored.graphs] == \
+        [[(n.id, n.label) for n in g.nodes] for g in corpus.graphs]
+    assert all(n.anchors for g in anchored.graphs for n in g.nodes)
+
+
+def mrp_text() -> Dict[str, str]:
+    from mrp.corpora import read_text
+
+    return read_text(str(shared_file("data", "wsj", "wsj.txt")))
+
+
+@pytest.mark.parametrize("framework", ("dm", "psd"))
+def test_mrp_mtool_analyzes_sdp_without_text(framework: str) -> None:
+    path = str(shared_file("data", "wsj", framework, "wsj.sdp"))
+    done = run_cli("mtool", ["--read", framework, "--analyze", path])
+    assert done.code == 0, done.err
+    assert done.out == _reference(f"wsj.{framework}.sdp.analyze.txt")

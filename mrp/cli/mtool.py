@@ -223,7 +223,7 @@ def _unique(corpus: Corpus) -> Corpus:
 
 def _pairing(args: argparse.Namespace, system: Corpus, text: Optional[Dict[str, str]]) -> Pairing:
     gold_format = input_format(args.gold, args.format or args.read, "--format")
-    inputs.check_before_reading(PROGRAM, args.gold, gold_format, args, args.framework)
+    inputs.check_before_reading(PROGRAM, args.gold, gold_format, args, args.framework, needs_text=False)
     gold = _read(args.gold, gold_format, args, text)
     inputs.check_gold(PROGRAM, gold)
     inputs.check_framework_present(PROGRAM, gold, args.framework, args.quiet)
@@ -300,7 +300,7 @@ def main_body(argv: List[str]) -> int:
     metrics = _check(args)
     _notes(args)
     fmt = input_format(args.input, args.read, "--read")
-    inputs.check_before_reading(PROGRAM, args.input, fmt, args, args.framework)
+    inputs.check_before_reading(PROGRAM, args.input, fmt, args, args.framework, needs_text=False)
     text = _text(args.text)
     system = _read(args.input, fmt, args, text)
     for error in system.errors:
