@@ -105,3 +105,52 @@ def test_mrp_mtool_analyzes_sdp_without_text(framework: str) -> None:
     done = run_cli("mtool", ["--read", framework, "--analyze", path])
     assert done.code == 0, done.err
     assert done.out == _reference(f"wsj.{framework}.sdp.analyze.txt")
+
+
+# ----------------------------------------------------------------------------- CoNLL-U and mtool's MRP output
+
+
+def test_conllu_default_reading_is_unchanged() -> None:
+    corpus = read_file(str(DATA / "hand.conllu"), "conllu")
+    assert [g.framework for g in corpus.graphs] == ["ud", "ud"]
+    words = [n for g in corpus.graphs for n in g.nodes]
+    assert sum(n.anchors is not None for n in words) == 10 and all(e.id is None for g in corpus.graphs
+                                                                   for e in g.edges)
+
+
+def test_conllu_read_as_mtool_gives_empty_anchor_lists() -> None:
+    graphs = read_file(str(DATA / "hand.conllu"), "conllu", ReadOptions(mtool=True)).graphs
+    # the words of the multiword tokens (Vamos nos, a el) and the empty node 5.1
+    assert [(g.id, n.label) for g in graphs for n in g.nodes if n.anchors == []] == \
+        [("mw1", "Vamos"), ("mw1", "nos"), ("mw1", "a"), ("mw1", "el"), ("empty1", "likes")]
+
+
+def test_mrp_mtool_analyzes_conllu_as_mtool_counts() -> None:
+    done = run_cli("mtool", ["--read", "conllu", "--analyze", str(DATA / "hand.conllu")])
+    assert done.code == 0, done.err
+    assert done.out == _reference("hand.conllu.analyze.txt")  # 15 anchors, as mtool; mrp-analyze: 10
+    own = run_cli("analyze", ["--format", "conllu", str(DATA / "hand.conllu")])
+    assert own.code == 0 and json.loads(own.out)["ud"]["anchors"]["n"] == 10
+
+
+@pytest.mark.parametrize("fmt, reference", [("conllu", "hand.conllu.mrp"), ("eud", "hand.eud.mrp"),
+                                            ("dm", "wsj.dm.sdp.mrp")])
+def test_mrp_mtool_writes_mrp_as_mtool(fmt: str, reference: str) -> None:
+    path = str(shared_file("data", "wsj", "dm", "wsj.sdp") if fmt == "dm" else DATA / "hand.conllu")
+    done = run_cli("mtool", ["--read", fmt, "--write", "mrp", "--n", "2", path])
+    assert done.code == 0, done.err
+    # mtool's framework name (conllu), its edge ids, no empty anchor lists; all but the day written
+    assert _timeless(done.out) == _timeless(_reference(reference))
+
+
+def test_mrp_mtool_numbers_edges_as_mtool() -> None:
+    line = ('{"id": "e", "framework": "dm", "flavor": 0, "nodes": [{"id": 0}, {"id": 1}], "edges": '
+            '[{"source": 0, "target": 1, "label": "A"}, {"id": 7, "source": 1, "target": 0, "label": "B"}, '
+            '{"source": 0, "target": 1, "label": "A"}, {"source": 1, "target": 1, "label": "C"}]}\n')
+    done = run_cli("mtool", ["--read", "mrp", "--write", "mrp"], stdin=line.encode())
+    assert done.code == 0, done.err
+    # an edge with no id gets the number of distinct edges before it (mtool keeps its edges in a set), and
+    # edges are written by id; mtool (main.py --read mrp --write mrp) writes A 0, C 2, B 7 and drops the
+    # repeated A, which mrp keeps
+    edges = [(e["id"], e["label"]) for e in json.loads(done.out)["edges"]]
+    assert edges == [(0, "A"), (2, "A"), (2, "C"), (7, "B")]

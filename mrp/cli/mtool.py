@@ -30,7 +30,7 @@ from mrp.cli.common import (
     select,
     warn,
 )
-from mrp.cli.mtool_layout import layout, render
+from mrp.cli.mtool_layout import as_read, as_written, layout, render
 from mrp.codecs import ReadOptions, WriteOptions, readable, writer
 from mrp.corpora import Corpus, read_text
 from mrp.io.write import output, write_text
@@ -201,6 +201,7 @@ def _read(path: str, fmt: str, args: argparse.Namespace, text: Optional[Dict[str
     options = ReadOptions(args.framework[0] if fmt == "sdp" and args.framework else None, text,
                           no_wiki=fmt == "amr" and not args.full, wsj_ids=fmt == "amr", mtool=True)
     corpus = read_file(path, fmt, options)
+    as_read(corpus.graphs, fmt)
     kept = [g for g in corpus.graphs if not args.framework or g.framework in args.framework]
     corpus.graphs = select(kept, args, inputs.filter_ids(args))
     ids = {g.id for g in corpus.graphs}
@@ -271,7 +272,7 @@ def _write(args: argparse.Namespace, corpus: Corpus, out: TextIO) -> None:
 
     if args.write in (None, "json"):
         return
-    graphs = list(corpus.graphs)  # live graphs: stamp() changes them in place
+    graphs = [as_written(graph) for graph in corpus.graphs]  # copies: stamp() changes them in place
     if args.write in ("mrp", "evaluation"):
         stamp(graphs, corpus.format)
     if args.write in ("txt", "id", "evaluation"):
