@@ -25,12 +25,13 @@ NEEDS_TEXT = ("dm", "psd", "sdp")
 
 
 def check_before_reading(program: str, path: str, fmt: str, args: argparse.Namespace,
-                         frameworks: Optional[Sequence[str]]) -> None:
-    """Refuse, once and before reading, what would fail for every graph of the file."""
+                         frameworks: Optional[Sequence[str]], needs_text: bool = True) -> None:
+    """Refuse, once and before reading, what would fail for every graph of the file (``needs_text``
+    False: SDP is read without --text, unanchored, as mtool reads it)."""
     if fmt == "sdp" and not (frameworks and len(frameworks) == 1):
         fail(program, f"{path}: an SDP file does not name its framework: give --framework dm or "
                       "--framework psd")
-    if fmt in NEEDS_TEXT and not args.text:
+    if fmt in NEEDS_TEXT and not args.text and needs_text:
         fail(program, f"{path}: reading {fmt} needs the sentences: give --text FILE "
                       "(id<TAB>sentence lines), e.g. --text wsj.txt")
 

@@ -30,7 +30,7 @@ from mrp.cli.common import (
     select,
     warn,
 )
-from mrp.cli.mtool_layout import layout, render
+from mrp.cli.mtool_layout import as_read, as_written, layout, render
 from mrp.codecs import ReadOptions, WriteOptions, readable, writer
 from mrp.corpora import Corpus, read_text
 from mrp.errors import OptionError
@@ -205,8 +205,9 @@ def _text(path: Optional[str]) -> Optional[Dict[str, str]]:
 def _read(path: str, fmt: str, args: argparse.Namespace, text: Optional[Dict[str, str]]) -> Corpus:
     """A file read as mtool reads it: --framework, --filter, then --id, --i or --n, on this file alone."""
     options = ReadOptions(args.framework[0] if fmt == "sdp" and args.framework else None, text,
-                          no_wiki=fmt == "amr" and not args.full, wsj_ids=fmt == "amr")
+                          no_wiki=fmt == "amr" and not args.full, wsj_ids=fmt == "amr", mtool=True)
     corpus = read_file(path, fmt, options)
+    as_read(corpus.graphs, fmt)
     kept = [g for g in corpus.graphs if not args.framework or g.framework in args.framework]
     corpus.graphs = select(kept, args, inputs.filter_ids(args))
     ids = {g.id for g in corpus.graphs}
@@ -229,7 +230,7 @@ def _unique(corpus: Corpus) -> Corpus:
 
 def _pairing(args: argparse.Namespace, system: Corpus, text: Optional[Dict[str, str]]) -> Pairing:
     gold_format = input_format(args.gold, args.format or args.read, "--format")
-    inputs.check_before_reading(PROGRAM, args.gold, gold_format, args, args.framework)
+    inputs.check_before_reading(PROGRAM, args.gold, gold_format, args, args.framework, needs_text=False)
     gold = _read(args.gold, gold_format, args, text)
     inputs.check_gold(PROGRAM, gold)
     inputs.check_framework_present(PROGRAM, gold, args.framework, args.quiet)
@@ -277,7 +278,7 @@ def _write(args: argparse.Namespace, corpus: Corpus, out: TextIO) -> None:
 
     if args.write in (None, "json"):
         return
-    graphs = list(corpus.graphs)  # live graphs: stamp() changes them in place
+    graphs = [as_written(graph) for graph in corpus.graphs]  # copies: stamp() changes them in place
     if args.write in ("mrp", "evaluation"):
         stamp(graphs, corpus.format)
     if args.write in ("txt", "id", "evaluation"):
@@ -306,7 +307,7 @@ def main_body(argv: List[str]) -> int:
     metrics = _check(args)
     _notes(args)
     fmt = input_format(args.input, args.read, "--read")
-    inputs.check_before_reading(PROGRAM, args.input, fmt, args, args.framework)
+    inputs.check_before_reading(PROGRAM, args.input, fmt, args, args.framework, needs_text=False)
     text = _text(args.text)
     system = _read(args.input, fmt, args, text)
     for error in system.errors:

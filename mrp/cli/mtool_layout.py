@@ -11,9 +11,15 @@ out for ``mrp``), then ``time`` and ``cpu``.
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Mapping, Sequence, Set, Tuple
+from dataclasses import replace
+from typing import Any, Dict, Iterable, Mapping, Sequence, Set, Tuple
 
+from mrp.graph import Graph
 from mrp.metrics import TYPES
+
+#: mtool names the framework of a CoNLL-U graph by the format it was read as: ``--read conllu`` gives
+#: ``conllu`` (mrp's reader says ``ud``, the MRP 2020 name; ``ud`` and ``eud`` are the same for both)
+FRAMEWORK_OF_FORMAT = {"conllu": "conllu"}
 
 #: metric -> its top-level keys, in mtool's order
 KEYS: Dict[str, Sequence[str]] = {
@@ -74,3 +80,25 @@ def layout(metric: str, result: Mapping[str, Any], trace: bool, null: Set[Tuple[
 def render(result: Mapping[str, Any]) -> str:
     """mtool's JSON text: ``{"key": value`` joined by ``,\\n `` and ``}``, ASCII-escaped as json.dump does."""
     return "{" + ",\n ".join(f'"{key}": {json.dumps(value)}' for key, value in result.items()) + "}\n"
+
+
+def as_read(graphs: Iterable[Graph], fmt: str) -> None:
+    """Name the framework of graphs read as ``fmt`` as mtool names it (:data:`FRAMEWORK_OF_FORMAT`)."""
+    framework = FRAMEWORK_OF_FORMAT.get(fmt)
+    if framework is not None:
+        for graph in graphs:
+            graph.framework = framework
+
+
+def as_written(graph: Graph) -> Graph:
+    """A copy of the graph as mtool writes it: every edge has an id (mtool numbers an edge without one by
+    the count of distinct edges, by source, target and label, before it: its edges are a set), edges in
+    the order of their ids, and a node with an empty anchor list has none (mtool writes anchors only when
+    there are some).  A repeated edge is kept (mtool's set drops it)."""
+    seen: Set[Tuple[int, int, Any]] = set()
+    edges = []
+    for edge in graph.edges:
+        edges.append(edge if edge.id is not None else replace(edge, id=len(seen)))
+        seen.add((edge.source, edge.target, edge.label))
+    nodes = [replace(node, anchors=None) if node.anchors == [] else node for node in graph.nodes]
+    return replace(graph, nodes=nodes, edges=sorted(edges, key=lambda edge: edge.id or 0))

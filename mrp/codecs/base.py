@@ -78,6 +78,11 @@ class ReadOptions:
     #: ``eud`` with the same id after its ``ud`` graph, where DEPS holds anything (mrp-convert asks for it:
     #: this is how MRP carries both; the CoNLL-U writer joins the two again)
     companions: bool = False
+    #: read as mtool reads (mrp-mtool, the drop-in): an MRP graph with a duplicate node id is kept (the later
+    #: node under a fresh id, as no edge or top of mtool's can name it), SDP without a text table is read
+    #: unanchored, and CoNLL-U's words of multiword tokens and empty nodes get an empty anchor list (which
+    #: mtool's statistics count as anchored); each such graph lists what was read so in ``Graph.repairs``
+    mtool: bool = False
     #: Penman (AMR): a :class:`mrp.codecs.repeats.Repeats` through which graphs of a text already read
     #: share its graph's content (given by mrp.corpora.load, which packs or copies them; never compared: it
     #: changes no graph)

@@ -12,7 +12,7 @@ from HEAD and DEPREL; ``eud``: the enhanced graph from DEPS):
   DEPREL (``eud``: one edge for each ``head:relation`` of DEPS).
 - Surface tokens (ranges and words outside ranges; not empty nodes) are anchored: by ``TokenRange=a:b``
   in MISC where it is given, else by finding the forms in the input in order. Words inside a range and
-  empty nodes have no anchors.
+  empty nodes have no anchors (``ReadOptions.mtool``: an empty list, as mtool reads them).
 
 The writer writes what reads back to the same graph (each node's CoNLL-U ID as read, kept in
 :attr:`mrp.graph.Graph.variables`, else numbered again from the anchors and the basic tree; anchors as
@@ -175,6 +175,9 @@ def _parse(block: List[Line], options: ReadOptions, position: int, framework: st
         if cells[6] == "0":
             tops.append(k + 1)
     _anchor(nodes, rows, surface, numbers, text)
+    for node, on in zip(nodes, surface):
+        if options.mtool and not on:
+            node.anchors = []  # mtool's empty anchor list, which its statistics count as an anchor
     edges: List[Edge] = []
     for k, cells in enumerate(rows):
         if framework == "eud":

@@ -85,7 +85,7 @@ def check(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpt
         if select and options.framework is not None and isinstance(framework, str) \
                 and framework != options.framework:
             continue
-        decoder = Decoder()
+        decoder = Decoder(options.mtool)
         graph = decoder.graph(obj, text, options.framework)
         graph.line = line.number
         yield Checked(graph, decoder.found, decoder.rejected)

@@ -83,7 +83,9 @@ class Decoder:
     without ``from``); what the model can hold is kept.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, mtool: bool = False) -> None:
+        #: keep a graph with a duplicate node id as mtool does (``ReadOptions.mtool``)
+        self.mtool = mtool
         self.found: List[Found] = []
         self.rejected: Optional[str] = None
         #: the ids that nodes left out for a non-integer id would have ("3" and 3.0 name node 3)
@@ -291,6 +293,8 @@ class Decoder:
             nodes=[node for node in nodes if node is not None],
             edges=[edge for edge in edges if edge is not None],
         )
+        if self.mtool:
+            graph.repairs = _fresh_ids(graph) or None
         for where, message, reader in (*reference_problems(graph, self.unread), *length_problems(graph)):
             if reader is not None:
                 self.bad(where, message, reader)
@@ -351,6 +355,25 @@ class Decoder:
             self.bad("", f"{what} is null, not a string")
             return None
         return self.text(value, "", what)
+
+
+def _fresh_ids(graph: Graph) -> List[str]:
+    """mtool's reading of duplicate node ids: its edges and tops name the first node of an id, so a later
+    node of the same id is a node nothing names; it gets a fresh id (one above the largest).
+
+    Returns:
+        One repair line per renumbered node.
+    """
+    seen: Set[int] = set()
+    fresh = max((node.id for node in graph.nodes), default=-1) + 1
+    repairs = []
+    for node in graph.nodes:
+        if node.id in seen:
+            repairs.append(f"duplicate node id {node.id}: the later node read as node {fresh} (as mtool)")
+            node.id = fresh
+            fresh += 1
+        seen.add(node.id)
+    return repairs
 
 
 def _as_int(value: Any) -> List[int]:

@@ -9,7 +9,8 @@ singleton nodes (no edge, not top) dropped, so node ids may have gaps.
 
 Anchors are character spans in the sentence from ``options.text`` (an
 ``id -> sentence`` table); reading without a text table is refused per graph,
-because the MRP graphs of DM and PSD are anchored.
+because the MRP graphs of DM and PSD are anchored (``options.mtool``: read
+unanchored and without input, as mtool reads it).
 """
 
 from __future__ import annotations
@@ -115,18 +116,8 @@ def _parse_block(
             if label != "_":
                 edges.append(Edge(source=predicates[column], target=k, label=label))
     graph = Graph(id=graph_id, framework=options.framework, flavor=0, tops=tops, edges=edges)
-    if options.text is None:
-        raise Bad("anchoring SDP tokens needs the sentences: give a text table (--text)", None)
-    text = options.text.get(graph_id)
-    if text is None:
-        raise Bad(f"no sentence for graph '{graph_id}' in the text table (--text)", None)
-    try:
-        spans = align(forms, text)
-    except AnchorError as error:
-        raise Bad(f"cannot anchor: {error}", rows[error.index][0].number) from None
-    for node, span in zip(nodes, spans):
-        node.anchors = [span]
-    graph.input = text
+    if options.text is not None or not options.mtool:  # mtool reads SDP without sentences unanchored
+        _anchor(graph, nodes, forms, rows, options)
     graph.line = block[0].number
     connected = set(tops)
     for edge in edges:
@@ -135,6 +126,23 @@ def _parse_block(
     graph.nodes = [node for node in nodes if node.id in connected]
     graph.repairs = repairs or None
     return graph
+
+
+def _anchor(graph: Graph, nodes: List[Node], forms: List[str], rows: List[Tuple[Line, List[str]]],
+            options: ReadOptions) -> None:
+    """Anchor the tokens in the graph's sentence from the text table (which becomes its input)."""
+    if options.text is None:
+        raise Bad("anchoring SDP tokens needs the sentences: give a text table (--text)", None)
+    text = options.text.get(graph.id)
+    if text is None:
+        raise Bad(f"no sentence for graph '{graph.id}' in the text table (--text)", None)
+    try:
+        spans = align(forms, text)
+    except AnchorError as error:
+        raise Bad(f"cannot anchor: {error}", rows[error.index][0].number) from None
+    for node, span in zip(nodes, spans):
+        node.anchors = [span]
+    graph.input = text
 
 
 def _new_graph(line: Line, block: Chunk) -> bool:
