@@ -25,7 +25,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any, Dict
 
 if TYPE_CHECKING:
-    from mrp.pipeline.inputs import Graphs, corpus_of, read_options
+    from mrp.pipeline.inputs import Graphs, corpus_of, is_path, read_options
     from mrp.pipeline.keywords import CLI_ONLY, READING, Keyword, respelled, sign, spelled
     from mrp.pipeline.options import compat_values, run_options, with_penman
     from mrp.pipeline.reading import COMPRESSED, input_format, read_file, read_options_for
@@ -44,14 +44,14 @@ if TYPE_CHECKING:
     )
 
 __all__ = ["CLI_ONLY", "COMPRESSED", "READING", "Graphs", "Keyword", "LayoutWarning", "Scored",
-           "compat_values", "corpus_of", "gold_problems", "input_format", "load_solver", "paired",
+           "compat_values", "corpus_of", "gold_problems", "input_format", "is_path", "load_solver", "paired",
            "penman_corpora", "penman_triples", "read_file", "read_options", "read_options_for", "respelled",
            "run_options", "run_pairing", "score_pairing", "sign", "spelled", "standardized", "unanswered",
            "with_penman"]
 
 #: the module of the pipeline each name comes from
 _HOMES: Dict[str, str] = {
-    **dict.fromkeys(("Graphs", "corpus_of", "read_options"), "inputs"),
+    **dict.fromkeys(("Graphs", "corpus_of", "is_path", "read_options"), "inputs"),
     **dict.fromkeys(("CLI_ONLY", "READING", "Keyword", "respelled", "sign", "spelled"),
                     "keywords"),
     **dict.fromkeys(("compat_values", "run_options", "with_penman"), "options"),
