@@ -24,12 +24,13 @@ __version__ = "0.1.0"
 from mrp import errors  # noqa: E402
 from mrp.graph import Edge, Graph, Node  # noqa: E402
 
-__all__ = ["Edge", "Ensemble", "Figures", "Graph", "Node", "PairResult", "Result", "Scorer", "ScorerState",
-           "Similarity", "__version__", "ensemble", "errors", "read", "score", "similarity", "write"]
+__all__ = ["Edge", "Ensemble", "Figures", "Graph", "Node", "PairResult", "Result", "Rewards", "Scorer",
+           "ScorerState", "Similarity", "__version__", "ensemble", "errors", "pairwise", "read", "score",
+           "similarity", "write"]
 
 #: names of mrp.api, imported on first use (``import mrp`` stays light for the command-line tools)
-_API = ("Ensemble", "Figures", "PairResult", "Result", "Scorer", "ScorerState", "Similarity", "ensemble",
-        "read", "score", "similarity", "write")
+_API = ("Ensemble", "Figures", "PairResult", "Result", "Rewards", "Scorer", "ScorerState", "Similarity",
+        "ensemble", "pairwise", "read", "score", "similarity", "write")
 
 
 def __getattr__(name: str) -> Any:

@@ -21,6 +21,7 @@ from mrp.metrics import smatch as smatch_module
 from mrp.metrics.base import Metric
 from mrp.metrics.options import Options
 from mrp.metrics.pairing import pair
+from mrp.solver import batch_rows
 from mrp.solver.batch_rows import Batch, Interned
 from mrp.solver.problem import Rows, triple_rows
 
@@ -124,6 +125,27 @@ def test_a_batch_counts_the_triples_a_map_matches(pairs: List[Tuple[Side, Side]]
     _counted(batch, pairs, [[-1] * len(gold[0]) for gold, _ in pairs])
     with pytest.raises(ValueError, match="mapped nodes"):
         batch.matched(np.zeros(sum(len(gold[0]) for gold, _ in pairs) + 1, np.int64))
+
+
+@budget(200)
+@given(st.lists(st.tuples(sides(), sides()), max_size=6), st.randoms(use_true_random=False))
+def test_few_pairs_count_as_many_do(pairs: List[Tuple[Side, Side]], rng: random.Random) -> None:
+    """A batch of few pairs (counted in Python) and of many (numpy) count the same, whichever path."""
+    batch = _batched(pairs, Interned())
+    maps = _random_maps(pairs, rng)
+    flat = np.array([j for mapping in maps for j in mapping], np.int64)
+    few = batch_rows.FEW
+    try:
+        batch_rows.FEW = -1
+        numpy_counts = batch.matched(flat)
+        batch_rows.FEW = 1 << 30
+        python_counts = batch.matched(flat)
+        with pytest.raises(ValueError, match="mapped nodes"):
+            batch.matched(np.zeros(flat.shape[0] + 1, np.int64))
+    finally:
+        batch_rows.FEW = few
+    assert python_counts.dtype == numpy_counts.dtype == np.int64
+    assert python_counts.tolist() == numpy_counts.tolist()
 
 
 def _coli() -> Tuple[List[Side], List[Side]]:

@@ -19,7 +19,7 @@ from mrp.metrics.options import checked as valid
 from mrp.metrics.pairing import Pairing
 from mrp.metrics.registry import canonical
 from mrp.metrics.registry import metric as registered
-from mrp.pipeline.inputs import Graphs, corpus_of, read_options
+from mrp.pipeline.inputs import Graphs, corpus_of, is_path, read_options
 from mrp.pipeline.keywords import READING, checked, keywords, respelled, sign
 from mrp.pipeline.options import run_options as options_of
 from mrp.pipeline.options import with_penman
@@ -145,7 +145,9 @@ def _pairing(gold: Graphs, system: Graphs, plan: _Plan, batch: bool = False
     """Both sides read, the gold checked, standardized, paired; the options of the pair's scoring; and
     whether any system graph pairs with a gold graph (``batch``: a Scorer's batch, whose system side may
     be an empty list or pair with no gold graph)."""
-    reading = reading_together(read_options(**plan.reading))  # texts parsed once for all
+    reading = read_options(**plan.reading)
+    if is_path(gold) or is_path(system):  # texts of files parsed once for all (text and graphs: no memo)
+        reading = reading_together(reading)
     gold_corpus = corpus_of(gold, plan.formats[0], reading, "gold")
     _checked_gold(gold_corpus)
     if batch and isinstance(system, (list, tuple)) and not system:

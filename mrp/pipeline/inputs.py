@@ -14,7 +14,7 @@ from mrp.errors import FormatError, InputError
 from mrp.graph import Graph
 from mrp.io.source import Line
 
-__all__ = ["Graphs", "corpus_of", "read_options"]
+__all__ = ["Graphs", "corpus_of", "is_path", "read_options"]
 
 #: what :func:`mrp.metrics` and :func:`mrp.read` take as graphs
 Graphs = Union[str, "os.PathLike[str]", Graph, Sequence[Any]]
@@ -31,8 +31,9 @@ def read_options(framework: Optional[str] = None, text: Optional[Any] = None, no
     return ReadOptions(framework=framework, text=text, no_wiki=no_wiki, strict=strict, wsj_ids=wsj_ids)
 
 
-def _is_path(value: Any) -> bool:
-    """A path (an existing file wins, whatever its name starts with), else text."""
+def is_path(value: Any) -> bool:
+    """Whether :func:`corpus_of` reads ``value`` as a path (an existing file wins, whatever its name starts
+    with), not as text or graphs."""
     if isinstance(value, os.PathLike):
         return True
     if not isinstance(value, str) or "\n" in value or len(value) >= 4096:
@@ -125,7 +126,7 @@ def _decoded(data: Any, name: str) -> str:
 def corpus_of(graphs: Graphs, fmt: Optional[str], options: ReadOptions, name: str) -> Corpus:
     """A corpus of what the caller gave: a path, text (a string, or bytes of UTF-8 text), or a list of
     graphs of one kind."""
-    if isinstance(graphs, (str, os.PathLike)) and _is_path(graphs):
+    if isinstance(graphs, (str, os.PathLike)) and is_path(graphs):
         return read_corpus(os.fspath(graphs), fmt, options)  # the format: mrp.codecs.resolve_format
     # graphs given as text or objects are read without a memo of texts (:func:`mrp.corpora.load.read_corpus`
     # alone unshares what a memo shares)

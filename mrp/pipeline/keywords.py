@@ -197,21 +197,25 @@ def checked(arguments: Mapping[str, Any], function: str) -> Dict[str, Any]:
     return out
 
 
-def sign(function: Callable[..., Any], leading: List[inspect.Parameter]) -> None:
-    """Give ``function`` the signature of its leading parameters and every keyword (typed, with defaults),
-    and its docstring the list of keywords."""
+def sign(function: Callable[..., Any], leading: List[inspect.Parameter], omitted: Tuple[str, ...] = ()
+         ) -> None:
+    """Give ``function`` the signature of its leading parameters and every keyword (typed, with defaults)
+    but the ``omitted`` ones, and its docstring the list of those keywords."""
     params = list(leading)
     params += [inspect.Parameter(keyword.name, inspect.Parameter.KEYWORD_ONLY, default=keyword.default,
-                                 annotation=keyword.annotation) for keyword in keywords().values()]
+                                 annotation=keyword.annotation)
+               for keyword in keywords().values() if keyword.name not in omitted]
     function.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    function.__doc__ = (inspect.cleandoc(function.__doc__ or "") + "\n\n" + document()).rstrip() + "\n"
+    function.__doc__ = (inspect.cleandoc(function.__doc__ or "") + "\n\n" + document(omitted)).rstrip() + "\n"
 
 
-def document() -> str:
-    """The "Keyword Args" section of a docstring (reST through napoleon): every keyword, its type, what it
-    does, and the mrp-score flag it corresponds to."""
+def document(omitted: Tuple[str, ...] = ()) -> str:
+    """The "Keyword Args" section of a docstring (reST through napoleon): every keyword (but the
+    ``omitted`` ones), its type, what it does, and the mrp-score flag it corresponds to."""
     lines = ["Keyword Args:"]
     for keyword in keywords().values():
+        if keyword.name in omitted:
+            continue
         kind = inspect.formatannotation(keyword.annotation).replace("typing.", "")
         owner = f"({keyword.metric}) " if keyword.metric else ""
         help_text = _OWNER.sub("", keyword.help) if keyword.metric else keyword.help
