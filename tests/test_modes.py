@@ -21,7 +21,7 @@ UMR = ("data/umr/czech-pdtc/pcedt-gold.umr", "data/umr/czech-pdtc/pcedt-conv.umr
 #: metric -> the shared pair it is scored on
 DATA = {"mrp": UCCA, "smatch": AMR, "edm": UCCA, "sdp": PSD, "ucca": UCCA, "aspects": AMR, "sembleu": AMR,
         "unlabeled": AMR, "unlabeled-edges": UCCA, "predications": PSD, "ancast": AMR, "umatch": UMR,
-        "rematch": AMR, "wlk": AMR}
+        "rematch": AMR, "wlk": AMR, "s2match": AMR}
 
 
 def test_the_matrix_covers_every_registered_metric() -> None:
