@@ -146,40 +146,44 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.write_line(f"{door:<28} {tried:>7} tried {failed:>5} failed")
 
 
-def opened(pid: int, paths: List[str], seconds: float = 300.0) -> None:
-    """Wait until the process ``pid`` (or a process it started) has one of ``paths`` open: the event that it
-    is past its start-up (imports, argument checks) and inside the command's work, where a Ctrl-C is the
-    command's to answer.  Fails after ``seconds`` (a loaded machine may take long to start Python), or when
-    the process ends first; skips where there is no Linux /proc."""
-    if not Path(f"/proc/{os.getpid()}/fd").exists():
-        pytest.skip("needs Linux /proc to see which files a process has open")
-    wanted = {os.path.realpath(path) for path in paths}
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        tree, todo = set(), [pid]
-        while todo:
-            current = todo.pop()
-            tree.add(current)
-            for task in Path(f"/proc/{current}/task").glob("*"):
-                try:
-                    todo.extend(int(child) for child in (task / "children").read_text().split())
-                except OSError:
-                    pass
-        for member in tree:
-            try:
-                links = {os.readlink(entry) for entry in Path(f"/proc/{member}/fd").iterdir()}
-            except OSError:
-                continue
-            if links & wanted:
-                return
-        if not Path(f"/proc/{pid}").exists() or _ended(pid):
-            pytest.fail(f"process {pid} ended before opening {', '.join(sorted(paths))}")
-        time.sleep(0.01)
-    pytest.fail(f"process {pid} did not open {', '.join(sorted(paths))} within {seconds:.0f} s")
+class FileOpens:
+    """The kernel's word (inotify) that a file was opened, by any process: watch the files before the
+    process starts, then :meth:`wait` for the first open.  No polling, so an open that lasts a few
+    milliseconds is not missed (as a look at /proc/PID/fd between sleeps can miss it)."""
+
+    IN_OPEN = 0x20
+
+    def __init__(self, paths: List[str]) -> None:
+        import ctypes
+
+        if not sys.platform.startswith("linux"):
+            pytest.skip("needs Linux inotify to see a file opened")
+        self._libc = ctypes.CDLL(None, use_errno=True)
+        self.paths = paths
+        self.fd = self._libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+        if self.fd < 0:
+            pytest.skip(f"inotify is not available here ({os.strerror(ctypes.get_errno())})")
+        for path in paths:
+            if self._libc.inotify_add_watch(self.fd, os.fsencode(path), self.IN_OPEN) < 0:
+                os.close(self.fd)
+                pytest.skip(f"inotify cannot watch {path} ({os.strerror(ctypes.get_errno())})")
+
+    def wait(self, proc: subprocess.Popen[bytes], seconds: float = 300.0) -> None:
+        """Return once one of the files has been opened; fail when ``proc`` ends first or after ``seconds``
+        (a loaded machine may take long to start Python)."""
+        import select
+
+        try:
+            deadline = time.monotonic() + seconds
+            while time.monotonic() < deadline:
+                ready, _, _ = select.select([self.fd], [], [], 0.1)
+                if ready and os.read(self.fd, 65536):
+                    return
+                if proc.poll() is not None:
+                    pytest.fail(f"process {proc.pid} ended before opening {', '.join(sorted(self.paths))}")
+            pytest.fail(f"process {proc.pid} did not open {', '.join(sorted(self.paths))} "
+                        f"within {seconds:.0f} s")
+        finally:
+            os.close(self.fd)
 
 
-def _ended(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].startswith(("Z", "X"))
-    except (OSError, IndexError):
-        return True

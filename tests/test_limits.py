@@ -24,7 +24,7 @@ from mrp.metrics.pairing import pair
 from mrp.metrics.registry import evaluate
 from mrp.report.progress import Line
 
-from conftest import ROOT, opened, run_cli
+from conftest import ROOT, FileOpens, run_cli
 
 DEMO_GOLD = str(ROOT / "data/demo/gold.mrp")
 DEMO_SYSTEM = str(ROOT / "data/demo/system.mrp")
@@ -152,12 +152,13 @@ def test_no_progress_line_when_not_a_terminal() -> None:
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_stops_cleanly(tmp_path: Path, jobs: str) -> None:
     gold, system = hard_files(tmp_path, 400)
+    opens = FileOpens([gold, system])  # watched before the command starts: its first open is not missed
     proc = subprocess.Popen(
         [sys.executable, "-m", "mrp.cli.score", "--jobs", jobs, "--gold", gold, system],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    opened(proc.pid, [gold, system])  # the event: the command is at work (not still importing)
+    opens.wait(proc)  # the event: the command is at work (not still importing)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130
