@@ -170,3 +170,19 @@ def test_the_scoring_environment_builds_from_the_bundle_alone_offline(tmp_path: 
                             env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
     assert theirs.returncode == 0, theirs.stderr.decode()[-2000:]
     assert (run / "theirs" / "scores.json").read_text() == (run / "ours" / "scores.json").read_text()
+
+
+def test_the_bundled_wheel_carries_the_distribution_s_metadata() -> None:
+    """From a source checkout's editable install (its egg-info, found first, keeps PKG-INFO, not METADATA)
+    as from a wheel's: the bundled wheel's METADATA names the distribution and its version (an empty one
+    made pip fail in the scoring image)."""
+    import io
+    import zipfile
+
+    from mrp import __version__
+    from mrp.task.wheel import wheel
+
+    name, data = wheel()
+    text = zipfile.ZipFile(io.BytesIO(data)).read(f"mrp_graphs-{__version__}.dist-info/METADATA").decode()
+    assert name == f"mrp_graphs-{__version__}-py3-none-any.whl"
+    assert "Name: mrp-graphs\n" in text and f"Version: {__version__}\n" in text

@@ -67,7 +67,12 @@ def wheel() -> Tuple[str, bytes]:
     for name, path in _files():
         with open(path, "rb") as stream:
             members.append((name, stream.read()))
-    members.append((f"{info}/METADATA", (found.read_text("METADATA") or "").encode("utf-8")))
+    # a wheel's METADATA; an egg-info (a source checkout's editable install, found first from its folder)
+    # keeps the same text as PKG-INFO
+    text = found.read_text("METADATA") or found.read_text("PKG-INFO")
+    if not text:
+        raise InputError(f"{DISTRIBUTION}'s installed metadata has no METADATA or PKG-INFO to put in a wheel")
+    members.append((f"{info}/METADATA", text.encode("utf-8")))
     members.append((f"{info}/WHEEL", _WHEEL.encode("ascii")))
     members.append((f"{info}/entry_points.txt", (found.read_text("entry_points.txt") or "").encode("utf-8")))
     members.append((f"{info}/top_level.txt", b"mrp\n"))
