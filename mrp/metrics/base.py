@@ -167,6 +167,10 @@ class Metric(ABC):
     letters: str = "gsc"
     #: whether the metric searches a correspondence (its items carry exact, bound, steps, cut)
     searches: bool = False
+    #: whether the solver alone stops its scoring at the pair's time and maps an unfinished pair in linear
+    #: time (MRP, SMATCH): the driver's CPU guard then gives it :data:`mrp.metrics.limits.SEARCH_GRACE`
+    #: past the timeout (the plain-Python twins' linear map takes seconds), not GRACE
+    stopped_by_solver: bool = False
     #: whether a pair's result depends on the other pairs too (then no result is reused across runs)
     contextual: bool = False
     #: the frameworks it scores (None: every one); mrp-score leaves it out, with a warning, where none of

@@ -27,7 +27,7 @@ from mrp.errors import MRPError, ScoreError
 from mrp.graph import fingerprint
 from mrp.metrics.base import Metric, PairCounts, Run
 from mrp.metrics.counting import Path, add
-from mrp.metrics.limits import CUT, GRACE, Overrun, Sizes, budget, guarded
+from mrp.metrics.limits import CUT, GRACE, SEARCH_GRACE, Overrun, Sizes, budget, guarded
 from mrp.metrics.options import Execution, Options, Progress
 from mrp.metrics.pairing import Pair, Pairing
 from mrp.process.collector import collector_paused
@@ -71,7 +71,7 @@ def _isolated(metric: Metric, pair: Pair, options: Options) -> PairCounts:
     try:
         with pair_clock(), budget(options.timeout, options.max_memory):
             try:
-                with guarded(options.timeout):
+                with guarded(options.timeout, SEARCH_GRACE if metric.stopped_by_solver else GRACE):
                     found = metric.score(pair, options)
             except Overrun as stop:  # the result stands when the guard fired as scoring ended
                 why = stop.why

@@ -32,10 +32,14 @@ from typing import Any, Iterator, Optional
 from mrp.solver import time_left as left
 from mrp.solver import within_memory as within
 
-__all__ = ["CUT", "GRACE", "Cost", "Overrun", "Sizes", "budget", "check", "guarded"]
+__all__ = ["CUT", "GRACE", "SEARCH_GRACE", "Cost", "Overrun", "Sizes", "budget", "check", "guarded"]
 
 #: CPU seconds past the pair's timeout at which the guard stops a metric that has not stopped by itself
 GRACE = 0.3
+#: the same for a metric whose search the solver stops at the pair's time (``Metric.stopped_by_solver``): it
+#: then maps the pair in linear time, which its plain-Python twins (before the kernels are compiled) take
+#: seconds for; the guard stops only a search that does not stop (with GRACE, such a pair counted nothing)
+SEARCH_GRACE = 2.0
 #: CPU seconds the metric's cut result of a stopped pair may take after that (it counts the graphs alone;
 #: beyond, the pair counts nothing): a pair ends within its timeout and GRACE + CUT + CUT / 2 = 0.45 s
 CUT = 0.1

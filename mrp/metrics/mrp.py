@@ -46,6 +46,7 @@ class MRP(Metric):
     summary = "the MRP metric: tuples by type (tops, labels, properties, anchors, edges, attributes), exact"
     normalization = "case+anchors+edges"
     primary = ("all",)
+    stopped_by_solver = True
     searches = True
     explains = True
     parameters = (DOC_ALIGN,)

@@ -296,6 +296,7 @@ class SMATCH(Metric):
               "on Penman)"
     normalization = "case"
     primary = ()
+    stopped_by_solver = True
     parameters = (Parameter("smatch_compat", "--smatch-compat",
                             "smatch: reproduce the original SMATCH tool's counts, defects included "
                             "(duplicate triples counted repeatedly, quoted strings cut to their first "
