@@ -233,13 +233,13 @@ def _built_counter(monkeypatch: pytest.MonkeyPatch) -> List[str]:
     from mrp.codecs.penman import reading
 
     built: List[str] = []
-    real = reading._built
+    real = reading._graph
 
-    def counted(frame: Any, gid: str, options: ReadOptions) -> Graph:
+    def counted(frame: Any, text: str, gid: str, options: ReadOptions) -> Graph:
         built.append(gid)
-        return real(frame, gid, options)
+        return real(frame, text, gid, options)
 
-    monkeypatch.setattr(reading, "_built", counted)
+    monkeypatch.setattr(reading, "_graph", counted)
     return built
 
 
@@ -339,14 +339,14 @@ def test_a_child_reading_the_system_file_ahead_parses_only_texts_the_gold_file_d
 
     monkeypatch.setattr(mrp.corpora.ahead, "enabled", lambda: True)
     log = tmp_path / "built.log"
-    real = reading._built
+    real = reading._graph
 
-    def counted(frame: Any, gid: str, options: ReadOptions) -> Graph:
+    def counted(frame: Any, text: str, gid: str, options: ReadOptions) -> Graph:
         with open(log, "a", encoding="utf-8") as out:  # written by whichever process parses
             out.write(gid + "\n")
-        return real(frame, gid, options)
+        return real(frame, text, gid, options)
 
-    monkeypatch.setattr(reading, "_built", counted)
+    monkeypatch.setattr(reading, "_graph", counted)
     order: List[str] = []
     real_ahead, real_gold = mrp.cli.score.Ahead, mrp.cli.score._read_gold
     monkeypatch.setattr(mrp.cli.score, "Ahead", lambda *a, **k: order.append("ahead") or real_ahead(*a, **k))
