@@ -14,28 +14,31 @@ from __future__ import annotations
 from typing import Dict, List, Optional, Tuple, Union
 
 from mrp.codecs.base import ReadOptions
-from mrp.codecs.penman.amr import _role, _strip_alignment, _value
+from mrp.codecs.penman.amr import _CONSTANTS, _ROLES, _role, _strip_alignment, _value
 from mrp.codecs.penman.parse import _KINDS, _OTHER_BREAKS, _TOKEN, MAX_DEPTH
 from mrp.graph import Branch, Edge, Graph, Node
 
 __all__ = ["fast_graph"]
 
+#: the first characters of tokens other than symbols
+_SPECIAL = "".join(_KINDS)
 #: a branch as read: its role as written and its target (a child's number, or a constant or variable)
 _Branch = Tuple[str, Union[int, str]]
 
 
 def _tree(text: str) -> Optional[Tuple[List[str], List[Optional[str]], List[List[_Branch]]]]:
     """Each node's variable, concept as written (None: none) and branches, numbered as they open; None
-    for a text :func:`.parse.parse` declines."""
+    for a text :func:`.parse.parse` declines (its grammar, checked by each token's first character:
+    :data:`.parse._KINDS`)."""
     if _OTHER_BREAKS.search(text) is not None:
         return None
     tokens = _TOKEN.findall(text)
     if '"' in tokens or "~" in tokens:
         return None
-    kinds = _KINDS
     count = len(tokens)
     if count < 3 or tokens[0] != "(":
         return None
+    special = _SPECIAL
     names: List[str] = []
     concepts: List[Optional[str]] = []
     branches: List[List[_Branch]] = []
@@ -43,8 +46,8 @@ def _tree(text: str) -> Optional[Tuple[List[str], List[Optional[str]], List[List
     position = 0
     role = ""
     while True:
-        # at "(": open a node
-        if position + 1 >= count or kinds.get(tokens[position + 1][0], "s") != "s" or len(stack) >= MAX_DEPTH:
+        # at "(": open a node (its variable a symbol)
+        if position + 1 >= count or tokens[position + 1][0] in special or len(stack) >= MAX_DEPTH:
             return None
         number = len(names)
         names.append(tokens[position + 1])
@@ -54,9 +57,11 @@ def _tree(text: str) -> Optional[Tuple[List[str], List[Optional[str]], List[List
         concept: Optional[str] = None
         if position < count and tokens[position] == "/":
             position += 1
-            if position >= count or kinds.get(tokens[position][0], "s") not in 's"':
+            if position >= count:
                 return None
             concept = tokens[position]
+            if concept[0] in special and concept[0] != '"':
+                return None  # no symbol or string
             position += 1
             if position < count and tokens[position][0] == "~":
                 concept += tokens[position]
@@ -70,14 +75,14 @@ def _tree(text: str) -> Optional[Tuple[List[str], List[Optional[str]], List[List
             if position >= count:
                 return None
             token = tokens[position]
-            kind = kinds.get(token[0], "s")
-            if kind == ")":
+            first = token[0]
+            if first == ")":
                 position += 1
                 stack.pop()
                 if not stack:
                     return names, concepts, branches
                 continue
-            if kind != ":":
+            if first != ":":
                 return None
             role = token
             position += 1
@@ -87,15 +92,15 @@ def _tree(text: str) -> Optional[Tuple[List[str], List[Optional[str]], List[List
             if position >= count:
                 return None
             target = tokens[position]
-            kind = kinds.get(target[0], "s")
-            if kind in 's"':
+            first = target[0]
+            if first not in special or first == '"':
                 position += 1
                 if position < count and tokens[position][0] == "~":
                     target += tokens[position]
                     position += 1
                 stack[-1].append((role, target))
                 continue
-            if kind == "(":
+            if first == "(":
                 break
             return None
 
@@ -125,6 +130,7 @@ def fast_graph(text: str, gid: str, options: ReadOptions) -> Optional[Graph]:
     edges: List[Edge] = []
     layout: Dict[int, List[Branch]] = {}
     no_wiki = options.no_wiki
+    roles, constants = _ROLES, _CONSTANTS
     for k, mine in enumerate(branches):
         concept = concepts[k]
         node = Node(id=k) if concept is None else \
@@ -132,7 +138,8 @@ def fast_graph(text: str, gid: str, options: ReadOptions) -> Optional[Graph]:
         written: List[Branch] = []
         layout[k] = written
         for role, target in mine:
-            label, normal = _role(role)
+            known = roles.get(role)
+            label, normal = known if known is not None else _role(role)
             if isinstance(target, int):
                 edges.append(Edge(k, target, label, normal))
                 written.append((label, target, True))
@@ -145,7 +152,9 @@ def fast_graph(text: str, gid: str, options: ReadOptions) -> Optional[Graph]:
                 continue
             if no_wiki and label == "wiki":
                 continue
-            value = _value(text)
+            value = constants.get(text)
+            if value is None:
+                value = _value(text)
             node.properties.append(label)
             node.values.append(value)
             written.append((label, value, False))
