@@ -4,9 +4,10 @@ take from it.
 The modules inside share their names freely; everything outside this package imports only the names below.
 ``amr`` reads and writes AMR through the ``penman`` library's public API; ``reading`` reads a file's
 graphs in order (a block met again from its first copy); ``framing`` cuts a file into graphs, ``parse`` is
-the plain parser of the tree, ``spacing`` keeps layout, ``keep`` writes a graph again as its file wrote
-it, ``writer`` writes Penman text; ``objects`` (with ``direct``, ``layout`` and ``tokens``) reads
-``penman.Graph`` objects; ``deep`` reads deeply nested Penman on a large stack.
+the plain parser of the tree, ``fast`` builds a plain text's graph in one pass (without the tree),
+``spacing`` keeps layout, ``keep`` writes a graph again as its file wrote it, ``writer`` writes Penman text;
+``objects`` (with ``direct``, ``layout`` and ``tokens``) reads ``penman.Graph`` objects; ``deep`` reads
+deeply nested Penman on a large stack.
 
 Each name is imported from its module on first use, so that taking one (a metric's ``Quoted``) loads that
 module alone, as it did before these modules were a package.
