@@ -206,21 +206,29 @@ def _convert(tree: penman.Tree, gid: str, options: ReadOptions) -> Graph:
             if target is None:
                 raise Bad(f"role :{excerpt(label)} of '{excerpt(var)}' has no value")
             text = _strip_alignment(target) if "~" in target else target
-            if not text.startswith('"') and text in variables:
-                other = variables[text]
-                edges.append(Edge(k, other, label, normal))
-                written.append((label, other, False))
-                continue
-            if no_wiki and label == "wiki":
-                continue
-            value = _value(text)
-            node.properties.append(label)
-            node.values.append(value)
-            written.append((label, value, False))
+            attach(node, label, normal, text, variables, edges, written, no_wiki)
         nodes.append(node)
     return Graph(id=gid, framework=options.framework or "amr", flavor=2, tops=[0],
                  nodes=nodes, edges=edges, layout=layout,
                  variables={k: node[0] for k, node in enumerate(order)})
+
+
+def attach(node: Node, label: str, normal: Optional[str], text: str, variables: Dict[str, int],
+           edges: List[Edge], written: List[Branch], no_wiki: bool) -> None:
+    """A branch of ``node`` whose target is written as text (``text``, without its alignment): an edge to
+    the node of a variable (by number), else a property of ``node`` (``:wiki`` left out with ``no_wiki``);
+    the branch is added to ``written`` (the node's layout) as read."""
+    if not text.startswith('"') and text in variables:
+        other = variables[text]
+        edges.append(Edge(node.id, other, label, normal))
+        written.append((label, other, False))
+        return
+    if no_wiki and label == "wiki":
+        return
+    value = _value(text)
+    node.properties.append(label)
+    node.values.append(value)
+    written.append((label, value, False))
 
 
 def tree_graph(tree: penman.Tree, gid: str, options: ReadOptions) -> Tuple[Graph, List[str]]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Dict, List, Optional, Tuple, Union
 
 from mrp.codecs.base import ReadOptions
-from mrp.codecs.penman.amr import _CONSTANTS, _ROLES, _role, _strip_alignment, _value
+from mrp.codecs.penman.amr import _ROLES, _role, _strip_alignment, _value, attach
 from mrp.codecs.penman.parse import _KINDS, _OTHER_BREAKS, _TOKEN, MAX_DEPTH
 from mrp.graph import Branch, Edge, Graph, Node
 
@@ -130,7 +130,7 @@ def fast_graph(text: str, gid: str, options: ReadOptions) -> Optional[Graph]:
     edges: List[Edge] = []
     layout: Dict[int, List[Branch]] = {}
     no_wiki = options.no_wiki
-    roles, constants = _ROLES, _CONSTANTS
+    roles = _ROLES
     for k, mine in enumerate(branches):
         concept = concepts[k]
         node = Node(id=k) if concept is None else \
@@ -145,19 +145,7 @@ def fast_graph(text: str, gid: str, options: ReadOptions) -> Optional[Graph]:
                 written.append((label, target, True))
                 continue
             text = _strip_alignment(target) if "~" in target else target
-            if not text.startswith('"') and text in variables:
-                other = variables[text]
-                edges.append(Edge(k, other, label, normal))
-                written.append((label, other, False))
-                continue
-            if no_wiki and label == "wiki":
-                continue
-            value = constants.get(text)
-            if value is None:
-                value = _value(text)
-            node.properties.append(label)
-            node.values.append(value)
-            written.append((label, value, False))
+            attach(node, label, normal, text, variables, edges, written, no_wiki)
         nodes.append(node)
     return Graph(id=gid, framework=options.framework or "amr", flavor=2, tops=[0], nodes=nodes, edges=edges,
                  layout=layout, variables=dict(enumerate(names)))
