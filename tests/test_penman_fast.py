@@ -13,7 +13,7 @@ from typing import Any, Iterator, List, Optional
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_penman_parse import _PIECES, _random_tree
+from test_penman_parse import _PIECES, _random_tree, mutate
 
 from mrp.codecs.base import Bad, ReadOptions
 from mrp.codecs.penman import read_string
@@ -114,16 +114,7 @@ def test_the_reader_gives_the_same_graphs_with_the_fast_way_and_without(
 def _mutated(rng: random.Random, text: str) -> str:
     tokens = text.replace("(", " ( ").replace(")", " ) ").split(" ")
     for _ in range(rng.randint(1, 3)):
-        k = rng.randrange(len(tokens))
-        action = rng.randrange(4)
-        if action == 0:
-            del tokens[k]
-        elif action == 1:
-            tokens.insert(k, rng.choice(_PIECES))
-        elif action == 2:
-            tokens[k] = rng.choice(_PIECES)
-        else:
-            tokens.insert(k, tokens[rng.randrange(len(tokens))])  # a variable defined twice, a role repeated
+        mutate(rng, tokens, 4)  # a repeated token: a variable defined twice, a role repeated
         if not tokens:
             tokens = ["("]
     return " ".join(tokens)

@@ -135,6 +135,21 @@ def _random_tree(rng: random.Random, depth: int = 0) -> str:
     return "".join(parts + [space(), ")"])
 
 
+def mutate(rng: random.Random, tokens: List[str], actions: int = 3) -> None:
+    """One random change of a text's tokens, in place: a token deleted, a piece inserted, a token replaced
+    by a piece, or (with ``actions`` 4) a token of the text repeated elsewhere."""
+    k = rng.randrange(len(tokens))
+    action = rng.randrange(actions)
+    if action == 0:
+        del tokens[k]
+    elif action == 1:
+        tokens.insert(k, rng.choice(_PIECES))
+    elif action == 2:
+        tokens[k] = rng.choice(_PIECES)
+    else:
+        tokens.insert(k, tokens[rng.randrange(len(tokens))])
+
+
 def test_random_texts_are_read_as_penman_reads_them_or_left_to_it(penman_says: Any) -> None:
     rng = random.Random(26)
     answered = 0
@@ -145,14 +160,7 @@ def test_random_texts_are_read_as_penman_reads_them_or_left_to_it(penman_says: A
     for _ in range(6_000):
         tokens = _random_tree(rng).replace("(", " ( ").replace(")", " ) ").split(" ")
         if rng.random() < 0.7:
-            k = rng.randrange(len(tokens))
-            action = rng.randrange(3)
-            if action == 0:
-                del tokens[k]
-            elif action == 1:
-                tokens.insert(k, rng.choice(_PIECES))
-            else:
-                tokens[k] = rng.choice(_PIECES)
+            mutate(rng, tokens)
         texts.append(" ".join(tokens))
     for text in texts:
         node = parse(text)
