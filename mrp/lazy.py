@@ -16,7 +16,8 @@ def exports(package: str, space: MutableMapping[str, Any], homes: Dict[str, Tupl
     Args:
         package: the package's name (``mrp.metrics``).
         space: the package's globals (each name is kept there once loaded).
-        homes: each exported name -> (its module under the package, its name there).
+        homes: each exported name -> (its module under the package, or named from mrp down (``mrp.engine``),
+            and its name there).
 
     Returns:
         The ``__getattr__`` to assign in the package.
@@ -25,7 +26,8 @@ def exports(package: str, space: MutableMapping[str, Any], homes: Dict[str, Tupl
         home = homes.get(name)
         if home is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = space[name] = getattr(import_module(f"{package}.{home[0]}"), home[1])
+        module = home[0] if home[0].startswith("mrp.") else f"{package}.{home[0]}"
+        value = space[name] = getattr(import_module(module), home[1])
         return value
 
     return attribute

@@ -75,8 +75,8 @@ SAMPLES: Dict[str, Any] = {"aspect_depth": None, "sembleu_weights": (0.5, 0.5), 
 def test_every_parameter_given_another_value_is_in_the_signature() -> None:
     """What can change the numbers is recorded: every metric parameter set to a value other than its
     default changes the metric's signature."""
-    from mrp.metrics.base import parameter_values
-    from mrp.metrics.options import Options
+    from mrp.engine.base import parameter_values
+    from mrp.engine.options import Options
     from mrp.metrics.registry import metrics
     from mrp.report.signature import signature
 
@@ -298,7 +298,17 @@ def test_the_readme_recipe_registers_a_metric_for_the_cli_and_the_library(
     from mrp.cli.score import main_body
     from mrp.metrics import registry
 
-    (tmp_path / "overlap_recipe.py").write_text(_recipe(), encoding="utf-8")
+    recipe = _recipe()
+    # the recipe takes the engine's public names, as every metric does (tests/test_architecture.py, SEALED)
+    import ast
+
+    import mrp.engine
+    taken = [(node.module, alias.name) for node in ast.walk(ast.parse(recipe))
+             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("mrp")
+             for alias in node.names]
+    assert taken and all(module == "mrp.engine" and name in mrp.engine.__all__
+                         for module, name in taken), taken
+    (tmp_path / "overlap_recipe.py").write_text(recipe, encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setitem(registry.METRICS, "overlap", ("overlap_recipe", ()))
     gold, system = tmp_path / "gold.amr", tmp_path / "system.amr"
@@ -309,7 +319,7 @@ def test_the_readme_recipe_registers_a_metric_for_the_cli_and_the_library(
     strict = mrp.score(gold, system, metric="overlap", overlap_strict=True)
     assert (loose.f, strict.f) == (0.5, 0.0)
     # its report gives its figures only: the envelope every result has comes from the base class
-    from mrp.metrics.pairing import COUNTS
+    from mrp.engine.pairing import COUNTS
 
     traced = mrp.score(gold, system, metric="overlap", trace=True).to_dict()
     assert list(traced) == ["n", "g", "s", "c", "p", "r", "f", "scores", "time", "cpu", *COUNTS, "macro",

@@ -1,6 +1,6 @@
 """The library's keyword arguments of :func:`mrp.score` and :class:`mrp.Scorer`, declared once: the options
 every run shares (each naming the ``mrp-score`` flag it corresponds to), then every registered metric's
-:class:`mrp.metrics.base.Parameter` (its ``field`` is the keyword, its ``flag`` the command line's).  From
+:class:`mrp.engine.base.Parameter` (its ``field`` is the keyword, its ``flag`` the command line's).  From
 this table come the functions' signatures, the "Keyword Args" of their docstrings, the check of what a
 caller passes, and the spelling of options in the library's error messages."""
 
@@ -13,10 +13,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
+from mrp.engine import DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT, Parameter
 from mrp.errors import MRPError
 from mrp.memo import Memo
-from mrp.metrics.base import Parameter
-from mrp.metrics.options import DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT
 from mrp.metrics.registry import METRICS, metrics
 
 __all__ = ["CLI_ONLY", "READING", "Keyword", "checked", "document", "keywords", "sign", "spelled"]
@@ -102,7 +101,7 @@ _SHARED: Tuple[Keyword, ...] = (
             reads=True),
     Keyword("wsj_ids", bool, False, "AMR: map WSJ ids as the MRP data do (read options: inputs given as "
             "text or paths)", "--wsj-ids", reads=True),
-    Keyword("progress", Any, None, "True: a progress line on stderr; or a :class:`mrp.metrics.options."
+    Keyword("progress", Any, None, "True: a progress line on stderr; or a :class:`mrp.engine.options."
             "Progress`"),
 )
 
