@@ -10,6 +10,7 @@ import inspect
 import json
 import random
 import warnings
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -47,6 +48,31 @@ def test_every_cli_option_is_a_library_keyword_and_back() -> None:
         assert flag in flags, f"keyword {keyword.name} names {flag}, which mrp-score does not have"
     assert all(reason for reason in CLI_ONLY.values())
     assert {name for name, keyword in keywords().items() if keyword.flag is None} == {"progress"}
+
+
+def test_the_metric_flags_are_made_from_the_keyword_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """mrp-score's (and mrp-similarity's) metric options are the keyword table's: flag, destination, type,
+    argument name, default, choices and help, each parameter once; what the table says, the flag says."""
+    from mrp.pipeline import keywords as table
+    from mrp.pipeline.keywords import metric_keywords
+
+    flags = _flags()
+    declared = metric_keywords()
+    assert len({keyword.flag for keyword in declared}) == len(declared)
+    for keyword in declared:
+        action = flags[keyword.flag]
+        assert (action.dest, action.help) == (keyword.name, keyword.help), keyword.flag
+        if keyword.kind is None:
+            assert (action.const, action.default, action.nargs) == (True, False, 0), keyword.flag
+        else:
+            assert (action.type, action.metavar, action.default, action.choices) == \
+                (keyword.kind, keyword.metavar, keyword.default, keyword.choices), keyword.flag
+    # a keyword of the table changed is the flag changed, with no edit of the command line
+    shown = {**table.keywords(), "umatch_only": replace(table.keywords()["umatch_only"], help="changed",
+                                                         metavar="WHAT")}
+    monkeypatch.setattr(table, "keywords", lambda: shown)
+    action = _flags()["--only"]
+    assert (action.help, action.metavar) == ("changed", "WHAT")
 
 
 def test_every_metric_parameter_is_a_keyword_of_score_scorer_and_their_help() -> None:
