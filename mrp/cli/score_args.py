@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, cast
 
 from mrp.cli.common import (
     add_read_options,
@@ -77,7 +77,7 @@ def add_metric_options(p: argparse.ArgumentParser, metrics: Optional[Sequence[st
 
     group = p.add_argument_group("options of the metrics (given with the metric they belong to)")
     for keyword in metric_keywords(metrics):
-        group.add_argument(keyword.flag, **keyword.argument())
+        group.add_argument(cast(str, keyword.flag), **keyword.argument())  # a metric's keyword has its flag
 
 
 def owner(flag: str) -> Optional[str]:
