@@ -21,7 +21,7 @@ in a later sentence is replaced by a reference to it (its name node and its
 references to the mention's variable point to the chain's node.  Mentions in
 the chain node's own sentence are left as written (a sentence's annotators
 decided its coreference).  The merged node belongs to the sentence of its
-first mention (mrp.metrics.seed.sentences finds it there).
+first mention (mrp.engine.seed.sentences finds it there).
 
     python bench/documents.py K OUTDIR [--limit N] [--coref]
 

@@ -31,10 +31,10 @@ def _wall(args: List[str], env: dict) -> float:
 def run(shared: Path) -> None:
     """Measure and print the report's figures with their goals."""
     from mrp.corpora.load import read_corpus
+    from mrp.engine import driver
+    from mrp.engine.options import Options
+    from mrp.engine.pairing import pair
     from mrp.explain.build import write_scored
-    from mrp.metrics import driver
-    from mrp.metrics.options import Options
-    from mrp.metrics.pairing import pair
     from mrp.metrics.registry import metric
     from mrp.report.outcome import finish
 

@@ -14,7 +14,7 @@ from typing import Dict, List, Optional, Tuple
 
 from mrp.corpora.load import read_corpus
 from mrp.graph import Edge, Graph, Node
-from mrp.metrics.mrp_pair import score_pair
+from mrp.metrics.mrp.pair import score_pair
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import synthetic  # noqa: E402

@@ -71,8 +71,8 @@ DRIVER = r'''
 import json, os, resource, sys
 TIMEOUT = float(os.environ.get('MRP_LIMITS_TIMEOUT', '1'))
 import mrp
-from mrp.metrics import driver
-from mrp.metrics.options import Options
+from mrp.engine import driver
+from mrp.engine.options import Options
 from mrp.metrics.registry import metric
 
 where, wanted = sys.argv[1], sys.argv[2:]

@@ -242,8 +242,8 @@ def slowest_pair(gold: str, system: str, extra: List[str]) -> Tuple[str, float, 
 def _slowest_here(gold: str, system: str, extra: List[str]) -> Tuple[str, float, int]:
     from mrp.codecs import ReadOptions
     from mrp.corpora.load import read_corpus
-    from mrp.metrics.mrp_pair import score_normal
-    from mrp.metrics.pairing import pair
+    from mrp.engine.pairing import pair
+    from mrp.metrics.mrp.pair import score_normal
     from mrp.normalize import normalize
 
     fmt = extra[extra.index("--format") + 1] if "--format" in extra else None
@@ -380,8 +380,8 @@ def big_pair_suite(directory: Path, env: Dict[str, str], nodes: int) -> Dict[str
 #: counting), the graphs read and the solver loaded before it starts, as mrp-score's driver times a pair
 _PAIR_CLOCK = """
 import json, sys, time, mrp
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair
+from mrp.engine.options import Options
+from mrp.engine.pairing import Pair
 from mrp.metrics.registry import metric
 from mrp.solver.watchdog import clock, start_pair
 gold, system = mrp.read(sys.argv[1])[0], mrp.read(sys.argv[2])[0]

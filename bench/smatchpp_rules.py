@@ -1,7 +1,7 @@
 """Why Smatch++ and mrp's SMATCH differ on the coli pairs: each standardization rule's share of the F.
 
-Every variant is Smatch++'s triples (mrp.metrics.smatchpp) with one rule changed, solved exactly by mrp's
-solver; the micro F over the 1,368 shared coli pairs, and the pairs whose F changes:
+Every variant is Smatch++'s triples (mrp.metrics.smatch.smatchpp) with one rule changed, solved exactly by
+mrp's solver; the micro F over the 1,368 shared coli pairs, and the pairs whose F changes:
 
     python bench/smatchpp_rules.py [GOLD SYSTEM]
 
@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 import mrp
+from mrp.engine.options import Options
 from mrp.graph import Graph
-from mrp.metrics import smatchpp as pp
-from mrp.metrics.options import Options
-from mrp.metrics.smatch import METRIC, score_triples, triples
+from mrp.metrics.smatch import smatchpp as pp
+from mrp.metrics.smatch.metric import METRIC, score_triples, triples
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "pairs" / "amr"
 Steps = Sequence[pp.Step]

@@ -9,7 +9,7 @@
 
 Three caches are built on :class:`Memo` but are their own kind, each beside what it knows of
 (docs/design.md, "Caches"): :class:`mrp.codecs.repeats.Repeats` (a read's graphs by text, with serials
-that name shared content), :class:`mrp.metrics.content_memo.ContentMemo` (values by a packed graph's
+that name shared content), :class:`mrp.engine.content_memo.ContentMemo` (values by a packed graph's
 content: by the digest of its text, or by its store's identity and content index) and
 :class:`mrp.task.memo.EvaluationMemo` (an evaluation's readings and scores by the SHA-256 of its files:
 unbounded, as a figure must not depend on whether it was computed or found).

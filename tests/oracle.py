@@ -4,7 +4,7 @@ Only the value rules of ``mrp.normalize`` are reused (lowercasing, edge
 direction and default attributes, anchor union/trimming/explosion: each is
 tested on its own in ``test_normalize.py``/``test_rules.py``); which tuples a
 graph has, and which of them match under a correspondence, is derived here by
-its own route, independent of ``mrp.metrics.tuples``: every tuple is a *fact*
+its own route, independent of ``mrp.metrics.mrp.tuples``: every tuple is a *fact*
 naming node positions in fixed slots, and a gold fact matches when the fact
 with its nodes carried over by the map is a system fact.  Everything here is
 meant to be read, not to be fast.

@@ -19,6 +19,8 @@ import pytest
 
 from mrp.codecs.penman import read_string
 from mrp.corpora.load import read_corpus
+from mrp.engine.options import Options
+from mrp.engine.pairing import pair as make_pairing
 from mrp.graph import Graph
 from mrp.metrics.ancast import score_pair
 from mrp.metrics.ancast.compat import align
@@ -27,8 +29,6 @@ from mrp.metrics.ancast.pair import views
 from mrp.metrics.ancast.reading import view
 from mrp.metrics.ancast.scores import report, score
 from mrp.metrics.ancast.similarity import Similarity
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import pair as make_pairing
 from mrp.metrics.registry import evaluate
 
 from conftest import run_cli, shared_file

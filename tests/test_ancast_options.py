@@ -18,11 +18,11 @@ from ancast_options import DOC_RUNS, NO_EFFECT, RUNS
 from test_ancast_umr import _pairing
 
 from mrp.corpora.load import read_corpus
+from mrp.engine.options import Options
 from mrp.errors import MRPError
 from mrp.graph import Graph
 from mrp.metrics.ancast import score_pair
 from mrp.metrics.ancast.metric import METRIC
-from mrp.metrics.options import Options
 from mrp.metrics.registry import evaluate
 
 from conftest import run_cli, shared_file, timeless

@@ -10,7 +10,7 @@ from typing import List
 
 import pytest
 
-from mrp.metrics import limits
+from mrp.engine import limits
 from mrp.metrics.ancast import reach
 from mrp.solver.watchdog import pair_clock
 

@@ -20,6 +20,8 @@ import pytest
 
 from mrp.codecs.umr import read_documents
 from mrp.corpora.load import Corpus
+from mrp.engine.options import Options
+from mrp.engine.pairing import pair as make_pairing
 from mrp.graph import Graph
 from mrp.metrics.ancast.closure import clusters, coref_steps, overlap, temporal_steps
 from mrp.metrics.ancast.compat import align
@@ -29,8 +31,6 @@ from mrp.metrics.ancast.pair import views
 from mrp.metrics.ancast.reading import anchor_text, view
 from mrp.metrics.ancast.scores import Sums, report, score
 from mrp.metrics.ancast.similarity import Similarity
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import pair as make_pairing
 from mrp.metrics.registry import evaluate
 
 from conftest import shared_file

@@ -24,32 +24,37 @@ LAYERS: Dict[str, int] = {
     "codecs": 3,
     # corpora: whole files read through the codecs (load, read ahead, packed): above them
     "corpora": 4,
-    "normalize": 5, "standardize": 5, "validation": 6, "solver": 6, "metrics": 7,
+    "normalize": 5, "standardize": 5, "validation": 6, "solver": 6,
+    # the engine every metric runs on (Metric, options, pairing, the driver and a pair's limits, the
+    # envelope, counting): above the solver and the corpora it hands pairs from, below the metric plug-ins
+    "engine": 7,
+    # one module or subpackage per metric (its METRIC), and the registry naming them
+    "metrics": 8,
     # report renders results, compare_umr.pl's layouts (report.umatch) among them: above the metrics
-    "report": 8,
+    "report": 9,
     # explain draws scored pairs (metrics' details, graphs, codecs' token spans): above the metrics and the
     # report it may use, below api (a library entry point may call it) and cli (mrp-score --explain)
-    "explain": 9,
+    "explain": 10,
     # allpairs runs blocks of pairs through the metrics (similarity matrices, top-k, ensemble selection):
     # beside explain, below api (mrp.similarity, mrp.ensemble) and cli (mrp-similarity, mrp-ensemble)
-    "allpairs": 9,
+    "allpairs": 10,
     # the one pipeline under every door (inputs, read, validate, standardize, pair, metric, result): above
     # what it composes (corpora, metrics, report, explain), below every door (api, task, cli)
-    "pipeline": 10,
-    "api": 11,
+    "pipeline": 11,
+    "api": 12,
     # the shared-task kit (mrp-evaluate) scores through the pipeline, ranks with the report's statistics and
     # draws pairs with explain: above them and api, below cli
-    "task": 12, "cli": 13, "__main__": 14,
+    "task": 13, "cli": 14, "__main__": 15,
     # integrations: other frameworks' metric interfaces (Hugging Face evaluate, torchmetrics) over the public
     # api; their libraries imported only when used
-    "integrations": 12,
+    "integrations": 13,
 }
 
 #: the doors: packages that reach the engine only through the pipeline and the public names (``__init__``)
 #: of the packages below, never one of their modules
 DOORS = ("mrp.cli", "mrp.task")
 #: the packages whose modules the doors do not import
-ENGINE = ("mrp.metrics", "mrp.corpora", "mrp.codecs", "mrp.solver")
+ENGINE = ("mrp.engine", "mrp.metrics", "mrp.corpora", "mrp.codecs", "mrp.solver")
 
 #: the package's own face (mrp/__init__.py) stands outside the layers: every layer may read its
 #: ``__version__``, and its public names come from api on first use
@@ -57,7 +62,9 @@ FACE = "mrp"
 
 #: subpackages with an API of their own: their modules share names among themselves; every module outside
 #: imports only the names the package's ``__init__`` exports (its ``__all__``), never one of its modules
-SEALED = ("mrp.codecs.penman", "mrp.codecs.umr", "mrp.solver")
+#: (the engine: a metric plug-in takes ``from mrp.engine import Metric, PairCounts``, never
+#: ``mrp.engine.base``)
+SEALED = ("mrp.codecs.penman", "mrp.codecs.umr", "mrp.solver", "mrp.engine")
 
 
 def _layer(module: str) -> int:
@@ -287,7 +294,7 @@ def test_every_metric_owns_its_facts() -> None:
     very same Parameter, shared: --doc-align of SMATCH and MRP)."""
     import dataclasses
 
-    from mrp.metrics.options import Options
+    from mrp.engine.options import Options
     from mrp.metrics.registry import METRICS, metric
 
     fields = {f.name for f in dataclasses.fields(Options)}
@@ -338,3 +345,18 @@ def test_options_are_made_in_one_module() -> None:
     makers = {name for name, path in _modules().items()
               if any(call.args or call.keywords for call in _calls(path, "Options"))}
     assert makers == {"mrp.pipeline.options"}, makers
+
+
+def test_each_metric_is_one_module_or_subpackage() -> None:
+    """mrp/metrics/ holds the registry and the metrics, nothing else: each of its modules and subpackages is
+    a registered metric (its satellites inside its subpackage: metrics/smatch/penman.py, not
+    metrics/smatch_penman.py; the engine they run on is mrp.engine)."""
+    from mrp.metrics.registry import METRICS
+
+    homes = {module for module, _ in METRICS.values()}
+    folder = PACKAGE / "metrics"
+    tops = {f"mrp.metrics.{path.stem}" for path in folder.iterdir()
+            if (path.suffix == ".py" and path.stem != "__init__") or (path / "__init__.py").is_file()}
+    strays = [top for top in sorted(tops - {"mrp.metrics.registry"})
+              if not any(home == top or home.startswith(f"{top}.") for home in homes)]
+    assert not strays, strays

@@ -11,10 +11,10 @@ import pytest
 
 from mrp.codecs.penman import read_string
 from mrp.corpora.load import read_corpus
+from mrp.engine.options import Options
+from mrp.engine.pairing import Pair, Pairing, pair
 from mrp.graph import Graph, Node
 from mrp.metrics.aspects import ASPECTS, extract, score_aspects
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing, pair
 from mrp.metrics.registry import evaluate
 
 from conftest import shared_path

@@ -16,11 +16,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mrp
-from mrp.metrics import driver
-from mrp.metrics import smatch as smatch_module
-from mrp.metrics.base import Metric
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import pair
+from mrp.engine import driver
+from mrp.engine.base import Metric
+from mrp.engine.options import Options
+from mrp.engine.pairing import pair
+from mrp.metrics.smatch import metric as smatch_module
 from mrp.solver import batch_rows
 from mrp.solver.batch_rows import Batch, Interned
 from mrp.solver.problem import Rows, triple_rows
@@ -253,9 +253,9 @@ def test_a_solver_value_the_triples_do_not_give_is_refused_together(tmp_path: Pa
     is not that count is an internal error, never a score."""
     from test_together import _amr
 
+    from mrp.engine import together
+    from mrp.engine.pairing import pair as paired
     from mrp.errors import ScoreError
-    from mrp.metrics import together
-    from mrp.metrics.pairing import pair as paired
 
     rng = random.Random(6)
     for side in ("gold", "system"):

@@ -86,8 +86,8 @@ def test_a_big_pair_beyond_the_cap_ends_within_its_timeout(tmp_path: Path) -> No
     coding, the linear map and counting, as the driver times a pair) ends within the cap and half a second
     (plus a second of slack for a loaded machine); the map made by then is valid, cut as timeout (the clock
     stopped it), its bound the trivial one."""
-    from mrp.metrics.options import Options
-    from mrp.metrics.pairing import Pair
+    from mrp.engine.options import Options
+    from mrp.engine.pairing import Pair
     from mrp.metrics.registry import metric
     from mrp.solver.watchdog import clock, pair_clock
 
@@ -175,7 +175,7 @@ def test_a_renumbered_copy_is_recovered_in_full() -> None:
     copy = _graph([labels[old] for old in order], [(where[a], where[b], label) for a, b, label in edges])
     copy.tops = [where[0]]
     gold, system = normalize(_graph(labels, edges)), normalize(copy)
-    from mrp.metrics.tuples import count
+    from mrp.metrics.mrp.tuples import count
 
     mapping = greedy.correspondence(gold, system)
     g, s, c = count(gold, system, mapping)["all"]
@@ -185,8 +185,8 @@ def test_a_renumbered_copy_is_recovered_in_full() -> None:
 @pytest.mark.parametrize("seed", range(30))
 def test_the_map_is_injective_and_never_above_the_optimum(seed: int) -> None:
     """Small random pairs: an injective partial map, matching no more than the proved optimum."""
-    from mrp.metrics.mrp_pair import score_pair
-    from mrp.metrics.tuples import count
+    from mrp.metrics.mrp.pair import score_pair
+    from mrp.metrics.mrp.tuples import count
 
     rng = random.Random(seed)
 
@@ -207,8 +207,7 @@ def test_the_map_is_injective_and_never_above_the_optimum(seed: int) -> None:
 def test_no_node_pair_array_is_built_beyond_the_limit(tmp_path: Path) -> None:
     """Beyond --max-memory, nothing builds the solver's Problem (whose U alone is n x m integers), for
     MRP pairs and for documents aligned within sentences (--doc-align sentence)."""
-    from mrp.metrics import mrp_pair
-
+    from mrp.metrics.mrp import pair as mrp_pair
     gold, system, planted = _planted(tmp_path, 101)
     built: List[Any] = []
     real = mrp_pair.build
@@ -227,15 +226,15 @@ def test_no_node_pair_array_is_built_beyond_the_limit(tmp_path: Path) -> None:
     ("2G", 2_000_000_000), ("500M", 500_000_000), ("1.5GB", 1_500_000_000), ("64k", 64_000), (123, 123),
     ("0", None), (0, None), ("inf", None), (float("inf"), None), (None, None), ("none", None)])
 def test_max_memory_values(value: Any, expected: Any) -> None:
-    from mrp.metrics.options import checked
+    from mrp.engine.options import checked
 
     assert checked("max_memory", value) == expected
 
 
 @pytest.mark.parametrize("value", ["lots", "-1", -5, "2X", True, float("nan"), "", 0.5])
 def test_max_memory_refused(value: Any) -> None:
+    from mrp.engine.options import checked
     from mrp.errors import OptionError
-    from mrp.metrics.options import checked
 
     with pytest.raises(OptionError, match="max_memory"):
         checked("max_memory", value)
@@ -247,8 +246,7 @@ def test_a_big_smatch_pair_beyond_max_memory_gets_the_linear_map(tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """SMATCH (triples, mrp.solver.problem.from_triples): beyond --max-memory no n x m array either; the
     linear map of the triples, cut as limit, its bound SMATCH's own (never below what any map matches)."""
-    from mrp.metrics import smatch
-
+    from mrp.metrics.smatch import metric as smatch
     gold, system, planted = _planted(tmp_path, 300)
     monkeypatch.setattr(smatch, "from_triples", lambda *args: pytest.fail("an n x m array was built"))
     result = mrp.score(str(gold), str(system), "smatch", timeout=0, max_memory="1K").to_dict()
@@ -261,10 +259,10 @@ def test_a_document_aligned_within_sentences_beyond_max_memory(metric: str) -> N
     """--doc-align sentence beyond --max-memory: the linear map, with every pair across sentences
     unmapped, cut as limit; never above the restricted optimum."""
     from mrp.codecs.penman import read_string
-    from mrp.metrics import mrp as mrp_metric
-    from mrp.metrics import smatch
-    from mrp.metrics.options import Options
-    from mrp.metrics.pairing import Pair
+    from mrp.engine.options import Options
+    from mrp.engine.pairing import Pair
+    from mrp.metrics.mrp import metric as mrp_metric
+    from mrp.metrics.smatch import metric as smatch
 
     gold = read_string("(m / multi-sentence :snt1 (a / see-01 :ARG0 (b / boy :mod (t / tall)) "
                        ":ARG1 (c / cat)) :snt2 (d / run-02 :ARG0 (e / girl :mod (f / small))))")[0]
@@ -281,8 +279,7 @@ def test_a_document_aligned_within_sentences_beyond_max_memory(metric: str) -> N
 def test_the_counting_reserve_grows_with_the_time_the_pair_took(monkeypatch: pytest.MonkeyPatch) -> None:
     """The linear map's deadline keeps back time for counting: 1.5 microseconds per node and edge, or 0.75
     of what the pair took so far (a loaded machine normalizes slowly, and counts slowly too)."""
-    from mrp.metrics import large
-
+    from mrp.metrics.mrp import large
     gold = normalize(_graph(["a"] * 1000, [(k - 1, k, "x") for k in range(1, 1000)]))
     monkeypatch.setattr(large, "clock", lambda: 100.0)
     monkeypatch.setattr(large, "left", lambda timeout: None if timeout is None else 4.0)

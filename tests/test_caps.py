@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 from test_mip import document
 
+from mrp.engine import driver
+from mrp.engine.options import Options
+from mrp.engine.pairing import Pair, Pairing
 from mrp.graph import Edge, Graph, Node
-from mrp.metrics import driver
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing
 from mrp.metrics.registry import metric
 from mrp.solver import mip
 

@@ -111,7 +111,7 @@ def test_stdin_and_output_file(tmp_path: Path) -> None:
 
 
 def test_conversion_and_startup_do_not_import_numba() -> None:
-    code = ("import sys, mrp.cli.convert, mrp.cli.score, mrp.metrics.mrp, mrp.metrics.mrp_pair; "
+    code = ("import sys, mrp.cli.convert, mrp.cli.score, mrp.metrics.mrp.metric, mrp.metrics.mrp.pair; "
             "print('numba' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert proc.stdout.strip() == "False"

@@ -14,7 +14,7 @@ from mrp.codecs import ReadOptions, infer_format, reader
 from mrp.corpora.load import read_text
 from mrp.errors import FormatError
 from mrp.graph import Graph, check_references
-from mrp.metrics.mrp_pair import score_pair
+from mrp.metrics.mrp.pair import score_pair
 
 from conftest import budget, canonical, lines, run_cli
 from conftest import shared_file as shared

@@ -11,10 +11,10 @@ import pytest
 
 import mrp
 from mrp.cli import score as score_cli
-from mrp.metrics.base import PairCounts
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair
-from mrp.metrics.smatch import SMATCH
+from mrp.engine.base import PairCounts
+from mrp.engine.options import Options
+from mrp.engine.pairing import Pair
+from mrp.metrics.smatch.metric import SMATCH
 
 DEMO = Path(__file__).resolve().parents[1] / "data" / "demo"
 
@@ -52,7 +52,7 @@ def test_a_commands_run_moves_what_it_made_out_of_the_collectors_way(door: str, 
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """mrp-score's process ends after its run: what the run made is frozen when it ends (its report then
     walks none of it); the library's run leaves what it made to the collector."""
-    from mrp.metrics import driver
+    from mrp.engine import driver
     from mrp.process.collector import collector_paused
 
     asked: List[bool] = []

@@ -16,12 +16,12 @@ import pytest
 
 from mrp.codecs import ReadOptions
 from mrp.corpora.load import read_corpus
+from mrp.engine.options import Options
+from mrp.engine.pairing import pair
 from mrp.graph import Graph, Node
-from mrp.metrics.mrp_pair import score_pair
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import pair
+from mrp.metrics.mrp.pair import score_pair
+from mrp.metrics.mrp.tuples import TYPES
 from mrp.metrics.registry import evaluate
-from mrp.metrics.tuples import TYPES
 
 from conftest import shared_path
 

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from mrp.codecs.penman import read_string
+from mrp.engine.seed import sentences
 from mrp.graph import Graph
-from mrp.metrics.seed import sentences
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import documents  # noqa: E402
@@ -90,10 +90,10 @@ SWAPPED = ("(m / multi-sentence :snt1 (a / see-01 :ARG0 (b / boy :mod (t / tall)
 
 def _score(gold: Graph, system: Graph, metric: str, doc_align: str) -> Tuple[int, int, int, bool, int]:
     """(g, s, c, exact, bound) of a pair under a metric with --doc-align."""
-    from mrp.metrics import mrp as mrp_metric
-    from mrp.metrics import smatch
-    from mrp.metrics.options import Options
-    from mrp.metrics.pairing import Pair
+    from mrp.engine.options import Options
+    from mrp.engine.pairing import Pair
+    from mrp.metrics.mrp import metric as mrp_metric
+    from mrp.metrics.smatch import metric as smatch
 
     options = Options(penman=True, doc_align=doc_align)
     measure = smatch.METRIC if metric == "smatch" else mrp_metric.METRIC
@@ -169,9 +169,9 @@ def within_maps(gold: np.ndarray, system: np.ndarray) -> Iterator[np.ndarray]:
 
 @pytest.mark.parametrize("seed", range(30))
 def test_the_restricted_optimum_is_the_best_map_within_sentences(seed: int) -> None:
-    from mrp.metrics import smatch
-    from mrp.metrics.mrp_pair import seeding, sentence_groups
-    from mrp.metrics.options import Options
+    from mrp.engine.options import Options
+    from mrp.metrics.mrp.pair import seeding, sentence_groups
+    from mrp.metrics.smatch import metric as smatch
     from mrp.normalize import normalize
     from mrp.solver.mip import value_of
     from mrp.solver.problem import build, from_triples
@@ -213,8 +213,8 @@ def test_restricted_f_is_never_above_the_unrestricted_f_on_coli_documents(metric
 
 @pytest.mark.parametrize("seed", range(40))
 def test_node_values_add_up_to_the_map_and_group_bounds_bound_every_map(seed: int) -> None:
-    from mrp.metrics import smatch
-    from mrp.metrics.options import Options
+    from mrp.engine.options import Options
+    from mrp.metrics.smatch import metric as smatch
     from mrp.solver.attribution import group_bounds, node_values
     from mrp.solver.mip import value_of
     from mrp.solver.potential import SCALE
@@ -240,9 +240,9 @@ def test_node_values_add_up_to_the_map_and_group_bounds_bound_every_map(seed: in
 
 
 def test_a_document_not_proved_reports_where_its_gap_sits() -> None:
-    from mrp.metrics import smatch
-    from mrp.metrics.options import Options
-    from mrp.metrics.pairing import Pair
+    from mrp.engine.options import Options
+    from mrp.engine.pairing import Pair
+    from mrp.metrics.smatch import metric as smatch
 
     from conftest import shared_path
 

@@ -11,7 +11,7 @@ from typing import Any, Dict
 import pytest
 
 import mrp
-from mrp.metrics.pairing import COUNTS, PairingWarning
+from mrp.engine.pairing import COUNTS, PairingWarning
 from mrp.metrics.registry import METRICS
 
 from conftest import run_cli, shared_file
@@ -218,7 +218,7 @@ def test_umr_reader_problems_are_read_warnings(tmp_path: Any) -> None:
 
 
 def test_pair_files_by_name_then_ignoring_case() -> None:
-    from mrp.metrics.files import pair_files
+    from mrp.engine.files import pair_files
 
     files = pair_files(["a.umr", "b.umr", "C.umr", "d.umr", "D.UMR"], ["a.umr", "B.umr", "c.umr", "d.Umr",
                                                                        "e.umr"])

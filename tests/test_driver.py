@@ -15,9 +15,9 @@ from typing import Any, Dict, List
 import pytest
 
 from mrp.corpora.load import read_corpus
-from mrp.metrics import driver
-from mrp.metrics.options import Execution, Options
-from mrp.metrics.pairing import Pair, pair
+from mrp.engine import driver
+from mrp.engine.options import Execution, Options
+from mrp.engine.pairing import Pair, pair
 from mrp.metrics.registry import canonical, evaluate
 
 from conftest import ROOT, run_cli

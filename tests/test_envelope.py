@@ -1,4 +1,4 @@
-"""Every result has the envelope (mrp.metrics.envelope) from the base class, with the same meaning whatever
+"""Every result has the envelope (mrp.engine.envelope) from the base class, with the same meaning whatever
 the metric: n first, the items under trace, time then cpu, the pairing counts, and for a metric whose layout
 has them exact, bound, steps and cut; a metric's report holds its own figures only."""
 
@@ -11,11 +11,11 @@ import pytest
 
 import mrp
 from mrp.corpora.corpus import Corpus
-from mrp.metrics import envelope
-from mrp.metrics.base import Metric, PairCounts, Run
-from mrp.metrics.counting import prf
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import COUNTS, Pair, pair
+from mrp.engine import envelope
+from mrp.engine.base import Metric, PairCounts, Run
+from mrp.engine.counting import prf
+from mrp.engine.options import Options
+from mrp.engine.pairing import COUNTS, Pair, pair
 from mrp.metrics.registry import METRICS, metric
 
 GOLD = ("# ::id a\n# ::snt x\n(w / want-01 :ARG0 (b / boy))\n\n"
@@ -90,7 +90,7 @@ class _Toy(Metric):
 
 
 def _run(toy: _Toy, trace: bool = False) -> Dict[str, Any]:
-    from mrp.metrics.driver import evaluate_metric as evaluate
+    from mrp.engine.driver import evaluate_metric as evaluate
 
     graphs = mrp.read(GOLD, format="amr")
     gold = Corpus("gold", "amr", graphs=graphs)

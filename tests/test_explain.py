@@ -10,10 +10,10 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
 
+from mrp.engine.options import Options
 from mrp.explain.model import NodeView, PairView, SideView, figures
 from mrp.explain.page import pair_html
 from mrp.explain.svg import TEXT_VIEW
-from mrp.metrics.options import Options
 
 from conftest import run_cli
 
@@ -245,8 +245,8 @@ def test_large_graphs_are_shown_as_text() -> None:
 
 def test_plain_scoring_collects_no_detail(pair_files: Tuple[Path, Path]) -> None:
     from mrp.corpora.load import read_corpus
-    from mrp.metrics import driver
-    from mrp.metrics.pairing import pair
+    from mrp.engine import driver
+    from mrp.engine.pairing import pair
     from mrp.metrics.registry import metric
 
     gold, system = pair_files

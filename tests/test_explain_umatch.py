@@ -14,9 +14,9 @@ from typing import Dict, List, Tuple
 import pytest
 
 from mrp.corpora.load import read_corpus
-from mrp.metrics import driver
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import pair
+from mrp.engine import driver
+from mrp.engine.options import Options
+from mrp.engine.pairing import pair
 from mrp.metrics.registry import metric
 
 from conftest import ROOT, run_cli, shared_file

@@ -10,6 +10,7 @@ import inspect
 import json
 import random
 import warnings
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -49,6 +50,31 @@ def test_every_cli_option_is_a_library_keyword_and_back() -> None:
     assert {name for name, keyword in keywords().items() if keyword.flag is None} == {"progress"}
 
 
+def test_the_metric_flags_are_made_from_the_keyword_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """mrp-score's (and mrp-similarity's) metric options are the keyword table's: flag, destination, type,
+    argument name, default, choices and help, each parameter once; what the table says, the flag says."""
+    from mrp.pipeline import keywords as table
+    from mrp.pipeline.keywords import metric_keywords
+
+    flags = _flags()
+    declared = metric_keywords()
+    assert len({keyword.flag for keyword in declared}) == len(declared)
+    for keyword in declared:
+        action = flags[keyword.flag]
+        assert (action.dest, action.help) == (keyword.name, keyword.help), keyword.flag
+        if keyword.kind is None:
+            assert (action.const, action.default, action.nargs) == (True, False, 0), keyword.flag
+        else:
+            assert (action.type, action.metavar, action.default, action.choices) == \
+                (keyword.kind, keyword.metavar, keyword.default, keyword.choices), keyword.flag
+    # a keyword of the table changed is the flag changed, with no edit of the command line
+    shown = {**table.keywords(), "umatch_only": replace(table.keywords()["umatch_only"], help="changed",
+                                                         metavar="WHAT")}
+    monkeypatch.setattr(table, "keywords", lambda: shown)
+    action = _flags()["--only"]
+    assert (action.help, action.metavar) == ("changed", "WHAT")
+
+
 def test_every_metric_parameter_is_a_keyword_of_score_scorer_and_their_help() -> None:
     from mrp.metrics.registry import metrics
 
@@ -75,8 +101,8 @@ SAMPLES: Dict[str, Any] = {"aspect_depth": None, "sembleu_weights": (0.5, 0.5), 
 def test_every_parameter_given_another_value_is_in_the_signature() -> None:
     """What can change the numbers is recorded: every metric parameter set to a value other than its
     default changes the metric's signature."""
-    from mrp.metrics.base import parameter_values
-    from mrp.metrics.options import Options
+    from mrp.engine.base import parameter_values
+    from mrp.engine.options import Options
     from mrp.metrics.registry import metrics
     from mrp.report.signature import signature
 
@@ -298,7 +324,17 @@ def test_the_readme_recipe_registers_a_metric_for_the_cli_and_the_library(
     from mrp.cli.score import main_body
     from mrp.metrics import registry
 
-    (tmp_path / "overlap_recipe.py").write_text(_recipe(), encoding="utf-8")
+    recipe = _recipe()
+    # the recipe takes the engine's public names, as every metric does (tests/test_architecture.py, SEALED)
+    import ast
+
+    import mrp.engine
+    taken = [(node.module, alias.name) for node in ast.walk(ast.parse(recipe))
+             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("mrp")
+             for alias in node.names]
+    assert taken and all(module == "mrp.engine" and name in mrp.engine.__all__
+                         for module, name in taken), taken
+    (tmp_path / "overlap_recipe.py").write_text(recipe, encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setitem(registry.METRICS, "overlap", ("overlap_recipe", ()))
     gold, system = tmp_path / "gold.amr", tmp_path / "system.amr"
@@ -309,7 +345,7 @@ def test_the_readme_recipe_registers_a_metric_for_the_cli_and_the_library(
     strict = mrp.score(gold, system, metric="overlap", overlap_strict=True)
     assert (loose.f, strict.f) == (0.5, 0.0)
     # its report gives its figures only: the envelope every result has comes from the base class
-    from mrp.metrics.pairing import COUNTS
+    from mrp.engine.pairing import COUNTS
 
     traced = mrp.score(gold, system, metric="overlap", trace=True).to_dict()
     assert list(traced) == ["n", "g", "s", "c", "p", "r", "f", "scores", "time", "cpu", *COUNTS, "macro",

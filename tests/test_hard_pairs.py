@@ -15,10 +15,10 @@ from typing import List, Tuple
 import numpy as np
 import pytest
 
+from mrp.engine.options import Options
 from mrp.graph import Edge, Graph, Node
-from mrp.metrics.mrp_pair import score_pair
-from mrp.metrics.options import Options
-from mrp.metrics.smatch import score_pair as smatch_pair
+from mrp.metrics.mrp.pair import score_pair
+from mrp.metrics.smatch.metric import score_pair as smatch_pair
 from mrp.normalize import normalize
 from mrp.solver.problem import MAX_CANDIDATES, Problem, build, from_triples
 from mrp.solver.solve import solve_problem

@@ -43,12 +43,12 @@ from mrp.cli import score as score_cli
 from mrp.codecs import ReadOptions, WriteOptions, reader, writer
 from mrp.codecs.penman import read_string
 from mrp.corpora.load import Corpus, read_corpus
+from mrp.engine.options import Options
+from mrp.engine.pairing import pair
 from mrp.errors import FormatError, InputError, MRPError
 from mrp.graph import FLAVORS, Edge, Graph, Node, check_references
 from mrp.io.source import Line
-from mrp.metrics.mrp_pair import score_pair
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import pair
+from mrp.metrics.mrp.pair import score_pair
 from mrp.metrics.registry import evaluate as evaluated
 from mrp.normalize import normalize_anchors
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from mrp.corpora.load import read_corpus
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import pair
+from mrp.engine.options import Options
+from mrp.engine.pairing import pair
 from mrp.metrics.registry import evaluate
 from mrp.report.leaderboard import leaderboard, primary, table
 from mrp.report.stats import item_counts, micro

@@ -16,11 +16,11 @@ from typing import Any, Dict, List, Tuple
 import pytest
 
 from mrp.corpora.load import read_corpus
+from mrp.engine.base import Metric
+from mrp.engine.options import Execution, Options, Progress
+from mrp.engine.pairing import pair
 from mrp.graph import Graph
-from mrp.metrics import mrp as corpus
-from mrp.metrics.base import Metric
-from mrp.metrics.options import Execution, Options, Progress
-from mrp.metrics.pairing import pair
+from mrp.metrics.mrp import metric as corpus
 from mrp.metrics.registry import evaluate
 from mrp.report.progress import Line
 
@@ -168,8 +168,7 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path, jobs: str) -> None:
 
 
 def test_a_failing_smatch_pair_is_reported_and_the_others_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
-    from mrp.metrics import smatch
-
+    from mrp.metrics.smatch import metric as smatch
     pairing = pair(read_corpus(DEMO_GOLD), read_corpus(DEMO_SYSTEM))
     healthy, _ = evaluate("smatch", pairing, Options(trace=True))
     original = smatch.score_triples

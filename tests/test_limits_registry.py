@@ -11,7 +11,7 @@ and loads every metric (their kernels too), then forks a child per metric that s
 second), and a metric's preparation of the whole run (``Metric.begin``: juːmæʧ maps every pair there).
 CPU, not wall time: other processes on the machine do not inflate it.
 
-The margin: by design a pair ends within T + 0.45 s of CPU (mrp.metrics.limits: the guard fires at T +
+The margin: by design a pair ends within T + 0.45 s of CPU (mrp.engine.limits: the guard fires at T +
 0.3 s, the cut result has 0.1 s, the last resort 0.05 s); the issue's bound is T + 0.5 s, which ``make
 bench`` reports against.  The test allows :data:`MARGIN` = 0.5 s more, for what the guard cannot
 interrupt (one C call in progress when it fires: sorting or hashing a 100,000-node graph's lists, a numpy
@@ -109,8 +109,7 @@ def test_a_stopped_pair_is_reported_cut_by_every_metric(monkeypatch: pytest.Monk
     nothing: two empty graphs scored give the result's shape): the run reports either, cut, and never
     fails."""
     import mrp
-    from mrp.metrics import limits
-
+    from mrp.engine import limits
     framework = framework_of(name)
     graph = ("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))" if framework == "amr" else
              {"id": "1", "framework": framework, "flavor": 1, "tops": [0], "input": "a b",
@@ -144,7 +143,7 @@ def test_a_stopped_pair_is_reported_cut_by_every_metric(monkeypatch: pytest.Monk
 def test_a_call_interrupted_in_flight_ends_the_kept_process() -> None:
     """The guard (or Ctrl-C) can interrupt a pair while HiGHS's kept process is answering: that process is
     ended, so its late answer is never read as the next call's (the next call starts a new one)."""
-    from mrp.metrics import limits
+    from mrp.engine import limits
     from mrp.process.worker import Worker
 
     kept = Worker()

@@ -6,10 +6,10 @@ import json
 from typing import Any, Dict, List, Sequence
 
 from mrp.corpora.load import read_corpus
+from mrp.engine.options import Options
+from mrp.engine.pairing import Pair, Pairing, pair
 from mrp.graph import Edge, Graph, Node
 from mrp.metrics.edm import normal_edges, normal_spans
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing, pair
 from mrp.metrics.registry import evaluate
 
 from conftest import shared_path

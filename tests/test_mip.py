@@ -87,8 +87,8 @@ def document(k: int, number: int) -> Problem:
     import documents
 
     from mrp.codecs.penman import read_string
-    from mrp.metrics import smatch
-    from mrp.metrics.options import Options
+    from mrp.engine.options import Options
+    from mrp.metrics.smatch import metric as smatch
     from mrp.solver.problem import from_triples
 
     root = shared_path()
@@ -207,8 +207,8 @@ def coli_pair(gid: str) -> Problem:
 def coli_rows(gid: str) -> Any:
     """The SMATCH rows (mrp.solver.problem.Rows) of one shared coli sentence pair."""
     from mrp.codecs.penman import read_string
-    from mrp.metrics import smatch
-    from mrp.metrics.options import Options
+    from mrp.engine.options import Options
+    from mrp.metrics.smatch import metric as smatch
     from mrp.solver.problem import triple_rows
 
     root = shared_path()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mrp.graph import Edge, Graph, Node
-from mrp.metrics.mrp_pair import score_pair
+from mrp.metrics.mrp.pair import score_pair
 from mrp.normalize import explode, normal_label, normalize, normalize_anchors, trim_span, union_anchors
 
 

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import mrp
+from mrp.engine.options import checked
 from mrp.errors import MRPError, OptionError
-from mrp.metrics.options import checked
 
 from conftest import run_cli
 

@@ -1,4 +1,4 @@
-"""The exact MRP solver (``mrp.metrics.mrp_pair.score_pair``) against a brute-force oracle.
+"""The exact MRP solver (``mrp.metrics.mrp.pair.score_pair``) against a brute-force oracle.
 
 ``tests/oracle.py`` enumerates node correspondences and counts tuples straight
 from the definition of the metric; here hypothesis draws small graph pairs
@@ -22,7 +22,7 @@ from hypothesis import assume, currently_in_test_context, given, note
 from hypothesis import strategies as st
 
 from mrp.graph import Edge, Graph, Node
-from mrp.metrics.mrp_pair import score_pair
+from mrp.metrics.mrp.pair import score_pair
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import budget  # noqa: E402
@@ -556,9 +556,9 @@ def test_step_limit_on_random_pairs(pair: Tuple[Graph, Graph], limit: int) -> No
 @budget(100)
 @given(pairs(max_nodes=4), st.data())
 def test_tuple_counts_under_every_map(pair: Tuple[Graph, Graph], data: st.DataObject) -> None:
-    """``mrp.metrics.tuples.count`` (counted without making the tuple sets) equals the oracle's count under
-    every injective partial map, and the tuple sets' own count under any map (one-to-one or not)."""
-    from mrp.metrics import tuples
+    """``mrp.metrics.mrp.tuples.count`` (counted without making the tuple sets) equals the oracle's count
+    under every injective partial map, and the tuple sets' own count under any map (one-to-one or not)."""
+    from mrp.metrics.mrp import tuples
     from mrp.normalize import normalize
 
     gold, system = pair

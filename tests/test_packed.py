@@ -15,8 +15,8 @@ import mrp.corpora.load
 from mrp.cli.score import main_body
 from mrp.corpora.load import read_corpus
 from mrp.corpora.packed import BLOCK, Packed, PackedGraphs, entries, mapped, pack, unpack
+from mrp.engine.pairing import Pair, pair
 from mrp.graph import Edge, Graph, Node, Placement, Relation, fingerprint
-from mrp.metrics.pairing import Pair, pair
 
 from conftest import ROOT
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import mrp
 from mrp.corpora.corpus import Corpus
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import pair
+from mrp.engine.options import Options
+from mrp.engine.pairing import pair
 from mrp.metrics.registry import evaluate
 from mrp.solver import watchdog
 

@@ -112,7 +112,7 @@ def test_a_cut_pair_says_so_with_its_bound() -> None:
     assert rewards[:1].exact is None  # a derived array carries no proof
 
 
-@pytest.mark.filterwarnings("ignore::mrp.metrics.pairing.PairingWarning")
+@pytest.mark.filterwarnings("ignore::mrp.engine.pairing.PairingWarning")
 def test_keywords_are_checked_as_score_checks_them() -> None:
     golds, systems = _random_pairs(4, 3)
     with pytest.raises(TypeError, match="did you mean timeout"):

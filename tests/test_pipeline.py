@@ -179,8 +179,7 @@ def test_every_door_scores_through_the_pipeline(tmp_path: Path, door: str, monke
     """The driver is reached from mrp.pipeline only, by every door (one reading, pairing and scoring)."""
     import sys
 
-    from mrp.metrics import driver
-
+    from mrp.engine import driver
     callers: List[str] = []
     run = driver.run
 

@@ -10,9 +10,9 @@ from test_oracle import pairs
 
 from mrp.codecs import ReadOptions
 from mrp.corpora.load import read_corpus, read_text
+from mrp.engine.options import Execution, Options, Progress
+from mrp.engine.pairing import Pair, Pairing, pair
 from mrp.graph import Edge, Graph, Node
-from mrp.metrics.options import Execution, Options, Progress
-from mrp.metrics.pairing import Pair, Pairing, pair
 from mrp.metrics.predications import by_anchors, score_pair
 from mrp.metrics.registry import canonical, evaluate
 

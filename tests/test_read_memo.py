@@ -1,5 +1,5 @@
 """Each distinct Penman text read once (mrp.codecs.repeats), its content packed once (mrp.corpora.packed) and
-its SMATCH triples built once (mrp.metrics.content_memo): none of it can change a graph or a result."""
+its SMATCH triples built once (mrp.engine.content_memo): none of it can change a graph or a result."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from mrp.corpora.load import read_corpus, reading_together
 from mrp.corpora.packed import PackedGraphs
 from mrp.graph import TEXT_FIELDS, Graph, fingerprint
 from mrp.io.source import read_lines
-from mrp.metrics.smatch import matched, penman_triples
+from mrp.metrics.smatch.metric import matched, penman_triples
 
 from conftest import ROOT
 
@@ -173,8 +173,8 @@ def test_framing_scan_answers_a_line_met_before_as_it_followed_it() -> None:
 def _held_counts(stores: List[PackedGraphs], monkeypatch: pytest.MonkeyPatch) -> Tuple[int, List[Any]]:
     """How many times SMATCH's scoring together derives a content's triples for the entries of the stores
     (in order), and the Held it gives each entry."""
-    from mrp.metrics import smatch
-    from mrp.metrics.options import Options
+    from mrp.engine.options import Options
+    from mrp.metrics.smatch import metric as smatch
 
     made = []
     real = smatch.triples

@@ -11,7 +11,7 @@ from mrp import rules
 from mrp.codecs.penman import read_string
 from mrp.graph import Edge, Graph, Node
 from mrp.metrics.aspects import role
-from mrp.metrics.smatch import penman_triples
+from mrp.metrics.smatch.metric import penman_triples
 from mrp.normalize import normalize
 from mrp.standardize.graph import Standardization, standardize
 

@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 
 import mrp
+from mrp.engine.options import Options
 from mrp.errors import MRPError
-from mrp.metrics.options import Options
-from mrp.metrics.s2match import SCALE, score_soft
-from mrp.metrics.s2match_similarity import Similarity, load
-from mrp.metrics.s2match_triples import Soft, compat_triples
+from mrp.metrics.s2match.metric import SCALE, score_soft
+from mrp.metrics.s2match.similarity import Similarity, load
+from mrp.metrics.s2match.triples import Soft, compat_triples
 
 from conftest import ROOT, run_cli, shared_file
 

@@ -1,4 +1,4 @@
-"""The sentence-by-sentence start for document graphs (mrp.metrics.seed) and Problem restriction."""
+"""The sentence-by-sentence start for document graphs (mrp.engine.seed) and Problem restriction."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mrp.codecs.penman import read_string
+from mrp.engine.seed import sentence_seed, sentences
 from mrp.graph import Graph
-from mrp.metrics.mrp_pair import seeding
-from mrp.metrics.seed import sentence_seed, sentences
+from mrp.metrics.mrp.pair import seeding
 from mrp.normalize import normalize
 from mrp.solver import mip
 from mrp.solver.problem import build, restrict
@@ -69,8 +69,8 @@ def test_a_restricted_problem_values_maps_as_the_whole_does(pair: Tuple[Graph, G
 
 def test_a_document_starts_from_its_sentence_by_sentence_map() -> None:
     from mrp.codecs.penman import read_string as read
-    from mrp.metrics import smatch
-    from mrp.metrics.options import Options
+    from mrp.engine.options import Options
+    from mrp.metrics.smatch import metric as smatch
     from mrp.solver.problem import from_triples
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))

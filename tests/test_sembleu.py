@@ -15,9 +15,9 @@ from test_oracle import pairs
 from mrp.codecs import ReadOptions
 from mrp.codecs.penman import read_string
 from mrp.corpora.load import read_corpus
+from mrp.engine.options import Options
+from mrp.engine.pairing import Pair, Pairing
 from mrp.graph import Edge, Graph, Node
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing
 from mrp.metrics.registry import evaluate
 from mrp.metrics.sembleu import (
     DEFAULT_WEIGHTS,
@@ -314,7 +314,7 @@ def test_sembleu_and_the_new_metric_modules_do_not_import_numba() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, mrp.metrics.sembleu as s, mrp.metrics.predications, mrp.metrics.unlabeled; "
+    code = ("import sys, mrp.metrics.sembleu as s, mrp.metrics.predications, mrp.metrics.unlabeled.metric; "
             "from mrp.codecs.penman import read_string; (g,) = read_string('(a / b :c (d / e))'); "
             "s.score_pair(g, g); print('numba' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -343,7 +343,7 @@ def test_every_shared_framework_scores_one_against_itself(framework: str) -> Non
 
 
 def test_an_eds_parser_scores_below_one() -> None:
-    from mrp.metrics.pairing import pair
+    from mrp.engine.pairing import pair
 
     gold = read_corpus(str(shared_file("data/wsj/eds/wsj.mrp")))
     system = read_corpus(str(shared_file("data/pairs/eds/wsj.pet.mrp")))

@@ -10,12 +10,12 @@ import pytest
 from mrp.codecs import ReadOptions
 from mrp.codecs.penman import read_string
 from mrp.corpora.load import read_corpus
+from mrp.engine.options import Options
+from mrp.engine.pairing import pair
 from mrp.graph import Graph
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import pair
 from mrp.metrics.registry import evaluate
-from mrp.metrics.smatch import penman_triples, score_pair
-from mrp.metrics.smatch_penman import _inverse
+from mrp.metrics.smatch.metric import penman_triples, score_pair
+from mrp.metrics.smatch.penman import _inverse
 
 from conftest import run_cli, shared_path
 
@@ -179,7 +179,7 @@ def test_cli_smatch_on_penman_and_several_metrics_in_one_run(tmp_path) -> None:
 def _definition(graph: Graph):
     """SMATCH's triple sets of a graph by their definition (no caches): an instance triple per node, a
     triple per constant, TOP on the root, relations with inverted roles restored."""
-    from mrp.metrics.smatch import norm
+    from mrp.metrics.smatch.metric import norm
 
     position = {node.id: k for k, node in enumerate(graph.nodes)}
     local = [{("instance", norm(node.label if node.label is not None else "")): 1,

@@ -1,4 +1,4 @@
-"""--smatchpp-compat: Smatch++ 1.8.0's triples, so its F, per pair (mrp.metrics.smatchpp)."""
+"""--smatchpp-compat: Smatch++ 1.8.0's triples, so its F, per pair (mrp.metrics.smatch.smatchpp)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import Any, List, Tuple
 import pytest
 
 import mrp
+from mrp.engine.options import Options
 from mrp.errors import MRPError
-from mrp.metrics.options import Options
-from mrp.metrics.smatchpp import check_compat
+from mrp.metrics.smatch.smatchpp import check_compat
 
 from conftest import run_cli, shared_file
 

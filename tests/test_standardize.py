@@ -13,10 +13,10 @@ from penman.models.amr import model as amr_model
 from mrp.codecs.mrp import encode
 from mrp.codecs.penman import Quoted, Symbol, read_string
 from mrp.corpora.load import Corpus, read_corpus
+from mrp.engine.options import Options
+from mrp.engine.pairing import pair
 from mrp.errors import MRPError
 from mrp.graph import Edge, Graph, Node
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import pair
 from mrp.metrics.registry import evaluate
 from mrp.normalize import normal_edge
 from mrp.standardize.graph import PRESETS, Standardization, parse, standardize

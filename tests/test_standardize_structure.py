@@ -9,11 +9,11 @@ from typing import Dict, Tuple
 import pytest
 
 from mrp.codecs import ReadOptions, reader
+from mrp.engine.options import Options
 from mrp.errors import MRPError
 from mrp.graph import Edge, Graph, Node
-from mrp.metrics.mrp_pair import score_pair as mrp_pair
-from mrp.metrics.options import Options
-from mrp.metrics.smatch import score_pair as smatch_pair
+from mrp.metrics.mrp.pair import score_pair as mrp_pair
+from mrp.metrics.smatch.metric import score_pair as smatch_pair
 from mrp.standardize.graph import PRESETS, Standardization, parse, standardize
 from mrp.standardize.structure import applies
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from mrp.corpora.load import read_corpus
+from mrp.engine.options import Options
+from mrp.engine.pairing import pair
 from mrp.errors import InputError
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import pair
 from mrp.metrics.registry import evaluate as score
 from mrp.task.board import board
 from mrp.task.codabench import competition_yaml

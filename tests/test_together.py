@@ -12,14 +12,14 @@ import pytest
 
 import mrp
 from mrp.corpora.corpus import Corpus
+from mrp.engine import driver
+from mrp.engine.base import Metric, PairCounts
+from mrp.engine.options import Options
+from mrp.engine.pairing import Pair, pair
 from mrp.graph import Edge, Graph, Node
 from mrp.memo import ByObject
-from mrp.metrics import driver
-from mrp.metrics import mrp as mrp_module
-from mrp.metrics import smatch as smatch_module
-from mrp.metrics.base import Metric, PairCounts
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, pair
+from mrp.metrics.mrp import metric as mrp_module
+from mrp.metrics.smatch import metric as smatch_module
 from mrp.solver.solve import TOGETHER_STEPS
 
 from conftest import shared_file, timeless

@@ -52,8 +52,8 @@ def _texts(pair: Tuple[int, int]) -> Tuple[str, str]:
 def rows_of_testbed(pair: Tuple[int, int]) -> Any:
     """The SMATCH rows (mrp.solver.problem.Rows) of a pair of the collection, with the default options."""
     import mrp
-    from mrp.metrics import smatch
-    from mrp.metrics.options import Options
+    from mrp.engine.options import Options
+    from mrp.metrics.smatch import metric as smatch
     from mrp.solver.problem import triple_rows
 
     (local_g, rel_g, _), (local_s, rel_s, _) = (smatch.triples(mrp.read(text)[0], Options())

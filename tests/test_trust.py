@@ -15,10 +15,10 @@ from typing import Any, Dict, List
 
 import pytest
 
+from mrp.engine import driver
+from mrp.engine.options import Execution, Options
+from mrp.engine.pairing import Pair
 from mrp.graph import Graph, Node
-from mrp.metrics import driver
-from mrp.metrics.options import Execution, Options
-from mrp.metrics.pairing import Pair
 from mrp.process.forked import Child
 
 from conftest import ROOT, run_cli, shared_file, timeless
@@ -158,10 +158,10 @@ def test_a_leaderboard_scores_each_system_as_alone_whatever_the_order(tmp_path: 
 _SIGNATURES = textwrap.dedent("""
     import json, sys
     from mrp.corpora.load import read_corpus
-    from mrp.metrics import smatch
-    from mrp.metrics.options import Options
+    from mrp.metrics.smatch import metric as smatch
+    from mrp.engine.options import Options
     from mrp.metrics.registry import evaluate
-    from mrp.metrics.pairing import pair
+    from mrp.engine.pairing import pair
     from mrp.solver.assemble import candidates, rewards
     from mrp.solver.batch import search_all
     from mrp.solver.kernel import resume, settle, solve

@@ -10,13 +10,13 @@ from typing import Dict, Hashable, Sequence, Set, Tuple
 
 from hypothesis import given
 
+from mrp.engine.options import Options
+from mrp.engine.pairing import Pair, Pairing
 from mrp.graph import Edge, Graph, Node
-from mrp.metrics.mrp_pair import score_pair
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing
+from mrp.metrics.mrp.pair import score_pair
 from mrp.metrics.registry import canonical, evaluate
 from mrp.metrics.registry import metric as registered_metric
-from mrp.metrics.unlabeled import unlabel
+from mrp.metrics.unlabeled.metric import unlabel
 from mrp.normalize import NormalGraph, normalize
 from mrp.report.signature import signature
 

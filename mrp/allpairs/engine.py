@@ -15,7 +15,7 @@ import numpy as np
 from mrp.allpairs.checkpoint import Store
 from mrp.allpairs.pool import pooled
 from mrp.allpairs.work import Block, Work, pairs_of, score_block
-from mrp.metrics.options import Execution
+from mrp.engine import Execution
 
 __all__ = ["RETRIES", "Engine", "Status", "block_key", "run_blocks"]
 

@@ -19,10 +19,9 @@ from mrp.allpairs.matrix import DEFAULT_BLOCK, f_array
 from mrp.allpairs.work import Block, Work
 from mrp.corpora.corpus import Corpus
 from mrp.corpora.packed import entries
+from mrp.engine import Options, PairingWarning, positional
 from mrp.errors import InputError
 from mrp.graph import Graph
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import PairingWarning, positional
 
 __all__ = ["Candidates", "Selection", "candidates", "select"]
 
@@ -60,7 +59,7 @@ def candidates(names: Sequence[str], corpora: Sequence[Corpus]) -> Candidates:
     """The candidates of each sentence: by id (a sentence any system has; a system without it, or whose
     graph there could not be read, offers none: an empty graph in ``graphs``, not ``present``);
     by position where no file gives ids and all hold as many graphs; else InputError.  Each system's
-    counts are warned of (:class:`mrp.metrics.pairing.PairingWarning`) when not zero."""
+    counts are warned of (:class:`mrp.engine.pairing.PairingWarning`) when not zero."""
     given = [positional(corpus) for corpus in corpora]
     if any(given) and not all(given):
         bare, named = names[given.index(True)], names[given.index(False)]

@@ -33,7 +33,7 @@ class Matrix:
 
 
 def f_array(g: np.ndarray, s: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """F of count arrays with the operations, in the order, of :func:`mrp.metrics.counting.prf` (the same
+    """F of count arrays with the operations, in the order, of :func:`mrp.engine.counting.prf` (the same
     bits as each pair's result)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         p = np.where(s != 0, c / np.where(s != 0, s, 1), 0.0)

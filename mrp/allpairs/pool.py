@@ -18,7 +18,7 @@ from typing import Any, Callable, Dict, List, Sequence
 import numpy as np
 
 from mrp.allpairs.work import Block, Work, prepare, score_block
-from mrp.metrics.options import Execution
+from mrp.engine import Execution
 from mrp.process.forked import fork_pool, freeze_heap, stop_pool
 
 __all__ = ["pooled"]

@@ -1,6 +1,6 @@
 """Top-k neighbours without scoring every pair, exactly.
 
-Each pair of a metric that declares label counts (:meth:`mrp.metrics.base.Metric.label_counts`; SMATCH
+Each pair of a metric that declares label counts (:meth:`mrp.engine.base.Metric.label_counts`; SMATCH
 does) has a cheap upper bound of its F: its g and s are known before any search, and its c is at most the
 overlap of the two graphs' label-only tuple multisets (for SMATCH: a node-local triple matches only a
 triple with the same name and value, a relation only one with the same label, and a node map is one to
@@ -54,7 +54,7 @@ class TopK:
 
 def bounds(work: Work) -> Optional[Bounds]:
     """``row -> F bound of the row against every column``, or None when the metric has no cheap bound
-    (:meth:`mrp.metrics.base.Metric.label_counts`)."""
+    (:meth:`mrp.engine.base.Metric.label_counts`)."""
     counts = metric(work.metric).label_counts(work.options)
     if counts is None:
         return None

@@ -4,8 +4,8 @@ block of pairs scored into arrays.
 Pairs are numbered: in a symmetric square run, ``(i, j)`` with ``i <= j`` row by row (the diagonal
 included); in any other square run and in an N x M run, every ``(i, j)`` row by row.  A block is a range
 of pair numbers, or an explicit list of pairs (top-k candidates, ensemble candidates).  Every pair is
-scored by the metric's own pair scoring under the driver's failure isolation (``driver.results``), the
-same steps as :func:`mrp.score` takes for one pair, so each number equals that pair's ``mrp.score``.
+scored by the metric's own pair scoring under the driver's failure isolation (``mrp.engine.pair_results``),
+the same steps as :func:`mrp.score` takes for one pair, so each number equals that pair's ``mrp.score``.
 """
 
 from __future__ import annotations
@@ -16,11 +16,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from mrp.corpora.packed import live
+from mrp.engine import Execution, Options, Pair, pair_results, prf
 from mrp.errors import MRPError
-from mrp.metrics import driver
-from mrp.metrics.counting import prf
-from mrp.metrics.options import Execution, Options
-from mrp.metrics.pairing import Pair
 from mrp.metrics.registry import canonical, metric, metrics
 
 __all__ = ["ARRAYS", "Block", "Work", "f_of", "pair_count", "pairs_of", "prepare", "score_block",
@@ -154,7 +151,7 @@ def score_block(work: Work, block: Block) -> Dict[str, np.ndarray]:
     failed: List[int] = []
     if not counted:
         out["f"] = np.zeros(size, np.float64)
-    for k, result in enumerate(driver.results(scorer, pairs, options)):
+    for k, result in enumerate(pair_results(scorer, pairs, options)):
         if not counted:
             out["f"][k] = item_f(scorer.item(pairs[k], result), path)
             for name in ("g", "s", "c", "bound"):

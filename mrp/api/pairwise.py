@@ -13,9 +13,8 @@ from typing import Any, List, Optional
 import numpy as np
 
 from mrp.api.scoring import _pairing, _plan
+from mrp.engine import Metric, prf
 from mrp.errors import InputError, MRPError, ScoreError
-from mrp.metrics.base import Metric
-from mrp.metrics.counting import prf
 from mrp.metrics.registry import canonical, metrics
 from mrp.metrics.registry import metric as registered
 from mrp.pipeline.inputs import Graphs

@@ -9,10 +9,10 @@ from typing import Any, Iterable, List, Optional, TextIO, Union
 
 from mrp.codecs import WriteOptions, infer_format, writer
 from mrp.corpora.packed import live
+from mrp.engine import positional
 from mrp.errors import InputError, MRPError, ReadWarning
 from mrp.graph import Graph
 from mrp.io.write import output
-from mrp.metrics.pairing import positional
 from mrp.pipeline.inputs import Graphs, corpus_of, read_options
 from mrp.pipeline.keywords import respelled
 

@@ -11,12 +11,20 @@ from mrp.api.results import Result
 from mrp.api.state import ScorerState, key_of, light, needs_graphs, renumbered
 from mrp.corpora.corpus import Corpus
 from mrp.corpora.load import reading_together
+from mrp.engine import (
+    DEFAULT_MAX_MEMORY,
+    DEFAULT_TIMEOUT,
+    Execution,
+    Options,
+    Pairing,
+    Run,
+    combined_runs,
+    joined_pairings,
+    run_summary,
+)
+from mrp.engine import checked as valid
 from mrp.errors import MRPError, ScoreError
 from mrp.memo import Memo
-from mrp.metrics import driver
-from mrp.metrics.options import DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT, Execution, Options
-from mrp.metrics.options import checked as valid
-from mrp.metrics.pairing import Pairing
 from mrp.metrics.registry import canonical
 from mrp.metrics.registry import metric as registered
 from mrp.pipeline.inputs import Graphs, corpus_of, is_path, read_options
@@ -193,7 +201,7 @@ def score(gold: Graphs, system: Graphs, metric: str = "mrp", **options: Any) -> 
     return _result(plan, done, result, details, frameworks, scoring)
 
 
-def _result(plan: _Plan, done: driver.Run, result: Dict[str, Any], details: Dict[str, Any],
+def _result(plan: _Plan, done: Run, result: Dict[str, Any], details: Dict[str, Any],
             frameworks: Any, scoring: Options) -> Result:
     """The Result of a run; its --explain report written first (``plan.explain``)."""
     def completion(document: Dict[str, Any]) -> None:
@@ -225,7 +233,7 @@ class Scorer:
     def __init__(self, metric: str = "mrp", **options: Any) -> None:
         self._plan = _plan(metric, options, "mrp.Scorer")
         self._key = key_of(self._plan.metric, self._plan.options, options)
-        self._runs: List[driver.Run] = []
+        self._runs: List[Run] = []
         self._held: List[Pairing] = []
         self._details: Dict[str, Any] = {}
         self._penman: Optional[bool] = None
@@ -300,12 +308,12 @@ class Scorer:
         if self._held:
             try:
                 with collector_paused(freeze=False):
-                    run, details = run_pairing(metric.name, driver.joined(self._held), options)
+                    run, details = run_pairing(metric.name, joined_pairings(self._held), options)
             except MRPError as error:
                 raise respelled(error) from None
         else:
-            run = driver.combined(self._runs)
-        result = driver.summary(metric, run)
+            run = combined_runs(self._runs)
+        result = run_summary(metric, run)
         return _result(self._plan, run, result, details, frameworks_scored(run.pairing), options)
 
 

@@ -21,10 +21,9 @@ from mrp.api.scoring import _plan
 from mrp.corpora.corpus import Corpus
 from mrp.corpora.load import reading_together
 from mrp.corpora.packed import entries
+from mrp.engine import AUTO, AUTO_MAX, checked
 from mrp.errors import InputError
 from mrp.io.option_files import content_digest
-from mrp.metrics import driver
-from mrp.metrics.options import checked
 from mrp.metrics.registry import metric as registered
 from mrp.pipeline.inputs import Graphs, corpus_of, read_options
 from mrp.pipeline.steps import penman_corpora, standardized
@@ -205,10 +204,10 @@ def running_options(options: Dict[str, Any]) -> Dict[str, Any]:
 def engine_of(work: Work, running: Dict[str, Any], mode: str) -> Tuple[Engine, Any]:
     """The engine the running options ask for, and a client to close afterwards (or None)."""
     jobs = running.get("jobs", 1)  # checked by running_options
-    if jobs == driver.AUTO:
+    if jobs == AUTO:
         from mrp.process.forked import available_cpus
 
-        jobs = max(1, min(available_cpus(), driver.AUTO_MAX))
+        jobs = max(1, min(available_cpus(), AUTO_MAX))
     client, made = running.get("client"), None
     if client is None and running.get("scheduler"):
         from mrp.allpairs.cluster import connect

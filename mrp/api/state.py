@@ -15,11 +15,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Dict, List, Optional, Tuple
 
 from mrp.corpora.packed import Entry, live
+from mrp.engine import Execution, Options, Pair, Pairing, Run
 from mrp.errors import ScoreError
 from mrp.graph import Graph
-from mrp.metrics.base import Run
-from mrp.metrics.options import Execution, Options
-from mrp.metrics.pairing import Pair, Pairing
 
 __all__ = ["ScorerState"]
 

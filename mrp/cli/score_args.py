@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, cast
 
 from mrp.cli.common import (
     add_read_options,
@@ -71,33 +71,21 @@ def chosen(argv: Sequence[str]) -> Optional[List[str]]:
 
 
 def add_metric_options(p: argparse.ArgumentParser, metrics: Optional[Sequence[str]]) -> None:
-    """The options of these metrics (every metric's for None), as each metric declares them."""
-    from mrp.metrics import METRICS, metric
+    """The options of these metrics (every metric's for None), from the keyword table the library's
+    keywords come from (each metric's declared parameters: a new one is a flag without an edit here)."""
+    from mrp.pipeline import metric_keywords
 
     group = p.add_argument_group("options of the metrics (given with the metric they belong to)")
-    seen = set()
-    for name in METRICS if metrics is None else metrics:
-        for parameter in metric(name).parameters:
-            if parameter.flag in seen:
-                continue
-            seen.add(parameter.flag)
-            if parameter.kind is None:
-                group.add_argument(parameter.flag, dest=parameter.field, action="store_true",
-                                   help=parameter.help)
-            else:
-                group.add_argument(parameter.flag, dest=parameter.field, type=parameter.kind,
-                                   metavar=parameter.metavar, default=parameter.default,
-                                   choices=parameter.choices, help=parameter.help)
+    for keyword in metric_keywords(metrics):
+        group.add_argument(cast(str, keyword.flag), **keyword.argument())  # a metric's keyword has its flag
 
 
 def owner(flag: str) -> Optional[str]:
-    """The metric an option belongs to, or None."""
-    from mrp.metrics import METRICS, metric
+    """The metric an option belongs to (the first in the registry's order), or None."""
+    from mrp.pipeline import metric_keywords
 
-    for name in METRICS:
-        if any(parameter.flag == flag.split("=", 1)[0] for parameter in metric(name).parameters):
-            return name
-    return None
+    given = flag.split("=", 1)[0]
+    return next((keyword.owners[0] for keyword in metric_keywords() if keyword.flag == given), None)
 
 
 def parser(metrics: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence
 
+from mrp.engine import Metric, Run
 from mrp.explain.model import PairView, figures, graph_view, pair_view
 from mrp.explain.page import report
 from mrp.graph import Graph
 from mrp.io.write import write_text
-from mrp.metrics.base import Metric, Run
 
 
 def views(metric: Metric, run: Run, only: Optional[str] = None) -> List[PairView]:

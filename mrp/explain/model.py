@@ -2,7 +2,7 @@
 the alignment numbers shared by corresponding nodes, the figures of the pair, the lists of tuples per type,
 and for UMR the token alignments and document-level relations.
 
-Built from a scored pair (:func:`pair_view`: the metric's :class:`mrp.metrics.detail.Detail` and its trace
+Built from a scored pair (:func:`pair_view`: the metric's :class:`mrp.engine.detail.Detail` and its trace
 item) or from one graph alone (:func:`graph_view`, for ``mrp-convert --to html``).  Nothing here is escaped:
 the views hold the graphs' own strings, and the writers escape them where they place them.
 """
@@ -12,9 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from mrp.engine import MATCHED, MISSED, SURPLUS, Detail, Fact, prf
 from mrp.graph import Graph
-from mrp.metrics.counting import prf
-from mrp.metrics.detail import MATCHED, MISSED, SURPLUS, Detail, Fact
 
 #: the status of a tuple of a graph drawn alone (no scoring)
 PLAIN = "plain"

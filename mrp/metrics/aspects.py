@@ -65,13 +65,11 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Pattern, Set, Tuple, Union
 
 from mrp import rules
+from mrp.engine import CountPath as Path
+from mrp.engine import Metric, Options, Pair, PairCounts, Parameter, Run, prf
 from mrp.graph import Edge, Graph, Node
-from mrp.metrics.base import Metric, PairCounts, Parameter, Run
-from mrp.metrics.counting import Path, prf
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair
-from mrp.metrics.smatch import Local, Relations, score_triples, triples_field
-from mrp.metrics.smatch import triples as smatch_triples
+from mrp.metrics.smatch.metric import Local, Relations, score_triples, triples_field
+from mrp.metrics.smatch.metric import triples as smatch_triples
 
 #: Levels of relations below a trigger that its sub-graph keeps (Smatch++'s extraction range).
 DEPTH: Optional[int] = 2
@@ -329,7 +327,7 @@ class Aspects(Metric):
     """Fine-grained AMR aspects: SMATCH on the sub-graphs of each aspect."""
 
     name = "aspects"
-    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: preparation beyond reading the pair (mrp.engine.limits): none n x m;
     #: sub-graphs (linear); their alignment is SMATCH's search, capped there
     preparation_per_cell = 0
     summary = "fine-grained AMR aspects (named entities, negation, ...), each scored exactly"

@@ -38,13 +38,9 @@ from __future__ import annotations
 import warnings
 from typing import Any, Dict, FrozenSet, Hashable, List, NamedTuple, Optional, Set, Tuple
 
+from mrp.engine import ACCOUNTING, FIGURES, SCORES, TIME, Metric, N, Options, Pair, PairCounts, Run, prf
 from mrp.errors import MRPWarning
 from mrp.graph import Anchor, Graph
-from mrp.metrics.base import Metric, PairCounts, Run
-from mrp.metrics.counting import prf
-from mrp.metrics.envelope import ACCOUNTING, FIGURES, SCORES, TIME, N
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair
 from mrp.normalize import explode, lower, normal_edge, normalize_anchors
 
 #: The tuple types in the reference's output order.
@@ -113,7 +109,7 @@ class EDM(Metric):
     """Elementary dependency match: tuples over nodes identified by their anchoring."""
 
     name = "edm"
-    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: preparation beyond reading the pair (mrp.engine.limits): none n x m;
     #: tuples counted: linear in the pair
     preparation_per_cell = 0
     layout = (N, SCORES, FIGURES, TIME, "unanchored", ACCOUNTING)

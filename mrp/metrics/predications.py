@@ -38,14 +38,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Callable, Dict, FrozenSet, Hashable, List, Optional, Tuple
 
+from mrp.engine import SCORES_FIRST, Metric, Options, Pair, PairCounts, Run, prf
 from mrp.graph import Graph
-from mrp.metrics.base import Metric, PairCounts, Run
-from mrp.metrics.counting import prf
 from mrp.metrics.edm import normal_edges, normal_spans
-from mrp.metrics.envelope import SCORES_FIRST
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair
-from mrp.metrics.tuples import identities
+from mrp.metrics.mrp.tuples import identities
 from mrp.normalize import lower, normalize
 from mrp.solver import DEFAULT_MAX_MEMORY
 
@@ -120,7 +116,7 @@ def mapped_predications(gold: Graph, system: Graph, limit: Optional[int] = None,
                         max_memory: Optional[int] = DEFAULT_MAX_MEMORY) -> Tuple[Counter, Counter, bool]:
     """Gold and system predications under the MRP metric's optimal correspondence (``max_memory``: bytes
     the solver's node-pair arrays may take, ``--max-memory``), and if it is proved."""
-    from mrp.metrics.mrp_pair import solve_normal  # numba only when a pair is aligned
+    from mrp.metrics.mrp.pair import solve_normal  # numba only when a pair is aligned
 
     normal_gold, normal_system = normalize(gold), normalize(system)
     solution = solve_normal(normal_gold, normal_system, limit, timeout, max_memory=max_memory)
@@ -162,7 +158,7 @@ class Predications(Metric):
     """Complete predications: a predicate with all its arguments and their labels matches as a whole."""
 
     name = "predications"
-    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: preparation beyond reading the pair (mrp.engine.limits): none n x m;
     #: its node-pair arrays are the MRP search's, capped there
     preparation_per_cell = 0
     layout = SCORES_FIRST

@@ -1,7 +1,7 @@
 """The metric registry: one line per metric, name -> (its module, the other names it answers to).
 
 Each metric module declares ``METRIC``, an instance of its
-:class:`mrp.metrics.base.Metric` class, which owns every other fact of the
+:class:`mrp.engine.base.Metric` class, which owns every other fact of the
 metric: its normalization, primary figure, parameters (the CLI's options and
 the library's keyword arguments), signature fields and report layout.  The
 CLI, the library, signatures and leaderboards read them from there.  Modules
@@ -15,12 +15,11 @@ import importlib
 import sys
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
+from mrp.engine import Options, Pairing
 from mrp.errors import MRPError
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pairing
 
 if TYPE_CHECKING:
-    from mrp.metrics.base import Metric
+    from mrp.engine import Metric
 
 __all__ = ["METRICS", "canonical", "evaluate", "metric", "metrics", "module_of", "names", "warm"]
 
@@ -34,7 +33,7 @@ METRICS: Dict[str, Tuple[str, Tuple[str, ...]]] = {
     "aspects": ("mrp.metrics.aspects", ()),
     "sembleu": ("mrp.metrics.sembleu", ()),
     "unlabeled": ("mrp.metrics.unlabeled", ("mrp-unlabeled",)),
-    "unlabeled-edges": ("mrp.metrics.unlabeled_edges", ()),
+    "unlabeled-edges": ("mrp.metrics.unlabeled.edges", ()),
     "predications": ("mrp.metrics.predications", ()),
     "ancast": ("mrp.metrics.ancast", ()),
     "umatch": ("mrp.metrics.umatch.metric", ("jumatch",)),
@@ -86,7 +85,7 @@ def evaluate(name: str, pairing: Pairing, options: Optional[Options] = None
              ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """A metric's result over a pairing (its report, every graph accounted for) and its --errors data
     {framework: {id: data}}; MRPError when this installation lacks the metric."""
-    from mrp.metrics.driver import evaluate_metric as driven  # numba and the workers load only when scoring
+    from mrp.engine import evaluate_metric as driven
 
     return driven(metric(name), pairing, options)
 

@@ -37,15 +37,12 @@ from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Tuple
 
 from mrp import rules
 from mrp.codecs.penman import Quoted
+from mrp.engine import SCORES_FIRST, Metric, Options, Pair, PairCounts, Parameter, Run, prf
+from mrp.engine import CountPath as Path
 from mrp.errors import MRPError
 from mrp.graph import Graph
 from mrp.io.option_files import json_of, read_option_bytes
 from mrp.memo import ByObject, Memo
-from mrp.metrics.base import Metric, PairCounts, Parameter, Run
-from mrp.metrics.counting import Path, prf
-from mrp.metrics.envelope import SCORES_FIRST
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair
 from mrp.normalize import normalize_anchors
 
 __all__ = ["METRIC", "Frames", "frames", "jaccard", "motifs"]
@@ -182,7 +179,7 @@ class Rematch(Metric):
     """Rematch: the Jaccard overlap of two graphs' motifs."""
 
     name = "rematch"
-    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: preparation beyond reading the pair (mrp.engine.limits): none n x m;
     #: motif sets per graph: linear in the pair
     preparation_per_cell = 0
     layout = SCORES_FIRST

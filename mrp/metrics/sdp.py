@@ -24,12 +24,9 @@ from __future__ import annotations
 
 from typing import Any, Dict, Hashable, Set, Tuple
 
+from mrp.engine import Metric, Options, Pair, PairCounts, Run, prf
 from mrp.graph import Graph
-from mrp.metrics.base import Metric, PairCounts, Run
-from mrp.metrics.counting import prf
 from mrp.metrics.edm import normal_edges, normal_spans
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair
 
 #: The measures in the reference's output order.
 MEASURES = ("labeled", "unlabeled")
@@ -64,7 +61,7 @@ class SDP(Metric):
     """The SDP 2015 measures: labeled and unlabeled dependencies, with complete-graph matches."""
 
     name = "sdp"
-    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: preparation beyond reading the pair (mrp.engine.limits): none n x m;
     #: tuples counted: linear in the pair
     preparation_per_cell = 0
     summary = "SDP 2015: labeled and unlabeled dependencies of bilexical graphs"

@@ -56,12 +56,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
+from mrp.engine import SCORES_FIRST, Metric, Options, Pair, PairCounts, Parameter, Run, prf
+from mrp.engine import CountPath as Path
 from mrp.graph import Graph
-from mrp.metrics.base import Metric, PairCounts, Parameter, Run
-from mrp.metrics.counting import Path, prf
-from mrp.metrics.envelope import SCORES_FIRST
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair
 from mrp.normalize import lower, normalize_anchors
 
 #: The weights of the original's ``eval.py`` (orders 1, 2, 3).
@@ -301,7 +298,7 @@ class SemBLEU(Metric):
     """SemBLEU: corpus BLEU over the graphs' paths of 1 to 3 nodes."""
 
     name = "sembleu"
-    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: preparation beyond reading the pair (mrp.engine.limits): none n x m;
     #: n-grams counted per graph: linear in the pair for its n (the clock holds a dense graph's)
     preparation_per_cell = 0
     layout = SCORES_FIRST

@@ -38,12 +38,9 @@ from __future__ import annotations
 
 from typing import Any, Dict, Hashable, List, Optional, Set, Tuple
 
+from mrp.engine import Metric, Options, Pair, PairCounts, Run, prf
 from mrp.graph import Anchor, Graph
-from mrp.metrics.base import Metric, PairCounts, Run
-from mrp.metrics.counting import prf
 from mrp.metrics.edm import NormalEdge, normal_edges, normal_spans
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair
 from mrp.normalize import explode
 
 #: (measure, bucket) in the reference's output order.
@@ -126,7 +123,7 @@ class UCCA(Metric):
     """The UCCA measures: primary and remote edges between yields, labeled and unlabeled."""
 
     name = "ucca"
-    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: preparation beyond reading the pair (mrp.engine.limits): none n x m;
     #: tuples counted: linear in the pair
     preparation_per_cell = 0
     summary = "UCCA: primary and remote edges matched by their spans"

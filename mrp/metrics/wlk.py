@@ -33,13 +33,10 @@ import math
 from hashlib import blake2b
 from typing import Any, Dict, FrozenSet, Iterator, List, Tuple
 
+from mrp.engine import SCORES_FIRST, Cost, Metric, Options, Pair, PairCounts, Parameter, Run, Sizes
+from mrp.engine import check_limits as check
 from mrp.graph import Graph
 from mrp.memo import ByObject
-from mrp.metrics.base import Metric, PairCounts, Parameter, Run
-from mrp.metrics.envelope import SCORES_FIRST
-from mrp.metrics.limits import Cost, Sizes, check
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair
 
 __all__ = ["DIRECTIONS", "METRIC", "Features", "features", "similarity", "wl_graph"]
 

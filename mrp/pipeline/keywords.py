@@ -1,8 +1,10 @@
 """The library's keyword arguments of :func:`mrp.score` and :class:`mrp.Scorer`, declared once: the options
 every run shares (each naming the ``mrp-score`` flag it corresponds to), then every registered metric's
-:class:`mrp.metrics.base.Parameter` (its ``field`` is the keyword, its ``flag`` the command line's).  From
+:class:`mrp.engine.base.Parameter` (its ``field`` is the keyword, its ``flag`` the command line's).  From
 this table come the functions' signatures, the "Keyword Args" of their docstrings, the check of what a
-caller passes, and the spelling of options in the library's error messages."""
+caller passes, the spelling of options in the library's error messages, and the commands' metric flags
+(:func:`metric_keywords`, :meth:`Keyword.argument`: a metric's new parameter is a keyword and a flag at
+once)."""
 
 from __future__ import annotations
 
@@ -11,15 +13,16 @@ import difflib
 import inspect
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
+from mrp.engine import DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT, Parameter
 from mrp.errors import MRPError
 from mrp.memo import Memo
-from mrp.metrics.base import Parameter
-from mrp.metrics.options import DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT
 from mrp.metrics.registry import METRICS, metrics
+from mrp.metrics.registry import metric as registered
 
-__all__ = ["CLI_ONLY", "READING", "Keyword", "checked", "document", "keywords", "sign", "spelled"]
+__all__ = ["CLI_ONLY", "READING", "Keyword", "checked", "document", "keywords", "metric_keywords", "sign",
+           "spelled"]
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,22 @@ class Keyword:
     choices: Optional[Tuple[str, ...]] = None
     #: whether it changes how the inputs are read (then it applies to every kind of input, or is refused)
     reads: bool = False
+    #: the name of the flag's argument in the command line's help (metric parameters)
+    metavar: Optional[str] = None
+
+    @property
+    def owners(self) -> Tuple[str, ...]:
+        """The metrics it belongs to, in the registry's order (() for a keyword of every run)."""
+        return tuple(self.metric.split(", ")) if self.metric else ()
+
+    def argument(self) -> Dict[str, Any]:
+        """A metric parameter's flag as the commands take it: ``argparse``'s keyword arguments for
+        ``add_argument(keyword.flag, **keyword.argument())`` (a switch without ``kind``; else its type, the
+        name of its argument, default and choices), its value landing under the keyword's name."""
+        if self.kind is None:
+            return {"dest": self.name, "action": "store_true", "help": self.help}
+        return {"dest": self.name, "type": self.kind, "metavar": self.metavar, "default": self.default,
+                "choices": self.choices, "help": self.help}
 
     def spelled(self) -> str:
         """How a message names this keyword in use, e.g. ``positional=True``."""
@@ -102,7 +121,7 @@ _SHARED: Tuple[Keyword, ...] = (
             reads=True),
     Keyword("wsj_ids", bool, False, "AMR: map WSJ ids as the MRP data do (read options: inputs given as "
             "text or paths)", "--wsj-ids", reads=True),
-    Keyword("progress", Any, None, "True: a progress line on stderr; or a :class:`mrp.metrics.options."
+    Keyword("progress", Any, None, "True: a progress line on stderr; or a :class:`mrp.engine.options."
             "Progress`"),
 )
 
@@ -142,7 +161,7 @@ def _annotation(parameter: Parameter) -> Any:
 def _of(parameter: Parameter, metric: str) -> Keyword:
     default = False if parameter.kind is None else parameter.default
     return Keyword(parameter.field, _annotation(parameter), default, parameter.help, parameter.flag,
-                   metric=metric, kind=parameter.kind, choices=parameter.choices)
+                   metric=metric, kind=parameter.kind, choices=parameter.choices, metavar=parameter.metavar)
 
 
 #: the table of the registry as it is (by its entries: a metric added makes it anew)
@@ -168,6 +187,25 @@ def _table(registry: object) -> Dict[str, Keyword]:
             found = table[name]
             table[name] = Keyword(**{**found.__dict__, "metric": ", ".join(names)})
     return table
+
+
+def metric_keywords(names: Optional[Sequence[str]] = None) -> List[Keyword]:
+    """The keywords of these metrics' parameters (every registered metric's for None), each once, in the
+    order the metrics are given and each declares its parameters: the metric flags of a command
+    (:meth:`Keyword.argument`).
+
+    Args:
+        names: registry names of metrics, or None.
+
+    Returns:
+        Their keywords, a parameter several metrics share once.
+    """
+    table = keywords()
+    out: Dict[str, Keyword] = {}
+    for name in METRICS if names is None else names:
+        for parameter in registered(name).parameters:
+            out.setdefault(parameter.flag, table[parameter.field])
+    return list(out.values())
 
 
 def checked(arguments: Mapping[str, Any], function: str) -> Dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The one place a run's :class:`~mrp.metrics.options.Options` are made, for every door: the library's
+"""The one place a run's :class:`~mrp.engine.options.Options` are made, for every door: the library's
 keywords (:func:`mrp.score`, :class:`mrp.Scorer`), the commands' arguments (``mrp-score``, ``mrp-mtool``:
 the same keyword table, :mod:`mrp.pipeline.keywords`) and a task's metrics (``mrp-evaluate``)."""
 
@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Optional
 
-from mrp.metrics.base import parameter_values
-from mrp.metrics.options import DEFAULT_MAX_MEMORY, Execution, Options
+from mrp.engine import DEFAULT_MAX_MEMORY, Execution, Options, parameter_values
 from mrp.metrics.registry import metric as registered
 
 __all__ = ["compat_values", "run_options", "with_penman"]
@@ -24,7 +23,7 @@ def run_options(values: Mapping[str, Any], parameters: Optional[Mapping[str, Any
         values: the run's keyword values, checked already, under the library's names (``timeout``,
             ``limit``, ``max_memory``, ``mip``, ``errors``, ``no_wiki``, ``strict``, ``trace``,
             ``explain``); a keyword that is not given takes Options' default (``max_memory``:
-            :data:`~mrp.metrics.options.DEFAULT_MAX_MEMORY`).
+            :data:`~mrp.engine.options.DEFAULT_MAX_MEMORY`).
         parameters: the values of the metrics' parameters, by field.
         standardization: the AMR standardization's name (as the signature records it).
         penman: whether SMATCH counts the original tool's triples (:func:`mrp.pipeline.steps.penman_triples`).

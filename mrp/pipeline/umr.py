@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, List, Optional, Sequence
 
 from mrp.corpora.load import read_corpus
+from mrp.engine import pair
 from mrp.errors import MRPError
-from mrp.metrics.pairing import pair
 from mrp.metrics.umatch import compare, reading
 from mrp.metrics.umatch.graphs import files as sentence_files
 from mrp.metrics.umatch.triples import Selection

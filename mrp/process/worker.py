@@ -60,7 +60,7 @@ class Worker:
         payload = pickle.dumps((function, args), protocol=pickle.HIGHEST_PROTOCOL)
         try:
             return self._exchange(payload, deadline, stopped)
-        except BaseException:  # interrupted (Ctrl-C, a pair's guard: mrp.metrics.limits) with a call in
+        except BaseException:  # interrupted (Ctrl-C, a pair's guard: mrp.engine.limits) with a call in
             self.end()  # flight: its answer would be read as the next call's
             raise
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from mrp.metrics.pairing import COUNTS, described
+from mrp.engine import COUNTS, described
 from mrp.metrics.registry import metric as registered
 from mrp.report.items import reported_paths
 from mrp.report.signature import signature_line
@@ -176,7 +176,7 @@ def _signed(board: Mapping[str, Any]) -> List[str]:
 
 
 def _pairing(result: Mapping[str, Any]) -> Dict[str, Any]:
-    """A result's pairing counts (:data:`mrp.metrics.pairing.COUNTS`), as ``{"pairing": {...}}`` ({} when
+    """A result's pairing counts (:data:`mrp.engine.pairing.COUNTS`), as ``{"pairing": {...}}`` ({} when
     it carries none)."""
     counts = {name: result[name] for name in COUNTS if isinstance(result.get(name), int)}
     return {"pairing": counts} if counts else {}

@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Dict, List
 
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pairing
+from mrp.engine import Options, Pairing
 from mrp.metrics.registry import canonical
 from mrp.report.signature import NO_STATISTICS, Statistics, signature
 

@@ -7,9 +7,9 @@ import threading
 import time
 from typing import Optional, TextIO
 
+from mrp.engine import Progress
 from mrp.errors import excerpt
 from mrp.graph import Graph
-from mrp.metrics.options import Progress
 
 #: seconds between redraws of the progress line
 INTERVAL = 0.2

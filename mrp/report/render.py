@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping
 
-from mrp.metrics.counting import prf
+from mrp.engine import prf
 
 __all__ = ["prf", "render"]
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Iterable, List, Optional
 
 from mrp import __version__
-from mrp.metrics.options import DEFAULT_MAX_MEMORY, Options, bytes_text
+from mrp.engine import DEFAULT_MAX_MEMORY, Options, bytes_text
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,9 @@ use.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, Dict, List, Tuple
+from typing import TYPE_CHECKING, Dict, List, Tuple
+
+from mrp.lazy import forwarded
 
 if TYPE_CHECKING:
     from mrp.solver.background import status as compile_status
@@ -126,15 +127,10 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """A name of :data:`__all__` from its module, imported on first use (numba and HiGHS with it, for those
-    that need them).  Looked up on every use rather than kept here, so that a test that replaces a name in
-    its module (``monkeypatch.setattr(mrp.solver.solve, "solve_problem", ...)``) replaces it for every
-    caller that imports it inside a function."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{home[0]}"), home[1])
+#: a name of :data:`__all__` from its module, imported on first use (numba and HiGHS with it, for those that
+#: need them), and looked up there on every use (``monkeypatch.setattr(mrp.solver.solve, "solve_problem",
+#: ...)`` replaces it for every caller that imports it inside a function)
+__getattr__ = forwarded(__name__, _HOMES)
 
 
 def __dir__() -> List[str]:

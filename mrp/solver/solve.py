@@ -85,7 +85,7 @@ def solve_problem(problem: Union[Problem, Callable[[np.ndarray], Problem]], limi
     ``handover`` is False (``--no-mip``).  The program gets the steps ``limit`` leaves as nodes (work, not
     time); only ``timeout`` stops anything by the clock, and a pair it stops is cut as "timeout".
     ``seeding`` gives a map to start from for the built Problem and the pair's
-    stop flag (e.g. mrp.metrics.seed's sentence-by-sentence map), or None.  A pair whose kernels, run as
+    stop flag (e.g. mrp.engine.seed's sentence-by-sentence map), or None.  A pair whose kernels, run as
     plain Python (``MRP_COMPILE=plain``), were abandoned past its time (:mod:`mrp.solver.plain`) keeps the
     bound and map of its root's rounds, or, abandoned in the first, gets :func:`mrp.solver.trivial.answer`:
     the better of a greedy map of its rewards and the seed, with the Problem's trivial bound.

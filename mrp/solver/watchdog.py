@@ -186,7 +186,7 @@ def interruptible(solve: Callable[..., Any], arguments: Tuple[Any, ...], stop: n
     future = _EXECUTOR.submit(solve, *arguments)
     try:
         return future.result()
-    except BaseException:  # Ctrl-C, or the driver's guard (mrp.metrics.limits): the search stops too
+    except BaseException:  # Ctrl-C, or the driver's guard (mrp.engine.limits): the search stops too
         if future.done():  # the search's own exception
             raise
         stop[0] = 1

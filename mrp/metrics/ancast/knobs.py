@@ -34,9 +34,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from mrp.engine import Options, Parameter
 from mrp.errors import MRPError
-from mrp.metrics.base import Parameter
-from mrp.metrics.options import Options
 
 __all__ = ["ALIGNMENT", "CNEIGHBOR", "NO_SMATCH_TOP", "REIFY", "SENSE", "SEPARATE", "WEIGHTED", "allow_reify",
            "cneighbor", "sense", "separate", "smatch_top", "use_alignment", "weighted"]

@@ -5,6 +5,22 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, List, Optional, Tuple
 
+from mrp.engine import (
+    ACCOUNTING,
+    EXACT,
+    FIGURES,
+    SCORES,
+    TIME,
+    Detail,
+    Metric,
+    N,
+    Options,
+    Pair,
+    PairCounts,
+    Parameter,
+    Run,
+    triple_detail,
+)
 from mrp.errors import MRPError
 from mrp.graph import Graph
 from mrp.metrics.ancast import knobs
@@ -13,12 +29,7 @@ from mrp.metrics.ancast.documents import report as document_report
 from mrp.metrics.ancast.pair import AncastPair, failed, score_pair
 from mrp.metrics.ancast.reading import anchor_text
 from mrp.metrics.ancast.scores import KEYS, Sums, f_score, report
-from mrp.metrics.base import Metric, PairCounts, Parameter, Run
-from mrp.metrics.detail import Detail, triple_detail
-from mrp.metrics.envelope import ACCOUNTING, EXACT, FIGURES, SCORES, TIME, N
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair
-from mrp.metrics.smatch import penman_triples
+from mrp.metrics.smatch.metric import penman_triples
 
 #: Document keys in output order (AnCast++ calls them sent, modal, temporal, coref, comp).
 DOCUMENT_KEYS = {"sent": "lrm", "modal": "modal", "temporal": "temporal", "coref": "coref",
@@ -176,7 +187,7 @@ class AnCast(Metric):
     """AnCast: concept and relation scores, and UMR document scores, under an alignment of the nodes."""
 
     name = "ancast"
-    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: preparation beyond reading the pair (mrp.engine.limits): none n x m;
     #: its n x m matrices are capped in the pair (.capped); descendant sets check the pair's limits (.reach)
     preparation_per_cell = 0
     summary = "AnCast (Sun & Xue 2024): concept, LRM, ULRM, WLRM and mock-Smatch; UMR documents too"

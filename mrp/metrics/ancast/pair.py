@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
 from mrp.codecs.umr import token_spans
+from mrp.engine import Options, Pair
 from mrp.errors import ScoreError
 from mrp.graph import Graph
 from mrp.metrics.ancast import capped, compat, exact, knobs
@@ -13,8 +14,6 @@ from mrp.metrics.ancast.alignment import Alignment, from_map
 from mrp.metrics.ancast.reading import View, anchor_text, view
 from mrp.metrics.ancast.scores import Sums, report, score
 from mrp.metrics.ancast.similarity import SENSE_COEFFICIENT, Pointwise, Similarity
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair
 
 
 @dataclass
@@ -172,7 +171,7 @@ def score_pair(gold: Graph, system: Graph, options: Optional[Options] = None) ->
 
 def failed(pair: Pair, options: Options, failure: str, cut: str = "error") -> AncastPair:
     """A pair whose scoring raised (``cut`` "error"), or that the driver stopped at its limits (``cut``
-    "timeout" or "limit", :mod:`mrp.metrics.limits`): nothing aligned, so the gold graph's relations count
+    "timeout" or "limit", :mod:`mrp.engine.limits`): nothing aligned, so the gold graph's relations count
     as missed (and the system graph's as surplus, when it can be read at all); a failure never raises a
     score (and builds nothing n x m).  A stopped pair's WLRM weighs every relation 1 (its descendant
     counts are not taken again: they may be what stopped it), its bound is the trivial one."""

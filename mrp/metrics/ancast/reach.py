@@ -8,7 +8,7 @@ is one path), which emits each after every component it reaches, so one pass in 
 child's set before its parents.  A component's set is dropped as soon as its last parent has used it:
 memory is the frontier's sets, not one per node.
 
-The work stops at the pair's clock and memory cap (:func:`mrp.metrics.limits.check`, given the bytes the
+The work stops at the pair's clock and memory cap (:func:`mrp.engine.limits.check`, given the bytes the
 sets alive take, at the start and every few hundred components).
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence
 
-from mrp.metrics.limits import check
+from mrp.engine import check_limits as check
 
 __all__ = ["counts"]
 
@@ -84,7 +84,7 @@ def counts(children: Sequence[Sequence[int]]) -> List[int]:
         The count of each node.
 
     Raises:
-        mrp.metrics.limits.Overrun: at the pair's limits.
+        mrp.engine.limits.Overrun: at the pair's limits.
     """
     check(0)
     component = _components(children)

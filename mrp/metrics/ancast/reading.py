@@ -98,7 +98,7 @@ class View:
 
     def descendants(self) -> List[int]:
         """Per node, how many nodes it reaches along predicate->argument relations (itself on a cycle;
-        :mod:`.reach`, within the pair's limits: :func:`mrp.metrics.limits.check`)."""
+        :mod:`.reach`, within the pair's limits: :func:`mrp.engine.limits.check`)."""
         found = self._cache.get("descendants")
         if found is None:
             found = self._cache["descendants"] = self._descendants()

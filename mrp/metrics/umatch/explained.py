@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from mrp.engine import MATCHED, MISSED, SURPLUS, Detail, Fact
 from mrp.graph import Graph
-from mrp.metrics.detail import MATCHED, MISSED, SURPLUS, Detail, Fact
 from mrp.metrics.umatch.compare import counterpart, docrel_statuses
 from mrp.metrics.umatch.model import Node, Sentence
 from mrp.metrics.umatch.triples import Pair, Selection, attributes, matched

@@ -5,13 +5,26 @@ from __future__ import annotations
 import warnings
 from typing import Any, Dict, List, Optional, Tuple
 
+from mrp.engine import (
+    ACCOUNTING,
+    EXACT,
+    FIGURES,
+    SCORES,
+    SEARCH,
+    TIME,
+    Metric,
+    N,
+    Options,
+    Pair,
+    PairCounts,
+    Pairing,
+    Parameter,
+    Run,
+    prf,
+)
+from mrp.engine import CountPath as Path
 from mrp.errors import MRPError, MRPWarning, ScoreError
 from mrp.graph import Graph
-from mrp.metrics.base import Metric, PairCounts, Parameter, Run
-from mrp.metrics.counting import Path, prf
-from mrp.metrics.envelope import ACCOUNTING, EXACT, FIGURES, SCORES, SEARCH, TIME, N
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing
 from mrp.metrics.umatch import capped, compare, explained, graphs
 from mrp.metrics.umatch.details import differences
 from mrp.metrics.umatch.exact import ExactMapper, Proof
@@ -39,7 +52,7 @@ class UMatch(Metric):
     nodes corresponding only where they share aligned tokens (or, unaligned, their concept)."""
 
     name = "umatch"
-    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: preparation beyond reading the pair (mrp.engine.limits): none n x m;
     #: its candidate links are capped in the pair (.capped)
     preparation_per_cell = 0
     aliases = ("jumatch",)

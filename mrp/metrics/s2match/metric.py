@@ -1,7 +1,7 @@
 """S2match (Opitz, Parcalabescu and Frank, TACL 2020): SMATCH with graded credit for similar concepts.
 
 A node pair's ``instance`` triples (and the ``TOP`` triples of two tops) are worth the concepts'
-similarity (:mod:`mrp.metrics.s2match_similarity`: 1 for equal ones, ``diffsense`` for another sense,
+similarity (:mod:`mrp.metrics.s2match.similarity`: 1 for equal ones, ``diffsense`` for another sense,
 else the word vectors' cosine above ``cutoff``), every other triple 1 when it matches, as in SMATCH; the
 matched total ``c`` gives ``P = c / s``, ``R = c / g`` and F.  The original searches the node alignment
 by hill climbing with random restarts; mrp maximises the graded total with the branch and bound every
@@ -14,7 +14,7 @@ total by at most half a unit per graded triple (the original's F printed to thre
 not see it).  Hence mrp's ``c`` is never below the original's, up to that rounding, and equals it where
 the original's hill climbing found the optimum.
 
-Triples (:mod:`mrp.metrics.s2match_triples`): by default SMATCH's (sets; the original SMATCH tool's
+Triples (:mod:`mrp.metrics.s2match.triples`): by default SMATCH's (sets; the original SMATCH tool's
 reading of Penman, or mtool's of MRP graphs), the ``TOP`` triple valued with the top's concept and graded
 like it, as S2match does; ``--s2match-compat`` counts the triples the original's reader gives instead
 (an older SMATCH reader: a node keeps one relation per other node and one value per attribute name,
@@ -30,15 +30,27 @@ from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
+from mrp.engine import (
+    ACCOUNTING,
+    EXACT,
+    FIGURES,
+    SCORES,
+    SEARCH,
+    TIME,
+    Metric,
+    N,
+    Options,
+    Pair,
+    PairCounts,
+    Parameter,
+    Run,
+    prf,
+)
+from mrp.engine import CountPath as Path
 from mrp.errors import MRPError, ScoreError
 from mrp.graph import Graph
-from mrp.metrics.base import Metric, PairCounts, Parameter, Run
-from mrp.metrics.counting import Path, prf
-from mrp.metrics.envelope import ACCOUNTING, EXACT, FIGURES, SCORES, SEARCH, TIME, N
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair
-from mrp.metrics.s2match_similarity import FUNCTIONS, Similarity, load
-from mrp.metrics.s2match_triples import Soft, compat_triples, soft_triples
+from mrp.metrics.s2match.similarity import FUNCTIONS, Similarity, load
+from mrp.metrics.s2match.triples import Soft, compat_triples, soft_triples
 from mrp.solver import fits_memory, solve_problem, with_edges
 
 __all__ = ["METRIC", "SCALE", "counted", "rewards", "score_soft"]
@@ -143,7 +155,7 @@ class S2match(Metric):
     """S2match: SMATCH with graded concept credit from word vectors, aligned exactly."""
 
     name = "s2match"
-    #: preparation beyond reading the pair (mrp.metrics.limits): its node-pair arrays are the search's,
+    #: preparation beyond reading the pair (mrp.engine.limits): its node-pair arrays are the search's,
     #: capped before they are built (``greedy.fits`` in :func:`score_soft`)
     preparation_per_cell = 0
     summary = "S2match: SMATCH with graded credit for similar concepts (word vectors; Opitz et al. 2020; " \

@@ -7,11 +7,11 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from mrp.engine import Detail, normal_detail
 from mrp.errors import ScoreError
 from mrp.graph import Graph
-from mrp.metrics.detail import Detail, normal_detail
-from mrp.metrics.large import beyond, greedy_start, improved
-from mrp.metrics.tuples import count, differences
+from mrp.metrics.mrp.large import beyond, greedy_start, improved
+from mrp.metrics.mrp.tuples import count, differences
 from mrp.normalize import NormalGraph, normalize
 from mrp.solver import (
     DEFAULT_LIMIT,
@@ -77,17 +77,17 @@ def solve_normal(gold: NormalGraph, system: NormalGraph, limit: Optional[int] = 
 
 def sentence_groups(graphs: Optional[Tuple[Graph, Graph]], n: int,
                     m: int) -> Optional[Tuple[np.ndarray, np.ndarray]]:
-    """The sentences of the nodes of a pair of documents (mrp.metrics.seed), or None."""
-    from mrp.metrics.seed import sentence_groups as groups
+    """The sentences of the nodes of a pair of documents (mrp.engine.seed), or None."""
+    from mrp.engine import sentence_groups as groups
 
     return groups(graphs, n, m)
 
 
 def seeding(graphs: Optional[Tuple[Graph, Graph]]) -> Optional[Seeding]:
-    """The sentence-by-sentence start of mrp.metrics.seed for a pair of graphs (None without them)."""
+    """The sentence-by-sentence start of mrp.engine.seed for a pair of graphs (None without them)."""
     if graphs is None:
         return None
-    from mrp.metrics.seed import sentence_seed
+    from mrp.engine import sentence_seed
 
     return lambda problem, stop: sentence_seed(problem, graphs[0], graphs[1], stop)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, FrozenSet, Hashable, List, Mapping, Optional, Sequence, Set, Tuple
 
-from mrp.metrics.tuples import count
+from mrp.metrics.mrp.tuples import count
 from mrp.normalize import NormalGraph
 from mrp.solver import START_CELLS, clock, correspondence, timed_correspondence
 from mrp.solver import time_left as left

@@ -1,8 +1,8 @@
 """S2match's triples: a graph's concepts (graded), its tops, its exact node-local triples and relations.
 
-Two definitions (see :mod:`mrp.metrics.s2match`):
+Two definitions (see :mod:`mrp.metrics.s2match.metric`):
 
-* **mrp's** (the default): SMATCH's triples as :mod:`mrp.metrics.smatch` makes them (sets; the original
+* **mrp's** (the default): SMATCH's triples as :mod:`mrp.metrics.smatch.metric` makes them (sets; the original
   SMATCH tool's reading of Penman, else mtool's of MRP graphs), the ``instance`` triple of each node and
   the ``TOP`` triple of each top set apart, to be graded by their concepts.
 * **the original's** (``compat``): as the reader S2match ships (amr-metric-suite's ``amr_py3.py``, an
@@ -21,10 +21,10 @@ from __future__ import annotations
 from typing import Any, Dict, Hashable, List, NamedTuple, Optional, Tuple
 
 from mrp.codecs.penman import Quoted
+from mrp.engine import Options
 from mrp.graph import Graph
-from mrp.metrics.options import Options
-from mrp.metrics.smatch import triples as smatch_triples
-from mrp.metrics.smatch_penman import Local, Relations
+from mrp.metrics.smatch.metric import triples as smatch_triples
+from mrp.metrics.smatch.penman import Local, Relations
 
 __all__ = ["Soft", "compat_triples", "soft_triples"]
 

@@ -12,16 +12,30 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from mrp.engine import (
+    ACCOUNTING,
+    DOC_ALIGN,
+    EXACT,
+    FIGURES,
+    SCORES,
+    SEARCH,
+    TIME,
+    Metric,
+    N,
+    Options,
+    Pair,
+    PairCounts,
+    Run,
+    Steps,
+    doc_align_field,
+    doc_align_report,
+    prf,
+    score_together,
+)
+from mrp.engine import CountPath as Path
 from mrp.graph import Graph
-from mrp.metrics.base import Metric, PairCounts, Run
-from mrp.metrics.counting import Path, prf
-from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
-from mrp.metrics.envelope import ACCOUNTING, EXACT, FIGURES, SCORES, SEARCH, TIME, N
-from mrp.metrics.mrp_pair import PairScore, Solution, identity, same, score_normal, scored, sentence_groups
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair
-from mrp.metrics.together import Steps, score_together
-from mrp.metrics.tuples import TYPES, count
+from mrp.metrics.mrp.pair import PairScore, Solution, identity, same, score_normal, scored, sentence_groups
+from mrp.metrics.mrp.tuples import TYPES, count
 from mrp.normalize import NormalGraph, normalize
 from mrp.solver import Rows, normal_rows
 
@@ -39,7 +53,7 @@ class MRP(Metric):
     """The MRP metric: tuple counts by type under an optimal node correspondence."""
 
     name = "mrp"
-    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: preparation beyond reading the pair (mrp.engine.limits): none n x m;
     #: its node-pair arrays are the search's, capped there (mrp.solver.greedy.fits)
     preparation_per_cell = 0
     symmetric = True
@@ -96,7 +110,7 @@ class MRP(Metric):
 
 
 class _Together(Steps):
-    """The MRP metric's steps for :func:`mrp.metrics.together.score_together`: a pair's forms are its normal
+    """The MRP metric's steps for :func:`mrp.engine.together.score_together`: a pair's forms are its normal
     graphs; a pair with an empty side, a document or gold edges with attributes is scored alone."""
 
     def __init__(self, metric: MRP) -> None:

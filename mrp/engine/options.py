@@ -41,7 +41,7 @@ class Progress:
 class Execution:
     """How a run executes; nothing here changes a number: worker processes, progress, reused results."""
 
-    #: worker processes; AUTO (0): as many as pay off (:func:`mrp.metrics.driver.workers`)
+    #: worker processes; AUTO (0): as many as pay off (:func:`mrp.engine.driver.workers`)
     jobs: int = 1
     #: where progress and per-pair failures go
     progress: Optional[Progress] = None
@@ -68,10 +68,11 @@ class Options:
     #: pairs the search leaves open go to the mixed-integer program (False: ``--no-mip``)
     mip: bool = True
     smatch_compat: bool = False
-    #: SMATCH: count Smatch++ 1.8.0's triples of this -graph_type ("generic", "amr"; mrp.metrics.smatchpp)
+    #: SMATCH: count Smatch++ 1.8.0's triples of this -graph_type ("generic", "amr";
+    #: mrp.metrics.smatch.smatchpp)
     smatchpp_compat: Optional[str] = None
     #: SMATCH and MRP on documents: "sentence" restricts the alignment to within sentences (docSmatch's
-    #: restriction; mrp.metrics.seed), "none" aligns the whole document
+    #: restriction; mrp.engine.seed), "none" aligns the whole document
     doc_align: str = "none"
     #: AnCast: reproduce AnCast 0.1.1 (its reading, alignment and scoring) instead of the optimum
     ancast_compat: bool = False

@@ -1,28 +1,5 @@
-"""SMATCH: triple overlap under the best node alignment, solved exactly.
-
-Triples come from one of two definitions:
-
-* **AMR read from Penman** (``Options.penman``): as the original SMATCH tool
-  (1.0.4) defines them.  An ``instance`` triple per node, an attribute triple
-  per constant, the ``TOP`` triple of the root, and a relation triple per
-  relation between variables, with inverted roles restored (``X-of`` -> ``X``
-  except ``prep-on-behalf-of``, ``prep-out-of`` and ``consist-of``; ``mod`` ->
-  ``domain``).  Names and values compare lowercased, without a trailing ``_``
-  (the tool's quoted-string marker), so ``"61"`` equals ``61``.
-* **MRP graphs**: as the MRP reference scorer converts them (its §5.1), on
-  normalized graphs: ``instance`` per labelled node, ``anchor`` per anchored
-  node, ``TOP`` (valued with the node's label) per top, a triple per property,
-  and relation triples for edges and for each edge attribute.
-
-By default triples are sets, and a multi-word string and an inverted role on a
-constant are kept.  ``Options.smatch_compat`` reproduces the original tool's
-counts instead: duplicate triples count once per copy (the product of copies
-when matched, so a score can exceed 100%), a quoted string keeps only its first
-word, and an inverted role on a constant is dropped.
-
-The alignment is the exact optimum of the same branch and bound as the MRP
-metric (no random restarts); each item reports ``exact`` and ``bound``.
-"""
+"""SMATCH's metric: its triples of a pair (either definition, :mod:`mrp.metrics.smatch`), the exact
+alignment, and its report."""
 
 from __future__ import annotations
 
@@ -34,25 +11,42 @@ from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tupl
 import numpy as np
 
 from mrp.corpora.packed import Entry, Packed, live
+from mrp.engine import (
+    ACCOUNTING,
+    CONTENT_KEPT,
+    DOC_ALIGN,
+    EXACT,
+    FIGURES,
+    SCORES,
+    SEARCH,
+    TIME,
+    ContentMemo,
+    LabelCounts,
+    Metric,
+    N,
+    Options,
+    Pair,
+    PairCounts,
+    Pairing,
+    Parameter,
+    Run,
+    Steps,
+    doc_align_field,
+    doc_align_report,
+    prf,
+    score_together,
+    triple_detail,
+)
+from mrp.engine import CountPath as Path
 from mrp.errors import ScoreError
 from mrp.graph import Graph
 from mrp.memo import ByObject
-from mrp.metrics.base import LabelCounts, Metric, PairCounts, Parameter, Run
-from mrp.metrics.content_memo import KEPT as CONTENT_KEPT
-from mrp.metrics.content_memo import ContentMemo
-from mrp.metrics.counting import Path, prf
-from mrp.metrics.detail import triple_detail
-from mrp.metrics.documents import DOC_ALIGN, doc_align_field, doc_align_report
-from mrp.metrics.envelope import ACCOUNTING, EXACT, FIGURES, SCORES, SEARCH, TIME, N
-from mrp.metrics.large import beyond, triple_graph
-from mrp.metrics.mrp_pair import seeding, sentence_groups
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing
-from mrp.metrics.smatch_errors import differences
-from mrp.metrics.smatch_held import Held, held
-from mrp.metrics.smatch_penman import NOT_INVERTED, Local, Relations, norm, penman_triples  # noqa: F401
-from mrp.metrics.smatchpp import SMATCHPP_COMPAT, check_compat, smatchpp_status, smatchpp_triples
-from mrp.metrics.together import Steps, score_together
+from mrp.metrics.mrp.large import beyond, triple_graph
+from mrp.metrics.mrp.pair import seeding, sentence_groups
+from mrp.metrics.smatch.errors import differences
+from mrp.metrics.smatch.held import Held, held
+from mrp.metrics.smatch.penman import NOT_INVERTED, Local, Relations, norm, penman_triples  # noqa: F401
+from mrp.metrics.smatch.smatchpp import SMATCHPP_COMPAT, check_compat, smatchpp_status, smatchpp_triples
 from mrp.normalize import normalize
 from mrp.solver import Batch, Interned, Rows, Solution, from_triples, solve_within, triple_rows
 from mrp.solver import fits_memory as fits
@@ -225,7 +219,7 @@ def _item(gid: str, gold: Triples, system: Triples, solution: Solution, mapping:
 
 
 class _Together(Steps):
-    """SMATCH's steps for :func:`mrp.metrics.together.score_together`: a pair's forms are its graphs'
+    """SMATCH's steps for :func:`mrp.engine.together.score_together`: a pair's forms are its graphs'
     :class:`Held` (of a packed graph whose triples depend on its content alone: built once per content, not
     unpacked again), its rows renumbered from their ids, the batch's in one compiled call."""
 
@@ -288,7 +282,7 @@ class SMATCH(Metric):
     """SMATCH: triple overlap under the best node alignment."""
 
     name = "smatch"
-    #: preparation beyond reading the pair (mrp.metrics.limits): none n x m;
+    #: preparation beyond reading the pair (mrp.engine.limits): none n x m;
     #: its node-pair arrays are the search's, capped there (mrp.solver.greedy.fits)
     preparation_per_cell = 0
     symmetric = True
@@ -359,9 +353,9 @@ class SMATCH(Metric):
 
     def held_triples(self, entry: Entry, options: Options) -> Held:
         """A graph's triples as :meth:`triples_of` gives them, whether it is a document and the triples
-        coded (:class:`~mrp.metrics.smatch_held.Held`), from the graph as held: for a packed graph under
+        coded (:class:`~mrp.metrics.smatch.held.Held`), from the graph as held: for a packed graph under
         Penman triples (which, like the sentences, depend on its content fields alone), made once per
-        content of its corpus (:mod:`mrp.metrics.content_memo`); kept in the memo when there is one.  The
+        content of its corpus (:mod:`mrp.engine.content_memo`); kept in the memo when there is one.  The
         codes' ids are of :attr:`interned`'s generation (in the keys: emptied, it is another)."""
         generation = self.interned.generation
         if isinstance(entry, Packed) and options.penman and not options.smatchpp_compat:

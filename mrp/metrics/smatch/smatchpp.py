@@ -35,11 +35,10 @@ from collections import Counter
 from typing import Callable, Dict, Hashable, List, Sequence, Tuple
 
 from mrp.codecs.penman import Quoted
+from mrp.engine import Options, Parameter, Run
 from mrp.errors import MRPError
 from mrp.graph import Graph
-from mrp.metrics.base import Parameter, Run
-from mrp.metrics.options import Options
-from mrp.metrics.smatch_penman import Local, Relations
+from mrp.metrics.smatch.penman import Local, Relations
 
 __all__ = ["DEREIFY", "GRAPH_TYPES", "SMATCHPP_COMPAT", "STEPS", "Triple", "check_compat", "concept_root",
            "deduplicated", "deinverted", "dereified", "domain_as_mod", "read", "renamed", "smatchpp_status",

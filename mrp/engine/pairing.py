@@ -10,9 +10,9 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 from mrp.codecs.generated import merged, reading_counts
 from mrp.corpora.corpus import Corpus
 from mrp.corpora.packed import Entry, Packed, PackedGraphs, entries, live
+from mrp.engine.files import by_file
 from mrp.errors import FormatError, InputError, MRPWarning
 from mrp.graph import Graph
-from mrp.metrics.files import by_file
 
 Key = Tuple[Optional[str], str]
 

@@ -1,7 +1,7 @@
 """The envelope of every result: the keys each metric's result has, with the same meaning, around the
-metric's own figures (its :meth:`mrp.metrics.base.Metric.report`).
+metric's own figures (its :meth:`mrp.engine.base.Metric.report`).
 
-A metric's ``layout`` (:attr:`mrp.metrics.base.Metric.layout`) names where each goes: a section of the
+A metric's ``layout`` (:attr:`mrp.engine.base.Metric.layout`) names where each goes: a section of the
 envelope, the metric's figures (:data:`FIGURES`: every key of its report not named elsewhere, in the
 report's order), or one key of its report by name (placed there when the report has it).  The sections:
 
@@ -9,21 +9,21 @@ report's order), or one key of its report by name (placed there when the report 
 * ``scores``: the per-item objects {framework: {id: item}} in gold order, under ``Options.trace`` only;
 * ``time``: the wall seconds of the run, then ``cpu``, its CPU seconds (worker processes included);
 * ``exact``: the pairs whose search was proved optimal (metrics that search);
-* ``search``: ``bound``, ``steps`` and ``cut`` of the main count (:meth:`mrp.metrics.base.Run.search`);
-* ``accounting``: the pairing counts (:data:`mrp.metrics.pairing.COUNTS`: invalid, unpaired, duplicate,
+* ``search``: ``bound``, ``steps`` and ``cut`` of the main count (:meth:`mrp.engine.base.Run.search`);
+* ``accounting``: the pairing counts (:data:`mrp.engine.pairing.COUNTS`: invalid, unpaired, duplicate,
   repaired system graphs, gold graphs without a system graph).
 
 A metric that does not search gets ``cut`` last, {n, limit, timeout}, when the driver stopped a pair at its
-limits (:mod:`mrp.metrics.limits`): its counts there are the metric's :meth:`~mrp.metrics.base.Metric.cut`.
+limits (:mod:`mrp.engine.limits`): its counts there are the metric's :meth:`~mrp.engine.base.Metric.cut`.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Mapping, Protocol, Sequence, Tuple
 
-from mrp.metrics.counting import Path
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import COUNTS
+from mrp.engine.counting import Path
+from mrp.engine.options import Options
+from mrp.engine.pairing import COUNTS
 
 __all__ = ["ACCOUNTING", "EXACT", "FIGURES", "N", "PLAIN", "SCORES", "SCORES_FIRST", "SEARCH", "SEARCHING",
            "SECTIONS", "TIME", "envelope", "written"]
@@ -46,7 +46,7 @@ SCORES_FIRST = (N, SCORES, FIGURES, TIME, ACCOUNTING)
 
 
 class Gathered(Protocol):
-    """What the envelope reads of a run (:class:`mrp.metrics.base.Run`)."""
+    """What the envelope reads of a run (:class:`mrp.engine.base.Run`)."""
 
     options: Options
 
@@ -99,7 +99,7 @@ def envelope(layout: Sequence[str], report: Mapping[str, Any], run: Gathered,
     clash = sorted(set(written(layout)) & set(report))
     if clash:
         raise TypeError(f"a metric's report writes {', '.join(clash)}, which the envelope writes "
-                        "(mrp.metrics.envelope)")
+                        "(mrp.engine.envelope)")
     named = set(layout)
     out: Dict[str, Any] = {}
     for name in layout:

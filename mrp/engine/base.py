@@ -8,12 +8,12 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Dict, Hashable, List, Mapping, Optional, Sequence, Tuple
 
+from mrp.engine import envelope
+from mrp.engine.counting import Path, nest, prf
+from mrp.engine.limits import Cost, Sizes
+from mrp.engine.options import Options
+from mrp.engine.pairing import Pair, Pairing
 from mrp.graph import Graph
-from mrp.metrics import envelope
-from mrp.metrics.counting import Path, nest, prf
-from mrp.metrics.limits import Cost, Sizes
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair, Pairing
 from mrp.process.worker import cpu_seconds
 from mrp.solver import BYTES_PER_CELL
 
@@ -41,7 +41,7 @@ class PairCounts:
     #: what the user should know about how the pair was scored (reported on stderr, and in its item)
     note: Optional[str] = None
     #: the correspondence and every tuple as matched, missed or surplus (``Options.explain`` only; a
-    #: :class:`mrp.metrics.detail.Detail`)
+    #: :class:`mrp.engine.detail.Detail`)
     detail: Any = None
 
 
@@ -89,7 +89,7 @@ class Run:
                 "steps": sum(result.steps for result in self.results), "cut": summary}
 
     def accounting(self) -> Dict[str, Any]:
-        """The pairing counts (:meth:`mrp.metrics.pairing.Pairing.counts`): gold graphs without a system
+        """The pairing counts (:meth:`mrp.engine.pairing.Pairing.counts`): gold graphs without a system
         graph, system graphs without a gold graph, duplicate, invalid and repaired ones; and ``ids_differ``,
         the system ids that differ from their gold graph's, where files with ids were paired by position."""
         counts: Dict[str, int] = self.pairing.counts()
@@ -168,7 +168,7 @@ class Metric(ABC):
     #: whether the metric searches a correspondence (its items carry exact, bound, steps, cut)
     searches: bool = False
     #: whether the solver alone stops its scoring at the pair's time and maps an unfinished pair in linear
-    #: time (MRP, SMATCH): the driver's CPU guard then gives it :data:`mrp.metrics.limits.SEARCH_GRACE`
+    #: time (MRP, SMATCH): the driver's CPU guard then gives it :data:`mrp.engine.limits.SEARCH_GRACE`
     #: past the timeout (the plain-Python twins' linear map takes seconds), not GRACE
     stopped_by_solver: bool = False
     #: whether a pair's result depends on the other pairs too (then no result is reused across runs)
@@ -181,10 +181,10 @@ class Metric(ABC):
     #: overlap under a one-to-one node map is the same in both directions: the inverse map matches the
     #: same tuples); all-pairs runs then score each unordered pair once
     symmetric: bool = False
-    #: whether its results carry a :class:`mrp.metrics.detail.Detail` under ``Options.explain`` (the
+    #: whether its results carry a :class:`mrp.engine.detail.Detail` under ``Options.explain`` (the
     #: metrics that align nodes; ``mrp-score --explain`` draws it)
     explains: bool = False
-    #: the order of its result's keys (:mod:`mrp.metrics.envelope`): the envelope's sections, its report's
+    #: the order of its result's keys (:mod:`mrp.engine.envelope`): the envelope's sections, its report's
     #: figures (``"..."``), and keys of its report by name; None: ``envelope.SEARCHING`` for a metric that
     #: searches, else ``envelope.PLAIN``
     layout: Optional[Tuple[str, ...]] = None
@@ -199,7 +199,7 @@ class Metric(ABC):
         """What preparing a pair takes beyond reading it (linear in its size, which ``--max-memory`` does
         not cap): the structures that grow faster, and the seconds it takes at least.  The driver reports
         a pair cut, unprepared, when the bytes exceed ``--max-memory`` ("limit") or the seconds its timeout
-        ("timeout"); see :mod:`mrp.metrics.limits`.
+        ("timeout"); see :mod:`mrp.engine.limits`.
 
         The default: :attr:`preparation_per_cell` bytes per node pair, no time up front (the pair's clock
         and the driver's guard hold its time); a metric whose preparation grows otherwise overrides this.
@@ -365,6 +365,6 @@ class Metric(ABC):
 
     def result(self, run: Run) -> Dict[str, Any]:
         """The result object of a run: the metric's report in the envelope every result has
-        (:mod:`mrp.metrics.envelope`), in the order of its :attr:`layout`."""
+        (:mod:`mrp.engine.envelope`), in the order of its :attr:`layout`."""
         layout = self.layout or (envelope.SEARCHING if self.searches else envelope.PLAIN)
         return envelope.envelope(layout, self.report(run), run, self.item, self.main())

@@ -1,7 +1,7 @@
 """Documents: the ``--doc-align`` option of the metrics that align nodes (SMATCH, MRP).
 
 ``--doc-align sentence`` aligns a document's nodes within their sentences only
-(mrp.metrics.seed.sentence_groups: a node merged across sentences belongs to
+(mrp.engine.seed.sentence_groups: a node merged across sentences belongs to
 the sentence of its first mention, the root to none), as DocAMR's docSmatch
 does, and counts every triple of the document, the cross-sentence ones too.
 It is a restriction: the score is the best alignment within sentences, never
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List
 
-from mrp.metrics.base import Parameter, Run
-from mrp.metrics.options import Options
+from mrp.engine.base import Parameter, Run
+from mrp.engine.options import Options
 
 __all__ = ["DOC_ALIGN", "doc_align_field", "doc_align_report"]
 
@@ -40,7 +40,7 @@ def doc_align_report(run: Run) -> Dict[str, Any]:
     """The result's statement of the restriction: the mode, the pairs it restricted, what it means."""
     if run.options.doc_align != "sentence":
         return {}
-    from mrp.metrics.seed import restricted
+    from mrp.engine.seed import restricted
 
     documents = sum(restricted((pair.gold, pair.system)) for pair in run.pairing.pairs)
     return {"doc_align": {"mode": "sentence", "restricted": documents,

@@ -1,5 +1,5 @@
 """SMATCH's triples of AMR read from Penman, as the original SMATCH tool (1.0.4) defines them (the
-definition: :mod:`mrp.metrics.smatch`): node-local triples by node position, relations by key, and the
+definition: :mod:`mrp.metrics.smatch.metric`): node-local triples by node position, relations by key, and the
 triple count.
 """
 

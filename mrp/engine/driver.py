@@ -1,4 +1,4 @@
-"""One corpus driver for every metric (the metric itself: :mod:`mrp.metrics.base`).
+"""One corpus driver for every metric (the metric itself: :mod:`mrp.engine.base`).
 
 A metric supplies what differs: how one pair is scored (:meth:`Metric.score`),
 what a pair counts when its scoring fails (:meth:`Metric.fallback`), and the
@@ -23,13 +23,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Deque, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from mrp.corpora.packed import size
+from mrp.engine.base import Metric, PairCounts, Run
+from mrp.engine.counting import Path, add
+from mrp.engine.limits import CUT, GRACE, SEARCH_GRACE, Overrun, Sizes, budget, guarded
+from mrp.engine.options import Execution, Options, Progress
+from mrp.engine.pairing import Pair, Pairing
 from mrp.errors import MRPError, ScoreError
 from mrp.graph import fingerprint
-from mrp.metrics.base import Metric, PairCounts, Run
-from mrp.metrics.counting import Path, add
-from mrp.metrics.limits import CUT, GRACE, SEARCH_GRACE, Overrun, Sizes, budget, guarded
-from mrp.metrics.options import Execution, Options, Progress
-from mrp.metrics.pairing import Pair, Pairing
 from mrp.process.collector import collector_paused
 from mrp.process.forked import available_cpus, fork_pool, freeze_heap, stop_pool
 from mrp.process.worker import cpu_seconds
@@ -55,7 +55,7 @@ TOGETHER = 256
 
 
 def _isolated(metric: Metric, pair: Pair, options: Options) -> PairCounts:
-    """A pair's result, within its limits (:mod:`mrp.metrics.limits`): a pair whose declared preparation
+    """A pair's result, within its limits (:mod:`mrp.engine.limits`): a pair whose declared preparation
     exceeds them, or that overruns them while scored, gets the metric's cut result; an exception while
     scoring it gives the fallback result with the failure named."""
     pair = pair.live()  # unpacked once here, and dropped with the pair's result
@@ -91,7 +91,7 @@ def _isolated(metric: Metric, pair: Pair, options: Options) -> PairCounts:
 
 def _stopped(metric: Metric, pair: Pair, options: Options, why: str) -> PairCounts:
     """The result of a pair stopped at its limits (``why``), as the metric gives it (:meth:`Metric.cut`),
-    which has :data:`mrp.metrics.limits.CUT` of CPU (it counts the graphs alone): beyond, or when it
+    which has :data:`mrp.engine.limits.CUT` of CPU (it counts the graphs alone): beyond, or when it
     fails, the pair counts nothing, cut all the same, with a note saying so."""
     clocked = 0.0 if options.timeout is not None else None
     try:

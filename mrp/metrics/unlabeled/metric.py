@@ -15,7 +15,7 @@ SMATCH drop edge labels and nothing else.  Per tuple type:
 
 The score is exact as the labeled one: the graphs are rewritten before
 scoring (:func:`unlabel`) and then scored by the same solver and driver
-(``mrp.metrics.mrp``), so ``--limit``, ``--timeout``, ``--jobs``, ``--trace``
+(``mrp.metrics.mrp.metric``), so ``--limit``, ``--timeout``, ``--jobs``, ``--trace``
 and ``--errors`` work as for ``mrp``.  The result has the layout of the MRP
 metric's and its own signature (``unlabeled:...``, ``unlabeled-edges:...``).
 Without node labels, unanchored graphs (AMR) leave the search only structure,
@@ -27,11 +27,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Dict, Tuple
 
+from mrp.engine import CountPath as Path
+from mrp.engine import Options, Pair
 from mrp.graph import Edge, Graph, Node
-from mrp.metrics.counting import Path
-from mrp.metrics.mrp import MRP
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair
+from mrp.metrics.mrp.metric import MRP
 from mrp.normalize import normal_edge
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Dict, Hashable, List, Tuple
 
 from mrp.graph import Graph
-from mrp.metrics.smatch_penman import Local, Relations
+from mrp.metrics.smatch.penman import Local, Relations
 
 __all__ = ["differences"]
 

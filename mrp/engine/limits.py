@@ -5,7 +5,7 @@ Three things hold them, whatever the metric:
 
 * **a declared cost.**  Each metric states what its preparation of a pair (the work before any search of
   its own, which caps itself) takes, as a function of the pair's sizes: :class:`Cost`, from
-  :meth:`mrp.metrics.base.Metric.preparation`.  The driver compares it with the cap before anything is
+  :meth:`mrp.engine.base.Metric.preparation`.  The driver compares it with the cap before anything is
   built: a pair whose preparation would exceed ``--max-memory`` is not prepared, and is reported cut as
   "limit" (the same answer on every machine: it depends on the sizes only).
 * **cooperative checks.**  Preparation that may grow (AnCast's descendant sets) calls :func:`check` with
@@ -16,7 +16,7 @@ Three things hold them, whatever the metric:
   is (between two Python instructions; the compiled search stops at its own deadline, before).
 
 An :class:`Overrun` never reaches the user: the driver reports the pair cut ("timeout" or "limit") with
-the metric's :meth:`mrp.metrics.base.Metric.cut` result, whose counts are a lower bound and whose bound
+the metric's :meth:`mrp.engine.base.Metric.cut` result, whose counts are a lower bound and whose bound
 is valid.  :class:`Overrun` derives from BaseException, so that no ``except Exception`` of a metric
 swallows it.
 """

@@ -1,4 +1,4 @@
-"""A searching metric's sentence pairs scored together (its :meth:`~mrp.metrics.base.Metric.score_many`).
+"""A searching metric's sentence pairs scored together (its :meth:`~mrp.engine.base.Metric.score_many`).
 
 The outline is the same for every metric whose pairs become integer rows
 (:class:`mrp.solver.problem.Rows`): pairs too large, documents and whatever
@@ -16,9 +16,9 @@ from __future__ import annotations
 from typing import Any, List, Optional, Sequence, Tuple
 
 from mrp.corpora.packed import size
-from mrp.metrics.base import PairCounts
-from mrp.metrics.options import Options
-from mrp.metrics.pairing import Pair
+from mrp.engine.base import PairCounts
+from mrp.engine.options import Options
+from mrp.engine.pairing import Pair
 from mrp.solver import Batch, Rows, Solution, fits_memory, fits_together, solve_together, together
 
 __all__ = ["Steps", "score_together"]

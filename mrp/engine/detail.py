@@ -1,7 +1,7 @@
 """What a pair's explanation needs from its metric: the node correspondence, and every tuple the metric
 counted, as matched, missed (gold only) or surplus (system only), naming the nodes it is about.
 
-A metric that aligns nodes fills :attr:`mrp.metrics.base.PairCounts.detail` with a :class:`Detail` when
+A metric that aligns nodes fills :attr:`mrp.engine.base.PairCounts.detail` with a :class:`Detail` when
 ``Options.explain`` is set (``mrp-score --explain``); otherwise nothing here runs, so plain scoring does
 not slow down.  A :class:`Fact` names one node (a node's label, property, anchor, top, SMATCH's instance
 and attribute triples) or two (an edge, an edge attribute, a relation triple); the explanation draws the
@@ -16,7 +16,9 @@ from typing import Any, Dict, Hashable, List, NamedTuple, Optional, Sequence, Se
 
 from mrp.normalize import NormalGraph
 
-MATCHED, MISSED, SURPLUS = "matched", "missed", "surplus"
+MATCHED: str = "matched"
+MISSED: str = "missed"
+SURPLUS: str = "surplus"
 #: Local: a node's triples (name, value) -> copies; Relations: (source, target, name) -> copies
 Local = List[Dict[Hashable, int]]
 Relations = Dict[Tuple[int, int, Hashable], int]

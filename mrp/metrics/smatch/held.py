@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import NamedTuple, Tuple
 
+from mrp.engine import node_sentences as groups
 from mrp.graph import Graph
-from mrp.metrics.seed import groups
-from mrp.metrics.smatch_penman import Local, Relations
+from mrp.metrics.smatch.penman import Local, Relations
 from mrp.solver import Coded, Interned
 
 __all__ = ["Held", "held"]
@@ -20,7 +20,7 @@ class Held(NamedTuple):
     #: the graph's triples (node-local ones, relations, and how many there are)
     triples: Tuple[Local, Relations, int]
     #: whether the graph is a document whose nodes sit in sentences, its triples one node's per node (as
-    #: :func:`mrp.metrics.seed.sentence_groups` asks: a pair of them is scored alone)
+    #: :func:`mrp.engine.seed.sentence_groups` asks: a pair of them is scored alone)
     document: bool
     #: the triples with ids of the Interned of their generation (``Interned.generation``)
     coded: Coded
