@@ -38,7 +38,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import testbed  # noqa: E402
-from rematchbench import measured  # noqa: E402
+from rematchbench import measured, per_pair  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -143,13 +143,10 @@ def run(shared: Path = SHARED, pairs: Optional[int] = None, seed: int = 0, keep:
                 row["pairs"] = result["n"]
                 row["exact"] = result.get("exact")
             rows.append(row)
-    base = rows[0]["cpu"] / rows[0]["pairs"] if rows and rows[0]["row"].startswith("Rematch") else None
     print(f"\nRematch's efficiency protocol: {count:,} random pairs (generate_matchups.py's draw, seed "
           f"{seed}) of the {len(texts):,} AMR graphs of the shared data (without :wiki); CPU = user + sys "
           f"of each process and its children, one run each; load average {os.getloadavg()[0]:.1f}\n")
-    for row in rows:
-        per = row["cpu"] / row["pairs"] * 1000
-        ratio = f", {per / (base * 1000):.2f}x Rematch's CPU per pair" if base else ""
+    for row, per, ratio in per_pair(rows):
         proved = ""
         if row.get("exact") is not None:
             proved = ", all proved optimal" if row["exact"] == row["pairs"] else \
