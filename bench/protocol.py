@@ -14,11 +14,11 @@ number k is the k-th of ``combinations``, computed, not listed).  The pairs diff
 corpus is not shared data); the kind of load is the same: mostly unrelated sentences.
 
 Each command is a fresh process, timed by its CPU (user + sys, with every process it reaped, from
-``os.wait4``) and wall time, once (the mrp kernels compiled and cached first by an untimed run on a few
-pairs).  Rows: Rematch's own script (when ``REMATCH_DIR`` names a checkout of osome-iu/Rematch-RARE, run
-by ``REMATCH_PYTHON``), ``mrp-score --score smatch --jobs 1`` (one process, as Rematch runs) and
-``mrp-score --score smatch`` (the default ``--jobs auto``).  Printed: CPU per pair, its ratio to Rematch's,
-and how many pairs mrp proved optimal (every one, or the row says which were not).
+``os.wait4``) and wall time, once (the mrp kernels compiled and cached first by ``mrp-warm-up``, and an
+untimed run on a few pairs).  Rows: Rematch's own script (when ``REMATCH_DIR`` names a checkout of
+osome-iu/Rematch-RARE, run by ``REMATCH_PYTHON``), ``mrp-score --score smatch --jobs 1`` (one process, as
+Rematch runs) and ``mrp-score --score smatch`` (the default ``--jobs auto``).  Printed: CPU per pair, its
+ratio to Rematch's, and how many pairs mrp proved optimal (every one, or the row says which were not).
 
 ``python bench/protocol.py [--pairs N] [--seed S] [--keep DIR]``
 """
@@ -134,6 +134,9 @@ def run(shared: Path = SHARED, pairs: Optional[int] = None, seed: int = 0, keep:
         runs.append(("mrp-score --score smatch --jobs 1", _mrp(["--score", "smatch", "--jobs", "1", *gold]),
                      None, "mrp"))
         runs.append(("mrp-score --score smatch", _mrp(["--score", "smatch", *gold]), None, "mrp"))
+        # the kernels compiled and cached (mrp-warm-up waits for a compiler already running), then a few
+        # pairs scored untimed
+        measured([sys.executable, "-m", "mrp.cli.warm_up", "--quiet"])
         measured(_mrp(["--score", "smatch", "--format", "amr", "--gold", str(warm_a), str(warm_b)]))
         for name, command, cwd, tool in runs:
             took = measured(command, cwd)
