@@ -49,13 +49,14 @@ CORPUS = ("data/pairs/amr/coli.gold.amr", "data/pairs/amr/coli.system.amr", "dat
 #: Rematch's protocol size, and the default bench's (``MRP_BENCH_PROTOCOL_PAIRS`` overrides it)
 FULL = 500_000
 REDUCED = 20_000
-#: a ``:wiki`` relation and its value (quoted string, ``-`` or a bare symbol), as AMR 3.0's unwiki removes it
-_WIKI = re.compile(r'\s*:wiki\s+(?:"(?:[^"\\]|\\.)*"|[^\s()"]+)')
+#: a quoted string (kept as it is), or a ``:wiki`` relation and its value (quoted string, ``-`` or a bare
+#: symbol), as AMR 3.0's unwiki removes it
+_WIKI = re.compile(r'"(?:[^"\\]|\\.)*"|\s*:wiki\s+(?:"(?:[^"\\]|\\.)*"|[^\s()"]+)')
 
 
 def unwiki(text: str) -> str:
-    """A Penman graph's text without its ``:wiki`` relations."""
-    return _WIKI.sub("", text)
+    """A Penman graph's text without its ``:wiki`` relations (quoted strings left as they are)."""
+    return _WIKI.sub(lambda found: found.group(0) if found.group(0).startswith('"') else "", text)
 
 
 def corpus(shared: Path = SHARED) -> List[str]:
