@@ -55,6 +55,17 @@ def measured(command: List[str], cwd: Optional[Path] = None) -> Dict[str, Any]:
     return {"wall": time.perf_counter() - start, "cpu": usage.ru_utime + usage.ru_stime, "out": out}
 
 
+def per_pair(rows: List[Dict[str, Any]]) -> List[Tuple[Dict[str, Any], float, str]]:
+    """Each row with its CPU milliseconds per pair and its ratio to the first row's when that is Rematch's
+    (", 0.82x Rematch's CPU per pair", else "")."""
+    base = rows[0]["cpu"] / rows[0]["pairs"] if rows and rows[0]["row"].startswith("Rematch") else None
+    out = []
+    for row in rows:
+        per = row["cpu"] / row["pairs"] * 1000
+        out.append((row, per, f", {per / (base * 1000):.2f}x Rematch's CPU per pair" if base else ""))
+    return out
+
+
 def _mrp(tool: str, arguments: List[str]) -> List[str]:
     return [sys.executable, "-m", f"mrp.cli.{tool}", *arguments]
 
@@ -130,13 +141,10 @@ def run(shared: Path = SHARED, pairs: int = 20_000, graphs: int = 200,
                 ours = [item["rematch"] for scores in result["scores"].values() for item in scores.values()]
                 row["equal to Rematch"] = f"{sum(float(x) == y for x, y in zip(reference, ours))}/{pairs}"
             rows.append(row)
-    base = rows[0]["cpu"] / rows[0]["pairs"] if rows and rows[0]["row"].startswith("Rematch") else None
     print(f"\nRematch's testbed: {pairs:,} random pairs of the 2,736 coli graphs (seed 0); CPU = user + sys "
           f"of each process and its children, median of {repeats} runs of each row taken in turn; load "
           f"average {os.getloadavg()[0]:.1f}\n")
-    for row in rows:
-        per = row["cpu"] / row["pairs"] * 1000
-        ratio = f", {per / (base * 1000):.2f}x Rematch's CPU per pair" if base else ""
+    for row, per, ratio in per_pair(rows):
         extra = "".join(f", {key} {row[key]}" for key in ("exact", "equal to Rematch") if key in row)
         print(f"  {row['row']:62} {row['pairs']:7,} pairs  wall {row['wall']:7.2f} s  "
               f"CPU {row['cpu']:7.2f} s  {per:6.3f} ms/pair{ratio}{extra}")

@@ -24,7 +24,9 @@ counts pages shared after fork once) is reported as well.
 it out of a full run),
 ``limits`` for every metric's CPU and peak memory on three big inputs at --timeout 1 (bench/limitsbench.py),
 ``rematch`` for CPU per pair beside Rematch on its testbed of 20,000 random coli pairs
-(bench/rematchbench.py; Rematch runs when $REMATCH_DIR names its checkout), ``rare`` for the RARE-style
+(bench/rematchbench.py; Rematch runs when $REMATCH_DIR names its checkout), ``protocol`` for Rematch's
+efficiency protocol, Rematch and exact SMATCH on random pairs of the shared AMR graphs (bench/protocol.py:
+20,000 pairs, Rematch's full 500,000 with ``--full``), ``rare`` for the RARE-style
 structural check (bench/rare.py),
 ``documents`` for merged coli documents at
 k = 1 .. 64, see bench/docbench.py, ``hard`` for the adversarial pairs of bench/hard.py);
@@ -519,6 +521,8 @@ def main(argv: Optional[List[str]] = None) -> None:
     p.add_argument("--documents-k", type=int, action="append", metavar="K",
                    help="the document suite's sentences per document (repeatable; default 1 2 4 8 16 32 64)")
     p.add_argument("--documents-limit", type=int, metavar="N", help="the document suite's documents per k")
+    p.add_argument("--full", action="store_true",
+                   help="run Rematch's efficiency protocol at its full size (500,000 pairs; minutes)")
     p.add_argument("--smatch-python", metavar="PYTHON", default=os.environ.get("SMATCH_PYTHON"),
                    help="a Python that imports the original smatch tool (for the document suite's "
                         "comparison; default $SMATCH_PYTHON, else the column is skipped)")
@@ -576,6 +580,10 @@ def main(argv: Optional[List[str]] = None) -> None:
         import rematchbench  # type: ignore[import-not-found]
 
         rematchbench.run(SHARED)
+    if chosen("rematch protocol"):
+        import protocol  # type: ignore[import-not-found]
+
+        protocol.run(SHARED, full=args.full)
     if chosen("rare structure"):
         import rare  # type: ignore[import-not-found]
 
