@@ -9,6 +9,7 @@ made with the commands in ``tests/data/mtool/README.md``.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -153,6 +154,23 @@ def test_mrp_mtool_writes_mrp_as_mtool(fmt: str, reference: str) -> None:
     assert done.code == 0, done.err
     # mtool's framework name (conllu), its edge ids, no empty anchor lists; all but the day written
     assert _timeless(done.out) == _timeless(_reference(reference))
+
+
+@pytest.mark.parametrize("fmt", ("conllu", "eud"))
+def test_mrp_mtool_reads_random_conllu_as_mtool_byte_for_byte(fmt: str) -> None:
+    # random.conllu (random_conllu.py): mtool's input rebuilt with a space after a sentence's last surface
+    # token where lines follow it, its cursor not moved by a TokenRange, forms searched ahead and respelled,
+    # its keys (no "edges" where there is none) and separators; all but the day written
+    path = str(DATA / "random.conllu")
+    done = run_cli("mtool", ["--read", fmt, "--write", "mrp", path])
+    assert done.code == 0, done.err
+
+    def timeless(text: str) -> str:
+        return re.sub(r'"time": "[^"]*", ', "", text)
+
+    assert timeless(done.out) == timeless(_reference(f"random.{fmt}.mrp"))
+    analyzed = run_cli("mtool", ["--read", fmt, "--analyze", path])
+    assert analyzed.out == _reference(f"random.{fmt}.analyze.txt")
 
 
 def test_mrp_mtool_numbers_edges_as_mtool() -> None:

@@ -30,7 +30,7 @@ from mrp.cli.common import (
     select,
     warn,
 )
-from mrp.cli.mtool_layout import as_read, as_written, layout, render
+from mrp.cli.mtool_layout import as_read, as_written, layout, mtool_object, render
 from mrp.codecs import ReadOptions, WriteOptions, readable, writer
 from mrp.corpora import Corpus, read_text
 from mrp.errors import OptionError
@@ -281,7 +281,7 @@ def _write(args: argparse.Namespace, corpus: Corpus, out: TextIO) -> None:
     graphs = [as_written(graph) for graph in corpus.graphs]  # copies: stamp() changes them in place
     if args.write in ("mrp", "evaluation"):
         stamp(graphs, corpus.format)
-    if args.write in ("txt", "id", "evaluation"):
+    if args.write in ("txt", "id", "evaluation", "mrp"):
         import json
 
         from mrp.codecs import encode
@@ -291,6 +291,8 @@ def _write(args: argparse.Namespace, corpus: Corpus, out: TextIO) -> None:
                 out.write(f"{graph.id}\t{graph.input}\n")
             elif args.write == "id":
                 out.write(f"{graph.id}\n")
+            elif args.write == "mrp":  # the keys mtool writes, and its separators
+                out.write(json.dumps(mtool_object(encode(graph)), ensure_ascii=False) + "\n")
             else:
                 obj = {k: v for k, v in encode(graph).items() if k not in ("flavor", "framework", "nodes",
                                                                              "edges", "tops")}

@@ -102,3 +102,20 @@ def as_written(graph: Graph) -> Graph:
         seen.add((edge.source, edge.target, edge.label))
     nodes = [replace(node, anchors=None) if node.anchors == [] else node for node in graph.nodes]
     return replace(graph, nodes=nodes, edges=sorted(edges, key=lambda edge: edge.id or 0))
+
+
+def mtool_object(obj: Dict[str, Any]) -> Dict[str, Any]:
+    """An MRP JSON object (:func:`mrp.codecs.encode`) with the keys mtool's ``Graph.encode`` leaves out:
+    an empty input, label, edge normal or anchor list; tops, nodes and edges of a graph with no node, and
+    the edges of a graph with none."""
+    out = {key: value for key, value in obj.items() if key != "input" or value}
+    if not out.get("nodes"):
+        for key in ("tops", "nodes", "edges"):
+            out.pop(key, None)
+    elif not out.get("edges"):
+        out.pop("edges", None)
+    for key, empty in (("nodes", ("label", "anchors")), ("edges", ("label", "normal", "anchors"))):
+        if key in out:
+            out[key] = [{name: value for name, value in item.items() if name not in empty or value}
+                        for item in out[key]]
+    return out
