@@ -173,6 +173,14 @@ def test_mrp_mtool_reads_random_conllu_as_mtool_byte_for_byte(fmt: str) -> None:
     assert analyzed.out == _reference(f"random.{fmt}.analyze.txt")
 
 
+def test_mrp_mtool_writes_mtools_keys_byte_for_byte() -> None:
+    # version 1.1 whatever was read, the time as a date, edge "properties" as "attributes", no empty label,
+    # normal, input or edges, nothing of a graph with no node but its header
+    done = run_cli("mtool", ["--read", "mrp", "--write", "mrp", str(DATA / "layout.mrp")])
+    assert done.code == 0, done.err
+    assert done.out == _reference("layout.written.mrp")
+
+
 def test_mrp_mtool_numbers_edges_as_mtool() -> None:
     line = ('{"id": "e", "framework": "dm", "flavor": 0, "nodes": [{"id": 0}, {"id": 1}], "edges": '
             '[{"source": 0, "target": 1, "label": "A"}, {"id": 7, "source": 1, "target": 0, "label": "B"}, '
