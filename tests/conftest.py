@@ -99,6 +99,16 @@ class Run(NamedTuple):
     err: str
 
 
+def cpu_seconds() -> float:
+    """CPU seconds spent so far by this process (every thread) and the children it has waited for: what a
+    test that something "ends in time" compares, as the machine's load stretches wall time but not this
+    (speed itself is measured in ``make bench``, never here)."""
+    import resource
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def run_cli(tool: str, args: List[str], stdin: Optional[bytes] = None) -> Run:
     """Run `python -m mrp.cli.<tool>` in a subprocess."""
     proc = subprocess.run(
