@@ -33,7 +33,7 @@ from mrp.cli.common import (
 from mrp.cli.mtool_layout import as_read, as_written, layout, mtool_object, render
 from mrp.codecs import ReadOptions, WriteOptions, readable, writer
 from mrp.corpora import Corpus, read_text
-from mrp.errors import OptionError
+from mrp.errors import FormatError, OptionError
 from mrp.io.write import output, write_text
 from mrp.metrics import METRICS as REGISTERED
 from mrp.metrics import Execution, Pairing, checked
@@ -292,7 +292,12 @@ def _write(args: argparse.Namespace, corpus: Corpus, out: TextIO) -> None:
             elif args.write == "id":
                 out.write(f"{graph.id}\n")
             elif args.write == "mrp":  # the keys mtool writes, and its separators
-                out.write(json.dumps(mtool_object(encode(graph)), ensure_ascii=False) + "\n")
+                try:
+                    out.write(json.dumps(mtool_object(encode(graph)), ensure_ascii=False, allow_nan=False)
+                              + "\n")
+                except ValueError:  # mtool writes NaN, which is no JSON: left out, as mrp-convert does
+                    report(FormatError("a number is NaN or Infinity, which JSON does not allow",
+                                       graph_id=graph.id, framework=graph.framework), " (skipped)")
             else:
                 obj = {k: v for k, v in encode(graph).items() if k not in ("flavor", "framework", "nodes",
                                                                              "edges", "tops")}
