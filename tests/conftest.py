@@ -99,6 +99,16 @@ class Run(NamedTuple):
     err: str
 
 
+def cpu_seconds() -> float:
+    """CPU seconds spent so far by this process (every thread) and the children it has waited for: what a
+    test that something "ends in time" compares, as the machine's load stretches wall time but not this
+    (speed itself is measured in ``make bench``, never here)."""
+    import resource
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def run_cli(tool: str, args: List[str], stdin: Optional[bytes] = None) -> Run:
     """Run `python -m mrp.cli.<tool>` in a subprocess."""
     proc = subprocess.run(
@@ -168,21 +178,29 @@ class FileOpens:
                 os.close(self.fd)
                 pytest.skip(f"inotify cannot watch {path} ({os.strerror(ctypes.get_errno())})")
 
-    def wait(self, proc: subprocess.Popen[bytes], seconds: float = 300.0) -> None:
-        """Return once one of the files has been opened; fail when ``proc`` ends first or after ``seconds``
-        (a loaded machine may take long to start Python)."""
+    def wait(self, proc: subprocess.Popen[Any], seconds: float = 300.0, opens: int = 1) -> None:
+        """Return once the files have been opened ``opens`` times in all; fail when ``proc`` ends first or
+        after ``seconds`` (a loaded machine may take long to start Python)."""
         import select
+        import struct
 
+        seen = 0
         try:
             deadline = time.monotonic() + seconds
             while time.monotonic() < deadline:
                 ready, _, _ = select.select([self.fd], [], [], 0.1)
-                if ready and os.read(self.fd, 65536):
-                    return
+                if ready:
+                    data, at = os.read(self.fd, 65536), 0
+                    while at + 16 <= len(data):  # struct inotify_event: wd, mask, cookie, len, name
+                        seen += 1
+                        at += 16 + struct.unpack_from("iIII", data, at)[3]
+                    if seen >= opens:
+                        return
                 if proc.poll() is not None:
-                    pytest.fail(f"process {proc.pid} ended before opening {', '.join(sorted(self.paths))}")
-            pytest.fail(f"process {proc.pid} did not open {', '.join(sorted(self.paths))} "
-                        f"within {seconds:.0f} s")
+                    pytest.fail(f"process {proc.pid} ended before opening {', '.join(sorted(self.paths))} "
+                                f"{opens} times ({seen})")
+            pytest.fail(f"process {proc.pid} did not open {', '.join(sorted(self.paths))} {opens} times "
+                        f"within {seconds:.0f} s ({seen})")
         finally:
             os.close(self.fd)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import time
 from pathlib import Path
 from typing import List
 
@@ -17,7 +16,7 @@ from mrp.corpora.load import read_corpus, read_text
 from mrp.errors import FormatError
 from mrp.graph import Edge, Graph, Node
 
-from conftest import canonical, lines
+from conftest import canonical, cpu_seconds, lines
 from conftest import shared_file as shared
 
 
@@ -207,12 +206,12 @@ def test_deep_nesting_is_read() -> None:
 
 def test_megabyte_string_constant() -> None:
     big = "x" * 1_000_000
-    started = time.perf_counter()
+    started = cpu_seconds()  # CPU time: the machine's load does not stretch it
     [graph] = read_string(f'(a / name :op1 "{big}")')
     assert isinstance(graph, Graph) and graph.nodes[0].values == [big]
     [broken] = read_string(f'(a / name :op1 "{big})')
     assert isinstance(broken, FormatError)
-    assert time.perf_counter() - started < 10
+    assert cpu_seconds() - started < 10
 
 
 def test_writer_refuses_graphs_it_cannot_represent() -> None:
@@ -257,11 +256,11 @@ def test_writing_a_very_deep_graph_is_a_clear_error() -> None:
     graph = Graph(id="chain", framework="amr", tops=[0],
                   nodes=[Node(k, "c") for k in range(depth)],
                   edges=[Edge(k, k + 1, "ARG0") for k in range(depth - 1)])
-    started = time.perf_counter()
+    started = cpu_seconds()  # CPU time: the machine's load does not stretch it
     with pytest.raises(FormatError) as caught:
         write_amr([graph])
     assert caught.value.graph_id == "chain" and "deeply" in caught.value.message
-    assert time.perf_counter() - started < 10
+    assert cpu_seconds() - started < 10
 
 
 def test_penman_slips_are_errors_whatever_level_the_application_set_for_penmans_logger() -> None:

@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Tuple
 import numpy as np
 import pytest
 
-from conftest import shared_file, timeless
+from conftest import FileOpens, shared_file, timeless
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -232,10 +232,13 @@ def test_warm_up_waits_for_the_background_compiler_then_loads(compiled: None) ->
     path = background.lock_path()
     handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     fcntl.flock(handle, fcntl.LOCK_EX)  # as a running compiler holds it
+    opens = FileOpens([path])  # watched before the command starts
     try:
         process = subprocess.Popen([sys.executable, "-m", "mrp.cli.warm_up"], stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE, text=True, cwd=ROOT)
-        time.sleep(3)
+        # the event, not a sleep: it opened the lock three times (starting a compiler, then looking twice
+        # whether the compiler still holds it), so it found the lock held and went on waiting
+        opens.wait(process, opens=3)
         assert process.poll() is None, "mrp-warm-up did not wait for the compiler"
         assert not background.finished()
     finally:

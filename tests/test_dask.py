@@ -110,7 +110,7 @@ def _refused(address: str, **connecting) -> str:
 
     started = time.monotonic()
     outcome = asyncio.run(attempt())
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 120  # a refusal, not a hang (its own waits are 3 s each)
     assert not outcome.startswith("answered"), outcome
     return outcome
 
@@ -139,7 +139,7 @@ def test_the_local_cluster_refuses_a_process_without_its_certificate(client) -> 
     with pytest.raises((OSError, TimeoutError, distributed.comm.CommClosedError)):
         intruder = distributed.Client(address.replace("tls://", "tcp://"), timeout="3s")
         intruder.run(os.getpid)
-    assert time.monotonic() - started < 15
+    assert time.monotonic() - started < 120  # refused, not hung (its timeout is 3 s)
 
 
 def _chains(path: Path, count: int) -> None:

@@ -124,7 +124,9 @@ def test_a_stopped_program_claims_nothing() -> None:
         proof = mip.prove(problem, nobody(problem), None, stop)
     finally:
         timer.cancel()
-    assert time.monotonic() - started < 2.0, "the program did not stop"
+    # wall time, the stop's own clock, with slack for a loaded machine: unstopped, the program runs to its
+    # proof (some 16 s here), so the bound still fails a program that ignores the stop
+    assert time.monotonic() - started < 8.0, "the program did not stop"
     assert proof is None or (not proof.finished and (proof.bound is None or proof.value <= proof.bound))
     assert mip.prove(problem, nobody(problem), None, stop) is None  # stopped before it starts
 
@@ -134,7 +136,8 @@ def test_the_program_keeps_its_time_limit() -> None:
     problem = document(16, 75)
     started = time.monotonic()
     proof = mip.prove(problem, nobody(problem), 0.5, np.zeros(1, np.int64))
-    assert time.monotonic() - started < 0.5 + mip.GRACE + 1.0
+    # wall time (the limit's own clock) with slack for a loaded machine; unstopped, it runs some 16 s
+    assert time.monotonic() - started < 0.5 + mip.GRACE + 6.0
     assert proof is None or proof.bound is None or proof.value <= proof.bound
 
 

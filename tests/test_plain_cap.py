@@ -16,6 +16,8 @@ import pytest
 
 from mrp.solver import ABANDON, Abandoned
 
+from conftest import cpu_seconds
+
 
 def _rows(rng: random.Random, n: int, m: int, labels: int, density: float) -> Any:
     from mrp.solver.problem import triple_rows
@@ -58,10 +60,10 @@ def test_a_call_past_its_grace_is_abandoned_wherever_it_is() -> None:
 
     timer = threading.Timer(0.05, lambda: stop.__setitem__(0, 1))
     timer.start()
-    began = time.monotonic()
+    began = cpu_seconds()  # CPU time: the machine's load does not stretch it
     with pytest.raises(Abandoned):
         watched(spin, (), stop, 0.05)
-    assert time.monotonic() - began < 1.0
+    assert cpu_seconds() - began < 1.0
     timer.join()
     assert watched(lambda x: x + 1, (1,), stop, 0.5) == 2
     assert watched(lambda: sum(range(100_000)), (), np.zeros(1, np.int64), 0.0) == sum(range(100_000))
@@ -163,9 +165,9 @@ def test_solve_problem_answers_an_abandoned_pair(plain: None, monkeypatch: pytes
 
     problem = _problem(random.Random(11), 150, 0.02)
     monkeypatch.setattr(plain_module, "GRACE", 0.0)
-    began = time.monotonic()
+    began = cpu_seconds()  # CPU time: the machine's load does not stretch it
     solution = solve_problem(problem, timeout=0.0)
-    assert time.monotonic() - began < 1.0
+    assert cpu_seconds() - began < 1.0
     mapping, value, bound = answer(problem, np.zeros(0, np.int64))
     assert solution.cut == "timeout" and not solution.exact and solution.complete
     assert (solution.mapping, solution.value, solution.bound) == (mapping, value, bound)

@@ -15,6 +15,8 @@ import pytest
 import mrp
 from mrp.graph import Edge, Graph, Node
 
+from conftest import cpu_seconds
+
 ROLES = ["ARG0", "ARG1", "mod", "op1", "ARG2"]
 #: nodes a side: the greedy takes about 14 s (compat mode, before it kept the clock)
 NODES = 400
@@ -55,11 +57,11 @@ def _item(result: Dict[str, Any]) -> Dict[str, Any]:
 @pytest.mark.parametrize("compat", [True, False])
 def test_the_greedy_ends_within_the_timeout(compat: bool) -> None:
     gold, system = _pair()
-    began = time.monotonic()
+    began = cpu_seconds()  # CPU time, its workers' included: the machine's load does not stretch it
     result = mrp.score([gold], [system], "umatch", timeout=TIMEOUT, umatch_compat=compat,
                        trace=True).to_dict()
-    took = time.monotonic() - began
-    assert took < TIMEOUT + 3, f"{took:.1f} s at --timeout {TIMEOUT}"
+    took = cpu_seconds() - began
+    assert took < TIMEOUT + 3, f"{took:.1f} s of CPU at --timeout {TIMEOUT}"
     assert result["cut"]["timeout"] == 1 and result["cut"]["error"] == 0 and result["exact"] == 0
     item = _item(result)
     assert "error" not in item and item["exact"] is False and item["cut"] == "timeout"

@@ -36,9 +36,9 @@ def test_calls_are_answered_by_one_kept_process() -> None:
 
 def test_a_call_past_its_deadline_ends_the_process_and_the_next_starts_another() -> None:
     pid, _ = worker.call("os:getpid", ())
-    started = time.monotonic()
-    assert worker.call("time:sleep", (30,), deadline=time.monotonic() + 0.3) == (None, None)
-    assert time.monotonic() - started < 5
+    started = time.monotonic()  # a call that would sleep 10 minutes: the bound holds under any load
+    assert worker.call("time:sleep", (600,), deadline=time.monotonic() + 0.3) == (None, None)
+    assert time.monotonic() - started < 300
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # ended and reaped
     other, died = worker.call("os:getpid", ())

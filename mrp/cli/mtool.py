@@ -30,10 +30,10 @@ from mrp.cli.common import (
     select,
     warn,
 )
-from mrp.cli.mtool_layout import as_read, as_written, layout, render
+from mrp.cli.mtool_layout import as_read, as_written, layout, mtool_object, render
 from mrp.codecs import ReadOptions, WriteOptions, readable, writer
 from mrp.corpora import Corpus, read_text
-from mrp.errors import OptionError
+from mrp.errors import FormatError, OptionError
 from mrp.io.write import output, write_text
 from mrp.metrics import METRICS as REGISTERED
 from mrp.metrics import Execution, Pairing, checked
@@ -281,7 +281,7 @@ def _write(args: argparse.Namespace, corpus: Corpus, out: TextIO) -> None:
     graphs = [as_written(graph) for graph in corpus.graphs]  # copies: stamp() changes them in place
     if args.write in ("mrp", "evaluation"):
         stamp(graphs, corpus.format)
-    if args.write in ("txt", "id", "evaluation"):
+    if args.write in ("txt", "id", "evaluation", "mrp"):
         import json
 
         from mrp.codecs import encode
@@ -291,6 +291,13 @@ def _write(args: argparse.Namespace, corpus: Corpus, out: TextIO) -> None:
                 out.write(f"{graph.id}\t{graph.input}\n")
             elif args.write == "id":
                 out.write(f"{graph.id}\n")
+            elif args.write == "mrp":  # the keys mtool writes, and its separators
+                try:
+                    out.write(json.dumps(mtool_object(encode(graph)), ensure_ascii=False, allow_nan=False)
+                              + "\n")
+                except ValueError:  # mtool writes NaN, which is no JSON: left out, as mrp-convert does
+                    report(FormatError("a number is NaN or Infinity, which JSON does not allow",
+                                       graph_id=graph.id, framework=graph.framework), " (skipped)")
             else:
                 obj = {k: v for k, v in encode(graph).items() if k not in ("flavor", "framework", "nodes",
                                                                              "edges", "tops")}

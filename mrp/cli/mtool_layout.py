@@ -11,6 +11,7 @@ out for ``mrp``), then ``time`` and ``cpu``.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from typing import Any, Dict, Iterable, Mapping, Sequence, Set, Tuple
 
@@ -20,6 +21,12 @@ from mrp.metrics import TYPES
 #: mtool names the framework of a CoNLL-U graph by the format it was read as: ``--read conllu`` gives
 #: ``conllu`` (mrp's reader says ``ud``, the MRP 2020 name; ``ud`` and ``eud`` are the same for both)
 FRAMEWORK_OF_FORMAT = {"conllu": "conllu"}
+
+#: the MRP version mtool writes (its ``--version`` default, which mrp-mtool does not take)
+MTOOL_VERSION = 1.1
+#: an edge's keys as mtool writes them: its attributes under their MRP 2020 name, whatever the file said
+_EDGE_KEYS = {"properties": "attributes"}
+_TIME = re.compile(r"\d{4}-\d{2}-\d{2}( \(\d{2}:\d{2}\))?")
 
 #: metric -> its top-level keys, in mtool's order
 KEYS: Dict[str, Sequence[str]] = {
@@ -102,3 +109,31 @@ def as_written(graph: Graph) -> Graph:
         seen.add((edge.source, edge.target, edge.label))
     nodes = [replace(node, anchors=None) if node.anchors == [] else node for node in graph.nodes]
     return replace(graph, nodes=nodes, edges=sorted(edges, key=lambda edge: edge.id or 0))
+
+
+def mtool_object(obj: Dict[str, Any]) -> Dict[str, Any]:
+    """An MRP JSON object (:func:`mrp.codecs.encode`) as mtool's ``Graph.encode`` writes it: version 1.1
+    (its ``--version`` default), the time as a date (``2019-04-09 (14:47)`` as ``2019-04-09``), edge
+    attributes as ``attributes`` (where the file said ``properties``), and without
+    an empty input, label, edge normal or anchor list, the tops, nodes and edges of a graph with no node,
+    and the edges of a graph with none."""
+    out: Dict[str, Any] = {}
+    for key, value in obj.items():
+        if key in ("time", "language") and "version" not in out:
+            out["version"] = MTOOL_VERSION
+        if key == "version":
+            value = MTOOL_VERSION
+        elif key == "time" and isinstance(value, str):
+            value = value[:10] if _TIME.fullmatch(value) else value
+        if key != "input" or value:
+            out[key] = value
+    if not out.get("nodes"):
+        for key in ("tops", "nodes", "edges"):
+            out.pop(key, None)
+    elif not out.get("edges"):
+        out.pop("edges", None)
+    for key, empty in (("nodes", ("label", "anchors")), ("edges", ("label", "normal", "anchors"))):
+        if key in out:
+            out[key] = [{_EDGE_KEYS.get(name, name) if key == "edges" else name: value
+                         for name, value in item.items() if name not in empty or value} for item in out[key]]
+    return out

@@ -12,7 +12,7 @@ from HEAD and DEPREL; ``eud``: the enhanced graph from DEPS):
   DEPREL (``eud``: one edge for each ``head:relation`` of DEPS).
 - Surface tokens (ranges and words outside ranges; not empty nodes) are anchored: by ``TokenRange=a:b``
   in MISC where it is given, else by finding the forms in the input in order. Words inside a range and
-  empty nodes have no anchors (``ReadOptions.mtool``: an empty list, as mtool reads them).
+  empty nodes have no anchors (``ReadOptions.mtool``: read as mtool reads, :mod:`mrp.codecs.conllu_mtool`).
 
 The writer writes what reads back to the same graph (each node's CoNLL-U ID as read, kept in
 :attr:`mrp.graph.Graph.variables`, else numbered again from the anchors and the basic tree; anchors as
@@ -37,6 +37,7 @@ from mrp.codecs.base import (
     id_line_safe,
     write_blocks,
 )
+from mrp.codecs.conllu_mtool import anchors, rebuilt
 from mrp.codecs.framing import blocks
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Edge, Graph, Node
@@ -166,7 +167,8 @@ def _parse(block: List[Line], options: ReadOptions, position: int, framework: st
         ids[cells[0]] = k + 1
     surface = _surface(rows)
     if text is None:
-        text = (options.text or {}).get(graph_id) or _rebuilt(rows, surface)
+        text = rebuilt(rows, surface) if options.mtool else (options.text or {}).get(graph_id) or _rebuilt(
+            rows, surface)
     nodes: List[Node] = []
     tops: List[int] = []
     for k, cells in enumerate(rows):
@@ -174,10 +176,14 @@ def _parse(block: List[Line], options: ReadOptions, position: int, framework: st
         nodes.append(Node(id=k + 1, label=cells[1], properties=names, values=values))
         if cells[6] == "0":
             tops.append(k + 1)
-    _anchor(nodes, rows, surface, numbers, text)
-    for node, on in zip(nodes, surface):
-        if options.mtool and not on:
-            node.anchors = []  # mtool's empty anchor list, which its statistics count as an anchor
+    if options.mtool:
+        try:
+            for node, spans in zip(nodes, anchors(rows, surface, text)):
+                node.anchors = spans
+        except AnchorError as error:
+            raise Bad(f"cannot anchor: {error}", numbers[error.index]) from None
+    else:
+        _anchor(nodes, rows, surface, numbers, text)
     edges: List[Edge] = []
     for k, cells in enumerate(rows):
         if framework == "eud":

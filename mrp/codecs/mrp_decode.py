@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 import ujson
 
 from mrp.codecs import frameworks
+from mrp.codecs.mtool_ids import fresh_ids
 from mrp.errors import excerpt_json
 from mrp.graph import (
     Anchor,
@@ -294,7 +295,7 @@ class Decoder:
             edges=[edge for edge in edges if edge is not None],
         )
         if self.mtool:
-            graph.repairs = _fresh_ids(graph) or None
+            graph.repairs = fresh_ids(graph) or None
         for where, message, reader in (*reference_problems(graph, self.unread), *length_problems(graph)):
             if reader is not None:
                 self.bad(where, message, reader)
@@ -355,25 +356,6 @@ class Decoder:
             self.bad("", f"{what} is null, not a string")
             return None
         return self.text(value, "", what)
-
-
-def _fresh_ids(graph: Graph) -> List[str]:
-    """mtool's reading of duplicate node ids: its edges and tops name the first node of an id, so a later
-    node of the same id is a node nothing names; it gets a fresh id (one above the largest).
-
-    Returns:
-        One repair line per renumbered node.
-    """
-    seen: Set[int] = set()
-    fresh = max((node.id for node in graph.nodes), default=-1) + 1
-    repairs = []
-    for node in graph.nodes:
-        if node.id in seen:
-            repairs.append(f"duplicate node id {node.id}: the later node read as node {fresh} (as mtool)")
-            node.id = fresh
-            fresh += 1
-        seen.add(node.id)
-    return repairs
 
 
 def _as_int(value: Any) -> List[int]:
