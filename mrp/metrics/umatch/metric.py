@@ -196,6 +196,7 @@ def _unread(pairing: Pairing, pairs: List[Pair], gold: UmrFile, system: UmrFile)
     """One warning per sentence whose alignment compare_umr.pl stops reading at a line (naming file, line
     and sentence): the compat figures leave out what it leaves out."""
     for (name, umr), side in zip(zip(pairing.names, (gold, system)), ("gold", "system")):
+        _apart(name, side, [(pair, item) for pair, item in zip(pairs, umr.sentences) if item.apart])
         for pair, item in zip(pairs, umr.sentences):
             if item.failure is None:
                 continue
@@ -206,6 +207,27 @@ def _unread(pairing: Pairing, pairs: List[Pair], gold: UmrFile, system: UmrFile)
                           f"this alignment line ({why}): as it does, --umatch-compat leaves out the "
                           "sentence's alignments from this line on and its document-level relations",
                           CompatWarning, stacklevel=2)
+
+
+def _apart(name: str, side: str, apart: List[Tuple[Pair, Any]]) -> None:
+    """One warning per file side whose sentences compare_umr.pl ends early, at two empty lines (and one more
+    where the blocks it reads apart hold what it compares as a graph: a figure --umatch-compat differs on)."""
+    if not apart:
+        return
+    graph = apart[0][0].gold if side == "gold" else apart[0][0].system
+    sections = sorted({section for _, item in apart for section in item.apart})
+    where = f"{name}:{graph.line or '?'}: graph {graph.id}: compare_umr.pl "
+    warnings.warn(where + "ends a sentence at two empty lines and reads what follows as another sentence: as "
+                  f"it does, --umatch-compat leaves out the {' and '.join(sections)} section(s) of "
+                  f"{len(apart)} sentence(s) set apart so (the first here)", CompatWarning, stacklevel=3)
+    compared = [pair for pair, item in apart if item.apart_compared]
+    if compared:
+        graph = compared[0].gold if side == "gold" else compared[0].system
+        where = f"{name}:{graph.line or '?'}: graph {graph.id}: compare_umr.pl "
+        warnings.warn(where + "reads the blocks after two empty lines as a sentence of its own and compares "
+                      f"its second block as a graph, in {len(compared)} sentence(s) (the first here): "
+                      "--umatch-compat does not, and its figure differs from compare_umr.pl's "
+                      "(mrp-umr-compare gives it)", CompatWarning, stacklevel=3)
 
 
 def _figures(counts: Dict[Path, Tuple[Any, ...]]) -> Dict[str, Any]:
