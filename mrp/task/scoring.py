@@ -83,10 +83,12 @@ def score_file(spec: MetricSpec, gold: Corpus, system: Corpus, explain: bool = F
 @dataclass(frozen=True)
 class FileScore:
     """One gold file scored against its system file, naming neither (notes and warnings name them by
-    placeholders): per gold sentence its id, framework, counts at the metric's primary path and whether they
-    are proved; the pairing's counts; the pairing's notes; the warnings raised."""
+    placeholders): per gold sentence its id, framework, counts at every count path of the metric (a task's
+    figures at different paths of one run share it) and whether they are proved; the pairing's counts; the
+    pairing's notes; the warnings raised."""
 
-    rows: Tuple[Tuple[str, Optional[str], Counts, bool, Optional[Tuple[Any, Any]]], ...]
+    rows: Tuple[Tuple[str, Optional[str], Dict[Tuple[str, ...], Tuple[Any, ...]], bool,
+                      Optional[Tuple[Any, Any]]], ...]
     pairing: Tuple[Tuple[str, int], ...]
     notes: Tuple[str, ...]
     warnings: Tuple[Tuple[Type[Warning], str], ...]
@@ -111,7 +113,7 @@ def _named(text: str, gold: Corpus, system: Corpus) -> str:
     return text.replace(_GOLD, gold.name).replace(_SYSTEM, system.name)
 
 
-def file_score(spec: MetricSpec, gold: Corpus, system: Corpus, path: Tuple[str, ...]) -> FileScore:
+def file_score(spec: MetricSpec, gold: Corpus, system: Corpus) -> FileScore:
     """One gold file against its system file, scored under placeholder names (so that the score holds for
     any two files of the same content).
 
@@ -119,7 +121,6 @@ def file_score(spec: MetricSpec, gold: Corpus, system: Corpus, path: Tuple[str, 
         spec: the metric.
         gold: the gold corpus.
         system: the system corpus.
-        path: the metric's primary count path.
 
     Returns:
         The file's score.
@@ -135,9 +136,7 @@ def file_score(spec: MetricSpec, gold: Corpus, system: Corpus, path: Tuple[str, 
             raise ScoreError(_named(str(error), gold, system)) from None
     rows = []
     for item, result in zip(done.pairing.pairs, done.results):
-        counts: Any = result.counts.get(path, (0, 0, 0))
-        rows.append((item.gold_entry.id, item.gold_entry.framework,
-                     (int(counts[0]), int(counts[1]), int(counts[2])), bool(result.exact),
+        rows.append((item.gold_entry.id, item.gold_entry.framework, dict(result.counts), bool(result.exact),
                      _ancast_sums(spec, result)))
     notes = list(done.pairing.notes)
     if done.pairing.unpaired:
@@ -181,14 +180,16 @@ def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus], syst
         other = system[name]
         gold_key, system_key = (keys or {}).get(name, (None, None))
         key = None if gold_key is None or system_key is None else \
-            (gold_key, system_key, corpus.format, other.format, number, path)
-        done = memo.get("scored", key, partial(file_score, spec, corpus, other, path))
+            (gold_key, system_key, corpus.format, other.format, number)  # every path of one run
+        done = memo.get("scored", key, partial(file_score, spec, corpus, other))
         for category, message in done.warnings:
             memo.warn(category, _named(message, corpus, other))
         out.notes.extend(f"{name}: {_named(note, corpus, other)}" for note in done.notes)
         out.pairing[name] = dict(done.pairing)
-        for ident, framework, counts, exact, sums in done.rows:
+        for ident, framework, paths, exact, sums in done.rows:
             frameworks.add(framework or "none")
+            found: Any = paths.get(path, (0, 0, 0))
+            counts = (int(found[0]), int(found[1]), int(found[2]))
             out.items.append(Item(_group(task, name, framework), name, ident, counts, exact, sums))
     statistics = Statistics(task.bootstrap, task.seed, "bootstrap")
     out.signature = f"task:{task.name}|" + (f"path:{spec.path}|" if spec.path else "") + \
