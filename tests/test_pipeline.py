@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import json
+import random
 import time
 import warnings
 from pathlib import Path
@@ -153,6 +154,17 @@ def test_compare_umr_sentences_are_runs_of_blocks() -> None:
     assert first_sentence([(3, "graph"), (5, ""), (6, ""), (8, ""), (9, "document")], 1) == ({"graph"}, True)
     assert first_sentence([(3, ""), (4, ""), (5, "graph"), (7, ""), (8, "alignment")], 1) == (set(), False)
     assert first_sentence([], 1) == (set(), False)
+    rng = random.Random(7)
+    for _ in range(2000):  # against the rule applied to every line, on random blocks
+        kinds = ["", "", "x", "graph", "alignment", "document"]
+        lines = [rng.choice(kinds) for _ in range(rng.randint(1, 12))]
+        outline = [(k, text) for k, text in enumerate(lines, 1) if text != "x"]
+        if not outline:
+            continue
+        found = sentences((k, text) for k, text in enumerate(lines[:max(k for k, _ in outline)], 1))
+        own = {text for k, text in outline if text and found and found[0][0][0] <= k <= found[0][-1][1]}
+        later = any(len(other) > 1 and lines[other[1][0] - 1] != "alignment" for other in found[1:])
+        assert first_sentence(outline, 1) == (own, later), lines
 
 
 # ---------------------------------------------------------------- drift 3: one clock

@@ -58,6 +58,10 @@ def first_sentence(outline: Iterable[Tuple[int, str]], start: int) -> Tuple[Set[
     marks = dict(outline)
     if not marks:
         return set(), False
+    last = max(marks)
+    if not any(name == "" and marks.get(number + 1) == "" and number + 1 < last
+               for number, name in marks.items()):  # no two empty lines before another line: one sentence
+        return {name for name in marks.values() if name}, False
     numbered = ((number, marks.get(number, "x")) for number in range(start, max(marks) + 1))
     found = sentences(numbered)
     if not found:
