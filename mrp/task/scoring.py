@@ -27,7 +27,7 @@ from mrp.task.memo import EvaluationMemo
 from mrp.task.reading import read_file
 
 __all__ = ["Counts", "FileScore", "Item", "Scored", "explained_pairs", "file_score", "options_of",
-           "score_file", "score_submission"]
+           "score_file", "score_files_first", "score_submission"]
 
 #: the names a file pair is scored under when its score is kept for every pair of the same content (the
 #: notes and messages then name the files of each pair)
@@ -178,9 +178,7 @@ def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus], syst
     number = signature(spec.metric, (), options_of(spec))
     for name, corpus in gold.items():
         other = system[name]
-        gold_key, system_key = (keys or {}).get(name, (None, None))
-        key = None if gold_key is None or system_key is None else \
-            (gold_key, system_key, corpus.format, other.format, number)  # every path of one run
+        key = _key(name, corpus, other, number, keys)
         done = memo.get("scored", key, partial(file_score, spec, corpus, other))
         for category, message in done.warnings:
             memo.warn(category, _named(message, corpus, other))
@@ -195,6 +193,40 @@ def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus], syst
     out.signature = f"task:{task.name}|" + (f"path:{spec.path}|" if spec.path else "") + \
         signature(spec.metric, sorted(frameworks), options_of(spec), statistics)
     return out
+
+
+def _key(name: str, gold: Corpus, system: Corpus, number: str,
+         keys: Optional[Mapping[str, Tuple[Optional[str], Optional[str]]]]) -> Optional[Tuple[Any, ...]]:
+    """A file pair's key in the memo: the contents of its two files, their formats and the metric's
+    signature of options (every count path of one run shares it); None: not kept."""
+    gold_key, system_key = (keys or {}).get(name, (None, None))
+    if gold_key is None or system_key is None:
+        return None
+    return gold_key, system_key, gold.format, system.format, number
+
+
+def score_files_first(task: Task, gold: Dict[str, Corpus], system: Dict[str, Corpus], memo: EvaluationMemo,
+                      keys: Mapping[str, Tuple[Optional[str], Optional[str]]]) -> None:
+    """Every file pair scored under each of the task's metrics in turn, file by file, into the memo (a
+    metric's runs on one pairing share its preparation, :class:`mrp.metrics.umatch.metric.UMatch`), before
+    :func:`score_submission` takes them metric by metric: the same scores, messages and order as without.
+
+    Args:
+        task: the task.
+        gold: the gold corpora by file name.
+        system: the system corpus for each gold file name.
+        memo: the evaluation's memo (disabled: nothing done).
+        keys: per gold file name, the content keys of its gold and system corpus.
+    """
+    if not memo.enabled:
+        return
+    numbers = [signature(spec.metric, (), options_of(spec)) for spec in task.metrics]
+    for name, corpus in gold.items():
+        other = system[name]
+        for spec, number in zip(task.metrics, numbers):
+            key = _key(name, corpus, other, number, keys)
+            if key is not None:
+                memo.get("scored", key, partial(file_score, spec, corpus, other))
 
 
 def explained_pairs(task: Task, spec: MetricSpec, gold: Corpus, system: Optional[str],

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
 from mrp.errors import MRPError
 from mrp.metrics.umatch import capped
@@ -241,7 +241,7 @@ def counterpart(node: Node, nodes0: Dict[str, Node], nodes1: Dict[str, Node], la
     return best
 
 
-def single(name: str, label: str, nodes: Dict[str, Node]) -> str:
+def single(name: str, label: str, nodes: Mapping[str, Node]) -> str:
     """The counterpart in file ``label`` of a document-level relation's end (itself when it names no node;
     UNMAPPED when the node has none)."""
     node = nodes.get(name)
@@ -255,8 +255,8 @@ def single(name: str, label: str, nodes: Dict[str, Node]) -> str:
     return found[0]
 
 
-def docrel_statuses(sentence0: Sentence, sentence1: Sentence, nodes0: Dict[str, Node],
-                    nodes1: Dict[str, Node], label0: str, label1: str, selection: Selection
+def docrel_statuses(sentence0: Sentence, sentence1: Sentence, nodes0: Mapping[str, Node],
+                    nodes1: Mapping[str, Node], label0: str, label1: str, selection: Selection
                     ) -> Iterator[Tuple[int, str, bool]]:
     """(side, triple, matched) of each document-level relation of the two sentences that counts: every one
     of sentence 0 (side 0), matched where its ends projected through the file-wide variables (the last

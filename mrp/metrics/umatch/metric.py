@@ -161,6 +161,8 @@ class UMatch(Metric):
                                                                  options.max_memory)
         result, counts = self._compared(gold, system, chosen, mapper, options)
         self._results = {}
+        places = (explained.places(gold.sentences), explained.places(system.sentences)) \
+            if options.explain and mapper is None else ({}, {})
         for number, (pair, found) in enumerate(zip(live, counts), 1):
             proof = mapper.proofs.get(("GOLD", "SYSTEM", number)) if mapper is not None else None
             paths: Dict[Path, Tuple[Any, ...]] = {
@@ -190,8 +192,8 @@ class UMatch(Metric):
                 tables = None
                 if chosen.document_level:
                     tables = (first.scope or {}, second.scope or {}) if mapper is not None else \
-                        (explained.as_of(first.source or gold.nodes, gold.sentences[:number]),
-                         explained.as_of(second.source or system.nodes, system.sentences[:number]))
+                        (explained.AsOf(first.source or gold.nodes, places[0], number),
+                         explained.AsOf(second.source or system.nodes, places[1], number))
                 shown = explained.detail(first, second, pair.gold, pair.system, "GOLD", "SYSTEM",
                                          chosen.selection, tables)
             self._results[pair.gold.id] = PairCounts(
