@@ -13,7 +13,7 @@ from typing import Any, List, Tuple
 import pytest
 
 from mrp.corpora.load import read_corpus
-from mrp.metrics.umatch import graphs
+from mrp.metrics.umatch import compare, graphs
 from mrp.metrics.umatch.metric import METRIC
 from mrp.task.definition import load
 from mrp.task.scoring import score_file
@@ -21,19 +21,25 @@ from mrp.task.scoring import score_file
 from conftest import ROOT, shared_file
 
 CZECH = "data/umr/czech-pdtc"
+RUNS: List[int] = []  # correspondences made (compare.run)
 
 
 def _runs(gold: str, system: str, fresh: bool) -> Tuple[List[Any], int]:
     """Every figure of dmr2026-umr on one file pair, in the task's order (``fresh``: each run prepares the
     pairs itself): per run and pair its counts, proof and cut; and how many preparations were made."""
     made = []
-    files = graphs.files
+    files, comparing = graphs.files, compare.run
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         made.append(args[2] if len(args) > 2 else kwargs.get("compat"))
         return files(*args, **kwargs)
 
+    def mapped(*args: Any, **kwargs: Any) -> Any:
+        RUNS.append(1)
+        return comparing(*args, **kwargs)
+
     graphs.files = counted  # type: ignore[assignment]
+    compare.run = mapped  # type: ignore[assignment]
     try:
         first, second = read_corpus(gold, "umr"), read_corpus(system, "umr")
         out = []
@@ -44,7 +50,7 @@ def _runs(gold: str, system: str, fresh: bool) -> Tuple[List[Any], int]:
             out.append([(sorted(result.counts.items()), result.exact, result.bound, result.cut)
                         for result in run.results])
     finally:
-        graphs.files = files  # type: ignore[assignment]
+        graphs.files, compare.run = files, comparing  # type: ignore[assignment]
     return out, len(made)
 
 
@@ -58,11 +64,14 @@ def _pairs() -> List[Tuple[str, str]]:
 @pytest.mark.parametrize("k", range(7))
 def test_one_preparation_gives_the_figures_of_separate_ones(k: int) -> None:
     gold, system = _pairs()[k]
+    RUNS.clear()
     shared, made = _runs(gold, system, fresh=False)
+    together = len(RUNS)
     separate, fresh = _runs(gold, system, fresh=True)
     english = "english" in gold  # sections set apart: the exact figure reads the files as mrp reads them
     assert shared == separate
     assert (made, fresh) == ((2, 5) if english else (1, 4))
+    assert (together, len(RUNS) - together) == (2, 4)  # compat and exact; each figure on its own
 
 
 def test_the_exact_figure_reads_an_alignment_line_compare_umr_stops_at_as_mrp_does(tmp_path: Path) -> None:

@@ -77,12 +77,14 @@ class UMatch(Metric):
         """The comparison of the prepared files and its counts per sentence pair. compare_umr.pl's greedy
         correspondence does not depend on document-level relations: a compat run without them after one with
         them on the same preparation and options takes its correspondence and counts, less the relations'
-        (each sentence's, kept from that run)."""
+        (each sentence's, kept from that run); one with them takes that run's counts as they are."""
         key = (self._last[0][0] if self._last is not None else None, chosen.selection.key(), chosen.top,
                options.max_memory, options.timeout)
         shareable = mapper is None and not options.errors and not options.explain
-        if shareable and not chosen.document_level and self._greedy is not None and self._greedy[0] == key:
+        if shareable and self._greedy is not None and self._greedy[0] == key:
             result, counts, relations = self._greedy[1]
+            if chosen.document_level:
+                return result, counts
             less = []
             for found, (correct, total0, total1) in zip(counts, relations):
                 found = dict(found)
@@ -103,7 +105,8 @@ class UMatch(Metric):
                              max_memory=options.max_memory, timeout=options.timeout,
                              each=counted if kept else None)
         counts = result.sentences.get(("GOLD", "SYSTEM"), [])
-        self._greedy = (key, (result, counts, documents)) if kept else None
+        if mapper is None:  # an exact run in between leaves the greedy's counts as they were
+            self._greedy = (key, (result, counts, documents)) if kept else None
         return result, counts
 
     def _prepared(self, pairing: Pairing, live: List[Pair], top: bool, compat: bool
@@ -119,6 +122,7 @@ class UMatch(Metric):
         if self._last is None or self._last[0][0] != key:
             prepared = graphs.files([(pair.gold, pair.system) for pair in live], top, True)
             self._last = ((key, entries), prepared)
+            self._greedy = None  # its key names entries only the last preparation keeps alive
         gold, system, notes = self._last[1]
         if not compat and any(item.failure is not None or item.apart
                               for umr in (gold, system) for item in umr.sentences):
