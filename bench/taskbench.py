@@ -27,7 +27,7 @@ import tarfile
 import tempfile
 import time
 from pathlib import Path
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 LANGUAGES = ("cs", "en", "la", "zh", "ar", "nv", "xx")
 FILES = 30
@@ -117,8 +117,76 @@ def run(shared: Path) -> None:
               f"{statistics.median(cpu):8.1f} s CPU", flush=True)
         distinct(folder / "data")
         seconds, used, _ = _timed(arguments, folder / "out-distinct", cache)
-        print(f"  warm, every file distinct {seconds:8.1f} s wall {used:8.1f} s CPU")
+        print(f"  warm, every file distinct {seconds:8.1f} s wall {used:8.1f} s CPU   goal {GOAL:.0f} s wall "
+              f"(issue 64; 47.7 s before): {seconds / GOAL:5.2f}x the goal   load {_load()}")
         print("\n  " + "\n  ".join(board.splitlines()[:5]))
+        versus_perl(shared, folder / "perl", cache)
+
+
+#: the distinct-file row's goal, seconds wall on 2 cores (issue 64 goal 2)
+GOAL = 10.0
+#: the side-by-side row: teams x distinct Czech files
+PERL_TEAMS, PERL_FILES = 3, 12
+
+
+def _load() -> str:
+    return f"{os.getloadavg()[0]:.1f}"
+
+
+def versus_perl(shared: Path, folder: Path, cache: str, umrtools: Optional[str] = None) -> None:
+    """The whole kit (validation, both figures, intervals, tests, pages) beside compare_umr.pl's comparisons
+    alone, on the same files: 3 teams x 12 distinct Czech files (the PDT-C pairs cycled, each file given
+    distinct bytes), compare_umr.pl run once per file pair as an organiser's loop runs it (``--tsv``, one
+    after another), mrp-evaluate warm with its default jobs; the goal is at most half perl's wall time."""
+    tools = umrtools or os.environ.get("UMRTOOLS")
+    script = Path(tools) / "compare_umr.pl" if tools else None
+    perl = shutil.which("perl")
+    print(f"\n  Side by side: {PERL_TEAMS} teams x {PERL_FILES} distinct Czech files")
+    if perl is None or script is None or not script.exists():
+        print("  compare_umr.pl: not measured (set UMRTOOLS to a folder with ufal/umrtools' compare_umr.pl, "
+              "and have perl)")
+        return
+    czech = shared / "data" / "umr" / "czech-pdtc"
+    sources = [(czech / f"{n}-gold.umr", czech / f"{n}-conv.umr") for n in ("dtest", "pdt", "pdtsc", "pcedt")]
+    gold = folder / "gold"
+    gold.mkdir(parents=True)
+    pairs = []
+    k = 0
+    teams = []
+    for t in range(PERL_TEAMS):
+        team = folder / f"team{t + 1}"
+        team.mkdir()
+        teams.append(str(team))
+        for n in range(PERL_FILES):
+            truth, system = sources[n % len(sources)]
+            name = f"cs-{n + 1:04d}.umr"
+            if t == 0:
+                (gold / name).write_text(truth.read_text(encoding="utf-8") + "\n" * (n + 1), encoding="utf-8")
+            k += 1
+            source = system if t != 1 else truth
+            (team / name).write_text(source.read_text(encoding="utf-8") + "\n" * (PERL_FILES + k),
+                                     encoding="utf-8")
+            pairs.append((str(gold / name), str(team / name)))
+    from mrp.task.definition import load
+
+    task = folder / "bench.toml"
+    task.write_text(load("dmr2026-umr").source, encoding="utf-8")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    for truth, system in pairs:
+        subprocess.run([perl, str(script), "--tsv", "GOLD", truth, "SYSTEM", system], capture_output=True,
+                       check=False)
+    perl_wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    perl_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    arguments = ["--task", str(task), "--gold", str(gold), *teams]
+    _timed(arguments, folder / "out-warm-up", cache)
+    wall, cpu, _ = _timed(arguments, folder / "out", cache)
+    print(f"  compare_umr.pl, {len(pairs)} comparisons (perl) {perl_wall:8.1f} s wall {perl_cpu:8.1f} s CPU"
+          f"   load {_load()}")
+    print(f"  mrp-evaluate, the whole kit (warm)      {wall:8.1f} s wall {cpu:8.1f} s CPU   "
+          f"{wall / perl_wall:5.2f}x perl's wall (goal <= 0.50; 1.12x before), "
+          f"{cpu / perl_cpu:5.2f}x its CPU")
 
 
 if __name__ == "__main__":

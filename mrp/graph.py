@@ -108,7 +108,9 @@ class Placement:
     ``alignment``: the alignment block's lines as written (line number, text),
     for a reading by another tool's rules (compare_umr.pl's, under
     ``--umatch-compat``); not compared by ``==``, the nodes' anchors being what
-    mrp reads of them.
+    mrp reads of them; ``outline``: the sentence block's empty lines (``""``) and
+    section headers (``graph``, ``alignment``, ``document``) by line number,
+    for the same reading (compare_umr.pl ends a sentence at two empty lines).
     """
 
     document: str
@@ -117,6 +119,7 @@ class Placement:
     relations: List[Relation] = field(default_factory=list)
     info: List[str] = field(default_factory=list)
     alignment: List[Tuple[int, str]] = field(default_factory=list, compare=False)
+    outline: List[Tuple[int, str]] = field(default_factory=list, compare=False)
 
 
 @dataclass(slots=True)

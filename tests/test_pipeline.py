@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import json
+import random
 import time
 import warnings
 from pathlib import Path
@@ -92,6 +93,78 @@ def test_the_kit_gives_compare_umr_figure_and_says_why(tmp_path: Path) -> None:
     figures = results["submissions"][0]["files"]["en-0001.umr"]["umatch"]
     assert [str(figures[k]) for k in "cgs"] == expected
     assert "compare_umr.pl" in done.err and "en-0001.umr:40:" in done.err
+
+
+def _set_apart(text: str, header: str, which: int) -> str:
+    """The text with one more empty line before the ``which``-th (from 0) ``header`` line."""
+    parts = text.split(f"\n{header}\n")
+    assert len(parts) > which + 1
+    return "".join(part + (f"\n\n{header}\n" if k == which else f"\n{header}\n")
+                   for k, part in enumerate(parts[:-1])) + parts[-1]
+
+
+@pytest.mark.parametrize("apart", [
+    [("# alignment:", 0)], [("# document level annotation:", 1)],
+    [("# sentence level graph:", 1)], [("# alignment:", 0), ("# document level annotation:", 0)]])
+def test_compat_ends_a_sentence_at_two_empty_lines_as_compare_umr_does(tmp_path: Path, apart: Any) -> None:
+    """compare_umr.pl's one rule of where a sentence ends (two empty lines; the UMR 3.0 English release
+    sets every section apart so): the sections after it are read as other sentences and not compared, in
+    mrp-score --umatch-compat and mrp.score as in mrp-umr-compare, said once per file; the exact figure
+    reads the file as before."""
+    files = []
+    for name in ("gold.umr", "system.umr"):
+        text = (DATA / name).read_text(encoding="utf-8")
+        for header, which in apart:
+            text = _set_apart(text, header, which)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        files.append(str(tmp_path / name))
+    done = run_cli("umr_compare", ["--tsv", "GOLD", files[0], "SYSTEM", files[1]])
+    assert done.code == 0, done.err
+    expected = [line for line in done.out.splitlines() if line.startswith("juːmæʧ")][0].split("\t")[3:6]
+    before = _drop_in(DATA / "gold.umr")
+    assert expected != before  # what is set apart counts in compare_umr.pl's figure
+    done = run_cli("score", ["--score", "umatch", "--umatch-compat", "--gold", files[0], files[1]])
+    assert done.code == 0, done.err
+    umatch = json.loads(done.out)["umatch"]
+    told = [text for text in done.err.splitlines() if "two empty lines" in text]
+    differs = [text for text in told if "figure differs" in text]
+    if apart == [("# alignment:", 0)]:  # the alignment and the annotation, one block apart: a "graph"
+        assert [str(umatch[k]) for k in "cgs"] != expected and len(differs) == 2, done.err
+        return
+    assert not differs and [str(umatch[k]) for k in "cgs"] == expected
+    assert len(told) == 2 and "gold.umr:" in told[0] and "system.umr:" in told[1], done.err
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        result = mrp.score(files[0], files[1], metric="umatch", umatch_compat=True)
+        exact = mrp.score(files[0], files[1], metric="umatch")
+        unchanged = mrp.score(str(DATA / "gold.umr"), str(DATA / "system.umr"), metric="umatch")
+    assert [str(result["umatch"][k]) for k in "cgs"] == expected
+    assert exact["umatch"] == unchanged["umatch"]
+
+
+def test_compare_umr_sentences_are_runs_of_blocks() -> None:
+    from mrp.metrics.umatch.segments import first_sentence, sentences
+
+    lines = list(enumerate(["", "a", "b", "", "c", "", "", "", "d", "", "e", ""], 1))
+    assert sentences(lines) == [[(2, 3, ["a", "b"]), (5, 5, ["c"])], [(9, 9, ["d"]), (11, 11, ["e"])]]
+    outline = [(3, "graph"), (5, ""), (6, ""), (7, "alignment"), (9, ""), (10, "document")]
+    assert first_sentence(outline, 1) == ({"graph"}, True)  # the annotation, read as a graph
+    assert first_sentence(outline[:4], 1) == ({"graph"}, False)
+    assert first_sentence([(3, "graph"), (5, ""), (6, "alignment")], 1) == ({"graph", "alignment"}, False)
+    assert first_sentence([(3, "graph"), (5, ""), (6, ""), (8, ""), (9, "document")], 1) == ({"graph"}, True)
+    assert first_sentence([(3, ""), (4, ""), (5, "graph"), (7, ""), (8, "alignment")], 1) == (set(), False)
+    assert first_sentence([], 1) == (set(), False)
+    rng = random.Random(7)
+    for _ in range(2000):  # against the rule applied to every line, on random blocks
+        kinds = ["", "", "x", "graph", "alignment", "document"]
+        lines = [rng.choice(kinds) for _ in range(rng.randint(1, 12))]
+        outline = [(k, text) for k, text in enumerate(lines, 1) if text != "x"]
+        if not outline:
+            continue
+        found = sentences((k, text) for k, text in enumerate(lines[:max(k for k, _ in outline)], 1))
+        own = {text for k, text in outline if text and found and found[0][0][0] <= k <= found[0][-1][1]}
+        later = any(len(other) > 1 and lines[other[1][0] - 1] != "alignment" for other in found[1:])
+        assert first_sentence(outline, 1) == (own, later), lines
 
 
 # ---------------------------------------------------------------- drift 3: one clock

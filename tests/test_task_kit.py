@@ -283,10 +283,6 @@ def test_policy_score_keeps_a_failing_file_and_extra_refuse_refuses(tmp_path: Pa
     assert by_name["extra"].refused is not None and "cs-0002.umr" in by_name["extra"].refused
 
 
-@pytest.mark.xfail(strict=True, reason="the kit's compat figure reads a file as mrp reads it; compare_umr.pl "
-                   "reads the UMR 3.0 English files as 84 'sentences' (english_umr-0001: 1265 triples, mrp's "
-                   "reading 1482): the official figure must come from the comparator's reading (issue 60 "
-                   "drift 1, the engine's pipeline; mrp-umr-compare already gives compare_umr.pl's numbers)")
 def test_the_official_figure_of_the_english_release_is_compare_umr_pl_s(tmp_path: Path) -> None:
     english = shared_file("data", "umr", "english")
     gold = tmp_path / "gold"

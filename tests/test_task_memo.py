@@ -107,7 +107,30 @@ def test_a_repeated_content_is_scored_once(tmp_path: Path, teams: List[str], pai
 
     monkeypatch.setattr(scoring, "file_score", counted)
     _run(_folder(tmp_path), teams, True, "work")
-    assert len(calls) == pairs * 4  # four figures
+    # four figures, three runs: the aligned token sets are a path of the official figure's run
+    assert len(calls) == pairs * 3 and set(calls) == {"umatch", "umatch_exact", "umatch_sentence"}
+
+
+# the file team-c leaves out is scored without a comparison (every gold triple missed)
+@pytest.mark.parametrize(("teams", "pairs"), [(["team-a"], 2), (["team-c", "team-a"], 4)])
+def test_a_file_pair_is_prepared_once_for_its_four_figures(tmp_path: Path, teams: List[str], pairs: int,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 64 goal 2: juːmæʧ reads a file pair into its view once for the compat, exact, no-document-level
+    and aligned-token figures (the kit scores file by file), and the figures are those of runs apart."""
+    from mrp.metrics.umatch import graphs
+
+    calls: List[int] = []
+    real = graphs.files
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(graphs, "files", counted)
+    together = _outputs(_run(_folder(tmp_path), teams, True, "work"))
+    assert len(calls) == pairs
+    apart = _outputs(_run(tmp_path, teams, False, "apart"))  # no memo: each figure's runs on their own
+    assert len(calls) > 3 * pairs and apart == together
 
 
 def test_a_umr_file_is_parsed_once_for_the_validator_and_the_scorer(tmp_path: Path,

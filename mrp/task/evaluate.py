@@ -19,7 +19,7 @@ from mrp.task.files import FilePlan, Submission, gold_files, pair_files, submiss
 from mrp.task.gold import GoldCheck, check_gold, waived
 from mrp.task.memo import EvaluationMemo
 from mrp.task.reading import parsed, read_system
-from mrp.task.scoring import Scored, score_submission
+from mrp.task.scoring import Scored, score_files_first, score_submission
 from mrp.task.unpack import as_compared, unpack
 from mrp.validation import validate_file
 
@@ -195,6 +195,7 @@ def _steps(task: Task, gold: Dict[str, str], corpora: Dict[str, Corpus], groups:
     entry.repaired = {name: [str(line) for line in corpus.repaired] for name, corpus in system.items()
                       if corpus.repaired}
     keys = {name: (memo.digest(path), found_keys[name]) for name, path in gold.items()}
+    score_files_first(task, corpora, system, memo, keys)
     for spec in task.metrics:
         entry.scored[spec.key] = score_submission(task, spec, corpora, system, notes, memo, keys)
     entry.scores = leaderboard_scores(task, entry.scored, groups)

@@ -27,7 +27,7 @@ from mrp.task.memo import EvaluationMemo
 from mrp.task.reading import read_file
 
 __all__ = ["Counts", "FileScore", "Item", "Scored", "explained_pairs", "file_score", "options_of",
-           "score_file", "score_submission"]
+           "score_file", "score_files_first", "score_submission"]
 
 #: the names a file pair is scored under when its score is kept for every pair of the same content (the
 #: notes and messages then name the files of each pair)
@@ -83,10 +83,12 @@ def score_file(spec: MetricSpec, gold: Corpus, system: Corpus, explain: bool = F
 @dataclass(frozen=True)
 class FileScore:
     """One gold file scored against its system file, naming neither (notes and warnings name them by
-    placeholders): per gold sentence its id, framework, counts at the metric's primary path and whether they
-    are proved; the pairing's counts; the pairing's notes; the warnings raised."""
+    placeholders): per gold sentence its id, framework, counts at every count path of the metric (a task's
+    figures at different paths of one run share it) and whether they are proved; the pairing's counts; the
+    pairing's notes; the warnings raised."""
 
-    rows: Tuple[Tuple[str, Optional[str], Counts, bool, Optional[Tuple[Any, Any]]], ...]
+    rows: Tuple[Tuple[str, Optional[str], Dict[Tuple[str, ...], Tuple[Any, ...]], bool,
+                      Optional[Tuple[Any, Any]]], ...]
     pairing: Tuple[Tuple[str, int], ...]
     notes: Tuple[str, ...]
     warnings: Tuple[Tuple[Type[Warning], str], ...]
@@ -111,7 +113,7 @@ def _named(text: str, gold: Corpus, system: Corpus) -> str:
     return text.replace(_GOLD, gold.name).replace(_SYSTEM, system.name)
 
 
-def file_score(spec: MetricSpec, gold: Corpus, system: Corpus, path: Tuple[str, ...]) -> FileScore:
+def file_score(spec: MetricSpec, gold: Corpus, system: Corpus) -> FileScore:
     """One gold file against its system file, scored under placeholder names (so that the score holds for
     any two files of the same content).
 
@@ -119,7 +121,6 @@ def file_score(spec: MetricSpec, gold: Corpus, system: Corpus, path: Tuple[str, 
         spec: the metric.
         gold: the gold corpus.
         system: the system corpus.
-        path: the metric's primary count path.
 
     Returns:
         The file's score.
@@ -135,9 +136,7 @@ def file_score(spec: MetricSpec, gold: Corpus, system: Corpus, path: Tuple[str, 
             raise ScoreError(_named(str(error), gold, system)) from None
     rows = []
     for item, result in zip(done.pairing.pairs, done.results):
-        counts: Any = result.counts.get(path, (0, 0, 0))
-        rows.append((item.gold_entry.id, item.gold_entry.framework,
-                     (int(counts[0]), int(counts[1]), int(counts[2])), bool(result.exact),
+        rows.append((item.gold_entry.id, item.gold_entry.framework, dict(result.counts), bool(result.exact),
                      _ancast_sums(spec, result)))
     notes = list(done.pairing.notes)
     if done.pairing.unpaired:
@@ -179,21 +178,55 @@ def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus], syst
     number = signature(spec.metric, (), options_of(spec))
     for name, corpus in gold.items():
         other = system[name]
-        gold_key, system_key = (keys or {}).get(name, (None, None))
-        key = None if gold_key is None or system_key is None else \
-            (gold_key, system_key, corpus.format, other.format, number, path)
-        done = memo.get("scored", key, partial(file_score, spec, corpus, other, path))
+        key = _key(name, corpus, other, number, keys)
+        done = memo.get("scored", key, partial(file_score, spec, corpus, other))
         for category, message in done.warnings:
             memo.warn(category, _named(message, corpus, other))
         out.notes.extend(f"{name}: {_named(note, corpus, other)}" for note in done.notes)
         out.pairing[name] = dict(done.pairing)
-        for ident, framework, counts, exact, sums in done.rows:
+        for ident, framework, paths, exact, sums in done.rows:
             frameworks.add(framework or "none")
+            found: Any = paths.get(path, (0, 0, 0))
+            counts = (int(found[0]), int(found[1]), int(found[2]))
             out.items.append(Item(_group(task, name, framework), name, ident, counts, exact, sums))
     statistics = Statistics(task.bootstrap, task.seed, "bootstrap")
     out.signature = f"task:{task.name}|" + (f"path:{spec.path}|" if spec.path else "") + \
         signature(spec.metric, sorted(frameworks), options_of(spec), statistics)
     return out
+
+
+def _key(name: str, gold: Corpus, system: Corpus, number: str,
+         keys: Optional[Mapping[str, Tuple[Optional[str], Optional[str]]]]) -> Optional[Tuple[Any, ...]]:
+    """A file pair's key in the memo: the contents of its two files, their formats and the metric's
+    signature of options (every count path of one run shares it); None: not kept."""
+    gold_key, system_key = (keys or {}).get(name, (None, None))
+    if gold_key is None or system_key is None:
+        return None
+    return gold_key, system_key, gold.format, system.format, number
+
+
+def score_files_first(task: Task, gold: Dict[str, Corpus], system: Dict[str, Corpus], memo: EvaluationMemo,
+                      keys: Mapping[str, Tuple[Optional[str], Optional[str]]]) -> None:
+    """Every file pair scored under each of the task's metrics in turn, file by file, into the memo (a
+    metric's runs on one pairing share its preparation, :class:`mrp.metrics.umatch.metric.UMatch`), before
+    :func:`score_submission` takes them metric by metric: the same scores, messages and order as without.
+
+    Args:
+        task: the task.
+        gold: the gold corpora by file name.
+        system: the system corpus for each gold file name.
+        memo: the evaluation's memo (disabled: nothing done).
+        keys: per gold file name, the content keys of its gold and system corpus.
+    """
+    if not memo.enabled:
+        return
+    numbers = [signature(spec.metric, (), options_of(spec)) for spec in task.metrics]
+    for name, corpus in gold.items():
+        other = system[name]
+        for spec, number in zip(task.metrics, numbers):
+            key = _key(name, corpus, other, number, keys)
+            if key is not None:
+                memo.get("scored", key, partial(file_score, spec, corpus, other))
 
 
 def explained_pairs(task: Task, spec: MetricSpec, gold: Corpus, system: Optional[str],

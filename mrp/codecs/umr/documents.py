@@ -163,7 +163,8 @@ class _Reader:
         self._align(graph, block, problems)
         graph.document = Placement(document.id, number, info=list(block.info),
                                    alignment=[(line.number, line.text)
-                                              for line in block.sections.get("alignment", (0, []))[1]])
+                                              for line in block.sections.get("alignment", (0, []))[1]],
+                                   outline=list(block.outline))
         self._annotate(graph, block, problems)
         document.graphs.append(graph)
         document.problems.extend(FormatError(message, self.name, line, gid, "umr")

@@ -53,7 +53,8 @@ class Block:
     ``Words:`` line (None when there is none); ``info``: the other lines
     before the first section, verbatim; ``sections``: name (graph, alignment,
     document) -> (line of its header, its lines); ``repeated``: sections given
-    twice (the first is kept); ``unread``: lines that could not be decoded.
+    twice (the first is kept); ``unread``: lines that could not be decoded; ``outline``: the block's empty
+    lines (``""``) and section headers (the section's name) by line number, in order.
     """
 
     line: int
@@ -65,6 +66,7 @@ class Block:
     sections: Dict[str, Tuple[int, List[Line]]] = field(default_factory=dict)
     repeated: List[Tuple[str, int]] = field(default_factory=list)
     unread: List[FormatError] = field(default_factory=list)
+    outline: List[Tuple[int, str]] = field(default_factory=list)
 
     def tokens(self) -> List[str]:
         """The words of the sentence: the ``Words:`` line, else the text of ``# :: sntN``."""
@@ -101,8 +103,11 @@ def blocks(lines: Iterable[Union[Line, FormatError]]) -> Iterator[Block]:
             if block is not None and not block.empty():
                 yield block
             block, section = Block(line.number), None
+        if not text.strip():
+            block.outline.append((line.number, ""))
         if header:
             name = SECTIONS[" ".join(header.group(1).lower().split())]
+            block.outline.append((line.number, name))
             if name in block.sections:
                 block.repeated.append((name, line.number))
                 section = []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
 from mrp.errors import MRPError
 from mrp.metrics.umatch import capped
@@ -61,13 +61,15 @@ class Comparison:
 def run(files: Sequence[UmrFile], settings: Settings, mapper: Optional[Mapper] = None,
         verbose: Optional[Callable[[int, Sequence[Sentence], Comparison], None]] = None,
         check_tokens: bool = True, max_memory: Optional[int] = None,
-        timeout: Optional[float] = None) -> Comparison:
+        timeout: Optional[float] = None, each: Optional[Callable[[Sequence[Sentence]], None]] = None
+        ) -> Comparison:
     """Compare the files sentence by sentence, in order (as many sentences as the shortest has); sentences
     whose words differ are an error (``check_tokens``, as for the comparator).  Without a ``mapper`` (the
     comparator's greedy), a sentence whose candidate links would take more than ``max_memory`` bytes (None:
     no cap; a ``mapper`` keeps its own) is mapped in linear time instead and listed in
     :attr:`Comparison.capped`; one whose greedy takes longer than ``timeout`` seconds (None: no cap; a
-    ``mapper`` keeps its own) keeps what it made by then and is listed in :attr:`Comparison.stopped`."""
+    ``mapper`` keeps its own) keeps what it made by then and is listed in :attr:`Comparison.stopped`;
+    ``each`` is called with every sentence of the files once they are mapped and counted."""
     result = Comparison(files, settings)
     sizes = [len(umr.sentences) for umr in files]
     n = min(sizes)
@@ -90,6 +92,8 @@ def run(files: Sequence[UmrFile], settings: Settings, mapper: Optional[Mapper] =
             result.stopped.add(number + 1)
         if verbose is not None:
             verbose(number + 1, sentences, result)
+        if each is not None:
+            each(sentences)
     result.compared = n
     if mapper is not None and settings.document_level:
         _deferred(result, n)
@@ -237,7 +241,7 @@ def counterpart(node: Node, nodes0: Dict[str, Node], nodes1: Dict[str, Node], la
     return best
 
 
-def single(name: str, label: str, nodes: Dict[str, Node]) -> str:
+def single(name: str, label: str, nodes: Mapping[str, Node]) -> str:
     """The counterpart in file ``label`` of a document-level relation's end (itself when it names no node;
     UNMAPPED when the node has none)."""
     node = nodes.get(name)
@@ -251,8 +255,8 @@ def single(name: str, label: str, nodes: Dict[str, Node]) -> str:
     return found[0]
 
 
-def docrel_statuses(sentence0: Sentence, sentence1: Sentence, nodes0: Dict[str, Node],
-                    nodes1: Dict[str, Node], label0: str, label1: str, selection: Selection
+def docrel_statuses(sentence0: Sentence, sentence1: Sentence, nodes0: Mapping[str, Node],
+                    nodes1: Mapping[str, Node], label0: str, label1: str, selection: Selection
                     ) -> Iterator[Tuple[int, str, bool]]:
     """(side, triple, matched) of each document-level relation of the two sentences that counts: every one
     of sentence 0 (side 0), matched where its ends projected through the file-wide variables (the last

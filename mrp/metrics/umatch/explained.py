@@ -6,7 +6,7 @@ facts add up to the pair's g, s and c."""
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from mrp.engine import MATCHED, MISSED, SURPLUS, Detail, Fact
 from mrp.graph import Graph
@@ -58,16 +58,36 @@ def _target(pair: Pair, nodes: Dict[str, Node]) -> Optional[str]:
     return value if value in nodes else None
 
 
-def as_of(table: Dict[str, Node], done: Sequence[Sentence]) -> Dict[str, Node]:
-    """A variable table as the comparator's greedy run sees it when it counts the last of the sentences
-    ``done``: a node of a later sentence has no counterpart yet."""
-    mapped = {id(node) for sentence in done for node in sentence.nodes.values()}
-    return {name: node if id(node) in mapped else Node(node.variable, node.concept)
-            for name, node in table.items()}
+def places(sentences: Sequence[Sentence]) -> Dict[int, int]:
+    """Each node of the sentences (by identity) -> the position of its sentence (from 0)."""
+    return {id(node): k for k, sentence in enumerate(sentences) for node in sentence.nodes.values()}
+
+
+class AsOf(Mapping[str, Node]):
+    """A variable table as the comparator's greedy run sees it when it counts sentence ``number`` (from 1)
+    of the sentences whose nodes ``places`` places: a node of a later sentence (or of none) has no
+    counterpart yet. A view: nothing is copied (each sentence of a file has one, and the table is the
+    file's)."""
+
+    def __init__(self, table: Dict[str, Node], places: Dict[int, int], number: int) -> None:
+        self._table, self._places, self._number = table, places, number
+
+    def __getitem__(self, name: str) -> Node:
+        node = self._table[name]
+        if self._places.get(id(node), self._number) < self._number:
+            return node
+        return Node(node.variable, node.concept)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table)
+
+    def __len__(self) -> int:
+        return len(self._table)
 
 
 def detail(sentence0: Sentence, sentence1: Sentence, graph0: Graph, graph1: Graph, label0: str, label1: str,
-           selection: Selection, documents: Optional[Tuple[Dict[str, Node], Dict[str, Node]]]) -> Detail:
+           selection: Selection,
+           documents: Optional[Tuple[Mapping[str, Node], Mapping[str, Node]]]) -> Detail:
     """The detail of a mapped sentence pair (file labels ``label0``, ``label1``; ``documents``: the variable
     tables document-level relations are projected through, None when they are left out)."""
     ids0, ids1 = _ids(graph0), _ids(graph1)

@@ -10,6 +10,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 from mrp.graph import Edge, Graph
 from mrp.metrics.umatch.model import Node, Sentence, UmrFile
 from mrp.metrics.umatch.reading import unread_alignment
+from mrp.metrics.umatch.segments import first_sentence
 
 _OP = re.compile(r":op[0-9]+$")
 _TOKEN = re.compile(r"\S+")
@@ -34,14 +35,20 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
     """A sentence graph (``tokens``: the words to align against, when they are another graph's; ``compat``:
     its alignment lines read as compare_umr.pl reads them, which stops at a line it cannot read: the
     alignments of that line and the later ones, and the document-level relations, left out, the line and
-    the reason in ``failure`` as ``LINE: PROBLEM``)."""
+    the reason in ``failure`` as ``LINE: PROBLEM``; and its sections set apart by two empty lines, which
+    compare_umr.pl reads as other sentences, left out and named in ``apart``)."""
     words = (graph.input or "").split() if tokens is None else tokens
     out = Sentence(number, graph.line or 0, graph.line or 0, tokens=words)
     if graph.document is not None:
         out.sid = str(graph.document.sentence)
     names = graph.variables or {}
     lost: Set[str] = set()  # variables whose alignment compare_umr.pl does not read
-    if compat and graph.document is not None and graph.document.alignment:
+    if compat and graph.document is not None and graph.document.outline:
+        own, out.apart_compared = first_sentence(graph.document.outline, graph.line or 0)
+        out.apart = [name for line, name in graph.document.outline if name and name not in own]
+    if "alignment" in out.apart:
+        lost = set(names.values())
+    elif compat and graph.document is not None and graph.document.alignment:
         lines = graph.document.alignment
         stop = unread_alignment(lines, set(names.values()))
         if stop is not None:
@@ -56,7 +63,7 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
     outgoing: Dict[int, List[Edge]] = {}  # each node's edges in the graph's order, gathered once
     for edge in graph.edges:
         outgoing.setdefault(edge.source, []).append(edge)
-    for node in graph.nodes:
+    for node in graph.nodes if "graph" not in out.apart else ():
         relations: List[Tuple[str, str]] = []
         if layout is not None and node.id in layout:
             for role, value, _ in layout[node.id]:  # a node is named by its id (an int), a constant by text
@@ -71,7 +78,7 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
             item.alignment = tuple(positions)
             item.aligned_text = " ".join(words[k] for k in positions if k < len(words))
         out.nodes[item.variable] = item
-    if graph.tops:
+    if graph.tops and out.nodes:
         out.top = name(graph.tops[0])
         if top:
             out.nodes[out.top].relations.append((":TOP", "TOP"))
@@ -81,7 +88,7 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
             ops = sorted((r for r in item.relations if _OP.match(r[0])), key=lambda r: r[0].lower())
             econcept += "[" + " ".join(value for _, value in ops) + "]"
         item.econcept = econcept
-    if graph.document is not None and out.failure is None:
+    if graph.document is not None and out.failure is None and "document" not in out.apart:
         for relation in graph.document.relations:
             triple = f"{relation.source} :{relation.label} {relation.target}"
             out.docrels[triple] = out.docrels.get(triple, 0) + 1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from mrp.engine import (
     ACCOUNTING,
@@ -28,7 +28,7 @@ from mrp.graph import Graph
 from mrp.metrics.umatch import capped, compare, explained, graphs
 from mrp.metrics.umatch.details import differences
 from mrp.metrics.umatch.exact import ExactMapper, Proof
-from mrp.metrics.umatch.model import UmrFile
+from mrp.metrics.umatch.model import Sentence, UmrFile
 from mrp.metrics.umatch.triples import Selection, count
 
 #: the count paths of a pair, each (g, s, c) but node projections (g, s, mapped g, mapped s)
@@ -78,6 +78,75 @@ class UMatch(Metric):
 
     def __init__(self) -> None:
         self._results: Dict[str, PairCounts] = {}
+        #: the last pairing's preparation: its key (the pairs' stored entries, kept so that their ids stay
+        #: theirs, and --top) and the two files read by compare_umr.pl's rules with the notes
+        self._last: Optional[Tuple[Any, Tuple[UmrFile, UmrFile, List[Tuple[Graph, str]]]]] = None
+        #: the last compat run with document-level relations on it: its key, comparison, counts per sentence
+        #: pair and each pair's document-level (correct, total0, total1)
+        self._greedy: Optional[Tuple[Any, Any]] = None
+
+    def _compared(self, gold: UmrFile, system: UmrFile, chosen: compare.Settings,
+                  mapper: Optional[ExactMapper], options: Options) -> Tuple[Any, List[Dict[str, int]]]:
+        """The comparison of the prepared files and its counts per sentence pair. compare_umr.pl's greedy
+        correspondence does not depend on document-level relations: a compat run without them after one with
+        them on the same preparation and options takes its correspondence and counts, less the relations'
+        (each sentence's, kept from that run); one with them takes that run's counts as they are."""
+        key = (self._last[0][0] if self._last is not None else None, chosen.selection.key(), chosen.top,
+               options.max_memory, options.timeout)
+        shareable = mapper is None and not options.errors and not options.explain
+        if shareable and self._greedy is not None and self._greedy[0] == key:
+            result, counts, relations = self._greedy[1]
+            if chosen.document_level:
+                return result, counts
+            less = []
+            for found, (correct, total0, total1) in zip(counts, relations):
+                found = dict(found)
+                found["correct"] = found.get("correct", 0) - correct
+                found["total0"] = found.get("total0", 0) - total0
+                found["total1"] = found.get("total1", 0) - total1
+                less.append(found)
+            return result, less
+        documents: List[Tuple[int, int, int]] = []
+
+        def counted(pair: Sequence[Sentence]) -> None:  # as the run counted them, when it did
+            first, second = pair
+            documents.append(compare.docrels(first, second, first.source or gold.nodes, second.source or
+                                             system.nodes, "GOLD", "SYSTEM", chosen.selection))
+
+        kept = shareable and chosen.document_level
+        result = compare.run([gold, system], chosen, mapper, check_tokens=False,
+                             max_memory=options.max_memory, timeout=options.timeout,
+                             each=counted if kept else None)
+        counts = result.sentences.get(("GOLD", "SYSTEM"), [])
+        if mapper is None:  # an exact run in between leaves the greedy's counts as they were
+            self._greedy = (key, (result, counts, documents)) if kept else None
+        return result, counts
+
+    def _prepared(self, pairing: Pairing, live: List[Pair], top: bool, compat: bool
+                  ) -> Tuple[UmrFile, UmrFile, List[Tuple[Graph, str]]]:
+        """The pairs as the two files juːmæʧ compares, prepared once for the runs of one pairing's pairs
+        (the figures of a task: compat, exact, without document-level relations, other paths): read by
+        compare_umr.pl's rules, which the exact figure shares where they read every sentence as mrp does
+        (no alignment line it stops at, no section it sets apart); the correspondence of a previous run
+        cleared."""
+        entries = tuple((pair.gold_entry, None if pair.null else pair.system_entry)
+                        for pair in pairing.pairs)
+        key = (tuple((id(a), id(b)) for a, b in entries), top)
+        if self._last is None or self._last[0][0] != key:
+            prepared = graphs.files([(pair.gold, pair.system) for pair in live], top, True)
+            self._last = ((key, entries), prepared)
+            self._greedy = None  # its key names entries only the last preparation keeps alive
+        gold, system, notes = self._last[1]
+        if not compat and any(item.failure is not None or item.apart
+                              for umr in (gold, system) for item in umr.sentences):
+            return graphs.files([(pair.gold, pair.system) for pair in live], top, False)
+        for umr in (gold, system):
+            for item in umr.sentences:
+                for node in item.nodes.values():
+                    node.cross.clear()
+                    node.ambiguous.clear()
+                    node.winner.clear()
+        return gold, system, notes
 
     def signature_fields(self, options: Options) -> List[str]:
         chosen = settings(options)
@@ -103,15 +172,14 @@ class UMatch(Metric):
             for graph in (pair.gold, pair.system):
                 if graph.nodes and graph.framework not in (None, "umr", "amr"):
                     raise ScoreError(f"umatch scores UMR graphs, not {graph.framework} (graph {graph.id})")
-        gold, system, notes = graphs.files([(pair.gold, pair.system) for pair in live], chosen.top,
-                                           options.umatch_compat)
+        gold, system, notes = self._prepared(pairing, live, chosen.top, options.umatch_compat)
         _unread(pairing, live, gold, system)
         mapper = None if options.umatch_compat else ExactMapper(options.limit, options.timeout, options.mip,
                                                                  options.max_memory)
-        result = compare.run([gold, system], chosen, mapper, check_tokens=False,
-                             max_memory=options.max_memory, timeout=options.timeout)
-        counts = result.sentences.get(("GOLD", "SYSTEM"), [])
+        result, counts = self._compared(gold, system, chosen, mapper, options)
         self._results = {}
+        places = (explained.places(gold.sentences), explained.places(system.sentences)) \
+            if options.explain and mapper is None else ({}, {})
         for number, (pair, found) in enumerate(zip(live, counts), 1):
             proof = mapper.proofs.get(("GOLD", "SYSTEM", number)) if mapper is not None else None
             paths: Dict[Path, Tuple[Any, ...]] = {
@@ -141,8 +209,8 @@ class UMatch(Metric):
                 tables = None
                 if chosen.document_level:
                     tables = (first.scope or {}, second.scope or {}) if mapper is not None else \
-                        (explained.as_of(first.source or gold.nodes, gold.sentences[:number]),
-                         explained.as_of(second.source or system.nodes, system.sentences[:number]))
+                        (explained.AsOf(first.source or gold.nodes, places[0], number),
+                         explained.AsOf(second.source or system.nodes, places[1], number))
                 shown = explained.detail(first, second, pair.gold, pair.system, "GOLD", "SYSTEM",
                                          chosen.selection, tables)
             self._results[pair.gold.id] = PairCounts(
@@ -209,6 +277,7 @@ def _unread(pairing: Pairing, pairs: List[Pair], gold: UmrFile, system: UmrFile)
     """One warning per sentence whose alignment compare_umr.pl stops reading at a line (naming file, line
     and sentence): the compat figures leave out what it leaves out."""
     for (name, umr), side in zip(zip(pairing.names, (gold, system)), ("gold", "system")):
+        _apart(name, side, [(pair, item) for pair, item in zip(pairs, umr.sentences) if item.apart])
         for pair, item in zip(pairs, umr.sentences):
             if item.failure is None:
                 continue
@@ -219,6 +288,27 @@ def _unread(pairing: Pairing, pairs: List[Pair], gold: UmrFile, system: UmrFile)
                           f"this alignment line ({why}): as it does, --umatch-compat leaves out the "
                           "sentence's alignments from this line on and its document-level relations",
                           CompatWarning, stacklevel=2)
+
+
+def _apart(name: str, side: str, apart: List[Tuple[Pair, Any]]) -> None:
+    """One warning per file side whose sentences compare_umr.pl ends early, at two empty lines (and one more
+    where the blocks it reads apart hold what it compares as a graph: a figure --umatch-compat differs on)."""
+    if not apart:
+        return
+    graph = apart[0][0].gold if side == "gold" else apart[0][0].system
+    sections = sorted({section for _, item in apart for section in item.apart})
+    where = f"{name}:{graph.line or '?'}: graph {graph.id}: compare_umr.pl "
+    warnings.warn(where + "ends a sentence at two empty lines and reads what follows as another sentence: as "
+                  f"it does, --umatch-compat leaves out the {' and '.join(sections)} section(s) of "
+                  f"{len(apart)} sentence(s) set apart so (the first here)", CompatWarning, stacklevel=3)
+    compared = [pair for pair, item in apart if item.apart_compared]
+    if compared:
+        graph = compared[0].gold if side == "gold" else compared[0].system
+        where = f"{name}:{graph.line or '?'}: graph {graph.id}: compare_umr.pl "
+        warnings.warn(where + "reads the blocks after two empty lines as a sentence of its own and compares "
+                      f"its second block as a graph, in {len(compared)} sentence(s) (the first here): "
+                      "--umatch-compat does not, and its figure differs from compare_umr.pl's "
+                      "(mrp-umr-compare gives it)", CompatWarning, stacklevel=3)
 
 
 def _figures(counts: Dict[Path, Tuple[Any, ...]]) -> Dict[str, Any]:

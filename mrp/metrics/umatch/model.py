@@ -62,6 +62,11 @@ class Sentence:
     top: Optional[str] = None
     #: why reading stopped early (compat: what was read before stays), None when read whole
     failure: Optional[str] = None
+    #: compat view of a graph mrp read: the sections compare_umr.pl reads as other sentences (set apart by
+    #: two empty lines; :mod:`mrp.metrics.umatch.segments`), not compared
+    apart: List[str] = field(default_factory=list)
+    #: compat view: a sentence compare_umr.pl reads apart holds blocks it compares (not reproduced)
+    apart_compared: bool = False
     #: what a careful reading repaired, one message each
     repairs: List[str] = field(default_factory=list)
     #: the document the sentence belongs to (0-based position in the file)

@@ -2,7 +2,8 @@
 
 Its rules, which this module reproduces (each is a compat quirk listed in docs/guide/umr.md):
 
-- a sentence is a run of blocks; blocks are separated by one blank line, sentences by two or more;
+- a sentence is a run of blocks; blocks are separated by one blank line, sentences by two or more
+  (:mod:`mrp.metrics.umatch.segments`);
   the blocks are, in order, sentence information (the first ``Words:`` line gives the tokens), the
   sentence graph, the alignment and the document-level annotation, whatever their headers say;
 - in each block a ``#`` starts a comment wherever it stands (so ``#Forn`` as a concept, or a ``#``
@@ -26,6 +27,7 @@ from __future__ import annotations
 import re
 from typing import Container, Iterable, List, Optional, Set, Tuple
 
+from mrp.metrics.umatch import segments
 from mrp.metrics.umatch.model import Node, Sentence, UmrFile
 
 _VAR = r"[^\W_]+"
@@ -82,36 +84,9 @@ def read_text(text: str, label: str, path: str = "<string>", top: bool = False,
               careful: bool = False) -> UmrFile:
     """A file's text as the comparator reads it (see :func:`read`)."""
     umr = UmrFile(label, path)
-    blocks: List[List[object]] = []
-    lines: List[str] = []
-    groups: List[List[List[object]]] = []
-    last_empty = False
-    number = 0
-
-    def add_block(at: int) -> None:
-        if lines:
-            blocks.append([at - len(lines), at - 1, list(lines)])
-            lines.clear()
-
-    def add_sentence() -> None:
-        if blocks:
-            groups.append(list(blocks))
-            blocks.clear()
-
-    for number, line in enumerate(_lines(text), 1):
-        if line == "":
-            if last_empty:
-                add_sentence()
-            else:
-                add_block(number)
-            last_empty = True
-        else:
-            lines.append(line)
-            last_empty = False
-    add_block(number + 1)
-    add_sentence()
+    groups = segments.sentences(enumerate(_lines(text), 1))
     for position, group in enumerate(groups, 1):
-        sentence = Sentence(position, group[0][0], group[-1][1])  # type: ignore[arg-type]
+        sentence = Sentence(position, group[0][0], group[-1][1])
         umr.sentences.append(sentence)
         _read_sentence(sentence, group, umr, top, careful)
     _documents(umr)
@@ -135,9 +110,9 @@ def _where(umr: UmrFile, line: int) -> str:
     return f"line {line} of file {umr.label}"
 
 
-def _read_sentence(sentence: Sentence, group: List[List[object]], umr: UmrFile, top: bool,
+def _read_sentence(sentence: Sentence, group: List[segments.Block], umr: UmrFile, top: bool,
                    careful: bool) -> None:
-    block = [(int(b[0]), list(b[2])) for b in group]  # type: ignore[call-overload]
+    block = [(first, lines) for first, _, lines in group]
     for line in block[0][1]:
         number = _SNT.match(line)
         if number and sentence.sid is None:

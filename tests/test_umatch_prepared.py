@@ -1,0 +1,85 @@
+"""juːmæʧ prepares a pairing's pairs once for every run on them (issue 64 goal 2: the kit's compat, exact,
+no-document-level and aligned-token figures of one file pair), and its compat run without document-level
+relations takes the correspondence of the one with them: the shared work gives, pair for pair, the counts,
+proofs and cuts of runs made afresh, on every shared UMR file pair and on files whose compat reading differs
+from mrp's (the exact figure then reads them itself)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any, List, Tuple
+
+import pytest
+
+from mrp.corpora.load import read_corpus
+from mrp.metrics.umatch import compare, graphs
+from mrp.metrics.umatch.metric import METRIC
+from mrp.task.definition import load
+from mrp.task.scoring import score_file
+
+from conftest import ROOT, shared_file
+
+CZECH = "data/umr/czech-pdtc"
+RUNS: List[int] = []  # correspondences made (compare.run)
+
+
+def _runs(gold: str, system: str, fresh: bool) -> Tuple[List[Any], int]:
+    """Every figure of dmr2026-umr on one file pair, in the task's order (``fresh``: each run prepares the
+    pairs itself): per run and pair its counts, proof and cut; and how many preparations were made."""
+    made = []
+    files, comparing = graphs.files, compare.run
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        made.append(args[2] if len(args) > 2 else kwargs.get("compat"))
+        return files(*args, **kwargs)
+
+    def mapped(*args: Any, **kwargs: Any) -> Any:
+        RUNS.append(1)
+        return comparing(*args, **kwargs)
+
+    graphs.files = counted  # type: ignore[assignment]
+    compare.run = mapped  # type: ignore[assignment]
+    try:
+        first, second = read_corpus(gold, "umr"), read_corpus(system, "umr")
+        out = []
+        for spec in load("dmr2026-umr").metrics:
+            if fresh:
+                METRIC._last = METRIC._greedy = None
+            run = score_file(spec, first, second)
+            out.append([(sorted(result.counts.items()), result.exact, result.bound, result.cut)
+                        for result in run.results])
+    finally:
+        graphs.files, compare.run = files, comparing  # type: ignore[assignment]
+    return out, len(made)
+
+
+def _pairs() -> List[Tuple[str, str]]:
+    czech = [(str(shared_file(CZECH, f"{n}-gold.umr")), str(shared_file(CZECH, f"{n}-conv.umr")))
+             for n in ("pdt", "pdtsc", "pcedt")]
+    english = sorted(shared_file("data", "umr", "english").glob("*.umr"))
+    return czech + [(str(path), str(path)) for path in english] + [(czech[0][1], czech[0][0])]
+
+
+@pytest.mark.parametrize("k", range(7))
+def test_one_preparation_gives_the_figures_of_separate_ones(k: int) -> None:
+    gold, system = _pairs()[k]
+    RUNS.clear()
+    shared, made = _runs(gold, system, fresh=False)
+    together = len(RUNS)
+    separate, fresh = _runs(gold, system, fresh=True)
+    english = "english" in gold  # sections set apart: the exact figure reads the files as mrp reads them
+    assert shared == separate
+    assert (made, fresh) == ((2, 5) if english else (1, 4))
+    assert (together, len(RUNS) - together) == (2, 4)  # compat and exact; each figure on its own
+
+
+def test_the_exact_figure_reads_an_alignment_line_compare_umr_stops_at_as_mrp_does(tmp_path: Path) -> None:
+    data = ROOT / "tests" / "data" / "umatch"
+    text = (data / "gold.umr").read_text(encoding="utf-8").replace("\ns2s: 2-2\n", "\ns2s: -1--1\n")
+    (tmp_path / "gold.umr").write_text(text, encoding="utf-8")
+    shutil.copyfile(data / "system.umr", tmp_path / "system.umr")
+    shared, made = _runs(str(tmp_path / "gold.umr"), str(tmp_path / "system.umr"), fresh=False)
+    separate, _ = _runs(str(tmp_path / "gold.umr"), str(tmp_path / "system.umr"), fresh=True)
+    assert shared == separate and made == 2
+    assert shared[0] != shared[1]  # compat stops at the line, exact reads it as unaligned
