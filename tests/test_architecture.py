@@ -64,7 +64,7 @@ FACE = "mrp"
 #: imports only the names the package's ``__init__`` exports (its ``__all__``), never one of its modules
 #: (the engine: a metric plug-in takes ``from mrp.engine import Metric, PairCounts``, never
 #: ``mrp.engine.base``)
-SEALED = ("mrp.codecs.penman", "mrp.codecs.umr", "mrp.solver", "mrp.engine")
+SEALED = ("mrp.codecs.penman", "mrp.codecs.umr", "mrp.solver", "mrp.engine", "mrp.corpora")
 
 
 def _layer(module: str) -> int:

@@ -21,7 +21,7 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 import numpy as np
 
 from mrp import __version__
-from mrp.corpora.packed import live
+from mrp.corpora import live
 from mrp.errors import InputError, MRPWarning
 from mrp.graph import fingerprint
 from mrp.io.option_files import read_option_json

@@ -19,7 +19,7 @@ from typing import Any, Callable, Dict, List, Sequence
 import numpy as np
 
 from mrp.allpairs.work import Block, Work, score_block
-from mrp.corpora.packed import live
+from mrp.corpora import live
 from mrp.errors import InputError
 
 __all__ = ["connect", "run_on"]

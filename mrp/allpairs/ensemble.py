@@ -17,8 +17,7 @@ import numpy as np
 from mrp.allpairs.engine import Engine, run_blocks
 from mrp.allpairs.matrix import DEFAULT_BLOCK, f_array
 from mrp.allpairs.work import Block, Work
-from mrp.corpora.corpus import Corpus
-from mrp.corpora.packed import entries
+from mrp.corpora import Corpus, entries
 from mrp.engine import Options, PairingWarning, positional
 from mrp.errors import InputError
 from mrp.graph import Graph

@@ -21,7 +21,7 @@ import numpy as np
 from mrp.allpairs.engine import Engine, run_blocks
 from mrp.allpairs.matrix import DEFAULT_BLOCK, f_array
 from mrp.allpairs.work import Block, Work
-from mrp.corpora.packed import live
+from mrp.corpora import live
 from mrp.metrics.registry import metric
 
 __all__ = ["SLACK", "TopK", "bounds", "top_k"]

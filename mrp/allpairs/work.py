@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from mrp.corpora.packed import live
+from mrp.corpora import live
 from mrp.engine import Execution, Options, Pair, pair_results, prf
 from mrp.errors import MRPError
 from mrp.metrics.registry import canonical, metric, metrics

@@ -15,9 +15,7 @@ from mrp.allpairs.matrix import DEFAULT_BLOCK
 from mrp.allpairs.work import Work, check, symmetric
 from mrp.api.scoring import _plan, score
 from mrp.api.similarity import engine_of, running_options
-from mrp.corpora.corpus import Corpus
-from mrp.corpora.load import reading_together
-from mrp.corpora.packed import entries, live
+from mrp.corpora import Corpus, entries, live, reading_together
 from mrp.errors import InputError
 from mrp.graph import Graph
 from mrp.pipeline.inputs import Graphs, corpus_of, read_options

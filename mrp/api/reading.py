@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any, Iterable, List, Optional, TextIO, Union
 
 from mrp.codecs import WriteOptions, infer_format, writer
-from mrp.corpora.packed import live
+from mrp.corpora import live
 from mrp.engine import positional
 from mrp.errors import InputError, MRPError, ReadWarning
 from mrp.graph import Graph

@@ -9,8 +9,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from mrp.api.results import Result
 from mrp.api.state import ScorerState, key_of, light, needs_graphs, renumbered
-from mrp.corpora.corpus import Corpus
-from mrp.corpora.load import reading_together
+from mrp.corpora import Corpus, reading_together
 from mrp.engine import (
     DEFAULT_MAX_MEMORY,
     DEFAULT_TIMEOUT,

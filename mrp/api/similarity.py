@@ -18,9 +18,7 @@ from mrp.allpairs.matrix import DEFAULT_BLOCK, full
 from mrp.allpairs.topk import top_k as neighbours_of
 from mrp.allpairs.work import Work, check, pair_count, symmetric
 from mrp.api.scoring import _plan
-from mrp.corpora.corpus import Corpus
-from mrp.corpora.load import reading_together
-from mrp.corpora.packed import entries
+from mrp.corpora import Corpus, entries, reading_together
 from mrp.engine import AUTO, AUTO_MAX, checked
 from mrp.errors import InputError
 from mrp.io.option_files import content_digest

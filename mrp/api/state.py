@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Dict, List, Optional, Tuple
 
-from mrp.corpora.packed import Entry, live
+from mrp.corpora import Entry, live
 from mrp.engine import Execution, Options, Pair, Pairing, Run
 from mrp.errors import ScoreError
 from mrp.graph import Graph

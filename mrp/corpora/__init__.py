@@ -10,16 +10,16 @@ from mrp.lazy import exports
 if TYPE_CHECKING:
     from mrp.corpora.ahead import Ahead, pays_after
     from mrp.corpora.corpus import Corpus, Repaired
-    from mrp.corpora.load import read_corpus, read_text, reading_together, umr_files
-    from mrp.corpora.packed import entries, live, mapped
+    from mrp.corpora.load import read_corpus, read_items, read_text, reading_together, umr_files
+    from mrp.corpora.packed import Entry, Packed, PackedGraphs, entries, live, mapped, size
 
-__all__ = ["Ahead", "Corpus", "Repaired", "entries", "live", "mapped", "pays_after", "read_corpus",
-           "read_text", "reading_together", "umr_files"]
+__all__ = ["Ahead", "Corpus", "Entry", "Packed", "PackedGraphs", "Repaired", "entries", "live", "mapped",
+           "pays_after", "read_corpus", "read_items", "read_text", "reading_together", "size", "umr_files"]
 
 #: each exported name -> (its module under mrp.corpora, its name there), loaded on first use
 _HOMES: Dict[str, Tuple[str, str]] = {name: (home, name) for home, names in (
     ("ahead", ("Ahead", "pays_after")), ("corpus", ("Corpus", "Repaired")),
-    ("load", ("read_corpus", "read_text", "reading_together", "umr_files")),
-    ("packed", ("entries", "live", "mapped"))) for name in names}
+    ("load", ("read_corpus", "read_items", "read_text", "reading_together", "umr_files")),
+    ("packed", ("Entry", "Packed", "PackedGraphs", "entries", "live", "mapped", "size"))) for name in names}
 
 __getattr__ = exports(__name__, globals(), _HOMES)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Hashable, Tuple
 
-from mrp.corpora.packed import Packed
+from mrp.corpora import Packed
 from mrp.graph import Graph
 from mrp.memo import Memo
 

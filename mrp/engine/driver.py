@@ -22,7 +22,7 @@ from collections import deque
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Deque, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from mrp.corpora.packed import size
+from mrp.corpora import size
 from mrp.engine.base import Metric, PairCounts, Run
 from mrp.engine.counting import Path, add
 from mrp.engine.limits import CUT, GRACE, SEARCH_GRACE, Overrun, Sizes, budget, guarded

@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from mrp.corpora.corpus import Corpus
-from mrp.corpora.packed import entries, live
+from mrp.corpora import Corpus, entries, live
 from mrp.errors import FormatError
 
 __all__ = ["FilePairing", "by_file", "pair_files"]

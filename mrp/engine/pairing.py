@@ -8,8 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from mrp.codecs.generated import merged, reading_counts
-from mrp.corpora.corpus import Corpus
-from mrp.corpora.packed import Entry, Packed, PackedGraphs, entries, live
+from mrp.corpora import Corpus, Entry, Packed, PackedGraphs, entries, live
 from mrp.engine.files import by_file
 from mrp.errors import FormatError, InputError, MRPWarning
 from mrp.graph import Graph

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, List, Optional, Sequence, Tuple
 
-from mrp.corpora.packed import size
+from mrp.corpora import size
 from mrp.engine.base import PairCounts
 from mrp.engine.options import Options
 from mrp.engine.pairing import Pair

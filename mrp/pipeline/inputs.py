@@ -8,8 +8,7 @@ from typing import Any, Iterable, List, Optional, Sequence, Union
 
 from mrp.codecs import ReadOptions, reader, sniff
 from mrp.codecs.base import without_wiki
-from mrp.corpora.corpus import Corpus, Repaired
-from mrp.corpora.load import read_corpus, read_items
+from mrp.corpora import Corpus, Repaired, read_corpus, read_items
 from mrp.errors import FormatError, InputError
 from mrp.graph import Graph
 from mrp.io.source import Line
@@ -25,7 +24,7 @@ def read_options(framework: Optional[str] = None, text: Optional[Any] = None, no
     """The reading options the library takes as keyword arguments (``text``: a mapping from graph id to
     sentence, or the path of a file of id<TAB>sentence lines, as mrp-score's ``--text``)."""
     if isinstance(text, (str, os.PathLike)):
-        from mrp.corpora.load import read_text
+        from mrp.corpora import read_text
 
         text = read_text(os.fspath(text))
     return ReadOptions(framework=framework, text=text, no_wiki=no_wiki, strict=strict, wsj_ids=wsj_ids)

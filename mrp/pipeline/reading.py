@@ -8,8 +8,7 @@ from dataclasses import replace
 from typing import Any, Iterable, Optional, Sequence
 
 from mrp.codecs import ReadOptions, resolve_format
-from mrp.corpora.corpus import Corpus
-from mrp.corpora.load import read_corpus, umr_files
+from mrp.corpora import Corpus, read_corpus, umr_files
 from mrp.errors import InputError
 
 __all__ = ["COMPRESSED", "input_format", "read_file", "read_options_for"]

@@ -10,8 +10,7 @@ from itertools import chain
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from mrp.codecs import reads_penman
-from mrp.corpora.corpus import Corpus
-from mrp.corpora.packed import mapped
+from mrp.corpora import Corpus, mapped
 from mrp.engine import Options, Pairing, Run, duplicate_errors, pair, run_summary
 from mrp.errors import FormatError, MRPWarning
 from mrp.graph import Graph

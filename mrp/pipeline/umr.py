@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, List, Optional, Sequence
 
-from mrp.corpora.load import read_corpus
+from mrp.corpora import read_corpus
 from mrp.engine import pair
 from mrp.errors import MRPError
 from mrp.metrics.umatch import compare, reading

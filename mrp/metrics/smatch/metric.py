@@ -10,7 +10,7 @@ from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tupl
 
 import numpy as np
 
-from mrp.corpora.packed import Entry, Packed, live
+from mrp.corpora import Entry, Packed, live
 from mrp.engine import (
     ACCOUNTING,
     CONTENT_KEPT,
