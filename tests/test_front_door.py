@@ -95,6 +95,12 @@ def test_the_run_flags_are_made_from_the_keyword_table(monkeypatch: pytest.Monke
     for keyword in run:
         alone = argparse.ArgumentParser().add_argument(keyword.flag, **keyword.argument())
         assert _described(flags[keyword.flag]) == _described(alone), keyword.flag
+    # a run keyword without a Flag is a flag as the library has it: a switch for a bool, else its default
+    plain = replace(keywords()["standardize"], cli=None)
+    assert plain.argument() == {"dest": "standardize", "metavar": "PRESET", "default": "none",
+                                "help": plain.help}
+    switch = replace(keywords()["trace"], cli=None)
+    assert switch.argument() == {"dest": "trace", "action": "store_true", "help": switch.help}
     # every entry of the table changed is every flag changed, with no edit of the command lines
     def changed(keyword: Any) -> Any:
         if keyword.flag is None or keyword.metric:

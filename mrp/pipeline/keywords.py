@@ -81,13 +81,13 @@ class Keyword:
         return tuple(self.metric.split(", ")) if self.metric else ()
 
     def argument(self) -> Dict[str, Any]:
-        """The flag as the commands take it: ``argparse``'s keyword arguments for
-        ``add_argument(keyword.flag, **keyword.argument())``.  A metric parameter's: a switch without
-        ``kind``, else its type, the name of its argument, default and choices, its value landing under the
-        keyword's name.  A keyword of every run's: what its :class:`Flag` says, with the keyword's name of
-        the argument and choices."""
-        if self.cli is not None:
-            cli = self.cli
+        """The flag as commands take it: ``add_argument(keyword.flag, **keyword.argument())``.  A metric
+        parameter's: a switch without ``kind``, else its type, argument name, default and choices, its value
+        under the keyword's name.  A run keyword's: what its :class:`Flag` says (none: a switch for a bool,
+        else the library's default), with the keyword's argument name and choices."""
+        if self.cli is not None or self.metric is None:
+            cli = self.cli or (Flag(action="store_true") if self.annotation is bool
+                               else Flag(default=self.default))
             out = {"dest": cli.dest or self.name, "action": cli.action, "type": cli.type,
                    "metavar": self.metavar, "default": cli.default, "choices": self.choices,
                    "nargs": cli.nargs, "const": cli.const}
