@@ -75,6 +75,53 @@ def test_the_metric_flags_are_made_from_the_keyword_table(monkeypatch: pytest.Mo
     assert (action.help, action.metavar) == ("changed", "WHAT")
 
 
+def _described(action: Any) -> tuple:
+    return (type(action), action.dest, action.nargs, action.const, action.default, action.type,
+            action.choices, action.metavar, action.help)
+
+
+def test_the_run_flags_are_made_from_the_keyword_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """mrp-score's flags of the keywords every run shares (--timeout, --jobs, --no-mip, --text, ...) are the
+    keyword table's: flag, destination, action, type, argument name, default, choices and help; what the table
+    says, mrp-score's flag (and the read flags of the other commands) says."""
+    import argparse
+
+    from mrp.cli import validate
+    from mrp.pipeline import keywords as table
+
+    run = [keyword for keyword in keywords().values() if keyword.flag and not keyword.metric]
+    assert {keyword.flag for keyword in run} >= {"--timeout", "--limit", "--jobs", "--max-memory", "--no-mip"}
+    flags = _flags()
+    for keyword in run:
+        alone = argparse.ArgumentParser().add_argument(keyword.flag, **keyword.argument())
+        assert _described(flags[keyword.flag]) == _described(alone), keyword.flag
+    # a run keyword without a Flag is a flag as the library has it: a switch for a bool, else its default
+    plain = replace(keywords()["standardize"], cli=None)
+    assert plain.argument() == {"dest": "standardize", "metavar": "PRESET", "default": "none",
+                                "help": plain.help}
+    switch = replace(keywords()["trace"], cli=None)
+    assert switch.argument() == {"dest": "trace", "action": "store_true", "help": switch.help}
+    # every entry of the table changed is every flag changed, with no edit of the command lines
+    def changed(keyword: Any) -> Any:
+        if keyword.flag is None or keyword.metric:
+            return keyword
+        cli = replace(keyword.cli, help=f"changed {keyword.name}", dest=f"the_{keyword.name}")
+        if cli.action is None:
+            cli = replace(cli, default=f"default of {keyword.name}")
+        return replace(keyword, cli=cli, metavar=None if cli.action else keyword.name.upper())
+
+    shown = {name: changed(keyword) for name, keyword in table.keywords().items()}
+    monkeypatch.setattr(table, "keywords", lambda: shown)
+    flags = _flags()
+    for keyword in run:
+        action = flags[keyword.flag]
+        assert (action.help, action.dest) == (f"changed {keyword.name}", f"the_{keyword.name}"), keyword.flag
+        if not keyword.cli.action:
+            assert (action.default, action.metavar) == (f"default of {keyword.name}", keyword.name.upper())
+    read = {flag: action for action in validate.parser()._actions for flag in action.option_strings}
+    assert read["--no-wiki"].help == "changed no_wiki" and read["--text"].metavar == "TEXT"
+
+
 def test_every_metric_parameter_is_a_keyword_of_score_scorer_and_their_help() -> None:
     from mrp.metrics.registry import metrics
 

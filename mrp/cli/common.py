@@ -7,13 +7,13 @@ import os
 import stat
 import sys
 import warnings
-from typing import Any, Callable, Iterable, List, NoReturn, Optional, Sequence, Set
+from typing import Any, Callable, Iterable, List, NoReturn, Optional, Sequence, Set, cast
 
 from mrp.codecs import ReadOptions, frameworks
 from mrp.corpora import Corpus
 from mrp.errors import FormatError, MRPError, MRPWarning, ReadWarning
 from mrp.graph import Graph
-from mrp.pipeline import input_format
+from mrp.pipeline import input_format, run_keywords
 from mrp.pipeline import read_options as reading_options
 
 __all__ = ["CLOSED_PIPE", "FATAL", "OK", "PROBLEMS", "Parser", "add_read_options", "add_selection_options",
@@ -73,17 +73,10 @@ class Parser(argparse.ArgumentParser):
 
 
 def add_read_options(parser: argparse.ArgumentParser) -> None:
-    """The options that change how input files are read."""
-    parser.add_argument("--text", metavar="FILE|DIR",
-                        help="id<TAB>sentence lines giving the input strings, or a directory of ID.txt "
-                             "files (needed to anchor SDP and EDS; overrides AMR ::snt), e.g. --text wsj.txt")
-    parser.add_argument("--no-wiki", action="store_true",
-                        help="AMR: drop :wiki relations, as the MRP 2019 data do")
-    parser.add_argument("--wsj-ids", action="store_true",
-                        help="AMR: map WSJ ids as the MRP data do (wsj_0001.1 -> 20001001)")
-    parser.add_argument("--strict", action="store_true",
-                        help="refuse graphs that need a repair (e.g. a Penman graph whose brackets do not "
-                             "close) instead of repairing them as SMATCH and mtool do; they count as invalid")
+    """The options that change how input files are read (--text, --no-wiki, --wsj-ids, --strict), from the
+    keyword table the library's read keywords come from."""
+    for keyword in run_keywords(("text", "no_wiki", "wsj_ids", "strict")):
+        parser.add_argument(cast(str, keyword.flag), **keyword.argument())  # a read keyword has its flag
 
 
 def read_options(args: argparse.Namespace, framework: Optional[str] = None) -> ReadOptions:

@@ -19,11 +19,11 @@ from mrp.cli.common import (
     run,
     warn,
 )
-from mrp.cli.score_args import DEFAULT_TIMEOUT, PROGRAM, check, chosen, owner, parser
+from mrp.cli.score_args import PROGRAM, check, chosen, owner, parser
 from mrp.codecs import ReadOptions, reads_texts_once
 from mrp.corpora import Ahead, Corpus, pays_after, reading_together
 from mrp.io.write import write_text
-from mrp.metrics import Execution, Options, Pairing, canonical, module_of, warm
+from mrp.metrics import DEFAULT_TIMEOUT, Execution, Options, Pairing, canonical, module_of, warm
 from mrp.metrics import metric as registered
 from mrp.pipeline import penman_triples, read_file, read_options_for, score_pairing, standardized
 from mrp.pipeline import run_options as options_from

@@ -13,8 +13,8 @@ from mrp.cli.common import (
     new_parser,
     refuse_overwrite,
 )
-from mrp.errors import MRPError, OptionError
-from mrp.metrics import AUTO, AUTO_MAX, DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT, checked, names
+from mrp.errors import MRPError
+from mrp.metrics import checked, names
 
 PROGRAM = "mrp-score"
 
@@ -80,6 +80,15 @@ def add_metric_options(p: argparse.ArgumentParser, metrics: Optional[Sequence[st
         group.add_argument(cast(str, keyword.flag), **keyword.argument())  # a metric's keyword has its flag
 
 
+def add_run_options(p: argparse.ArgumentParser, *names: str) -> None:
+    """The flags of these keywords of every run, in this order, from the keyword table the library's
+    keywords come from (each keyword's flag, destination, type, argument name, default, choices and help)."""
+    from mrp.pipeline import run_keywords
+
+    for keyword in run_keywords(names):
+        p.add_argument(cast(str, keyword.flag), **keyword.argument())  # a run keyword with a flag
+
+
 def owner(flag: str) -> Optional[str]:
     """The metric an option belongs to (the first in the registry's order), or None."""
     from mrp.pipeline import metric_keywords
@@ -100,73 +109,18 @@ def parser(metrics: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
                    help=f"metrics to compute: {', '.join(names())} (mrp is the default); with several "
                         "(e.g. --score mrp,smatch,edm) the JSON is keyed by metric name and the "
                         "inputs are read once")
-    p.add_argument("--format", metavar="FMT",
-                   help="format of every input, GOLD too unless --gold-format (default: from each "
-                        "file's extension, else its content), e.g. --format amr")
-    p.add_argument("--gold-format", metavar="FMT",
-                   help="format of GOLD (default: --format, else from its extension, else its content), "
-                        "e.g. --gold-format mrp")
-    p.add_argument("--read", choices=("generated",),
-                   help="generated: each SYSTEM file is a language model's responses (JSON Lines), the graph "
-                        "found in each (Markdown fences, text around it), repaired as Penman is, an unusable "
-                        "one scored as empty; the result gives the well-formed and repaired rates")
-    p.add_argument("--framework", action="append", metavar="NAME",
-                   help="score only graphs of this framework (repeatable), e.g. --framework eds")
+    add_run_options(p, "format", "gold_format", "read", "framework")
     add_read_options(p)
     add_selection_options(p)
-    p.add_argument("--positional", action="store_true",
-                   help="pair graphs by position: files with graph ids whatever their ids (as smatch "
-                        "does; refused when they hold different numbers of graphs; ids_differ counts the ids "
-                        "that differ), files without ids even when they hold different numbers of graphs "
-                        "(otherwise refused: every later pair would be misaligned)")
-    p.add_argument("--standardize", default="none", metavar="PRESET",
-                   help="AMR standardization applied to gold and system alike: none (default), smatchpp, "
-                        "reify, dereify, or options joined by '+' (roles, reify, dereify, attributes, "
-                        "dedupe, no-wiki), e.g. --standardize roles+dedupe")
+    add_run_options(p, "positional", "standardize")
     p.add_argument("--aspects", action="store_true",
                    help="add fine-grained AMR aspect scores (named entities, negation, ...) "
                         "under \"aspects\"")
-    p.add_argument("--triples", choices=("penman", "mrp"),
-                   help="smatch on AMR read from Penman: the original SMATCH tool's triples (penman, the "
-                        "default) or mtool's triples of the MRP form (mrp, as mrp-mtool counts)")
-    p.add_argument("--trace", action="store_true",
-                   help="add per-item counts under \"scores\": {framework: {id: {...}}}")
-    p.add_argument("--errors", metavar="FILE",
-                   help="write per item the correspondence and the missing/surplus tuples, "
-                        "e.g. --errors errors.json")
-    p.add_argument("--explain", metavar="FILE",
-                   help="write an HTML report of every pair (graphs side by side, aligned nodes, matched, "
-                        "missed and surplus tuples; one self-contained file), e.g. --explain report.html")
-    p.add_argument("--explain-id", metavar="ID",
-                   help="with --explain: write only the page of the pair of this gold id")
-    p.add_argument("--limit", metavar="N",
-                   help="search steps per pair at most (default 5000000); a pair stopped by it is "
-                        "reported inexact with an upper bound, e.g. --limit 100000")
-    p.add_argument("--timeout", default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                   help=f"seconds per pair at most (default {DEFAULT_TIMEOUT:g}; 0 or inf: no cap); a pair "
-                        "stopped by it keeps its best correspondence and an upper bound, counted under "
-                        "\"cut\", e.g. --timeout 10")
-    p.add_argument("--max-memory", default=str(DEFAULT_MAX_MEMORY), metavar="BYTES",
-                   help="bytes a pair's node-pair arrays may take (default 2G; e.g. 500M, 8G; 0 or inf: no "
-                        "cap), estimated before anything is allocated (75 bytes per node pair; ancast and "
-                        "umatch at their own measured costs, compat modes too): a pair "
-                        "beyond it gets a linear-time correspondence, counted under \"cut\" as limit "
-                        "with its upper bound, e.g. --max-memory 8G")
-    p.add_argument("--no-mip", action="store_true",
-                   help="decide every pair by the branch and bound alone (by default a pair it has not "
-                        "closed after 1000 steps goes to a mixed-integer program solved by HiGHS)")
-    p.add_argument("--jobs", type=_jobs, default=AUTO, metavar="N|auto",
-                   help=f"worker processes; auto (the default): one per CPU, at most {AUTO_MAX}, when there "
-                        "is enough to score (else none: the pairs are scored in this process); 1: this "
-                        "process alone, no system file read ahead by a child either; results are identical "
-                        "for any N")
+    add_run_options(p, "triples", "trace", "errors", "explain", "explain_id", "limit", "timeout",
+                    "max_memory", "mip", "jobs")
     p.add_argument("--unlabeled", action="store_true",
                    help="add the MRP metric with edge and node labels ignored (as --score unlabeled)")
-    p.add_argument("--bootstrap", nargs="?", const=1000, metavar="N",
-                   help="add 95%% confidence intervals (\"ci\") from N bootstrap resamples of the items "
-                        "(default N 1000), e.g. --bootstrap or --bootstrap 5000")
-    p.add_argument("--seed", default=0, metavar="S",
-                   help="random seed of the bootstrap and of significance tests (default 0)")
+    add_run_options(p, "bootstrap", "seed")
     p.add_argument("--significance", choices=("randomization", "bootstrap"), default="randomization",
                    help="leaderboard: paired test between adjacent systems: approximate randomization "
                         "(default) or paired bootstrap")
@@ -185,17 +139,6 @@ def parser(metrics: Optional[Sequence[str]] = None) -> argparse.ArgumentParser:
                    help="no progress line, and do not list skipped or unpaired graphs one by one "
                         "(counts are still printed)")
     return p
-
-
-def _jobs(text: str) -> int:
-    try:
-        number: object = int(text)
-    except ValueError:
-        number = text
-    try:
-        return int(checked("jobs", number))
-    except OptionError as error:  # argparse names the option: the message without "jobs: "
-        raise argparse.ArgumentTypeError(str(error).split(": ", 1)[-1]) from None
 
 
 def check(args: argparse.Namespace) -> None:

@@ -27,7 +27,17 @@ from mrp.lazy import exports
 
 if TYPE_CHECKING:
     from mrp.pipeline.inputs import Graphs, corpus_of, is_path, read_options
-    from mrp.pipeline.keywords import CLI_ONLY, READING, Keyword, metric_keywords, respelled, sign, spelled
+    from mrp.pipeline.keywords import (
+        CLI_ONLY,
+        READING,
+        Flag,
+        Keyword,
+        metric_keywords,
+        respelled,
+        run_keywords,
+        sign,
+        spelled,
+    )
     from mrp.pipeline.options import compat_values, run_options, with_penman
     from mrp.pipeline.reading import COMPRESSED, input_format, read_file, read_options_for
     from mrp.pipeline.steps import (
@@ -44,17 +54,18 @@ if TYPE_CHECKING:
         unanswered,
     )
 
-__all__ = ["CLI_ONLY", "COMPRESSED", "READING", "Graphs", "Keyword", "LayoutWarning", "Scored",
+__all__ = ["CLI_ONLY", "COMPRESSED", "READING", "Flag", "Graphs", "Keyword", "LayoutWarning", "Scored",
            "compat_values", "corpus_of", "gold_problems", "input_format", "is_path", "load_solver",
            "metric_keywords", "paired",
            "penman_corpora", "penman_triples", "read_file", "read_options", "read_options_for", "respelled",
-           "run_options", "run_pairing", "score_pairing", "sign", "spelled", "standardized", "unanswered",
-           "with_penman"]
+           "run_keywords", "run_options", "run_pairing", "score_pairing", "sign", "spelled", "standardized",
+           "unanswered", "with_penman"]
 
 #: each exported name -> (the module of the pipeline it comes from, its name there), loaded on first use
 _HOMES: Dict[str, Tuple[str, str]] = {name: (home, name) for home, names in (
     ("inputs", ("Graphs", "corpus_of", "is_path", "read_options")),
-    ("keywords", ("CLI_ONLY", "READING", "Keyword", "metric_keywords", "respelled", "sign", "spelled")),
+    ("keywords", ("CLI_ONLY", "READING", "Flag", "Keyword", "metric_keywords", "respelled", "run_keywords",
+                  "sign", "spelled")),
     ("options", ("compat_values", "run_options", "with_penman")),
     ("reading", ("COMPRESSED", "input_format", "read_file", "read_options_for")),
     ("steps", ("LayoutWarning", "Scored", "gold_problems", "load_solver", "paired", "penman_corpora",

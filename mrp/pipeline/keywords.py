@@ -15,14 +15,35 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from mrp.engine import DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT, Parameter
-from mrp.errors import MRPError
+from mrp.engine import AUTO, AUTO_MAX, DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT, Parameter
+from mrp.engine import checked as checked_value
+from mrp.errors import MRPError, OptionError
 from mrp.memo import Memo
 from mrp.metrics.registry import METRICS, metrics
 from mrp.metrics.registry import metric as registered
 
-__all__ = ["CLI_ONLY", "READING", "Keyword", "checked", "document", "keywords", "metric_keywords", "sign",
-           "spelled"]
+__all__ = ["CLI_ONLY", "READING", "Flag", "Keyword", "checked", "document", "keywords", "metric_keywords",
+           "run_keywords", "sign", "spelled"]
+
+
+@dataclass(frozen=True)
+class Flag:
+    """How the command line takes a keyword of every run where it differs from the library, in
+    ``argparse``'s terms (each None: as the keyword has it, or argparse's default)."""
+
+    #: the flag's help (None: the keyword's ``help``)
+    help: Optional[str] = None
+    #: where the value lands (None: the keyword's name)
+    dest: Optional[str] = None
+    #: ``argparse``'s action, e.g. ``"store_true"`` or ``"append"`` (None: store the argument)
+    action: Optional[str] = None
+    #: converts the flag's argument (None: the text as given)
+    type: Optional[Callable[[str], Any]] = None
+    #: the value without the flag (None: none)
+    default: Any = None
+    #: ``"?"``: the argument may be left out, the value then ``const``
+    nargs: Optional[str] = None
+    const: Any = None
 
 
 @dataclass(frozen=True)
@@ -49,8 +70,10 @@ class Keyword:
     choices: Optional[Tuple[str, ...]] = None
     #: whether it changes how the inputs are read (then it applies to every kind of input, or is refused)
     reads: bool = False
-    #: the name of the flag's argument in the command line's help (metric parameters)
+    #: the name of the flag's argument in the command line's help
     metavar: Optional[str] = None
+    #: how the command line takes it, where that differs from the library (keywords of every run)
+    cli: Optional[Flag] = None
 
     @property
     def owners(self) -> Tuple[str, ...]:
@@ -58,9 +81,18 @@ class Keyword:
         return tuple(self.metric.split(", ")) if self.metric else ()
 
     def argument(self) -> Dict[str, Any]:
-        """A metric parameter's flag as the commands take it: ``argparse``'s keyword arguments for
-        ``add_argument(keyword.flag, **keyword.argument())`` (a switch without ``kind``; else its type, the
-        name of its argument, default and choices), its value landing under the keyword's name."""
+        """The flag as commands take it: ``add_argument(keyword.flag, **keyword.argument())``.  A metric
+        parameter's: a switch without ``kind``, else its type, argument name, default and choices, its value
+        under the keyword's name.  A run keyword's: what its :class:`Flag` says (none: a switch for a bool,
+        else the library's default), with the keyword's argument name and choices."""
+        if self.cli is not None or self.metric is None:
+            cli = self.cli or (Flag(action="store_true") if self.annotation is bool
+                               else Flag(default=self.default))
+            out = {"dest": cli.dest or self.name, "action": cli.action, "type": cli.type,
+                   "metavar": self.metavar, "default": cli.default, "choices": self.choices,
+                   "nargs": cli.nargs, "const": cli.const}
+            return {**{key: value for key, value in out.items() if value is not None or key == "dest"},
+                    "help": cli.help or self.help}
         if self.kind is None:
             return {"dest": self.name, "action": "store_true", "help": self.help}
         return {"dest": self.name, "type": self.kind, "metavar": self.metavar, "default": self.default,
@@ -73,57 +105,121 @@ class Keyword:
         return f"{self.name}=True" if self.annotation is bool else f"{self.name}=..."
 
 
-#: every run's keywords, in the order the docstrings list them
+def _jobs(text: str) -> int:
+    """``--jobs``: "auto" (the driver's ``AUTO``) or a number of workers (else argparse's one-line error)."""
+    try:
+        number: object = int(text)
+    except ValueError:
+        number = text
+    try:
+        return int(checked_value("jobs", number))
+    except OptionError as error:  # argparse names the option: the message without "jobs: "
+        raise argparse.ArgumentTypeError(str(error).split(": ", 1)[-1]) from None
+
+
+#: every run's keywords, in the order the docstrings list them (``cli``: the flag, where it differs)
 _SHARED: Tuple[Keyword, ...] = (
     Keyword("timeout", Optional[float], DEFAULT_TIMEOUT, "seconds per pair at most (0 or None: no cap); a "
-            "pair stopped by it keeps its best correspondence and an upper bound", "--timeout"),
-    Keyword("limit", Optional[int], None, "search steps per pair at most", "--limit"),
+            "pair stopped by it keeps its best correspondence and an upper bound", "--timeout",
+            metavar="SECONDS", cli=Flag(default=DEFAULT_TIMEOUT, help=(
+                f"seconds per pair at most (default {DEFAULT_TIMEOUT:g}; 0 or inf: no cap); a pair stopped "
+                "by it keeps its best correspondence and an upper bound, counted under \"cut\", e.g. "
+                "--timeout 10"))),
+    Keyword("limit", Optional[int], None, "search steps per pair at most", "--limit", metavar="N",
+            cli=Flag(help="search steps per pair at most (default 5000000); a pair stopped by it is reported "
+                          "inexact with an upper bound, e.g. --limit 100000")),
     Keyword("max_memory", Union[int, str, None], DEFAULT_MAX_MEMORY, "bytes a pair's node-pair arrays may "
             "take (a number, or e.g. '500M', '2G'; 0 or None: no cap), estimated before anything is "
             "allocated: a pair beyond it gets a linear-time correspondence, cut as limit, with its bound",
-            "--max-memory", "max_memory='4G'"),
+            "--max-memory", "max_memory='4G'", metavar="BYTES", cli=Flag(
+                default=str(DEFAULT_MAX_MEMORY), help=(
+                "bytes a pair's node-pair arrays may take (default 2G; e.g. 500M, 8G; 0 or inf: no cap), "
+                "estimated before anything is allocated (75 bytes per node pair; ancast and umatch at their "
+                "own measured costs, compat modes too): a pair beyond it gets a linear-time correspondence, "
+                "counted under \"cut\" as limit with its upper bound, e.g. --max-memory 8G"))),
     Keyword("mip", bool, True, "hand pairs the branch and bound leaves open to the mixed-integer program "
-            "(False: the search alone)", "--no-mip", "mip=False"),
-    Keyword("jobs", Union[int, str], 1, "worker processes, or \"auto\"", "--jobs"),
+            "(False: the search alone)", "--no-mip", "mip=False", cli=Flag(
+                dest="no_mip", action="store_true", help="decide every pair by the branch and bound alone "
+                "(by default a pair it has not closed after 1000 steps goes to a mixed-integer program "
+                "solved by HiGHS)")),
+    Keyword("jobs", Union[int, str], 1, "worker processes, or \"auto\"", "--jobs", metavar="N|auto",
+            cli=Flag(type=_jobs, default=AUTO, help=(
+                f"worker processes; auto (the default): one per CPU, at most {AUTO_MAX}, when there is "
+                "enough to score (else none: the pairs are scored in this process); 1: this process alone, "
+                "no system file read ahead by a child either; results are identical for any N"))),
     Keyword("triples", Optional[str], None, "smatch on AMR read from Penman: \"penman\" (the original "
-            "tool's triples, the default) or \"mrp\" (mtool's)", "--triples", choices=("penman", "mrp")),
+            "tool's triples, the default) or \"mrp\" (mtool's)", "--triples", choices=("penman", "mrp"),
+            cli=Flag(help="smatch on AMR read from Penman: the original SMATCH tool's triples (penman, the "
+                          "default) or mtool's triples of the MRP form (mrp, as mrp-mtool counts)")),
     Keyword("standardize", str, "none", "AMR standardization of both sides (a preset or options joined by "
-            "'+')", "--standardize"),
+            "'+')", "--standardize", metavar="PRESET", cli=Flag(default="none", help=(
+                "AMR standardization applied to gold and system alike: none (default), smatchpp, reify, "
+                "dereify, or options joined by '+' (roles, reify, dereify, attributes, dedupe, no-wiki), "
+                "e.g. --standardize roles+dedupe"))),
     Keyword("bootstrap", Optional[int], None, "confidence intervals from this many bootstrap resamples",
-            "--bootstrap"),
-    Keyword("seed", int, 0, "random seed of the bootstrap", "--seed"),
+            "--bootstrap", metavar="N", cli=Flag(nargs="?", const=1000, help=(
+                "add 95%% confidence intervals (\"ci\") from N bootstrap resamples of the items (default N "
+                "1000), e.g. --bootstrap or --bootstrap 5000"))),
+    Keyword("seed", int, 0, "random seed of the bootstrap", "--seed", metavar="S", cli=Flag(
+        default=0, help="random seed of the bootstrap and of significance tests (default 0)")),
     Keyword("trace", bool, False, "per-pair objects under \"scores\" in ``to_dict()`` (``Result.pairs`` has "
-            "them always)", "--trace"),
+            "them always)", "--trace", cli=Flag(
+                action="store_true", help="add per-item counts under \"scores\": {framework: {id: {...}}}")),
     Keyword("errors", bool, False, "per pair the correspondence and the missing and surplus tuples, under "
-            "\"errors\" (mrp-score writes them to a file)", "--errors"),
+            "\"errors\" (mrp-score writes them to a file)", "--errors", metavar="FILE", cli=Flag(
+                help="write per item the correspondence and the missing/surplus tuples, e.g. --errors "
+                     "errors.json")),
     Keyword("explain", Optional[str], None, "write an HTML report of every pair to this path",
-            "--explain", "explain='report.html'"),
+            "--explain", "explain='report.html'", metavar="FILE", cli=Flag(help=(
+                "write an HTML report of every pair (graphs side by side, aligned nodes, matched, missed and "
+                "surplus tuples; one self-contained file), e.g. --explain report.html"))),
     Keyword("explain_id", Optional[str], None, "with ``explain``: only the page of the pair of this gold "
-            "id", "--explain-id", "explain_id='ID'"),
+            "id", "--explain-id", "explain_id='ID'", metavar="ID", cli=Flag(
+                help="with --explain: write only the page of the pair of this gold id")),
     Keyword("positional", bool, False, "pair graphs by position: inputs with ids whatever their ids (the "
             "result's ids_differ counts those that differ), inputs without ids even when they hold different "
-            "numbers of graphs", "--positional"),
+            "numbers of graphs", "--positional", cli=Flag(action="store_true", help=(
+                "pair graphs by position: files with graph ids whatever their ids (as smatch does; refused "
+                "when they hold different numbers of graphs; ids_differ counts the ids that differ), files "
+                "without ids even when they hold different numbers of graphs (otherwise refused: every later "
+                "pair would be misaligned)"))),
     Keyword("format", Optional[str], None, "format of the system graphs (and of the gold graphs unless "
-            "``gold_format`` is given)", "--format", "format='amr'"),
+            "``gold_format`` is given)", "--format", "format='amr'", metavar="FMT", cli=Flag(help=(
+                "format of every input, GOLD too unless --gold-format (default: from each file's extension, "
+                "else its content), e.g. --format amr"))),
     Keyword("gold_format", Optional[str], None, "format of the gold graphs", "--gold-format",
-            "gold_format='mrp'"),
+            "gold_format='mrp'", metavar="FMT", cli=Flag(help=(
+                "format of GOLD (default: --format, else from its extension, else its content), e.g. "
+                "--gold-format mrp"))),
     Keyword("read", Optional[str], None, "\"generated\": the system graphs are a language model's responses "
             "(a list of strings, or a JSON Lines file): the graph found in each, repaired as Penman is, an "
             "unusable one scored as empty; the result's \"generated\" block gives the well-formed and "
-            "repaired rates and the reasons", "--read", "read='generated'", choices=("generated",)),
+            "repaired rates and the reasons", "--read", "read='generated'", choices=("generated",), cli=Flag(
+                help="generated: each SYSTEM file is a language model's responses (JSON Lines), the graph "
+                     "found in each (Markdown fences, text around it), repaired as Penman is, an unusable "
+                     "one scored as empty; the result gives the well-formed and repaired rates")),
     Keyword("framework", Optional[str], None, "score only graphs of this framework (and give it to graphs "
-            "that name none)", "--framework", "framework='eds'", reads=True),
+            "that name none)", "--framework", "framework='eds'", reads=True, metavar="NAME", cli=Flag(
+                action="append",
+                help="score only graphs of this framework (repeatable), e.g. --framework eds")),
     Keyword("text", Union[str, Mapping[str, str], None], None, "the input strings: a path to id<TAB>sentence "
             "lines, or a mapping from graph id to sentence (read options: inputs given as text or paths)",
-            "--text", "text=...", reads=True),
-    Keyword("no_wiki", bool, False, "drop :wiki relations", "--no-wiki", reads=True),
+            "--text", "text=...", reads=True, metavar="FILE|DIR", cli=Flag(help=(
+                "id<TAB>sentence lines giving the input strings, or a directory of ID.txt files (needed to "
+                "anchor SDP and EDS; overrides AMR ::snt), e.g. --text wsj.txt"))),
+    Keyword("no_wiki", bool, False, "drop :wiki relations", "--no-wiki", reads=True, cli=Flag(
+        action="store_true", help="AMR: drop :wiki relations, as the MRP 2019 data do")),
     Keyword("strict", bool, False, "refuse graphs read by a repair (counted as invalid)", "--strict",
-            reads=True),
+            reads=True, cli=Flag(action="store_true", help=(
+                "refuse graphs that need a repair (e.g. a Penman graph whose brackets do not close) instead "
+                "of repairing them as SMATCH and mtool do; they count as invalid"))),
     Keyword("wsj_ids", bool, False, "AMR: map WSJ ids as the MRP data do (read options: inputs given as "
-            "text or paths)", "--wsj-ids", reads=True),
+            "text or paths)", "--wsj-ids", reads=True, cli=Flag(
+                action="store_true", help="AMR: map WSJ ids as the MRP data do (wsj_0001.1 -> 20001001)")),
     Keyword("progress", Any, None, "True: a progress line on stderr; or a :class:`mrp.engine.options."
             "Progress`"),
 )
+
 
 #: the keywords that change how the inputs are read (each applies to every kind of input, or is refused)
 READING = tuple(keyword.name for keyword in _SHARED if keyword.reads)
@@ -206,6 +302,13 @@ def metric_keywords(names: Optional[Sequence[str]] = None) -> List[Keyword]:
         for parameter in registered(name).parameters:
             out.setdefault(parameter.flag, table[parameter.field])
     return list(out.values())
+
+
+def run_keywords(names: Sequence[str]) -> List[Keyword]:
+    """These keywords (e.g. ``("timeout", "limit")``), in this order: a command's run flags
+    (:meth:`Keyword.argument`) in its order of options."""
+    table = keywords()
+    return [table[name] for name in names]
 
 
 def checked(arguments: Mapping[str, Any], function: str) -> Dict[str, Any]:
