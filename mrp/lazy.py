@@ -3,6 +3,7 @@ names is first asked for (``import mrp.metrics`` stays light; the registry, the 
 
 from __future__ import annotations
 
+import sys
 from importlib import import_module
 from typing import Any, Callable, Dict, MutableMapping, Tuple
 
@@ -51,6 +52,16 @@ def forwarded(package: str, homes: Dict[str, Tuple[str, str]]) -> Callable[[str]
         home = homes.get(name)
         if home is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        return getattr(import_module(f"{package}.{home[0]}"), home[1])
+        return getattr(_module(f"{package}.{home[0]}"), home[1])
 
     return attribute
+
+
+def _module(name: str) -> Any:
+    """The module ``name``, imported if it is not yet: ``sys.modules``'s entry when its import has ended
+    (what :func:`importlib.import_module` returns then, without its machinery's cost at each of a sealed
+    package's lookups, two a ``from package import name`` inside a function), else the import's."""
+    module = sys.modules.get(name)
+    if module is None or getattr(getattr(module, "__spec__", None), "_initializing", False):
+        return import_module(name)
+    return module

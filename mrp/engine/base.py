@@ -84,8 +84,9 @@ class Run:
                 cut[result.cut] += 1
         summary: Dict[str, Any] = {"n": sum(cut.values())}
         summary.update(cut)
-        summary["f"] = [prf(g, s, c)["f"], prf(g, s, bound)["f"]]
-        return {"bound": {"c": bound, "f": prf(g, s, bound)["f"]},
+        bounded = prf(g, s, bound)["f"]
+        summary["f"] = [prf(g, s, c)["f"], bounded]
+        return {"bound": {"c": bound, "f": bounded},
                 "steps": sum(result.steps for result in self.results), "cut": summary}
 
     def accounting(self) -> Dict[str, Any]:

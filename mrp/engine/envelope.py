@@ -19,7 +19,8 @@ limits (:mod:`mrp.engine.limits`): its counts there are the metric's :meth:`~mrp
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Mapping, Protocol, Sequence, Tuple
+from functools import lru_cache
+from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Protocol, Sequence, Tuple
 
 from mrp.engine.counting import Path
 from mrp.engine.options import Options
@@ -77,6 +78,13 @@ def written(layout: Sequence[str]) -> List[str]:
     return [key for name in layout for key in SECTIONS.get(name, ())]
 
 
+@lru_cache(maxsize=64)
+def _written(layout: Tuple[str, ...]) -> FrozenSet[str]:
+    """The keys the envelope writes in a layout, as a set (made once per layout: a metric's is a
+    constant)."""
+    return frozenset(written(layout))
+
+
 def envelope(layout: Sequence[str], report: Mapping[str, Any], run: Gathered,
              item: Callable[..., Dict[str, Any]], main: Path) -> Dict[str, Any]:
     """A metric's result: its report's keys and the envelope's, in the order of its layout.
@@ -96,7 +104,7 @@ def envelope(layout: Sequence[str], report: Mapping[str, Any], run: Gathered,
     """
     if FIGURES not in layout:
         raise TypeError(f"a metric's layout places its figures ({FIGURES!r}): {tuple(layout)}")
-    clash = sorted(set(written(layout)) & set(report))
+    clash = sorted(_written(tuple(layout)).intersection(report))
     if clash:
         raise TypeError(f"a metric's report writes {', '.join(clash)}, which the envelope writes "
                         "(mrp.engine.envelope)")

@@ -203,7 +203,9 @@ def _from_graphs(graphs: List[Graph], fmt: Optional[str], options: ReadOptions, 
         if options.no_wiki:
             graph = without_wiki(graph)
         if graph.assigned_id is not None and graph.id == graph.assigned_id:
-            graph = replace(graph, id=str(position), assigned_id=str(position))
+            number = str(position)
+            if graph.id != number:  # a graph at the position it was read at keeps its id: no copy made
+                graph = replace(graph, id=number, assigned_id=number)
         if graph.repairs:
             if options.strict:
                 corpus.errors.append(FormatError(f"read by a repair ({'; '.join(graph.repairs)}), refused "

@@ -12,7 +12,7 @@ array, is done per pair, compiled (:func:`mrp.solver.renumber.renumbered`): the 
 
 from __future__ import annotations
 
-from typing import Any, Dict, Hashable, List, Mapping, NamedTuple, Sequence, Tuple
+from typing import Any, Dict, Hashable, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -34,9 +34,10 @@ class Batch:
 
     def __init__(self, sizes: np.ndarray, nodes: np.ndarray, edges: np.ndarray) -> None:
         self.sizes, self.nodes, self.edges = sizes, nodes, edges
-        #: where each pair's node rows and edge rows start (and, last, where the rows end)
-        self._node_at = np.concatenate(([0], np.cumsum(sizes[:, 2] + sizes[:, 3]))).tolist()
-        self._edge_at = np.concatenate(([0], np.cumsum(sizes[:, 5] + sizes[:, 6]))).tolist()
+        #: where each pair's node rows and edge rows start (and, last, where the rows end): made when
+        #: :meth:`rows` first needs them (a batch searched whole never does)
+        self._node_at: Optional[List[int]] = None
+        self._edge_at: List[int] = []
 
     @classmethod
     def of(cls, rows: Sequence[Rows]) -> Batch:
@@ -60,9 +61,14 @@ class Batch:
     def rows(self, k: int) -> Rows:
         """Pair ``k``'s Rows (as :meth:`of` took them, or as :func:`~mrp.solver.problem.triple_rows` gives
         them for the triples :meth:`Interned.batch` renumbered)."""
+        node_at, edge_at = self._node_at, self._edge_at
+        if node_at is None:
+            sizes = self.sizes
+            node_at = self._node_at = np.concatenate(([0], np.cumsum(sizes[:, 2] + sizes[:, 3]))).tolist()
+            edge_at = self._edge_at = np.concatenate(([0], np.cumsum(sizes[:, 5] + sizes[:, 6]))).tolist()
         n, m, gold_n, _, keys, gold_e, _, labels = self.sizes[k].tolist()
-        nodes = self.nodes[self._node_at[k]:self._node_at[k + 1]].ravel().tolist()
-        edges = self.edges[self._edge_at[k]:self._edge_at[k + 1]].ravel().tolist()
+        nodes = self.nodes[node_at[k]:node_at[k + 1]].ravel().tolist()
+        edges = self.edges[edge_at[k]:edge_at[k + 1]].ravel().tolist()
         return Rows(n, m, nodes[:3 * gold_n], nodes[3 * gold_n:], keys, edges[:4 * gold_e],
                     edges[4 * gold_e:], labels)
 
@@ -112,15 +118,22 @@ class Batch:
             mapping = maps[mapped_at:mapped_at + n]
             mapped_at += n
             total = 0
-            kinds = ((nodes, node_at, gold_n, system_n), (edges, edge_at, gold_e, system_e))
-            for rows, at, ours, theirs in kinds:
-                found: Dict[Tuple[int, ...], int] = {}
-                for row in rows[at + ours:at + ours + theirs]:
-                    found.setdefault(tuple(row[:-1]), row[-1])  # the first row of a place and key counts
-                for row in rows[at:at + ours]:
-                    ends = [mapping[node] for node in row[:-2]]
-                    if min(ends) >= 0:
-                        total += row[-1] * found.get((*ends, row[-2]), 0)
+            # node rows (node, key, count), then edge rows (source, target, label, count): the first system
+            # row of a place and key counts
+            keyed: Dict[Tuple[int, ...], int] = {}
+            for node, key, count in nodes[node_at + gold_n:node_at + gold_n + system_n]:
+                keyed.setdefault((node, key), count)
+            for node, key, count in nodes[node_at:node_at + gold_n]:
+                image = mapping[node]
+                if image >= 0:
+                    total += count * keyed.get((image, key), 0)
+            labelled: Dict[Tuple[int, ...], int] = {}
+            for source, target, label, count in edges[edge_at + gold_e:edge_at + gold_e + system_e]:
+                labelled.setdefault((source, target, label), count)
+            for source, target, label, count in edges[edge_at:edge_at + gold_e]:
+                start, end = mapping[source], mapping[target]
+                if start >= 0 and end >= 0:
+                    total += count * labelled.get((start, end, label), 0)
             node_at += gold_n + system_n
             edge_at += gold_e + system_e
             out.append(total)
