@@ -25,10 +25,9 @@ from __future__ import annotations
 
 import contextlib
 import signal
-import sys
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Iterator, Optional
 
 from mrp.solver import time_left as left
 from mrp.solver import within_memory as within
@@ -124,10 +123,6 @@ def check(held: int = 0) -> None:
         raise Overrun("timeout")
 
 
-#: CPython's signal.signal without its wrapper's conversion of the handler it returns to an enum member
-#: (half the guard's cost on each pair): the handler is only given back, as it came
-_HANDLER: Callable[..., Any] = getattr(sys.modules.get("_signal"), "signal", signal.signal)
-
 #: whether the guard's timer is armed (a signal arriving after it was disarmed does nothing)
 _ARMED = [False]
 
@@ -153,7 +148,7 @@ def guarded(timeout: Optional[float], grace: float = GRACE) -> Iterator[None]:
             or threading.current_thread() is not threading.main_thread()):
         yield
         return
-    previous = _HANDLER(signal.SIGPROF, _overrun)
+    previous = signal.signal(signal.SIGPROF, _overrun)
     _ARMED[0] = True
     signal.setitimer(signal.ITIMER_PROF, max(timeout, 0.0) + grace)
     try:
@@ -161,4 +156,4 @@ def guarded(timeout: Optional[float], grace: float = GRACE) -> Iterator[None]:
     finally:
         _ARMED[0] = False
         signal.setitimer(signal.ITIMER_PROF, 0)
-        _HANDLER(signal.SIGPROF, previous)
+        signal.signal(signal.SIGPROF, previous)
