@@ -20,7 +20,8 @@ print(json.dumps({"system": args.system, "none": metric_keywords([]),
 
 
 def test_parsing_a_run_without_metric_options_imports_no_metric_module() -> None:
-    run = subprocess.run([sys.executable, "-c", _PARSED], capture_output=True, cwd=ROOT, check=True, timeout=300)
+    code = [sys.executable, "-c", _PARSED]
+    run = subprocess.run(code, capture_output=True, cwd=ROOT, check=True, timeout=300)
     out = json.loads(run.stdout)
     assert out["system"] == ["system.mrp"] and out["none"] == []
     assert [m for m in out["metrics"] if m != "mrp.metrics.registry"] == []
