@@ -296,6 +296,8 @@ def metric_keywords(names: Optional[Sequence[str]] = None) -> List[Keyword]:
     Returns:
         Their keywords, a parameter several metrics share once.
     """
+    if names is not None and not names:
+        return []  # no metric: no metric module imported (the table imports every one)
     table = keywords()
     out: Dict[str, Keyword] = {}
     for name in METRICS if names is None else names:

@@ -28,7 +28,7 @@ import os
 import sys
 import tempfile
 import warnings
-from typing import Any, Callable, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from mrp.errors import MRPWarning
 
@@ -103,6 +103,72 @@ def _light_environments() -> Iterator[None]:
         environment._rebuild_env = original
 
 
+@contextlib.contextmanager
+def _lazy_linking() -> Iterator[None]:
+    """While a cached kernel loads, its LLVM bitcode is parsed only when something links it in.
+
+    numba caches a kernel as its object code and the LLVM bitcode of the same
+    module (to link it into kernels compiled later).  Loading parses the bitcode
+    only to learn which symbols the module defines (about 0.03 s per kernel; 2 MB
+    of bitcode, over half of loading the solver).  The object file's own symbol
+    table (:func:`mrp.solver.symbols.defined`) names the same symbols; the
+    bitcode is kept and parsed the first time a kernel compiled later links this
+    one.  Where the object file is not one that table can be read from, numba's
+    own way.
+    """
+    try:
+        from numba.core.codegen import CPUCodeLibrary
+        original = CPUCodeLibrary.__dict__["_unserialize"]
+        CPUCodeLibrary.enable_object_caching, CPUCodeLibrary._set_compiled_object  # noqa: B018  # must exist
+        CPUCodeLibrary._finalize_final_module  # noqa: B018
+    except (ImportError, AttributeError, KeyError):
+        yield
+        return
+    from mrp.solver.symbols import defined
+
+    def unserialize(cls: Any, generator: Any, state: Any) -> Any:
+        name, kind, data = state
+        symbols = defined(data[0]) if kind == "object" else None
+        known = getattr(getattr(generator, "_engine", None), "_defined_symbols", None)
+        if symbols is None or not isinstance(known, set):
+            return original.__func__(cls, generator, state)
+        library = generator.create_library(name)
+        library.__class__ = _lazy_class(type(library))
+        library.mrp_bitcode = data[1]
+        library.enable_object_caching()
+        library._set_compiled_object(data[0])
+        library._finalize_final_module()
+        known |= symbols
+        return library
+
+    CPUCodeLibrary._unserialize = classmethod(unserialize)  # type: ignore[method-assign,assignment]
+    try:
+        yield
+    finally:
+        CPUCodeLibrary._unserialize = original  # type: ignore[method-assign]
+
+
+#: numba's code library class -> its lazy subclass (:func:`_lazy_class`)
+_LAZY: Dict[Any, Any] = {}
+
+
+def _lazy_class(library: Any) -> Any:
+    """A code library whose bitcode for linking is parsed when first asked for (:func:`_lazy_linking`)."""
+    if library in _LAZY:
+        return _LAZY[library]
+
+    def for_linking(self: Any) -> Any:
+        if self._shared_module is None and self.mrp_bitcode is not None:
+            import llvmlite.binding as ll
+
+            self._shared_module, self.mrp_bitcode = ll.parse_bitcode(self.mrp_bitcode), None
+        return library._get_module_for_linking(self)  # type: ignore[attr-defined]  # numba's
+
+    lazy = type(f"Lazy{library.__name__}", (library,), {"_get_module_for_linking": for_linking})
+    _LAZY[library] = lazy
+    return lazy
+
+
 class CacheWarning(MRPWarning):
     """numba could not use its usual cache directory, or a cached kernel could not be loaded."""
 
@@ -137,7 +203,7 @@ def _load_lightly() -> None:
         if light:
             try:
                 rtsys.initialize(target_context)
-                with self._guard_against_spurious_io_errors(), _light_environments():
+                with self._guard_against_spurious_io_errors(), _light_environments(), _lazy_linking():
                     return self._load_overload(sig, target_context)
             except Exception:  # noqa: BLE001  # a numba this was not made for: its own way
                 pass
