@@ -112,6 +112,7 @@ def test_the_run_flags_are_made_from_the_keyword_table(monkeypatch: pytest.Monke
 
     shown = {name: changed(keyword) for name, keyword in table.keywords().items()}
     monkeypatch.setattr(table, "keywords", lambda: shown)
+    monkeypatch.setattr(table, "_SHARED", tuple(shown[keyword.name] for keyword in table._SHARED))
     flags = _flags()
     for keyword in run:
         action = flags[keyword.flag]

@@ -308,9 +308,9 @@ def metric_keywords(names: Optional[Sequence[str]] = None) -> List[Keyword]:
 
 def run_keywords(names: Sequence[str]) -> List[Keyword]:
     """These keywords (e.g. ``("timeout", "limit")``), in this order: a command's run flags
-    (:meth:`Keyword.argument`) in its order of options."""
-    table = keywords()
-    return [table[name] for name in names]
+    (:meth:`Keyword.argument`) in its order of options; no metric module imported (the shared ones)."""
+    shared = {keyword.name: keyword for keyword in _SHARED}
+    return [shared[name] for name in names]
 
 
 def checked(arguments: Mapping[str, Any], function: str) -> Dict[str, Any]:
