@@ -278,3 +278,35 @@ def test_an_abandoned_twin_stops_in_the_root(compiled: None, monkeypatch: pytest
     stop[0] = 1  # a plain stop: the first round still ends, for its bound
     value, bound, _, _, _ = twin(solve)(problem, 5000, 700, stop, np.zeros(0, np.int64))
     assert len(calls) >= 60 and value <= bound
+
+
+def test_starting_the_compiler_process_leaves_no_resource_warning(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiler process outlives the run on purpose: starting it must not leave a ResourceWarning
+    ("subprocess N is still running") for the run to report (the task kit records every warning of a
+    submission into its notes, so a first run's team notes carried it)."""
+    import gc
+    import warnings
+
+    from mrp.solver import background
+
+    real = subprocess.Popen
+    started: List[Any] = []
+
+    def sleeper(*args: Any, **kwargs: Any) -> Any:  # a stand-in for the compiler: runs a while
+        kwargs.pop("pass_fds", None)
+        kwargs.pop("env", None)
+        process = real([sys.executable, "-c", "import time; time.sleep(3)"], **kwargs)
+        started.append(process.pid)
+        return process
+
+    monkeypatch.setattr(background, "lock_path", lambda: str(tmp_path / "compile.lock"))
+    monkeypatch.setattr(background.subprocess, "Popen", sleeper)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert background.start()
+        gc.collect()
+    assert started
+    assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []
+    for pid in started:
+        os.kill(pid, signal.SIGTERM)

@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 try:
     import fcntl
@@ -25,6 +25,12 @@ except ImportError:  # not on Windows: there the kernels are compiled in the run
     fcntl = None  # type: ignore[assignment]
 
 __all__ = ["available", "finished", "lock_path", "start", "status", "wait"]
+
+
+#: the compiler processes this run started, kept: they outlive it on purpose, and a process object dropped
+#: while its process runs gives a ResourceWarning ("subprocess N is still running") that a caller recording
+#: warnings (the task kit's notes) would report
+_STARTED: List[subprocess.Popen[bytes]] = []
 
 
 def available() -> bool:
@@ -96,8 +102,9 @@ def start() -> bool:
                 f"main({handle}, {path!r}, compile_all)")
         try:
             quiet = subprocess.DEVNULL
-            subprocess.Popen([sys.executable, "-c", code], stdin=quiet, stdout=quiet, stderr=quiet,
-                             pass_fds=(handle,), env=environment, close_fds=True)
+            _STARTED.append(subprocess.Popen([sys.executable, "-c", code], stdin=quiet, stdout=quiet,
+                                             stderr=quiet, pass_fds=(handle,), env=environment,
+                                             close_fds=True))
         except (OSError, ValueError):  # no such interpreter, too many processes, ...: compiled in the run
             return False
         return True
