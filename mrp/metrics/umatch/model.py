@@ -4,7 +4,7 @@ document-level relations, as the UMR shared task's comparator sees them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 
 @dataclass(eq=False)
@@ -31,6 +31,9 @@ class Node:
 
     #: the relations sorted by lowercased name (kept once computed; relations are not changed afterwards)
     ordered: Optional[List[Tuple[str, str]]] = field(default=None, repr=False)
+    #: the node's pairs as the comparison counts them (:func:`mrp.metrics.umatch.triples.profile`, kept
+    #: once computed for a selection)
+    profiled: Optional[Any] = field(default=None, repr=False)
 
     def in_name_order(self) -> List[Tuple[str, str]]:
         """The relations sorted by lowercased name, stably (the comparator's order)."""
