@@ -48,8 +48,11 @@ def _files() -> List[Tuple[str, str, str]]:
     return out
 
 
-def _digest(gold: str, system: str, options: Dict[str, Any], parameters: Dict[str, Any]) -> str:
-    pairing = paired(read_corpus(gold, "umr"), read_corpus(system, "umr"))
+def _digest(gold: Any, system: Any, options: Dict[str, Any], parameters: Dict[str, Any]) -> str:
+    """The digest of one run (``gold`` and ``system``: paths, read afresh, or corpora read before)."""
+    if isinstance(gold, str):
+        gold, system = read_corpus(gold, "umr"), read_corpus(system, "umr")
+    pairing = paired(gold, system)
     run, errors = run_pairing("umatch", pairing, run_options({"trace": True, **options}, parameters))
     digest = hashlib.sha256()
     for result in run.results:
@@ -199,5 +202,16 @@ PINNED: Dict[str, str] = {
 def test_every_count_as_before(k: int) -> None:
     name, gold, system = _files()[k]
     found = {f"{name} {setting}": _digest(gold, system, options, parameters)
+             for setting, options, parameters in SETTINGS}
+    assert found == {key: value for key, value in PINNED.items() if key.startswith(name + " ")}
+
+
+@pytest.mark.parametrize("k", range(8))
+def test_every_count_as_before_on_one_reading(k: int) -> None:
+    """The same runs one after the other on the files read once (they share juːmæʧ's preparation, and the
+    exact map starts from the greedy a compat run made on it)."""
+    name, gold, system = _files()[k]
+    first, second = read_corpus(gold, "umr"), read_corpus(system, "umr")
+    found = {f"{name} {setting}": _digest(first, second, options, parameters)
              for setting, options, parameters in SETTINGS}
     assert found == {key: value for key, value in PINNED.items() if key.startswith(name + " ")}

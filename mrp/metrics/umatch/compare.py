@@ -11,7 +11,7 @@ from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, 
 
 from mrp.errors import MRPError
 from mrp.metrics.umatch import capped
-from mrp.metrics.umatch.links import candidates, symmetrize
+from mrp.metrics.umatch.links import candidates, remember, symmetrize
 from mrp.metrics.umatch.model import Node, Sentence, UmrFile
 from mrp.metrics.umatch.triples import UNMAPPED, Selection, compare, matches, profile, projected
 from mrp.metrics.umatch.triples import Comparison as Compared  # a node pair's (this module's: a run's)
@@ -148,8 +148,11 @@ def _sentences(result: Comparison, sentences: List[Sentence], mapper: Optional[M
         stopped = candidates(sentences, labels, deadline)
         for a in range(len(sentences)):
             for b in range(a + 1, len(sentences)):
-                stopped = symmetrize(sentences[a], sentences[b], labels[a], labels[b],
-                                     result.settings.selection, verbose, deadline) or stopped
+                cut = symmetrize(sentences[a], sentences[b], labels[a], labels[b], result.settings.selection,
+                                 verbose, deadline)
+                if not (cut or stopped):  # the whole greedy: the exact map of a later run starts from it
+                    remember(sentences[a], sentences[b], labels[a], labels[b], result.settings.selection)
+                stopped = cut or stopped
     else:
         for a in range(len(sentences)):
             for b in range(a + 1, len(sentences)):

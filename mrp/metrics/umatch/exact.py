@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Hashable, List, Optional,
 
 from mrp.metrics.umatch import capped
 from mrp.metrics.umatch.capped import attach
-from mrp.metrics.umatch.links import candidates, symmetrize
+from mrp.metrics.umatch.links import candidates, recall, symmetrize
 from mrp.metrics.umatch.model import Node, Sentence
 from mrp.metrics.umatch.triples import UNMAPPED, Selection, matches, profile
 from mrp.solver import (
@@ -96,13 +96,17 @@ class ExactMapper:
             proof.exact, proof.cut, proof.trivial = False, "limit", True
             attach(capped.linear_map(gold, system, len(sentence0.tokens)), gold, system, label0, label1)
             return
-        stopped = candidates([sentence0, sentence1], [label0, label1], deadline)
-        stopped = symmetrize(sentence0, sentence1, label0, label1, selection, deadline=deadline) or stopped
-        if stopped:  # the clock stopped the greedy start: the part it made, cut, no time for the solver
-            proof.exact, proof.cut, proof.trivial = False, "timeout", True
-            return
         position = {node.variable: j for j, node in enumerate(system)}
-        seed = [position[node.mapped(label1)[0]] if node.mapped(label1) else -1 for node in gold]
+        made = recall(sentence0, sentence1, label0, label1, selection)  # a compat run's greedy on them
+        if made is None:
+            stopped = candidates([sentence0, sentence1], [label0, label1], deadline)
+            stopped = symmetrize(sentence0, sentence1, label0, label1, selection, deadline=deadline) or \
+                stopped
+            if stopped:  # the clock stopped the greedy start: the part it made, cut, no time for the solver
+                proof.exact, proof.cut, proof.trivial = False, "timeout", True
+                return
+            made = {node.variable: node.mapped(label1)[0] for node in gold if node.mapped(label1)}
+        seed = [position[made[node.variable]] if node.variable in made else -1 for node in gold]
         for node in gold:
             node.cross.pop(label1, None)
         for node in system:

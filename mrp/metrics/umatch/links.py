@@ -199,6 +199,41 @@ def symmetrize(sentence0: Sentence, sentence1: Sentence, label0: str, label1: st
         winner.target.cross[winner.source_label] = {winner.source.variable: 1}
 
 
+def remember(sentence0: Sentence, sentence1: Sentence, label0: str, label1: str, selection: Selection
+             ) -> None:
+    """Keep on ``sentence0`` what :func:`symmetrize`, run to its end on the two sentences' candidate links
+    (:func:`candidates`), decided: each node's link and the nodes found ambiguous, on both sides. The greedy
+    depends on nothing else, so a later run on the same sentences and selection (the exact map's start)
+    takes it from there (:func:`recall`).
+
+    Args:
+        sentence0: the first file's sentence.
+        sentence1: the other file's.
+        label0: the first file's label.
+        label1: the other file's.
+        selection: the relations counted.
+    """
+    links = {variable: next(iter(node.cross[label1])) for variable, node in sentence0.nodes.items()
+             if node.cross.get(label1)}
+    ambiguous = [{variable: list(node.ambiguous[theirs]) for variable, node in sentence.nodes.items()
+                  if theirs in node.ambiguous}
+                 for sentence, theirs in ((sentence0, label1), (sentence1, label0))]
+    sentence0.greedy[(label0, label1, selection)] = (sentence1, links, ambiguous)
+
+
+def recall(sentence0: Sentence, sentence1: Sentence, label0: str, label1: str, selection: Selection
+           ) -> Optional[Dict[str, str]]:
+    """The links :func:`remember` kept for the two sentences (variable -> variable), the nodes it found
+    ambiguous marked again as :func:`symmetrize` marks them; None when none were kept."""
+    found = sentence0.greedy.get((label0, label1, selection))
+    if found is None or found[0] is not sentence1:
+        return None
+    for sentence, theirs, marked in zip((sentence0, sentence1), (label1, label0), found[2]):
+        for variable, kept in marked.items():
+            sentence.nodes[variable].ambiguous.setdefault(theirs, list(kept))
+    return dict(found[1])
+
+
 def keep_decided(sentence0: Sentence, sentence1: Sentence, label0: str, label1: str) -> None:
     """Keep, of the links between two sentences, those already 1:1 (a node linked to a single node that
     is linked back to it alone): no later decision of the greedy removes one.

@@ -74,6 +74,9 @@ class Sentence:
     repairs: List[str] = field(default_factory=list)
     #: the document the sentence belongs to (0-based position in the file)
     document: int = 0
+    #: (own label, other label, selection) -> the comparator's greedy made whole against another sentence
+    #: (:func:`mrp.metrics.umatch.links.remember`), for a later run on the same sentences
+    greedy: Dict[Tuple[str, str, Any], Any] = field(default_factory=dict, repr=False)
     #: the ``# :: sntN`` number, when given
     sid: Optional[str] = None
     #: variable -> node over the sentence's document (the last definition winning); None: the file's
