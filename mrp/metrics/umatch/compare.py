@@ -265,12 +265,12 @@ def single(name: str, label: str, nodes: Mapping[str, Node]) -> str:
     node = nodes.get(name)
     if node is None:
         return name
-    found = node.mapped(label)
+    found = node.cross.get(label)
     if not found:
         return UNMAPPED
     if len(found) > 1:
         raise MRPError(f"node {name} is projected to {len(found)} nodes of {label}")
-    return found[0]
+    return next(iter(found))
 
 
 def docrel_statuses(sentence0: Sentence, sentence1: Sentence, nodes0: Mapping[str, Node],
