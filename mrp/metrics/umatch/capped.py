@@ -19,7 +19,7 @@ equal concepts and tokens in order), is counted as juːmæʧ counts (node by nod
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import deque
 from typing import Deque, Dict, Hashable, List, Optional, Tuple
 
 from mrp.metrics.umatch.model import Node, Sentence
@@ -56,17 +56,21 @@ def links(sentence0: Sentence, sentence1: Sentence, width: Optional[int] = None)
         The number of links.
     """
     width = len(sentence0.tokens) if width is None else width
-    tokens: List[Counter] = [Counter(), Counter()]  # type: ignore[type-arg]
-    concepts: List[Counter] = [Counter(), Counter()]  # type: ignore[type-arg]
+    tokens: List[Dict[int, int]] = [{}, {}]
+    concepts: List[Dict[str, int]] = [{}, {}]
     for side, sentence in enumerate((sentence0, sentence1)):
+        mine, loose = tokens[side], concepts[side]
         for node in sentence.nodes.values():
-            found = _tokens(node, width)
-            if found is None:
-                concepts[side][node.econcept or ""] += 1
+            if node.alignment is None:
+                concept = node.econcept or ""
+                loose[concept] = loose.get(concept, 0) + 1
             else:
-                tokens[side].update(found)
-    return sum(n * tokens[1][k] for k, n in tokens[0].items()) + \
-        sum(n * concepts[1][k] for k, n in concepts[0].items())
+                for k in node.alignment:
+                    if k < width:
+                        mine[k] = mine.get(k, 0) + 1
+    theirs, loose = tokens[1], concepts[1]
+    return sum(n * theirs.get(k, 0) for k, n in tokens[0].items()) + \
+        sum(n * loose.get(k, 0) for k, n in concepts[0].items())
 
 
 def need(sentence0: Sentence, sentence1: Sentence, compat: bool) -> int:

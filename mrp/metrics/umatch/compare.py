@@ -11,9 +11,9 @@ from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, 
 
 from mrp.errors import MRPError
 from mrp.metrics.umatch import capped
-from mrp.metrics.umatch.links import candidates, symmetrize
+from mrp.metrics.umatch.links import candidates, remember, symmetrize
 from mrp.metrics.umatch.model import Node, Sentence, UmrFile
-from mrp.metrics.umatch.triples import UNMAPPED, Selection, compare, count
+from mrp.metrics.umatch.triples import UNMAPPED, Selection, compare, matches, profile, projected
 from mrp.metrics.umatch.triples import Comparison as Compared  # a node pair's (this module's: a run's)
 from mrp.solver import clock
 
@@ -148,8 +148,11 @@ def _sentences(result: Comparison, sentences: List[Sentence], mapper: Optional[M
         stopped = candidates(sentences, labels, deadline)
         for a in range(len(sentences)):
             for b in range(a + 1, len(sentences)):
-                stopped = symmetrize(sentences[a], sentences[b], labels[a], labels[b],
-                                     result.settings.selection, verbose, deadline) or stopped
+                cut = symmetrize(sentences[a], sentences[b], labels[a], labels[b], result.settings.selection,
+                                 verbose, deadline)
+                if not (cut or stopped):  # the whole greedy: the exact map of a later run starts from it
+                    remember(sentences[a], sentences[b], labels[a], labels[b], result.settings.selection)
+                stopped = cut or stopped
     else:
         for a in range(len(sentences)):
             for b in range(a + 1, len(sentences)):
@@ -204,23 +207,38 @@ def attributes(tally: Counter, sentence0: Sentence, sentence1: Sentence,  # type
     a counterpart, and the document-level relations."""
     selection = settings.selection
     nodes0, nodes1 = sentence0.nodes, sentence1.nodes
-    for variable in sorted(nodes0):
-        node = nodes0[variable]
-        chosen = counterpart(node, nodes0, nodes1, label1, selection)
-        if chosen is None:
-            tally["total0"] += compare(node, nodes0, None, nodes1, None, selection).total0
+    total0 = total1 = mapped0 = mapped1 = mapped = 0
+    linked = alone = False
+    for node in nodes0.values():  # sums: the order does not matter
+        others = node.cross.get(label1)
+        if not others:
+            total0 += profile(node, nodes0, selection).own_total
             continue
-        best = chosen[1]
-        tally["total0"] += best.total0
-        tally["total1"] += best.total1
-        tally["correct"] += best.correct
-        tally["mapped_total0"] += best.total0
-        tally["mapped_total1"] += best.total1
-        tally["mapped_correct"] += best.correct
-    for variable in sorted(nodes1):
-        node = nodes1[variable]
-        if not node.mapped(label0):
-            tally["total1"] += count(node, selection)
+        values, size = projected(node, nodes0, label1, selection)
+        best_total = best = -1
+        for other in sorted(others) if len(others) > 1 else others:  # the first with the most correct
+            theirs = profile(nodes1[other], nodes1, selection)
+            found = matches(values, theirs.own)
+            if found > best:
+                best_total, best = theirs.own_total, found
+        linked = True
+        mapped0 += size
+        mapped1 += best_total
+        mapped += best
+    for node in nodes1.values():
+        if not node.cross.get(label0):
+            alone = True
+            total1 += profile(node, nodes1, selection).own_total
+    if nodes0:  # the counts' keys in the order the comparator's loops first touch them
+        tally["total0"] += total0 + mapped0
+    if linked:
+        tally["total1"] += mapped1
+        tally["correct"] += mapped
+        tally["mapped_total0"] += mapped0
+        tally["mapped_total1"] += mapped1
+        tally["mapped_correct"] += mapped
+    if alone:
+        tally["total1"] += total1
     if settings.document_level and document_level:
         correct, total0, total1 = docrels(sentence0, sentence1, sentence0.source or file0.nodes,
                                           sentence1.source or file1.nodes, label0, label1, selection)
@@ -247,12 +265,12 @@ def single(name: str, label: str, nodes: Mapping[str, Node]) -> str:
     node = nodes.get(name)
     if node is None:
         return name
-    found = node.mapped(label)
+    found = node.cross.get(label)
     if not found:
         return UNMAPPED
     if len(found) > 1:
         raise MRPError(f"node {name} is projected to {len(found)} nodes of {label}")
-    return found[0]
+    return next(iter(found))
 
 
 def docrel_statuses(sentence0: Sentence, sentence1: Sentence, nodes0: Mapping[str, Node],

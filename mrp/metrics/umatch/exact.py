@@ -7,15 +7,14 @@ exceed ``max_memory`` (:mod:`.capped`) builds none of them: it gets the linear-t
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Dict, Hashable, List, Optional, Tuple
 
 from mrp.metrics.umatch import capped
 from mrp.metrics.umatch.capped import attach
-from mrp.metrics.umatch.links import candidates, symmetrize
+from mrp.metrics.umatch.links import candidates, recall, symmetrize
 from mrp.metrics.umatch.model import Node, Sentence
-from mrp.metrics.umatch.triples import UNMAPPED, Selection
+from mrp.metrics.umatch.triples import UNMAPPED, Selection, matches, profile
 from mrp.solver import (
     DEFAULT_MAX_MEMORY,
     Sparse,
@@ -97,13 +96,17 @@ class ExactMapper:
             proof.exact, proof.cut, proof.trivial = False, "limit", True
             attach(capped.linear_map(gold, system, len(sentence0.tokens)), gold, system, label0, label1)
             return
-        stopped = candidates([sentence0, sentence1], [label0, label1], deadline)
-        stopped = symmetrize(sentence0, sentence1, label0, label1, selection, deadline=deadline) or stopped
-        if stopped:  # the clock stopped the greedy start: the part it made, cut, no time for the solver
-            proof.exact, proof.cut, proof.trivial = False, "timeout", True
-            return
         position = {node.variable: j for j, node in enumerate(system)}
-        seed = [position[node.mapped(label1)[0]] if node.mapped(label1) else -1 for node in gold]
+        made = recall(sentence0, sentence1, label0, label1, selection)  # a compat run's greedy on them
+        if made is None:
+            stopped = candidates([sentence0, sentence1], [label0, label1], deadline)
+            stopped = symmetrize(sentence0, sentence1, label0, label1, selection, deadline=deadline) or \
+                stopped
+            if stopped:  # the clock stopped the greedy start: the part it made, cut, no time for the solver
+                proof.exact, proof.cut, proof.trivial = False, "timeout", True
+                return
+            made = {node.variable: node.mapped(label1)[0] for node in gold if node.mapped(label1)}
+        seed = [position[made[node.variable]] if node.variable in made else -1 for node in gold]
         for node in gold:
             node.cross.pop(label1, None)
         for node in system:
@@ -141,35 +144,29 @@ class ExactMapper:
 
 
 def allowed_pairs(gold: List[Node], system: List[Node], width: int) -> List[List[bool]]:
-    """Which gold node may correspond to which system node (the comparator's candidate rule)."""
+    """Which gold node may correspond to which system node (the comparator's candidate rule: a shared aligned
+    token within the first ``width`` tokens, or both unaligned with equal extended concepts)."""
+    by_token: Dict[int, List[int]] = {}
+    by_concept: Dict[str, List[int]] = {}
+    for j, b in enumerate(system):
+        if b.alignment is None:
+            by_concept.setdefault(b.econcept or "", []).append(j)
+        else:
+            for k in b.alignment:
+                by_token.setdefault(k, []).append(j)
     out = []
     for a in gold:
-        mine = None if a.alignment is None else {k for k in a.alignment if k < width}
-        row = []
-        for b in system:
-            if mine is None:
-                row.append(b.alignment is None and (a.econcept or "") == (b.econcept or ""))
-            else:
-                row.append(b.alignment is not None and any(k in mine for k in b.alignment))
+        row = [False] * len(system)
+        if a.alignment is None:
+            for j in by_concept.get(a.econcept or "", ()):
+                row[j] = True
+        else:
+            for k in a.alignment:
+                if k < width:
+                    for j in by_token.get(k, ()):
+                        row[j] = True
         out.append(row)
     return out
-
-
-def _split(node: Node, nodes: Dict[str, Node], index: Dict[str, int], selection: Selection
-           ) -> Tuple[Counter, List[Tuple[int, str]]]:  # type: ignore[type-arg]
-    """A node's constant pairs (concept included) and its edges (target position, name)."""
-    constants: Counter = Counter()  # type: ignore[type-arg]
-    if not selection.ignored("concept"):
-        constants[("concept", node.concept)] += 1
-    edges = []
-    for name, value in node.relations:
-        if not value or selection.ignored(name):
-            continue
-        if value in nodes:
-            edges.append((index[value], name))
-        else:
-            constants[(name, value)] += 1
-    return constants, edges
 
 
 @dataclass
@@ -221,15 +218,17 @@ class Terms:
 
 
 def _side(nodes: List[Node], sentence: Sentence, index: Dict[str, int], selection: Selection
-          ) -> Tuple[List[Counter], Dict[Tuple[int, int, Hashable], int]]:  # type: ignore[type-arg]
-    """One side's constant pairs per node and its edges (source, target, name) with multiplicities."""
+          ) -> Tuple[List[Dict[Tuple[str, str], int]], Dict[Tuple[int, int, Hashable], int]]:
+    """One side's constant pairs per node (concept included) and its edges (source, target, name) with
+    multiplicities, in the order the relations are written."""
     constants_of = []
     edges_of: Dict[Tuple[int, int, Hashable], int] = {}
     for k, node in enumerate(nodes):
-        constants, edges = _split(node, sentence.nodes, index, selection)
-        constants_of.append(constants)
-        for target, name in edges:
-            edges_of[(k, target, name)] = edges_of.get((k, target, name), 0) + 1
+        found = profile(node, sentence.nodes, selection)
+        constants_of.append(found.fixed)
+        for name, other in found.edges:
+            key = (k, index[other.variable], name)
+            edges_of[key] = edges_of.get(key, 0) + 1
     return constants_of, edges_of
 
 
@@ -243,9 +242,10 @@ def build(sentence0: Sentence, sentence1: Sentence, gold: List[Node], system: Li
     gold_constants, gold_edges = _side(gold, sentence0, gi, selection)
     system_constants, system_edges = _side(system, sentence1, si, selection)
     for i, row in enumerate(allowed):
+        mine = gold_constants[i]
         for j, ok in enumerate(row):
             if ok:
-                U[i][j] = sum((gold_constants[i] & system_constants[j]).values())
+                U[i][j] = matches(mine, system_constants[j])
     _document_terms(sentence0, sentence1, gi, si, allowed, U, gold_edges, system_edges, label1, selection)
     return Terms(U, gold_edges, system_edges, allowed)
 

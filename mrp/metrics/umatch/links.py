@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from mrp.metrics.umatch.model import Node, Sentence
-from mrp.metrics.umatch.triples import Selection, compare, weak, weak_matches
+from mrp.metrics.umatch.triples import Selection, compare, matches, profile, projected, weak, weak_matches
 from mrp.solver import clock
 
 #: the greedy reads the clock before weighing the links of every this many nodes
@@ -116,9 +116,10 @@ def _ambiguous(sentence0: Sentence, variable: str, sentence1: Sentence, label0: 
     links = node.cross.get(label1)
     if not links:
         return []
+    nodes0, nodes1 = sentence0.nodes, sentence1.nodes
     kept = []
-    for other in sorted(links):
-        back = sentence1.nodes[other].cross.get(label0)
+    for other in sorted(links) if len(links) > 1 else list(links):
+        back = nodes1[other].cross.get(label0)
         if back is None or variable not in back:
             del links[other]
         else:
@@ -128,16 +129,19 @@ def _ambiguous(sentence0: Sentence, variable: str, sentence1: Sentence, label0: 
     node.ambiguous.setdefault(label1, list(kept))
     out = []
     length = len(node.aligned_text)
+    econcept = node.econcept or ""
+    mine = profile(node, nodes0, selection)
+    values = projected(node, nodes0, label1, selection)[0]
     for other in kept:
-        target = sentence1.nodes[other]
-        same = (node.econcept or "") == (target.econcept or "")
-        found = compare(node, sentence0.nodes, target, sentence1.nodes, label1, selection, verbose)
-        strong = found.correct
-        names = weak(node, target)
-        key = (not same, -strong, -names, -(length + len(target.aligned_text)), variable != other,
-               variable + other)
+        target = nodes1[other]
+        theirs = profile(target, nodes1, selection)
+        strong = matches(values, theirs.own)
+        names = weak(mine, theirs)
+        key = (econcept != (target.econcept or ""), -strong, -names, -(length + len(target.aligned_text)),
+               variable != other, variable + other)
         shown = ""
         if verbose:
+            found = compare(node, nodes0, target, nodes1, label1, selection, True)
             matched = ",".join(f"{n}={v}" for n, v, _ in found.matches)
             shown = f"match={strong} ({matched}), weak match={names} ({','.join(weak_matches(node, target))})"
         out.append(Link(node, target, label0, label1, key, strong, names, shown))
@@ -162,19 +166,29 @@ def symmetrize(sentence0: Sentence, sentence1: Sentence, label0: str, label1: st
         Whether the deadline stopped it: then only the links that were 1:1 by then are kept (see
         :func:`keep_decided`).
     """
-    variables0 = sorted(sentence0.nodes)
-    variables1 = sorted(sentence1.nodes)
-    sides = ((sentence0, variables0, sentence1, label0, label1), (sentence1, variables1, sentence0, label1,
-                                                                  label0))
+    sides = [(first, [(variable, first.nodes[variable]) for variable in sorted(first.nodes)], second,
+              second.nodes, mine, theirs)
+             for first, second, mine, theirs in ((sentence0, sentence1, label0, label1),
+                                                 (sentence1, sentence0, label1, label0))]
     while True:
         pending: List[Link] = []
         weighed = 0
-        for first, variables, second, mine, theirs in sides:
-            for variable in variables:
+        for first, ordered, second, others, mine, theirs in sides:
+            for variable, node in ordered:
                 if deadline is not None and weighed % EVERY == 0 and clock() >= deadline:
                     keep_decided(sentence0, sentence1, label0, label1)
                     return True
                 weighed += 1
+                links = node.cross.get(theirs)
+                if not links:
+                    continue
+                if len(links) == 1:  # as _ambiguous does it: a link not returned dropped, none weighed
+                    for other in links:
+                        back = others[other].cross.get(mine)
+                        if back is None or variable not in back:
+                            del links[other]
+                        break
+                    continue
                 pending.extend(_ambiguous(first, variable, second, mine, theirs, selection, verbose))
         if not pending:
             return False
@@ -183,6 +197,41 @@ def symmetrize(sentence0: Sentence, sentence1: Sentence, label0: str, label1: st
             winner.source.winner[winner.target_label] = describe(winner)
         winner.source.cross[winner.target_label] = {winner.target.variable: 1}
         winner.target.cross[winner.source_label] = {winner.source.variable: 1}
+
+
+def remember(sentence0: Sentence, sentence1: Sentence, label0: str, label1: str, selection: Selection
+             ) -> None:
+    """Keep on ``sentence0`` what :func:`symmetrize`, run to its end on the two sentences' candidate links
+    (:func:`candidates`), decided: each node's link and the nodes found ambiguous, on both sides. The greedy
+    depends on nothing else, so a later run on the same sentences and selection (the exact map's start)
+    takes it from there (:func:`recall`).
+
+    Args:
+        sentence0: the first file's sentence.
+        sentence1: the other file's.
+        label0: the first file's label.
+        label1: the other file's.
+        selection: the relations counted.
+    """
+    links = {variable: next(iter(node.cross[label1])) for variable, node in sentence0.nodes.items()
+             if node.cross.get(label1)}
+    ambiguous = [{variable: list(node.ambiguous[theirs]) for variable, node in sentence.nodes.items()
+                  if theirs in node.ambiguous}
+                 for sentence, theirs in ((sentence0, label1), (sentence1, label0))]
+    sentence0.greedy[(label0, label1, selection)] = (sentence1, links, ambiguous)
+
+
+def recall(sentence0: Sentence, sentence1: Sentence, label0: str, label1: str, selection: Selection
+           ) -> Optional[Dict[str, str]]:
+    """The links :func:`remember` kept for the two sentences (variable -> variable), the nodes it found
+    ambiguous marked again as :func:`symmetrize` marks them; None when none were kept."""
+    found = sentence0.greedy.get((label0, label1, selection))
+    if found is None or found[0] is not sentence1:
+        return None
+    for sentence, theirs, marked in zip((sentence0, sentence1), (label1, label0), found[2]):
+        for variable, kept in marked.items():
+            sentence.nodes[variable].ambiguous.setdefault(theirs, list(kept))
+    return dict(found[1])
 
 
 def keep_decided(sentence0: Sentence, sentence1: Sentence, label0: str, label1: str) -> None:

@@ -84,6 +84,8 @@ class UMatch(Metric):
         #: the last compat run with document-level relations on it: its key, comparison, counts per sentence
         #: pair and each pair's document-level (correct, total0, total1)
         self._greedy: Optional[Tuple[Any, Any]] = None
+        #: whether a run has used the last preparation (its nodes then carry that run's correspondence)
+        self._used = False
 
     def _compared(self, gold: UmrFile, system: UmrFile, chosen: compare.Settings,
                   mapper: Optional[ExactMapper], options: Options) -> Tuple[Any, List[Dict[str, int]]]:
@@ -136,10 +138,14 @@ class UMatch(Metric):
             prepared = graphs.files([(pair.gold, pair.system) for pair in live], top, True)
             self._last = ((key, entries), prepared)
             self._greedy = None  # its key names entries only the last preparation keeps alive
+            self._used = False
         gold, system, notes = self._last[1]
         if not compat and any(item.failure is not None or item.apart
                               for umr in (gold, system) for item in umr.sentences):
             return graphs.files([(pair.gold, pair.system) for pair in live], top, False)
+        if not self._used:  # nothing to clear yet
+            self._used = True
+            return gold, system, notes
         for umr in (gold, system):
             for item in umr.sentences:
                 for node in item.nodes.values():

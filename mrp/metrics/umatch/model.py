@@ -4,7 +4,7 @@ document-level relations, as the UMR shared task's comparator sees them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 
 @dataclass(eq=False)
@@ -31,6 +31,9 @@ class Node:
 
     #: the relations sorted by lowercased name (kept once computed; relations are not changed afterwards)
     ordered: Optional[List[Tuple[str, str]]] = field(default=None, repr=False)
+    #: the node's pairs as the comparison counts them (:func:`mrp.metrics.umatch.triples.profile`, kept
+    #: once computed for a selection)
+    profiled: Optional[Any] = field(default=None, repr=False)
 
     def in_name_order(self) -> List[Tuple[str, str]]:
         """The relations sorted by lowercased name, stably (the comparator's order)."""
@@ -71,6 +74,9 @@ class Sentence:
     repairs: List[str] = field(default_factory=list)
     #: the document the sentence belongs to (0-based position in the file)
     document: int = 0
+    #: (own label, other label, selection) -> the comparator's greedy made whole against another sentence
+    #: (:func:`mrp.metrics.umatch.links.remember`), for a later run on the same sentences
+    greedy: Dict[Tuple[str, str, Any], Any] = field(default_factory=dict, repr=False)
     #: the ``# :: sntN`` number, when given
     sid: Optional[str] = None
     #: variable -> node over the sentence's document (the last definition winning); None: the file's

@@ -103,9 +103,109 @@ class Comparison:
     matches: List[Pair] = field(default_factory=list)
 
 
+class Profile:
+    """A node's pairs of :func:`attributes` as multisets, for counting without building them: those whose
+    value names no node of the sentence (the concept included), and the relations to nodes, whose values
+    the projection of the moment gives (:func:`projected`)."""
+
+    __slots__ = ("nodes", "selection", "size", "fixed", "fixed_total", "edges", "own", "own_total", "_names",
+                 "relations")
+
+    def __init__(self, node: Node, nodes: Dict[str, Node], selection: Selection) -> None:
+        self.nodes, self.selection, self.relations = nodes, selection, node.relations
+        self.size = len(node.relations)
+        #: (name, value) -> how many, of the pairs whose value names no node
+        self.fixed: Dict[Tuple[str, str], int] = {}
+        #: (name, node named) of each relation to a node
+        self.edges: List[Tuple[str, Node]] = []
+        #: (name, value) -> how many, of every pair taken as written (no projection)
+        self.own: Dict[Tuple[str, str], int] = {}
+        self._names: Optional[Dict[str, int]] = None
+        fixed, own, edges = self.fixed, self.own, self.edges
+        every = selection.only is None and not selection.excluded
+        if every or not selection.ignored("concept"):
+            fixed[("concept", node.concept)] = own[("concept", node.concept)] = 1
+        for name, value in node.relations:  # multisets: the order does not matter
+            if not value or not every and selection.ignored(name):
+                continue
+            key = (name, value)
+            own[key] = own.get(key, 0) + 1
+            other = nodes.get(value)
+            if other is None:
+                fixed[key] = fixed.get(key, 0) + 1
+            else:
+                edges.append((name, other))
+        self.fixed_total = sum(fixed.values())
+        self.own_total = sum(own.values())
+
+    @property
+    def names(self) -> Dict[str, int]:
+        """Relation names (and ``concept``) -> how many, whatever the values and selection (:func:`weak`)."""
+        if self._names is None:
+            self._names = dict(Counter(["concept"] + [name for name, _ in self.relations]))
+        return self._names
+
+
+def profile(node: Node, nodes: Dict[str, Node], selection: Selection) -> Profile:
+    """The node's :class:`Profile` in its sentence's ``nodes`` under ``selection`` (kept on the node)."""
+    found = node.profiled
+    if found is not None and found.nodes is nodes and (found.selection is selection or
+                                                       found.selection == selection) and \
+            found.size == len(node.relations):
+        return found  # type: ignore[no-any-return]
+    found = node.profiled = Profile(node, nodes, selection)
+    return found
+
+
+def projected(node: Node, nodes: Dict[str, Node], label: Optional[str], selection: Selection
+              ) -> Tuple[Dict[Tuple[str, str], int], int]:
+    """The compared values of :func:`attributes` as a multiset (name, value) -> how many, and their number."""
+    found = profile(node, nodes, selection)
+    if label is None:
+        return found.own, found.own_total
+    if not found.edges:
+        return found.fixed, found.fixed_total
+    values = dict(found.fixed)
+    total = found.fixed_total
+    for name, other in found.edges:
+        mapped = other.cross.get(label)
+        if mapped:
+            for target in mapped:
+                values[(name, target)] = values.get((name, target), 0) + 1
+            total += len(mapped)
+        else:
+            values[(name, UNMAPPED)] = values.get((name, UNMAPPED), 0) + 1
+            total += 1
+    return values, total
+
+
+def counts(node0: Node, nodes0: Dict[str, Node], node1: Optional[Node], nodes1: Dict[str, Node],
+           label1: Optional[str], selection: Selection) -> Tuple[int, int, int]:
+    """(total0, total1, correct) of :func:`compare`, without the pairs (each of node 1's pairs matches at
+    most one of node 0's with the same name and compared value: per (name, value), the fewer of the two)."""
+    values0, total0 = projected(node0, nodes0, label1, selection)
+    if node1 is None:
+        return total0, 0, 0
+    other = profile(node1, nodes1, selection)
+    return total0, other.own_total, matches(values0, other.own)
+
+
+def matches(values0: Dict[Tuple[str, str], int], values1: Dict[Tuple[str, str], int]) -> int:
+    """The pairs two multisets of (name, value) share (per pair, the fewer of the two)."""
+    correct = 0
+    for key, n in values0.items():
+        m = values1.get(key)
+        if m:
+            correct += n if n < m else m
+    return correct
+
+
 def compare(node0: Node, nodes0: Dict[str, Node], node1: Optional[Node], nodes1: Dict[str, Node],
             label1: Optional[str], selection: Selection, details: bool = False) -> Comparison:
     """Node 0's pairs (projected to ``label1``) against node 1's (None: node 0 has no counterpart)."""
+    if not details:
+        total0, total1, correct = counts(node0, nodes0, node1, nodes1, label1, selection)
+        return Comparison(total0, total1, correct, [], node1 is not None)
     pairs0 = attributes(node0, nodes0, label1, selection)
     if node1 is None:
         missing = [(name, shown, UNMAPPED) for name, shown, _ in pairs0] if details else []
@@ -169,11 +269,16 @@ def weak_matches(node0: Node, node1: Node) -> List[str]:
     return out
 
 
-def weak(node0: Node, node1: Node) -> int:
-    """Relation names (and ``concept``) the two nodes share, as multisets, whatever their values."""
-    names0 = Counter(["concept"] + [name for name, _ in node0.relations])
-    names1 = Counter(["concept"] + [name for name, _ in node1.relations])
-    return sum((names0 & names1).values())
+def weak(profile0: Profile, profile1: Profile) -> int:
+    """Relation names (and ``concept``) two nodes share, as multisets, whatever their values (of their
+    :func:`profile`)."""
+    names1 = profile1.names
+    shared = 0
+    for name, n in profile0.names.items():
+        m = names1.get(name)
+        if m:
+            shared += n if n < m else m
+    return shared
 
 
 def count(node: Node, selection: Selection) -> int:
