@@ -6,7 +6,7 @@ import os
 from dataclasses import replace
 from typing import Any, Iterable, List, Optional, Sequence, Union
 
-from mrp.codecs import ReadOptions, reader, sniff
+from mrp.codecs import ReadOptions, read_one_line_penman, reader, sniff
 from mrp.codecs.base import without_wiki
 from mrp.corpora import Corpus, Repaired, read_corpus, read_items
 from mrp.errors import FormatError, InputError
@@ -157,7 +157,21 @@ def corpus_of(graphs: Graphs, fmt: Optional[str], options: ReadOptions, name: st
     if any(text is None for text in texts):
         raise InputError(f"{name}: mixes mrp.Graph objects with other kinds of graphs")
     fmt = fmt or ("mrp" if isinstance(items[0], dict) else _guess(texts[0] or ""))
+    if fmt == "amr":
+        corpus = _one_line(texts, options, name)
+        if corpus is not None:
+            return corpus
     return _from_text(_joined([text or "" for text in texts], fmt), fmt, options, name)
+
+
+def _one_line(texts: List[Optional[str]], options: ReadOptions, name: str) -> Optional[Corpus]:
+    """The corpus of Penman texts as :func:`_from_text` reads them joined (:func:`_joined`), read without
+    joining them when each is one line holding one plain graph (a language model's output, most often:
+    :func:`mrp.codecs.read_one_line_penman`); None when one is not."""
+    read = read_one_line_penman([(text or "").strip() for text in texts], name, options)
+    if read is None:
+        return None
+    return read_items(name, "amr", lambda given: read, options, pack_after=1 << 62)
 
 
 def _triples(items: List[Any]) -> bool:

@@ -26,10 +26,11 @@ _SPECIAL = "".join(_KINDS)
 _Branch = Tuple[str, Union[int, str]]
 
 
-def _tree(text: str) -> Optional[Tuple[List[str], List[Optional[str]], List[List[_Branch]]]]:
+def _tree(text: str, whole: bool = False
+          ) -> Optional[Tuple[List[str], List[Optional[str]], List[List[_Branch]]]]:
     """Each node's variable, concept as written (None: none) and branches, numbered as they open; None
     for a text :func:`.parse.parse` declines (its grammar, checked by each token's first character:
-    :data:`.parse._KINDS`)."""
+    :data:`.parse._KINDS`), and with ``whole`` for a text with tokens after its graph."""
     if _OTHER_BREAKS.search(text) is not None:
         return None
     tokens = _TOKEN.findall(text)
@@ -80,7 +81,7 @@ def _tree(text: str) -> Optional[Tuple[List[str], List[Optional[str]], List[List
                 position += 1
                 stack.pop()
                 if not stack:
-                    return names, concepts, branches
+                    return (names, concepts, branches) if not whole or position == count else None
                 continue
             if first != ":":
                 return None
@@ -105,19 +106,21 @@ def _tree(text: str) -> Optional[Tuple[List[str], List[Optional[str]], List[List
             return None
 
 
-def fast_graph(text: str, gid: str, options: ReadOptions) -> Optional[Graph]:
+def fast_graph(text: str, gid: str, options: ReadOptions, whole: bool = False) -> Optional[Graph]:
     """The graph :func:`.amr._convert` builds from the tree of ``text``, or None for a text that
-    :func:`.parse.parse` declines or that :func:`.amr._convert` refuses.
+    :func:`.parse.parse` declines or that :func:`.amr._convert` refuses (with ``whole``, also for a
+    text with anything but white space after its graph).
 
     Args:
         text: the graph text of a frame, closed (every separator a ``\\n``: a text with others is declined).
         gid: the graph's id.
         options: the read options (``no_wiki`` and ``framework`` are read).
+        whole: whether the text must end with its graph.
 
     Returns:
         The graph, or None.
     """
-    tree = _tree(text)
+    tree = _tree(text, whole)
     if tree is None:
         return None
     names, concepts, branches = tree
