@@ -12,6 +12,7 @@ from mrp.corpora import Corpus, Repaired, read_corpus, read_items
 from mrp.errors import FormatError, InputError
 from mrp.graph import Graph
 from mrp.io.source import Line
+from mrp.process.collector import collector_paused
 
 __all__ = ["Graphs", "corpus_of", "is_path", "read_options"]
 
@@ -168,7 +169,8 @@ def _one_line(texts: List[Optional[str]], options: ReadOptions, name: str) -> Op
     """The corpus of Penman texts as :func:`_from_text` reads them joined (:func:`_joined`), read without
     joining them when each is one line holding one plain graph (a language model's output, most often:
     :func:`mrp.codecs.read_one_line_penman`); None when one is not."""
-    read = read_one_line_penman([(text or "").strip() for text in texts], name, options)
+    with collector_paused():  # as in the one reading loop: many objects made, none of them garbage
+        read = read_one_line_penman([(text or "").strip() for text in texts], name, options)
     if read is None:
         return None
     return read_items(name, "amr", lambda given: read, options, pack_after=1 << 62)
