@@ -173,7 +173,10 @@ def _one_line(texts: List[Optional[str]], options: ReadOptions, name: str) -> Op
         read = read_one_line_penman([(text or "").strip() for text in texts], name, options)
     if read is None:
         return None
-    return read_items(name, "amr", lambda given: read, options, pack_after=1 << 62)
+    corpus = Corpus(name, "amr")  # as the one reading loop gathers them: no graph of these is repaired
+    corpus.graphs = [item for item in read if isinstance(item, Graph)]
+    corpus.errors = [item for item in read if isinstance(item, FormatError)]
+    return corpus
 
 
 def _triples(items: List[Any]) -> bool:
