@@ -105,7 +105,7 @@ def test_the_reader_gives_the_same_graphs_with_the_fast_way_and_without(
         for options in _OPTIONS[:3]:
             fast = read_string(text, options)
             with monkeypatch.context() as patched:
-                patched.setattr(penman_reading, "fast_graph", lambda *_: None)
+                patched.setattr(penman_reading, "fast_graph", lambda *_, **__: None)
                 full = read_string(text, options)
             assert [_whole(g) if isinstance(g, Graph) else str(g) for g in fast] == \
                    [_whole(g) if isinstance(g, Graph) else str(g) for g in full]

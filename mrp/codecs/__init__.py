@@ -16,7 +16,7 @@ import itertools
 import os
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from mrp.codecs.base import Codec, Item, Reader, ReadOptions, WriteOptions, Writer, without_wiki
 from mrp.codecs.repeats import KEPT
@@ -29,7 +29,7 @@ from mrp.memo import Memo
 __all__ = [
     "CODECS", "Codec", "Item", "ReadOptions", "WriteOptions", "Reader", "Writer",
     "reader", "writer", "formats", "readable", "frameworks", "infer_format", "implied_framework",
-    "reads_texts_once", "reads_penman", "resolve_format", "sniff", "content_format",
+    "reads_texts_once", "reads_penman", "resolve_format", "sniff", "content_format", "read_one_line_penman",
 ]
 
 #: The registry: one line per codec module, by its full name (its ``CODEC`` names its formats).  The order
@@ -174,14 +174,38 @@ def _limited(read: Reader) -> Reader:
             content = None if serial is None else checked.get(serial)
             if serial is not None and content is None:
                 content = checked.keep(serial, content_limits(item))
-            problem = limit_problem(item, content)
-            if problem is None:
-                yield item
-            else:
-                assert isinstance(item, Graph)
-                yield FormatError(problem, name, item.line, item.id, item.framework)
+            yield _within(item, name, content)
 
     return limited
+
+
+def _within(graph: Graph, name: str, content: Optional[ContentLimits] = None) -> Item:
+    """The graph, or a FormatError naming the first limit of :mod:`mrp.io.limits` it is beyond."""
+    problem = limit_problem(graph, content)
+    return graph if problem is None else FormatError(problem, name, graph.line, graph.id, graph.framework)
+
+
+def read_one_line_penman(texts: Sequence[str], name: str, options: ReadOptions) -> Optional[List[Item]]:
+    """What the reader of ``amr`` (:func:`reader`) gives for the lines of ``"\\n\\n".join(texts)`` when each
+    text is one line holding one Penman graph in the plain grammar and nothing else (see
+    :func:`mrp.codecs.penman.one_line_graphs`), read without joining them; None when one is not.
+
+    Args:
+        texts: the texts (each stripped of white space at both ends).
+        name: the input's name (in messages).
+        options: the read options (``memo`` is not read).
+
+    Returns:
+        The graphs in order, each a FormatError where a limit says so, or None.
+    """
+    from mrp.codecs.penman import one_line_graphs
+
+    graphs = one_line_graphs(texts, options)
+    if graphs is None:
+        return None
+    if options.no_wiki:  # the rule for every format, in one place
+        graphs = [without_wiki(graph) for graph in graphs]
+    return [_within(graph, name) for graph in graphs]
 
 
 def writer(name: str) -> Writer:

@@ -6,12 +6,13 @@ import os
 from dataclasses import replace
 from typing import Any, Iterable, List, Optional, Sequence, Union
 
-from mrp.codecs import ReadOptions, reader, sniff
+from mrp.codecs import ReadOptions, read_one_line_penman, reader, sniff
 from mrp.codecs.base import without_wiki
 from mrp.corpora import Corpus, Repaired, read_corpus, read_items
 from mrp.errors import FormatError, InputError
 from mrp.graph import Graph
 from mrp.io.source import Line
+from mrp.process.collector import collector_paused
 
 __all__ = ["Graphs", "corpus_of", "is_path", "read_options"]
 
@@ -157,7 +158,25 @@ def corpus_of(graphs: Graphs, fmt: Optional[str], options: ReadOptions, name: st
     if any(text is None for text in texts):
         raise InputError(f"{name}: mixes mrp.Graph objects with other kinds of graphs")
     fmt = fmt or ("mrp" if isinstance(items[0], dict) else _guess(texts[0] or ""))
+    if fmt == "amr":
+        corpus = _one_line(texts, options, name)
+        if corpus is not None:
+            return corpus
     return _from_text(_joined([text or "" for text in texts], fmt), fmt, options, name)
+
+
+def _one_line(texts: List[Optional[str]], options: ReadOptions, name: str) -> Optional[Corpus]:
+    """The corpus of Penman texts as :func:`_from_text` reads them joined (:func:`_joined`), read without
+    joining them when each is one line holding one plain graph (a language model's output, most often:
+    :func:`mrp.codecs.read_one_line_penman`); None when one is not."""
+    with collector_paused():  # as in the one reading loop: many objects made, none of them garbage
+        read = read_one_line_penman([(text or "").strip() for text in texts], name, options)
+    if read is None:
+        return None
+    corpus = Corpus(name, "amr")  # as the one reading loop gathers them: no graph of these is repaired
+    corpus.graphs = [item for item in read if isinstance(item, Graph)]
+    corpus.errors = [item for item in read if isinstance(item, FormatError)]
+    return corpus
 
 
 def _triples(items: List[Any]) -> bool:

@@ -34,14 +34,14 @@ if TYPE_CHECKING:
     from mrp.codecs.penman.keep import Style
     from mrp.codecs.penman.objects import graphs_of
     from mrp.codecs.penman.parse import mask, unmask
-    from mrp.codecs.penman.reading import read, read_string
+    from mrp.codecs.penman.reading import one_line_graphs, read, read_string
     from mrp.codecs.penman.spacing import breaks
     from mrp.codecs.penman.writer import Quoted, Symbol, penman_text, quiet_layout
 
 __all__ = [
     "read", "write", "read_string", "format_graph", "normal_role", "map_wsj_id", "penman_warnings",
     "tree_graph", "Quoted", "Symbol", "penman_text", "Style", "Frame", "frames", "graphs_of", "quiet_layout",
-    "mask", "unmask", "breaks", "deeply", "CODEC",
+    "mask", "unmask", "breaks", "deeply", "one_line_graphs", "CODEC",
 ]
 
 def _sniff(line: str, after: Iterable[str]) -> Optional[str]:
@@ -59,7 +59,7 @@ CODEC = Codec(formats={"amr": "amr"}, extensions={".amr": "amr", ".penman": "amr
 _HOMES: Dict[str, str] = {
     **dict.fromkeys(("write", "format_graph", "normal_role", "map_wsj_id", "penman_warnings", "tree_graph"),
                     "amr"),
-    **dict.fromkeys(("read", "read_string"), "reading"),
+    **dict.fromkeys(("read", "read_string", "one_line_graphs"), "reading"),
     **dict.fromkeys(("Quoted", "Symbol", "penman_text", "quiet_layout"), "writer"),
     "Style": "keep", "Frame": "framing", "frames": "framing", "graphs_of": "objects",
     "mask": "parse", "unmask": "parse", "breaks": "spacing", "deeply": "deep",

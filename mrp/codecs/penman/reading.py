@@ -30,7 +30,7 @@ from mrp.graph import Graph
 from mrp.io.source import Block, Line, Source
 from mrp.memo import Memo
 
-__all__ = ["Shape", "read", "read_string"]
+__all__ = ["Shape", "one_line_graphs", "read", "read_string"]
 
 
 @dataclass(frozen=True)
@@ -276,6 +276,33 @@ def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpti
         return
     for frame in frames(lines):
         yield from reading.frame(frame)
+
+
+def one_line_graphs(texts: Sequence[str], options: ReadOptions) -> Optional[List[Graph]]:
+    """The graphs :func:`read` gives for the lines of ``"\\n\\n".join(texts)``, when each text is one line
+    holding one graph in the plain grammar (:mod:`.fast`) and nothing else, not even white space at either
+    end: the k-th graph's id is ``str(k)`` and its line ``2k + 1``, as read from those lines.  None when a
+    text is not such a line (:func:`read` then reads them, with its errors and repairs).
+
+    Args:
+        texts: the texts, in order.
+        options: the read options (``memo`` is not read: each text is read on its own).
+
+    Returns:
+        The graphs, or None.
+    """
+    reading = _Reading("<texts>", options)
+    graphs: List[Graph] = []
+    for k, text in enumerate(texts):
+        if not text.startswith("(") or "\n" in text or text[-1].isspace():
+            return None  # (a text starting with "(" has no white space before it)
+        graph = fast_graph(text, str(k), options, whole=True)
+        if graph is None:
+            return None
+        graphs.append(reading._own(graph, Shape((), 0, text, 0, (), True), 2 * k + 1, {}, False, []))
+        if options.memo is not None:
+            graph.breaks = breaks(text)
+    return graphs
 
 
 def read_string(text: str, options: Optional[ReadOptions] = None) -> List[Union[Graph, FormatError]]:
