@@ -137,6 +137,25 @@ class Source:
     def __iter__(self) -> Iterator[Union[Line, FormatError]]:
         return read_lines(self.path)
 
+    def texts(self) -> List[Union[str, FormatError]]:
+        """Every line of the file in order, as :func:`read_lines` gives it but without its number (line k is
+        item k - 1): its text, or the FormatError it is; decoded a large chunk at a time.  InputError as
+        :func:`read_lines` raises it.
+
+        Returns:
+            The lines.
+        """
+        name = display_name(self.path)
+        stream = open_binary(self.path)
+        out: List[Union[str, FormatError]] = []
+        try:
+            for k, chunk in enumerate(_chunks(stream)):
+                out.extend(_texts(_opening(chunk, name) if k == 0 else chunk, len(out) + 1, name))
+        finally:
+            if stream is not sys.stdin.buffer:
+                stream.close()
+        return out
+
     def blocks(self) -> Iterator[Block]:
         """The blocks of the file in order (blank lines left out), with :func:`read_lines`'s texts and
         errors; InputError as :func:`read_lines` raises it."""

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         write,
     )
     from mrp.codecs.penman.deep import deeply
+    from mrp.codecs.penman.fast import fast_graph
     from mrp.codecs.penman.framing import Frame, frames
     from mrp.codecs.penman.keep import Style
     from mrp.codecs.penman.objects import graphs_of
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
 __all__ = [
     "read", "write", "read_string", "format_graph", "normal_role", "map_wsj_id", "penman_warnings",
     "tree_graph", "Quoted", "Symbol", "penman_text", "Style", "Frame", "frames", "graphs_of", "quiet_layout",
-    "mask", "unmask", "breaks", "deeply", "one_line_graphs", "CODEC",
+    "mask", "unmask", "breaks", "deeply", "one_line_graphs", "fast_graph", "CODEC",
 ]
 
 def _sniff(line: str, after: Iterable[str]) -> Optional[str]:
@@ -63,6 +64,7 @@ _HOMES: Dict[str, str] = {
     **dict.fromkeys(("Quoted", "Symbol", "penman_text", "quiet_layout"), "writer"),
     "Style": "keep", "Frame": "framing", "frames": "framing", "graphs_of": "objects",
     "mask": "parse", "unmask": "parse", "breaks": "spacing", "deeply": "deep",
+    "fast_graph": "fast",
 }
 
 

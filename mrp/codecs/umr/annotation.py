@@ -35,6 +35,8 @@ Span = Tuple[int, int]
 _ALIGNMENT = re.compile(r"\s*([^\s:]+)\s*:(.*)$")
 _SPAN = re.compile(r"\s*(-?\d+)\s*-\s*(-?\d+)\s*$")
 _TOKEN = re.compile(r'\s*(?:([()/])|(:[^\s()/:"]*)|("(?:[^"\\]|\\.)*")|([^\s()/:"]+))')
+#: :data:`_TOKEN`, or any other character (the fifth group): a line's tokens found at once
+_TOKENS = re.compile(_TOKEN.pattern[:-1] + r'|(\S))')
 
 
 def unaligned(span: Span) -> bool:
@@ -79,6 +81,13 @@ class _Tokens:
     def __init__(self, lines: List[Line]) -> None:
         self.items: List[Tuple[str, str, int]] = []
         for line in lines:
+            found = _TOKENS.findall(line.text)
+            if not any(other for *_, other in found):  # tokens alone (else the line is read token by token)
+                number = line.number
+                self.items.extend((bracket or ("role" if role else "symbol"),
+                                   bracket or role or string or symbol, number)
+                                  for bracket, role, string, symbol, _ in found)
+                continue
             text, position = line.text, 0
             while position < len(text):
                 match = _TOKEN.match(text, position)

@@ -61,7 +61,7 @@ from mrp.codecs.umr.sentence import sentence_graph
 from mrp.codecs.umr.writer import format_graph, token_spans, write
 from mrp.errors import FormatError, ReadWarning, excerpt
 from mrp.graph import Graph, Placement, Relation
-from mrp.io.source import Line, display_name, read_lines
+from mrp.io.source import Line, Source, display_name
 
 __all__ = ["Document", "read_documents", "parse_documents", "document_items", "read", "write", "format_graph",
            "token_spans", "graph_id", "SPECIAL", "LABELS"]
@@ -154,16 +154,15 @@ class _Reader:
         except FormatError as error:
             error.file = self.name
             document.errors.append(error)
-            for graph_line in block.sections.get("graph", (0, []))[1]:
+            for text in block.texts("graph"):
                 # the variables of a lost graph are defined: their uses later are not problems of their own
-                self.defined.update((var, number) for var in _DEFINITION.findall(graph_line.text))
+                self.defined.update((var, number) for var in _DEFINITION.findall(text))
             return done
         problems = [(line, f"a second '{name}' section (left out)") for name, line in block.repeated]
         self._redefined(graph, number, block, problems)
         self._align(graph, block, problems)
         graph.document = Placement(document.id, number, info=list(block.info),
-                                   alignment=[(line.number, line.text)
-                                              for line in block.sections.get("alignment", (0, []))[1]],
+                                   alignment=block.numbered("alignment"),
                                    outline=list(block.outline))
         self._annotate(graph, block, problems)
         document.graphs.append(graph)
@@ -198,26 +197,26 @@ class _Reader:
             position += len(token) + 1
         nodes = {var: nid for nid, var in (graph.variables or {}).items()}
         seen: Dict[str, int] = {}
-        for line in block.sections["alignment"][1]:
-            if not line.text.strip():
+        for number, text in block.numbered("alignment"):
+            if not text.strip():
                 continue
             try:
-                var, spans = annotation.parse_alignment(line.text)
+                var, spans = annotation.parse_alignment(text)
             except ValueError as error:
-                problems.append((line.number, f"alignment: {error}"))
+                problems.append((number, f"alignment: {error}"))
                 continue
             what = f"alignment of '{excerpt(var)}': "
             if var not in nodes:
-                problems.append((line.number, f"{what}the graph has no variable '{excerpt(var)}'"))
+                problems.append((number, f"{what}the graph has no variable '{excerpt(var)}'"))
                 continue
             if var in seen:
-                problems.append((line.number, f"{what}already aligned at line {seen[var]}"))
+                problems.append((number, f"{what}already aligned at line {seen[var]}"))
                 continue
             bad = [p for p in (annotation.span_problem(span, len(tokens)) for span in spans) if p]
             if bad:
-                problems.append((line.number, what + bad[0]))
+                problems.append((number, what + bad[0]))
                 continue
-            seen[var] = line.number
+            seen[var] = number
             anchors = [(offsets[i - 1][0], offsets[j - 1][1]) for i, j in spans
                        if not annotation.unaligned((i, j))]
             node = graph.nodes[nodes[var]]
@@ -228,7 +227,7 @@ class _Reader:
             return
         place = graph.document
         assert place is not None
-        lines = block.sections["document"][1]
+        lines = block.lines("document")
         try:
             variable, relations = annotation.parse_document(lines)
         except annotation.DocumentError as error:
@@ -277,7 +276,7 @@ def parse_documents(lines: Iterable[Union[Line, FormatError]], name: str,
 
 def read_documents(path: str, options: Optional[ReadOptions] = None) -> List[Document]:
     """The documents of a UMR file (``-`` for stdin); InputError for a file that cannot be used."""
-    return list(parse_documents(read_lines(path), display_name(path), options))
+    return list(parse_documents(Source(path), display_name(path), options))
 
 
 def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, cast
 
 from mrp.errors import FormatError
-from mrp.io.source import Line
+from mrp.io.source import Line, Source
 
 _RULE = re.compile(r"\s*#{3,}\s*$")
 _SNT = re.compile(r"\s*#\s*::\s*snt(\d+)\b[ \t]*(.*)$")
@@ -52,7 +52,8 @@ class Block:
     the text after it (the scorer's layout); ``words``: the tokens of the
     ``Words:`` line (None when there is none); ``info``: the other lines
     before the first section, verbatim; ``sections``: name (graph, alignment,
-    document) -> (line of its header, its lines); ``repeated``: sections given
+    document) -> (line of its header, where its lines start and end among the file's lines: read them with
+    :meth:`lines`, :meth:`texts` or :meth:`numbered`); ``repeated``: sections given
     twice (the first is kept); ``unread``: lines that could not be decoded; ``outline``: the block's empty
     lines (``""``) and section headers (the section's name) by line number, in order.
     """
@@ -63,10 +64,14 @@ class Block:
     text: Optional[str] = None
     words: Optional[List[str]] = None
     info: List[str] = field(default_factory=list)
-    sections: Dict[str, Tuple[int, List[Line]]] = field(default_factory=dict)
+    sections: Dict[str, Tuple[int, int, int]] = field(default_factory=dict)
     repeated: List[Tuple[str, int]] = field(default_factory=list)
     unread: List[FormatError] = field(default_factory=list)
     outline: List[Tuple[int, str]] = field(default_factory=list)
+    #: the file's line numbers and lines (texts, or the FormatErrors of lines that could not be decoded),
+    #: which the sections index
+    file_numbers: Sequence[int] = field(default=(), repr=False, compare=False)
+    file_lines: Sequence[Union[str, FormatError]] = field(default=(), repr=False, compare=False)
 
     def tokens(self) -> List[str]:
         """The words of the sentence: the ``Words:`` line, else the text of ``# :: sntN``."""
@@ -78,50 +83,116 @@ class Block:
         """True for a block that holds no sentence (a file header, a stray rule)."""
         return self.number is None and not self.sections and not self.unread
 
+    def numbered(self, name: str) -> List[Tuple[int, str]]:
+        """A section's lines as (file line number, text), in order (none for a section the block lacks).
+
+        Args:
+            name: the section (graph, alignment, document).
+
+        Returns:
+            The lines.
+        """
+        if name not in self.sections:
+            return []
+        _, start, end = self.sections[name]
+        numbers, lines = self.file_numbers[start:end], self.file_lines[start:end]
+        if self.unread:  # an undecodable line is among the block's unread lines, not its section's
+            return [(number, text) for number, text in zip(numbers, lines) if isinstance(text, str)]
+        return cast(List[Tuple[int, str]], list(zip(numbers, lines)))
+
+    def texts(self, name: str) -> List[str]:
+        """A section's lines' texts, in order (see :meth:`numbered`)."""
+        return [text for _, text in self.numbered(name)]
+
+    def lines(self, name: str) -> List[Line]:
+        """A section's lines, in order (see :meth:`numbered`)."""
+        return [Line(number, text) for number, text in self.numbered(name)]
+
+
+def _lines(lines: Iterable[Union[Line, FormatError]]
+           ) -> Tuple[Sequence[int], Sequence[Union[str, FormatError]]]:
+    """The numbers and the texts (or FormatErrors) of lines; a :class:`~mrp.io.source.Source`'s decoded a
+    large chunk at a time."""
+    if isinstance(lines, Source):
+        texts = lines.texts()
+        return range(1, len(texts) + 1), texts
+    numbers: List[int] = []
+    items: List[Union[str, FormatError]] = []
+    for line in lines:
+        if isinstance(line, FormatError):
+            numbers.append(line.line or 0)
+            items.append(line)
+        else:
+            numbers.append(line.number)
+            items.append(line.text)
+    return numbers, items
+
 
 def blocks(lines: Iterable[Union[Line, FormatError]]) -> Iterator[Block]:
     """The sentence blocks of a file, in order (blocks that hold no sentence are left out)."""
+    numbers, texts = _lines(lines)
     block: Optional[Block] = None
-    section: Optional[List[Line]] = None
-    for line in lines:
-        if isinstance(line, FormatError):
+    #: the section whose lines follow: its name (None: none; "": a repeated one, whose lines are left out)
+    section: Optional[str] = None
+    for k, text in enumerate(texts):
+        if not isinstance(text, str):
             if block is None:
-                block = Block(line.line or 0)
-            block.unread.append(line)
+                block = Block(text.line or 0, file_numbers=numbers, file_lines=texts)
+            block.unread.append(text)
             continue
-        text = line.text
-        if _RULE.match(text):
-            if block is not None and not block.empty():
-                yield block
-            block, section = Block(line.number), None
+        bare = text.lstrip()
+        if bare[:1] == "#":  # a comment: a rule, a sentence number, a section header or information
+            if _RULE.match(text):
+                if block is not None:
+                    _close(block, section, k)
+                    if not block.empty():
+                        yield block
+                block, section = Block(numbers[k], file_numbers=numbers, file_lines=texts), None
+                continue
+            snt = _SNT.match(text)
+            header = _SECTION.match(text)
+            if block is None or (snt and (block.number is not None or block.sections)) or (
+                    not snt and not header and block.sections):
+                if block is not None:
+                    _close(block, section, k)
+                    if not block.empty():
+                        yield block
+                block, section = Block(numbers[k], file_numbers=numbers, file_lines=texts), None
+            if header:
+                _close(block, section, k)
+                name = SECTIONS[" ".join(header.group(1).lower().split())]
+                block.outline.append((numbers[k], name))
+                if name in block.sections:
+                    block.repeated.append((name, numbers[k]))
+                    section = ""
+                else:
+                    section = name
+                    block.sections[name] = (numbers[k], k + 1, k + 1)
+            elif snt:  # no section is open here: a comment after a section starts a new block
+                block.number, block.number_line = int(snt.group(1)), numbers[k]
+                block.text = snt.group(2).strip() or None
+            elif not _INDEX.match(text):
+                block.info.append(text.rstrip())
             continue
-        snt = _SNT.match(text)
-        comment = text.lstrip().startswith("#")
-        header = _SECTION.match(text)
-        if block is None or (snt and (block.number is not None or block.sections)) or (
-                comment and not snt and not header and block.sections):
-            if block is not None and not block.empty():
-                yield block
-            block, section = Block(line.number), None
-        if not text.strip():
-            block.outline.append((line.number, ""))
-        if header:
-            name = SECTIONS[" ".join(header.group(1).lower().split())]
-            block.outline.append((line.number, name))
-            if name in block.sections:
-                block.repeated.append((name, line.number))
-                section = []
-            else:
-                section = []
-                block.sections[name] = (line.number, section)
-        elif section is not None:
-            section.append(line)
-        elif snt:
-            block.number, block.number_line = int(snt.group(1)), line.number
-            block.text = snt.group(2).strip() or None
-        elif _WORDS.match(text):
-            block.words = _WORDS.match(text).group(1).split()  # type: ignore[union-attr]
-        elif text.strip() and not _INDEX.match(text):
+        if block is None:
+            block = Block(numbers[k], file_numbers=numbers, file_lines=texts)
+        if not bare:
+            block.outline.append((numbers[k], ""))
+        if section is not None or not bare:
+            continue  # a section's line (read from its range), or an empty line
+        words = _WORDS.match(text)
+        if words:
+            block.words = words.group(1).split()
+        elif not _INDEX.match(text):
             block.info.append(text.rstrip())
-    if block is not None and not block.empty():
-        yield block
+    if block is not None:
+        _close(block, section, len(texts))
+        if not block.empty():
+            yield block
+
+
+def _close(block: Block, section: Optional[str], end: int) -> None:
+    """The section open in a block (its name; None or "" for none kept) ends before line index ``end``."""
+    if section:
+        header, start, _ = block.sections[section]
+        block.sections[section] = (header, start, end)

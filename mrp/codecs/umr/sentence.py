@@ -9,7 +9,7 @@ import penman
 
 from mrp.codecs.base import ReadOptions
 from mrp.codecs.framing import scan
-from mrp.codecs.penman import breaks, deeply, mask, penman_warnings, tree_graph, unmask
+from mrp.codecs.penman import breaks, deeply, fast_graph, mask, penman_warnings, tree_graph, unmask
 from mrp.codecs.umr.frame import Block
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Graph
@@ -50,6 +50,8 @@ def _check_variables(tree: penman.Tree, lines: List[Line], gid: str) -> None:
 
 
 _CONCEPT = re.compile(r'(\(\s*[^\s()/:"~]+\s*/\s*)([^\s()"]+)')
+#: what every concept :func:`_quote_concept` quotes matches (and a few more): a line without it has none
+_ODD_CONCEPT = re.compile(r'\(\s*[^\s()/:"~]+\s*/\s*[^\s()"]*[#/]')
 
 
 def _comment_at(text: str) -> int:
@@ -81,14 +83,16 @@ def repaired(lines: List[Line]) -> Tuple[List[Line], List[Tuple[str, int]]]:
     depth = 0
     for line in lines:
         text = line.text
-        cut = _comment_at(text)
-        if cut >= 0:
-            text = text[:cut].rstrip()
-            repairs.append(("an inline comment (removed)", line.number))
-        quoted = _CONCEPT.sub(_quote_concept, text)
-        if quoted != text:
-            repairs.append(("a concept Penman cannot read unquoted (read as written)", line.number))
-            text = quoted
+        if "#" in text:
+            cut = _comment_at(text)
+            if cut >= 0:
+                text = text[:cut].rstrip()
+                repairs.append(("an inline comment (removed)", line.number))
+        if _ODD_CONCEPT.search(text) is not None:
+            quoted = _CONCEPT.sub(_quote_concept, text)
+            if quoted != text:
+                repairs.append(("a concept Penman cannot read unquoted (read as written)", line.number))
+                text = quoted
         depth = max(0, scan(text, 0, depth, "(", ")")[1]) if text else depth
         out.append(Line(line.number, text) if text != line.text else line)
     out = [line for line in out if line.text.strip()]
@@ -105,8 +109,8 @@ def sentence_graph(block: Block, gid: str, options: ReadOptions) -> Graph:
     if "graph" not in block.sections:
         raise FormatError("the sentence has no '# sentence level graph:' section",
                           None, block.line, gid, "umr")
-    header, lines = block.sections["graph"]
-    lines = [line for line in lines if line.text.strip()]
+    header = block.sections["graph"][0]
+    lines = [Line(number, text) for number, text in block.numbered("graph") if text.strip()]
     repairs: List[Tuple[str, int]] = []
     if not options.strict:
         lines, repairs = repaired(lines)
@@ -118,8 +122,26 @@ def sentence_graph(block: Block, gid: str, options: ReadOptions) -> Graph:
                           + ("after the end of the graph" if end is not None else "before the graph"),
                           None, extra[0], gid, "umr")
     used = lines[:end] if end is not None else lines
-    def parsed() -> Tuple[Graph, List[str]]:
-        text, masked = mask("\n".join(line.text for line in used))
+    joined = "\n".join(line.text for line in used)
+    # in one pass where the plain grammar reads it (the same graph), else through penman's tree
+    graph = fast_graph(joined, gid, options)
+    if graph is None:
+        graph = _tree_graph(joined, used, header, gid, options)
+    graph.framework, graph.flavor = "umr", 2
+    graph.breaks = breaks(joined)
+    if repairs:
+        graph.repairs = (graph.repairs or []) + [f"{message} (line {number})" for message, number in repairs]
+    tokens = block.tokens()
+    graph.input = " ".join(tokens) if tokens else None
+    graph.line = block.line
+    return graph
+
+
+def _tree_graph(joined: str, used: List[Line], header: int, gid: str, options: ReadOptions) -> Graph:
+    """The graph of a sentence's Penman text (``joined``, its lines ``used``) read through penman's tree, with
+    its variables; FormatError (line and graph id set, file not) when it cannot be read."""
+    def parsed() -> Graph:
+        text, masked = mask(joined)
         tree = penman.parse(text)
         if masked:
             tree = penman.Tree(unmask(tree.node, masked), metadata=tree.metadata)
@@ -128,14 +150,16 @@ def sentence_graph(block: Block, gid: str, options: ReadOptions) -> Graph:
             number = next((line.number for line in used if line.text == text), used[0].number)
             raise FormatError(f"Penman syntax error: {message.lower()}", None, number, gid, "umr")
         _check_variables(tree, used, gid)
-        return tree_graph(tree, gid, options)
+        graph, variables = tree_graph(tree, gid, options)
+        graph.variables = dict(enumerate(variables))
+        return graph
 
     with penman_warnings() as messages:
         try:
             try:
-                graph, variables = parsed()
+                return parsed()
             except RecursionError:  # read again with room for nesting as deep as the node limit
-                graph, variables = deeply(parsed)
+                return deeply(parsed)
         except penman.DecodeError as error:
             number = used[min(error.lineno, len(used)) - 1].number if error.lineno else used[-1].number
             where = f" (column {error.offset + 1})" if error.offset is not None else ""
@@ -145,12 +169,3 @@ def sentence_graph(block: Block, gid: str, options: ReadOptions) -> Graph:
             raise FormatError(str(error), None, header, gid, "umr") from None
         except RecursionError:
             raise FormatError("graph is nested too deeply to be read", None, header, gid, "umr") from None
-    graph.framework, graph.flavor = "umr", 2
-    graph.breaks = breaks("\n".join(line.text for line in used))
-    if repairs:
-        graph.repairs = (graph.repairs or []) + [f"{message} (line {number})" for message, number in repairs]
-    graph.variables = dict(enumerate(variables))
-    tokens = block.tokens()
-    graph.input = " ".join(tokens) if tokens else None
-    graph.line = block.line
-    return graph

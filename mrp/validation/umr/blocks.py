@@ -60,6 +60,7 @@ def sentences(stream: TextIO, state: State) -> Iterator[List[Block]]:
     comments: List[str] = []
     lines: List[str] = []
     corrupt = False
+    inline, trailing = state.checks.inline_comments, state.checks.trailing_whitespace
     for number, raw in enumerate(stream, 1):
         state.line = number
         if not state.sentence_line:
@@ -67,14 +68,15 @@ def sentences(stream: TextIO, state: State) -> Iterator[List[Block]]:
         if not first:
             first = number
         line = raw[:-1] if raw.endswith("\n") else raw
-        if state.checks.inline_comments:
+        if inline:
             line = INLINE_COMMENT.sub(r"\1", line).rstrip()
         if line[-1:].isspace():  # not re's "\s+$", which is quadratic in a long run of inner white space
-            if state.checks.trailing_whitespace:
+            if trailing:
                 state.report(1, "Format", "trailing-whitespace", "trailing whitespace")
             line = line.rstrip()
-        _normalization(state, line)
-        line = stripped(line)
+        if not line.isascii():  # ASCII is in every normal form
+            _normalization(state, line)
+        line = line.lstrip()  # as stripped() strips
         if not line:
             if comments or lines:
                 blocks.append({"line0": first, "comments": comments, "lines": lines})
@@ -103,7 +105,7 @@ def sentences(stream: TextIO, state: State) -> Iterator[List[Block]]:
             else:
                 state.report(1, "Format", "misplaced-comment", "a comment line inside a block")
                 corrupt = True
-        elif _graph_or_alignment(line) or ILG.match(line) or ILG_OLD.match(line):
+        elif line[0] == "(" or _graph_or_alignment(line) or ILG.match(line) or ILG_OLD.match(line):
             lines.append(line)
         else:
             state.report(1, "Format", "invalid-line",
