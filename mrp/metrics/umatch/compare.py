@@ -175,7 +175,9 @@ def _pair(result: Comparison, a: int, b: int, sentence0: Sentence, sentence1: Se
     forward = result.tally(label0, label1)
     backward = result.tally(label1, label0)
     before = Counter(forward)
-    sets0, sets1 = token_sets(sentence0), token_sets(sentence1)
+    # the distinct token sets (:func:`token_sets`), as tuples: the same sets without making their texts
+    sets0 = {node.alignment for node in sentence0.nodes.values() if node.alignment}
+    sets1 = {node.alignment for node in sentence1.nodes.values() if node.alignment}
     forward["alignment_correct"] += len(sets0 & sets1)
     forward["alignment_total0"] += len(sets0)
     forward["alignment_total1"] += len(sets1)
