@@ -213,10 +213,12 @@ def attributes(tally: Counter, sentence0: Sentence, sentence1: Sentence,  # type
     linked = alone = False
     for node in nodes0.values():  # sums: the order does not matter
         others = node.cross.get(label1)
+        mine = profile(node, nodes0, selection)
         if not others:
-            total0 += profile(node, nodes0, selection).own_total
+            total0 += mine.own_total
             continue
-        values, size = projected(node, nodes0, label1, selection)
+        values, size = projected(node, nodes0, label1, selection) if mine.edges else \
+            (mine.fixed, mine.fixed_total)
         best_total = best = -1
         for other in sorted(others) if len(others) > 1 else others:  # the first with the most correct
             theirs = profile(nodes1[other], nodes1, selection)
