@@ -175,7 +175,9 @@ def _pair(result: Comparison, a: int, b: int, sentence0: Sentence, sentence1: Se
     forward = result.tally(label0, label1)
     backward = result.tally(label1, label0)
     before = Counter(forward)
-    sets0, sets1 = token_sets(sentence0), token_sets(sentence1)
+    # the distinct token sets (:func:`token_sets`), as tuples: the same sets without making their texts
+    sets0 = {node.alignment for node in sentence0.nodes.values() if node.alignment}
+    sets1 = {node.alignment for node in sentence1.nodes.values() if node.alignment}
     forward["alignment_correct"] += len(sets0 & sets1)
     forward["alignment_total0"] += len(sets0)
     forward["alignment_total1"] += len(sets1)
@@ -211,10 +213,12 @@ def attributes(tally: Counter, sentence0: Sentence, sentence1: Sentence,  # type
     linked = alone = False
     for node in nodes0.values():  # sums: the order does not matter
         others = node.cross.get(label1)
+        mine = profile(node, nodes0, selection)
         if not others:
-            total0 += profile(node, nodes0, selection).own_total
+            total0 += mine.own_total
             continue
-        values, size = projected(node, nodes0, label1, selection)
+        values, size = projected(node, nodes0, label1, selection) if mine.edges else \
+            (mine.fixed, mine.fixed_total)
         best_total = best = -1
         for other in sorted(others) if len(others) > 1 else others:  # the first with the most correct
             theirs = profile(nodes1[other], nodes1, selection)

@@ -149,9 +149,8 @@ class Profile:
 def profile(node: Node, nodes: Dict[str, Node], selection: Selection) -> Profile:
     """The node's :class:`Profile` in its sentence's ``nodes`` under ``selection`` (kept on the node)."""
     found = node.profiled
-    if found is not None and found.nodes is nodes and (found.selection is selection or
-                                                       found.selection == selection) and \
-            found.size == len(node.relations):
+    if found is not None and found.nodes is nodes and found.size == len(node.relations) and \
+            (found.selection is selection or found.selection == selection):
         return found  # type: ignore[no-any-return]
     found = node.profiled = Profile(node, nodes, selection)
     return found
