@@ -8,7 +8,8 @@
    macro figures and signature are completed when first read: the pair with ``to_dict()`` too is shown);
 5. issue 64's reward function: the first coli pair from strings through ``mrp.score`` (median of 100 calls,
    goal 0.2 ms) and the 1,368 coli pairs from strings through ``mrp.pairwise`` (goal 0.15 s), each with its
-   ratio to the goal, and the floor of each: reading its strings alone (``mrp.read``).
+   ratio to the goal, and the floor of each: reading its strings alone (``mrp.read``), and below that
+   tokenizing them alone (one ``re.findall`` a string: no Python per token, no graph).
 Medians of REPEAT runs after one untimed warm-up run, in CPU seconds of this process, of the children
 it waited for and of the process it keeps for HiGHS (:mod:`mrp.process.worker`, as it reports them;
 other processes on the machine do not count); each figure is printed with its target and PASS or MISS
@@ -21,6 +22,7 @@ work on the same data, for the reader: the targets are the issue's seconds).
 from __future__ import annotations
 
 import logging
+import re
 import statistics
 from pathlib import Path
 from typing import Any, Callable, List, NamedTuple, Optional, Tuple
@@ -32,6 +34,11 @@ REWARD_ALL = "reward: mrp.pairwise, coli 1,368 pairs, strings"
 #: the reading alone of each reward row's strings (its floor in-process)
 READ_ONE = "  of which reading its strings (mrp.read, 100 calls)"
 READ_ALL = "  of which reading its 2,736 strings (mrp.read)"
+#: the physical floor of each reward row in Python: one regular expression's tokens a string, nothing built
+TOKENS_ONE = "  floor: tokenizing its 2 strings alone (re.findall)"
+TOKENS_ALL = "  floor: tokenizing its 2,736 strings alone (re.findall)"
+#: Penman's tokens, coarsely (strings, parentheses and slash, anything else between white space)
+_TOKENS = re.compile(r'"[^"]*"|[()/]|[^\s"()/]+')
 #: the reward rows' calls on graphs read already (mrp.read): the call alone
 GRAPHS_ONE = "reward: one coli pair, mrp.score, graphs (100 calls)"
 GRAPHS_ALL = "reward: mrp.pairwise, coli 1,368 pairs, graphs"
@@ -134,6 +141,11 @@ def run(shared: Path) -> None:
     # triples, the search, the result)
     rows.append((READ_ONE, _measured(lambda: (mrp.read(one_coli[0]), mrp.read(one_coli[1])), 100), None, ""))
     rows.append((READ_ALL, _measured(lambda: (mrp.read(gold_text), mrp.read(system_text))), None, ""))
+    tokens = _TOKENS.findall
+    pair = (gold_text[0], system_text[0])
+    rows.append((TOKENS_ONE, _measured(lambda: [tokens(text) for text in pair], 100), None, ""))
+    rows.append((TOKENS_ALL, _measured(lambda: ([tokens(text) for text in gold_text],
+                                                [tokens(text) for text in system_text])), None, ""))
     # the same two calls on graphs read already: the call itself, without the reading
     one_read = (gold[:1], system[:1])
     rows.append((GRAPHS_ONE, _measured(lambda: mrp.score(*one_read, metric="smatch"), 100), None, ""))
@@ -141,7 +153,8 @@ def run(shared: Path) -> None:
     whole = _median(lambda: mrp.score(*eds_small).to_dict(), 100)  # the document completed too
     compiled = sum(len(kernel.signatures) for kernel in kernels) - signatures
     medians = {name: figure.median for name, figure, _, _ in rows}
-    floors = {READ_ONE: medians[REWARD_ONE], READ_ALL: medians[REWARD_ALL]}
+    floors = {READ_ONE: medians[REWARD_ONE], READ_ALL: medians[REWARD_ALL], TOKENS_ONE: medians[REWARD_ONE],
+              TOKENS_ALL: medians[REWARD_ALL]}
     print("\nThe library, in process, warm (medians of CPU time, HiGHS's processes included)\n")
     for name, figure, limit, target in rows:
         verdict = "" if limit is None else ("PASS" if figure.median <= limit else "MISS")

@@ -25,6 +25,7 @@ from mrp.pipeline import inputs
 from conftest import shared_path
 
 _OPTIONS = [ReadOptions(), ReadOptions(no_wiki=True), ReadOptions(strict=True), ReadOptions(framework="umr"),
+            ReadOptions(wsj_ids=True),
             ReadOptions(keep=True), ReadOptions(text={"0": "the zeroth", "2": "the second"}, keep=True)]
 
 

@@ -12,6 +12,7 @@ array, is done per pair, compiled (:func:`mrp.solver.renumber.renumbered`): the 
 
 from __future__ import annotations
 
+from array import array
 from typing import Any, Dict, Hashable, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
@@ -175,14 +176,16 @@ def _matched_rows(rows: np.ndarray, gold: np.ndarray, system: np.ndarray, mappin
 
 
 class Coded(NamedTuple):
-    """A graph's triple counts with interned ids (:meth:`Interned.coded`)."""
+    """A graph's triple counts with interned ids (:meth:`Interned.coded`), each kind's rows one after the
+    other in a flat array of signed 64-bit integers (an ``array.array``: made for a tenth of a numpy
+    array's fixed cost, a graph's rows being few; a batch's are joined into numpy arrays once)."""
 
     #: the graph's nodes
     n: int
-    #: int64[L, 3]: (node, key id, count) of each node-local triple, node by node, each node's in its order
-    local: np.ndarray
-    #: int64[R, 4]: (source, target, label id, count) of each relation, in the relations' order
-    relations: np.ndarray
+    #: (node, key id, count) of each node-local triple, node by node, each node's in its order
+    local: array
+    #: (source, target, label id, count) of each relation, in the relations' order
+    relations: array
 
 
 class Interned:
@@ -227,8 +230,7 @@ class Interned:
             if k is None:
                 k = labels[label] = len(labels)
             edges += (a, b, k, count)
-        return Coded(len(local), np.array(rows, np.int64).reshape(-1, 3),
-                     np.array(edges, np.int64).reshape(-1, 4))
+        return Coded(len(local), array("q", rows), array("q", edges))
 
     def batch(self, pairs: Sequence[Tuple[Coded, Coded]]) -> Batch:
         """The Batch of pairs (gold, system) coded here: each pair's rows are those
@@ -245,11 +247,15 @@ class Interned:
             return Batch.of([])
         from mrp.solver.renumber import renumbered
 
-        counts = np.array([(gold.n, system.n, gold.local.shape[0], system.local.shape[0],
-                            gold.relations.shape[0], system.relations.shape[0]) for gold, system in pairs],
+        counts = np.array([(gold.n, system.n, len(gold.local) // 3, len(system.local) // 3,
+                            len(gold.relations) // 4, len(system.relations) // 4) for gold, system in pairs],
                           np.int64).reshape(-1, 6)
-        local = np.concatenate([np.empty((0, 3), np.int64)]
-                               + [side.local for pair in pairs for side in pair])
-        relations = np.concatenate([np.empty((0, 4), np.int64)]
-                                   + [side.relations for pair in pairs for side in pair])
-        return Batch(*renumbered(counts, local, relations, len(self.keys), len(self.labels)))
+        local, relations = array("q"), array("q")
+        for pair in pairs:
+            for side in pair:
+                local += side.local
+                relations += side.relations
+        local_rows = np.frombuffer(local, np.int64).reshape(-1, 3) if local else np.empty((0, 3), np.int64)
+        relation_rows = np.frombuffer(relations, np.int64).reshape(-1, 4) if relations \
+            else np.empty((0, 4), np.int64)
+        return Batch(*renumbered(counts, local_rows, relation_rows, len(self.keys), len(self.labels)))

@@ -6,8 +6,9 @@ grammar gives None); the nodes are numbered as they open, which is the depth-fir
 definitions that :func:`.writer.preorder` gives, and each branch keeps its child's number instead of its
 node.  Every variable is known before the branches are read (the token after each ``(``), so that each
 branch becomes its edge or property as it is read; the edges, made in the order of the text, are then put
-in the order of their nodes (a stable sort by source: each node's in the order written).  A text that :func:`.amr._convert` refuses (a variable defined twice) gives None too, so that the
-caller reads it the full way and its error stays as it is.  ``tests/test_penman_fast.py`` proves the graphs
+in the order of their nodes (a stable sort by source: each node's in the order written).  A text that
+:func:`.amr._convert` refuses (a variable defined twice) gives None too, so that the caller reads it the
+full way and its error stays as it is.  ``tests/test_penman_fast.py`` proves the graphs
 equal on the shared data, on perturbed texts and on random ones.
 """
 
@@ -110,8 +111,8 @@ def fast_graph(text: str, gid: str, options: ReadOptions, whole: bool = False) -
                     if whole and position != count:
                         return None
                     edges.sort(key=_SOURCE)
-                    return Graph(id=gid, framework=options.framework or "amr", flavor=2, tops=[0], nodes=nodes,
-                                 edges=edges, layout=layout, variables=dict(enumerate(names)))
+                    return Graph(id=gid, framework=options.framework or "amr", flavor=2, tops=[0],
+                                 nodes=nodes, edges=edges, layout=layout, variables=dict(enumerate(names)))
                 continue
             if first != ":":
                 return None

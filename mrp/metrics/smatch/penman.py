@@ -109,28 +109,30 @@ def _penman_sets(graph: Graph) -> Tuple[Local, Relations, int]:
     position = {node.id: k for k, node in enumerate(nodes)}
     local: Local = []
     total = 0
-    texts, instances, strings = _TEXTS, _INSTANCES, _STRINGS
+    text, instance, strings = _TEXTS.get, _INSTANCES.get, _STRINGS  # the memos' lookups, bound once
     for node in nodes:
         label = node.label
-        key = instances.get(label) if type(label) in strings else None
+        key = instance(label) if type(label) in strings else None
         triples: Dict[Hashable, int] = {key if key is not None else _instance(label): 1}
         if node.properties:
             for name, value in zip(node.properties, node.values):
-                name_key = texts.get(name) if type(name) in strings else None
-                value_key = texts.get(value) if type(value) in strings else None
+                name_key = text(name) if type(name) in strings else None
+                value_key = text(value) if type(value) in strings else None
                 triples[(name_key if name_key is not None else _text(name),
                          value_key if value_key is not None else _text(value))] = 1
-        total += len(triples)
+            total += len(triples)
+        else:
+            total += 1
         local.append(triples)
     if nodes:
         top = local[position.get(graph.tops[0], 0) if graph.tops else 0]
         total += _TOP not in top
         top[_TOP] = 1
     relations: Relations = {}
-    roles = _ROLES
+    role = _ROLES.get
     for edge in graph.edges:
         label = edge.label or ""
-        known = roles.get(label)
+        known = role(label)
         inverted, normal = known if known is not None else _role(label)
         if inverted:
             relations[(position[edge.target], position[edge.source], normal)] = 1
