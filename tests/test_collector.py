@@ -1,11 +1,17 @@
 """Every door scores with the garbage collector paused (graphs, triples and results hold no cycles: the
-collector would only walk them again and again), and gives it back as it found it."""
+collector would only walk them again and again), and gives it back as it found it; a library call never
+freezes the heap (gc.freeze() would move the caller's cyclic garbage into the permanent generation, never
+collected: a reward function called once per sampled graph would leak the training loop's garbage at
+every call), while an mrp command, whose process is its own, still freezes what it read."""
 
 from __future__ import annotations
 
 import gc
+import subprocess
+import sys
+import weakref
 from pathlib import Path
-from typing import Any, List, Optional, Sequence
+from typing import Any, Callable, List, Optional, Sequence
 
 import pytest
 
@@ -73,3 +79,48 @@ def test_a_commands_run_moves_what_it_made_out_of_the_collectors_way(door: str, 
     finally:
         gc.unfreeze()
     assert gc.isenabled()
+
+
+GOLD = ["(a / alpha :ARG0 (b / beta) :ARG1 (c / gamma))"]
+SYSTEM = ["(a / alpha :ARG0 (b / beta) :ARG1 (c / delta))"]
+
+
+class _Cell:
+    other: Any = None
+
+
+def _cyclic_garbage() -> weakref.ref[_Cell]:
+    one, two = _Cell(), _Cell()
+    one.other, two.other = two, one
+    return weakref.ref(one)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: mrp.score(GOLD, SYSTEM, metric="smatch"),
+    lambda: mrp.score(GOLD, SYSTEM),
+    lambda: mrp.pairwise(GOLD, SYSTEM, metric="smatch"),
+    lambda: mrp.read(GOLD),
+    lambda: mrp.read("\n\n".join(GOLD)),
+], ids=["score-smatch", "score-mrp", "pairwise", "read-list", "read-text"])
+def test_a_library_call_leaves_the_caller_s_cyclic_garbage_collectable(call: Callable[[], Any]) -> None:
+    call()  # anything compiled or imported once is done
+    gc.collect()
+    frozen = gc.get_freeze_count()
+    garbage = _cyclic_garbage()
+    call()
+    assert gc.get_freeze_count() == frozen
+    gc.collect()
+    assert garbage() is None
+
+
+def test_a_command_s_own_process_still_freezes_what_it_read() -> None:
+    code = ("import gc, mrp\n"
+            "from mrp.process.collector import collector_paused, own_process\n"
+            "with collector_paused():\n    made = [[k] for k in range(1000)]\n"
+            "print(gc.get_freeze_count())\n"
+            "own_process()\n"
+            "with collector_paused():\n    made = [[k] for k in range(1000)]\n"
+            "print(gc.get_freeze_count())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    before, after = (int(line) for line in done.stdout.split())
+    assert before == 0 and after >= 1000

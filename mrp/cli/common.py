@@ -15,6 +15,7 @@ from mrp.errors import FormatError, MRPError, MRPWarning, ReadWarning
 from mrp.graph import Graph
 from mrp.pipeline import input_format, run_keywords
 from mrp.pipeline import read_options as reading_options
+from mrp.process.collector import own_process
 
 __all__ = ["CLOSED_PIPE", "FATAL", "OK", "PROBLEMS", "Parser", "add_read_options", "add_selection_options",
            "check_frameworks", "counting", "fail", "input_format", "new_parser", "read_ids", "read_options",
@@ -227,7 +228,10 @@ def _one_line_warnings(program: str) -> None:
 
 
 def run(program: str, body: Callable[[List[str]], int], argv: Optional[List[str]]) -> NoReturn:
-    """Run a CLI body: MRPErrors become one line and exit 2; never a traceback."""
+    """Run a CLI body: MRPErrors become one line and exit 2; never a traceback.  Run as the command itself
+    (``argv`` None), the process is the command's own (:func:`mrp.process.collector.own_process`)."""
+    if argv is None:
+        own_process()
     _one_line_warnings(program)
     try:
         code = body(sys.argv[1:] if argv is None else argv)
