@@ -141,6 +141,8 @@ def blocks(lines: Iterable[Union[Line, FormatError]]) -> Iterator[Block]:
             block.unread.append(text)
             continue
         bare = text.lstrip()
+        if section is not None and bare and bare[0] != "#":
+            continue  # a section's line (most lines: read from the section's range)
         if bare[:1] == "#":  # a comment: a rule, a sentence number, a section header or information
             if _RULE.match(text):
                 if block is not None:
