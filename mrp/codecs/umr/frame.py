@@ -15,6 +15,10 @@ begun (meta-info of the next sentence without a rule line).  The sections are
 ``# sentence level graph:``, ``# alignment:`` and ``# document level
 annotation:`` (case and spacing are free); each runs to the next section header
 or the end of the block.
+
+A file is cut in one pass over its lines (decoded a large chunk at a time when read from a
+:class:`~mrp.io.source.Source`): only comment lines are matched against the patterns, and a section keeps
+where its lines start and end among the file's lines rather than a copy of each.
 """
 
 from __future__ import annotations

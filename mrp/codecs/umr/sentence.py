@@ -1,4 +1,6 @@
-"""The sentence graph of a UMR block: its Penman section read with penman's public API."""
+"""The sentence graph of a UMR block: its Penman section read in one pass where the plain grammar reads it
+(:func:`mrp.codecs.penman.fast_graph`, the same graph), else through penman's public API (whose errors and
+warnings are the reader's)."""
 
 from __future__ import annotations
 
