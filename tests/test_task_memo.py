@@ -173,3 +173,30 @@ def test_a_team_s_messages_do_not_depend_on_the_teams_scored_before_it_in_the_pr
     assert "compare_umr.pl ends a sentence at two empty lines" in runs["alone"]["two"]
     assert runs["after"]["two"] == runs["alone"]["two"]
     assert runs["apart"] == runs["after"]
+
+
+def test_the_gold_is_validated_once_and_its_problems_name_its_files(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A gold file that fails the task's level is validated once, for the gold check and for a team that
+    submits a copy of it, and the organiser's lines name the gold file (no placeholder)."""
+    from mrp.task import evaluate as kit
+
+    folder = _folder(tmp_path)
+    for path in (folder / "gold").iterdir():  # trailing white space: a level-1 problem of every gold file
+        path.write_text(path.read_text(encoding="utf-8").replace("\n", " \n", 1), encoding="utf-8")
+    shutil.copytree(folder / "gold", folder / "copy")
+    calls: List[str] = []
+    real = kit.validate_file
+
+    def counted(path: str, *args: Any, **kwargs: Any) -> Any:
+        calls.append(file_digest(path) or "")
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(kit, "validate_file", counted)
+    evaluation = _run(folder, ["copy"], True, "work")
+    lines = evaluation.gold_check.lines(evaluation.task.level)
+    failing = [line for line in lines if "fails validation" in line]
+    assert len(failing) == 4 and all("\x00" not in line for line in lines)
+    assert all(f"gold {name} fails" in line and f": {name}:1: " in line
+               for name, line in zip(sorted(evaluation.gold), failing)), failing
+    assert sorted(calls) == sorted(set(calls)) and len(calls) == 2  # two distinct gold contents

@@ -100,16 +100,27 @@ def _problems(task: Task, path: str, memo: EvaluationMemo) -> Tuple[bool, List[s
     return report.fatal is not None, [line.replace(path, _FILE) for line in texts]
 
 
+def _validation(task: Task, path: str, memo: EvaluationMemo) -> Tuple[bool, List[str]]:
+    """:func:`_problems`, once per distinct content (a gold file and a team's copy of it alike)."""
+    digest = memo.digest(path)
+    key = None if digest is None else (digest, task.format, task.level)
+    return memo.get("validated", key, partial(_problems, task, path, memo))
+
+
+def _gold_problems(task: Task, path: str, memo: EvaluationMemo) -> Tuple[bool, List[str]]:
+    """:func:`_validation` of a gold file, its lines naming it by its path (as the gold check names it)."""
+    fatal, texts = _validation(task, path, memo)
+    return fatal, [line.replace(_FILE, path) for line in texts]
+
+
 def _validated(task: Task, entry: Entry, shown_as: Dict[str, str], memo: EvaluationMemo,
                tests: FrozenSet[str]) -> None:
     for gold_name, _, path in entry.plan.pairs:
         entry.system[gold_name] = path
         if path is None:
             continue
-        digest = memo.digest(path)
-        key = None if digest is None else (digest, task.format, task.level)
         try:
-            fatal, texts = memo.get("validated", key, partial(_problems, task, path, memo))
+            fatal, texts = _validation(task, path, memo)
         except Exception as error:  # noqa: BLE001 - the validator's own failure refuses this submission alone
             entry.refused = f"{gold_name}: {internal(error, 'validating')}"
             return
@@ -229,7 +240,7 @@ def evaluate_submissions(task: Task, gold_folder: str, arguments: Sequence[str],
         raise InputError("no submission to evaluate")
     gold = gold_files(gold_folder, task)
     memo = EvaluationMemo(enabled=cache)
-    corpora, check = check_gold(task, gold, memo, lambda path: _problems(task, path, memo))
+    corpora, check = check_gold(task, gold, memo, partial(_gold_problems, task, memo=memo))
     groups = groups_of(task, corpora)
     entries = [Entry(item) for item in submissions(arguments, task)]
     todo = [k for k, entry in enumerate(entries) if not entry.submission.status]

@@ -34,6 +34,8 @@ Span = Tuple[int, int]
 
 _ALIGNMENT = re.compile(r"\s*([^\s:]+)\s*:(.*)$")
 _SPAN = re.compile(r"\s*(-?\d+)\s*-\s*(-?\d+)\s*$")
+#: an alignment line of one span: what :data:`_ALIGNMENT` and :data:`_SPAN` read of it at once
+_SIMPLE = re.compile(r"\s*([^\s:]+)\s*:\s*(-?\d+)\s*-\s*(-?\d+)\s*$")
 _TOKEN = re.compile(r'\s*(?:([()/])|(:[^\s()/:"]*)|("(?:[^"\\]|\\.)*")|([^\s()/:"]+))')
 #: :data:`_TOKEN`, or any other character (the fifth group): a line's tokens found at once
 _TOKENS = re.compile(_TOKEN.pattern[:-1] + r'|(\S))')
@@ -46,6 +48,9 @@ def unaligned(span: Span) -> bool:
 
 def parse_alignment(text: str) -> Tuple[str, List[Span]]:
     """The variable and the spans of one alignment line; ValueError naming the problem."""
+    simple = _SIMPLE.match(text)
+    if simple is not None:  # one span of numbers (most lines), read as below
+        return simple.group(1), [(int(simple.group(2)), int(simple.group(3)))]
     match = _ALIGNMENT.match(text)
     if match is None:
         raise ValueError("expected 'VARIABLE: I-J'")

@@ -62,6 +62,7 @@ from mrp.codecs.umr.writer import format_graph, token_spans, write
 from mrp.errors import FormatError, ReadWarning, excerpt
 from mrp.graph import Graph, Placement, Relation
 from mrp.io.source import Line, Source, display_name
+from mrp.process.collector import collector_paused
 
 __all__ = ["Document", "read_documents", "parse_documents", "document_items", "read", "write", "format_graph",
            "token_spans", "graph_id", "SPECIAL", "LABELS"]
@@ -197,24 +198,26 @@ class _Reader:
             position += len(token) + 1
         nodes = {var: nid for nid, var in (graph.variables or {}).items()}
         seen: Dict[str, int] = {}
+        count = len(tokens)
         for number, text in block.numbered("alignment"):
-            if not text.strip():
+            if not text or text.isspace():
                 continue
             try:
                 var, spans = annotation.parse_alignment(text)
             except ValueError as error:
                 problems.append((number, f"alignment: {error}"))
                 continue
-            what = f"alignment of '{excerpt(var)}': "
             if var not in nodes:
-                problems.append((number, f"{what}the graph has no variable '{excerpt(var)}'"))
+                problems.append((number, f"alignment of '{excerpt(var)}': the graph has no variable "
+                                         f"'{excerpt(var)}'"))
                 continue
             if var in seen:
-                problems.append((number, f"{what}already aligned at line {seen[var]}"))
+                problems.append((number, f"alignment of '{excerpt(var)}': already aligned at line "
+                                         f"{seen[var]}"))
                 continue
-            bad = [p for p in (annotation.span_problem(span, len(tokens)) for span in spans) if p]
+            bad = [p for p in (annotation.span_problem(span, count) for span in spans) if p]
             if bad:
-                problems.append((number, what + bad[0]))
+                problems.append((number, f"alignment of '{excerpt(var)}': {bad[0]}"))
                 continue
             seen[var] = number
             anchors = [(offsets[i - 1][0], offsets[j - 1][1]) for i, j in spans
@@ -227,7 +230,10 @@ class _Reader:
             return
         place = graph.document
         assert place is not None
-        lines = block.lines("document")
+        numbered = block.numbered("document")
+        # its empty lines hold no token: only the last line is kept among them (an error at the end names it)
+        lines = [Line(number, text) for number, text in numbered[:-1] if text and not text.isspace()]
+        lines.extend(Line(number, text) for number, text in numbered[-1:])
         try:
             variable, relations = annotation.parse_document(lines)
         except annotation.DocumentError as error:
@@ -275,8 +281,10 @@ def parse_documents(lines: Iterable[Union[Line, FormatError]], name: str,
 
 
 def read_documents(path: str, options: Optional[ReadOptions] = None) -> List[Document]:
-    """The documents of a UMR file (``-`` for stdin); InputError for a file that cannot be used."""
-    return list(parse_documents(Source(path), display_name(path), options))
+    """The documents of a UMR file (``-`` for stdin); InputError for a file that cannot be used.  The garbage
+    collector is paused while it is read (as every reader of a corpus pauses it: graphs hold no cycles)."""
+    with collector_paused():
+        return list(parse_documents(Source(path), display_name(path), options))
 
 
 def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:

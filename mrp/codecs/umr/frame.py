@@ -15,6 +15,10 @@ begun (meta-info of the next sentence without a rule line).  The sections are
 ``# sentence level graph:``, ``# alignment:`` and ``# document level
 annotation:`` (case and spacing are free); each runs to the next section header
 or the end of the block.
+
+A file is cut in one pass over its lines (decoded a large chunk at a time when read from a
+:class:`~mrp.io.source.Source`): only comment lines are matched against the patterns, and a section keeps
+where its lines start and end among the file's lines rather than a copy of each.
 """
 
 from __future__ import annotations
@@ -141,6 +145,8 @@ def blocks(lines: Iterable[Union[Line, FormatError]]) -> Iterator[Block]:
             block.unread.append(text)
             continue
         bare = text.lstrip()
+        if section is not None and bare and bare[0] != "#":
+            continue  # a section's line (most lines: read from the section's range)
         if bare[:1] == "#":  # a comment: a rule, a sentence number, a section header or information
             if _RULE.match(text):
                 if block is not None:

@@ -1,4 +1,6 @@
-"""The sentence graph of a UMR block: its Penman section read with penman's public API."""
+"""The sentence graph of a UMR block: its Penman section read in one pass where the plain grammar reads it
+(:func:`mrp.codecs.penman.fast_graph`, the same graph), else through penman's public API (whose errors and
+warnings are the reader's)."""
 
 from __future__ import annotations
 
@@ -13,38 +15,40 @@ from mrp.codecs.penman import breaks, deeply, fast_graph, mask, penman_warnings,
 from mrp.codecs.umr.frame import Block
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Graph
-from mrp.io.source import Line
+
+#: a line of a graph: its file line number and its text
+Numbered = Tuple[int, str]
 
 
-def _extent(lines: List[Line]) -> Tuple[Optional[int], Optional[Tuple[int, str]]]:
+def _extent(lines: List[Numbered]) -> Tuple[Optional[int], Optional[Tuple[int, str]]]:
     """How many lines the first bracketed graph spans (None: it never closes), and the
     first text outside it (file line, text), parentheses in double-quoted strings not counted."""
     depth, end = 0, None
-    for k, line in enumerate(lines):
-        text, position = line.text, 0
+    for k, (number, text) in enumerate(lines):
+        position = 0
         if end is None:
             if depth == 0:
                 position = len(text) - len(text.lstrip())
                 if position < len(text) and text[position] != "(":
-                    return None, (line.number, text[position:].strip())
+                    return None, (number, text[position:].strip())
             stop, depth = scan(text, position, depth, "(", ")")
             if stop < 0:
                 continue
             end, position = k + 1, stop
         rest = text[position:].strip()
         if rest:
-            return end, (line.number, rest)
+            return end, (number, rest)
     return end, None
 
 
-def _check_variables(tree: penman.Tree, lines: List[Line], gid: str) -> None:
+def _check_variables(tree: penman.Tree, lines: List[Numbered], gid: str) -> None:
     """FormatError at the line of a variable's second definition."""
     seen = set()
     for var, _ in tree.nodes():
         if var in seen:
             pattern = re.compile(r"\(\s*" + re.escape(var) + r"\s*/")
-            where = [line.number for line in lines for _ in pattern.finditer(line.text)]
-            number = where[1] if len(where) > 1 else lines[0].number
+            where = [number for number, text in lines for _ in pattern.finditer(text)]
+            number = where[1] if len(where) > 1 else lines[0][0]
             raise FormatError(f"variable '{excerpt(var)}' is defined twice", None, number, gid, "umr")
         seen.add(var)
 
@@ -74,32 +78,32 @@ def _quote_concept(match: re.Match[str]) -> str:
     return match.group(0)
 
 
-def repaired(lines: List[Line]) -> Tuple[List[Line], List[Tuple[str, int]]]:
+def repaired(lines: List[Numbered]) -> Tuple[List[Numbered], List[Tuple[str, int]]]:
     """The lines with what the shared task's tools read through repaired: inline ``# comments`` removed,
     concepts such as ``#Forn`` or ``home/house`` quoted, missing final closing brackets added; and each
     repair (message, file line)."""
-    out: List[Line] = []
+    out: List[Numbered] = []
     repairs: List[Tuple[str, int]] = []
     depth = 0
-    for line in lines:
-        text = line.text
+    for number, written in lines:
+        text = written
         if "#" in text:
             cut = _comment_at(text)
             if cut >= 0:
                 text = text[:cut].rstrip()
-                repairs.append(("an inline comment (removed)", line.number))
+                repairs.append(("an inline comment (removed)", number))
         if _ODD_CONCEPT.search(text) is not None:
             quoted = _CONCEPT.sub(_quote_concept, text)
             if quoted != text:
-                repairs.append(("a concept Penman cannot read unquoted (read as written)", line.number))
+                repairs.append(("a concept Penman cannot read unquoted (read as written)", number))
                 text = quoted
         depth = max(0, scan(text, 0, depth, "(", ")")[1]) if text else depth
-        out.append(Line(line.number, text) if text != line.text else line)
-    out = [line for line in out if line.text.strip()]
+        if text.strip():
+            out.append((number, text))
     if depth > 0 and out:
-        last = out[-1]
-        out[-1] = Line(last.number, last.text + ")" * depth)
-        repairs.append((f"{depth} closing bracket(s) missing at the end (added)", last.number))
+        number, text = out[-1]
+        out[-1] = (number, text + ")" * depth)
+        repairs.append((f"{depth} closing bracket(s) missing at the end (added)", number))
     return out, repairs
 
 
@@ -110,7 +114,7 @@ def sentence_graph(block: Block, gid: str, options: ReadOptions) -> Graph:
         raise FormatError("the sentence has no '# sentence level graph:' section",
                           None, block.line, gid, "umr")
     header = block.sections["graph"][0]
-    lines = [Line(number, text) for number, text in block.numbered("graph") if text.strip()]
+    lines = [(number, text) for number, text in block.numbered("graph") if text and not text.isspace()]
     repairs: List[Tuple[str, int]] = []
     if not options.strict:
         lines, repairs = repaired(lines)
@@ -122,7 +126,7 @@ def sentence_graph(block: Block, gid: str, options: ReadOptions) -> Graph:
                           + ("after the end of the graph" if end is not None else "before the graph"),
                           None, extra[0], gid, "umr")
     used = lines[:end] if end is not None else lines
-    joined = "\n".join(line.text for line in used)
+    joined = "\n".join([text for _, text in used])
     # in one pass where the plain grammar reads it (the same graph), else through penman's tree
     graph = fast_graph(joined, gid, options)
     if graph is None:
@@ -137,7 +141,7 @@ def sentence_graph(block: Block, gid: str, options: ReadOptions) -> Graph:
     return graph
 
 
-def _tree_graph(joined: str, used: List[Line], header: int, gid: str, options: ReadOptions) -> Graph:
+def _tree_graph(joined: str, used: List[Numbered], header: int, gid: str, options: ReadOptions) -> Graph:
     """The graph of a sentence's Penman text (``joined``, its lines ``used``) read through penman's tree, with
     its variables; FormatError (line and graph id set, file not) when it cannot be read."""
     def parsed() -> Graph:
@@ -147,7 +151,7 @@ def _tree_graph(joined: str, used: List[Line], header: int, gid: str, options: R
             tree = penman.Tree(unmask(tree.node, masked), metadata=tree.metadata)
         if messages:
             message, _, text = messages[0].partition(": ")
-            number = next((line.number for line in used if line.text == text), used[0].number)
+            number = next((where for where, line in used if line == text), used[0][0])
             raise FormatError(f"Penman syntax error: {message.lower()}", None, number, gid, "umr")
         _check_variables(tree, used, gid)
         graph, variables = tree_graph(tree, gid, options)
@@ -161,7 +165,7 @@ def _tree_graph(joined: str, used: List[Line], header: int, gid: str, options: R
             except RecursionError:  # read again with room for nesting as deep as the node limit
                 return deeply(parsed)
         except penman.DecodeError as error:
-            number = used[min(error.lineno, len(used)) - 1].number if error.lineno else used[-1].number
+            number = used[min(error.lineno, len(used)) - 1][0] if error.lineno else used[-1][0]
             where = f" (column {error.offset + 1})" if error.offset is not None else ""
             raise FormatError(f"Penman syntax error{where}: {error.message}", None, number, gid,
                               "umr") from None

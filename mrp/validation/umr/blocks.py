@@ -33,8 +33,11 @@ def stripped(text: str) -> str:
 
 
 def _graph_or_alignment(line: str) -> bool:
-    if line.startswith("(") or ATTRIBUTE.match(line):
+    first = line[:1]
+    if first == "(":
         return True
+    if first != "s":  # a variable starts with s
+        return first == ":" and ATTRIBUTE.match(line) is not None
     found = variable(line)
     return found is not None and line[len(found):len(found) + 1] == ":"
 
@@ -105,7 +108,7 @@ def sentences(stream: TextIO, state: State) -> Iterator[List[Block]]:
             else:
                 state.report(1, "Format", "misplaced-comment", "a comment line inside a block")
                 corrupt = True
-        elif line[0] == "(" or _graph_or_alignment(line) or ILG.match(line) or ILG_OLD.match(line):
+        elif _graph_or_alignment(line) or ILG.match(line) or ILG_OLD.match(line):
             lines.append(line)
         else:
             state.report(1, "Format", "invalid-line",
