@@ -204,14 +204,7 @@ def remember(sentence0: Sentence, sentence1: Sentence, label0: str, label1: str,
     """Keep on ``sentence0`` what :func:`symmetrize`, run to its end on the two sentences' candidate links
     (:func:`candidates`), decided: each node's link and the nodes found ambiguous, on both sides. The greedy
     depends on nothing else, so a later run on the same sentences and selection (the exact map's start)
-    takes it from there (:func:`recall`).
-
-    Args:
-        sentence0: the first file's sentence.
-        sentence1: the other file's.
-        label0: the first file's label.
-        label1: the other file's.
-        selection: the relations counted.
+    takes it from there (:func:`recall`). The arguments are :func:`symmetrize`'s, once it has run to its end.
     """
     links = {variable: next(iter(node.cross[label1])) for variable, node in sentence0.nodes.items()
              if node.cross.get(label1)}
