@@ -148,3 +148,28 @@ def test_a_umr_file_is_parsed_once_for_the_validator_and_the_scorer(tmp_path: Pa
     _run(_folder(tmp_path), ["team-a"], True, "work")
     # two distinct gold contents and two distinct submitted ones, each parsed once (validated and scored)
     assert len(calls) == 4
+
+
+def test_a_team_s_messages_do_not_depend_on_the_teams_scored_before_it_in_the_process(tmp_path: Path) -> None:
+    """A warning about a file pair (here the gold file's sentences that compare_umr.pl ends at two empty
+    lines, met when a team leaves that file out) is in the notes of every team it concerns: scored alone,
+    after another team in the same process (--jobs 1), or in a process of its own (--jobs 2)."""
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    text = (DEMO / "gold" / "en-0001.umr").read_text(encoding="utf-8")
+    (gold / "en-0001.umr").write_text(text.replace("\n# alignment:", "\n\n# alignment:"), encoding="utf-8")
+    shutil.copyfile(DEMO / "gold" / "cs-0001.umr", gold / "cs-0001.umr")
+    for team in ("one", "two"):  # both leave out en-0001.umr
+        (tmp_path / team).mkdir()
+        shutil.copyfile(DEMO / "team-a" / "cs-0001.umr", tmp_path / team / "cs-0001.umr")
+    runs = {}
+    cases = (("alone", ["two"], 1), ("after", ["one", "two"], 1), ("apart", ["one", "two"], 2))
+    for work, teams, jobs in cases:
+        (tmp_path / work).mkdir()
+        evaluation = evaluate_submissions(load("dmr2026-umr"), str(gold), [str(tmp_path / t) for t in teams],
+                                          str(tmp_path / work), jobs=jobs)
+        full = results(evaluation, board(evaluation))
+        runs[work] = {item["team"]: json.dumps(item, sort_keys=True) for item in full["submissions"]}
+    assert "compare_umr.pl ends a sentence at two empty lines" in runs["alone"]["two"]
+    assert runs["after"]["two"] == runs["alone"]["two"]
+    assert runs["apart"] == runs["after"]

@@ -161,6 +161,7 @@ def _renamer(gold: Dict[str, str], paths: Dict[str, str]) -> Callable[[str], str
 
 def _attempt(task: Task, gold: Dict[str, str], corpora: Dict[str, Corpus], groups: List[str], entry: Entry,
              folder: str, memo: EvaluationMemo, tests: FrozenSet[str]) -> Entry:
+    memo.begin_submission()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         done = _steps(task, gold, corpora, groups, entry, folder, memo, tests)

@@ -56,8 +56,14 @@ class EvaluationMemo:
     _found: Dict[Tuple[str, Hashable], Any] = field(default_factory=dict, repr=False)
     _said: Set[Tuple[Type[Warning], str]] = field(default_factory=set, repr=False)
 
+    def begin_submission(self) -> None:
+        """Start a submission's messages: a warning of a computation kept here is given again to the next
+        submission it concerns (its notes must not depend on the submissions scored before it in this
+        process, or on how many processes share the evaluation)."""
+        self._said.clear()
+
     def warn(self, category: Type[Warning], message: str) -> None:
-        """A warning of a computation kept here, given once per evaluation (as Python's default filter gives
+        """A warning of a computation kept here, given once per submission (as Python's default filter gives
         a warning once per text and place; recording it for the memo resets that filter's registry).
 
         Args:
