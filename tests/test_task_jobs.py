@@ -1,0 +1,104 @@
+"""mrp-evaluate's outputs do not depend on its --jobs: with two processes the files and file pairs are
+computed ahead in workers (mrp.task.pool) and every step then finds its result kept, giving the same files,
+messages and organiser's log byte for byte as one process; the gold's problems name the gold file."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import warnings
+from pathlib import Path
+from typing import Dict, List
+
+from mrp.task.board import board
+from mrp.task.definition import load
+from mrp.task.evaluate import Evaluation, evaluate_submissions
+from mrp.task.memo import EvaluationMemo
+from mrp.task.messages import organiser_lines, submission_lines
+from mrp.task.outputs import write_all
+
+from conftest import ROOT
+
+DEMO = ROOT / "data" / "demo" / "task"
+
+
+def _folder(tmp_path: Path) -> Path:
+    """Gold whose first sentence compare_umr.pl ends early (two empty lines before its alignment: a warning
+    about the gold file for every team, and a level-1 problem of the gold); teams a and b submit the demo's
+    files under two names each; team c a file that cannot be read, and leaves one out."""
+    for side in ("gold", "team-a", "team-b"):
+        target = tmp_path / side
+        target.mkdir()
+        for k, source in enumerate(["cs-0001.umr", "en-0001.umr", "cs-0001.umr", "en-0001.umr"], 1):
+            text = (DEMO / side / source).read_text(encoding="utf-8")
+            if side == "gold" and k == 1:
+                text = text.replace("\n# alignment:", "\n\n# alignment:", 1)
+            (target / f"{'cs' if k % 2 else 'en'}-{k:04d}.umr").write_text(text, encoding="utf-8")
+    (tmp_path / "team-c").mkdir()
+    shutil.copyfile(DEMO / "team-a" / "cs-0001.umr", tmp_path / "team-c" / "cs-0001.umr")
+    shutil.copyfile(DEMO / "team-a" / "cs-0001.umr", tmp_path / "team-c" / "en-0002.umr")
+    (tmp_path / "team-c" / "cs-0003.umr").write_text("(s1s / broken\n", encoding="utf-8")
+    return tmp_path
+
+
+def _run(folder: Path, teams: List[str], jobs: int, work: str) -> Evaluation:
+    (folder / work).mkdir()
+    arguments = [f"{team}={folder / team}" for team in teams]
+    return evaluate_submissions(load("dmr2026-umr"), str(folder / "gold"), arguments, str(folder / work),
+                                jobs=jobs)
+
+
+def _written(evaluation: Evaluation, out: Path) -> Dict[str, str]:
+    """Every output file's text (each page's random nonce made one), the organiser's and each submission's
+    lines."""
+    found = board(evaluation)
+    organiser = organiser_lines(evaluation)
+    files = {str(Path(path).relative_to(out)): Path(path).read_text(encoding="utf-8")
+             for path in write_all(evaluation, found, str(out), organiser)}
+    texts = {name: re.sub(r"nonce-[A-Za-z0-9_-]+|nonce=\"[A-Za-z0-9_-]+\"", "NONCE", text)
+             for name, text in files.items()}
+    texts["(organiser)"] = "\n".join(organiser)
+    for entry in evaluation.entries:
+        texts[f"({entry.name})"] = "\n".join(submission_lines(evaluation, entry))
+    return texts
+
+
+def test_the_outputs_are_the_same_with_one_process_and_two(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    teams = ["team-a", "team-b", "team-c"]
+    one = _written(_run(folder, teams, 1, "one"), tmp_path / "out-one")
+    two = _written(_run(folder, teams, 2, "two"), tmp_path / "out-two")
+    assert "compare_umr.pl ends a sentence at two empty lines" in one["(team-b)"]  # the case is exercised
+    assert set(one) == set(two)
+    for name in one:
+        assert one[name] == two[name], name
+
+
+def test_the_gold_s_problems_name_the_gold_file(tmp_path: Path) -> None:
+    evaluation = _run(_folder(tmp_path), ["team-a"], 1, "work")
+    lines = [line for line in organiser_lines(evaluation) if "fails validation" in line]
+    assert lines and lines[0].startswith("gold cs-0001.umr fails validation at level 1")
+    first = lines[0].split("the first: ")[1]
+    assert first.startswith("cs-0001.umr:") and "file" not in first
+
+
+def test_a_result_computed_ahead_gives_its_warnings_at_its_first_use() -> None:
+    ahead = EvaluationMemo()
+
+    def computed() -> int:
+        warnings.warn("said while computing", UserWarning, stacklevel=2)
+        return 7
+
+    with warnings.catch_warnings(record=True) as quiet:
+        warnings.simplefilter("always")
+        with ahead.recording() as found:
+            assert ahead.get("read", ("d", "umr"), computed) == 7
+            ahead.get("read", ("d", "umr"), computed)  # kept: not recorded again
+    assert [str(w.message) for w in quiet] == [] and list(found) == [("read", ("d", "umr"))]
+    memo = EvaluationMemo()
+    memo.adopt(found)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert memo.get("read", ("d", "umr"), lambda: 0) == 7
+        assert memo.get("read", ("d", "umr"), lambda: 0) == 7
+    assert [str(w.message) for w in caught] == ["said while computing"]
