@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from mrp.corpora import Corpus
 from mrp.process.shared import MAX_ITEMS, in_turn
@@ -74,57 +74,70 @@ def _size(path: Optional[str]) -> int:
         return 0
 
 
-def _unit(task: Task, memo: EvaluationMemo, first: Dict[str, str], unit: Unit, failed: Set[str]) -> None:
+def _unit(task: Task, memo: EvaluationMemo, first: Dict[str, str], unit: Unit) -> Set[str]:
+    """A unit computed into the memo; returns the contents whose reading or validation failed."""
     name, gold_path, files = unit
     gold_digest = memo.digest(gold_path)
     if gold_digest is None:
-        return
+        return set()
     try:
         gold, _ = read_file(first[gold_digest], task.format, memo)
         if task.level > 0:
             validation(task, first[gold_digest], memo)
     except Exception:  # noqa: BLE001 - left to the evaluation, which reports it
-        failed.add(gold_digest)
-        return
+        return {gold_digest}
     if gold.errors:  # the evaluation refuses this gold: nothing to score
-        return
+        return set()
+    failed: Set[str] = set()
     for path in files:
         system, key = Corpus(name, task.format), EMPTY
-        digest = memo.digest(path) if path is not None else None
-        try:
-            if path is not None:
-                if digest is None:
-                    continue
+        if path is not None:
+            digest = memo.digest(path)
+            if digest is None:
+                continue
+            try:
                 fatal, texts = validation(task, first[digest], memo)
                 if fatal or (texts and task.policy != "score"):  # scored as empty, or refused: left
                     continue
                 system, key = read_file(first[digest], task.format, memo)
+            except Exception:  # noqa: BLE001 - left to the evaluation, which reports it
+                failed.add(digest)
+                continue
+        try:
             score_files_first(task, {name: gold}, {name: system}, memo, {name: (gold_digest, key)})
-        except Exception:  # noqa: BLE001 - left to the evaluation, which reports it
-            failed.add(digest or gold_digest)
+        except Exception:  # noqa: BLE001 - left to the evaluation (the pair, computed there, fails there)
+            continue
+    return failed
 
 
 def _kept(found: Dict[Slot, Found], failed: Set[str]) -> Dict[Slot, Found]:
-    """What a process computed, without anything of a content a computation failed on (the evaluation then
-    computes that content as it would have, from the start)."""
+    """What a unit computed, without anything of a content whose reading or validation failed (the
+    evaluation then computes that content as it would have, from the start)."""
     def clean(slot: Slot) -> bool:
         key: Any = slot[1]
         return not (isinstance(key, tuple) and any(isinstance(k, str) and k in failed for k in key[:2]))
     return {slot: value for slot, value in found.items() if clean(slot)}
 
 
-def _work(task: Task, digests: Dict[str, Optional[str]], first: Dict[str, str], units: Sequence[Unit],
-          taken: Iterator[int]) -> Dict[Slot, Found]:
-    """The units a process takes, computed into a memo of its own: what it computed, with its warnings."""
-    memo = EvaluationMemo()
-    memo.knows(digests)
-    failed: Set[str] = set()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # each is kept with its computation and given by the evaluation
-        with memo.recording() as found:
-            for k in taken:
-                _unit(task, memo, first, units[k], failed)
-    return _kept(found, failed)
+class _Worker:
+    """What each process computes its units into: a memo of its own (made in the process that first uses
+    it), recording what each unit computes with the warnings it gave (which are not given here)."""
+
+    def __init__(self, task: Task, digests: Dict[str, Optional[str]], first: Dict[str, str],
+                 units: Sequence[Unit]) -> None:
+        self.task, self.digests, self.first, self.units = task, digests, first, units
+        self.memos: Dict[int, EvaluationMemo] = {}
+
+    def __call__(self, k: int) -> Dict[Slot, Found]:
+        memo = self.memos.get(os.getpid())
+        if memo is None:
+            memo = self.memos[os.getpid()] = EvaluationMemo()
+            memo.knows(self.digests)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # each is kept with its computation and given by the evaluation
+            with memo.recording() as found:
+                failed = _unit(self.task, memo, self.first, self.units[k])
+        return _kept(found, failed)
 
 
 def compute_ahead(task: Task, gold: Dict[str, str], plans: Sequence[Sequence[Tuple[str, str, Optional[str]]]],
@@ -146,7 +159,4 @@ def compute_ahead(task: Task, gold: Dict[str, str], plans: Sequence[Sequence[Tup
     cost = [_size(path) + sum(_size(item) for item in files) for _, path, files in units]
     order = sorted(range(len(units)), key=lambda k: (-cost[k], k))
     ordered = [units[k] for k in order]
-    digests = memo.digests()
-    for found in in_turn(len(ordered), jobs, lambda taken: _work(task, digests, first, ordered, taken)):
-        if found is not None:
-            memo.adopt(found)
+    in_turn(len(ordered), jobs, _Worker(task, memo.digests(), first, ordered), memo.adopt)
