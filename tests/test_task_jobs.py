@@ -8,7 +8,9 @@ import re
 import shutil
 import warnings
 from pathlib import Path
-from typing import Dict, List
+from typing import Any, Dict, List
+
+import pytest
 
 from mrp.task.board import board
 from mrp.task.definition import load
@@ -25,13 +27,14 @@ DEMO = ROOT / "data" / "demo" / "task"
 def _folder(tmp_path: Path) -> Path:
     """Gold whose first sentence compare_umr.pl ends early (two empty lines before its alignment: a warning
     about the gold file for every team, and a level-1 problem of the gold); teams a and b submit the demo's
-    files under two names each; team c a file that cannot be read, and leaves one out."""
+    files under two names each (team b's first file with the gold's problem); team c a file that cannot be
+    read, and leaves one out."""
     for side in ("gold", "team-a", "team-b"):
         target = tmp_path / side
         target.mkdir()
         for k, source in enumerate(["cs-0001.umr", "en-0001.umr", "cs-0001.umr", "en-0001.umr"], 1):
             text = (DEMO / side / source).read_text(encoding="utf-8")
-            if side == "gold" and k == 1:
+            if side in ("gold", "team-b") and k == 1:  # team b fails the gold's own test (waived)
                 text = text.replace("\n# alignment:", "\n\n# alignment:", 1)
             (target / f"{'cs' if k % 2 else 'en'}-{k:04d}.umr").write_text(text, encoding="utf-8")
     (tmp_path / "team-c").mkdir()
@@ -102,3 +105,30 @@ def test_a_result_computed_ahead_gives_its_warnings_at_its_first_use() -> None:
         assert memo.get("read", ("d", "umr"), lambda: 0) == 7
         assert memo.get("read", ("d", "umr"), lambda: 0) == 7
     assert [str(w.message) for w in caught] == ["said while computing"]
+
+
+def test_with_two_processes_every_file_and_pair_is_computed_ahead(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the files are computed ahead, the evaluation's own steps read, validate and score nothing (under
+    dmr2026-umr's policy "empty", a file whose problems are the gold's own, waived, is scored ahead too)."""
+    from mrp.task import evaluate, reading, scoring, validating
+
+    after: List[str] = []
+    done = [False]
+    for module, name in ((scoring, "file_score"), (reading, "_read"), (validating, "_problems")):
+        real = getattr(module, name)
+
+        def counted(*args: Any, real: Any = real, name: str = name, **kwargs: Any) -> Any:
+            if done[0]:
+                after.append(name)
+            return real(*args, **kwargs)
+        monkeypatch.setattr(module, name, counted)
+    ahead = evaluate.compute_ahead
+
+    def marked(*args: Any, **kwargs: Any) -> None:
+        ahead(*args, **kwargs)
+        done[0] = True
+    monkeypatch.setattr(evaluate, "compute_ahead", marked)
+    evaluation = _run(_folder(tmp_path), ["team-a", "team-b"], 2, "work")
+    assert done[0] and evaluation.gold_check.tests  # the gold fails a test: the teams' problems waived
+    assert after == []

@@ -96,10 +96,12 @@ def _unit(task: Task, memo: EvaluationMemo, first: Dict[str, str], unit: Unit) -
             if digest is None:
                 continue
             try:
-                fatal, texts = validation(task, first[digest], memo)
-                if fatal or (texts and task.policy != "score"):  # scored as empty, or refused: left
+                fatal, _ = validation(task, first[digest], memo)
+                if fatal and task.policy == "refuse":  # the submission is refused: nothing to score
                     continue
-                system, key = read_file(first[digest], task.format, memo)
+                if not fatal:  # read and scored as it is, even where problems may empty or refuse it (the
+                    # evaluation then scores an empty file itself): they are mostly the gold's own, waived
+                    system, key = read_file(first[digest], task.format, memo)
             except Exception:  # noqa: BLE001 - left to the evaluation, which reports it
                 failed.add(digest)
                 continue
