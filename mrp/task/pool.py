@@ -59,7 +59,8 @@ def _firsts(units: Sequence[Unit], memo: EvaluationMemo) -> Dict[str, str]:
     first: Dict[str, str] = {}
     paths = [path for _, path, _ in units]
     width = max((len(files) for _, _, files in units), default=0)
-    paths += [files[k] for k in range(width) for _, _, files in units if k < len(files) and files[k]]
+    for k in range(width):
+        paths.extend(path for _, _, files in units if k < len(files) for path in files[k:k + 1] if path)
     for path in paths:
         digest = memo.digest(path)
         if digest is not None:
@@ -90,7 +91,8 @@ def _unit(task: Task, memo: EvaluationMemo, first: Dict[str, str], unit: Unit) -
         return set()
     failed: Set[str] = set()
     for path in files:
-        system, key = Corpus(name, task.format), EMPTY
+        system: Corpus = Corpus(name, task.format)
+        key: Optional[str] = EMPTY
         if path is not None:
             digest = memo.digest(path)
             if digest is None:
