@@ -4,22 +4,21 @@ messages and organiser's log byte for byte as one process; the gold's problems n
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
+import subprocess
+import sys
 import warnings
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Dict, List
 
-import pytest
-
-from mrp.task.board import board
 from mrp.task.definition import load
 from mrp.task.evaluate import Evaluation, evaluate_submissions
 from mrp.task.memo import EvaluationMemo
-from mrp.task.messages import organiser_lines, submission_lines
-from mrp.task.outputs import write_all
+from mrp.task.messages import organiser_lines
 
-from conftest import ROOT
+from conftest import ROOT, run_cli
 
 DEMO = ROOT / "data" / "demo" / "task"
 
@@ -44,18 +43,6 @@ def _folder(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _forks() -> None:
-    """Skip (naming them) when threads run in the test process: mrp then forks no worker and the two
-    processes' path is not exercised (a thread another test left behind)."""
-    import threading
-
-    from mrp.process.forked import can_fork
-
-    if not can_fork():
-        names = ", ".join(thread.name for thread in threading.enumerate())
-        pytest.skip(f"threads running, so mrp forks no worker: {names}")
-
-
 def _run(folder: Path, teams: List[str], jobs: int, work: str) -> Evaluation:
     (folder / work).mkdir()
     arguments = [f"{team}={folder / team}" for team in teams]
@@ -63,31 +50,67 @@ def _run(folder: Path, teams: List[str], jobs: int, work: str) -> Evaluation:
                                 jobs=jobs)
 
 
-def _written(evaluation: Evaluation, out: Path) -> Dict[str, str]:
-    """Every output file's text (each page's random nonce made one), the organiser's and each submission's
-    lines."""
-    found = board(evaluation)
-    organiser = organiser_lines(evaluation)
-    files = {str(Path(path).relative_to(out)): Path(path).read_text(encoding="utf-8")
-             for path in write_all(evaluation, found, str(out), organiser)}
-    texts = {name: re.sub(r"nonce-[A-Za-z0-9_-]+|nonce=\"[A-Za-z0-9_-]+\"", "NONCE", text)
-             for name, text in files.items()}
-    texts["(organiser)"] = "\n".join(organiser)
-    for entry in evaluation.entries:
-        texts[f"({entry.name})"] = "\n".join(submission_lines(evaluation, entry))
-    return texts
+def _files(out: Path) -> Dict[str, str]:
+    """Every output file's text, each page's random nonce made one."""
+    return {str(path.relative_to(out)): re.sub(r"nonce-[A-Za-z0-9_-]+|nonce=\"[A-Za-z0-9_-]+\"", "NONCE",
+                                                path.read_text(encoding="utf-8"))
+            for path in sorted(out.rglob("*")) if path.is_file()}
 
 
 def test_the_outputs_are_the_same_with_one_process_and_two(tmp_path: Path) -> None:
-    _forks()
+    """mrp-evaluate in a fresh process (no thread keeps it from forking its workers)."""
     folder = _folder(tmp_path)
-    teams = ["team-a", "team-b", "team-c"]
-    one = _written(_run(folder, teams, 1, "one"), tmp_path / "out-one")
-    two = _written(_run(folder, teams, 2, "two"), tmp_path / "out-two")
-    assert "compare_umr.pl ends a sentence at two empty lines" in one["(team-b)"]  # the case is exercised
-    assert set(one) == set(two)
-    for name in one:
-        assert one[name] == two[name], name
+    found = {}
+    for jobs in (1, 2):
+        out = tmp_path / f"out-{jobs}"
+        done = run_cli("evaluate", ["--task", "dmr2026-umr", "--gold", str(folder / "gold"), "--output",
+                                    str(out), "--jobs", str(jobs),
+                                    *(f"{team}={folder / team}" for team in ("team-a", "team-b", "team-c"))])
+        assert done.code in (0, 1), done.err
+        found[jobs] = (_files(out), done.out, done.err.replace(str(out), "OUT"))
+    assert "compare_umr.pl ends a sentence at two empty lines" in found[1][2]  # the case is exercised
+    assert set(found[1][0]) == set(found[2][0])
+    for name, text in found[1][0].items():
+        assert text == found[2][0][name], name
+    assert found[1][1:] == found[2][1:]
+
+
+_COUNTED = """
+import json, sys
+from mrp.task import evaluate, reading, scoring, validating
+from mrp.task.definition import load
+after, done = [], [False]
+for module, name in ((scoring, "file_score"), (reading, "_read"), (validating, "_problems")):
+    def counted(*args, real=getattr(module, name), name=name, **kwargs):
+        if done[0]:
+            after.append(name)
+        return real(*args, **kwargs)
+    setattr(module, name, counted)
+ahead = evaluate.compute_ahead
+def marked(*args, **kwargs):
+    ahead(*args, **kwargs)
+    done[0] = True
+evaluate.compute_ahead = marked
+folder = sys.argv[1]
+evaluation = evaluate.evaluate_submissions(load("dmr2026-umr"), folder + "/gold",
+                                           [f"{team}={folder}/{team}" for team in ("team-a", "team-b")],
+                                           folder + "/work", jobs=2)
+print(json.dumps({"ahead": done[0], "tests": sorted(evaluation.gold_check.tests), "after": after}))
+"""
+
+
+def test_with_two_processes_every_file_and_pair_is_computed_ahead(tmp_path: Path) -> None:
+    """After the files are computed ahead, the evaluation's own steps read, validate and score nothing (under
+    dmr2026-umr's policy "empty", a file whose problems are the gold's own, waived, is scored ahead too); in
+    a fresh process, which no thread keeps from forking."""
+    folder = _folder(tmp_path)
+    (folder / "work").mkdir()
+    done = subprocess.run([sys.executable, "-c", _COUNTED, str(folder)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["ahead"] and found["tests"]  # the gold fails a test: team b's problem is waived
+    assert found["after"] == []
 
 
 def test_the_gold_s_problems_name_the_gold_file(tmp_path: Path) -> None:
@@ -119,30 +142,3 @@ def test_a_result_computed_ahead_gives_its_warnings_at_its_first_use() -> None:
         assert memo.get("read", ("d", "umr"), lambda: 0) == 7
     assert [str(w.message) for w in caught] == ["said while computing"]
 
-
-def test_with_two_processes_every_file_and_pair_is_computed_ahead(tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    """After the files are computed ahead, the evaluation's own steps read, validate and score nothing (under
-    dmr2026-umr's policy "empty", a file whose problems are the gold's own, waived, is scored ahead too)."""
-    from mrp.task import evaluate, reading, scoring, validating
-
-    _forks()
-    after: List[str] = []
-    done = [False]
-    for module, name in ((scoring, "file_score"), (reading, "_read"), (validating, "_problems")):
-        real = getattr(module, name)
-
-        def counted(*args: Any, real: Any = real, name: str = name, **kwargs: Any) -> Any:
-            if done[0]:
-                after.append(name)
-            return real(*args, **kwargs)
-        monkeypatch.setattr(module, name, counted)
-    ahead = evaluate.compute_ahead
-
-    def marked(*args: Any, **kwargs: Any) -> None:
-        ahead(*args, **kwargs)
-        done[0] = True
-    monkeypatch.setattr(evaluate, "compute_ahead", marked)
-    evaluation = _run(_folder(tmp_path), ["team-a", "team-b"], 2, "work")
-    assert done[0] and evaluation.gold_check.tests  # the gold fails a test: the teams' problems waived
-    assert after == []
