@@ -94,7 +94,7 @@ def test_an_odd_member_name_refuses_that_submission_alone(tmp_path: Path, name: 
 @pytest.mark.parametrize("jobs", [1, 2])  # with two, the failure happens first in a worker (mrp.task.pool)
 def test_a_file_that_makes_the_validator_fail_refuses_that_submission_alone(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int) -> None:
-    from mrp.task import validating as module
+    from mrp.task import evaluate as module
 
     real = module.validate_file
 

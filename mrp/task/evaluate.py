@@ -19,10 +19,10 @@ from mrp.task.files import FilePlan, Submission, gold_files, pair_files, submiss
 from mrp.task.gold import GoldCheck, check_gold, waived
 from mrp.task.memo import EvaluationMemo
 from mrp.task.pool import compute_ahead
-from mrp.task.reading import read_system
+from mrp.task.reading import parsed, read_system
 from mrp.task.scoring import Scored, score_files_first, score_submission
 from mrp.task.unpack import as_compared, unpack
-from mrp.task.validating import FILE, validation
+from mrp.validation import validate_file
 
 __all__ = ["Entry", "Evaluation", "evaluate_submissions", "groups_of", "internal"]
 
@@ -91,6 +91,32 @@ def groups_of(task: Task, corpora: Dict[str, Corpus]) -> List[str]:
     return sorted({task.group_of(name) for name in corpora})
 
 
+#: the name a file is validated under when its report is kept for every file of the same content
+_FILE = "\x00file\x00"
+
+
+def _problems(task: Task, path: str, memo: EvaluationMemo) -> Tuple[bool, List[str]]:
+    """Whether a file's problem is fatal, and its problems' lines, naming the file ``_FILE`` (a UMR file
+    parsed once for the validator and the scorer)."""
+    report = validate_file(path, task.format, umr_level=task.level,
+                           umr_documents=parsed(path, task.format, memo))
+    texts = [report.fatal] if report.fatal else [str(problem) for problem in report.problems]
+    return report.fatal is not None, [line.replace(path, _FILE) for line in texts]
+
+
+def _validation(task: Task, path: str, memo: EvaluationMemo) -> Tuple[bool, List[str]]:
+    """:func:`_problems`, once per distinct content (a gold file and a team's copy of it alike)."""
+    digest = memo.digest(path)
+    key = None if digest is None else (digest, task.format, task.level)
+    return memo.get("validated", key, partial(_problems, task, path, memo))
+
+
+def _gold_problems(task: Task, path: str, memo: EvaluationMemo) -> Tuple[bool, List[str]]:
+    """:func:`_validation` of a gold file, its lines naming it by its path (as the gold check names it)."""
+    fatal, texts = _validation(task, path, memo)
+    return fatal, [line.replace(_FILE, path) for line in texts]
+
+
 def _validated(task: Task, entry: Entry, shown_as: Dict[str, str], memo: EvaluationMemo,
                tests: FrozenSet[str]) -> None:
     for gold_name, _, path in entry.plan.pairs:
@@ -98,14 +124,14 @@ def _validated(task: Task, entry: Entry, shown_as: Dict[str, str], memo: Evaluat
         if path is None:
             continue
         try:
-            fatal, texts = validation(task, path, memo)
+            fatal, texts = _validation(task, path, memo)
         except Exception as error:  # noqa: BLE001 - the validator's own failure refuses this submission alone
             entry.refused = f"{gold_name}: {internal(error, 'validating')}"
             return
         texts = waived(texts, tests)
         if not texts:
             continue
-        shown = [line.replace(FILE, shown_as.get(path, path)) for line in texts]
+        shown = [line.replace(_FILE, shown_as.get(path, path)) for line in texts]
         entry.invalid[gold_name] = shown[:FIRST_PROBLEMS] + \
             ([f"... {len(shown) - FIRST_PROBLEMS} more"] if len(shown) > FIRST_PROBLEMS else [])
         if task.policy == "refuse":
@@ -248,10 +274,10 @@ def evaluate_submissions(task: Task, gold_folder: str, arguments: Sequence[str],
         try:
             items = submissions(arguments, task)
         except InputError:  # the gold's own failure first, as without the processes
-            check_gold(task, gold, memo, partial(_gold_problems, task, memo))
+            check_gold(task, gold, memo, partial(_gold_problems, task, memo=memo))
             raise
     corpora, check = (({}, GoldCheck()) if ahead else
-                      check_gold(task, gold, memo, partial(_gold_problems, task, memo)))
+                      check_gold(task, gold, memo, partial(_gold_problems, task, memo=memo)))
     entries = [Entry(item) for item in (items if ahead else submissions(arguments, task))]
     todo = [k for k, entry in enumerate(entries) if not entry.submission.status]
     folders = {k: os.path.join(workdir, str(k)) for k in todo}
@@ -261,19 +287,13 @@ def evaluate_submissions(task: Task, gold_folder: str, arguments: Sequence[str],
         from mrp.pipeline import load_solver
 
         load_solver()  # the kernels loaded once, before the fork, not in every child
-        compute_ahead(task, gold, [entries[k].plan.pairs for k in todo if not entries[k].refused], memo, jobs)
-        corpora, check = check_gold(task, gold, memo, partial(_gold_problems, task, memo))
+        compute_ahead(task, gold, [entries[k].plan.pairs for k in todo if not entries[k].refused], memo, jobs,
+                      _validation)
+        corpora, check = check_gold(task, gold, memo, partial(_gold_problems, task, memo=memo))
     groups = groups_of(task, corpora)
     for k in todo:
         entries[k] = _scored(task, gold, corpora, groups, entries[k], folders[k], memo, check.tests)
     return Evaluation(task, gold, groups, entries, corpora, memo, check)
-
-
-def _gold_problems(task: Task, memo: EvaluationMemo, path: str) -> Tuple[bool, List[str]]:
-    """A gold file's validation (kept in the memo as a submission's file of the same content is), its
-    problems naming the file by its path."""
-    fatal, texts = validation(task, path, memo)
-    return fatal, [line.replace(FILE, path) for line in texts]
 
 
 def _opened_ahead(task: Task, gold: Dict[str, str], entry: Entry, folder: str) -> Entry:

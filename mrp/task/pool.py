@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from mrp.corpora import Corpus
 from mrp.process.shared import MAX_ITEMS, in_turn
@@ -27,10 +27,11 @@ from mrp.task.definition import Task
 from mrp.task.memo import EvaluationMemo, Found, Slot
 from mrp.task.reading import EMPTY, read_file
 from mrp.task.scoring import score_files_first
-from mrp.task.validating import validation
 
 __all__ = ["Unit", "compute_ahead", "units_of"]
 
+#: a file's validation at the task's level through a memo: whether fatal, the problems' lines
+Validation = Callable[[Task, str, EvaluationMemo], Tuple[bool, List[str]]]
 #: a gold file's name and path, and the system file of each submission for it (None: none)
 Unit = Tuple[str, str, Tuple[Optional[str], ...]]
 
@@ -75,7 +76,8 @@ def _size(path: Optional[str]) -> int:
         return 0
 
 
-def _unit(task: Task, memo: EvaluationMemo, first: Dict[str, str], unit: Unit) -> Set[str]:
+def _unit(task: Task, memo: EvaluationMemo, first: Dict[str, str], unit: Unit, validation: Validation
+          ) -> Set[str]:
     """A unit computed into the memo; returns the contents whose reading or validation failed."""
     name, gold_path, files = unit
     gold_digest = memo.digest(gold_path)
@@ -128,8 +130,9 @@ class _Worker:
     it), recording what each unit computes with the warnings it gave (which are not given here)."""
 
     def __init__(self, task: Task, digests: Dict[str, Optional[str]], first: Dict[str, str],
-                 units: Sequence[Unit]) -> None:
+                 units: Sequence[Unit], validation: Validation) -> None:
         self.task, self.digests, self.first, self.units = task, digests, first, units
+        self.validation = validation
         self.memos: Dict[int, EvaluationMemo] = {}
 
     def __call__(self, k: int) -> Dict[Slot, Found]:
@@ -140,12 +143,12 @@ class _Worker:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # each is kept with its computation and given by the evaluation
             with memo.recording() as found:
-                failed = _unit(self.task, memo, self.first, self.units[k])
+                failed = _unit(self.task, memo, self.first, self.units[k], self.validation)
         return _kept(found, failed)
 
 
 def compute_ahead(task: Task, gold: Dict[str, str], plans: Sequence[Sequence[Tuple[str, str, Optional[str]]]],
-                  memo: EvaluationMemo, jobs: int) -> None:
+                  memo: EvaluationMemo, jobs: int, validation: Validation) -> None:
     """Every file and file pair of an evaluation computed in ``jobs`` processes (this one and forked
     children) into the evaluation's memo.
 
@@ -155,6 +158,8 @@ def compute_ahead(task: Task, gold: Dict[str, str], plans: Sequence[Sequence[Tup
         plans: per submission to be scored (in order) its pairs (gold name, gold path, system path or None).
         memo: the evaluation's memo (disabled: nothing done).
         jobs: the processes.
+        validation: a file's validation at the task's level, kept in the memo it is given (the one the
+            evaluation's steps take).
     """
     units = units_of(gold, plans)
     if not memo.enabled or not units or len(units) > MAX_ITEMS:
@@ -163,4 +168,4 @@ def compute_ahead(task: Task, gold: Dict[str, str], plans: Sequence[Sequence[Tup
     cost = [_size(path) + sum(_size(item) for item in files) for _, path, files in units]
     order = sorted(range(len(units)), key=lambda k: (-cost[k], k))
     ordered = [units[k] for k in order]
-    in_turn(len(ordered), jobs, _Worker(task, memo.digests(), first, ordered), memo.adopt)
+    in_turn(len(ordered), jobs, _Worker(task, memo.digests(), first, ordered, validation), memo.adopt)
