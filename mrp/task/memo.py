@@ -67,12 +67,12 @@ class EvaluationMemo:
     enabled: bool = True
     _digests: Dict[str, Optional[str]] = field(default_factory=dict, repr=False)
     _found: Dict[Tuple[str, Hashable], Any] = field(default_factory=dict, repr=False)
-    _said: Set[Tuple[Type[Warning], str]] = field(default_factory=set, repr=False)
     #: adopted results whose computation's warnings are still to be given (at their first use)
     _untold: Dict[Slot, Tuple[Tuple[Type[Warning], str], ...]] = field(default_factory=dict, repr=False)
     #: while recording: the results computed at the top, with their computation's warnings
     _recorded: Optional[Dict[Slot, Found]] = field(default=None, repr=False)
     _depth: int = field(default=0, repr=False)
+    _said: Set[Tuple[Type[Warning], str]] = field(default_factory=set, repr=False)
 
     def begin_submission(self) -> None:
         """Start a submission's messages: a warning of a computation kept here is given again to the next
