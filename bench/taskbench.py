@@ -13,6 +13,9 @@ The files repeat six contents (and the gold is the same for every team): mrp-eva
 scores each distinct content once (:mod:`mrp.task.memo`), so those rows measure the kit's own cost more than
 the metric's.  The last row gives every file distinct bytes (trailing blank lines, which read alike: the same
 figures) and measures what a real evaluation, whose files all differ, costs warm (one run).
+
+The side-by-side row (UMRTOOLS set to a folder with compare_umr.pl) runs alone with
+``python bench/taskbench.py perl``.
 """
 
 from __future__ import annotations
@@ -189,5 +192,15 @@ def versus_perl(shared: Path, folder: Path, cache: str, umrtools: Optional[str] 
           f"{cpu / perl_cpu:5.2f}x its CPU")
 
 
+def perl_row(shared: Path) -> None:
+    """The side-by-side row alone (``python bench/taskbench.py perl``, with UMRTOOLS set), on the kernels
+    cached where mrp-warm-up caches them."""
+    with tempfile.TemporaryDirectory(prefix="mrp-taskbench-") as tmp:
+        versus_perl(shared, Path(tmp) / "perl", os.environ.get("NUMBA_CACHE_DIR", ""))
+
+
 if __name__ == "__main__":
-    run(Path(__file__).resolve().parents[2] / "shared")
+    if sys.argv[1:] == ["perl"]:
+        perl_row(Path(__file__).resolve().parents[2] / "shared")
+    else:
+        run(Path(__file__).resolve().parents[2] / "shared")

@@ -91,8 +91,9 @@ def test_an_odd_member_name_refuses_that_submission_alone(tmp_path: Path, name: 
     assert (out / "team-a" / "scores.json").is_file() and (out / "detailed_results.html").is_file()
 
 
+@pytest.mark.parametrize("jobs", [1, 2])  # with two, the failure happens first in a worker (mrp.task.pool)
 def test_a_file_that_makes_the_validator_fail_refuses_that_submission_alone(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int) -> None:
     from mrp.task import evaluate as module
 
     real = module.validate_file
@@ -108,7 +109,7 @@ def test_a_file_that_makes_the_validator_fail_refuses_that_submission_alone(
     (bad / "cs-0001.umr").write_bytes((bad / "cs-0001.umr").read_bytes() + b"\n# CRASH\n")
     evaluation = evaluate_submissions(load("dmr2026-umr"), str(_gold(tmp_path)), [str(DEMO / "team-a"),
                                       str(bad)],
-                                      str(tmp_path / "work"))
+                                      str(tmp_path / "work"), jobs=jobs)
     entries = {entry.name: entry for entry in evaluation.entries}
     assert entries["bad"].refused and "cs-0001.umr" in entries["bad"].refused
     assert "internal" in entries["bad"].refused and "KeyError" in entries["bad"].refused

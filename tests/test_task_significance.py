@@ -58,3 +58,26 @@ def test_one_interval_for_one_figure_on_the_board_and_the_page(tmp_path: Path) -
     table = page[page.index("<caption>umatch: cs</caption>"):]
     shown = re.search(r"\[(\d\.\d{4}), (\d\.\d{4})\]", table)
     assert shown is not None and (shown.group(1), shown.group(2)) == (f"{low:.4f}", f"{high:.4f}")
+
+
+def test_a_file_s_interval_is_the_bootstrap_s_micro_f_interval() -> None:
+    """The file interval computes F alone: on random counts (none, one, many sentences; zeros; chunked
+    weights) its bounds are exactly those of mrp.report.stats.bootstrap's micro F."""
+    from dataclasses import replace
+
+    from mrp.report.stats import bootstrap
+    from mrp.task.scoring import Item
+    from mrp.task.significance import file_interval
+
+    task = load("dmr2026-umr")
+    rng = np.random.default_rng(7)
+    for size, n, seed, level in [(0, 1000, 0, 0.95), (1, 1000, 0, 0.95), (2, 17, 3, 0.9), (45, 1000, 0, 0.95),
+                                 (300, 999, 5, 0.99), (3000, 700, 1, 0.95)]:
+        counts = rng.integers(0, 30, size=(size, 3))
+        counts[::4] = 0
+        items = [Item("cs", "cs-0001.umr", str(k), (int(g), int(s), int(c)))
+                 for k, (g, s, c) in enumerate(counts)]
+        case = replace(task, bootstrap=n, seed=seed, confidence=level)
+        expected = bootstrap({(): counts.reshape(size, 3)}, n, seed, level)[()]["micro"]["f"]
+        assert file_interval(case, items) == expected
+        assert file_interval(case, items) == expected  # kept

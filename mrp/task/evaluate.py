@@ -8,16 +8,17 @@ import os
 import warnings
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Type
 
 from mrp.corpora import Corpus
 from mrp.errors import InputError
-from mrp.process.forked import Child, can_fork
+from mrp.process.forked import can_fork
 from mrp.task.averaging import leaderboard_scores
 from mrp.task.definition import Task
 from mrp.task.files import FilePlan, Submission, gold_files, pair_files, submissions
 from mrp.task.gold import GoldCheck, check_gold, waived
 from mrp.task.memo import EvaluationMemo
+from mrp.task.pool import compute_ahead
 from mrp.task.reading import parsed, read_system
 from mrp.task.scoring import Scored, score_files_first, score_submission
 from mrp.task.unpack import as_compared, unpack
@@ -54,6 +55,9 @@ class Entry:
     newlines: List[str] = field(default_factory=list)
     #: path of each unpacked file -> its name as submitted (while the submission is scored)
     shown: Dict[str, str] = field(default_factory=dict, repr=False)
+    #: unpacked and paired already (:func:`opened`), and the warnings that gave
+    opened: bool = field(default=False, repr=False)
+    said: List[Tuple[Type[Warning], str]] = field(default_factory=list, repr=False)
 
     @property
     def name(self) -> str:
@@ -185,8 +189,20 @@ def _attempt(task: Task, gold: Dict[str, str], corpora: Dict[str, Corpus], group
     return done
 
 
-def _steps(task: Task, gold: Dict[str, str], corpora: Dict[str, Corpus], groups: List[str], entry: Entry,
-           folder: str, memo: EvaluationMemo, gold_tests: FrozenSet[str]) -> Entry:
+def opened(task: Task, gold: Dict[str, str], entry: Entry, folder: str) -> Entry:
+    """A submission unpacked into ``folder`` and its files paired with the gold files (or refused), the
+    first of its steps; its other steps then take it as it is.
+
+    Args:
+        task: the task.
+        gold: the gold files by name.
+        entry: the submission (changed).
+        folder: an empty folder its files are unpacked into.
+
+    Returns:
+        The entry.
+    """
+    entry.opened = True
     os.makedirs(folder, exist_ok=True)
     try:
         found = unpack(entry.submission.path, folder, task.limits)
@@ -200,6 +216,17 @@ def _steps(task: Task, gold: Dict[str, str], corpora: Dict[str, Corpus], groups:
         return entry
     entry.shown = {found.files[base]: member for base, member in found.members.items()}
     entry.members = {name: entry.shown[path] for name, _, path in entry.plan.pairs if path is not None}
+    return entry
+
+
+def _steps(task: Task, gold: Dict[str, str], corpora: Dict[str, Corpus], groups: List[str], entry: Entry,
+           folder: str, memo: EvaluationMemo, gold_tests: FrozenSet[str]) -> Entry:
+    if not entry.opened:
+        opened(task, gold, entry, folder)
+    for category, message in entry.said:  # what unpacking it said, when it was unpacked ahead
+        warnings.warn(message, category, stacklevel=2)
+    if entry.refused:
+        return entry
     _validated(task, entry, entry.shown, memo, gold_tests)
     if entry.refused:
         return entry
@@ -224,8 +251,10 @@ def evaluate_submissions(task: Task, gold_folder: str, arguments: Sequence[str],
         arguments: the submissions (``TEAM=PATH`` names a team; see :mod:`mrp.task.files`).
         workdir: an empty folder the archives are unpacked into (kept by the caller while the evaluation's
             pages are drawn).
-        jobs: submissions scored at once, each in a forked process (the same numbers as one at a time; a
-            child that fails is scored again here).
+        jobs: processes (this one and forked children) that read, validate and score the files ahead, file
+            pair by file pair, into the memo (:mod:`mrp.task.pool`; with ``cache``), before the steps run
+            here: the same results, messages and outputs whatever the number (what a child does not
+            compute is computed here).
         cache: read, validate and score each distinct file content (and pair of contents) once
             (:mod:`mrp.task.memo`; the same numbers and outputs as without).
 
@@ -240,28 +269,45 @@ def evaluate_submissions(task: Task, gold_folder: str, arguments: Sequence[str],
         raise InputError("no submission to evaluate")
     gold = gold_files(gold_folder, task)
     memo = EvaluationMemo(enabled=cache)
-    corpora, check = check_gold(task, gold, memo, partial(_gold_problems, task, memo=memo))
-    groups = groups_of(task, corpora)
-    entries = [Entry(item) for item in submissions(arguments, task)]
+    ahead = jobs > 1 and cache and can_fork()
+    if ahead:
+        try:
+            items = submissions(arguments, task)
+        except InputError:  # the gold's own failure first, as without the processes
+            check_gold(task, gold, memo, partial(_gold_problems, task, memo=memo))
+            raise
+    corpora, check = (({}, GoldCheck()) if ahead else
+                      check_gold(task, gold, memo, partial(_gold_problems, task, memo=memo)))
+    entries = [Entry(item) for item in (items if ahead else submissions(arguments, task))]
     todo = [k for k, entry in enumerate(entries) if not entry.submission.status]
     folders = {k: os.path.join(workdir, str(k)) for k in todo}
-    if jobs > 1 and len(todo) > 1:
+    if ahead:
+        for k in todo:
+            entries[k] = _opened_ahead(task, gold, entries[k], folders[k])
         from mrp.pipeline import load_solver
 
         load_solver()  # the kernels loaded once, before the fork, not in every child
-    if jobs > 1 and len(todo) > 1 and can_fork():
-        running: Dict[int, Child] = {}
-        pending = list(todo)
-        while pending or running:
-            while pending and len(running) < jobs:
-                k = pending.pop(0)
-                running[k] = Child(partial(_scored, task, gold, corpora, groups, entries[k], folders[k],
-                                           memo, check.tests))
-            k = next(iter(running))
-            result = running.pop(k).result()
-            entries[k] = result if isinstance(result, Entry) else _scored(
-                task, gold, corpora, groups, Entry(entries[k].submission), folders[k], memo, check.tests)
-    else:
-        for k in todo:
-            entries[k] = _scored(task, gold, corpora, groups, entries[k], folders[k], memo, check.tests)
+        compute_ahead(task, gold, [entries[k].plan.pairs for k in todo if not entries[k].refused], memo, jobs,
+                      _validation)
+        corpora, check = check_gold(task, gold, memo, partial(_gold_problems, task, memo=memo))
+    groups = groups_of(task, corpora)
+    for k in todo:
+        entries[k] = _scored(task, gold, corpora, groups, entries[k], folders[k], memo, check.tests)
     return Evaluation(task, gold, groups, entries, corpora, memo, check)
+
+
+def _opened_ahead(task: Task, gold: Dict[str, str], entry: Entry, folder: str) -> Entry:
+    """A submission unpacked and paired before its files are computed ahead (:mod:`mrp.task.pool`), as
+    :func:`_scored` would: refused for an internal failure; the warnings given are given again by its
+    steps."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            opened(task, gold, entry, folder)
+        except Exception as error:  # noqa: BLE001 - one submission never stops the others
+            failed = Entry(entry.submission, plan=entry.plan, invalid=entry.invalid, emptied=entry.emptied,
+                           opened=True)
+            failed.refused = internal(error, "scoring")
+            return failed
+    entry.said = [(warning.category, str(warning.message)) for warning in caught]
+    return entry

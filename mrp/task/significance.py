@@ -20,7 +20,7 @@ from typing import Dict, List, Sequence, Tuple
 
 import numpy as np
 
-from mrp.report.stats import bootstrap, paired_test
+from mrp.report.stats import bootstrap, paired_test, replicate_weights
 from mrp.task.definition import Task
 from mrp.task.scoring import Item
 
@@ -153,7 +153,9 @@ def test(task: Task, first: Sequence[Item], second: Sequence[Item], groups: Sequ
 
 
 def file_interval(task: Task, items: Sequence[Item]) -> List[float]:
-    """The bootstrap interval of the F of some sentences (one document's), resampling them.
+    """The bootstrap interval of the F of some sentences (one document's), resampling them: the micro F
+    bounds of :func:`mrp.report.stats.bootstrap` (the same replicates and quantiles, computed for F alone;
+    kept for the next call on the same counts, as the results and the page ask for each file's).
 
     Args:
         task: the task (its replicates, seed and level).
@@ -163,4 +165,16 @@ def file_interval(task: Task, items: Sequence[Item]) -> List[float]:
         The interval's bounds.
     """
     array = np.array([item.counts for item in items], dtype=np.int64).reshape(len(items), 3)
-    return list(bootstrap({(): array}, task.bootstrap, task.seed, task.confidence)[()]["micro"]["f"])
+    return list(_file_interval(array.tobytes(), len(items), task.bootstrap, task.seed, task.confidence))
+
+
+@functools.lru_cache(maxsize=4096)
+def _file_interval(counts: bytes, items: int, n: int, seed: int, level: float) -> Tuple[float, float]:
+    if n < 1 or not 0.0 < level < 1.0:  # bootstrap's own refusal
+        bounds = bootstrap({(): np.zeros((items, 3), dtype=np.int64)}, n, seed, level)[()]["micro"]["f"]
+        return bounds[0], bounds[1]
+    array = np.frombuffer(counts, dtype=np.int64).reshape(items, 3).astype(np.float64)
+    chunks = replicate_weights(seed, n, items) if items else [np.zeros((n, 0))]
+    f = np.concatenate([_f(weights @ array) for weights in chunks])
+    low, high = np.quantile(f, [(1.0 - level) / 2.0, (1.0 + level) / 2.0])
+    return float(low), float(high)
