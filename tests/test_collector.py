@@ -11,7 +11,7 @@ import subprocess
 import sys
 import weakref
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import pytest
 
@@ -124,3 +124,35 @@ def test_a_command_s_own_process_still_freezes_what_it_read() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     before, after = (int(line) for line in done.stdout.split())
     assert before == 0 and after >= 1000
+
+
+@pytest.mark.parametrize("door", ["score", "pairwise"])
+def test_the_collector_resumes_after_the_graphs_a_call_read_are_gone(door: str) -> None:
+    """A call drops the graphs it read (and the run holding them) before the collector resumes: its first
+    pass would otherwise walk every one of them (a third of a reward batch's time), and nothing the call
+    returns holds a graph."""
+    from mrp.graph import Graph
+
+    golds, systems = GOLD * 300, SYSTEM * 300
+
+    def call() -> Any:
+        if door == "score":
+            return mrp.score(golds, systems, metric="smatch")
+        return mrp.pairwise(golds, systems, metric="smatch")
+
+    call()
+    gc.collect()
+    walked: List[int] = []
+
+    def watch(phase: str, info: Dict[str, int]) -> None:
+        if phase == "start":
+            walked.append(sum(isinstance(item, Graph) for generation in range(info["generation"] + 1)
+                              for item in gc.get_objects(generation=generation)))
+
+    gc.callbacks.append(watch)
+    try:
+        kept = call()
+        gc.collect(0)
+    finally:
+        gc.callbacks.remove(watch)
+    assert kept is not None and walked and not any(walked)

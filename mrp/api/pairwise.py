@@ -8,7 +8,7 @@ batch path), keeping of each pair its F, whether it was proved optimal and the b
 from __future__ import annotations
 
 import inspect
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple
 
 import numpy as np
 
@@ -113,10 +113,20 @@ def pairwise(golds: Graphs, systems: Graphs, metric: str = "smatch", **options: 
                                  "same order)")
             done, _ = run_pairing(plan.metric, pairing, scoring)
             del pairing
+            # the figures taken and the run dropped before the collector resumes: the run holds the pairs,
+            # and with them every graph read, which the collector's first pass would otherwise walk
+            out = _rewards(done, scorer.figure_path() or (), scorer.main())
+            del done
     except MRPError as error:
         raise respelled(error) from None
-    path = scorer.figure_path() or ()
-    main = scorer.main()
+    if not len(out):
+        raise ScoreError("gold: no gold graph to score")
+    return out
+
+
+def _rewards(done: Any, path: Tuple[str, ...], main: Tuple[str, ...]) -> Rewards:
+    """The F of each pair of a run at the count path ``path``, with whether it is proved and its bound (the
+    bound of a pair cut at the metric's ``main`` path)."""
     n = len(done.results)
     found = np.empty(n, dtype=np.float64)
     exact = np.empty(n, dtype=bool)
@@ -129,8 +139,6 @@ def pairwise(golds: Graphs, systems: Graphs, metric: str = "smatch", **options: 
             bound[k] = found[k] if exact[k] else 1.0
         else:
             bound[k] = max(found[k], prf(g, s, result.bound)["f"])
-    if not n:
-        raise ScoreError("gold: no gold graph to score")
     out = found.view(Rewards)
     out.exact, out.bound = exact, bound
     return out

@@ -192,23 +192,24 @@ def score(gold: Graphs, system: Graphs, metric: str = "mrp", **options: Any) -> 
         with collector_paused(freeze=False):
             pairing, scoring, _ = _pairing(gold, system, plan)
             scored = score_pairing(plan.metric, pairing, scoring)
-            done, result, details = scored.run, scored.result, scored.details
+            result, details = scored.result, scored.details
+            done = scored.run if plan.explain else None  # the run holds the pairs, and so every graph read
             frameworks = frameworks_scored(pairing)
-            del pairing  # the graphs go before the collector resumes (it would walk them all once more)
+            del pairing, scored  # the graphs go before the collector resumes (it would walk them again)
     except MRPError as error:
         raise respelled(error) from None
     return _result(plan, done, result, details, frameworks, scoring)
 
 
-def _result(plan: _Plan, done: Run, result: Dict[str, Any], details: Dict[str, Any],
+def _result(plan: _Plan, done: Optional[Run], result: Dict[str, Any], details: Dict[str, Any],
             frameworks: Any, scoring: Options) -> Result:
-    """The Result of a run; its --explain report written first (``plan.explain``)."""
+    """The Result of a run; its --explain report written first (``plan.explain``: ``done`` is the run)."""
     def completion(document: Dict[str, Any]) -> None:
         complete(plan.metric, document, frameworks, scoring, plan.statistics)
         if details:
             document["errors"] = details
 
-    if plan.explain:
+    if plan.explain and done is not None:
         from mrp.explain.build import write_scored
 
         completion(result)
