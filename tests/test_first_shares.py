@@ -1,6 +1,6 @@
 """The root's first shares (mrp.solver.kernel.first_shares): each edge candidate's weight split between its
-two node pairs by what each could collect (gold degree x system degree x candidates held, over the square of
-one plus the pair's reward), and the solve exact from them (brute force)."""
+two node pairs by what each could collect (gold degree x system degree x candidates held), and the solve
+exact from them (brute force)."""
 
 from __future__ import annotations
 
@@ -53,20 +53,8 @@ def test_the_middle_of_a_path_takes_most_of_both_edges() -> None:
     assert [int(share[q]) for q in out_of_b] == [whole * 8 // 9]
 
 
-def test_a_rewarded_end_takes_less_of_the_weight() -> None:
-    # one gold edge a -> b onto its copy A -> B: degrees and candidates held are 1 at both ends, so the split
-    # is even without rewards; a reward of 1 at (a, A) divides a's part by (1 + 1)^2 = 4: 1 : 4 of the weight,
-    # and a reward of 3 at (b, B) as well divides b's part by 16: 4 : 1
-    edges = {(0, 1, "p"): 1}
-    for rewards, expected in ((((0, 0), (0, 0)), SCALE // 2), (((1, 0), (0, 0)), SCALE * 1 // 5),
-                              (((1, 0), (0, 3)), SCALE * 4 // 5)):
-        problem = with_edges(np.array(rewards, np.int64), edges, edges, None)
-        share = first_shares(problem, 2, 2)
-        assert share.tolist() == [expected], rewards
-
-
 def test_with_larger_rewards_the_root_bounds_the_optimum_and_the_solve_is_exact() -> None:
-    # rewards up to 3 (the divisor up to 16), brute force on every map: the root's bound (no search) is at
+    # rewards up to 3, brute force on every map: the root's bound (no search) is at
     # least the optimum, its map worth what it says, and the whole solve is exact
     rng = random.Random(64)
     for _ in range(300):

@@ -226,16 +226,12 @@ def first_shares(pb, n, m):  # pragma: no cover - compiled
     """The shares the root starts from: candidate (c, d) of gold edge (a, b) splits its weight between node
     pairs (a, c) and (b, d) in proportion to how much each could collect: the gold node's degree times the
     system node's (among the system edges of a gold edge's label) times the candidates the node pair holds
-    (each at least 1: a candidate counts at both its node pairs and its system edge at both its ends),
-    divided by the square of one plus the node pair's reward (``U``): a pair rewarded by itself is likely
-    in the assignment, where a share the map does not collect only lifts the bound.
+    (each at least 1: a candidate counts at both its node pairs and its system edge at both its ends).
 
     Any split gives a valid bound.  On 20,000 random pairs of coli graphs (Rematch's testbed) an even split
     closed 18,678 pairs at the root and left 411 open after 300 search steps, this one 19,162 and 203; on
     2,000 random pairs of the WSJ sentences, open after 300 steps: DM 58 -> 30, EDS 1,156 -> 883, AMR
-    60 -> 17.  The reward's divisor: on 20,000 random pairs of Rematch's protocol (bench/protocol.py) the
-    first round closes 8,423 pairs instead of 7,550, the root takes 5% fewer rounds in all, and 195
-    rather than 201 pairs are open after 300 steps.
+    60 -> 17.
     """
     system = np.zeros(m, np.int64)
     for f in range(pb.ssrc.shape[0]):
@@ -254,8 +250,8 @@ def first_shares(pb, n, m):  # pragma: no cover - compiled
         a, b = pb.src[e], pb.tgt[e]
         for q in range(pb.cptr[e], pb.cptr[e + 1]):
             c, d = pb.cc[q], pb.cd[q]
-            x = float(degree[a] * system[c]) * held[a, c] / float((1 + max(pb.U[a, c], 0)) ** 2)
-            y = float(degree[b] * system[d]) * held[b, d] / float((1 + max(pb.U[b, d], 0)) ** 2)
+            x = float(degree[a] * system[c]) * held[a, c]
+            y = float(degree[b] * system[d]) * held[b, d]
             share[q] = int(pb.cw[q] * SCALE * x / (x + y))
     return share
 
