@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 import warnings
 from pathlib import Path
 from typing import Dict, List
+
+from test_task_memo import _folder
 
 from mrp.task.definition import load
 from mrp.task.evaluate import Evaluation, evaluate_submissions
@@ -19,28 +20,6 @@ from mrp.task.memo import EvaluationMemo
 from mrp.task.messages import organiser_lines
 
 from conftest import ROOT, run_cli
-
-DEMO = ROOT / "data" / "demo" / "task"
-
-
-def _folder(tmp_path: Path) -> Path:
-    """Gold whose first sentence compare_umr.pl ends early (two empty lines before its alignment: a warning
-    about the gold file for every team, and a level-1 problem of the gold); teams a and b submit the demo's
-    files under two names each (team b's first file with the gold's problem); team c a file that cannot be
-    read, and leaves one out."""
-    for side in ("gold", "team-a", "team-b"):
-        target = tmp_path / side
-        target.mkdir()
-        for k, source in enumerate(["cs-0001.umr", "en-0001.umr", "cs-0001.umr", "en-0001.umr"], 1):
-            text = (DEMO / side / source).read_text(encoding="utf-8")
-            if side in ("gold", "team-b") and k == 1:  # team b fails the gold's own test (waived)
-                text = text.replace("\n# alignment:", "\n\n# alignment:", 1)
-            (target / f"{'cs' if k % 2 else 'en'}-{k:04d}.umr").write_text(text, encoding="utf-8")
-    (tmp_path / "team-c").mkdir()
-    shutil.copyfile(DEMO / "team-a" / "cs-0001.umr", tmp_path / "team-c" / "cs-0001.umr")
-    shutil.copyfile(DEMO / "team-a" / "cs-0001.umr", tmp_path / "team-c" / "en-0002.umr")
-    (tmp_path / "team-c" / "cs-0003.umr").write_text("(s1s / broken\n", encoding="utf-8")
-    return tmp_path
 
 
 def _run(folder: Path, teams: List[str], jobs: int, work: str) -> Evaluation:
@@ -59,7 +38,7 @@ def _files(out: Path) -> Dict[str, str]:
 
 def test_the_outputs_are_the_same_with_one_process_and_two(tmp_path: Path) -> None:
     """mrp-evaluate in a fresh process (no thread keeps it from forking its workers)."""
-    folder = _folder(tmp_path)
+    folder = _folder(tmp_path, apart=True)
     found = {}
     for jobs in (1, 2):
         out = tmp_path / f"out-{jobs}"
@@ -103,7 +82,7 @@ def test_with_two_processes_every_file_and_pair_is_computed_ahead(tmp_path: Path
     """After the files are computed ahead, the evaluation's own steps read, validate and score nothing (under
     dmr2026-umr's policy "empty", a file whose problems are the gold's own, waived, is scored ahead too); in
     a fresh process, which no thread keeps from forking."""
-    folder = _folder(tmp_path)
+    folder = _folder(tmp_path, apart=True)
     (folder / "work").mkdir()
     done = subprocess.run([sys.executable, "-c", _COUNTED, str(folder)], capture_output=True, text=True,
                           cwd=ROOT, timeout=600, check=False)
@@ -114,7 +93,7 @@ def test_with_two_processes_every_file_and_pair_is_computed_ahead(tmp_path: Path
 
 
 def test_the_gold_s_problems_name_the_gold_file(tmp_path: Path) -> None:
-    evaluation = _run(_folder(tmp_path), ["team-a"], 1, "work")
+    evaluation = _run(_folder(tmp_path, apart=True), ["team-a"], 1, "work")
     lines = [line for line in organiser_lines(evaluation) if "fails validation" in line]
     assert lines and lines[0].startswith("gold cs-0001.umr fails validation at level 1")
     first = lines[0].split("the first: ")[1]

@@ -23,14 +23,19 @@ from conftest import ROOT
 DEMO = ROOT / "data" / "demo" / "task"
 
 
-def _folder(tmp_path: Path) -> Path:
+def _folder(tmp_path: Path, apart: bool = False) -> Path:
     """Gold and three teams whose files repeat contents across names (as a task's gold repeats across teams):
-    team c submits a file that cannot be read, and leaves one out."""
+    team c submits a file that cannot be read, and leaves one out.  With ``apart``, the first file of the
+    gold and of team b has its first sentence ended early for compare_umr.pl (two empty lines before its
+    alignment: a warning about the gold file for every team, and a level-1 problem, waived, of the gold)."""
     for side in ("gold", "team-a", "team-b"):
         target = tmp_path / side
         target.mkdir()
         for k, source in enumerate(["cs-0001.umr", "en-0001.umr", "cs-0001.umr", "en-0001.umr"], 1):
-            shutil.copyfile(DEMO / side / source, target / f"{'cs' if k % 2 else 'en'}-{k:04d}.umr")
+            text = (DEMO / side / source).read_text(encoding="utf-8")
+            if apart and side in ("gold", "team-b") and k == 1:
+                text = text.replace("\n# alignment:", "\n\n# alignment:", 1)
+            (target / f"{'cs' if k % 2 else 'en'}-{k:04d}.umr").write_text(text, encoding="utf-8")
     (tmp_path / "team-c").mkdir()
     shutil.copyfile(DEMO / "team-a" / "cs-0001.umr", tmp_path / "team-c" / "cs-0001.umr")
     shutil.copyfile(DEMO / "team-a" / "cs-0001.umr", tmp_path / "team-c" / "en-0002.umr")
