@@ -75,12 +75,19 @@ print(json.dumps({"read": sorted(sorted(names) for names in read), "kept": sorte
 """
 
 
+def _run_warm(script: str) -> Any:
+    """The JSON a script prints, run in a fresh process once the kernels are cached (``mrp-warm-up`` waits
+    for them: a first run leaves them to the background compiler)."""
+    warm_up = [sys.executable, "-m", "mrp.cli.warm_up", "--quiet"]
+    subprocess.run(warm_up, capture_output=True, cwd=ROOT, check=True, timeout=900)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, cwd=ROOT, check=True,
+                          timeout=600)
+    return json.loads(done.stdout)
+
+
 @ELF
 def test_the_symbol_table_names_what_the_bitcode_defines_for_the_solver() -> None:
-    code = [sys.executable, "-c", _SOLVER_SYMBOLS]
-    warm_up = [sys.executable, "-m", "mrp.cli.warm_up", "--quiet"]  # waits for the kernels (a first run not)
-    subprocess.run(warm_up, capture_output=True, cwd=ROOT, check=True, timeout=900)
-    out = json.loads(subprocess.run(code, capture_output=True, cwd=ROOT, check=True, timeout=600).stdout)
+    out = _run_warm(_SOLVER_SYMBOLS)
     assert len(out["kept"]) == 5 and all(out["kept"])
     assert all(names in out["read"] for names in out["kept"])
 
@@ -120,10 +127,7 @@ print(json.dumps({"kept": kept, "U": U.tolist(), "parsed": library.mrp_bitcode i
 
 @ELF
 def test_a_function_compiled_after_a_light_load_links_the_loaded_kernel() -> None:
-    code = [sys.executable, "-c", _LINKED_LATER]
-    warm_up = [sys.executable, "-m", "mrp.cli.warm_up", "--quiet"]  # waits for the kernels (a first run not)
-    subprocess.run(warm_up, capture_output=True, cwd=ROOT, check=True, timeout=900)
-    out = json.loads(subprocess.run(code, capture_output=True, cwd=ROOT, check=True, timeout=600).stdout)
+    out = _run_warm(_LINKED_LATER)
     assert out["kept"] is True, "the loaded kernel's bitcode was parsed at load"
     assert out["U"] == [[6, 0], [0, 4]]
     assert out["parsed"] is True and out["overloads"] == 1  # linked the loaded kernel, parsed then
