@@ -10,23 +10,14 @@ import subprocess
 import sys
 import warnings
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict
 
-from test_task_memo import _folder
+from test_task_memo import _folder, _run
 
-from mrp.task.definition import load
-from mrp.task.evaluate import Evaluation, evaluate_submissions
 from mrp.task.memo import EvaluationMemo
 from mrp.task.messages import organiser_lines
 
 from conftest import ROOT, run_cli
-
-
-def _run(folder: Path, teams: List[str], jobs: int, work: str) -> Evaluation:
-    (folder / work).mkdir()
-    arguments = [f"{team}={folder / team}" for team in teams]
-    return evaluate_submissions(load("dmr2026-umr"), str(folder / "gold"), arguments, str(folder / work),
-                                jobs=jobs)
 
 
 def _files(out: Path) -> Dict[str, str]:
@@ -93,7 +84,7 @@ def test_with_two_processes_every_file_and_pair_is_computed_ahead(tmp_path: Path
 
 
 def test_the_gold_s_problems_name_the_gold_file(tmp_path: Path) -> None:
-    evaluation = _run(_folder(tmp_path, apart=True), ["team-a"], 1, "work")
+    evaluation = _run(_folder(tmp_path, apart=True), ["team-a"], True, "work")
     lines = [line for line in organiser_lines(evaluation) if "fails validation" in line]
     assert lines and lines[0].startswith("gold cs-0001.umr fails validation at level 1")
     first = lines[0].split("the first: ")[1]
