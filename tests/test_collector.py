@@ -156,3 +156,40 @@ def test_the_collector_resumes_after_the_graphs_a_call_read_are_gone(door: str) 
     finally:
         gc.callbacks.remove(watch)
     assert kept is not None and walked and not any(walked)
+
+
+_EVALUATED = """
+import gc, sys
+from mrp.process.collector import own_process
+from mrp.task.definition import load
+from mrp.task.evaluate import evaluate_submissions
+if sys.argv[2] == "own":
+    own_process()
+young = []
+gc.callbacks.append(lambda phase, info: young.append(gc.get_count()[0]) if phase == "start" else None)
+folder = sys.argv[1]
+evaluate_submissions(load("dmr2026-umr"), folder + "/gold", [f"{team}={folder}/{team}" for team in ("team-a",
+                     "team-b")], folder + "/" + sys.argv[2], jobs=1)
+print(max(young, default=0), gc.get_freeze_count())
+"""
+
+
+@pytest.mark.parametrize("process", ["own", "library"])
+def test_an_evaluation_s_runs_leave_the_collector_no_heap_to_walk(tmp_path: Path, process: str) -> None:
+    """mrp-evaluate's process is its own: each of its runs (a file pair under a metric) moves what it made out
+    of the collector's way when it ends, so that no collection then walks the tens of thousands of objects a
+    run made (the collector's first pass after each run, then its older generations, took a third of the
+    organiser's night's CPU); an evaluation through the library freezes nothing (its runs' objects are left
+    to the collector: the young generation then holds them when it is next collected)."""
+    from test_task_memo import _folder
+
+    folder = _folder(tmp_path, apart=True)
+    (folder / process).mkdir()
+    done = subprocess.run([sys.executable, "-c", _EVALUATED, str(folder), process], capture_output=True,
+                          text=True, timeout=600, check=False, cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 0, done.stderr
+    young, frozen = (int(value) for value in done.stdout.split())
+    if process == "own":
+        assert young < 5000 and frozen > 0
+    else:
+        assert young > 5000 and frozen == 0
