@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 from typing import Any, Iterator, List, Optional
 
+import penman
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,9 +19,10 @@ from test_penman_parse import _PIECES, _random_tree, mutate
 from mrp.codecs.base import Bad, ReadOptions
 from mrp.codecs.penman import read_string
 from mrp.codecs.penman import reading as penman_reading
-from mrp.codecs.penman.amr import _built
+from mrp.codecs.penman.amr import _built, _convert
 from mrp.codecs.penman.fast import fast_graph
 from mrp.codecs.penman.framing import Frame, frames
+from mrp.codecs.penman.parse import _TOKEN, parse
 from mrp.graph import Graph
 from mrp.io.source import Line
 
@@ -59,10 +61,34 @@ def _closed(frame: Frame, options: ReadOptions) -> str:
     return text if options.strict else text + ")" * frame.opened
 
 
+def _taken(text: str, options: ReadOptions) -> bool:
+    """Whether a token-by-token reading takes a text: the plain grammar's (:func:`.parse.parse`, which
+    lexes it into ``penman``'s tokens), with no token after the graph, and a tree that
+    :func:`.amr._convert` does not refuse."""
+    node = parse(text)
+    if node is None:
+        return False
+    tokens = _TOKEN.findall(text)
+    depth = 0
+    for k, token in enumerate(tokens):
+        depth += (token == "(") - (token == ")")
+        if depth == 0:
+            if k != len(tokens) - 1:
+                return False
+            break
+    try:
+        _convert(penman.Tree(node), "g", options)
+    except Bad:
+        return False
+    return True
+
+
 def _agree(frame: Frame, options: ReadOptions) -> bool:
     """Whether the fast reader answers a frame (asserting its graph is the full reader's), else that it
-    declines one the full reader refuses or reads."""
+    declines one the full reader refuses or reads; either way, that it answers exactly the texts a
+    token-by-token reading takes (:func:`_taken`)."""
     fast = fast_graph(_closed(frame, options), "g", options)
+    assert (fast is not None) == _taken(_closed(frame, options), options), frame.chunk.text()
     try:
         full: Optional[Graph] = _built(frame, "g", options)
     except Bad:
@@ -178,3 +204,21 @@ def test_random_trees_round_trip_both_ways(text: str, option: int) -> None:
     frame = _frame(text)
     assert frame is not None
     _agree(frame, _OPTIONS[option])
+
+
+@pytest.mark.parametrize("text", [
+    "(a / b :ARG0~12 )",  # a role's alignment cut short would leave "2" as its target
+    "(a / b :ARG0 :ARG1 c)",  # a role cut short would leave "0" as its target
+    "(a / b :ARG0~e.12 c)", "(a / b :ARG0 ~e.1 c ~2,3)", "(a / b~e.12)", "(a / b ~1,2,3 :x c)",
+    "(a / b :x c~1,)", "(a / b :x c~1,x)", "(a / b :x c~)", "(a / b :x~ c)", "(a/b:x(c/d))", "(a/b:x\"s\")",
+    '(a / b :x "s t"~1 :y "u\\"v")', "(a / b :x c) ", "(a / b :x c))", "(a / b) (c / d)", "(a / b) x",
+    "(a / b :x (c / d) e)", "(a / b # note\n :x c)", "(a #b / c)", "(a / #b)", "(a / b :x #c)", "(a :x)",
+    "(a / b :wiki c :wiki (c))", "(a / b :x a)", "(a / b :x (a))", "((a / b))", "(a / \"b\")", "(\"a\" / b)",
+    "(a / b :x c\r)", "(a / b :x c\u2028)", "(a / b :x \"c\u2028\")", "(a / b :x c\x1c)", "(a / b :x (c",
+    "(a / b\n:x\tc\n)", "(a / b :: c)", "(a / b : c)", "(a / b :x/y c)", "(a / b/c)", "(a / b:c)",
+])
+def test_texts_the_units_could_cut_otherwise_are_read_token_by_token(text: str) -> None:
+    frame = _frame(text)
+    assert frame is not None
+    for options in _OPTIONS:
+        _agree(frame, options)
