@@ -20,6 +20,7 @@ from mrp.corpora.load import read_corpus, reading_together
 from mrp.corpora.packed import PackedGraphs
 from mrp.graph import TEXT_FIELDS, Graph, fingerprint
 from mrp.io.source import read_lines
+from mrp.metrics.smatch import metric as smatch_metric
 from mrp.metrics.smatch.metric import matched, penman_triples
 
 from conftest import ROOT
@@ -175,15 +176,21 @@ def _held_counts(stores: List[PackedGraphs], monkeypatch: pytest.MonkeyPatch) ->
     (in order), and the Held it gives each entry."""
     from mrp.engine.options import Options
     from mrp.metrics.smatch import metric as smatch
+    from mrp.metrics.smatch.coded import Coder
 
     made = []
-    real = smatch.triples
+    real, coded = smatch.triples, Coder.coded
 
     def counted(graph: Graph, options: Options) -> Any:
         made.append(graph.id)
         return real(graph, options)
 
+    def counted_coded(self: Any, graph: Graph) -> Any:  # Penman triples (sets) are coded in one pass
+        made.append(graph.id)
+        return coded(self, graph)
+
     monkeypatch.setattr(smatch, "triples", counted)
+    monkeypatch.setattr(Coder, "coded", counted_coded)
     metric = smatch.SMATCH()
     metric._contents.clear()
     options = Options(penman=True)
@@ -208,7 +215,9 @@ def test_a_text_read_into_two_stores_has_its_triples_made_once(tmp_path: Path, a
     count, held = _held_counts(stores, monkeypatch)  # type: ignore[arg-type]
     assert count == len(set(picks))
     graphs = [graph for store in stores for graph in store]
-    assert [h.triples for h in held] == [penman_triples(graph, False) for graph in graphs]
+    interned = smatch_metric.SMATCH.interned  # the ids the Held are coded with
+    alone = [penman_triples(graph, False) for graph in graphs]
+    assert [(h.coded, h.total) for h in held] == [(interned.coded(*made[:2]), made[2]) for made in alone]
 
 
 def test_a_text_read_with_other_options_has_triples_of_its_own(tmp_path: Path,
@@ -223,7 +232,7 @@ def test_a_text_read_with_other_options_has_triples_of_its_own(tmp_path: Path,
     no_wiki = read_corpus(str(path), "amr", ReadOptions(framework="amr", no_wiki=True), pack_after=0).graphs
     count, held = _held_counts([plain, no_wiki], monkeypatch)  # type: ignore[list-item]
     assert count == 4
-    assert held[0].triples != held[4].triples and held[0].triples[2] == held[4].triples[2] + 1
+    assert held[0].coded != held[4].coded and held[0].total == held[4].total + 1
     changed = mapped(plain, lambda graph: graph)
     assert isinstance(changed, PackedGraphs) and changed.digest(0) is None
 

@@ -20,6 +20,7 @@ from mrp.graph import Edge, Graph, Node
 from mrp.memo import ByObject
 from mrp.metrics.mrp import metric as mrp_module
 from mrp.metrics.smatch import metric as smatch_module
+from mrp.metrics.smatch.coded import Coder
 from mrp.solver.solve import TOGETHER_STEPS
 
 from conftest import shared_file, timeless
@@ -271,29 +272,39 @@ def test_a_pair_too_large_to_score_together_is_made_once(monkeypatch: pytest.Mon
     gold = [_amr(rng, 60), _amr(rng, 5), _amr(rng, 6)]
     system = [_amr(rng, 55), _amr(rng, 5), _amr(rng, 6)]
     made: List[str] = []
-    of = smatch_module.SMATCH.triples_of
+    of, coded = smatch_module.SMATCH.triples_of, Coder.coded
 
     def counted(self: Any, graph: Graph, options: Options) -> Any:
         made.append(graph.id)
         return of(self, graph, options)
 
+    def counted_coded(self: Any, graph: Graph) -> Any:  # the small pairs' triples are coded in one pass
+        made.append(graph.id)
+        return coded(self, graph)
+
     monkeypatch.setattr(smatch_module.SMATCH, "triples_of", counted)
+    monkeypatch.setattr(Coder, "coded", counted_coded)
     result = mrp.score(gold, system, "smatch")
     assert result.document["exact"] == 3
     assert sorted(made) == ["0", "0", "1", "1", "2", "2"]
 
 
 def _triples_counted(monkeypatch: pytest.MonkeyPatch) -> List[int]:
-    """The graphs (by id) whose triples are made from now on, by the all-pairs SMATCH's memo or by SMATCH
-    itself."""
+    """The graphs (by id) whose triples are made (or coded in one pass) from now on, by the all-pairs
+    SMATCH's memo or by SMATCH itself."""
     made: List[int] = []
-    triples = smatch_module.triples
+    triples, coded = smatch_module.triples, Coder.coded
 
     def counted(graph: Graph, options: Options) -> Any:
         made.append(id(graph))
         return triples(graph, options)
 
+    def counted_coded(self: Any, graph: Graph) -> Any:
+        made.append(id(graph))
+        return coded(self, graph)
+
     monkeypatch.setattr(smatch_module, "triples", counted)
+    monkeypatch.setattr(Coder, "coded", counted_coded)
     return made
 
 

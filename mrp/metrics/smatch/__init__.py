@@ -25,9 +25,11 @@ metric (no random restarts); each item reports ``exact`` and ``bound``.
 
 The package: :mod:`~mrp.metrics.smatch.metric` (the metric: triples of a pair, the alignment, the
 report), :mod:`~mrp.metrics.smatch.penman` (the original tool's triples of Penman AMR),
-:mod:`~mrp.metrics.smatch.smatchpp` (Smatch++'s, ``--smatchpp-compat``), :mod:`~mrp.metrics.smatch.held`
-(what scoring together holds of a graph) and :mod:`~mrp.metrics.smatch.errors` (``--errors``' unmatched
-triples).
+:mod:`~mrp.metrics.smatch.smatchpp` (Smatch++'s, ``--smatchpp-compat``), :mod:`~mrp.metrics.smatch.coded`
+(Penman triples coded in one pass, for scoring together), :mod:`~mrp.metrics.smatch.held` (what scoring
+together holds of a graph), :mod:`~mrp.metrics.smatch.together` (the steps of scoring together),
+:mod:`~mrp.metrics.smatch.items` (a pair's item from its alignment) and :mod:`~mrp.metrics.smatch.errors`
+(``--errors``' unmatched triples).
 """
 
 from __future__ import annotations

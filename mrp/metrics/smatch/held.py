@@ -1,6 +1,6 @@
-"""What SMATCH's scoring together holds of a graph (:class:`Held`): its triples, whether it is a document,
-and the triples coded with the run's ids (:class:`mrp.solver.batch_rows.Interned`), from which the
-solver renumbers a batch's rows in one compiled call."""
+"""What SMATCH's scoring together holds of a graph (:class:`Held`): its triples coded with the run's ids
+(:class:`mrp.solver.batch_rows.Interned`), from which the solver renumbers a batch's rows in one compiled
+call, their count, and whether it is a document."""
 
 from __future__ import annotations
 
@@ -11,23 +11,23 @@ from mrp.graph import Graph
 from mrp.metrics.smatch.penman import Local, Relations
 from mrp.solver import Coded, Interned
 
-__all__ = ["Held", "held"]
+__all__ = ["Held", "coded_held", "held", "same"]
 
 
 class Held(NamedTuple):
     """A graph's triples as scoring together holds them."""
 
-    #: the graph's triples (node-local ones, relations, and how many there are)
-    triples: Tuple[Local, Relations, int]
+    #: the triples with ids of the Interned of their generation (``Interned.generation``)
+    coded: Coded
+    #: how many triples there are (copies counted)
+    total: int
     #: whether the graph is a document whose nodes sit in sentences, its triples one node's per node (as
     #: :func:`mrp.engine.seed.sentence_groups` asks: a pair of them is scored alone)
     document: bool
-    #: the triples with ids of the Interned of their generation (``Interned.generation``)
-    coded: Coded
 
 
 def held(graph: Graph, made: Tuple[Local, Relations, int], interned: Interned) -> Held:
-    """A graph's Held.
+    """A graph's Held from its triples.
 
     Args:
         graph: the graph.
@@ -35,7 +35,33 @@ def held(graph: Graph, made: Tuple[Local, Relations, int], interned: Interned) -
         interned: the ids to code them with (new keys and labels are added).
 
     Returns:
-        The triples, whether the graph is a document, and the triples coded.
+        The triples coded, their count, and whether the graph is a document.
     """
-    return Held(made, len(made[0]) == len(graph.nodes) and groups(graph) is not None,
-                interned.coded(made[0], made[1]))
+    return coded_held(graph, interned.coded(made[0], made[1]), made[2])
+
+
+def coded_held(graph: Graph, coded: Coded, total: int) -> Held:
+    """A graph's Held from its triples coded already (one triple-dict per node).
+
+    Args:
+        graph: the graph.
+        coded: its triples coded.
+        total: their count.
+
+    Returns:
+        The Held.
+    """
+    return Held(coded, total, coded.n == len(graph.nodes) and groups(graph) is not None)
+
+
+def same(gold: Coded, system: Coded) -> bool:
+    """Whether two graphs coded by one Interned have the same triples node by node (each node's triples,
+    whatever their order, and the same relations): the identity then matches every triple."""
+    if gold.n != system.n or len(gold.local) != len(system.local) or \
+            len(gold.relations) != len(system.relations):
+        return False
+    if gold.local == system.local and gold.relations == system.relations:
+        return True
+    # a node's triples, and the relations, each once: the same rows in another order are the same triples
+    return sorted(zip(*[iter(gold.local)] * 3)) == sorted(zip(*[iter(system.local)] * 3)) and \
+        sorted(zip(*[iter(gold.relations)] * 4)) == sorted(zip(*[iter(system.relations)] * 4))

@@ -3,9 +3,7 @@ alignment, and its report."""
 
 from __future__ import annotations
 
-import math
 from collections import Counter
-from itertools import chain
 from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -30,7 +28,6 @@ from mrp.engine import (
     Pairing,
     Parameter,
     Run,
-    Steps,
     doc_align_field,
     doc_align_report,
     prf,
@@ -38,17 +35,19 @@ from mrp.engine import (
     triple_detail,
 )
 from mrp.engine import CountPath as Path
-from mrp.errors import ScoreError
 from mrp.graph import Graph
 from mrp.memo import ByObject
 from mrp.metrics.mrp.large import beyond, triple_graph
 from mrp.metrics.mrp.pair import seeding, sentence_groups
+from mrp.metrics.smatch.coded import Coder
 from mrp.metrics.smatch.errors import differences
-from mrp.metrics.smatch.held import Held, held
+from mrp.metrics.smatch.held import Held, coded_held, held
+from mrp.metrics.smatch.items import filled, matched, most, most_copies, pair_counts  # noqa: F401
 from mrp.metrics.smatch.penman import NOT_INVERTED, Local, Relations, norm, penman_triples  # noqa: F401
 from mrp.metrics.smatch.smatchpp import SMATCHPP_COMPAT, check_compat, smatchpp_status, smatchpp_triples
+from mrp.metrics.smatch.together import Together
 from mrp.normalize import normalize
-from mrp.solver import Batch, Interned, Rows, Solution, from_triples, solve_within, triple_rows
+from mrp.solver import Interned, Solution, from_triples, solve_within
 from mrp.solver import fits_memory as fits
 from mrp.solver import unmapped_across as unmapped
 
@@ -74,34 +73,6 @@ def mrp_triples(graph: Graph) -> Tuple[Local, Relations, int]:
             relations[(a, b, ("attribute",) + attribute)] = 1
     total = sum(len(triples) for triples in local) + len(relations)
     return local, relations, total
-
-
-def matched(mapping: List[int], local_g: Local, local_s: Local, rel_g: Relations, rel_s: Relations) -> int:
-    """The triples matched under a map, counted directly from the triples (a check on the solver)."""
-    count = 0
-    for i, j in enumerate(mapping):
-        if j >= 0:
-            for key, copies in local_g[i].items():
-                count += copies * local_s[j].get(key, 0)
-    for (a, b, key), copies in rel_g.items():
-        c, d = mapping[a], mapping[b]
-        if c >= 0 and d >= 0:
-            count += copies * rel_s.get((c, d, key), 0)
-    return count
-
-
-def most(local_g: Local, rel_g: Relations, local_s: Local, rel_s: Relations) -> int:
-    """An upper bound of the triples any map matches: a triple's copies a and b match at most a * b.
-
-    Cauchy-Schwarz over the copies (the identity of a graph with itself reaches
-    it), and at most the larger count per triple (which gives min(g, s) for sets).
-    """
-    gold = [c for triples in local_g for c in triples.values()] + list(rel_g.values())
-    system = [c for triples in local_s for c in triples.values()] + list(rel_s.values())
-    if not gold or not system:
-        return 0
-    squares = math.isqrt(sum(c * c for c in gold) * sum(c * c for c in system))
-    return min(squares, sum(gold) * max(system), sum(system) * max(gold))
 
 
 def triples(graph: Graph, options: Options) -> Tuple[Local, Relations, int]:
@@ -201,73 +172,17 @@ def _item(gid: str, gold: Triples, system: Triples, solution: Solution, mapping:
     solver; ``counted``: so counted already, from the pair's rows, :meth:`Batch.matched`)."""
     (local_g, rel_g, g), (local_s, rel_s, s) = gold, system
     c = matched(solution.mapping, local_g, local_s, rel_g, rel_s) if counted is None else counted
-    if solution.complete and c != solution.value:
-        raise ScoreError(f"graph {gid}: internal error: solver value {solution.value} disagrees with the "
-                         "triples matched")
-    bound = solution.bound if solution.complete else most(local_g, rel_g, local_s, rel_s)
-    item: Dict[str, Any] = {"g": g, "s": s, "c": c, "exact": solution.exact, "bound": bound,
-                            "steps": solution.steps}
-    if mapping:
-        item["mapping"] = [int(j) for j in solution.mapping]
-    if solution.cut:
-        item["cut"] = solution.cut
-    if solution.note:
-        item["note"] = solution.note
-    if solution.gap is not None:
-        item["gap"] = solution.gap
-    return item
+    return filled(gid, g, s, c, solution, mapping, lambda: most(local_g, rel_g, local_s, rel_s))
 
 
-class _Together(Steps):
-    """SMATCH's steps for :func:`mrp.engine.together.score_together`: a pair's forms are its graphs'
-    :class:`Held` (of a packed graph whose triples depend on its content alone: built once per content, not
-    unpacked again), its rows renumbered from their ids, the batch's in one compiled call."""
-
-    held = True
-
-    def __init__(self, metric: SMATCH, options: Options) -> None:
-        self.metric, self.options = metric, options
-
-    def forms(self, pair: Pair) -> Optional[Tuple[Held, Held]]:
-        gold = self.metric.held_triples(pair.gold_entry, self.options)
-        system = self.metric.held_triples(pair.system_entry, self.options)
-        if gold.triples[0] and system.triples[0] and gold.document and system.document:
-            return None  # documents: alone
-        return gold, system
-
-    def at_once(self, pair: Pair, gold: Held, system: Held) -> Optional[PairCounts]:
-        found = _at_once(gold.triples, system.triples, None, self.options, False)
-        return None if found is None else _result(found)
-
-    def rows(self, gold: Held, system: Held) -> Rows:
-        return triple_rows(gold.triples[0], system.triples[0], gold.triples[1], system.triples[1])
-
-    def batch(self, forms: Sequence[Tuple[Held, Held]]) -> Batch:
-        """The pairs' :meth:`rows`, renumbered from their ids in one compiled call."""
-        return self.metric.interned.batch([(gold.coded, system.coded) for gold, system in forms])
-
-    def solved(self, pair: Pair, gold: Held, system: Held, solution: Solution) -> PairCounts:
-        return _result(_item(pair.gold_entry.id, gold.triples, system.triples, solution, False))
-
-    def settled(self, done: Sequence[Tuple[Pair, Held, Held, Solution]], rows: Batch) -> List[PairCounts]:
-        """:meth:`solved` of each pair, the triples each map matches counted from the rows for all pairs at
-        once (:meth:`Batch.matched`)."""
-        maps = [solution.mapping for _, _, _, solution in done]
-        counts = rows.matched(np.fromiter(chain.from_iterable(maps), np.int64)).tolist()
-        return [_result(_item(pair.gold_entry.id, gold.triples, system.triples, solution, False, count))
-                for (pair, gold, system, solution), count in zip(done, counts)]
+#: a run keeps the ids of earlier runs' keys and labels while each kind has at most this many (a batch's
+#: renumbering takes a scratch array of each kind's ids: at 65,536, numba's allocation took 0.5 ms a call)
+KEPT_IDS = 1 << 14
 
 
 def _key(options: Options) -> Tuple[bool, bool, Optional[str]]:
     """The options :func:`triples` reads (a memo's key)."""
     return options.penman, options.smatch_compat, options.smatchpp_compat
-
-
-def _result(item: Dict[str, Any]) -> PairCounts:
-    return PairCounts({(): (item["g"], item["s"], item["c"])}, exact=item["exact"], bound=item["bound"],
-                      steps=item["steps"], cut=item.get("cut"), errors=item.get("differences"),
-                      note=item.get("note"), detail=item.get("detail"),
-                      extra={"gap": item["gap"]} if "gap" in item else {})
 
 
 def triples_field(options: Options) -> str:
@@ -304,14 +219,19 @@ class SMATCH(Metric):
         self.memo = memo
     #: the Held of packed graphs by content, for this process's runs ...
     _contents = ContentMemo()
-    #: ... and the ids their triples are coded with (live graphs' too), emptied with them
+    #: ... and the ids their triples are coded with (live graphs' too) ...
     interned = Interned()
+    #: ... by Penman graphs' triples coded in one pass (the ids of what they write kept with them)
+    coder = Coder(interned)
 
     def begin(self, pairing: Pairing, options: Options) -> None:
-        """Let go of the stores (and ids) of earlier runs; build the triples of this run's packed graphs by
-        content now, before any worker process forks (each inherits them instead of building them again)."""
+        """Let go of the stores of earlier runs (and of their ids, once there are more than
+        :data:`KEPT_IDS`: a loop of calls, a reward function's, codes its graphs with the ids its earlier
+        calls made); build the triples of this run's packed graphs by content now, before any worker
+        process forks (each inherits them instead of building them again)."""
         self._contents.clear()
-        self.interned.clear()
+        if len(self.interned.keys) > KEPT_IDS or len(self.interned.labels) > KEPT_IDS:
+            self.interned.clear()
         for pair in pairing.pairs[:CONTENT_KEPT // 2]:
             for entry in (pair.gold_entry, pair.system_entry):
                 if isinstance(entry, Packed):
@@ -334,10 +254,10 @@ class SMATCH(Metric):
 
     def score(self, pair: Pair, options: Options) -> PairCounts:
         made = self.triples_of(pair.gold, options), self.triples_of(pair.system, options)
-        return _result(score_pair(pair.gold, pair.system, options, made))
+        return pair_counts(score_pair(pair.gold, pair.system, options, made))
 
     def score_many(self, pairs: Sequence[Pair], options: Options) -> List[Optional[PairCounts]]:
-        return score_together(_Together(self, options), pairs, options)
+        return score_together(Together(self.held_triples, self.interned, options), pairs, options)
 
     def triples_of(self, graph: Graph, options: Options) -> Triples:
         """A graph's triples under the options (:func:`triples`), kept in the memo when there is one (by
@@ -361,12 +281,20 @@ class SMATCH(Metric):
         if isinstance(entry, Packed) and options.penman and not options.smatchpp_compat:
             key = ("smatch", options.smatch_compat, generation)
             return self._contents.value(entry, key,  # type: ignore[no-any-return]
-                                        lambda graph: held(graph, triples(graph, options), self.interned))
+                                        lambda graph: self._held(graph, options, triples))
         graph = live(entry)
         if self.memo is None:
-            return held(graph, self.triples_of(graph, options), self.interned)
+            return self._held(graph, options, triples)
         return self.memo.get(graph, (*_key(options), "held", generation),  # type: ignore[no-any-return]
-                             lambda made: held(made, self.triples_of(made, options), self.interned))
+                             lambda made: self._held(made, options, self.triples_of))
+
+    def _held(self, graph: Graph, options: Options, made: Callable[[Graph, Options], Triples]) -> Held:
+        """A graph's Held: Penman triples (sets) coded in one pass (:class:`~mrp.metrics.smatch.coded.Coder`),
+        others from their triples (``made``: :func:`triples` or :meth:`triples_of`)."""
+        if options.penman and not options.smatch_compat and not options.smatchpp_compat:
+            coded, total = self.coder.coded(graph)
+            return coded_held(graph, coded, total)
+        return held(graph, made(graph, options), self.interned)
 
     def alone(self, graph: Graph, gold: bool, options: Options) -> Dict[Path, Tuple[Any, ...]]:
         total = self.triples_of(graph, options)[2]

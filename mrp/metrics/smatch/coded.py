@@ -1,0 +1,137 @@
+"""SMATCH's Penman triples (sets: :func:`mrp.metrics.smatch.penman.penman_triples` without ``compat``) coded
+straight from a graph with the ids of an :class:`~mrp.solver.Interned`, in one pass and without the
+triples' dicts: the rows :meth:`Interned.coded` gives for the triples, number for number.
+
+A reward function scores each sampled graph once; what it pays a graph is this pass.  The same few
+thousand concepts, names, values and roles recur in every graph, so each, as written, is looked up once
+for its id (:class:`Coder`: a concept's, a name and value's, a role's and whether it is inverted), the ids
+kept as long as the Interned keeps its own (its generation).
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import Any, Dict, List, Optional, Tuple
+
+from mrp.graph import Graph
+from mrp.metrics.smatch.penman import _STRINGS, _TOP, _instance, _role, _text
+from mrp.solver import Coded, Interned
+
+__all__ = ["Coder"]
+
+
+class Coder:
+    """Graphs' Penman triples (sets) coded with the ids of one Interned (:meth:`coded`).
+
+    Args:
+        interned: the ids to code with (new keys and labels are added to it).
+    """
+
+    def __init__(self, interned: Interned) -> None:
+        self.interned = interned
+        self._generation = -1
+        #: a concept as written -> its instance triple's key id
+        self._concepts: Dict[Any, int] = {}
+        #: a name as written -> (a value as written -> the key id of the pair)
+        self._properties: Dict[Any, Dict[Any, int]] = {}
+        #: a role as written -> (whether it is inverted, the id of its normal role)
+        self._roles: Dict[str, Tuple[bool, int]] = {}
+        self._top = 0
+
+    def _fresh(self) -> None:
+        """Forget the ids of an earlier generation of the Interned."""
+        self._concepts, self._properties, self._roles = {}, {}, {}
+        self._generation = self.interned.generation
+        self._top = self._key(_TOP)
+
+    def _key(self, key: Any) -> int:
+        keys = self.interned.keys
+        found = keys.get(key)
+        if found is None:
+            found = keys[key] = len(keys)
+        return found
+
+    def _concept(self, label: Optional[str]) -> int:
+        found = self._key(_instance(label))
+        if type(label) in _STRINGS:
+            self._concepts[label] = found
+        return found
+
+    def _property(self, name: Any, value: Any) -> int:
+        found = self._key((_text(name), _text(value)))
+        if type(name) in _STRINGS and type(value) in _STRINGS:
+            self._properties.setdefault(name, {})[value] = found
+        return found
+
+    def _relation(self, label: str) -> Tuple[bool, int]:
+        inverted, normal = _role(label)
+        labels = self.interned.labels
+        found = labels.get(normal)
+        if found is None:
+            found = labels[normal] = len(labels)
+        made = self._roles[label] = (inverted, found)
+        return made
+
+    def coded(self, graph: Graph) -> Tuple[Coded, int]:
+        """A graph's Penman triples (every triple once) coded, and how many triples there are.
+
+        Args:
+            graph: an AMR graph.
+
+        Returns:
+            Its :class:`~mrp.solver.Coded` (the rows ``Interned.coded`` gives its triples) and its triple
+            count.
+        """
+        if self._generation != self.interned.generation:
+            self._fresh()
+        nodes = graph.nodes
+        position = {node.id: k for k, node in enumerate(nodes)}
+        top = (position.get(graph.tops[0], 0) if graph.tops else 0) if nodes else -1
+        concepts, properties = self._concepts, self._properties
+        rows: List[int] = []
+        for i, node in enumerate(nodes):
+            label = node.label
+            key = concepts.get(label)  # the memos keep strings only, which no other value equals
+            if key is None:
+                key = self._concept(label)
+            if node.properties or i == top:
+                keys = [key]
+                for name, value in zip(node.properties, node.values):
+                    values = properties.get(name)
+                    found = values.get(value) if values is not None else None
+                    if found is None:
+                        found = self._property(name, value)
+                    if found not in keys:  # a triple once (the first place it takes)
+                        keys.append(found)
+                if i == top and self._top not in keys:
+                    keys.append(self._top)
+                for found in keys:
+                    rows += (i, found, 1)
+            else:
+                rows += (i, key, 1)
+        roles = self._roles
+        edges: List[int] = []
+        for edge in graph.edges:
+            label = edge.label or ""
+            known = roles.get(label)
+            inverted, normal = known if known is not None else self._relation(label)
+            if inverted:
+                edges += (position[edge.target], position[edge.source], normal, 1)
+            else:
+                edges += (position[edge.source], position[edge.target], normal, 1)
+        relations = len(edges) // 4
+        if relations > 1 and len(set(zip(edges[0::4], edges[1::4], edges[2::4]))) < relations:
+            edges = _once(edges)
+        return Coded(len(nodes), array("q", rows), array("q", edges)), len(rows) // 3 + len(edges) // 4
+
+
+def _once(edges: List[int]) -> List[int]:
+    """Relation rows with each (source, target, label) once, where it first appears."""
+    seen = set()
+    out: List[int] = []
+    for at in range(0, len(edges), 4):
+        relation = (edges[at], edges[at + 1], edges[at + 2])
+        if relation not in seen:
+            seen.add(relation)
+            out += edges[at:at + 4]
+    return out
