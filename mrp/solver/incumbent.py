@@ -46,12 +46,14 @@ def objective(pi, pb):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def improve(pi, m, pb, ix, passes, stop):  # pragma: no cover - compiled
-    """Hill-climb a map with improving moves (to a free node or unmatched) and swaps.
+def improve(pi, m, pb, ix, passes, stop, value, top):  # pragma: no cover - compiled
+    """Hill-climb a map of objective ``value`` with improving moves (to a free node or unmatched) and swaps;
+    returns the objective of the map it ends with.
 
     The targets tried for gold node i are the system nodes where i gains
     something by itself: a positive reward, or a candidate edge towards the
-    image of one of its neighbours.
+    image of one of its neighbours.  ``top``: a bound of every map's objective; the climb ends once the
+    map reaches it (no move could improve it further: the map is the one the whole climb ends with).
     """
     U, src, tgt, cptr, cc, cd, cw = pb.U, pb.src, pb.tgt, pb.cptr, pb.cc, pb.cd, pb.cw
     iptr, iedges, upos, ucol = ix.iptr, ix.iedges, ix.upos, ix.ucol
@@ -62,11 +64,15 @@ def improve(pi, m, pb, ix, passes, stop):  # pragma: no cover - compiled
             holder[pi[i]] = i
     mark = np.zeros(m, np.bool_)
     tries = np.empty(m + 1, np.int64)
+    # the weight each gold edge matches under the map now (kept up to date as nodes move)
+    now = np.empty(src.shape[0], np.int64)
+    for e in range(src.shape[0]):
+        now[e] = edge_weight(e, pi[src[e]], pi[tgt[e]], cptr, cc, cd, cw)
     for _ in range(passes):
         improved = False
         for i in range(n):
-            if stop[0]:
-                return
+            if stop[0] or value >= top:
+                return value
             nt = 1
             tries[0] = -1
             for t in range(upos[i], upos[i + 1]):
@@ -133,11 +139,10 @@ def improve(pi, m, pb, ix, passes, stop):  # pragma: no cover - compiled
                         a, b = src[e], tgt[e]
                         if x == k and (a == i or b == i):
                             continue  # counted with i's edges
-                        oa, ob = pi[a], pi[b]
-                        na = j if a == i else (old_i if a == k else oa)
-                        nb = j if b == i else (old_i if b == k else ob)
+                        na = j if a == i else (old_i if a == k else pi[a])
+                        nb = j if b == i else (old_i if b == k else pi[b])
                         d += edge_weight(e, na, nb, cptr, cc, cd, cw)
-                        d -= edge_weight(e, oa, ob, cptr, cc, cd, cw)
+                        d -= now[e]
                 if d > best_delta:
                     best_delta = d
                     best_j = j
@@ -154,9 +159,17 @@ def improve(pi, m, pb, ix, passes, stop):  # pragma: no cover - compiled
                         holder[old] = k
                 elif old >= 0:
                     holder[old] = -1
+                for x in (i, k):
+                    if x < 0:
+                        continue
+                    for t in range(iptr[x], iptr[x + 1]):
+                        e = iedges[t]
+                        now[e] = edge_weight(e, pi[src[e]], pi[tgt[e]], cptr, cc, cd, cw)
+                value += best_delta
                 improved = True
         if not improved:
             break
+    return value
 
 
 @njit(cache=True)

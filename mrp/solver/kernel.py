@@ -186,8 +186,7 @@ def root(pb, ix, share, use_lap, stop, sc, best, best_pi, work, document):  # pr
         value = objective(pi, pb)
         near = not document or size >= CLIMB_SIZE or value + DOCUMENT_CLIMB * (bound - best) >= best
         if (value < bound and not same and near) or rnd == 0:
-            improve(pi, m, pb, ix, 50, stop)
-            value = objective(pi, pb)
+            value = improve(pi, m, pb, ix, 50, stop, value, bound)
         if value > best:
             best = value
             best_pi[:] = pi
@@ -272,8 +271,7 @@ def start(pb, ix, sc, lap_size, stop, seed):  # pragma: no cover - compiled
     best = -1
     if document:
         best_pi[:] = seed
-        improve(best_pi, m, pb, ix, 50, stop)
-        best = objective(best_pi, pb)
+        best = improve(best_pi, m, pb, ix, 50, stop, objective(best_pi, pb), NO_BOUND)
     best, bound = root(pb, ix, share, root_lap, stop, sc, best, best_pi, work, document)
     return best, bound, best_pi, share
 

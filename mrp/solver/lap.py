@@ -13,35 +13,45 @@ _INF = np.int64(1) << np.int64(60)
 @njit(cache=True)
 def _augment(cost, i, u, v, p, way, minv, used):  # pragma: no cover - compiled
     """Row ``i`` joins the assignment (Hungarian method): one shortest augmenting path over the columns
-    1.. of the 1-based ``cost``, updating the duals ``u``, ``v`` and each column's row ``p``."""
+    1.. of the 1-based ``cost``, updating the duals ``u``, ``v`` and each column's row ``p``.
+
+    The textbook method moves the duals of the columns reached, and the distances of the others, by each
+    step's ``delta``; here only the steps' sum is kept (``minv`` holds a column's distance plus that sum, and,
+    once the column is reached, the sum before the step it was reached in), and the duals move once at the
+    end: the same comparisons in the same order (shifted by a common offset), the same duals and path.
+    """
     m = cost.shape[1] - 1
     p[0] = i
     j0 = 0
-    minv[:] = _INF
-    used[:] = False
+    for j in range(m + 1):
+        minv[j] = _INF
+        used[j] = False
+    total = 0  # the sum of the steps' deltas so far
     while True:
         used[j0] = True
+        minv[j0] = total  # the sum before the step in which j0 joins (its duals move by every step from it)
         i0 = p[j0]
-        delta = _INF
+        best = _INF + total
         j1 = 0
+        base = u[i0]
         for j in range(1, m + 1):
             if not used[j]:
-                cur = cost[i0, j] - u[i0] - v[j]
+                cur = cost[i0, j] - base - v[j] + total
                 if cur < minv[j]:
                     minv[j] = cur
                     way[j] = j0
-                if minv[j] < delta:
-                    delta = minv[j]
+                if minv[j] < best:
+                    best = minv[j]
                     j1 = j
-        for j in range(m + 1):
-            if used[j]:
-                u[p[j]] += delta
-                v[j] -= delta
-            else:
-                minv[j] -= delta
+        total = best  # this step's delta is best - total: the new sum is best
         j0 = j1
         if p[j0] == 0:
             break
+    for j in range(m + 1):
+        if used[j]:
+            shift = total - minv[j]
+            u[p[j]] += shift
+            v[j] -= shift
     while True:
         j1 = way[j0]
         p[j0] = p[j1]
