@@ -19,14 +19,20 @@ _TOKEN = re.compile(r"\S+")
 def _spans(graph: Graph) -> Dict[int, List[int]]:
     """Node id -> the token positions (0-based) its anchors cover in the whitespace tokens of the input (the
     tokens are in order and apart: each anchor's are found by bisection, not by reading them all)."""
-    found = [(m.start(), m.end()) for m in _TOKEN.finditer(graph.input or "")]
-    starts = [a for a, _ in found]
-    ends = [b for _, b in found]
     out: Dict[int, List[int]] = {}
-    for node in graph.nodes:
-        for start, end in node.anchors or []:
+    anchored = [node for node in graph.nodes if node.anchors]
+    if not anchored:
+        return out
+    starts: List[int] = []
+    ends: List[int] = []
+    for match in _TOKEN.finditer(graph.input or ""):
+        starts.append(match.start())
+        ends.append(match.end())
+    for node in anchored:
+        found = out.setdefault(node.id, [])
+        for start, end in node.anchors:
             first = bisect_right(ends, start)  # the first token ending after the anchor starts
-            out.setdefault(node.id, []).extend(range(first, max(first, bisect_left(starts, end))))
+            found.extend(range(first, max(first, bisect_left(starts, end))))
     return out
 
 
@@ -59,25 +65,31 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
         return names.get(node_id) or f"n{node_id}"  # a node read without a variable has None
 
     aligned = _spans(graph)
-    layout = graph.layout
-    outgoing: Dict[int, List[Edge]] = {}  # each node's edges in the graph's order, gathered once
-    for edge in graph.edges:
-        outgoing.setdefault(edge.source, []).append(edge)
+    layout = graph.layout or {}
+    outgoing: Optional[Dict[int, List[Edge]]] = None  # each node's edges in the graph's order, gathered once
+    nodes = out.nodes
     for node in graph.nodes if "graph" not in out.apart else ():
-        relations: List[Tuple[str, str]] = []
-        if layout is not None and node.id in layout:
-            for role, value, _ in layout[node.id]:  # a node is named by its id (an int), a constant by text
-                relations.append((":" + role, name(value) if isinstance(value, int) else str(value)))
+        relations: List[Tuple[str, str]]
+        branches = layout.get(node.id)
+        if branches is not None:  # a node is named by its id (an int), a constant by text
+            relations = [(":" + role, name(value) if isinstance(value, int) else str(value))
+                         for role, value, _ in branches]
         else:
-            relations.extend((":" + p, str(v)) for p, v in zip(node.properties, node.values))
+            if outgoing is None:
+                outgoing = {}
+                for edge in graph.edges:
+                    outgoing.setdefault(edge.source, []).append(edge)
+            relations = [(":" + p, str(v)) for p, v in zip(node.properties, node.values)]
             relations.extend((":" + (edge.label or ""), name(edge.target))
                              for edge in outgoing.get(node.id, ()))
-        item = Node(name(node.id), node.label if node.label is not None else "", relations)
-        positions = sorted(set(aligned.get(node.id, ())))
-        if positions and item.variable not in lost:
+        variable = names.get(node.id) or f"n{node.id}"
+        item = Node(variable, node.label if node.label is not None else "", relations)
+        found = aligned.get(node.id)
+        if found and variable not in lost:
+            positions = sorted(set(found)) if len(found) > 1 else found
             item.alignment = tuple(positions)
-            item.aligned_text = " ".join(words[k] for k in positions if k < len(words))
-        out.nodes[item.variable] = item
+            item.aligned_text = " ".join([words[k] for k in positions if k < len(words)])
+        nodes[variable] = item
     if graph.tops and out.nodes:
         out.top = name(graph.tops[0])
         if top:
