@@ -4,6 +4,7 @@ variables, branches as written, token alignment and document-level relations."""
 from __future__ import annotations
 
 import re
+from copy import copy
 from bisect import bisect_left, bisect_right
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
@@ -107,21 +108,41 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
     return out
 
 
-def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False, compat: bool = False
-          ) -> Tuple[UmrFile, UmrFile, List[Tuple[Graph, str]]]:
+def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False, compat: bool = False,
+          like: Optional[Tuple[UmrFile, UmrFile]] = None) -> Tuple[UmrFile, UmrFile, List[Tuple[Graph, str]]]:
     """The gold and the system side of paired graphs as two files of corresponding sentences (an empty
     system graph aligns against the gold words; ``compat``: alignment lines read as compare_umr.pl reads
-    them, see :func:`sentence`), and notes on pairs whose words differ."""
+    them, see :func:`sentence`), and notes on pairs whose words differ.
+
+    ``like``: the two files of the same pairs prepared by compare_umr.pl's reading (``compat``), for the
+    exact reading: each of their sentences that reading read whole (no alignment line it stopped at, no
+    section it set apart) is read alike by both, and is taken from them (its nodes shared, their profiles
+    kept; the greedy correspondence a compat run kept on a pair of them with it: :func:`.links.remember`)
+    instead of being read again."""
     gold, system = UmrFile("GOLD", "gold"), UmrFile("SYSTEM", "system")
     notes: List[Tuple[Graph, str]] = []
     files_of: List[Optional[str]] = []
     for number, (mine, theirs) in enumerate(pairs, 1):
-        first = sentence(mine, number, top, compat=compat)
+        old0 = old1 = None
+        if like is not None and not compat:
+            old0, old1 = like[0].sentences[number - 1], like[1].sentences[number - 1]
+            old0 = old0 if old0.failure is None and not old0.apart else None
+            old1 = old1 if old1.failure is None and not old1.apart else None
+        first = sentence(mine, number, top, compat=compat) if old0 is None else _again(old0)
         words = None if theirs.nodes else first.tokens
-        second = sentence(theirs, number, top, words, compat)
-        if second.tokens != first.tokens:
+        if old1 is None:
+            second = sentence(theirs, number, top, words, compat)
+            differ = second.tokens != first.tokens
+        else:
+            second = _again(old1)
+            differ = words is None and (theirs.input or "").split() != first.tokens
+        if differ:
             notes.append((mine, "the system's words differ from the gold words (aligned against the gold's)"))
             second.tokens = first.tokens
+        if old0 is not None and old1 is not None:
+            for key, (other, links, ambiguous) in old0.greedy.items():
+                if other is old1:
+                    first.greedy[key] = (second, links, ambiguous)
         for umr, item, graph in ((gold, first, mine), (system, second, mine)):
             umr.sentences.append(item)
             item.document = hash(graph.document.document) if graph.document is not None else number
@@ -138,6 +159,14 @@ def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False, compat: bool 
             item.source = source
             umr.nodes.update(item.nodes)
     return gold, system, notes
+
+
+def _again(item: Sentence) -> Sentence:
+    """A sentence of another preparation of the same graph, for this one: its nodes (and their profiles)
+    shared, its own file-wide tables and no greedy kept yet (:func:`files` sets them)."""
+    out = copy(item)
+    out.greedy = {}
+    return out
 
 
 def _source(graph: Graph) -> Optional[str]:
