@@ -13,7 +13,7 @@ from mrp.errors import MRPError
 from mrp.metrics.umatch import capped
 from mrp.metrics.umatch.links import candidates, remember, symmetrize
 from mrp.metrics.umatch.model import Node, Sentence, UmrFile
-from mrp.metrics.umatch.triples import UNMAPPED, Selection, compare, matches, profile, projected
+from mrp.metrics.umatch.triples import UNMAPPED, Selection, compare, matches, profile, projection
 from mrp.metrics.umatch.triples import Comparison as Compared  # a node pair's (this module's: a run's)
 from mrp.solver import clock
 
@@ -217,14 +217,18 @@ def attributes(tally: Counter, sentence0: Sentence, sentence1: Sentence,  # type
         if not others:
             total0 += mine.own_total
             continue
-        values, size = projected(node, nodes0, label1, selection) if mine.edges else \
-            (mine.fixed, mine.fixed_total)
-        best_total = best = -1
-        for other in sorted(others) if len(others) > 1 else others:  # the first with the most correct
-            theirs = profile(nodes1[other], nodes1, selection)
-            found = matches(values, theirs.own)
-            if found > best:
-                best_total, best = theirs.own_total, found
+        values, size = projection(mine, label1) if mine.edges else (mine.fixed, mine.fixed_total)
+        if len(others) == 1:
+            for other in others:
+                theirs = profile(nodes1[other], nodes1, selection)
+                best_total, best = theirs.own_total, matches(values, theirs.own)
+        else:
+            best_total = best = -1
+            for other in sorted(others):  # the first with the most correct
+                theirs = profile(nodes1[other], nodes1, selection)
+                found = matches(values, theirs.own)
+                if found > best:
+                    best_total, best = theirs.own_total, found
         linked = True
         mapped0 += size
         mapped1 += best_total

@@ -4,6 +4,7 @@ variables, branches as written, token alignment and document-level relations."""
 from __future__ import annotations
 
 import re
+from copy import copy
 from bisect import bisect_left, bisect_right
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
@@ -19,14 +20,20 @@ _TOKEN = re.compile(r"\S+")
 def _spans(graph: Graph) -> Dict[int, List[int]]:
     """Node id -> the token positions (0-based) its anchors cover in the whitespace tokens of the input (the
     tokens are in order and apart: each anchor's are found by bisection, not by reading them all)."""
-    found = [(m.start(), m.end()) for m in _TOKEN.finditer(graph.input or "")]
-    starts = [a for a, _ in found]
-    ends = [b for _, b in found]
     out: Dict[int, List[int]] = {}
-    for node in graph.nodes:
-        for start, end in node.anchors or []:
+    anchored = [node for node in graph.nodes if node.anchors]
+    if not anchored:
+        return out
+    starts: List[int] = []
+    ends: List[int] = []
+    for match in _TOKEN.finditer(graph.input or ""):
+        starts.append(match.start())
+        ends.append(match.end())
+    for node in anchored:
+        found = out.setdefault(node.id, [])
+        for start, end in node.anchors:
             first = bisect_right(ends, start)  # the first token ending after the anchor starts
-            out.setdefault(node.id, []).extend(range(first, max(first, bisect_left(starts, end))))
+            found.extend(range(first, max(first, bisect_left(starts, end))))
     return out
 
 
@@ -59,25 +66,31 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
         return names.get(node_id) or f"n{node_id}"  # a node read without a variable has None
 
     aligned = _spans(graph)
-    layout = graph.layout
-    outgoing: Dict[int, List[Edge]] = {}  # each node's edges in the graph's order, gathered once
-    for edge in graph.edges:
-        outgoing.setdefault(edge.source, []).append(edge)
+    layout = graph.layout or {}
+    outgoing: Optional[Dict[int, List[Edge]]] = None  # each node's edges in the graph's order, gathered once
+    nodes = out.nodes
     for node in graph.nodes if "graph" not in out.apart else ():
-        relations: List[Tuple[str, str]] = []
-        if layout is not None and node.id in layout:
-            for role, value, _ in layout[node.id]:  # a node is named by its id (an int), a constant by text
-                relations.append((":" + role, name(value) if isinstance(value, int) else str(value)))
+        relations: List[Tuple[str, str]]
+        branches = layout.get(node.id)
+        if branches is not None:  # a node is named by its id (an int), a constant by text
+            relations = [(":" + role, name(value) if isinstance(value, int) else str(value))
+                         for role, value, _ in branches]
         else:
-            relations.extend((":" + p, str(v)) for p, v in zip(node.properties, node.values))
+            if outgoing is None:
+                outgoing = {}
+                for edge in graph.edges:
+                    outgoing.setdefault(edge.source, []).append(edge)
+            relations = [(":" + p, str(v)) for p, v in zip(node.properties, node.values)]
             relations.extend((":" + (edge.label or ""), name(edge.target))
                              for edge in outgoing.get(node.id, ()))
-        item = Node(name(node.id), node.label if node.label is not None else "", relations)
-        positions = sorted(set(aligned.get(node.id, ())))
-        if positions and item.variable not in lost:
+        variable = names.get(node.id) or f"n{node.id}"
+        item = Node(variable, node.label if node.label is not None else "", relations)
+        found = aligned.get(node.id)
+        if found and variable not in lost:
+            positions = sorted(set(found)) if len(found) > 1 else found
             item.alignment = tuple(positions)
-            item.aligned_text = " ".join(words[k] for k in positions if k < len(words))
-        out.nodes[item.variable] = item
+            item.aligned_text = " ".join([words[k] for k in positions if k < len(words)])
+        nodes[variable] = item
     if graph.tops and out.nodes:
         out.top = name(graph.tops[0])
         if top:
@@ -95,21 +108,41 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
     return out
 
 
-def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False, compat: bool = False
-          ) -> Tuple[UmrFile, UmrFile, List[Tuple[Graph, str]]]:
+def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False, compat: bool = False,
+          like: Optional[Tuple[UmrFile, UmrFile]] = None) -> Tuple[UmrFile, UmrFile, List[Tuple[Graph, str]]]:
     """The gold and the system side of paired graphs as two files of corresponding sentences (an empty
     system graph aligns against the gold words; ``compat``: alignment lines read as compare_umr.pl reads
-    them, see :func:`sentence`), and notes on pairs whose words differ."""
+    them, see :func:`sentence`), and notes on pairs whose words differ.
+
+    ``like``: the two files of the same pairs prepared by compare_umr.pl's reading (``compat``), for the
+    exact reading: each of their sentences that reading read whole (no alignment line it stopped at, no
+    section it set apart) is read alike by both, and is taken from them (its nodes shared, their profiles
+    kept; the greedy correspondence a compat run kept on a pair of them with it: :func:`.links.remember`)
+    instead of being read again."""
     gold, system = UmrFile("GOLD", "gold"), UmrFile("SYSTEM", "system")
     notes: List[Tuple[Graph, str]] = []
     files_of: List[Optional[str]] = []
     for number, (mine, theirs) in enumerate(pairs, 1):
-        first = sentence(mine, number, top, compat=compat)
+        old0 = old1 = None
+        if like is not None and not compat:
+            old0, old1 = like[0].sentences[number - 1], like[1].sentences[number - 1]
+            old0 = old0 if old0.failure is None and not old0.apart else None
+            old1 = old1 if old1.failure is None and not old1.apart else None
+        first = sentence(mine, number, top, compat=compat) if old0 is None else _again(old0)
         words = None if theirs.nodes else first.tokens
-        second = sentence(theirs, number, top, words, compat)
-        if second.tokens != first.tokens:
+        if old1 is None:
+            second = sentence(theirs, number, top, words, compat)
+            differ = second.tokens != first.tokens
+        else:
+            second = _again(old1)
+            differ = words is None and (theirs.input or "").split() != first.tokens
+        if differ:
             notes.append((mine, "the system's words differ from the gold words (aligned against the gold's)"))
             second.tokens = first.tokens
+        if old0 is not None and old1 is not None:
+            for key, (other, links, ambiguous) in old0.greedy.items():
+                if other is old1:
+                    first.greedy[key] = (second, links, ambiguous)
         for umr, item, graph in ((gold, first, mine), (system, second, mine)):
             umr.sentences.append(item)
             item.document = hash(graph.document.document) if graph.document is not None else number
@@ -126,6 +159,14 @@ def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False, compat: bool 
             item.source = source
             umr.nodes.update(item.nodes)
     return gold, system, notes
+
+
+def _again(item: Sentence) -> Sentence:
+    """A sentence of another preparation of the same graph, for this one: its nodes (and their profiles)
+    shared, its own file-wide tables and no greedy kept yet (:func:`files` sets them)."""
+    out = copy(item)
+    out.greedy = {}
+    return out
 
 
 def _source(graph: Graph) -> Optional[str]:

@@ -142,16 +142,16 @@ class UMatch(Metric):
         gold, system, notes = self._last[1]
         if not compat and any(item.failure is not None or item.apart
                               for umr in (gold, system) for item in umr.sentences):
-            return graphs.files([(pair.gold, pair.system) for pair in live], top, False)
+            # the exact reading: the sentences both read alike shared (their nodes then carry its run's
+            # correspondence: cleared before the next run on this preparation)
+            if self._used:
+                _clear(gold, system)
+            self._used = True
+            return graphs.files([(pair.gold, pair.system) for pair in live], top, False, (gold, system))
         if not self._used:  # nothing to clear yet
             self._used = True
             return gold, system, notes
-        for umr in (gold, system):
-            for item in umr.sentences:
-                for node in item.nodes.values():
-                    node.cross.clear()
-                    node.ambiguous.clear()
-                    node.winner.clear()
+        _clear(gold, system)
         return gold, system, notes
 
     def signature_fields(self, options: Options) -> List[str]:
@@ -273,6 +273,16 @@ class UMatch(Metric):
                                 for name, sums in documents.items()}
         out["compat"] = run.options.umatch_compat
         return out
+
+
+def _clear(*files: UmrFile) -> None:
+    """The correspondence of a previous run cleared from the files' nodes."""
+    for umr in files:
+        for item in umr.sentences:
+            for node in item.nodes.values():
+                node.cross.clear()
+                node.ambiguous.clear()
+                node.winner.clear()
 
 
 class CompatWarning(MRPWarning):

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Node:
     """A node of a sentence graph."""
 
@@ -46,7 +46,7 @@ class Node:
         return sorted(self.cross.get(label, ()))
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Sentence:
     """One sentence block of a file (tokens, graph, alignment, document-level relations)."""
 

@@ -36,7 +36,7 @@ class Selection:
             return Selection(frozenset(chosen))
         if chosen:
             return Selection(frozenset(chosen))
-        return Selection(None, frozenset(left))
+        return Selection(None, frozenset(left)) if left else ALL  # one object: the nodes' profiles kept
 
     def ignored(self, name: str) -> bool:
         """Whether a relation (``:ARG0``, ``concept``) is left out."""
@@ -159,7 +159,11 @@ def profile(node: Node, nodes: Dict[str, Node], selection: Selection) -> Profile
 def projected(node: Node, nodes: Dict[str, Node], label: Optional[str], selection: Selection
               ) -> Tuple[Dict[Tuple[str, str], int], int]:
     """The compared values of :func:`attributes` as a multiset (name, value) -> how many, and their number."""
-    found = profile(node, nodes, selection)
+    return projection(profile(node, nodes, selection), label)
+
+
+def projection(found: Profile, label: Optional[str]) -> Tuple[Dict[Tuple[str, str], int], int]:
+    """:func:`projected` of a node's :class:`Profile`."""
     if label is None:
         return found.own, found.own_total
     if not found.edges:
