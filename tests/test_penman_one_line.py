@@ -114,3 +114,32 @@ def test_perturbed_and_random_lines_are_read_as_joined(monkeypatch: pytest.Monke
         else:
             declined += 1
     assert answered > 60 and declined > 60, (answered, declined)  # both ways are exercised
+
+
+def test_a_string_of_one_line_is_read_as_its_text_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A string given alone (``mrp.read(text)``) that is one line holding one plain graph is read the
+    one-line way into the corpus its text gives read as a file; the others as a file."""
+    rng = random.Random(6402)
+    shared = [text for path in _penman_files()[:4] for text in _one_line(path)]
+    texts = rng.sample(shared, 60) + [_mutated(rng, text) for text in rng.sample(shared, 60)] + [
+        "(a / b) (c / d)", "(a / b) x", "(a / b))", "(a / b", "(a / b)\t ", "(a / b)\r", "(a / b)\u2028",
+        "(a / b)\u00a0", " (a / b)", "(a / b :ARG0 (c / d :ARG1 a))", "(a / b :x c)\n", "(a / b # c"]
+    answered = 0
+
+    def read(text: str, options: ReadOptions) -> Any:
+        try:
+            return _corpus(inputs.corpus_of(text, None, options, "<string>"))
+        except MRPError as error:
+            return str(error)
+
+    for text in texts:
+        if inputs.is_path(text):
+            continue
+        for options in _OPTIONS:
+            answered += mrp.codecs.read_one_line_penman([text.rstrip()], "<string>", options) is not None
+            fast = read(text, options)
+            with monkeypatch.context() as patched:
+                patched.setattr(inputs, "read_one_line_penman", lambda *_: None)
+                full = read(text, options)
+            assert fast == full, (text, options)
+    assert answered > 300, answered
