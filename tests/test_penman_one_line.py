@@ -114,3 +114,59 @@ def test_perturbed_and_random_lines_are_read_as_joined(monkeypatch: pytest.Monke
         else:
             declined += 1
     assert answered > 60 and declined > 60, (answered, declined)  # both ways are exercised
+
+
+def test_a_string_of_one_line_is_read_as_its_text_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A string given alone (``mrp.read(text)``) that is one line holding one plain graph is read the
+    one-line way into the corpus its text gives read as a file; the others as a file."""
+    rng = random.Random(6402)
+    shared = [text for path in _penman_files()[:4] for text in _one_line(path)]
+    texts = rng.sample(shared, 60) + [_mutated(rng, text) for text in rng.sample(shared, 60)] + [
+        "(a / b) (c / d)", "(a / b) x", "(a / b))", "(a / b", "(a / b)\t ", "(a / b)\r", "(a / b)\u2028",
+        "(a / b)\u00a0", " (a / b)", "(a / b :ARG0 (c / d :ARG1 a))", "(a / b :x c)\n", "(a / b # c"]
+    answered = 0
+
+    def read(text: str, options: ReadOptions) -> Any:
+        try:
+            return _corpus(inputs.corpus_of(text, None, options, "<string>"))
+        except MRPError as error:
+            return str(error)
+
+    for text in texts:
+        if inputs.is_path(text):
+            continue
+        for options in _OPTIONS:
+            answered += mrp.codecs.read_one_line_penman([text.rstrip()], "<string>", options) is not None
+            fast = read(text, options)
+            with monkeypatch.context() as patched:
+                patched.setattr(inputs, "read_one_line_penman", lambda *_: None)
+                full = read(text, options)
+            assert fast == full, (text, options)
+    assert answered > 300, answered
+
+
+def test_a_digest_kept_to_be_found_when_asked_is_the_one_recorded() -> None:
+    """A graph read the one-line way with ``keep`` (``mrp.read``) records its digest only when asked for it:
+    then the digest of the graph as read, as a digest recorded when reading gives it; a graph changed since
+    reads as changed, and a digest asked for in a process hashing otherwise is -1 (reads as changed)."""
+    import dataclasses
+    import pickle
+
+    from mrp.codecs.penman.keep import digest, kept
+    from mrp.codecs.penman.writer import Symbol
+
+    texts = [block.strip() for block in (shared_path() / "data/pairs/amr/coli.gold.amr").read_text(
+        encoding="utf-8").split("\n\n") if block.strip()][:40]
+    for k, text in enumerate(texts):
+        graph = mrp.read(text)[0]
+        found = graph.written
+        assert isinstance(found, Kept) and found.known is None and found.found is None
+        recorded = inputs.corpus_of(text + "\n", None, ReadOptions(keep=True), "<string>").graphs[0]
+        assert isinstance(recorded.written, Kept) and recorded.written.known is not None  # read as a file
+        assert found.digest == digest(graph) == recorded.written.known
+        assert kept(graph) is found
+        again = pickle.loads(pickle.dumps(graph))
+        assert kept(again) is not None and again.written.digest == found.digest
+        assert dataclasses.replace(again.written, found=None, hashing=found.hashing + 1).digest == -1
+        graph.nodes[k % len(graph.nodes)].label = Symbol("changed-01")
+        assert kept(graph) is None

@@ -22,7 +22,7 @@ from mrp.codecs.base import Codec, Item, Reader, ReadOptions, WriteOptions, Writ
 from mrp.codecs.repeats import KEPT
 from mrp.errors import FormatError, InputError
 from mrp.graph import FRAMEWORKS, Graph
-from mrp.io.limits import ContentLimits, content_limits, limit_problem
+from mrp.io.limits import ContentLimits, content_limits, limit_problem, plain_limits
 from mrp.io.source import Line
 from mrp.memo import Memo
 
@@ -205,7 +205,8 @@ def read_one_line_penman(texts: Sequence[str], name: str, options: ReadOptions) 
         return None
     if options.no_wiki:  # the rule for every format, in one place
         graphs = [without_wiki(graph) for graph in graphs]
-    return [_within(graph, name) for graph in graphs]
+    # a graph of the plain grammar holds strings and no anchors: only its counts can be beyond a limit
+    return [_within(graph, name, plain_limits(graph)) for graph in graphs]
 
 
 def writer(name: str) -> Writer:

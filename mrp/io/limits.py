@@ -83,6 +83,35 @@ class ContentLimits:
     anchors: Tuple[Anchor, ...]
 
 
+def _counts(graph: Graph) -> Tuple[Tuple[str, str], ...]:
+    """(where, message) for too many nodes, too many edges."""
+    counts = []
+    if len(graph.nodes) > MAX_NODES:
+        counts.append(("", f"has {len(graph.nodes):,} nodes (at most {MAX_NODES:,} are read)"))
+    if len(graph.edges) > MAX_EDGES:
+        counts.append(("", f"has {len(graph.edges):,} edges (at most {MAX_EDGES:,} are read)"))
+    return tuple(counts)
+
+
+#: the content limits of a graph within every one
+_WITHIN = ContentLimits((), (), ())
+
+
+def plain_limits(graph: Graph) -> ContentLimits:
+    """:func:`content_limits` of a graph whose values are strings and that has no anchors (a graph read
+    from plain Penman text): only its counts can be beyond a limit.
+
+    Args:
+        graph: the graph.
+
+    Returns:
+        Its :class:`ContentLimits`.
+    """
+    if len(graph.nodes) <= MAX_NODES and len(graph.edges) <= MAX_EDGES:
+        return _WITHIN
+    return ContentLimits(_counts(graph), (), ())
+
+
 def content_limits(graph: Graph) -> ContentLimits:
     """The limits a graph's content fields are beyond, and its anchors.
 
@@ -92,11 +121,7 @@ def content_limits(graph: Graph) -> ContentLimits:
     Returns:
         Its :class:`ContentLimits` (for :func:`limit_problems`).
     """
-    counts = []
-    if len(graph.nodes) > MAX_NODES:
-        counts.append(("", f"has {len(graph.nodes):,} nodes (at most {MAX_NODES:,} are read)"))
-    if len(graph.edges) > MAX_EDGES:
-        counts.append(("", f"has {len(graph.edges):,} edges (at most {MAX_EDGES:,} are read)"))
+    counts = _counts(graph)
     deep = f"is nested more than {MAX_DEPTH} levels deep"
     values = []
     anchors: List[Anchor] = []
@@ -111,7 +136,7 @@ def content_limits(graph: Graph) -> ContentLimits:
             values.append((f"edge {k}", f"an attribute value {deep}"))
         if edge.anchors:
             anchors.extend(edge.anchors)
-    return ContentLimits(tuple(counts), tuple(values), tuple(anchors))
+    return ContentLimits(counts, tuple(values), tuple(anchors))
 
 
 def limit_problems(graph: Graph, content: Optional[ContentLimits] = None) -> Iterator[Tuple[str, str]]:

@@ -136,7 +136,13 @@ def corpus_of(graphs: Graphs, fmt: Optional[str], options: ReadOptions, name: st
     if isinstance(graphs, (bytes, bytearray, memoryview)):
         return _from_text(_decoded(graphs, name), fmt, options, name)
     if isinstance(graphs, (str, os.PathLike)):
-        return _from_text(str(graphs), fmt, options, name)
+        text = str(graphs)
+        # one line holding one plain graph (a language model's output): read as the one text of a list
+        if text[:1] == "(" and "\n" not in text and (fmt or _guess(text)) == "amr":
+            corpus = _one_line([text], options, name)
+            if corpus is not None:
+                return corpus
+        return _from_text(text, fmt, options, name)
     if isinstance(graphs, dict):
         graphs = [graphs]
     if not hasattr(graphs, "__iter__"):

@@ -91,9 +91,9 @@ def fast_graph(text: str, gid: str, options: ReadOptions, whole: bool = False) -
         if variable:  # a node opens
             if concept:
                 label = constants.get(concept)
-                node = Node(number, label if label is not None else _value(concept))
+                node = Node(number, label if label is not None else _value(concept), [], [])
             else:
-                node = Node(number)
+                node = Node(number, None, [], [])
             nodes.append(node)
             here: List[Branch] = []
             layout[number] = here
@@ -102,7 +102,7 @@ def fast_graph(text: str, gid: str, options: ReadOptions, whole: bool = False) -
                     return None
                 known = roles.get(role)
                 label, normal = known if known is not None else _role(role)
-                edges.append(Edge(owner.id, number, label, normal))
+                edges.append(Edge(owner.id, number, label, normal, [], []))
                 written.append((label, number, True))
                 stack.append((owner, written))
                 if len(stack) >= MAX_DEPTH:
@@ -120,7 +120,7 @@ def fast_graph(text: str, gid: str, options: ReadOptions, whole: bool = False) -
             # :func:`.amr.attach` makes it
             if value[0] != '"' and value in variables:
                 other = variables[value]
-                edges.append(Edge(owner.id, other, label, normal))
+                edges.append(Edge(owner.id, other, label, normal, [], []))
                 written.append((label, other, False))
             elif not no_wiki or label != "wiki":
                 found = constants.get(value)
@@ -132,7 +132,7 @@ def fast_graph(text: str, gid: str, options: ReadOptions, whole: bool = False) -
         else:
             return None  # a character no unit starts with
         if closes:
-            for _ in range(closes.count(")")):
+            for _ in range(1 if closes == ")" else closes.count(")")):
                 if stack:
                     owner, written = stack.pop()
                 elif owner is None:

@@ -12,12 +12,12 @@ variables the file used, where they still name every node once.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Dict, List, Optional
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional, cast
 
 import penman
 
-from mrp.codecs.penman.writer import formatted, penman_tree, quiet_layout
+from mrp.codecs.penman.writer import Quoted, Symbol, formatted, penman_tree, quiet_layout
 from mrp.graph import Graph
 
 __all__ = ["Kept", "Style", "digest", "keep_frame", "kept", "penman_block", "penman_metadata", "record",
@@ -42,16 +42,46 @@ class Style:
     metadata: bool = False
 
 
+#: what this process's hashes are (a constant's hash and types' hashes, which are their addresses): a digest
+#: found here is compared only with one found in a process hashing the same (itself, or a fork of it)
+_HASHING = hash(("mrp kept", str, Symbol, Quoted))
+
+
 @dataclass(frozen=True)
 class Kept:
     """What the file held for one graph."""
 
     comments: List[str]
     text: str
-    digest: int
+    #: the digest of the graph as read (:func:`digest`); None: found when first asked for (:attr:`digest`)
+    known: Optional[int]
     #: the graph's id and sentence as read (its comments stay while these do)
     id: str
     input: Optional[str]
+    #: for a digest found when asked for: the reader that gives the graph as read again from ``text``, id and
+    #: framework (None where it declines), the graph's framework as read, and the hashing of the process
+    #: that read it
+    again: Optional[Callable[[str, str, Optional[str]], Optional[Graph]]] = field(default=None, compare=False)
+    framework: Optional[str] = field(default=None, compare=False)
+    hashing: int = field(default=0, compare=False)
+    found: Optional[int] = field(default=None, compare=False, repr=False)
+
+    @property
+    def digest(self) -> int:
+        """The digest of the graph as read: as recorded, else of the graph its text gives again (with the id
+        and sentence as read), found once; -1 (never a graph's) in a process that hashes otherwise than the
+        one that read it, as a recorded digest compared there would differ."""
+        if self.known is not None:
+            return self.known
+        if self.found is None:
+            value = -1
+            if self.again is not None and self.hashing == _HASHING:
+                graph = self.again(self.text, self.id, self.framework)
+                if graph is not None:
+                    graph.input = self.input
+                    value = digest(graph)
+            object.__setattr__(self, "found", value)
+        return cast(int, self.found)
 
 
 def digest(graph: Graph) -> int:
@@ -71,9 +101,15 @@ def digest(graph: Graph) -> int:
         return -1
 
 
-def record(graph: Graph, comments: List[str], text: str) -> None:
-    """Keep the file's comment lines and graph text with the graph as read."""
-    graph.written = Kept(list(comments), text, digest(graph), graph.id, graph.input)
+def record(graph: Graph, comments: List[str], text: str,
+           again: Optional[Callable[[str, str, Optional[str]], Optional[Graph]]] = None) -> None:
+    """Keep the file's comment lines and graph text with the graph as read; with ``again`` (a reader that
+    gives the graph as read from its text, id and framework), its digest is found only when asked for."""
+    if again is None:
+        graph.written = Kept(list(comments), text, digest(graph), graph.id, graph.input)
+    else:
+        graph.written = Kept(list(comments), text, None, graph.id, graph.input, again, graph.framework,
+                             _HASHING)
 
 
 def kept(graph: Graph) -> Optional[Kept]:
@@ -98,13 +134,14 @@ def variables(graph: Graph) -> Optional[Dict[int, str]]:
     return dict(names)
 
 
-def keep_frame(graph: Graph, before: List[str], comments: List[str], text: str) -> None:
+def keep_frame(graph: Graph, before: List[str], comments: List[str], text: str,
+               again: Optional[Callable[[str, str, Optional[str]], Optional[Graph]]] = None) -> None:
     """Record a graph read as written: the comment blocks before it (each a text of lines), its own
-    comment lines and its graph text."""
+    comment lines and its graph text (``again``: as for :func:`record`)."""
     lines: List[str] = []
     for block in before:
         lines += block.split("\n") + [""]
-    record(graph, lines + comments, text)
+    record(graph, lines + comments, text, again)
 
 
 def penman_metadata(comments: List[str]) -> Dict[str, str]:

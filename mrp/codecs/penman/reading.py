@@ -220,9 +220,10 @@ class _Reading:
         return gid, written
 
     def _own(self, graph: Graph, one: Shape, start: int, meta: Dict[str, str], written: bool,
-             comments: List[str]) -> Graph:
+             comments: List[str], again: Any = None) -> Graph:
         """A graph read with what is its own: sentence, line, repairs, and (read as written) its comments
-        and text (``one``'s lines counted from ``start``)."""
+        and text (``one``'s lines counted from ``start``; ``again``: the reader that gives it again from its
+        text, for :func:`.keep.record`)."""
         options = self.options
         text = options.text.get(graph.id) if options.text is not None else None
         # the text table wins; a graph missing from it keeps its own ::snt (the CLI warns)
@@ -234,7 +235,7 @@ class _Reading:
             graph.repairs = [f"{message} (line {start + line})" for message, line in one.repairs]
         if (one.plain and options.keep and not graph.repairs and not options.no_wiki and options.text is None
                 and (written or "id" not in meta)):
-            keep_frame(graph, self.before, comments, cast(str, one.text))
+            keep_frame(graph, self.before, comments, cast(str, one.text), again)
         self.before = []
         return graph
 
@@ -299,10 +300,16 @@ def one_line_graphs(texts: Sequence[str], options: ReadOptions) -> Optional[List
         graph = fast_graph(text, str(k), options, whole=True)
         if graph is None:
             return None
-        graphs.append(reading._own(graph, Shape((), 0, text, 0, (), True), 2 * k + 1, {}, False, []))
+        graphs.append(reading._own(graph, Shape((), 0, text, 0, (), True), 2 * k + 1, {}, False, [], _again))
         if options.memo is not None:
             graph.breaks = breaks(text)
     return graphs
+
+
+def _again(text: str, gid: str, framework: Optional[str]) -> Optional[Graph]:
+    """The graph :func:`one_line_graphs` read from a text, read again (what :mod:`.keep` asks to find the
+    digest of a graph as read only when it is asked for)."""
+    return fast_graph(text, gid, ReadOptions(framework=framework), whole=True)
 
 
 def read_string(text: str, options: Optional[ReadOptions] = None) -> List[Union[Graph, FormatError]]:
