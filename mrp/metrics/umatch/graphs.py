@@ -4,8 +4,8 @@ variables, branches as written, token alignment and document-level relations."""
 from __future__ import annotations
 
 import re
-from copy import copy
 from bisect import bisect_left, bisect_right
+from copy import copy
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from mrp.graph import Edge, Graph
@@ -109,16 +109,18 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
 
 
 class Kept:
-    """Gold sentences kept from one preparation to the next (the gold file of every team's file pair: read
-    once, not once a team), by the gold graph itself (held, so that its identity names it while kept) and
-    how it was read; at most ``limit`` nodes, the oldest sentences let go first. A graph is read as it is
-    when first met: one changed in place afterwards must not be given again while kept.
+    """Gold sentences kept from one preparation to the next (a gold file paired with each team's file in
+    turn, as mrp-evaluate's processes take a gold file and every team's file for it: read once, not once a
+    team), by the gold graph itself (held, so that its identity names it while kept) and how it was read;
+    at most ``limit`` nodes (about 2 kB each, with their profiles), the oldest sentences let go first. A
+    graph is read as it is when first met: one changed in place afterwards must not be given again while
+    kept.
 
     A sentence given again is the one given before, cleared of what a run left on it (its nodes'
     correspondence, the greedy kept): one preparation uses it at a time (:func:`files` sets its file-wide
     tables)."""
 
-    def __init__(self, limit: int = 500_000) -> None:
+    def __init__(self, limit: int = 50_000) -> None:
         self.limit = limit
         self._found: Dict[Tuple[int, int, bool, bool], Tuple[Graph, Sentence]] = {}
         self._nodes = 0
