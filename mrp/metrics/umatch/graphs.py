@@ -4,8 +4,8 @@ variables, branches as written, token alignment and document-level relations."""
 from __future__ import annotations
 
 import re
-from copy import copy
 from bisect import bisect_left, bisect_right
+from copy import copy
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from mrp.graph import Edge, Graph
@@ -108,8 +108,47 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
     return out
 
 
+class Kept:
+    """Gold sentences kept from one preparation to the next (a gold file paired with each team's file in
+    turn, as mrp-evaluate's processes take a gold file and every team's file for it: read once, not once a
+    team), by the gold graph itself (held, so that its identity names it while kept) and how it was read;
+    at most ``limit`` nodes (about 2 kB each, with their profiles), the oldest sentences let go first. A
+    graph is read as it is when first met: one changed in place afterwards must not be given again while
+    kept.
+
+    A sentence given again is the one given before, cleared of what a run left on it (its nodes'
+    correspondence, the greedy kept): one preparation uses it at a time (:func:`files` sets its file-wide
+    tables)."""
+
+    def __init__(self, limit: int = 50_000) -> None:
+        self.limit = limit
+        self._found: Dict[Tuple[int, int, bool, bool], Tuple[Graph, Sentence]] = {}
+        self._nodes = 0
+
+    def sentence(self, graph: Graph, number: int, top: bool, compat: bool) -> Sentence:
+        """:func:`sentence` of a gold graph, read once while kept."""
+        key = (id(graph), number, top, compat)
+        found = self._found.get(key)
+        if found is not None and found[0] is graph:
+            item = found[1]
+            for node in item.nodes.values():
+                node.cross.clear()
+                node.ambiguous.clear()
+                node.winner.clear()
+            item.greedy = {}
+            return item
+        item = sentence(graph, number, top, compat=compat)
+        self._found[key] = (graph, item)
+        self._nodes += len(item.nodes) + 1
+        while self._nodes > self.limit and self._found:
+            oldest = next(iter(self._found))
+            self._nodes -= len(self._found.pop(oldest)[1].nodes) + 1
+        return item
+
+
 def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False, compat: bool = False,
-          like: Optional[Tuple[UmrFile, UmrFile]] = None) -> Tuple[UmrFile, UmrFile, List[Tuple[Graph, str]]]:
+          like: Optional[Tuple[UmrFile, UmrFile]] = None, kept: Optional[Kept] = None
+          ) -> Tuple[UmrFile, UmrFile, List[Tuple[Graph, str]]]:
     """The gold and the system side of paired graphs as two files of corresponding sentences (an empty
     system graph aligns against the gold words; ``compat``: alignment lines read as compare_umr.pl reads
     them, see :func:`sentence`), and notes on pairs whose words differ.
@@ -118,7 +157,8 @@ def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False, compat: bool 
     exact reading: each of their sentences that reading read whole (no alignment line it stopped at, no
     section it set apart) is read alike by both, and is taken from them (its nodes shared, their profiles
     kept; the greedy correspondence a compat run kept on a pair of them with it: :func:`.links.remember`)
-    instead of being read again."""
+    instead of being read again. ``kept``: the gold sentences kept between preparations (None: each read).
+    """
     gold, system = UmrFile("GOLD", "gold"), UmrFile("SYSTEM", "system")
     notes: List[Tuple[Graph, str]] = []
     files_of: List[Optional[str]] = []
@@ -128,7 +168,11 @@ def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False, compat: bool 
             old0, old1 = like[0].sentences[number - 1], like[1].sentences[number - 1]
             old0 = old0 if old0.failure is None and not old0.apart else None
             old1 = old1 if old1.failure is None and not old1.apart else None
-        first = sentence(mine, number, top, compat=compat) if old0 is None else _again(old0)
+        if old0 is not None:
+            first = _again(old0)
+        else:
+            first = sentence(mine, number, top, compat=compat) if kept is None else \
+                kept.sentence(mine, number, top, compat)
         words = None if theirs.nodes else first.tokens
         if old1 is None:
             second = sentence(theirs, number, top, words, compat)

@@ -86,6 +86,8 @@ class UMatch(Metric):
         self._greedy: Optional[Tuple[Any, Any]] = None
         #: whether a run has used the last preparation (its nodes then carry that run's correspondence)
         self._used = False
+        #: the gold sentences read, kept for the next pairings of the same gold graphs (a task's teams)
+        self._kept = graphs.Kept()
 
     def _compared(self, gold: UmrFile, system: UmrFile, chosen: compare.Settings,
                   mapper: Optional[ExactMapper], options: Options) -> Tuple[Any, List[Dict[str, int]]]:
@@ -135,7 +137,7 @@ class UMatch(Metric):
                         for pair in pairing.pairs)
         key = (tuple((id(a), id(b)) for a, b in entries), top)
         if self._last is None or self._last[0][0] != key:
-            prepared = graphs.files([(pair.gold, pair.system) for pair in live], top, True)
+            prepared = graphs.files([(pair.gold, pair.system) for pair in live], top, True, kept=self._kept)
             self._last = ((key, entries), prepared)
             self._greedy = None  # its key names entries only the last preparation keeps alive
             self._used = False
@@ -147,7 +149,8 @@ class UMatch(Metric):
             if self._used:
                 _clear(gold, system)
             self._used = True
-            return graphs.files([(pair.gold, pair.system) for pair in live], top, False, (gold, system))
+            return graphs.files([(pair.gold, pair.system) for pair in live], top, False, (gold, system),
+                                self._kept)
         if not self._used:  # nothing to clear yet
             self._used = True
             return gold, system, notes
