@@ -71,3 +71,32 @@ def test_the_page_runs_in_chromium(demo: Dict[str, Any], tmp_path: Path) -> None
     dom = browse(path.resolve().as_uri(), "--dump-dom")
     assert ran(dom)
     assert "team-a" in dom and "<svg" in dom
+
+
+def _unkeyed(page: str) -> str:
+    return re.sub(r"nonce-[A-Za-z0-9_-]+|nonce=\"[A-Za-z0-9_-]+\"", "NONCE", page)
+
+
+@pytest.mark.parametrize("child", ["computes", "fails"])
+def test_the_page_is_the_same_with_its_costly_parts_computed_in_a_child(
+        demo: Dict[str, Any], child: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """mrp-evaluate draws the page's tables and worst sentences in a forked child while it ranks the board:
+    the same page; a child that fails leaves them to the page, which computes them itself."""
+    from mrp.process.forked import can_fork
+    from mrp.task import page as pages
+
+    if not can_fork():
+        pytest.skip("this platform (or a thread of this process) keeps mrp from forking")
+    evaluation, found = demo["evaluation"], demo["board"]
+    if child == "fails":
+        def failing(evaluation: Any) -> Any:
+            raise RuntimeError("the child fails")
+        monkeypatch.setattr(pages, "costly_parts", failing)
+    with pages.PagesAhead(evaluation, jobs=2) as ahead:
+        made = ahead.parts()
+        page = detailed_page(evaluation, found, made=made)
+    expected = len(evaluation.task.metrics) * len(evaluation.groups) + len(evaluation.scored())
+    assert len(made) == (expected if child == "computes" else 0)
+    assert _unkeyed(page) == _unkeyed(detailed_page(evaluation, found))
+    assert "<svg" in page and "95% CI" in page

@@ -119,18 +119,20 @@ def _local(task: object, gold: str, output: str, submissions: List[str], jobs: i
     from mrp.task.evaluate import evaluate_submissions
     from mrp.task.messages import organiser_lines, submission_lines
     from mrp.task.outputs import write_all
+    from mrp.task.page import PagesAhead
     from mrp.task.tables import markdown_table
 
     with tempfile.TemporaryDirectory(prefix="mrp-evaluate-") as workdir:
         evaluation = evaluate_submissions(task, gold, submissions, workdir, jobs)  # type: ignore[arg-type]
-        found = board(evaluation)
-        organiser = organiser_lines(evaluation)
-        for line in organiser:
-            warn(PROGRAM, line)
-        for entry in evaluation.entries:
-            for line in submission_lines(evaluation, entry):
+        with PagesAhead(evaluation, jobs) as ahead:  # the page's tables and drawings while the board ranks
+            found = board(evaluation)
+            organiser = organiser_lines(evaluation)
+            for line in organiser:
                 warn(PROGRAM, line)
-        written = write_all(evaluation, found, output, organiser)
+            for entry in evaluation.entries:
+                for line in submission_lines(evaluation, entry):
+                    warn(PROGRAM, line)
+            written = write_all(evaluation, found, output, organiser, ahead)
     sys.stdout.write(markdown_table(found))
     warn(PROGRAM, visible(f"wrote {len(written)} files into {output}"))
     if not evaluation.scored():

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import Any, Dict, List, Mapping, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from mrp.explain.escape import nonce
 from mrp.explain.page import head
@@ -24,7 +24,7 @@ from mrp.task.escape import shown
 from mrp.task.evaluate import Entry, Evaluation
 from mrp.task.figures import figure, ranks
 from mrp.task.messages import file_changes
-from mrp.task.page import detailed_page
+from mrp.task.page import PagesAhead, detailed_page
 from mrp.task.scoring import Item
 from mrp.task.significance import file_interval
 from mrp.task.tables import forms, html_table
@@ -123,7 +123,7 @@ def leaderboard_page(evaluation: Evaluation, board: Mapping[str, Any]) -> str:
 
 
 def write_all(evaluation: Evaluation, board: Mapping[str, Any], folder: str,
-              organiser: Sequence[str] = ()) -> List[str]:
+              organiser: Sequence[str] = (), ahead: Optional[PagesAhead] = None) -> List[str]:
     """Write every file of an evaluation into ``folder`` (created); returns the paths written.
 
     Args:
@@ -132,6 +132,8 @@ def write_all(evaluation: Evaluation, board: Mapping[str, Any], folder: str,
         folder: the output folder.
         organiser: the organiser's lines (:func:`mrp.task.messages.organiser_lines`), written to
             ``organiser.log`` (always written, empty when the gold passes).
+        ahead: the detailed page's costly parts being computed in a child
+            (:class:`~mrp.task.page.PagesAhead`), taken when the page is written.
 
     Returns:
         The paths written.
@@ -155,6 +157,6 @@ def write_all(evaluation: Evaluation, board: Mapping[str, Any], folder: str,
     for extension, content in forms(board).items():
         put(f"leaderboard.{extension}", content)
     put("leaderboard.html", leaderboard_page(evaluation, board))
-    put("detailed_results.html", detailed_page(evaluation, board))
+    put("detailed_results.html", detailed_page(evaluation, board, made=ahead.parts() if ahead else None))
     put("organiser.log", "".join(f"{line}\n" for line in organiser))
     return written

@@ -7,12 +7,15 @@ sentences drawn as the ``--explain`` report draws a pair."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional
+from functools import partial
+from types import TracebackType
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Type
 
 from mrp.explain.build import views
 from mrp.explain.escape import attribute, nonce
 from mrp.explain.page import head, pair_html
 from mrp.metrics import prf
+from mrp.process.forked import Child, can_fork
 from mrp.report.signature import signature_line
 from mrp.task import plots
 from mrp.task.escape import html as text
@@ -24,7 +27,7 @@ from mrp.task.scoring import Item, explained_pairs
 from mrp.task.significance import file_interval, interval, test, units
 from mrp.task.tables import html_table
 
-__all__ = ["WORST", "detailed_page"]
+__all__ = ["WORST", "PagesAhead", "costly_parts", "detailed_page"]
 
 #: worst sentences drawn per submission
 WORST = 3
@@ -164,8 +167,64 @@ def _worst(evaluation: Evaluation, entry: Entry, participant: bool = False) -> s
     return "".join(parts)
 
 
+#: a costly part of the page: ("table", metric key, group) or ("worst", entry's index, participant)
+Part = Tuple[Any, ...]
+
+
+def costly_parts(evaluation: Evaluation) -> Dict[Part, str]:
+    """The costly parts of the organiser's page (:func:`detailed_page`, not a participant's): each metric's
+    table per group (intervals and paired tests) and each submission's worst sentences drawn; neither
+    depends on the leaderboard, so that they can be computed while it is.
+
+    Args:
+        evaluation: the evaluation.
+
+    Returns:
+        Each part's HTML.
+    """
+    entries = evaluation.scored()
+    found: Dict[Part, str] = {}
+    if entries:
+        for spec in evaluation.task.metrics:
+            for group in evaluation.groups:
+                found["table", spec.key, group] = _group_table(evaluation, spec.key, spec.metric, group,
+                                                               entries)
+    for k, entry in enumerate(evaluation.entries):
+        if not entry.submission.status and not entry.refused:
+            found["worst", k, False] = _worst(evaluation, entry)
+    return found
+
+
+class PagesAhead:
+    """The organiser's page's costly parts (:func:`costly_parts`) computed in a forked child while this
+    process ranks the submissions and writes the other files (with ``jobs`` > 1 where the platform forks):
+    the same HTML, as the page computes it.  A context manager: the child is ended on leaving it."""
+
+    def __init__(self, evaluation: Evaluation, jobs: int) -> None:
+        self._child: Optional[Child] = None
+        self._parts: Optional[Dict[Part, str]] = None
+        if jobs > 1 and can_fork():
+            self._child = Child(partial(costly_parts, evaluation))
+
+    def parts(self) -> Dict[Part, str]:
+        """The parts the child computed (waiting for it); empty without a child, or when it failed (the
+        page then computes them itself)."""
+        if self._parts is None:
+            done = self._child.result() if self._child is not None else None
+            self._parts = done if isinstance(done, dict) else {}
+        return self._parts
+
+    def __enter__(self) -> PagesAhead:
+        return self
+
+    def __exit__(self, kind: Optional[Type[BaseException]], error: Optional[BaseException],
+                 trace: Optional[TracebackType]) -> None:
+        if self._child is not None:
+            self._child.kill()
+
+
 def detailed_page(evaluation: Evaluation, board: Mapping[str, Any], only: Optional[str] = None,
-                  participant: bool = False) -> str:
+                  participant: bool = False, made: Optional[Mapping[Part, str]] = None) -> str:
     """The page of an evaluation.
 
     Args:
@@ -174,10 +233,12 @@ def detailed_page(evaluation: Evaluation, board: Mapping[str, Any], only: Option
         only: one submission's section alone.
         participant: the page a team sees (Codabench): its worst sentences listed by id and F, not drawn
             (a drawing shows the hidden gold graph).
+        made: its costly parts computed already (:func:`costly_parts`); a part not there is computed here.
 
     Returns:
         The page.
     """
+    made = made or {}
     key = nonce()
     task = evaluation.task
     title = f"{task.title}: results"
@@ -190,10 +251,11 @@ def detailed_page(evaluation: Evaluation, board: Mapping[str, Any], only: Option
     if entries:
         parts.append(f"<section><h2>Plots</h2>{_plots(evaluation, board, key)}</section>")
         for spec in task.metrics:
-            tables = "".join(_group_table(evaluation, spec.key, spec.metric, group, entries)
+            tables = "".join(made.get(("table", spec.key, group))
+                             or _group_table(evaluation, spec.key, spec.metric, group, entries)
                              for group in evaluation.groups)
             parts.append(f"<section><h2>{text(spec.label)} per group</h2>{tables}</section>")
-    for entry in evaluation.entries:
+    for k, entry in enumerate(evaluation.entries):
         if entry.submission.status or (only is not None and entry.name != only):
             continue
         parts.append(f'<section class="team" aria-label="{attribute(visible(entry.name))}">'
@@ -201,7 +263,7 @@ def detailed_page(evaluation: Evaluation, board: Mapping[str, Any], only: Option
         if not entry.refused:
             parts.append(_documents(evaluation, entry))
             parts.append(f"<h3>Worst sentences ({text(task.primary)})</h3>"
-                         f"{_worst(evaluation, entry, participant)}")
+                         f"{made.get(('worst', k, participant)) or _worst(evaluation, entry, participant)}")
         parts.append("</section>")
     parts.append(f'</main><script nonce="{key}">{_SCRIPT}</script></body></html>\n')
     return "".join(parts)

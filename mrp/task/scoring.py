@@ -181,6 +181,7 @@ def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus], syst
     frameworks = set()
     memo = memo or EvaluationMemo(enabled=False)
     number = signature(spec.metric, (), options_of(spec))
+    groups: Dict[Tuple[str, Optional[str]], str] = {}  # a file's group, found once (a pattern match each)
     for name, corpus in gold.items():
         other = system[name]
         key = _key(name, corpus, other, number, keys)
@@ -193,7 +194,10 @@ def score_submission(task: Task, spec: MetricSpec, gold: Dict[str, Corpus], syst
             frameworks.add(framework or "none")
             found: Any = paths.get(path, (0, 0, 0))
             counts = (int(found[0]), int(found[1]), int(found[2]))
-            out.items.append(Item(_group(task, name, framework), name, ident, counts, exact, sums))
+            group = groups.get((name, framework))
+            if group is None:
+                group = groups[name, framework] = _group(task, name, framework)
+            out.items.append(Item(group, name, ident, counts, exact, sums))
     statistics = Statistics(task.bootstrap, task.seed, "bootstrap")
     out.signature = f"task:{task.name}|" + (f"path:{spec.path}|" if spec.path else "") + \
         signature(spec.metric, sorted(frameworks), options_of(spec), statistics)
