@@ -222,3 +222,17 @@ def test_texts_the_units_could_cut_otherwise_are_read_token_by_token(text: str) 
     assert frame is not None
     for options in _OPTIONS:
         _agree(frame, options)
+
+
+def test_a_role_followed_by_any_white_space_but_a_space_is_a_break() -> None:
+    """``breaks`` answers None at once for a printable text: every white space character but the space is
+    unprintable, so a text that holds one is scanned (each such character after a role is its break)."""
+    from mrp.codecs.penman.spacing import breaks
+
+    spaces = [chr(code) for code in range(0x110000) if chr(code).isspace() and chr(code) != " "]
+    assert len(spaces) > 20 and not any(space.isprintable() for space in spaces)
+    for space in spaces:
+        assert breaks(f"(a / b :ARG0{space}(c / d) :x e)") == {0: space}, hex(ord(space))
+        assert breaks(f"(a / b :ARG0 (c / d) :x{space}{space}e)") == {1: space * 2}, hex(ord(space))
+    assert breaks("(a / b :ARG0 (c / d) :x \"e\tf\")") is None
+    assert breaks("(a / b :ARG0 (c / d))") is None

@@ -15,8 +15,8 @@ def breaks(text: str) -> Optional[Dict[int, str]]:
     """Role number (counted in the text, from 0) -> the whitespace after the role's name, for the roles
     whose whitespace does not start with a space; None when there are none.  Quoted strings are
     skipped."""
-    if not _ODD.search(text):
-        return None
+    if text.isprintable() or not _ODD.search(text):
+        return None  # (every white space character but the space is unprintable)
     found: Dict[int, str] = {}
     number = 0
     k = 0
