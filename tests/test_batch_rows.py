@@ -22,7 +22,6 @@ from mrp.engine.options import Options
 from mrp.engine.pairing import pair
 from mrp.metrics.smatch import metric as smatch_module
 from mrp.metrics.smatch.penman import penman_triples
-from mrp.solver import batch_rows
 from mrp.solver.batch_rows import Batch, Interned
 from mrp.solver.problem import Rows, triple_rows
 
@@ -130,23 +129,21 @@ def test_a_batch_counts_the_triples_a_map_matches(pairs: List[Tuple[Side, Side]]
 
 @budget(200)
 @given(st.lists(st.tuples(sides(), sides()), max_size=6), st.randoms(use_true_random=False))
-def test_few_pairs_count_as_many_do(pairs: List[Tuple[Side, Side]], rng: random.Random) -> None:
-    """A batch of few pairs (counted in Python) and of many (numpy) count the same, whichever path."""
-    batch = _batched(pairs, Interned())
+def test_few_pairs_count_from_their_codes_as_many_do(pairs: List[Tuple[Side, Side]],
+                                                     rng: random.Random) -> None:
+    """A batch of few pairs, counted from each pair's codes in Python (SMATCH's scoring together), and a
+    batch counted from its rows (numpy) count the same."""
+    from mrp.metrics.smatch.together import matched_codes
+
+    interned = Interned()
+    coded = [(interned.coded(*gold), interned.coded(*system)) for gold, system in pairs]
+    batch = interned.batch(coded)
     maps = _random_maps(pairs, rng)
     flat = np.array([j for mapping in maps for j in mapping], np.int64)
-    few = batch_rows.FEW
-    try:
-        batch_rows.FEW = -1
-        numpy_counts = batch.matched(flat)
-        batch_rows.FEW = 1 << 30
-        python_counts = batch.matched(flat)
-        with pytest.raises(ValueError, match="mapped nodes"):
-            batch.matched(np.zeros(flat.shape[0] + 1, np.int64))
-    finally:
-        batch_rows.FEW = few
-    assert python_counts.dtype == numpy_counts.dtype == np.int64
-    assert python_counts.tolist() == numpy_counts.tolist()
+    numpy_counts = batch.matched(flat).tolist()
+    assert [matched_codes(mapping, *codes) for mapping, codes in zip(maps, coded)] == numpy_counts
+    assert [matched_codes(np.array(mapping, np.int64), *codes) for mapping, codes in zip(maps, coded)] == \
+        numpy_counts
 
 
 def _coli() -> Tuple[List[Side], List[Side]]:

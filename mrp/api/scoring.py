@@ -66,6 +66,8 @@ class _Plan:
     trace: bool
     explain: Optional[str]
     explain_id: Optional[str]
+    #: the read options of ``reading``, made at the first call that reads (its errors are that call's)
+    read: Any = None
 
 
 #: plans by (metric, function, keyword arguments) for calls without progress (a training loop repeats
@@ -135,16 +137,17 @@ def _checked_gold(gold: Corpus) -> None:
                          "nothing scored")
 
 
-def _paired(gold: Corpus, system: Corpus, plan: _Plan, batch: bool = False) -> Pairing:
-    """The pairing of gold and system; ScoreError when no system graph pairs with a gold graph (for a
-    batch of a Scorer, where a batch may hold none, that is decided over every batch)."""
+def _paired(gold: Corpus, system: Corpus, plan: _Plan, batch: bool = False) -> Tuple[Pairing, bool]:
+    """The pairing of gold and system, and whether no system graph pairs with a gold graph: ScoreError
+    then (but for a batch of a Scorer, where a batch may hold none: that is decided over every batch)."""
     frameworks = [plan.reading["framework"]] if plan.reading.get("framework") else None
     pairing = paired(gold, system, frameworks, plan.positional)
     if not pairing.pairs:
         raise ScoreError(f"{gold.name}: no gold graph to score")
-    if not batch and unanswered(pairing):
+    none = unanswered(pairing)
+    if not batch and none:
         raise ScoreError(f"{system.name}: no system graph pairs with a gold graph by (framework, id)")
-    return pairing
+    return pairing, none
 
 
 def _pairing(gold: Graphs, system: Graphs, plan: _Plan, batch: bool = False
@@ -152,7 +155,9 @@ def _pairing(gold: Graphs, system: Graphs, plan: _Plan, batch: bool = False
     """Both sides read, the gold checked, standardized, paired; the options of the pair's scoring; and
     whether any system graph pairs with a gold graph (``batch``: a Scorer's batch, whose system side may
     be an empty list or pair with no gold graph)."""
-    reading = read_options(**plan.reading)
+    reading = plan.read
+    if reading is None:
+        reading = plan.read = read_options(**plan.reading)
     if is_path(gold) or is_path(system):  # texts of files parsed once for all (text and graphs: no memo)
         reading = reading_together(reading)
     gold_corpus = corpus_of(gold, plan.formats[0], reading, "gold")
@@ -165,8 +170,8 @@ def _pairing(gold: Graphs, system: Graphs, plan: _Plan, batch: bool = False
     gold_corpus = standardized(gold_corpus, plan.standardization)
     system_corpus = standardized(system_corpus, plan.standardization)
     options = with_penman(plan.options, penman)
-    pairing = _paired(gold_corpus, system_corpus, plan, batch)
-    return pairing, options, not unanswered(pairing)
+    pairing, none = _paired(gold_corpus, system_corpus, plan, batch)
+    return pairing, options, not none
 
 
 def score(gold: Graphs, system: Graphs, metric: str = "mrp", **options: Any) -> Result:

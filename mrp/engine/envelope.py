@@ -79,10 +79,10 @@ def written(layout: Sequence[str]) -> List[str]:
 
 
 @lru_cache(maxsize=64)
-def _written(layout: Tuple[str, ...]) -> FrozenSet[str]:
-    """The keys the envelope writes in a layout, as a set (made once per layout: a metric's is a
-    constant)."""
-    return frozenset(written(layout))
+def _written(layout: Tuple[str, ...]) -> Tuple[FrozenSet[str], FrozenSet[str]]:
+    """The keys the envelope writes in a layout, and the layout's names, as sets (made once per layout: a
+    metric's is a constant)."""
+    return frozenset(written(layout)), frozenset(layout)
 
 
 def envelope(layout: Sequence[str], report: Mapping[str, Any], run: Gathered,
@@ -104,11 +104,11 @@ def envelope(layout: Sequence[str], report: Mapping[str, Any], run: Gathered,
     """
     if FIGURES not in layout:
         raise TypeError(f"a metric's layout places its figures ({FIGURES!r}): {tuple(layout)}")
-    clash = sorted(_written(tuple(layout)).intersection(report))
-    if clash:
+    keys, named = _written(layout if isinstance(layout, tuple) else tuple(layout))
+    if not keys.isdisjoint(report):
+        clash = sorted(keys.intersection(report))
         raise TypeError(f"a metric's report writes {', '.join(clash)}, which the envelope writes "
                         "(mrp.engine.envelope)")
-    named = set(layout)
     out: Dict[str, Any] = {}
     for name in layout:
         if name == FIGURES:

@@ -23,6 +23,7 @@ swallows it.
 
 from __future__ import annotations
 
+import _signal  # signal's C functions: its wrappers make an enum of a handler, raising for a function
 import contextlib
 import signal
 import threading
@@ -148,12 +149,12 @@ def guarded(timeout: Optional[float], grace: float = GRACE) -> Iterator[None]:
             or threading.current_thread() is not threading.main_thread()):
         yield
         return
-    previous = signal.signal(signal.SIGPROF, _overrun)
+    previous = _signal.signal(signal.SIGPROF, _overrun)
     _ARMED[0] = True
-    signal.setitimer(signal.ITIMER_PROF, max(timeout, 0.0) + grace)
+    _signal.setitimer(signal.ITIMER_PROF, max(timeout, 0.0) + grace)
     try:
         yield
     finally:
         _ARMED[0] = False
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, previous)
+        _signal.setitimer(signal.ITIMER_PROF, 0)
+        _signal.signal(signal.SIGPROF, previous)

@@ -312,7 +312,8 @@ def pair(gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]] = Non
     if system.format == "generated":
         result.generated = reading_counts(len(system.graphs), [r.repairs for r in system.repaired],
                                           system.errors)
-    if positional(gold) and positional(system):
+    gold_positional = positional(gold)
+    if gold_positional and positional(system):
         system = _positions(gold, system, by_position, result.notes)
     elif by_position:
         system = _over_ids(gold, system, result)
@@ -337,7 +338,7 @@ def pair(gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]] = Non
         result.invalid.append(error)
     unreadable = {(error.framework, error.graph_id) for error in result.invalid}
     # ids a reader gave by position (a file without ids) identify no graph either
-    numbered = positional(system) and not positional(gold)
+    numbered = not gold_positional and positional(system)
     result.unidentified = sum(error.graph_id is None or numbered for error in result.invalid)
     for graph in golds:
         partner = by_key.get(key(graph))

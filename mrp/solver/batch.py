@@ -37,20 +37,17 @@ class Searched(NamedTuple):
 
 @njit(cache=True, nogil=True)
 def search_all(sizes, nodes, edges, limit, lap_size, most, stop):  # pragma: no cover - compiled
-    """Each pair's Problem built from its rows and searched up to ``limit`` steps: (value, bound, steps,
-    exact, ended: 0 when the pair was left out, 1 when its search stopped at the limit, 2 when it ended
-    before; maps: the pairs' maps one after the other).
+    """Each pair's Problem built from its rows and searched up to ``limit`` steps: (found: each pair's value,
+    bound, steps, exact and ended, 0 when the pair was left out, 1 when its search stopped at the limit, 2
+    when it ended before; maps: the pairs' maps one after the other).  Two arrays, not one a figure: numba
+    hands each array it returns to Python with a copy of its type unpickled, about a microsecond each.
 
     ``sizes[p]``: n, m, gold node rows, system node rows, keys, gold edge rows,
     system edge rows, labels of pair p; its rows follow the previous pair's in
     ``nodes`` and ``edges``.
     """
     pairs = sizes.shape[0]
-    value = np.zeros(pairs, np.int64)
-    bound = np.zeros(pairs, np.int64)
-    steps = np.zeros(pairs, np.int64)
-    exact = np.zeros(pairs, np.bool_)
-    ended = np.zeros(pairs, np.int64)
+    found = np.zeros((pairs, 5), np.int64)
     total = 0
     for p in range(pairs):
         total += sizes[p, 0]
@@ -76,12 +73,12 @@ def search_all(sizes, nodes, edges, limit, lap_size, most, stop):  # pragma: no 
             problem = Problem(U, out[:E], out[E:2 * E], out[2 * E:3 * E], out[3 * E:c], out[c:c + K],
                               out[c + K:c + 2 * K], out[c + 2 * K:c + 3 * K], out[c + 3 * K:s], out[s:s + F],
                               out[s + F:s + 2 * F], True)
-            found, top, used, proved, pi = solve(problem, limit, lap_size, stop, empty)
-            value[p], bound[p], steps[p], exact[p] = found, top, used, proved
-            ended[p] = 2 if used < limit else 1
+            best, top, used, proved, pi = solve(problem, limit, lap_size, stop, empty)
+            found[p, 0], found[p, 1], found[p, 2], found[p, 3] = best, top, used, proved
+            found[p, 4] = 2 if used < limit else 1
             maps[at_map:at_map + n] = pi
         at_map += n
-    return value, bound, steps, exact, ended, maps
+    return found, maps
 
 
 def search_rows(rows: Sequence[Rows], limit: int, lap_size: int,
@@ -108,14 +105,12 @@ def search_batch(batch: Batch, limit: int, lap_size: int, open_too: bool = False
     if not len(batch):
         return []
     stop = np.zeros(1, np.int64)
-    value, bound, steps, exact, ended, maps = search_all(batch.sizes, batch.nodes, batch.edges, limit,
-                                                         lap_size, MAX_CANDIDATES, stop)
+    results, maps = search_all(batch.sizes, batch.nodes, batch.edges, limit, lap_size, MAX_CANDIDATES, stop)
     found = maps.tolist()
     out: List[Optional[Searched]] = []
     at = 0
-    for n, done, *result in zip(batch.sizes[:, 0].tolist(), ended.tolist(), value.tolist(), bound.tolist(),
-                                exact.tolist(), steps.tolist()):
-        out.append(Searched(found[at:at + n], result[0], result[1], bool(result[2]), result[3], done == 2)
+    for n, (value, bound, steps, exact, done) in zip(batch.sizes[:, 0].tolist(), results.tolist()):
+        out.append(Searched(found[at:at + n], value, bound, bool(exact), steps, done == 2)
                    if done == 2 or (open_too and done == 1) else None)
         at += n
     return out

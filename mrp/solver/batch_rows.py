@@ -21,10 +21,6 @@ from mrp.solver.problem import Rows
 
 __all__ = ["Batch", "Coded", "Interned"]
 
-#: batches of at most this many pairs have their matched triples counted in Python (:meth:`Batch.matched`)
-FEW = 4
-
-
 class Batch:
     """Pairs' rows one after the other: ``sizes[p]`` holds n, m, gold node rows, system node rows, keys,
     gold edge rows, system edge rows and labels of pair p; its node rows (node, key, count: gold's, then
@@ -90,8 +86,6 @@ class Batch:
         """
         sizes = self.sizes
         pairs = sizes.shape[0]
-        if pairs <= FEW:
-            return self._matched_few(mappings)
         gold_at = np.concatenate(([0], np.cumsum(sizes[:, 0])))
         system_at = np.concatenate(([0], np.cumsum(sizes[:, 1])))
         if mappings.shape[0] != gold_at[-1]:
@@ -103,42 +97,6 @@ class Batch:
                               lambda at, rows: (at + rows[:, 0]) * wide + rows[:, 1],
                               1 + int(sizes[:, 7].max(initial=0)))
         return nodes + edges
-
-    def _matched_few(self, mappings: np.ndarray) -> np.ndarray:
-        """:meth:`matched` of a batch of :data:`FEW` pairs at most, counted pair by pair in Python (the
-        same counts: numpy's fixed cost per call is most of a reward function's time on one small pair)."""
-        sizes = self.sizes.tolist()
-        gold_nodes = sum(size[0] for size in sizes)
-        if gold_nodes != mappings.shape[0]:
-            raise ValueError(f"{mappings.shape[0]} mapped nodes for {gold_nodes} gold nodes")
-        out: List[int] = []
-        maps = mappings.tolist()
-        nodes, edges = self.nodes.tolist(), self.edges.tolist()
-        node_at, edge_at, mapped_at = 0, 0, 0
-        for n, _, gold_n, system_n, _, gold_e, system_e, _ in sizes:
-            mapping = maps[mapped_at:mapped_at + n]
-            mapped_at += n
-            total = 0
-            # node rows (node, key, count), then edge rows (source, target, label, count): the first system
-            # row of a place and key counts
-            keyed: Dict[Tuple[int, ...], int] = {}
-            for node, key, count in nodes[node_at + gold_n:node_at + gold_n + system_n]:
-                keyed.setdefault((node, key), count)
-            for node, key, count in nodes[node_at:node_at + gold_n]:
-                image = mapping[node]
-                if image >= 0:
-                    total += count * keyed.get((image, key), 0)
-            labelled: Dict[Tuple[int, ...], int] = {}
-            for source, target, label, count in edges[edge_at + gold_e:edge_at + gold_e + system_e]:
-                labelled.setdefault((source, target, label), count)
-            for source, target, label, count in edges[edge_at:edge_at + gold_e]:
-                start, end = mapping[source], mapping[target]
-                if start >= 0 and end >= 0:
-                    total += count * labelled.get((start, end, label), 0)
-            node_at += gold_n + system_n
-            edge_at += gold_e + system_e
-            out.append(total)
-        return np.array(out, np.int64)
 
     def subset(self, picked: Sequence[int]) -> Batch:
         """The Batch of the pairs ``picked`` (positions, in that order)."""
