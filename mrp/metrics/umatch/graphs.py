@@ -132,9 +132,7 @@ class Kept:
         if found is not None and found[0] is graph:
             item = found[1]
             for node in item.nodes.values():
-                node.cross.clear()
-                node.ambiguous.clear()
-                node.winner.clear()
+                node.clear()
             item.greedy = {}
             return item
         item = sentence(graph, number, top, compat=compat)
