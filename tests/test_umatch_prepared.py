@@ -46,6 +46,7 @@ def _runs(gold: str, system: str, fresh: bool) -> Tuple[List[Any], int]:
         for spec in load("dmr2026-umr").metrics:
             if fresh:
                 METRIC._last = METRIC._greedy = None
+                METRIC._kept = graphs.Kept()
             run = score_file(spec, first, second)
             out.append([(sorted(result.counts.items()), result.exact, result.bound, result.cut)
                         for result in run.results])
@@ -83,3 +84,40 @@ def test_the_exact_figure_reads_an_alignment_line_compare_umr_stops_at_as_mrp_do
     separate, _ = _runs(str(tmp_path / "gold.umr"), str(tmp_path / "system.umr"), fresh=True)
     assert shared == separate and made == 2
     assert shared[0] != shared[1]  # compat stops at the line, exact reads it as unaligned
+
+
+def _teams(gold: str, systems: List[str], fresh: bool) -> Tuple[List[Any], int]:
+    """Every figure of dmr2026-umr on one gold file against each system file in turn, as mrp-evaluate's
+    processes take a gold file and every team's file for it (``fresh``: nothing kept from one pair to the
+    next); and how many sentence graphs juːmæʧ read."""
+    read, reading = [], graphs.sentence
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        read.append(1)
+        return reading(*args, **kwargs)
+
+    graphs.sentence = counted  # type: ignore[assignment]
+    try:
+        out = []
+        METRIC._kept = graphs.Kept()
+        for system in systems:
+            if fresh:
+                METRIC._kept = graphs.Kept()
+            out.append(_runs(gold, system, fresh)[0])
+    finally:
+        graphs.sentence = reading  # type: ignore[assignment]
+    return out, len(read)
+
+
+@pytest.mark.parametrize("k", [0, 3])
+def test_a_gold_file_is_read_once_for_every_team(k: int) -> None:
+    """The gold sentences read for one team's file are given again for the next (cleared of that run's
+    correspondence), with the figures of a fresh reading; the exact figure of files whose compat reading
+    differs shares the sentences both read alike."""
+    gold, system = _pairs()[k]
+    systems = [system, gold, system]
+    kept, read = _teams(gold, systems, fresh=False)
+    separate, fresh = _teams(gold, systems, fresh=True)
+    assert kept == separate
+    sentences = len(read_corpus(gold, "umr").graphs)
+    assert fresh - read >= 2 * sentences  # the gold read once, not once a team

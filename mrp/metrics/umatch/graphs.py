@@ -31,7 +31,7 @@ def _spans(graph: Graph) -> Dict[int, List[int]]:
         ends.append(match.end())
     for node in anchored:
         found = out.setdefault(node.id, [])
-        for start, end in node.anchors:
+        for start, end in node.anchors or ():
             first = bisect_right(ends, start)  # the first token ending after the anchor starts
             found.extend(range(first, max(first, bisect_left(starts, end))))
     return out
@@ -132,9 +132,7 @@ class Kept:
         if found is not None and found[0] is graph:
             item = found[1]
             for node in item.nodes.values():
-                node.cross.clear()
-                node.ambiguous.clear()
-                node.winner.clear()
+                node.clear()
             item.greedy = {}
             return item
         item = sentence(graph, number, top, compat=compat)
@@ -184,9 +182,9 @@ def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False, compat: bool 
             notes.append((mine, "the system's words differ from the gold words (aligned against the gold's)"))
             second.tokens = first.tokens
         if old0 is not None and old1 is not None:
-            for key, (other, links, ambiguous) in old0.greedy.items():
+            for made, (other, links, ambiguous) in old0.greedy.items():
                 if other is old1:
-                    first.greedy[key] = (second, links, ambiguous)
+                    first.greedy[made] = (second, links, ambiguous)
         for umr, item, graph in ((gold, first, mine), (system, second, mine)):
             umr.sentences.append(item)
             item.document = hash(graph.document.document) if graph.document is not None else number

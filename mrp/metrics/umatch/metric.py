@@ -283,9 +283,7 @@ def _clear(*files: UmrFile) -> None:
     for umr in files:
         for item in umr.sentences:
             for node in item.nodes.values():
-                node.cross.clear()
-                node.ambiguous.clear()
-                node.winner.clear()
+                node.clear()
 
 
 class CompatWarning(MRPWarning):

@@ -41,6 +41,12 @@ class Node:
             self.ordered = sorted(self.relations, key=lambda relation: relation[0].lower())
         return self.ordered
 
+    def clear(self) -> None:
+        """Forget the correspondence a run left on the node (its links, ambiguities and winners)."""
+        self.cross.clear()
+        self.ambiguous.clear()
+        self.winner.clear()
+
     def mapped(self, label: str) -> List[str]:
         """The variables of file ``label`` this node is projected to, sorted."""
         return sorted(self.cross.get(label, ()))

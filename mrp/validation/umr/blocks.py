@@ -64,13 +64,14 @@ def sentences(stream: TextIO, state: State) -> Iterator[List[Block]]:
     lines: List[str] = []
     corrupt = False
     inline, trailing = state.checks.inline_comments, state.checks.trailing_whitespace
+    ilg, ilg_old, attribute = ILG.match, ILG_OLD.match, ATTRIBUTE.match
     for number, raw in enumerate(stream, 1):
         state.line = number
         if not state.sentence_line:
             state.sentence_line = number
         if not first:
             first = number
-        line = raw[:-1] if raw.endswith("\n") else raw
+        line = raw[:-1] if raw[-1:] == "\n" else raw
         if inline:
             line = INLINE_COMMENT.sub(r"\1", line).rstrip()
         if line[-1:].isspace():  # not re's "\s+$", which is quadratic in a long run of inner white space
@@ -80,7 +81,10 @@ def sentences(stream: TextIO, state: State) -> Iterator[List[Block]]:
         if not line.isascii():  # ASCII is in every normal form
             _normalization(state, line)
         line = line.lstrip()  # as stripped() strips
-        if not line:
+        start = line[:1]
+        if start == "(" or start == ":" and attribute(line) is not None:  # a graph line: the most common
+            lines.append(line)
+        elif not line:
             if comments or lines:
                 blocks.append({"line0": first, "comments": comments, "lines": lines})
                 first, comments, lines = None, [], []
@@ -99,7 +103,7 @@ def sentences(stream: TextIO, state: State) -> Iterator[List[Block]]:
             else:
                 state.report(1, "Format", "extra-empty-line",
                              "an empty line too many (one ends a block, two end a sentence)")
-        elif line[0] == "#":
+        elif start == "#":
             found = SENTENCE_ID.match(line)
             if found:
                 state.sentence_id = found.group(1)
@@ -108,7 +112,7 @@ def sentences(stream: TextIO, state: State) -> Iterator[List[Block]]:
             else:
                 state.report(1, "Format", "misplaced-comment", "a comment line inside a block")
                 corrupt = True
-        elif _graph_or_alignment(line) or ILG.match(line) or ILG_OLD.match(line):
+        elif start == "s" and _graph_or_alignment(line) or ilg(line) or ilg_old(line):
             lines.append(line)
         else:
             state.report(1, "Format", "invalid-line",
