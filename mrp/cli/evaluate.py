@@ -121,10 +121,12 @@ def _local(task: object, gold: str, output: str, submissions: List[str], jobs: i
     from mrp.task.outputs import write_all
     from mrp.task.page import PagesAhead
     from mrp.task.tables import markdown_table
+    from mrp.task.unpack import cleared_meanwhile
 
     with tempfile.TemporaryDirectory(prefix="mrp-evaluate-") as workdir:
         evaluation = evaluate_submissions(task, gold, submissions, workdir, jobs)  # type: ignore[arg-type]
-        with PagesAhead(evaluation, jobs) as ahead:  # the page's tables and drawings while the board ranks
+        # the page's tables and drawings in a child while the board ranks; the unpacked files removed then
+        with PagesAhead(evaluation, jobs) as ahead, cleared_meanwhile(workdir):
             found = board(evaluation)
             organiser = organiser_lines(evaluation)
             for line in organiser:
