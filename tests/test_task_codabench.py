@@ -186,3 +186,29 @@ def test_the_bundled_wheel_carries_the_distribution_s_metadata() -> None:
     text = zipfile.ZipFile(io.BytesIO(data)).read(f"mrp_graphs-{__version__}.dist-info/METADATA").decode()
     assert name == f"mrp_graphs-{__version__}-py3-none-any.whl"
     assert "Name: mrp-graphs\n" in text and f"Version: {__version__}\n" in text
+
+
+def test_the_scoring_program_s_outputs_do_not_depend_on_its_processes(tmp_path: Path) -> None:
+    """The scoring program reads, validates and scores the files in as many processes as the machine has
+    (mrp.task.pool, as mrp-evaluate --output does): the same scores.json, page and organiser's log as one."""
+    from mrp.process.forked import can_fork
+    from mrp.task.codabench import score
+    from mrp.task.definition import load
+
+    if not can_fork():
+        pytest.skip("this platform (or a thread of this process) keeps mrp from forking")
+    source = shared_file("data", "umr", "czech-pdtc")
+    _gold(tmp_path / "input" / "ref")
+    (tmp_path / "input" / "res").mkdir()
+    shutil.copyfile(source / "pcedt-conv.umr", tmp_path / "input" / "res" / "cs-0001.umr")
+    shutil.copyfile(source / "pdtsc-conv.umr", tmp_path / "input" / "res" / "cz-0002.umr")
+    found = {}
+    for jobs in (1, 2):
+        (tmp_path / f"work-{jobs}").mkdir()
+        score(load("dmr2026-umr"), str(tmp_path / "input"), str(tmp_path / f"out-{jobs}"),
+              str(tmp_path / f"work-{jobs}"), jobs)
+        found[jobs] = {path.name: re.sub(r"nonce-[A-Za-z0-9_-]+|nonce=\"[A-Za-z0-9_-]+\"", "NONCE",
+                                         path.read_text(encoding="utf-8"))
+                       for path in sorted((tmp_path / f"out-{jobs}").iterdir())}
+    assert {"scores.json", "detailed_results.html"} <= set(found[1])
+    assert found[1] == found[2]

@@ -100,3 +100,34 @@ def test_the_page_is_the_same_with_its_costly_parts_computed_in_a_child(
     assert len(made) == (expected if child == "computes" else 0)
     assert _unkeyed(page) == _unkeyed(detailed_page(evaluation, found))
     assert "<svg" in page and "95% CI" in page
+
+
+def test_the_pages_read_no_unpacked_file_once_the_evaluation_is_done(tmp_path: Path) -> None:
+    """mrp-evaluate removes the unpacked files (a thread, while the board ranks and the pages are drawn:
+    mrp.task.unpack.cleared_meanwhile): every file is read through the evaluation's memo, so the board,
+    the results and the page are the same without them."""
+    import tarfile
+
+    from mrp.task.outputs import results
+    from mrp.task.unpack import cleared_meanwhile
+
+    teams = []
+    for team in ("team-a", "team-b"):
+        with tarfile.open(tmp_path / f"{team}.tgz", "w:gz") as archive:
+            for path in sorted((DEMO / team).iterdir()):
+                archive.add(path, path.name)
+        teams.append(f"{team}={tmp_path / f'{team}.tgz'}")
+    found = {}
+    for work, clear in (("kept", False), ("cleared", True)):
+        folder = tmp_path / work
+        folder.mkdir()
+        evaluation = evaluate_submissions(load("dmr2026-umr"), str(DEMO / "gold"), teams, str(folder))
+        assert any(path.is_file() for path in (tmp_path / work).rglob("*"))  # unpacked there
+        if clear:
+            with cleared_meanwhile(str(tmp_path / work)):
+                pass
+            assert (tmp_path / work).is_dir() and not any((tmp_path / work).iterdir())
+        ranked = board(evaluation)
+        found[work] = (_unkeyed(detailed_page(evaluation, ranked)), results(evaluation, ranked))
+    assert "<svg" in found["kept"][0]  # the worst sentences drawn
+    assert found["cleared"] == found["kept"]

@@ -60,8 +60,8 @@ def parser() -> argparse.ArgumentParser:
                         "level, tokens as the test input's with --input); no gold needed")
     p.add_argument("--input", metavar="TEST_INPUT_DIR", help="with --check: the test input folder")
     p.add_argument("--jobs", metavar="N", default="auto",
-                   help="submissions scored at once, each in its own process (default auto: one per CPU); "
-                        "the numbers do not change")
+                   help="processes that read, validate and score the files (default auto: one per CPU), "
+                        "with --output or --codabench; the numbers and outputs do not change")
     p.add_argument("--list-tasks", action="store_true", help="print the names of the shipped tasks")
     return p
 
@@ -89,8 +89,15 @@ def _main(argv: List[str]) -> int:
         return FATAL
     if args.check:
         return _check(task, args.check, args.input)
+    try:
+        jobs = available_cpus() if args.jobs == "auto" else int(args.jobs)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        warn(PROGRAM, f"--jobs {args.jobs}: a positive number of processes, or auto")
+        return FATAL
     if args.codabench:
-        return _codabench(task, args.codabench[0], args.codabench[1])
+        return _codabench(task, args.codabench[0], args.codabench[1], jobs)
     if not args.gold:
         warn(PROGRAM, "--gold GOLD_DIR is needed")
         return FATAL
@@ -104,13 +111,6 @@ def _main(argv: List[str]) -> int:
     if not args.submissions:
         warn(PROGRAM, "no submission given")
         return FATAL
-    try:
-        jobs = available_cpus() if args.jobs == "auto" else int(args.jobs)
-    except ValueError:
-        jobs = 0
-    if jobs < 1:
-        warn(PROGRAM, f"--jobs {args.jobs}: a positive number of processes, or auto")
-        return FATAL
     return _local(task, args.gold, args.output, args.submissions, jobs)
 
 
@@ -121,10 +121,12 @@ def _local(task: object, gold: str, output: str, submissions: List[str], jobs: i
     from mrp.task.outputs import write_all
     from mrp.task.page import PagesAhead
     from mrp.task.tables import markdown_table
+    from mrp.task.unpack import cleared_meanwhile
 
     with tempfile.TemporaryDirectory(prefix="mrp-evaluate-") as workdir:
         evaluation = evaluate_submissions(task, gold, submissions, workdir, jobs)  # type: ignore[arg-type]
-        with PagesAhead(evaluation, jobs) as ahead:  # the page's tables and drawings while the board ranks
+        # the page's tables and drawings in a child while the board ranks; the unpacked files removed then
+        with PagesAhead(evaluation, jobs) as ahead, cleared_meanwhile(workdir):
             found = board(evaluation)
             organiser = organiser_lines(evaluation)
             for line in organiser:
@@ -149,14 +151,14 @@ def _check(task: object, submission: str, input_dir: Optional[str]) -> int:
     return PROBLEMS if report.problems else OK
 
 
-def _codabench(task: object, input_dir: str, output_dir: str) -> int:
+def _codabench(task: object, input_dir: str, output_dir: str, jobs: int) -> int:
     from mrp.errors import InputError
     from mrp.task.codabench import score
     from mrp.task.messages import submission_lines
 
     with tempfile.TemporaryDirectory(prefix="mrp-evaluate-") as workdir:
         try:
-            evaluation = score(task, input_dir, output_dir, workdir)  # type: ignore[arg-type]
+            evaluation = score(task, input_dir, output_dir, workdir, jobs)  # type: ignore[arg-type]
         except InputError as error:
             warn(PROGRAM, visible(f"submission refused: {error}"))
             return PROBLEMS

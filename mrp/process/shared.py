@@ -22,6 +22,7 @@ from functools import partial
 from typing import Callable, Dict, Iterator, TypeVar
 
 from mrp.io.write import output
+from mrp.process.collector import collector_paused
 from mrp.process.forked import Child, can_fork
 
 __all__ = ["MAX_ITEMS", "in_turn"]
@@ -73,7 +74,7 @@ class _Arrivals:
                 self.partial[fd] = data[whole:]
                 for (k,) in _NUMBER.iter_unpack(data[:whole]):
                     path = os.path.join(self.folder, str(k))
-                    with open(path, "rb") as stream:
+                    with open(path, "rb") as stream, collector_paused():  # many objects, none garbage
                         found = pickle.load(stream)
                     os.unlink(path)
                     self.take(found)

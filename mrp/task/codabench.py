@@ -50,9 +50,20 @@ ORGANISER_LOG = "organiser.log"
 WARM_UP = "RUN mrp-warm-up  # WARM-UP"
 
 
-def score(task: Task, input_dir: str, output_dir: str, workdir: str) -> Evaluation:
+def score(task: Task, input_dir: str, output_dir: str, workdir: str, jobs: int = 1) -> Evaluation:
     """Score the submission in ``INPUT_DIR/res`` against ``INPUT_DIR/ref`` and write ``scores.json`` and
     ``detailed_results.html`` into ``output_dir``.
+
+    Args:
+        task: the task.
+        input_dir: Codabench's input folder (``ref`` and ``res`` in it).
+        output_dir: the folder written.
+        workdir: an empty folder the submission is unpacked into.
+        jobs: processes (this one and forked children) that read, validate and score the files, file by
+            file (:func:`mrp.task.evaluate.evaluate_submissions`): the same outputs whatever the number.
+
+    Returns:
+        The evaluation.
 
     Raises:
         InputError: when ``ref`` or ``res`` is missing, or the submission is refused (the reason).
@@ -65,7 +76,7 @@ def score(task: Task, input_dir: str, output_dir: str, workdir: str) -> Evaluati
     os.makedirs(output_dir, exist_ok=True)
     with warnings.catch_warnings(record=True) as caught:  # about the gold: the organiser's log alone
         warnings.simplefilter("always")
-        evaluation = evaluate_submissions(task, ref, [f"submission={res}"], workdir)
+        evaluation = evaluate_submissions(task, ref, [f"submission={res}"], workdir, jobs)
         organiser = organiser_lines(evaluation) + [visible(str(w.message)) for w in caught]
         write_text(os.path.join(output_dir, ORGANISER_LOG), "".join(f"{line}\n" for line in organiser))
         entry = evaluation.entries[0] if len(evaluation.entries) == 1 else next(

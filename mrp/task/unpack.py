@@ -11,10 +11,13 @@ Hidden files (a name part starting with ``.``) and ``__MACOSX`` folders are skip
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 import tarfile
+import threading
 import zipfile
 import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Dict, Iterator, List, Tuple
 
@@ -22,7 +25,7 @@ from mrp.errors import InputError
 from mrp.io.write import output
 from mrp.task.definition import Limits
 
-__all__ = ["ARCHIVES", "Unpacked", "UnpackError", "archive_stem", "unpack"]
+__all__ = ["ARCHIVES", "Unpacked", "UnpackError", "archive_stem", "cleared_meanwhile", "unpack"]
 
 #: the archive kinds a submission may be, by the end of its name
 ARCHIVES = (".tar.gz", ".tgz", ".zip")
@@ -304,3 +307,32 @@ def as_compared(found: Unpacked, into: str) -> List[str]:
         found.files[base] = target
         changed.append(base)
     return changed
+
+
+@contextmanager
+def cleared_meanwhile(folder: str) -> Iterator[None]:
+    """The submissions' unpacked files removed from ``folder`` by a thread while the block runs (each
+    unlink waits on the disk, not the processor: on a virtual disk the night's 588 files took 2 s to remove
+    after the pages were written), and waited for on leaving it.  Only once nothing reads them any more:
+    an evaluation reads every file through its memo, by the digest it took of each path.
+
+    Args:
+        folder: the folder whose contents are removed (the folder itself is kept).
+    """
+    def clear() -> None:
+        for name in os.listdir(folder):
+            path = os.path.join(folder, name)
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
+
+    worker = threading.Thread(target=clear, name="mrp-clear", daemon=True)
+    worker.start()
+    try:
+        yield
+    finally:
+        worker.join()
