@@ -26,7 +26,7 @@ def _augment(cost, i, u, v, p, way, minv, used):  # pragma: no cover - compiled
     for j in range(m + 1):
         minv[j] = _INF
         used[j] = False
-    total = 0  # the sum of the steps' deltas so far
+    total = np.int64(0)  # the sum of the steps' deltas so far
     while True:
         used[j0] = True
         minv[j0] = total  # the sum before the step in which j0 joins (its duals move by every step from it)
