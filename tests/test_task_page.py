@@ -131,3 +131,25 @@ def test_the_pages_read_no_unpacked_file_once_the_evaluation_is_done(tmp_path: P
         found[work] = (_unkeyed(detailed_page(evaluation, ranked)), results(evaluation, ranked))
     assert "<svg" in found["kept"][0]  # the worst sentences drawn
     assert found["cleared"] == found["kept"]
+
+
+def test_a_costly_part_whose_computation_warns_is_left_to_the_page(demo: Dict[str, Any],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A warning a forked child gives is lost: a part whose computation warned is left out, and the page
+    computes it itself, giving the warning where it would have."""
+    import warnings
+
+    from mrp.task import page as pages
+
+    real = pages._worst
+
+    def warning(evaluation: Any, entry: Any, participant: bool = False) -> str:
+        warnings.warn("drawing said something", UserWarning, stacklevel=1)
+        return real(evaluation, entry, participant)
+
+    monkeypatch.setattr(pages, "_worst", warning)
+    evaluation = demo["evaluation"]
+    made = pages.costly_parts(evaluation)
+    assert made and all(part[0] == "table" for part in made)
+    with pytest.warns(UserWarning, match="drawing said something"):
+        pages.detailed_page(evaluation, demo["board"], made=made)

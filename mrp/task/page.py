@@ -7,9 +7,10 @@ sentences drawn as the ``--explain`` report draws a pair."""
 
 from __future__ import annotations
 
+import warnings
 from functools import partial
 from types import TracebackType
-from typing import Any, Dict, List, Mapping, Optional, Tuple, Type
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Type
 
 from mrp.explain.build import views
 from mrp.explain.escape import attribute, nonce
@@ -174,7 +175,9 @@ Part = Tuple[Any, ...]
 def costly_parts(evaluation: Evaluation) -> Dict[Part, str]:
     """The costly parts of the organiser's page (:func:`detailed_page`, not a participant's): each metric's
     table per group (intervals and paired tests) and each submission's worst sentences drawn; neither
-    depends on the leaderboard, so that they can be computed while it is.
+    depends on the leaderboard, so that they can be computed while it is.  A part whose computation gave a
+    warning is left out: the page computes it itself, giving the warning where it would have (a warning a
+    forked child gives is lost, and the messages must not depend on the processes).
 
     Args:
         evaluation: the evaluation.
@@ -183,15 +186,20 @@ def costly_parts(evaluation: Evaluation) -> Dict[Part, str]:
         Each part's HTML.
     """
     entries = evaluation.scored()
-    found: Dict[Part, str] = {}
+    work: List[Tuple[Part, Callable[[], str]]] = []
     if entries:
-        for spec in evaluation.task.metrics:
-            for group in evaluation.groups:
-                found["table", spec.key, group] = _group_table(evaluation, spec.key, spec.metric, group,
-                                                               entries)
-    for k, entry in enumerate(evaluation.entries):
-        if not entry.submission.status and not entry.refused:
-            found["worst", k, False] = _worst(evaluation, entry)
+        work.extend((("table", spec.key, group),
+                     partial(_group_table, evaluation, spec.key, spec.metric, group, entries))
+                    for spec in evaluation.task.metrics for group in evaluation.groups)
+    work.extend((("worst", k, False), partial(_worst, evaluation, entry)) for k, entry in
+                enumerate(evaluation.entries) if not entry.submission.status and not entry.refused)
+    found: Dict[Part, str] = {}
+    for part, compute in work:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            html = compute()
+        if not caught:
+            found[part] = html
     return found
 
 
