@@ -120,10 +120,19 @@ class Kept:
     correspondence, the greedy kept): one preparation uses it at a time (:func:`files` sets its file-wide
     tables)."""
 
-    def __init__(self, limit: int = 50_000) -> None:
+    def __init__(self, limit: int = 20_000) -> None:
         self.limit = limit
         self._found: Dict[Tuple[int, int, bool, bool], Tuple[Graph, Sentence]] = {}
         self._nodes = 0
+        #: the sentences given since :meth:`release`
+        self._given: List[Sentence] = []
+
+    def release(self) -> None:
+        """Let the sentences given so far drop what ties them to their preparation (its file-wide tables,
+        the greedy kept with another file's sentence): called when that preparation is done with."""
+        for item in self._given:
+            item.greedy, item.scope, item.source = {}, None, None
+        self._given = []
 
     def sentence(self, graph: Graph, number: int, top: bool, compat: bool) -> Sentence:
         """:func:`sentence` of a gold graph, read once while kept."""
@@ -134,8 +143,10 @@ class Kept:
             for node in item.nodes.values():
                 node.clear()
             item.greedy = {}
+            self._given.append(item)
             return item
         item = sentence(graph, number, top, compat=compat)
+        self._given.append(item)
         self._found[key] = (graph, item)
         self._nodes += len(item.nodes) + 1
         while self._nodes > self.limit and self._found:

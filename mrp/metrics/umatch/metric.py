@@ -137,6 +137,8 @@ class UMatch(Metric):
                         for pair in pairing.pairs)
         key = (tuple((id(a), id(b)) for a, b in entries), top)
         if self._last is None or self._last[0][0] != key:
+            self._last = self._greedy = None  # the last preparation done with: its sentences let go
+            self._kept.release()
             prepared = graphs.files([(pair.gold, pair.system) for pair in live], top, True, kept=self._kept)
             self._last = ((key, entries), prepared)
             self._greedy = None  # its key names entries only the last preparation keeps alive
