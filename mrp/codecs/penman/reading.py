@@ -24,7 +24,7 @@ from mrp.codecs.penman.fast import fast_graph
 from mrp.codecs.penman.framing import Frame, frames, metadata
 from mrp.codecs.penman.keep import keep_frame
 from mrp.codecs.penman.spacing import breaks
-from mrp.codecs.repeats import KEPT, copied
+from mrp.codecs.repeats import KEPT
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Graph
 from mrp.io.source import Block, Line, Source
@@ -175,7 +175,7 @@ class _Reading:
                 continue
             meta = metadata(comments) if comments else {}
             gid, written = self._numbered(meta)
-            items.append(self._own(copied(next(graphs), gid), one, start, meta, written, comments))
+            items.append(self._own(self.memo.copy(next(graphs), gid), one, start, meta, written, comments))
         return items
 
     def frame(self, frame: Frame, one: Optional[Shape] = None, start: int = 0) -> List[Item]:
@@ -254,7 +254,7 @@ def _content(frame: Frame, text: str, gid: str, options: ReadOptions) -> Graph:
         graph.breaks = breaks(text)
         memo.keep(key, graph)
         return graph
-    return copied(template, gid)
+    return memo.copy(template, gid)
 
 
 def _graph(frame: Frame, text: str, gid: str, options: ReadOptions) -> Graph:
