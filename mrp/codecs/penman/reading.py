@@ -147,6 +147,13 @@ class _Reading:
             return [item for frame, one in zip(framed, shapes) for item in self.frame(frame, one, start)]
         shapes, keys = found
         template = self.memo.template
+        if len(shapes) == 1 and len(keys) == 1 and not shapes[0].comments:  # one graph, no comment line
+            graph = template(keys[0])
+            if graph is None:
+                return self.frames(block)
+            gid = str(self.position)  # the id of a graph without metadata (_numbered)
+            self.position += 1
+            return [self._own(self.memo.copy(graph, gid), shapes[0], block.first, {}, False, [])]
         templates: List[Graph] = [template(one) for one in keys]
         if not shapes or any(graph is None for graph in templates):
             return self.frames(block)
