@@ -267,3 +267,39 @@ def test_a_sources_blocks_hold_its_lines_as_read_lines_gives_them(tmp_path: Path
     path.write_bytes(b"\x1f\x8b\x08junk")
     with pytest.raises(InputError, match="gzip"):
         list(Source(str(path)).blocks())
+
+
+def test_a_copys_serial_known_at_once_is_the_one_found_by_its_content() -> None:
+    memo = Repeats()
+    template = read_string("(w / want-01 :ARG0 (b / boy))")[0]
+    assert isinstance(template, Graph)
+    memo.keep("key", template)
+    copy = memo.copy(template, "7")
+    assert (copy.id, copy.nodes, copy.framework) == ("7", template.nodes, template.framework)
+    known = memo.serial(copy)
+    memo._asked = (None, None)  # noqa: SLF001 (forget the answer: found again from the content objects)
+    assert known == memo.serial(copy) == memo.serial(template) is not None
+    stranger = read_string("(w / want-01 :ARG0 (b / boy))")[0]  # not a template: no serial, copy or not
+    assert isinstance(stranger, Graph)
+    assert memo.serial(memo.copy(stranger, "8")) is None
+
+
+def test_own_fields_equal_but_of_other_types_are_packed(tmp_path: Path) -> None:
+    path = _write(tmp_path / "a.amr", ["(w / want-01 :ARG0 (b / boy))"] * 3)
+    graphs = list(read_corpus(path, "amr").graphs)
+    graphs[1].flavor = True  # equal to the flavor 1 of its content's graph, not the same value
+    graphs[0].flavor = 1
+    graphs[2].flavor = 1
+    memo = Repeats()
+    template = graphs[0]
+    memo.keep("key", template)
+    store = PackedGraphs()
+    store.append(template, None, None)
+    for graph in graphs[1:]:
+        copy = memo.copy(template, graph.id)
+        copy.flavor, copy.line = graph.flavor, graph.line
+        store.append(copy, 0, None)
+    sizes = [len(store._bytes(k, 0)) for k in range(3)]  # noqa: SLF001 (what the store holds)
+    assert sizes[1] > 0 and sizes[2] == 0
+    assert [type(g.flavor) for g in store] == [int, bool, int]
+    assert [fingerprint(g) for g in store] == [fingerprint(g) for g in graphs]

@@ -133,6 +133,23 @@ class Repeats:
         self._asked = (graph, serial)
         return serial
 
+    def copy(self, template: Graph, gid: str) -> Graph:
+        """:func:`copied`, the copy's :meth:`serial` known at once (the template's): the reader's limits and
+        the corpus ask it next, and need not compare the copy's content objects with the template's.
+
+        Args:
+            template: a template of this memo (:meth:`template`).
+            gid: the copy's id.
+
+        Returns:
+            The new graph; its content objects are the template's.
+        """
+        graph = copied(template, gid)
+        found = self._serials.get(id(template.nodes))
+        if found is not None and found[0] is template:  # what serial() finds for the copy, as made
+            self._asked = (graph, found[1])
+        return graph
+
     def digest(self, graph: Graph) -> Optional[bytes]:
         """A digest of the key of the text a graph was read from (the text and every read option that shapes
         its content), the same in any process and read: graphs of equal digests have equal

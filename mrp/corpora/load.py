@@ -82,35 +82,46 @@ def read_items(name: str, fmt: str, read: Callable[[ReadOptions], Iterable[Any]]
     given = memo is options.memo
     options = replace(options, memo=memo)
     graphs: List[Graph] = []
-    #: per graph, the position of the first graph whose content it shares (None: content of its own)
+    #: per graph kept live, the position of the first graph whose content it shares (None: content of its
+    #: own), and (given memo only) whether its content is a template's
     sharing: List[Optional[int]] = []
-    templated: List[bool] = []  # per graph: whether its content is a template's (given memo only)
+    templated: List[bool] = []
     first: Dict[int, int] = {}  # a template's serial -> the position of its first graph
-    #: per graph of content of its own read from a text, the digest of that text's key (Repeats.digest)
+    #: per graph kept live of content of its own read from a text, the digest of that text's key
+    #: (Repeats.digest)
     digests: List[Optional[bytes]] = []
     packed: Optional[PackedGraphs] = None
+    serial_of, digest_of, first_of = memo.serial, memo.digest, first.setdefault
+    count = 0  # the graphs read so far
     with collector_paused():
         for item in read(options):
             if isinstance(item, FormatError):
                 corpus.errors.append(item)
                 continue
-            serial = memo.serial(item)
-            if given:
-                templated.append(serial is not None)
-            same = None if serial is None else first.setdefault(serial, len(sharing))
-            same = None if same == len(sharing) else same
-            sharing.append(same)
-            digests.append(memo.digest(item) if same is None and serial is not None else None)
-            if packed is not None:
-                packed.append(item, same, digests[-1])
-            elif len(graphs) >= limit:
+            serial = serial_of(item)
+            if serial is None:
+                same = digest = None
+            else:
+                same = first_of(serial, count)
+                if same == count:
+                    same, digest = None, digest_of(item)
+                else:
+                    digest = None
+            count += 1
+            if packed is not None:  # the graphs of a large corpus, each packed as it is read
+                packed.append(item, same, digest)
+            elif count > limit:
                 packed = PackedGraphs()
-                for graph, earlier, digest in zip(graphs, sharing, digests):
-                    packed.append(graph, earlier, digest)
-                packed.append(item, same, digests[-1])
+                for graph, earlier, known in zip(graphs, sharing, digests):
+                    packed.append(graph, earlier, known)
+                packed.append(item, same, digest)
                 graphs = []
             else:
                 graphs.append(item)
+                sharing.append(same)
+                digests.append(digest)
+                if given:
+                    templated.append(serial is not None)
             if item.repairs:
                 corpus.repaired.append(Repaired(name, item.line, item.id, tuple(item.repairs)))
     if packed is None:  # every graph kept live gets content of its own

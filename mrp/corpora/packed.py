@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import zlib
 from array import array
-from operator import attrgetter
+from operator import attrgetter, is_
 from typing import (
     Any,
     Callable,
@@ -160,24 +160,26 @@ class PackedGraphs(Sequence[Graph]):
                 its text in a memo of texts, and is kept live (up to :data:`LIVE` a store).
         """
         index = len(self._entries)
-        content = None if same is None else self._entries[same].content
-        if content is None and digest is not None and len(self._live) < LIVE:
-            self._live[index] = graph
-            data = pack(graph, own=True)
-        elif content is None:
-            data = pack(graph, pickled=self._pickled)
-            self._pickled = data[:1] == PICKLED
-        else:
+        if same is not None:  # a graph of a text read before (most graphs of random pairs): its own fields
+            content = self._entries[same].content
             data = self._own(graph, content)
-        if content is None:
+        else:
+            content = None
+            if digest is not None and len(self._live) < LIVE:
+                self._live[index] = graph
+                data = pack(graph, own=True)
+            else:
+                data = pack(graph, pickled=self._pickled)
+                self._pickled = data[:1] == PICKLED
             self._keep_own(index, graph)
             if digest is not None:
                 self._digests[index] = digest
-        self._ends.append((self._ends[-1] if self._pending else 0) + len(data))
-        self._pending.append(data)
+        pending = self._pending
+        self._ends.append((self._ends[-1] + len(data)) if pending else len(data))
+        pending.append(data)
         self._entries.append(Packed(self, index, graph, content))
-        if len(self._pending) == BLOCK:
-            self._data += zlib.compress(b"".join(self._pending), 1)
+        if len(pending) == BLOCK:
+            self._data += zlib.compress(b"".join(pending), 1)
             self._blocks.append(len(self._data))
             self._pending = []
 
@@ -195,7 +197,9 @@ class PackedGraphs(Sequence[Graph]):
         kept = self._owns.get(content)
         if kept is not None:
             own = OWN(graph)
-            if own == kept[0] and tuple(map(type, own)) == kept[1]:
+            # equal, and of the same types (equal values of other types, e.g. True and 1, are another graph):
+            # the same objects are both (a copy's own fields are most often its content's graph's objects)
+            if own == kept[0] and (all(map(is_, own, kept[0])) or tuple(map(type, own)) == kept[1]):
                 return b""
         return pack(graph, own=True)
 

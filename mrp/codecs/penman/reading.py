@@ -24,7 +24,7 @@ from mrp.codecs.penman.fast import fast_graph
 from mrp.codecs.penman.framing import Frame, frames, metadata
 from mrp.codecs.penman.keep import keep_frame
 from mrp.codecs.penman.spacing import breaks
-from mrp.codecs.repeats import KEPT, copied
+from mrp.codecs.repeats import KEPT
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Graph
 from mrp.io.source import Block, Line, Source
@@ -147,6 +147,13 @@ class _Reading:
             return [item for frame, one in zip(framed, shapes) for item in self.frame(frame, one, start)]
         shapes, keys = found
         template = self.memo.template
+        if len(shapes) == 1 and len(keys) == 1 and not shapes[0].comments:  # one graph, no comment line
+            graph = template(keys[0])
+            if graph is None:
+                return self.frames(block)
+            gid = str(self.position)  # the id of a graph without metadata (_numbered)
+            self.position += 1
+            return [self._own(self.memo.copy(graph, gid), shapes[0], block.first, {}, False, [])]
         templates: List[Graph] = [template(one) for one in keys]
         if not shapes or any(graph is None for graph in templates):
             return self.frames(block)
@@ -175,7 +182,7 @@ class _Reading:
                 continue
             meta = metadata(comments) if comments else {}
             gid, written = self._numbered(meta)
-            items.append(self._own(copied(next(graphs), gid), one, start, meta, written, comments))
+            items.append(self._own(self.memo.copy(next(graphs), gid), one, start, meta, written, comments))
         return items
 
     def frame(self, frame: Frame, one: Optional[Shape] = None, start: int = 0) -> List[Item]:
@@ -254,7 +261,7 @@ def _content(frame: Frame, text: str, gid: str, options: ReadOptions) -> Graph:
         graph.breaks = breaks(text)
         memo.keep(key, graph)
         return graph
-    return copied(template, gid)
+    return memo.copy(template, gid)
 
 
 def _graph(frame: Frame, text: str, gid: str, options: ReadOptions) -> Graph:
