@@ -218,17 +218,12 @@ def attributes(tally: Counter, sentence0: Sentence, sentence1: Sentence,  # type
             total0 += mine.own_total
             continue
         values, size = projection(mine, label1) if mine.edges else (mine.fixed, mine.fixed_total)
-        if len(others) == 1:
-            for other in others:
-                theirs = profile(nodes1[other], nodes1, selection)
-                best_total, best = theirs.own_total, matches(values, theirs.own)
-        else:
-            best_total = best = -1
-            for other in sorted(others):  # the first with the most correct
-                theirs = profile(nodes1[other], nodes1, selection)
-                found = matches(values, theirs.own)
-                if found > best:
-                    best_total, best = theirs.own_total, found
+        best_total = best = -1
+        for other in sorted(others) if len(others) > 1 else others:  # the first with the most correct
+            theirs = profile(nodes1[other], nodes1, selection)
+            found = matches(values, theirs.own)
+            if found > best:
+                best_total, best = theirs.own_total, found
         linked = True
         mapped0 += size
         mapped1 += best_total
@@ -288,38 +283,28 @@ def docrel_statuses(sentence0: Sentence, sentence1: Sentence, nodes0: Mapping[st
     of sentence 0 (side 0), matched where its ends projected through the file-wide variables (the last
     definition of a variable in a file wins) give one of sentence 1's; then each of sentence 1's (side 1)
     that no relation of sentence 0 gives so."""
-    for triple in sorted(sentence0.docrels):
+    mine, theirs = sentence0.docrels, sentence1.docrels
+    every = selection.only is None and not selection.excluded
+    for triple in sorted(mine):
         a, relation, b = triple.split(" ")
-        if not selection.ignored(relation):
-            yield 0, triple, f"{single(a, label1, nodes0)} {relation} {single(b, label1, nodes0)}" in \
-                sentence1.docrels
-    for triple in sorted(sentence1.docrels):
+        if every or not selection.ignored(relation):
+            yield 0, triple, f"{single(a, label1, nodes0)} {relation} {single(b, label1, nodes0)}" in theirs
+    for triple in sorted(theirs):
         a, relation, b = triple.split(" ")
-        if selection.ignored(relation):
-            continue
-        if f"{single(a, label0, nodes1)} {relation} {single(b, label0, nodes1)}" not in sentence0.docrels:
+        if (every or not selection.ignored(relation)) and \
+                f"{single(a, label0, nodes1)} {relation} {single(b, label0, nodes1)}" not in mine:
             yield 1, triple, False
 
 
 def docrels(sentence0: Sentence, sentence1: Sentence, nodes0: Dict[str, Node], nodes1: Dict[str, Node],
             label0: str, label1: str, selection: Selection) -> Tuple[int, int, int]:
     """(correct, total0, total1) of the document-level relations of the two sentences (a matched relation
-    counts on both sides): :func:`docrel_statuses` counted."""
-    mine, theirs = sentence0.docrels, sentence1.docrels
-    if not mine and not theirs:
+    counts on both sides): :func:`docrel_statuses` counted (none at once when neither sentence has any)."""
+    if not sentence0.docrels and not sentence1.docrels:
         return 0, 0, 0
-    every = selection.only is None and not selection.excluded
     correct = total0 = total1 = 0
-    for triple in sorted(mine):
-        a, relation, b = triple.split(" ")
-        if every or not selection.ignored(relation):
-            total0 += 1
-            if f"{single(a, label1, nodes0)} {relation} {single(b, label1, nodes0)}" in theirs:
-                correct += 1
-                total1 += 1
-    for triple in sorted(theirs):
-        a, relation, b = triple.split(" ")
-        if (every or not selection.ignored(relation)) and \
-                f"{single(a, label0, nodes1)} {relation} {single(b, label0, nodes1)}" not in mine:
-            total1 += 1
+    for side, _, hit in docrel_statuses(sentence0, sentence1, nodes0, nodes1, label0, label1, selection):
+        correct += hit
+        total0 += side == 0
+        total1 += side == 1 or hit
     return correct, total0, total1

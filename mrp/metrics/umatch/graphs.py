@@ -83,7 +83,7 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
             relations = [(":" + p, str(v)) for p, v in zip(node.properties, node.values)]
             relations.extend((":" + (edge.label or ""), name(edge.target))
                              for edge in outgoing.get(node.id, ()))
-        variable = names.get(node.id) or f"n{node.id}"
+        variable = name(node.id)
         item = Node(variable, node.label if node.label is not None else "", relations)
         found = aligned.get(node.id)
         if found and variable not in lost:
