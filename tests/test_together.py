@@ -282,9 +282,21 @@ def test_a_pair_too_large_to_score_together_is_made_once(monkeypatch: pytest.Mon
         made.append(graph.id)
         return coded(self, graph)
 
+    coded_plain = Coder.coded_plain
+
+    def counted_plain(self: Any, plain: Any) -> Any:  # strings' graphs not built: coded from their texts
+        made.append(f"{len(plain.concepts)} nodes")
+        return coded_plain(self, plain)
+
     monkeypatch.setattr(smatch_module.SMATCH, "triples_of", counted)
     monkeypatch.setattr(Coder, "coded", counted_coded)
+    monkeypatch.setattr(Coder, "coded_plain", counted_plain)
     result = mrp.score(gold, system, "smatch")
+    assert result.document["exact"] == 3
+    assert sorted(made) == sorted(["0", "0"] + [f"{len(mrp.read(text)[0].nodes)} nodes"
+                                                for text in gold[1:] + system[1:]])
+    made.clear()
+    result = mrp.score(mrp.read("\n\n".join(gold)), mrp.read("\n\n".join(system)), "smatch")  # graphs
     assert result.document["exact"] == 3
     assert sorted(made) == ["0", "0", "1", "1", "2", "2"]
 

@@ -198,15 +198,23 @@ def read_one_line_penman(texts: Sequence[str], name: str, options: ReadOptions) 
     Returns:
         The graphs in order, each a FormatError where a limit says so, or None.
     """
-    from mrp.codecs.penman import one_line_graphs
+    from mrp.codecs.penman import one_line_graphs, unbuilt
 
     graphs = one_line_graphs(texts, options)
     if graphs is None:
         return None
-    if options.no_wiki:  # the rule for every format, in one place
-        graphs = [without_wiki(graph) for graph in graphs]
-    # a graph of the plain grammar holds strings and no anchors: only its counts can be beyond a limit
-    return [_within(graph, name, plain_limits(graph)) for graph in graphs]
+    # the rule of every format, in one place (a graph not built yet was read without its ``:wiki``); a graph
+    # of the plain grammar holds strings and no anchors: only its counts can be beyond a limit (a graph not
+    # built yet is within them)
+    out: List[Item] = []
+    for graph in graphs:
+        if unbuilt(graph) is None:
+            if options.no_wiki:
+                graph = without_wiki(graph)
+            out.append(_within(graph, name, plain_limits(graph)))
+        else:
+            out.append(graph)
+    return out
 
 
 def writer(name: str) -> Writer:

@@ -391,5 +391,6 @@ def live(entry: Entry) -> Graph:
 
 
 def size(entry: Entry) -> int:
-    """The number of nodes of an entry's graph (without unpacking it)."""
-    return entry.size if isinstance(entry, Packed) else len(entry.nodes)
+    """The number of nodes of an entry's graph (without unpacking it, nor building a graph built when first
+    read: ``len`` of a graph is its number of nodes)."""
+    return entry.size if isinstance(entry, Packed) else len(entry)

@@ -55,8 +55,8 @@ if TYPE_CHECKING:
         pair,
         positional,
     )
+    from mrp.engine.seed import document_root, sentence_groups, sentence_seed
     from mrp.engine.seed import groups as node_sentences
-    from mrp.engine.seed import sentence_groups, sentence_seed
     from mrp.engine.together import Steps, score_together
 
 #: each name the package offers: (its module inside the package, its name there).  A name that would read
@@ -92,7 +92,7 @@ _HOMES: Dict[str, Tuple[str, str]] = {
     **{name: ("together", name) for name in ("Steps", "score_together")},
     **{name: ("documents", name) for name in ("DOC_ALIGN", "doc_align_field", "doc_align_report")},
     "node_sentences": ("seed", "groups"), "sentence_groups": ("seed", "sentence_groups"),
-    "sentence_seed": ("seed", "sentence_seed"),
+    "sentence_seed": ("seed", "sentence_seed"), "document_root": ("seed", "document_root"),
     "ContentMemo": ("content_memo", "ContentMemo"), "CONTENT_KEPT": ("content_memo", "KEPT"),
 }
 
@@ -109,7 +109,7 @@ __all__ = [
     "CountPath", "prf",
     "Detail", "Fact", "MATCHED", "MISSED", "SURPLUS", "normal_detail", "triple_detail",
     "Steps", "score_together", "DOC_ALIGN", "doc_align_field", "doc_align_report", "node_sentences",
-    "sentence_groups", "sentence_seed", "ContentMemo", "CONTENT_KEPT",
+    "sentence_groups", "sentence_seed", "document_root", "ContentMemo", "CONTENT_KEPT",
 ]
 
 

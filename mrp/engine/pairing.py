@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from mrp.codecs.generated import merged, reading_counts
-from mrp.corpora import Corpus, Entry, Packed, PackedGraphs, entries, live
+from mrp.corpora import Corpus, Entry, Packed, PackedGraphs, entries, live, size
 from mrp.engine.files import by_file
 from mrp.errors import FormatError, InputError, MRPWarning
 from mrp.graph import Graph
@@ -356,4 +356,4 @@ def pair(gold: Corpus, system: Corpus, frameworks: Optional[Sequence[str]] = Non
 
 def _empty(graph: Entry) -> bool:
     """True for a graph without nodes."""
-    return graph.size == 0 if isinstance(graph, Packed) else not graph.nodes
+    return size(graph) == 0

@@ -30,17 +30,30 @@ import numpy as np
 from mrp.graph import Graph
 from mrp.solver import Problem, restrict
 
-__all__ = ["sentences", "sentence_groups", "restricted", "sentence_seed"]
+__all__ = ["document_root", "sentences", "sentence_groups", "restricted", "sentence_seed"]
 
 _SENTENCE = re.compile(r"snt(\d+)$", re.IGNORECASE)
 #: Search steps per sentence pair (the sentences of a document are small; the seed needs no proof).
 SENTENCE_STEPS = 20_000
 
 
+def document_root(label: Optional[str]) -> bool:
+    """Whether a root with this label makes its graph a document (whose sentences :func:`sentences` finds
+    when it has two or more): the first look, which most graphs end at.
+
+    Args:
+        label: the root's label.
+
+    Returns:
+        Whether it is ``multi-sentence``.
+    """
+    return str(label or "").lower() == "multi-sentence"
+
+
 def sentences(graph: Graph) -> Optional[Dict[int, List[int]]]:
     """Node positions per sentence number of a multi-sentence graph (the root in none), or None."""
     root = _root(graph)
-    if root is None or str(graph.nodes[root].label or "").lower() != "multi-sentence":
+    if root is None or not document_root(graph.nodes[root].label):
         return None
     position = {node.id: k for k, node in enumerate(graph.nodes)}
     children: Dict[int, List[int]] = {}

@@ -97,6 +97,19 @@ def _counts(graph: Graph) -> Tuple[Tuple[str, str], ...]:
 _WITHIN = ContentLimits((), (), ())
 
 
+def within_counts(nodes: int, edges: int) -> bool:
+    """Whether a graph of so many nodes and edges is within the limits of its counts.
+
+    Args:
+        nodes: its nodes.
+        edges: its edges.
+
+    Returns:
+        Whether neither is beyond its limit.
+    """
+    return nodes <= MAX_NODES and edges <= MAX_EDGES
+
+
 def plain_limits(graph: Graph) -> ContentLimits:
     """:func:`content_limits` of a graph whose values are strings and that has no anchors (a graph read
     from plain Penman text): only its counts can be beyond a limit.
@@ -107,7 +120,7 @@ def plain_limits(graph: Graph) -> ContentLimits:
     Returns:
         Its :class:`ContentLimits`.
     """
-    if len(graph.nodes) <= MAX_NODES and len(graph.edges) <= MAX_EDGES:
+    if within_counts(len(graph.nodes), len(graph.edges)):
         return _WITHIN
     return ContentLimits(_counts(graph), (), ())
 

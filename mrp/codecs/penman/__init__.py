@@ -4,7 +4,8 @@ take from it.
 The modules inside share their names freely; everything outside this package imports only the names below.
 ``amr`` reads and writes AMR through the ``penman`` library's public API; ``reading`` reads a file's
 graphs in order (a block met again from its first copy); ``framing`` cuts a file into graphs, ``parse`` is
-the plain parser of the tree, ``fast`` builds a plain text's graph in one pass (without the tree),
+the plain parser of the tree, ``fast`` reads a plain text in one pass (without the tree) into its
+``Plain`` form and builds its graph from it, ``light`` makes that graph when first read,
 ``spacing`` keeps layout, ``keep`` writes a graph again as its file wrote it, ``writer`` writes Penman text;
 ``objects`` (with ``direct``, ``layout`` and ``tokens``) reads ``penman.Graph`` objects; ``deep`` reads
 deeply nested Penman on a large stack.
@@ -30,9 +31,10 @@ if TYPE_CHECKING:
         write,
     )
     from mrp.codecs.penman.deep import deeply
-    from mrp.codecs.penman.fast import fast_graph
+    from mrp.codecs.penman.fast import Plain, fast_graph, plain_form, role_label, written_value
     from mrp.codecs.penman.framing import Frame, frames
     from mrp.codecs.penman.keep import Style
+    from mrp.codecs.penman.light import LightGraph, unbuilt
     from mrp.codecs.penman.objects import graphs_of
     from mrp.codecs.penman.parse import mask, unmask
     from mrp.codecs.penman.reading import one_line_graphs, read, read_string
@@ -42,7 +44,8 @@ if TYPE_CHECKING:
 __all__ = [
     "read", "write", "read_string", "format_graph", "normal_role", "map_wsj_id", "penman_warnings",
     "tree_graph", "Quoted", "Symbol", "penman_text", "Style", "Frame", "frames", "graphs_of", "quiet_layout",
-    "mask", "unmask", "breaks", "deeply", "one_line_graphs", "fast_graph", "CODEC",
+    "mask", "unmask", "breaks", "deeply", "one_line_graphs", "fast_graph", "Plain",
+    "plain_form", "role_label", "written_value", "LightGraph", "unbuilt", "CODEC",
 ]
 
 def _sniff(line: str, after: Iterable[str]) -> Optional[str]:
@@ -64,7 +67,8 @@ _HOMES: Dict[str, str] = {
     **dict.fromkeys(("Quoted", "Symbol", "penman_text", "quiet_layout"), "writer"),
     "Style": "keep", "Frame": "framing", "frames": "framing", "graphs_of": "objects",
     "mask": "parse", "unmask": "parse", "breaks": "spacing", "deeply": "deep",
-    "fast_graph": "fast",
+    **dict.fromkeys(("fast_graph", "Plain", "plain_form", "role_label", "written_value"), "fast"),
+    **dict.fromkeys(("LightGraph", "unbuilt"), "light"),
 }
 
 

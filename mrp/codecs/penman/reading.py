@@ -20,13 +20,15 @@ from typing import Any, Dict, Hashable, Iterable, Iterator, List, Optional, Sequ
 
 from mrp.codecs.base import Bad, Item, ReadOptions
 from mrp.codecs.penman.amr import _built, map_wsj_id
-from mrp.codecs.penman.fast import fast_graph
+from mrp.codecs.penman.fast import built, fast_graph, plain_form
 from mrp.codecs.penman.framing import Frame, frames, metadata
 from mrp.codecs.penman.keep import keep_frame
+from mrp.codecs.penman.light import light
 from mrp.codecs.penman.spacing import breaks
 from mrp.codecs.repeats import KEPT
 from mrp.errors import FormatError, excerpt
 from mrp.graph import Graph
+from mrp.io.limits import within_counts
 from mrp.io.source import Block, Line, Source
 from mrp.memo import Memo
 
@@ -290,7 +292,9 @@ def one_line_graphs(texts: Sequence[str], options: ReadOptions) -> Optional[List
     """The graphs :func:`read` gives for the lines of ``"\\n\\n".join(texts)``, when each text is one line
     holding one graph in the plain grammar (:mod:`.fast`) and nothing else, not even white space at either
     end: the k-th graph's id is ``str(k)`` and its line ``2k + 1``, as read from those lines.  None when a
-    text is not such a line (:func:`read` then reads them, with its errors and repairs).
+    text is not such a line (:func:`read` then reads them, with its errors and repairs).  Without
+    ``options.keep`` (the scorers'), a graph within the limits of its counts is a
+    :class:`~.light.LightGraph`, its content built when first read.
 
     Args:
         texts: the texts, in order.
@@ -301,12 +305,17 @@ def one_line_graphs(texts: Sequence[str], options: ReadOptions) -> Optional[List
     """
     reading = _Reading("<texts>", options)
     graphs: List[Graph] = []
+    lightly = not options.keep
     for k, text in enumerate(texts):
         if not text.startswith("(") or "\n" in text or text[-1].isspace():
             return None  # (a text starting with "(" has no white space before it)
-        graph = fast_graph(text, str(k), options, whole=True)
-        if graph is None:
+        plain = plain_form(text, options.no_wiki)
+        if plain is None:
             return None
+        if lightly and within_counts(len(plain.concepts), plain.edges):
+            graph: Graph = light(plain, str(k), options)
+        else:
+            graph = built(plain, str(k), options)
         graphs.append(reading._own(graph, Shape((), 0, text, 0, (), True), 2 * k + 1, {}, False, [], _again))
         if options.memo is not None:
             graph.breaks = breaks(text)

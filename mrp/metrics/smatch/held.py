@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from typing import NamedTuple, Tuple
 
+from mrp.codecs.penman import Plain, written_value
+from mrp.engine import document_root
 from mrp.engine import node_sentences as groups
 from mrp.graph import Graph
 from mrp.metrics.smatch.penman import Local, Relations
 from mrp.solver import Coded, Interned
 
-__all__ = ["Held", "coded_held", "held", "same"]
+__all__ = ["Held", "coded_held", "held", "plain_held", "same"]
 
 
 class Held(NamedTuple):
@@ -52,6 +54,24 @@ def coded_held(graph: Graph, coded: Coded, total: int) -> Held:
         The Held.
     """
     return Held(coded, total, coded.n == len(graph.nodes) and groups(graph) is not None)
+
+
+def plain_held(graph: Graph, plain: Plain, coded: Coded, total: int) -> Held:
+    """:func:`coded_held` of a graph not built yet from its text's Plain form (coded from it): built only
+    when its root makes it a document.
+
+    Args:
+        graph: the graph.
+        plain: its form.
+        coded: its triples coded (:meth:`~mrp.metrics.smatch.coded.Coder.coded_plain`).
+        total: their count.
+
+    Returns:
+        The Held.
+    """
+    root = plain.concepts[0]
+    document = document_root(written_value(root) if root else None) and groups(graph) is not None
+    return Held(coded, total, document)
 
 
 def same(gold: Coded, system: Coded) -> bool:

@@ -8,6 +8,7 @@ from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tupl
 
 import numpy as np
 
+from mrp.codecs.penman import unbuilt
 from mrp.corpora import Entry, Packed, live
 from mrp.engine import (
     ACCOUNTING,
@@ -41,7 +42,7 @@ from mrp.metrics.mrp.large import beyond, triple_graph
 from mrp.metrics.mrp.pair import seeding, sentence_groups
 from mrp.metrics.smatch.coded import Coder
 from mrp.metrics.smatch.errors import differences
-from mrp.metrics.smatch.held import Held, coded_held, held
+from mrp.metrics.smatch.held import Held, coded_held, held, plain_held
 from mrp.metrics.smatch.items import filled, matched, most, most_copies, pair_counts  # noqa: F401
 from mrp.metrics.smatch.penman import NOT_INVERTED, Local, Relations, norm, penman_triples  # noqa: F401
 from mrp.metrics.smatch.smatchpp import SMATCHPP_COMPAT, check_compat, smatchpp_status, smatchpp_triples
@@ -292,6 +293,10 @@ class SMATCH(Metric):
         """A graph's Held: Penman triples (sets) coded in one pass (:class:`~mrp.metrics.smatch.coded.Coder`),
         others from their triples (``made``: :func:`triples` or :meth:`triples_of`)."""
         if options.penman and not options.smatch_compat and not options.smatchpp_compat:
+            plain = unbuilt(graph)
+            if plain is not None:  # a plain text's graph not built: coded from the text's form
+                coded, total = self.coder.coded_plain(plain)
+                return plain_held(graph, plain, coded, total)
             coded, total = self.coder.coded(graph)
             return coded_held(graph, coded, total)
         return held(graph, made(graph, options), self.interned)
