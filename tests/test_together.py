@@ -285,7 +285,7 @@ def test_a_pair_too_large_to_score_together_is_made_once(monkeypatch: pytest.Mon
     coded_plain = Coder.coded_plain
 
     def counted_plain(self: Any, plain: Any) -> Any:  # strings' graphs not built: coded from their texts
-        made.append(f"{len(plain.concepts)} nodes")
+        made.append(f"{len(plain.labels)} nodes")
         return coded_plain(self, plain)
 
     monkeypatch.setattr(smatch_module.SMATCH, "triples_of", counted)

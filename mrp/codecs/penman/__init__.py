@@ -31,7 +31,7 @@ if TYPE_CHECKING:
         write,
     )
     from mrp.codecs.penman.deep import deeply
-    from mrp.codecs.penman.fast import Plain, fast_graph, plain_form, role_label, written_value
+    from mrp.codecs.penman.fast import Plain, fast_graph, plain_form
     from mrp.codecs.penman.framing import Frame, frames
     from mrp.codecs.penman.keep import Style
     from mrp.codecs.penman.light import LightGraph, unbuilt
@@ -45,7 +45,7 @@ __all__ = [
     "read", "write", "read_string", "format_graph", "normal_role", "map_wsj_id", "penman_warnings",
     "tree_graph", "Quoted", "Symbol", "penman_text", "Style", "Frame", "frames", "graphs_of", "quiet_layout",
     "mask", "unmask", "breaks", "deeply", "one_line_graphs", "fast_graph", "Plain",
-    "plain_form", "role_label", "written_value", "LightGraph", "unbuilt", "CODEC",
+    "plain_form", "LightGraph", "unbuilt", "CODEC",
 ]
 
 def _sniff(line: str, after: Iterable[str]) -> Optional[str]:
@@ -67,7 +67,7 @@ _HOMES: Dict[str, str] = {
     **dict.fromkeys(("Quoted", "Symbol", "penman_text", "quiet_layout"), "writer"),
     "Style": "keep", "Frame": "framing", "frames": "framing", "graphs_of": "objects",
     "mask": "parse", "unmask": "parse", "breaks": "spacing", "deeply": "deep",
-    **dict.fromkeys(("fast_graph", "Plain", "plain_form", "role_label", "written_value"), "fast"),
+    **dict.fromkeys(("fast_graph", "Plain", "plain_form"), "fast"),
     **dict.fromkeys(("LightGraph", "unbuilt"), "light"),
 }
 

@@ -24,14 +24,15 @@ texts and on random ones, and the texts declined the same as a token-by-token re
 from __future__ import annotations
 
 import re
-from typing import Dict, List, NamedTuple, Optional, Tuple, Union
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from mrp.codecs.base import ReadOptions
-from mrp.codecs.penman.amr import _CONSTANTS, _ROLES, _role, _value
+from mrp.codecs.penman.amr import _CONSTANTS, _ROLES, _role, _value, normal_role
 from mrp.codecs.penman.parse import MAX_DEPTH
 from mrp.graph import Branch, Edge, Graph, Node
+from mrp.memo import Memo
 
-__all__ = ["Plain", "built", "fast_graph", "plain_form", "role_label", "written_value"]
+__all__ = ["Plain", "built", "fast_graph", "plain_form"]
 
 #: line separators other than "\n" (penman's lexer splits lines at them): no unit holds one
 _BREAKS = "\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
@@ -56,49 +57,23 @@ _UNITS = re.compile(
     rf"(?:{_W}(\)(?:{_W}\))*))?"
     "|([^ \t\n])")
 
-#: a branch as written: its role (``:ARG0-of``) and its target, a node's number (``k``: the node opens
-#: there; ``~k``, below 0: the variable of node ``k`` named again) or a constant as written (``"Cold_War"``)
-Written = Tuple[str, Union[int, str]]
-
-
 class Plain(NamedTuple):
-    """A plain Penman text as written, nothing read into it yet: what the graph (:func:`built`) and a
-    metric's triples are both read from."""
+    """A plain Penman text read, no object made for its nodes and edges yet: what the graph (:func:`built`)
+    and a metric's triples are both read from."""
 
     #: node k's variable
     variables: List[str]
-    #: node k's concept as written ("" for none)
-    concepts: List[str]
-    #: node k's branches in the order written (each a :data:`Written`)
-    branches: List[List[Written]]
+    #: node k's concept (its label: a Symbol or Quoted string, None for none)
+    labels: List[Optional[str]]
+    #: node k's branches in the order written (the graph's ``layout``: each (label, the number of the node
+    #: it reaches or a constant's value, whether the node opens there))
+    layout: Dict[int, List[Branch]]
     #: how many branches reach a node (the graph's edges)
     edges: int
 
 
-def written_value(text: str) -> str:
-    """The value the graph holds of a concept or constant as written (a Quoted or Symbol string).
-
-    Args:
-        text: the concept or constant as written (not empty).
-
-    Returns:
-        Its value, as :func:`built` (and the full reader) makes it.
-    """
-    found = _CONSTANTS.get(text)
-    return found if found is not None else _value(text)
-
-
-def role_label(role: str) -> str:
-    """The label the graph's edge or property has of a role as written (``:ARG0-of`` -> ``ARG0-of``).
-
-    Args:
-        role: the role as written.
-
-    Returns:
-        Its label.
-    """
-    known = _ROLES.get(role)
-    return (known if known is not None else _role(role))[0]
+#: an edge's label -> (its ``normal``,)
+_NORMALS: Memo[str, Tuple[Optional[str]]] = Memo(1 << 16)
 
 
 def plain_form(text: str, no_wiki: bool = False) -> Optional[Plain]:
@@ -117,22 +92,28 @@ def plain_form(text: str, no_wiki: bool = False) -> Optional[Plain]:
     variables: Dict[str, int] = {name: k for k, name in enumerate(names)}
     if len(variables) != len(names) or not units:
         return None  # a variable defined twice (the full reader says so), or no graph
-    concepts: List[str] = []
-    branches: List[List[Written]] = []
+    roles, constants = _ROLES, _CONSTANTS
+    labels: List[Optional[str]] = []
+    layout: Dict[int, List[Branch]] = {}
     #: the open nodes above the current one, each with its branches
-    stack: List[Tuple[int, List[Written]]] = []
+    stack: List[Tuple[int, List[Branch]]] = []
     owner = -1  # the current node (-1: before the root, and after it closes)
-    written: List[Written] = []  # its branches
+    written: List[Branch] = []  # its branches
     number = edges = 0
     for role, value, variable, concept, closes, _other in units:
         if variable:  # a node opens
-            concepts.append(concept)
-            here: List[Written] = []
-            branches.append(here)
+            if concept:
+                label = constants.get(concept)
+                labels.append(label if label is not None else _value(concept))
+            else:
+                labels.append(None)
+            here: List[Branch] = []
+            layout[number] = here
             if role:
                 if owner < 0:
                     return None
-                written.append((role, number))
+                known = roles.get(role)
+                written.append(((known if known is not None else _role(role))[0], number, True))
                 edges += 1
                 stack.append((owner, written))
                 if len(stack) >= MAX_DEPTH:
@@ -144,13 +125,16 @@ def plain_form(text: str, no_wiki: bool = False) -> Optional[Plain]:
         elif value:  # a branch whose target is written as text
             if not role or owner < 0:
                 return None
+            known = roles.get(role)
+            name = (known if known is not None else _role(role))[0]
             # an edge to the node of a variable, else a constant (``:wiki`` left out with ``no_wiki``), as
             # :func:`.amr.attach` makes it
             if value[0] != '"' and value in variables:
-                written.append((role, ~variables[value]))
+                written.append((name, variables[value], False))
                 edges += 1
-            elif not no_wiki or role_label(role) != "wiki":
-                written.append((role, value))
+            elif not no_wiki or name != "wiki":
+                found = constants.get(value)
+                written.append((name, found if found is not None else _value(value), False))
         else:
             return None  # a character no unit starts with
         if closes:
@@ -163,11 +147,12 @@ def plain_form(text: str, no_wiki: bool = False) -> Optional[Plain]:
                     owner = -1  # the root closes
     if owner >= 0 or not number:
         return None  # left open
-    return Plain(names, concepts, branches, edges)
+    return Plain(names, labels, layout, edges)
 
 
 def built(plain: Plain, gid: str, options: ReadOptions) -> Graph:
-    """The graph of a text's :class:`Plain` form, as :func:`.amr._convert` builds it from the text's tree.
+    """The graph of a text's :class:`Plain` form, as :func:`.amr._convert` builds it from the text's tree
+    (its layout the form's own).
 
     Args:
         plain: the form.
@@ -177,38 +162,22 @@ def built(plain: Plain, gid: str, options: ReadOptions) -> Graph:
     Returns:
         The graph.
     """
-    roles, constants = _ROLES, _CONSTANTS
+    normals = _NORMALS
     nodes: List[Node] = []
     edges: List[Edge] = []
-    layout: Dict[int, List[Branch]] = {}
-    number = 0
-    for concept, branches in zip(plain.concepts, plain.branches):
-        label = constants.get(concept) if concept else None
-        if label is None and concept:
-            label = _value(concept)
+    layout = plain.layout
+    for number, label in enumerate(plain.labels):
         node = Node(number, label, [], [])
         nodes.append(node)
-        here: List[Branch] = []
-        layout[number] = here
-        for role, target in branches:
-            known = roles.get(role)
-            label, normal = known if known is not None else _role(role)
-            if type(target) is int:  # an edge: to the node that opens here, or to one named again
-                if target >= 0:
-                    edges.append(Edge(number, target, label, normal, [], []))
-                    here.append((label, target, True))
-                else:
-                    target = ~target
-                    edges.append(Edge(number, target, label, normal, [], []))
-                    here.append((label, target, False))
+        for name, target, _ in layout[number]:
+            if type(target) is int:  # an edge, to the node that opens there or to one named again
+                normal = normals.get(name)
+                if normal is None:
+                    normal = normals.keep(name, (normal_role(name),))
+                edges.append(Edge(number, target, name, normal[0], [], []))
             else:
-                found = constants.get(target)  # type: ignore[arg-type]
-                if found is None:
-                    found = _value(target)  # type: ignore[arg-type]
-                node.properties.append(label)
-                node.values.append(found)
-                here.append((label, found, False))
-        number += 1
+                node.properties.append(name)
+                node.values.append(target)
     return Graph(id=gid, framework=options.framework or "amr", flavor=2, tops=[0], nodes=nodes, edges=edges,
                  layout=layout, variables=dict(enumerate(plain.variables)))
 

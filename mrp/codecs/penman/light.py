@@ -68,7 +68,7 @@ class LightGraph(Graph):
 
     def __len__(self) -> int:
         plain = getattr(self, "plain", None)
-        return len(plain.concepts) if plain is not None else len(self.nodes)
+        return len(plain.labels) if plain is not None else len(self.nodes)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Graph):

@@ -312,7 +312,7 @@ def one_line_graphs(texts: Sequence[str], options: ReadOptions) -> Optional[List
         plain = plain_form(text, options.no_wiki)
         if plain is None:
             return None
-        if lightly and within_counts(len(plain.concepts), plain.edges):
+        if lightly and within_counts(len(plain.labels), plain.edges):
             graph: Graph = light(plain, str(k), options)
         else:
             graph = built(plain, str(k), options)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from array import array
 from typing import Any, Dict, List, Optional, Tuple
 
-from mrp.codecs.penman import Plain, role_label, written_value
+from mrp.codecs.penman import Plain
 from mrp.graph import Graph
 from mrp.metrics.smatch.penman import _STRINGS, _TOP, _instance, _role, _text
 from mrp.solver import Coded, Interned
@@ -37,17 +37,11 @@ class Coder:
         self._properties: Dict[Any, Dict[Any, int]] = {}
         #: a role as written -> (whether it is inverted, the id of its normal role)
         self._roles: Dict[str, Tuple[bool, int]] = {}
-        #: the same of a Plain form's texts as written (:meth:`coded_plain`): a concept's, a constant's by
-        #: its role, a role's
-        self._written: Dict[str, int] = {}
-        self._written_constants: Dict[str, Dict[str, int]] = {}
-        self._written_roles: Dict[str, Tuple[bool, int]] = {}
         self._top = 0
 
     def _fresh(self) -> None:
         """Forget the ids of an earlier generation of the Interned."""
         self._concepts, self._properties, self._roles = {}, {}, {}
-        self._written, self._written_constants, self._written_roles = {}, {}, {}
         self._generation = self.interned.generation
         self._top = self._key(_TOP)
 
@@ -133,8 +127,8 @@ class Coder:
 
 
     def coded_plain(self, plain: Plain) -> Tuple[Coded, int]:
-        """:meth:`coded` of the graph of a plain Penman text, from the text's Plain form (without the graph):
-        the same rows, number for number, each text as written looked up once for its id.
+        """:meth:`coded` of the graph of a plain Penman text, from the text's Plain form (its nodes' labels
+        and layout, without the graph's objects): the same rows, number for number.
 
         Args:
             plain: the form (:func:`mrp.codecs.penman.plain_form`).
@@ -144,38 +138,34 @@ class Coder:
         """
         if self._generation != self.interned.generation:
             self._fresh()
-        concepts, constants, roles = self._written, self._written_constants, self._written_roles
-        top = self._top
+        concepts, properties, roles, top = self._concepts, self._properties, self._roles, self._top
+        layout = plain.layout
         rows: List[int] = []
         edges: List[int] = []
-        for i, (concept, branches) in enumerate(zip(plain.concepts, plain.branches)):
-            key = concepts.get(concept)
+        for i, label in enumerate(plain.labels):
+            key = concepts.get(label)  # the memos keep strings only, which no other value equals
             if key is None:
-                key = concepts[concept] = self._concept(written_value(concept) if concept else None)
+                key = self._concept(label)
+            branches = layout[i]
             if not branches and i:
                 rows += (i, key, 1)
                 continue
             keys: Optional[List[int]] = None
-            for role, target in branches:
-                if type(target) is int:  # a relation (to a node that opens there, or ~ one named again)
-                    known = roles.get(role)
-                    if known is None:
-                        known = roles[role] = self._relation(role_label(role))
-                    inverted, normal = known
-                    if target < 0:
-                        target = ~target
+            for name, target, _ in branches:
+                if type(target) is int:  # a relation
+                    known = roles.get(name)
+                    inverted, normal = known if known is not None else self._relation(name)
                     edges += (target, i, normal, 1) if inverted else (i, target, normal, 1)
                     continue
-                values = constants.get(role)
-                found = values.get(target) if values is not None else None  # type: ignore[arg-type]
+                values = properties.get(name)
+                found = values.get(target) if values is not None else None
                 if found is None:
-                    found = self._property(role_label(role), written_value(target))  # type: ignore[arg-type]
-                    constants.setdefault(role, {})[target] = found  # type: ignore[index]
+                    found = self._property(name, target)
                 if keys is None:
                     keys = [key]
                 if found not in keys:  # a triple once (the first place it takes)
                     keys.append(found)
-            if not i:  # the root: its TOP triple
+            if not i:  # the root (the top): its TOP triple
                 if keys is None:
                     keys = [key]
                 if top not in keys:
@@ -189,7 +179,7 @@ class Coder:
         if relations > 1 and len(set(zip(edges[0::4], edges[1::4], edges[2::4]))) < relations:
             edges = _once(edges)
         total = len(rows) // 3 + len(edges) // 4
-        return Coded(len(plain.concepts), array("q", rows), array("q", edges)), total
+        return Coded(len(plain.labels), array("q", rows), array("q", edges)), total
 
 
 def _once(edges: List[int]) -> List[int]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Tuple
 
-from mrp.codecs.penman import Plain, written_value
+from mrp.codecs.penman import Plain
 from mrp.engine import document_root
 from mrp.engine import node_sentences as groups
 from mrp.graph import Graph
@@ -69,8 +69,7 @@ def plain_held(graph: Graph, plain: Plain, coded: Coded, total: int) -> Held:
     Returns:
         The Held.
     """
-    root = plain.concepts[0]
-    document = document_root(written_value(root) if root else None) and groups(graph) is not None
+    document = document_root(plain.labels[0]) and groups(graph) is not None
     return Held(coded, total, document)
 
 
