@@ -11,12 +11,14 @@ unexpected character, a line separator other than ``\\n``, nesting deeper than :
 anything after the graph, a variable defined twice (which :func:`.amr._convert` refuses) give None, and the
 caller reads the text the full way, with its errors as they are.
 
-The pass gives the text's :class:`Plain` form: each node's concept and branches as written, the nodes
-numbered as they open (the depth-first order of their definitions that :func:`.writer.preorder` gives),
-every variable known before the branches are read (each opening's), so that each branch names its target
-node by number.  What the text means is then read from that form alone, by whoever reads it: the graph
-(:func:`built`: labels, values and roles as the full reader makes them, each node's edges in the order
-written, the nodes' in order), or a metric that codes its triples without a graph (SMATCH's).
+The pass gives the text's :class:`Plain` form: the graph but for its objects.  The nodes are numbered as
+they open (the depth-first order of their definitions that :func:`.writer.preorder` gives), and every
+variable is known before the branches are read (each opening's), so that each branch is read at once into
+the graph's layout entry (its label, the number of the node it reaches or the constant's value, whether the
+node opens there), each concept into its node's label, as the full reader makes them.  The graph is then
+built from the form (:func:`built`: its Node and Edge objects, each node's edges in the order written), or
+a metric reads the form without a graph (SMATCH codes its triples from it:
+:mod:`mrp.metrics.smatch.coded`; :mod:`.light`'s graphs build themselves only when read).
 ``tests/test_penman_fast.py`` proves the graphs equal to the full reader's on the shared data, on perturbed
 texts and on random ones, and the texts declined the same as a token-by-token reading declines them.
 """

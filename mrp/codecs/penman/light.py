@@ -4,7 +4,10 @@ A reward function reads each sampled graph's text only to score it: SMATCH codes
 text's :class:`~.fast.Plain` form (:func:`unbuilt`), and nothing else of the graph is ever looked at.  A
 :class:`LightGraph` is an :class:`mrp.Graph` that holds that form and builds its content fields
 (``nodes``, ``edges``, ``layout``, ``variables``: what :func:`.fast.built` makes) the first time any of them
-is read; it is then the graph :func:`.fast.fast_graph` gives, field for field, and compares equal to it.
+is read, or before ``tops`` or one of them is changed; it is then the graph :func:`.fast.fast_graph` gives,
+field for field, and compares equal to it (a graph's other fields read as their defaults until set).  Only
+the scorers read light graphs (:func:`.reading.one_line_graphs` without ``ReadOptions.keep``):
+:func:`mrp.read` gives graphs built.
 """
 
 from __future__ import annotations
@@ -59,7 +62,9 @@ class LightGraph(Graph):
             object.__delattr__(self, name)
 
     def _build(self) -> None:
-        plain: Plain = object.__getattribute__(self, "plain")
+        plain: Optional[Plain] = object.__getattribute__(self, "plain")
+        if plain is None:
+            return  # built meanwhile (by another thread)
         graph = built(plain, self.id, ReadOptions(framework=self.framework))
         put = object.__setattr__
         for name in _BUILT:
