@@ -238,3 +238,16 @@ def test_a_changed_light_graph_is_scored_as_changed() -> None:
     changed.nodes[1].label = "gamma"
     assert _figures(mrp.pairwise([graph], [other])) == _figures(mrp.pairwise([changed], [other]))
     assert not np.isnan(mrp.pairwise([graph], [other])[0])
+
+
+@pytest.mark.parametrize("limit", ["MAX_NODES", "MAX_EDGES"])
+def test_a_text_beyond_a_count_limit_is_refused_as_before(limit: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import mrp.io.limits
+
+    monkeypatch.setattr(mrp.io.limits, limit, 1)
+    big, small = HAND[0], "(a / alpha)"
+    assert mrp.codecs.read_one_line_penman([small], "x", ReadOptions())[0].__class__ is LightGraph
+    lightly = _outcomes(big, small)
+    assert "FormatError" in str(lightly) or "ScoreError" in str(lightly), lightly
+    _eager(monkeypatch)
+    assert _outcomes(big, small) == lightly
