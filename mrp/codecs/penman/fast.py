@@ -50,14 +50,24 @@ _STRING = rf'"[^"\\\n{_BREAKS}]*(?:\\[^\n{_BREAKS}][^"\\\n{_BREAKS}]*)*"'
 _ALIGNMENT = rf"(?:{_W}~(?:[a-z]\.?)?[0-9]+(?:,[0-9]+)*(?![0-9]|,[0-9]))?"
 #: a role, as long as it goes
 _ROLE = f":[^{_NOT}]*(?![^{_NOT}])"
-#: the units: (role, value, variable, concept, closing parentheses, any other character); a unit is a
-#: branch when it has a role, a node's opening when it has a variable
-_UNITS = re.compile(
-    f"(?:({_ROLE}){_ALIGNMENT}{_W})?"
-    f"(?:({_SYMBOL}|{_STRING}){_ALIGNMENT}"
-    rf"|\({_W}({_SYMBOL})(?:{_W}/{_W}({_SYMBOL}|{_STRING}){_ALIGNMENT})?)"
-    rf"(?:{_W}(\)(?:{_W}\))*))?"
-    "|([^ \t\n])")
+
+
+def _units(alignment: str) -> re.Pattern[str]:
+    """The units: (role, value, variable, concept, closing parentheses, any other character); a unit is a
+    branch when it has a role, a node's opening when it has a variable (``alignment``: what may follow a
+    role, a constant or a concept, left out)."""
+    return re.compile(
+        f"(?:({_ROLE}){alignment}{_W})?"
+        f"(?:({_SYMBOL}|{_STRING}){alignment}"
+        rf"|\({_W}({_SYMBOL})(?:{_W}/{_W}({_SYMBOL}|{_STRING}){alignment})?)"
+        rf"(?:{_W}(\)(?:{_W}\))*))?"
+        "|([^ \t\n])")
+
+
+_UNITS = _units(_ALIGNMENT)
+#: the same units of a text without ``~`` (which holds no alignment), matched sooner
+_UNALIGNED = _units("")
+
 
 class Plain(NamedTuple):
     """A plain Penman text read, no object made for its nodes and edges yet: what the graph (:func:`built`)
@@ -89,7 +99,7 @@ def plain_form(text: str, no_wiki: bool = False) -> Optional[Plain]:
     Returns:
         The form, or None.
     """
-    units: List[Tuple[str, str, str, str, str, str]] = _UNITS.findall(text)
+    units: List[Tuple[str, str, str, str, str, str]] = (_UNITS if "~" in text else _UNALIGNED).findall(text)
     names = [unit[2] for unit in units if unit[2]]
     variables: Dict[str, int] = {name: k for k, name in enumerate(names)}
     if len(variables) != len(names) or not units:
