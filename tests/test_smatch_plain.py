@@ -25,6 +25,7 @@ from mrp.codecs.penman import LightGraph, fast_graph, plain_form, unbuilt
 from mrp.codecs.penman import reading as penman_reading
 from mrp.codecs.penman.fast import built
 from mrp.errors import MRPError
+from mrp.io import limits
 from mrp.metrics.smatch.coded import Coder
 from mrp.solver.batch_rows import Interned
 
@@ -241,10 +242,9 @@ def test_a_changed_light_graph_is_scored_as_changed() -> None:
 
 
 @pytest.mark.parametrize("limit", ["MAX_NODES", "MAX_EDGES"])
-def test_a_text_beyond_a_count_limit_is_refused_as_before(limit: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    import mrp.io.limits
-
-    monkeypatch.setattr(mrp.io.limits, limit, 1)
+def test_a_text_beyond_a_count_limit_is_refused_as_before(limit: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(limits, limit, 1)
     big, small = HAND[0], "(a / alpha)"
     assert mrp.codecs.read_one_line_penman([small], "x", ReadOptions())[0].__class__ is LightGraph
     lightly = _outcomes(big, small)
