@@ -73,6 +73,23 @@ class Coder:
         made = self._roles[label] = (inverted, found)
         return made
 
+    def _node(self, rows: List[int], i: int, key: int, pairs: Any, top: bool) -> None:
+        """Node ``i``'s rows beyond its instance alone: its instance (``key``), each property triple once
+        (the first place it takes) and, for the top, the TOP triple."""
+        properties = self._properties
+        keys = [key]
+        for name, value in pairs:
+            values = properties.get(name)
+            found = values.get(value) if values is not None else None
+            if found is None:
+                found = self._property(name, value)
+            if found not in keys:
+                keys.append(found)
+        if top and self._top not in keys:
+            keys.append(self._top)
+        for found in keys:
+            rows += (i, found, 1)
+
     def coded(self, graph: Graph) -> Tuple[Coded, int]:
         """A graph's Penman triples (every triple once) coded, and how many triples there are.
 
@@ -88,7 +105,7 @@ class Coder:
         nodes = graph.nodes
         position = {node.id: k for k, node in enumerate(nodes)}
         top = (position.get(graph.tops[0], 0) if graph.tops else 0) if nodes else -1
-        concepts, properties = self._concepts, self._properties
+        concepts = self._concepts
         rows: List[int] = []
         for i, node in enumerate(nodes):
             label = node.label
@@ -96,35 +113,18 @@ class Coder:
             if key is None:
                 key = self._concept(label)
             if node.properties or i == top:
-                keys = [key]
-                for name, value in zip(node.properties, node.values):
-                    values = properties.get(name)
-                    found = values.get(value) if values is not None else None
-                    if found is None:
-                        found = self._property(name, value)
-                    if found not in keys:  # a triple once (the first place it takes)
-                        keys.append(found)
-                if i == top and self._top not in keys:
-                    keys.append(self._top)
-                for found in keys:
-                    rows += (i, found, 1)
+                self._node(rows, i, key, zip(node.properties, node.values), i == top)
             else:
                 rows += (i, key, 1)
         roles = self._roles
         edges: List[int] = []
         for edge in graph.edges:
             label = edge.label or ""
-            known = roles.get(label)
+            known = roles.get(label)  # (an inverted role's relation the other way round: its normal role)
             inverted, normal = known if known is not None else self._relation(label)
-            if inverted:
-                edges += (position[edge.target], position[edge.source], normal, 1)
-            else:
-                edges += (position[edge.source], position[edge.target], normal, 1)
-        relations = len(edges) // 4
-        if relations > 1 and len(set(zip(edges[0::4], edges[1::4], edges[2::4]))) < relations:
-            edges = _once(edges)
-        return Coded(len(nodes), array("q", rows), array("q", edges)), len(rows) // 3 + len(edges) // 4
-
+            source, target = position[edge.source], position[edge.target]
+            edges += (target, source, normal, 1) if inverted else (source, target, normal, 1)
+        return _made(len(nodes), rows, edges)
 
     def coded_plain(self, plain: Plain) -> Tuple[Coded, int]:
         """:meth:`coded` of the graph of a plain Penman text, from the text's Plain form (its nodes' labels
@@ -138,7 +138,7 @@ class Coder:
         """
         if self._generation != self.interned.generation:
             self._fresh()
-        concepts, properties, roles, top = self._concepts, self._properties, self._roles, self._top
+        concepts, roles = self._concepts, self._roles
         layout = plain.layout
         rows: List[int] = []
         edges: List[int] = []
@@ -146,40 +146,29 @@ class Coder:
             key = concepts.get(label)  # the memos keep strings only, which no other value equals
             if key is None:
                 key = self._concept(label)
-            branches = layout[i]
-            if not branches and i:
-                rows += (i, key, 1)
-                continue
-            keys: Optional[List[int]] = None
-            for name, target, _ in branches:
-                if type(target) is int:  # a relation
+            pairs: Optional[List[Tuple[str, Any]]] = None
+            for name, target, _ in layout[i]:
+                if type(target) is int:  # a relation (as in :meth:`coded`)
                     known = roles.get(name)
                     inverted, normal = known if known is not None else self._relation(name)
                     edges += (target, i, normal, 1) if inverted else (i, target, normal, 1)
-                    continue
-                values = properties.get(name)
-                found = values.get(target) if values is not None else None
-                if found is None:
-                    found = self._property(name, target)
-                if keys is None:
-                    keys = [key]
-                if found not in keys:  # a triple once (the first place it takes)
-                    keys.append(found)
-            if not i:  # the root (the top): its TOP triple
-                if keys is None:
-                    keys = [key]
-                if top not in keys:
-                    keys.append(top)
-            if keys is None:
-                rows += (i, key, 1)
+                elif pairs is None:
+                    pairs = [(name, target)]
+                else:
+                    pairs.append((name, target))
+            if pairs is not None or not i:  # (the root is the top)
+                self._node(rows, i, key, pairs or (), not i)
             else:
-                for found in keys:
-                    rows += (i, found, 1)
-        relations = len(edges) // 4
-        if relations > 1 and len(set(zip(edges[0::4], edges[1::4], edges[2::4]))) < relations:
-            edges = _once(edges)
-        total = len(rows) // 3 + len(edges) // 4
-        return Coded(len(plain.labels), array("q", rows), array("q", edges)), total
+                rows += (i, key, 1)
+        return _made(len(plain.labels), rows, edges)
+
+
+def _made(n: int, rows: List[int], edges: List[int]) -> Tuple[Coded, int]:
+    """The Coded of ``n`` nodes' rows and relation rows (each relation once), and the triple count."""
+    relations = len(edges) // 4
+    if relations > 1 and len(set(zip(edges[0::4], edges[1::4], edges[2::4]))) < relations:
+        edges = _once(edges)
+    return Coded(n, array("q", rows), array("q", edges)), len(rows) // 3 + len(edges) // 4
 
 
 def _once(edges: List[int]) -> List[int]:
