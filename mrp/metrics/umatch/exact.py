@@ -226,8 +226,8 @@ def _side(nodes: List[Node], sentence: Sentence, index: Dict[str, int], selectio
     for k, node in enumerate(nodes):
         found = profile(node, sentence.nodes, selection)
         constants_of.append(found.fixed)
-        for name, other in found.edges:
-            key = (k, index[other.variable], name)
+        for name, variable, _ in found.edges:
+            key = (k, index[variable], name)
             edges_of[key] = edges_of.get(key, 0) + 1
     return constants_of, edges_of
 

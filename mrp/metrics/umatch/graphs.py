@@ -150,33 +150,8 @@ class Kept:
         self._found[key] = (graph, item)
         self._nodes += len(item.nodes) + 1
         while self._nodes > self.limit and self._found:
-            oldest = self._found.pop(next(iter(self._found)))[1]
-            self._nodes -= len(oldest.nodes) + 1
-            _unprofiled(oldest)
+            self._nodes -= len(self._found.pop(next(iter(self._found)))[1].nodes) + 1
         return item
-
-    def held(self) -> Set[int]:
-        """The ids of the sentences kept."""
-        return {id(item) for _, item in self._found.values()}
-
-
-def _unprofiled(item: Sentence) -> None:
-    """A sentence's nodes without their profiles: a profile holds the nodes of its sentence (a cycle
-    through the node), so that a sentence let go is freed as soon as it is unreferenced, not by the
-    collector (which in a command's own process may have frozen it out of its way: it would never be)."""
-    for node in item.nodes.values():
-        node.profiled = None
-
-
-def let_go(files: Sequence[UmrFile], kept: Optional[Kept] = None, keep: Sequence[UmrFile] = ()) -> None:
-    """Prepared files done with: the cycles of their sentences broken (:func:`_unprofiled`), but for the
-    sentences ``kept`` keeps or ``keep``'s files hold (still in use)."""
-    held = kept.held() if kept is not None else set()
-    held.update(id(item) for umr in keep for item in umr.sentences)
-    for umr in files:
-        for item in umr.sentences:
-            if id(item) not in held:
-                _unprofiled(item)
 
 
 def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False, compat: bool = False,

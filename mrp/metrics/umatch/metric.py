@@ -137,8 +137,6 @@ class UMatch(Metric):
                         for pair in pairing.pairs)
         key = (tuple((id(a), id(b)) for a, b in entries), top)
         if self._last is None or self._last[0][0] != key:
-            if self._last is not None:  # the last preparation done with: its sentences let go
-                graphs.let_go(self._last[1][:2], self._kept)
             self._last = self._greedy = None
             self._kept.release()
             prepared = graphs.files([(pair.gold, pair.system) for pair in live], top, True, kept=self._kept)
@@ -230,8 +228,6 @@ class UMatch(Metric):
                 paths, exact=True if proof is None else proof.exact, bound=c + gap,
                 steps=0 if proof is None else proof.steps, cut=None if proof is None else proof.cut,
                 errors=errors, note=None if proof is None else proof.note, detail=shown)
-        if self._last is not None and gold is not self._last[1][0]:  # the exact reading's own sentences
-            graphs.let_go((gold, system), self._kept, self._last[1][:2])
         progress = options.run.progress
         for graph, note in notes:
             if progress is not None:

@@ -31,9 +31,6 @@ class Node:
 
     #: the relations sorted by lowercased name (kept once computed; relations are not changed afterwards)
     ordered: Optional[List[Tuple[str, str]]] = field(default=None, repr=False)
-    #: the node's pairs as the comparison counts them (:func:`mrp.metrics.umatch.triples.profile`, kept
-    #: once computed for a selection)
-    profiled: Optional[Any] = field(default=None, repr=False)
 
     def in_name_order(self) -> List[Tuple[str, str]]:
         """The relations sorted by lowercased name, stably (the comparator's order)."""
@@ -52,6 +49,20 @@ class Node:
         return sorted(self.cross.get(label, ()))
 
 
+class Nodes(Dict[str, Node]):
+    """A sentence's nodes by variable, with their profiles kept beside them (:attr:`profiles`,
+    :func:`mrp.metrics.umatch.triples.profile`): not on the nodes, so that no cycle ties them (a profile
+    names nodes of its sentence), and a sentence no longer referenced is freed at once, not left to the
+    collector (which in a command's own process may have frozen it out of its way: it would never be)."""
+
+    __slots__ = ("profiles",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: variable -> the node's profile
+        self.profiles: Dict[str, Any] = {}
+
+
 @dataclass(eq=False, slots=True)
 class Sentence:
     """One sentence block of a file (tokens, graph, alignment, document-level relations)."""
@@ -62,7 +73,7 @@ class Sentence:
     line1: int
     tokens: List[str] = field(default_factory=list)
     #: variable -> node, in the order defined
-    nodes: Dict[str, Node] = field(default_factory=dict)
+    nodes: Dict[str, Node] = field(default_factory=Nodes)
     #: "source :relation target" -> count, in the order read
     docrels: Dict[str, int] = field(default_factory=dict)
     #: the lines of the sentence-graph block (side-by-side views)

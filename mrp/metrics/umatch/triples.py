@@ -106,18 +106,18 @@ class Comparison:
 class Profile:
     """A node's pairs of :func:`attributes` as multisets, for counting without building them: those whose
     value names no node of the sentence (the concept included), and the relations to nodes, whose values
-    the projection of the moment gives (:func:`projected`)."""
+    the projection of the moment gives (:func:`projection`). It holds no node of its sentence but its own
+    (each relation to a node by the node's variable and projections): no cycle through the sentence."""
 
-    __slots__ = ("nodes", "selection", "size", "fixed", "fixed_total", "edges", "own", "own_total", "_names",
-                 "relations")
+    __slots__ = ("node", "selection", "size", "fixed", "fixed_total", "edges", "own", "own_total", "_names")
 
     def __init__(self, node: Node, nodes: Dict[str, Node], selection: Selection) -> None:
-        self.nodes, self.selection, self.relations = nodes, selection, node.relations
+        self.node, self.selection = node, selection
         self.size = len(node.relations)
         #: (name, value) -> how many, of the pairs whose value names no node
         self.fixed: Dict[Tuple[str, str], int] = {}
-        #: (name, node named) of each relation to a node
-        self.edges: List[Tuple[str, Node]] = []
+        #: (name, variable, the projections of the node it names) of each relation to a node
+        self.edges: List[Tuple[str, str, Dict[str, Dict[str, int]]]] = []
         #: (name, value) -> how many, of every pair taken as written (no projection)
         self.own: Dict[Tuple[str, str], int] = {}
         self._names: Optional[Dict[str, int]] = None
@@ -134,7 +134,7 @@ class Profile:
             if other is None:
                 fixed[key] = fixed.get(key, 0) + 1
             else:
-                edges.append((name, other))
+                edges.append((name, value, other.cross))
         self.fixed_total = sum(fixed.values())
         self.own_total = sum(own.values())
 
@@ -142,17 +142,21 @@ class Profile:
     def names(self) -> Dict[str, int]:
         """Relation names (and ``concept``) -> how many, whatever the values and selection (:func:`weak`)."""
         if self._names is None:
-            self._names = dict(Counter(["concept"] + [name for name, _ in self.relations]))
+            self._names = dict(Counter(["concept"] + [name for name, _ in self.node.relations]))
         return self._names
 
 
 def profile(node: Node, nodes: Dict[str, Node], selection: Selection) -> Profile:
-    """The node's :class:`Profile` in its sentence's ``nodes`` under ``selection`` (kept on the node)."""
-    found = node.profiled
-    if found is not None and found.nodes is nodes and found.size == len(node.relations) and \
+    """The node's :class:`Profile` in its sentence's ``nodes`` under ``selection`` (kept beside the nodes
+    when they are a sentence's :class:`~mrp.metrics.umatch.model.Nodes`)."""
+    kept = getattr(nodes, "profiles", None)
+    if kept is None:
+        return Profile(node, nodes, selection)
+    found = kept.get(node.variable)
+    if found is not None and found.node is node and found.size == len(node.relations) and \
             (found.selection is selection or found.selection == selection):
         return found  # type: ignore[no-any-return]
-    found = node.profiled = Profile(node, nodes, selection)
+    found = kept[node.variable] = Profile(node, nodes, selection)
     return found
 
 
@@ -170,8 +174,8 @@ def projection(found: Profile, label: Optional[str]) -> Tuple[Dict[Tuple[str, st
         return found.fixed, found.fixed_total
     values = dict(found.fixed)
     total = found.fixed_total
-    for name, other in found.edges:
-        mapped = other.cross.get(label)
+    for name, _, cross in found.edges:
+        mapped = cross.get(label)
         if mapped:
             for target in mapped:
                 values[(name, target)] = values.get((name, target), 0) + 1
