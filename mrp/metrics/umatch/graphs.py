@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections import OrderedDict
 from copy import copy
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
@@ -122,7 +123,7 @@ class Kept:
 
     def __init__(self, limit: int = 20_000) -> None:
         self.limit = limit
-        self._found: Dict[Tuple[int, int, bool, bool], Tuple[Graph, Sentence]] = {}
+        self._found: OrderedDict[Tuple[int, int, bool, bool], Tuple[Graph, Sentence]] = OrderedDict()
         self._nodes = 0
         #: the sentences given since :meth:`release`
         self._given: List[Sentence] = []
@@ -150,7 +151,7 @@ class Kept:
         self._found[key] = (graph, item)
         self._nodes += len(item.nodes) + 1
         while self._nodes > self.limit and self._found:
-            self._nodes -= len(self._found.pop(next(iter(self._found)))[1].nodes) + 1
+            self._nodes -= len(self._found.popitem(last=False)[1][1].nodes) + 1  # no scan of those popped
         return item
 
 

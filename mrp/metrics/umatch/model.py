@@ -7,6 +7,22 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
 
+class _Unset(Dict[str, Any]):
+    """The empty table every node's ambiguities and winners start as, shared (read as an empty dict; a node
+    makes its own when one is first written: most nodes never have one)."""
+
+    __hash__ = object.__hash__  # type: ignore[assignment]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        raise TypeError("a node's shared empty table is not written (Node.ambiguous_to, Node.won)")
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        raise TypeError("a node's shared empty table is not written (Node.ambiguous_to, Node.won)")
+
+
+UNSET: Dict[str, Any] = _Unset()
+
+
 @dataclass(eq=False, slots=True)
 class Node:
     """A node of a sentence graph."""
@@ -25,9 +41,10 @@ class Node:
     #: other file's label -> its variables this node is linked to (the comparator's projections)
     cross: Dict[str, Dict[str, int]] = field(default_factory=dict)
     #: other file's label -> the nodes the node was first projected to, when more than one
-    ambiguous: Dict[str, List[str]] = field(default_factory=dict)
-    #: other file's label -> the link that won the node's ambiguity (its description, --verbose)
-    winner: Dict[str, str] = field(default_factory=dict)
+    #: (:meth:`ambiguous_to`)
+    ambiguous: Dict[str, List[str]] = field(default=UNSET)
+    #: other file's label -> the link that won the node's ambiguity (its description, --verbose; :meth:`won`)
+    winner: Dict[str, str] = field(default=UNSET)
 
     #: the relations sorted by lowercased name (kept once computed; relations are not changed afterwards)
     ordered: Optional[List[Tuple[str, str]]] = field(default=None, repr=False)
@@ -39,10 +56,26 @@ class Node:
         return self.ordered
 
     def clear(self) -> None:
-        """Forget the correspondence a run left on the node (its links, ambiguities and winners)."""
+        """Forget the correspondence a run left on the node (its links, ambiguities and winners); its table
+        of links stays the same object (a profile of a node relating to it holds it)."""
         self.cross.clear()
-        self.ambiguous.clear()
-        self.winner.clear()
+        if self.ambiguous is not UNSET:
+            self.ambiguous = UNSET
+        if self.winner is not UNSET:
+            self.winner = UNSET
+
+    def ambiguous_to(self, label: str, variables: List[str]) -> None:
+        """Record the nodes of file ``label`` the node was first projected to, when more than one (kept when
+        one is recorded already)."""
+        if self.ambiguous is UNSET:
+            self.ambiguous = {}
+        self.ambiguous.setdefault(label, variables)
+
+    def won(self, label: str, description: str) -> None:
+        """Record the link to file ``label`` that won the node's ambiguity (--verbose)."""
+        if self.winner is UNSET:
+            self.winner = {}
+        self.winner[label] = description
 
     def mapped(self, label: str) -> List[str]:
         """The variables of file ``label`` this node is projected to, sorted."""

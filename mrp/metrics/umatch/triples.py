@@ -115,28 +115,38 @@ class Profile:
         self.node, self.selection = node, selection
         self.size = len(node.relations)
         #: (name, value) -> how many, of the pairs whose value names no node
-        self.fixed: Dict[Tuple[str, str], int] = {}
+        self.fixed: Dict[Tuple[str, str], int]
+        self.fixed_total: int
         #: (name, variable, the projections of the node it names) of each relation to a node
         self.edges: List[Tuple[str, str, Dict[str, Dict[str, int]]]] = []
         #: (name, value) -> how many, of every pair taken as written (no projection)
         self.own: Dict[Tuple[str, str], int] = {}
         self._names: Optional[Dict[str, int]] = None
-        fixed, own, edges = self.fixed, self.own, self.edges
+        own, edges = self.own, self.edges
         every = selection.only is None and not selection.excluded
         if every or not selection.ignored("concept"):
-            fixed[("concept", node.concept)] = own[("concept", node.concept)] = 1
+            own[("concept", node.concept)] = 1
         for name, value in node.relations:  # multisets: the order does not matter
             if not value or not every and selection.ignored(name):
                 continue
             key = (name, value)
             own[key] = own.get(key, 0) + 1
             other = nodes.get(value)
-            if other is None:
-                fixed[key] = fixed.get(key, 0) + 1
-            else:
+            if other is not None:
                 edges.append((name, value, other.cross))
-        self.fixed_total = sum(fixed.values())
         self.own_total = sum(own.values())
+        if edges:  # the pairs as written, less the relations to nodes
+            self.fixed = fixed = dict(own)
+            for name, value, _ in edges:
+                key = (name, value)
+                left = fixed[key] - 1
+                if left:
+                    fixed[key] = left
+                else:
+                    del fixed[key]
+            self.fixed_total = self.own_total - len(edges)
+        else:  # the same pairs: one table (read only)
+            self.fixed, self.fixed_total = own, self.own_total
 
     @property
     def names(self) -> Dict[str, int]:
