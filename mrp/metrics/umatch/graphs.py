@@ -10,7 +10,7 @@ from copy import copy
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from mrp.graph import Edge, Graph
-from mrp.metrics.umatch.model import Node, Sentence, UmrFile
+from mrp.metrics.umatch.model import Node, Nodes, Sentence, UmrFile
 from mrp.metrics.umatch.reading import unread_alignment
 from mrp.metrics.umatch.segments import first_sentence
 
@@ -70,6 +70,7 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
     layout = graph.layout or {}
     outgoing: Optional[Dict[int, List[Edge]]] = None  # each node's edges in the graph's order, gathered once
     nodes = out.nodes
+    restored: Dict[str, Tuple[Tuple[int, ...], str]] = {}  # what mrp reads of the alignments left out
     for node in graph.nodes if "graph" not in out.apart else ():
         relations: List[Tuple[str, str]]
         branches = layout.get(node.id)
@@ -87,10 +88,13 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
         variable = name(node.id)
         item = Node(variable, node.label if node.label is not None else "", relations)
         found = aligned.get(node.id)
-        if found and variable not in lost:
+        if found:
             positions = sorted(set(found)) if len(found) > 1 else found
-            item.alignment = tuple(positions)
-            item.aligned_text = " ".join([words[k] for k in positions if k < len(words)])
+            text = " ".join([words[k] for k in positions if k < len(words)])
+            if variable in lost:
+                restored[variable] = (tuple(positions), text)
+            else:
+                item.alignment, item.aligned_text = tuple(positions), text
         nodes[variable] = item
     if graph.tops and out.nodes:
         out.top = name(graph.tops[0])
@@ -102,10 +106,32 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
             ops = sorted((r for r in item.relations if _OP.match(r[0])), key=lambda r: r[0].lower())
             econcept += "[" + " ".join(value for _, value in ops) + "]"
         item.econcept = econcept
-    if graph.document is not None and out.failure is None and "document" not in out.apart:
+    if graph.document is not None:
+        every: Dict[str, int] = {}
         for relation in graph.document.relations:
             triple = f"{relation.source} :{relation.label} {relation.target}"
-            out.docrels[triple] = out.docrels.get(triple, 0) + 1
+            every[triple] = every.get(triple, 0) + 1
+        if out.failure is None and "document" not in out.apart:
+            out.docrels = every
+        if (out.failure is not None or out.apart) and "graph" not in out.apart:
+            out.unread = (restored, every)
+    return out
+
+
+def whole(item: Sentence) -> Sentence:
+    """mrp's reading of a sentence (:func:`sentence` without ``compat``) from its compat reading, when that
+    read its graph (:attr:`~mrp.metrics.umatch.model.Sentence.unread`): new nodes, their concepts and
+    relations shared, every alignment and document-level relation in."""
+    assert item.unread is not None
+    restored, every = item.unread
+    out = copy(item)
+    out.nodes = nodes = Nodes()
+    for variable, node in item.nodes.items():
+        found = restored.get(variable)
+        alignment, text = found if found is not None else (node.alignment, node.aligned_text)
+        nodes[variable] = Node(variable, node.concept, node.relations, alignment, text, node.econcept)
+    out.docrels, out.failure, out.apart, out.apart_compared = every, None, [], False
+    out.greedy, out.unread = {}, None
     return out
 
 
@@ -177,17 +203,22 @@ def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False, compat: bool 
             old0, old1 = like[0].sentences[number - 1], like[1].sentences[number - 1]
             old0 = old0 if old0.failure is None and not old0.apart else None
             old1 = old1 if old1.failure is None and not old1.apart else None
+        derived = [item if item is not None and item.unread is not None else None for item in
+                   ((like[0].sentences[number - 1], like[1].sentences[number - 1])
+                    if like is not None and not compat else (None, None))]
         if old0 is not None:
             first = _again(old0)
+        elif derived[0] is not None:  # what compare_umr.pl's reading left out put back, not read again
+            first = whole(derived[0])
         else:
             first = sentence(mine, number, top, compat=compat) if kept is None else \
                 kept.sentence(mine, number, top, compat)
         words = None if theirs.nodes else first.tokens
-        if old1 is None:
+        if old1 is None and derived[1] is None:
             second = sentence(theirs, number, top, words, compat)
             differ = second.tokens != first.tokens
         else:
-            second = _again(old1)
+            second = _again(old1) if old1 is not None else whole(derived[1])  # type: ignore[arg-type]
             differ = words is None and (theirs.input or "").split() != first.tokens
         if differ:
             notes.append((mine, "the system's words differ from the gold words (aligned against the gold's)"))

@@ -118,6 +118,9 @@ class UMatch(Metric):
                                              system.nodes, "GOLD", "SYSTEM", chosen.selection))
 
         kept = shareable and chosen.document_level
+        if self._used:  # a run on this preparation before: its correspondence cleared from the nodes
+            _clear(gold, system)
+        self._used = True
         result = compare.run([gold, system], chosen, mapper, check_tokens=False,
                              max_memory=options.max_memory, timeout=options.timeout,
                              each=counted if kept else None)
@@ -132,7 +135,7 @@ class UMatch(Metric):
         (the figures of a task: compat, exact, without document-level relations, other paths): read by
         compare_umr.pl's rules, which the exact figure shares where they read every sentence as mrp does
         (no alignment line it stops at, no section it sets apart); the correspondence of a previous run
-        cleared."""
+        is cleared by the next run made on them (:meth:`_compared`), not by one that takes a run's counts."""
         entries = tuple((pair.gold_entry, None if pair.null else pair.system_entry)
                         for pair in pairing.pairs)
         key = (tuple((id(a), id(b)) for a, b in entries), top)
@@ -147,16 +150,9 @@ class UMatch(Metric):
         if not compat and any(item.failure is not None or item.apart
                               for umr in (gold, system) for item in umr.sentences):
             # the exact reading: the sentences both read alike shared (their nodes then carry its run's
-            # correspondence: cleared before the next run on this preparation)
-            if self._used:
-                _clear(gold, system)
-            self._used = True
+            # correspondence: cleared before the next run on this preparation, :meth:`_compared`)
             return graphs.files([(pair.gold, pair.system) for pair in live], top, False, (gold, system),
                                 self._kept)
-        if not self._used:  # nothing to clear yet
-            self._used = True
-            return gold, system, notes
-        _clear(gold, system)
         return gold, system, notes
 
     def signature_fields(self, options: Options) -> List[str]:

@@ -129,6 +129,12 @@ class Sentence:
     greedy: Dict[Tuple[str, str, Any], Any] = field(default_factory=dict, repr=False)
     #: the ``# :: sntN`` number, when given
     sid: Optional[str] = None
+    #: compat view of a graph whose graph compare_umr.pl reads but not all the rest (alignments,
+    #: document-level relations): what mrp's reading has besides, variable -> (alignment, aligned text) of
+    #: the nodes whose alignment is left out, and every document-level relation
+    #: (:func:`mrp.metrics.umatch.graphs.whole`)
+    unread: Optional[Tuple[Dict[str, Tuple[Tuple[int, ...], str]], Dict[str, int]]] = field(default=None,
+                                                                                            repr=False)
     #: variable -> node over the sentence's document (the last definition winning); None: the file's
     scope: Optional[Dict[str, Node]] = field(default=None, repr=False)
     #: variable -> node over the sentence's source file, when the file compared gathers several
