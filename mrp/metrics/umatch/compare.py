@@ -13,7 +13,7 @@ from mrp.errors import MRPError
 from mrp.metrics.umatch import capped
 from mrp.metrics.umatch.links import candidates, remember, symmetrize
 from mrp.metrics.umatch.model import Node, Sentence, UmrFile
-from mrp.metrics.umatch.triples import UNMAPPED, Selection, compare, matches, profile, projection
+from mrp.metrics.umatch.triples import UNMAPPED, Selection, compare, matches, profiles, projection
 from mrp.metrics.umatch.triples import Comparison as Compared  # a node pair's (this module's: a run's)
 from mrp.solver import clock
 
@@ -209,18 +209,19 @@ def attributes(tally: Counter, sentence0: Sentence, sentence1: Sentence,  # type
     a counterpart, and the document-level relations."""
     selection = settings.selection
     nodes0, nodes1 = sentence0.nodes, sentence1.nodes
+    table0, table1 = profiles(nodes0, selection), profiles(nodes1, selection)
     total0 = total1 = mapped0 = mapped1 = mapped = 0
     linked = alone = False
-    for node in nodes0.values():  # sums: the order does not matter
+    for variable, node in nodes0.items():  # sums: the order does not matter
         others = node.cross.get(label1)
-        mine = profile(node, nodes0, selection)
+        mine = table0[variable]
         if not others:
             total0 += mine.own_total
             continue
         values, size = projection(mine, label1) if mine.edges else (mine.fixed, mine.fixed_total)
         best_total = best = -1
         for other in sorted(others) if len(others) > 1 else others:  # the first with the most correct
-            theirs = profile(nodes1[other], nodes1, selection)
+            theirs = table1[other]
             found = matches(values, theirs.own)
             if found > best:
                 best_total, best = theirs.own_total, found
@@ -228,10 +229,10 @@ def attributes(tally: Counter, sentence0: Sentence, sentence1: Sentence,  # type
         mapped0 += size
         mapped1 += best_total
         mapped += best
-    for node in nodes1.values():
+    for variable, node in nodes1.items():
         if not node.cross.get(label0):
             alone = True
-            total1 += profile(node, nodes1, selection).own_total
+            total1 += table1[variable].own_total
     if nodes0:  # the counts' keys in the order the comparator's loops first touch them
         tally["total0"] += total0 + mapped0
     if linked:

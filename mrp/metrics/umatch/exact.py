@@ -14,7 +14,7 @@ from mrp.metrics.umatch import capped
 from mrp.metrics.umatch.capped import attach
 from mrp.metrics.umatch.links import candidates, recall, symmetrize
 from mrp.metrics.umatch.model import Node, Sentence
-from mrp.metrics.umatch.triples import UNMAPPED, Selection, matches, profile
+from mrp.metrics.umatch.triples import UNMAPPED, Selection, matches, profiles
 from mrp.solver import (
     DEFAULT_MAX_MEMORY,
     Sparse,
@@ -223,8 +223,9 @@ def _side(nodes: List[Node], sentence: Sentence, index: Dict[str, int], selectio
     multiplicities, in the order the relations are written."""
     constants_of = []
     edges_of: Dict[Tuple[int, int, Hashable], int] = {}
+    table = profiles(sentence.nodes, selection)
     for k, node in enumerate(nodes):
-        found = profile(node, sentence.nodes, selection)
+        found = table[node.variable]
         constants_of.append(found.fixed)
         for name, variable, _ in found.edges:
             key = (k, index[variable], name)

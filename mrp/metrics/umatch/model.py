@@ -88,12 +88,14 @@ class Nodes(Dict[str, Node]):
     names nodes of its sentence), and a sentence no longer referenced is freed at once, not left to the
     collector (which in a command's own process may have frozen it out of its way: it would never be)."""
 
-    __slots__ = ("profiles",)
+    __slots__ = ("profiles", "every")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         #: variable -> the node's profile
         self.profiles: Dict[str, Any] = {}
+        #: the selection every node's profile is kept for (:func:`mrp.metrics.umatch.triples.profiles`)
+        self.every: Optional[Any] = None
 
 
 @dataclass(eq=False, slots=True)

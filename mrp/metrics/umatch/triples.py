@@ -167,7 +167,23 @@ def profile(node: Node, nodes: Dict[str, Node], selection: Selection) -> Profile
             (found.selection is selection or found.selection == selection):
         return found  # type: ignore[no-any-return]
     found = kept[node.variable] = Profile(node, nodes, selection)
+    nodes.every = None  # type: ignore[attr-defined]
     return found
+
+
+def profiles(nodes: Dict[str, Node], selection: Selection) -> Dict[str, Profile]:
+    """Every node's :func:`profile` in a sentence's ``nodes`` under ``selection``, by variable (made once
+    for the sentence when its nodes are :class:`~mrp.metrics.umatch.model.Nodes`: the nodes' relations do
+    not change once they are compared)."""
+    kept = getattr(nodes, "profiles", None)
+    if kept is None:
+        return {variable: profile(node, nodes, selection) for variable, node in nodes.items()}
+    every = nodes.every  # type: ignore[attr-defined]
+    if every is None or len(kept) != len(nodes) or not (every is selection or every == selection):
+        for node in nodes.values():
+            profile(node, nodes, selection)
+        nodes.every = selection  # type: ignore[attr-defined]
+    return kept  # type: ignore[no-any-return]
 
 
 def projected(node: Node, nodes: Dict[str, Node], label: Optional[str], selection: Selection
