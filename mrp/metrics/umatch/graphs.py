@@ -18,6 +18,22 @@ _OP = re.compile(r":op[0-9]+$")
 _TOKEN = re.compile(r"\S+")
 
 
+class _Roles(Dict[str, str]):
+    """A role's relation name (``ARG0`` -> ``:ARG0``), one string per role kept for every sentence (at most
+    :data:`LIMIT` roles: made anew beyond)."""
+
+    LIMIT = 10_000
+
+    def __missing__(self, role: str) -> str:
+        found = ":" + role
+        if len(self) < self.LIMIT:
+            self[role] = found
+        return found
+
+
+_ROLES = _Roles()
+
+
 def _spans(graph: Graph) -> Dict[int, List[int]]:
     """Node id -> the token positions (0-based) its anchors cover in the whitespace tokens of the input (the
     tokens are in order and apart: each anchor's are found by bisection, not by reading them all)."""
@@ -75,15 +91,15 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
         relations: List[Tuple[str, str]]
         branches = layout.get(node.id)
         if branches is not None:  # a node is named by its id (an int), a constant by text
-            relations = [(":" + role, name(value) if isinstance(value, int) else str(value))
-                         for role, value, _ in branches]
+            relations = [(_ROLES[role], (names.get(value) or f"n{value}") if isinstance(value, int) else
+                          str(value)) for role, value, _ in branches]
         else:
             if outgoing is None:
                 outgoing = {}
                 for edge in graph.edges:
                     outgoing.setdefault(edge.source, []).append(edge)
-            relations = [(":" + p, str(v)) for p, v in zip(node.properties, node.values)]
-            relations.extend((":" + (edge.label or ""), name(edge.target))
+            relations = [(_ROLES[p], str(v)) for p, v in zip(node.properties, node.values)]
+            relations.extend((_ROLES[edge.label or ""], name(edge.target))
                              for edge in outgoing.get(node.id, ()))
         variable = name(node.id)
         item = Node(variable, node.label if node.label is not None else "", relations)

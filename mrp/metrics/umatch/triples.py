@@ -126,11 +126,11 @@ class Profile:
         every = selection.only is None and not selection.excluded
         if every or not selection.ignored("concept"):
             own[("concept", node.concept)] = 1
-        for name, value in node.relations:  # multisets: the order does not matter
+        for relation in node.relations:  # multisets: the order does not matter; a relation is its own key
+            name, value = relation
             if not value or not every and selection.ignored(name):
                 continue
-            key = (name, value)
-            own[key] = own.get(key, 0) + 1
+            own[relation] = own.get(relation, 0) + 1
             other = nodes.get(value)
             if other is not None:
                 edges.append((name, value, other.cross))
