@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from mrp.engine import (
     ACCOUNTING,
@@ -28,7 +28,7 @@ from mrp.graph import Graph
 from mrp.metrics.umatch import capped, compare, explained, graphs
 from mrp.metrics.umatch.details import differences
 from mrp.metrics.umatch.exact import ExactMapper, Proof
-from mrp.metrics.umatch.model import Sentence, UmrFile
+from mrp.metrics.umatch.model import UmrFile
 from mrp.metrics.umatch.triples import Selection, count
 
 #: the count paths of a pair, each (g, s, c) but node projections (g, s, mapped g, mapped s)
@@ -110,22 +110,15 @@ class UMatch(Metric):
                 found["total1"] = found.get("total1", 0) - total1
                 less.append(found)
             return result, less
-        documents: List[Tuple[int, int, int]] = []
-
-        def counted(pair: Sequence[Sentence]) -> None:  # as the run counted them, when it did
-            first, second = pair
-            documents.append(compare.docrels(first, second, first.source or gold.nodes, second.source or
-                                             system.nodes, "GOLD", "SYSTEM", chosen.selection))
-
         kept = shareable and chosen.document_level
         if self._used:  # a run on this preparation before: its correspondence cleared from the nodes
             _clear(gold, system)
         self._used = True
         result = compare.run([gold, system], chosen, mapper, check_tokens=False,
-                             max_memory=options.max_memory, timeout=options.timeout,
-                             each=counted if kept else None)
+                             max_memory=options.max_memory, timeout=options.timeout)
         counts = result.sentences.get(("GOLD", "SYSTEM"), [])
         if mapper is None:  # an exact run in between leaves the greedy's counts as they were
+            documents = result.documents.get(("GOLD", "SYSTEM"), [])  # as the run counted them
             self._greedy = (key, (result, counts, documents)) if kept else None
         return result, counts
 
