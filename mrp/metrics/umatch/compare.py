@@ -13,7 +13,7 @@ from mrp.errors import MRPError
 from mrp.metrics.umatch import capped
 from mrp.metrics.umatch.links import candidates, remember, symmetrize
 from mrp.metrics.umatch.model import Node, Sentence, UmrFile
-from mrp.metrics.umatch.triples import UNMAPPED, Selection, compare, matches, profile, projection
+from mrp.metrics.umatch.triples import UNMAPPED, Selection, compare, matches, profiles, projection
 from mrp.metrics.umatch.triples import Comparison as Compared  # a node pair's (this module's: a run's)
 from mrp.solver import clock
 
@@ -52,6 +52,9 @@ class Comparison:
         self.capped: Set[int] = set()
         #: the sentences whose greedy the clock stopped (``timeout``): mapped by the part it made by then
         self.stopped: Set[int] = set()
+        #: (first label, second label) -> per sentence number: its document-level relations' (correct,
+        #: total0, total1), as the greedy's run counted them (:func:`attributes`; none when it did not)
+        self.documents: Dict[Tuple[str, str], List[Tuple[int, int, int]]] = {}
 
     def tally(self, label0: str, label1: str) -> Counter:  # type: ignore[type-arg]
         """The counts of file ``label0`` against file ``label1``."""
@@ -61,15 +64,13 @@ class Comparison:
 def run(files: Sequence[UmrFile], settings: Settings, mapper: Optional[Mapper] = None,
         verbose: Optional[Callable[[int, Sequence[Sentence], Comparison], None]] = None,
         check_tokens: bool = True, max_memory: Optional[int] = None,
-        timeout: Optional[float] = None, each: Optional[Callable[[Sequence[Sentence]], None]] = None
-        ) -> Comparison:
+        timeout: Optional[float] = None) -> Comparison:
     """Compare the files sentence by sentence, in order (as many sentences as the shortest has); sentences
     whose words differ are an error (``check_tokens``, as for the comparator).  Without a ``mapper`` (the
     comparator's greedy), a sentence whose candidate links would take more than ``max_memory`` bytes (None:
     no cap; a ``mapper`` keeps its own) is mapped in linear time instead and listed in
     :attr:`Comparison.capped`; one whose greedy takes longer than ``timeout`` seconds (None: no cap; a
-    ``mapper`` keeps its own) keeps what it made by then and is listed in :attr:`Comparison.stopped`;
-    ``each`` is called with every sentence of the files once they are mapped and counted."""
+    ``mapper`` keeps its own) keeps what it made by then and is listed in :attr:`Comparison.stopped`."""
     result = Comparison(files, settings)
     sizes = [len(umr.sentences) for umr in files]
     n = min(sizes)
@@ -92,8 +93,6 @@ def run(files: Sequence[UmrFile], settings: Settings, mapper: Optional[Mapper] =
             result.stopped.add(number + 1)
         if verbose is not None:
             verbose(number + 1, sentences, result)
-        if each is not None:
-            each(sentences)
     result.compared = n
     if mapper is not None and settings.document_level:
         _deferred(result, n)
@@ -174,7 +173,7 @@ def _pair(result: Comparison, a: int, b: int, sentence0: Sentence, sentence1: Se
     file0, file1 = result.files[a], result.files[b]
     forward = result.tally(label0, label1)
     backward = result.tally(label1, label0)
-    before = Counter(forward)
+    before = dict(forward)  # a plain copy: read with .get only
     # the distinct token sets (:func:`token_sets`), as tuples: the same sets without making their texts
     sets0 = {node.alignment for node in sentence0.nodes.values() if node.alignment}
     sets1 = {node.alignment for node in sentence1.nodes.values() if node.alignment}
@@ -187,7 +186,9 @@ def _pair(result: Comparison, a: int, b: int, sentence0: Sentence, sentence1: Se
         tally["ambiguous_nodes"] += len(ambiguous)
         tally["ambiguous_targets"] += sum(ambiguous)
     settings = result.settings
-    attributes(forward, sentence0, sentence1, file0, file1, label0, label1, settings, document_level)
+    found = attributes(forward, sentence0, sentence1, file0, file1, label0, label1, settings, document_level)
+    if found is not None:
+        result.documents.setdefault((label0, label1), []).append(found)
     attributes(backward, sentence1, sentence0, file1, file0, label1, label0, settings, document_level)
     delta = {key: value - before.get(key, 0) for key, value in forward.items()}
     delta["mapped0"] = sum(1 for node in sentence0.nodes.values() if node.cross.get(label1))
@@ -204,23 +205,25 @@ def token_sets(sentence: Sentence) -> set:  # type: ignore[type-arg]
 
 def attributes(tally: Counter, sentence0: Sentence, sentence1: Sentence,  # type: ignore[type-arg]
                file0: UmrFile, file1: UmrFile, label0: str, label1: str, settings: Settings,
-               document_level: bool = True) -> None:
+               document_level: bool = True) -> Optional[Tuple[int, int, int]]:
     """Concepts and relations of sentence 0's nodes against their counterparts, sentence 1's nodes without
-    a counterpart, and the document-level relations."""
+    a counterpart, and the document-level relations; the latter's (correct, total0, total1), None when they
+    are not counted."""
     selection = settings.selection
     nodes0, nodes1 = sentence0.nodes, sentence1.nodes
+    table0, table1 = profiles(nodes0, selection), profiles(nodes1, selection)
     total0 = total1 = mapped0 = mapped1 = mapped = 0
     linked = alone = False
-    for node in nodes0.values():  # sums: the order does not matter
+    for variable, node in nodes0.items():  # sums: the order does not matter
         others = node.cross.get(label1)
-        mine = profile(node, nodes0, selection)
+        mine = table0[variable]
         if not others:
             total0 += mine.own_total
             continue
         values, size = projection(mine, label1) if mine.edges else (mine.fixed, mine.fixed_total)
         best_total = best = -1
         for other in sorted(others) if len(others) > 1 else others:  # the first with the most correct
-            theirs = profile(nodes1[other], nodes1, selection)
+            theirs = table1[other]
             found = matches(values, theirs.own)
             if found > best:
                 best_total, best = theirs.own_total, found
@@ -228,10 +231,10 @@ def attributes(tally: Counter, sentence0: Sentence, sentence1: Sentence,  # type
         mapped0 += size
         mapped1 += best_total
         mapped += best
-    for node in nodes1.values():
+    for variable, node in nodes1.items():
         if not node.cross.get(label0):
             alone = True
-            total1 += profile(node, nodes1, selection).own_total
+            total1 += table1[variable].own_total
     if nodes0:  # the counts' keys in the order the comparator's loops first touch them
         tally["total0"] += total0 + mapped0
     if linked:
@@ -248,6 +251,8 @@ def attributes(tally: Counter, sentence0: Sentence, sentence1: Sentence,  # type
         tally["correct"] += correct
         tally["total0"] += total0
         tally["total1"] += total1
+        return correct, total0, total1
+    return None
 
 
 def counterpart(node: Node, nodes0: Dict[str, Node], nodes1: Dict[str, Node], label1: str,

@@ -14,7 +14,7 @@ from mrp.metrics.umatch import capped
 from mrp.metrics.umatch.capped import attach
 from mrp.metrics.umatch.links import candidates, recall, symmetrize
 from mrp.metrics.umatch.model import Node, Sentence
-from mrp.metrics.umatch.triples import UNMAPPED, Selection, matches, profile
+from mrp.metrics.umatch.triples import UNMAPPED, Selection, matches, profiles
 from mrp.solver import (
     DEFAULT_MAX_MEMORY,
     Sparse,
@@ -111,8 +111,8 @@ class ExactMapper:
             node.cross.pop(label1, None)
         for node in system:
             node.cross.pop(label0, None)
-        allowed = allowed_pairs(gold, system, len(sentence0.tokens))
-        terms = build(sentence0, sentence1, gold, system, allowed, label1, selection)
+        allowed, partners = _allowed(gold, system, len(sentence0.tokens))
+        terms = build(sentence0, sentence1, gold, system, allowed, label1, selection, partners)
         scale = terms.scale
         start = [int(j) for j in seed]
         sparse = terms.sparse()
@@ -146,6 +146,11 @@ class ExactMapper:
 def allowed_pairs(gold: List[Node], system: List[Node], width: int) -> List[List[bool]]:
     """Which gold node may correspond to which system node (the comparator's candidate rule: a shared aligned
     token within the first ``width`` tokens, or both unaligned with equal extended concepts)."""
+    return _allowed(gold, system, width)[0]
+
+
+def _allowed(gold: List[Node], system: List[Node], width: int) -> Tuple[List[List[bool]], List[List[int]]]:
+    """:func:`allowed_pairs`, and each gold node's allowed system nodes (their positions, each once)."""
     by_token: Dict[int, List[int]] = {}
     by_concept: Dict[str, List[int]] = {}
     for j, b in enumerate(system):
@@ -154,19 +159,24 @@ def allowed_pairs(gold: List[Node], system: List[Node], width: int) -> List[List
         else:
             for k in b.alignment:
                 by_token.setdefault(k, []).append(j)
-    out = []
+    out, partners = [], []
     for a in gold:
         row = [False] * len(system)
         if a.alignment is None:
-            for j in by_concept.get(a.econcept or "", ()):
+            found = list(by_concept.get(a.econcept or "", ()))
+            for j in found:
                 row[j] = True
         else:
+            found = []
             for k in a.alignment:
                 if k < width:
                     for j in by_token.get(k, ()):
-                        row[j] = True
+                        if not row[j]:
+                            row[j] = True
+                            found.append(j)
         out.append(row)
-    return out
+        partners.append(found)
+    return out, partners
 
 
 @dataclass
@@ -178,6 +188,8 @@ class Terms:
     gold: Dict[Tuple[int, int, Hashable], int]
     system: Dict[Tuple[int, int, Hashable], int]
     allowed: List[List[bool]]
+    #: each gold node's allowed system nodes (positions, each once)
+    partners: List[List[int]]
 
     @property
     def scale(self) -> int:
@@ -187,8 +199,10 @@ class Terms:
     def sparse(self) -> Sparse:
         """The objective for the plain-Python search: correct pairs scaled, plus one per mapped pair."""
         scale, allowed = self.scale, self.allowed
-        U = [[(value * scale + 1) if allowed[i][j] else 0 for j, value in enumerate(row)]
-             for i, row in enumerate(self.U)]
+        U = [[0] * len(row) for row in self.U]
+        for row, out, found in zip(self.U, U, self.partners):  # the allowed pairs alone, not every pair
+            for j in found:
+                out[j] = row[j] * scale + 1
         by_label: Dict[Hashable, List[Tuple[int, int, int]]] = {}
         for (c, d, key), count in self.system.items():
             by_label.setdefault(key, []).append((c, d, count))
@@ -223,31 +237,34 @@ def _side(nodes: List[Node], sentence: Sentence, index: Dict[str, int], selectio
     multiplicities, in the order the relations are written."""
     constants_of = []
     edges_of: Dict[Tuple[int, int, Hashable], int] = {}
+    table = profiles(sentence.nodes, selection)
     for k, node in enumerate(nodes):
-        found = profile(node, sentence.nodes, selection)
+        found = table[node.variable]
         constants_of.append(found.fixed)
-        for name, other in found.edges:
-            key = (k, index[other.variable], name)
+        for name, variable, _ in found.edges:
+            key = (k, index[variable], name)
             edges_of[key] = edges_of.get(key, 0) + 1
     return constants_of, edges_of
 
 
 def build(sentence0: Sentence, sentence1: Sentence, gold: List[Node], system: List[Node],
-          allowed: List[List[bool]], label1: str, selection: Selection) -> Terms:
+          allowed: List[List[bool]], label1: str, selection: Selection,
+          partners: Optional[List[List[int]]] = None) -> Terms:
     """The terms of a sentence pair: node rewards (concepts, constants, document-level relations with one
-    end decided) and edges (relations, document-level relations between two nodes of the sentence)."""
+    end decided) and edges (relations, document-level relations between two nodes of the sentence);
+    ``partners``: each gold node's allowed system nodes, each once (None: read from ``allowed``)."""
+    if partners is None:
+        partners = [[j for j, ok in enumerate(row) if ok] for row in allowed]
     gi = {node.variable: k for k, node in enumerate(gold)}
     si = {node.variable: k for k, node in enumerate(system)}
     U = [[0] * len(system) for _ in gold]
     gold_constants, gold_edges = _side(gold, sentence0, gi, selection)
     system_constants, system_edges = _side(system, sentence1, si, selection)
-    for i, row in enumerate(allowed):
-        mine = gold_constants[i]
-        for j, ok in enumerate(row):
-            if ok:
-                U[i][j] = matches(mine, system_constants[j])
+    for mine, row, found in zip(gold_constants, U, partners):
+        for j in found:
+            row[j] = matches(mine, system_constants[j])
     _document_terms(sentence0, sentence1, gi, si, allowed, U, gold_edges, system_edges, label1, selection)
-    return Terms(U, gold_edges, system_edges, allowed)
+    return Terms(U, gold_edges, system_edges, allowed, partners)
 
 
 def weight(n: int, m: int) -> int:

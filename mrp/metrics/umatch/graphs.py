@@ -5,16 +5,33 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections import OrderedDict
 from copy import copy
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from mrp.graph import Edge, Graph
-from mrp.metrics.umatch.model import Node, Sentence, UmrFile
+from mrp.metrics.umatch.model import Node, Nodes, Sentence, UmrFile
 from mrp.metrics.umatch.reading import unread_alignment
 from mrp.metrics.umatch.segments import first_sentence
 
 _OP = re.compile(r":op[0-9]+$")
 _TOKEN = re.compile(r"\S+")
+
+
+class _Roles(Dict[str, str]):
+    """A role's relation name (``ARG0`` -> ``:ARG0``), one string per role kept for every sentence (at most
+    :data:`LIMIT` roles: made anew beyond)."""
+
+    LIMIT = 10_000
+
+    def __missing__(self, role: str) -> str:
+        found = ":" + role
+        if len(self) < self.LIMIT:
+            self[role] = found
+        return found
+
+
+_ROLES = _Roles()
 
 
 def _spans(graph: Graph) -> Dict[int, List[int]]:
@@ -69,27 +86,31 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
     layout = graph.layout or {}
     outgoing: Optional[Dict[int, List[Edge]]] = None  # each node's edges in the graph's order, gathered once
     nodes = out.nodes
+    restored: Dict[str, Tuple[Tuple[int, ...], str]] = {}  # what mrp reads of the alignments left out
     for node in graph.nodes if "graph" not in out.apart else ():
         relations: List[Tuple[str, str]]
         branches = layout.get(node.id)
         if branches is not None:  # a node is named by its id (an int), a constant by text
-            relations = [(":" + role, name(value) if isinstance(value, int) else str(value))
-                         for role, value, _ in branches]
+            relations = [(_ROLES[role], (names.get(value) or f"n{value}") if isinstance(value, int) else
+                          str(value)) for role, value, _ in branches]
         else:
             if outgoing is None:
                 outgoing = {}
                 for edge in graph.edges:
                     outgoing.setdefault(edge.source, []).append(edge)
-            relations = [(":" + p, str(v)) for p, v in zip(node.properties, node.values)]
-            relations.extend((":" + (edge.label or ""), name(edge.target))
+            relations = [(_ROLES[p], str(v)) for p, v in zip(node.properties, node.values)]
+            relations.extend((_ROLES[edge.label or ""], name(edge.target))
                              for edge in outgoing.get(node.id, ()))
         variable = name(node.id)
         item = Node(variable, node.label if node.label is not None else "", relations)
         found = aligned.get(node.id)
-        if found and variable not in lost:
+        if found:
             positions = sorted(set(found)) if len(found) > 1 else found
-            item.alignment = tuple(positions)
-            item.aligned_text = " ".join([words[k] for k in positions if k < len(words)])
+            text = " ".join([words[k] for k in positions if k < len(words)])
+            if variable in lost:
+                restored[variable] = (tuple(positions), text)
+            else:
+                item.alignment, item.aligned_text = tuple(positions), text
         nodes[variable] = item
     if graph.tops and out.nodes:
         out.top = name(graph.tops[0])
@@ -101,10 +122,32 @@ def sentence(graph: Graph, number: int, top: bool = False, tokens: Optional[List
             ops = sorted((r for r in item.relations if _OP.match(r[0])), key=lambda r: r[0].lower())
             econcept += "[" + " ".join(value for _, value in ops) + "]"
         item.econcept = econcept
-    if graph.document is not None and out.failure is None and "document" not in out.apart:
+    if graph.document is not None:
+        every: Dict[str, int] = {}
         for relation in graph.document.relations:
             triple = f"{relation.source} :{relation.label} {relation.target}"
-            out.docrels[triple] = out.docrels.get(triple, 0) + 1
+            every[triple] = every.get(triple, 0) + 1
+        if out.failure is None and "document" not in out.apart:
+            out.docrels = every
+        if (out.failure is not None or out.apart) and "graph" not in out.apart:
+            out.unread = (restored, every)
+    return out
+
+
+def whole(item: Sentence) -> Sentence:
+    """mrp's reading of a sentence (:func:`sentence` without ``compat``) from its compat reading, when that
+    read its graph (:attr:`~mrp.metrics.umatch.model.Sentence.unread`): new nodes, their concepts and
+    relations shared, every alignment and document-level relation in."""
+    assert item.unread is not None
+    restored, every = item.unread
+    out = copy(item)
+    out.nodes = nodes = Nodes()
+    for variable, node in item.nodes.items():
+        found = restored.get(variable)
+        alignment, text = found if found is not None else (node.alignment, node.aligned_text)
+        nodes[variable] = Node(variable, node.concept, node.relations, alignment, text, node.econcept)
+    out.docrels, out.failure, out.apart, out.apart_compared = every, None, [], False
+    out.greedy, out.unread = {}, None
     return out
 
 
@@ -122,7 +165,7 @@ class Kept:
 
     def __init__(self, limit: int = 20_000) -> None:
         self.limit = limit
-        self._found: Dict[Tuple[int, int, bool, bool], Tuple[Graph, Sentence]] = {}
+        self._found: OrderedDict[Tuple[int, int, bool, bool], Tuple[Graph, Sentence]] = OrderedDict()
         self._nodes = 0
         #: the sentences given since :meth:`release`
         self._given: List[Sentence] = []
@@ -150,33 +193,8 @@ class Kept:
         self._found[key] = (graph, item)
         self._nodes += len(item.nodes) + 1
         while self._nodes > self.limit and self._found:
-            oldest = self._found.pop(next(iter(self._found)))[1]
-            self._nodes -= len(oldest.nodes) + 1
-            _unprofiled(oldest)
+            self._nodes -= len(self._found.popitem(last=False)[1][1].nodes) + 1  # no scan of those popped
         return item
-
-    def held(self) -> Set[int]:
-        """The ids of the sentences kept."""
-        return {id(item) for _, item in self._found.values()}
-
-
-def _unprofiled(item: Sentence) -> None:
-    """A sentence's nodes without their profiles: a profile holds the nodes of its sentence (a cycle
-    through the node), so that a sentence let go is freed as soon as it is unreferenced, not by the
-    collector (which in a command's own process may have frozen it out of its way: it would never be)."""
-    for node in item.nodes.values():
-        node.profiled = None
-
-
-def let_go(files: Sequence[UmrFile], kept: Optional[Kept] = None, keep: Sequence[UmrFile] = ()) -> None:
-    """Prepared files done with: the cycles of their sentences broken (:func:`_unprofiled`), but for the
-    sentences ``kept`` keeps or ``keep``'s files hold (still in use)."""
-    held = kept.held() if kept is not None else set()
-    held.update(id(item) for umr in keep for item in umr.sentences)
-    for umr in files:
-        for item in umr.sentences:
-            if id(item) not in held:
-                _unprofiled(item)
 
 
 def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False, compat: bool = False,
@@ -201,17 +219,22 @@ def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False, compat: bool 
             old0, old1 = like[0].sentences[number - 1], like[1].sentences[number - 1]
             old0 = old0 if old0.failure is None and not old0.apart else None
             old1 = old1 if old1.failure is None and not old1.apart else None
+        derived = [item if item is not None and item.unread is not None else None for item in
+                   ((like[0].sentences[number - 1], like[1].sentences[number - 1])
+                    if like is not None and not compat else (None, None))]
         if old0 is not None:
             first = _again(old0)
+        elif derived[0] is not None:  # what compare_umr.pl's reading left out put back, not read again
+            first = whole(derived[0])
         else:
             first = sentence(mine, number, top, compat=compat) if kept is None else \
                 kept.sentence(mine, number, top, compat)
         words = None if theirs.nodes else first.tokens
-        if old1 is None:
+        if old1 is None and derived[1] is None:
             second = sentence(theirs, number, top, words, compat)
             differ = second.tokens != first.tokens
         else:
-            second = _again(old1)
+            second = _again(old1) if old1 is not None else whole(derived[1])  # type: ignore[arg-type]
             differ = words is None and (theirs.input or "").split() != first.tokens
         if differ:
             notes.append((mine, "the system's words differ from the gold words (aligned against the gold's)"))

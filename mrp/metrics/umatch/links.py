@@ -126,7 +126,7 @@ def _ambiguous(sentence0: Sentence, variable: str, sentence1: Sentence, label0: 
             kept.append(other)
     if len(kept) < 2:
         return []
-    node.ambiguous.setdefault(label1, list(kept))
+    node.ambiguous_to(label1, list(kept))
     out = []
     length = len(node.aligned_text)
     econcept = node.econcept or ""
@@ -194,7 +194,7 @@ def symmetrize(sentence0: Sentence, sentence1: Sentence, label0: str, label1: st
             return False
         winner = min(pending, key=lambda link: link.key)
         if verbose:
-            winner.source.winner[winner.target_label] = describe(winner)
+            winner.source.won(winner.target_label, describe(winner))
         winner.source.cross[winner.target_label] = {winner.target.variable: 1}
         winner.target.cross[winner.source_label] = {winner.source.variable: 1}
 
@@ -223,7 +223,7 @@ def recall(sentence0: Sentence, sentence1: Sentence, label0: str, label1: str, s
         return None
     for sentence, theirs, marked in zip((sentence0, sentence1), (label1, label0), found[2]):
         for variable, kept in marked.items():
-            sentence.nodes[variable].ambiguous.setdefault(theirs, list(kept))
+            sentence.nodes[variable].ambiguous_to(theirs, list(kept))
     return dict(found[1])
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from mrp.engine import (
     ACCOUNTING,
@@ -28,7 +28,7 @@ from mrp.graph import Graph
 from mrp.metrics.umatch import capped, compare, explained, graphs
 from mrp.metrics.umatch.details import differences
 from mrp.metrics.umatch.exact import ExactMapper, Proof
-from mrp.metrics.umatch.model import Sentence, UmrFile
+from mrp.metrics.umatch.model import UmrFile
 from mrp.metrics.umatch.triples import Selection, count
 
 #: the count paths of a pair, each (g, s, c) but node projections (g, s, mapped g, mapped s)
@@ -110,19 +110,15 @@ class UMatch(Metric):
                 found["total1"] = found.get("total1", 0) - total1
                 less.append(found)
             return result, less
-        documents: List[Tuple[int, int, int]] = []
-
-        def counted(pair: Sequence[Sentence]) -> None:  # as the run counted them, when it did
-            first, second = pair
-            documents.append(compare.docrels(first, second, first.source or gold.nodes, second.source or
-                                             system.nodes, "GOLD", "SYSTEM", chosen.selection))
-
         kept = shareable and chosen.document_level
+        if self._used:  # a run on this preparation before: its correspondence cleared from the nodes
+            _clear(gold, system)
+        self._used = True
         result = compare.run([gold, system], chosen, mapper, check_tokens=False,
-                             max_memory=options.max_memory, timeout=options.timeout,
-                             each=counted if kept else None)
+                             max_memory=options.max_memory, timeout=options.timeout)
         counts = result.sentences.get(("GOLD", "SYSTEM"), [])
         if mapper is None:  # an exact run in between leaves the greedy's counts as they were
+            documents = result.documents.get(("GOLD", "SYSTEM"), [])  # as the run counted them
             self._greedy = (key, (result, counts, documents)) if kept else None
         return result, counts
 
@@ -132,13 +128,11 @@ class UMatch(Metric):
         (the figures of a task: compat, exact, without document-level relations, other paths): read by
         compare_umr.pl's rules, which the exact figure shares where they read every sentence as mrp does
         (no alignment line it stops at, no section it sets apart); the correspondence of a previous run
-        cleared."""
+        is cleared by the next run made on them (:meth:`_compared`), not by one that takes a run's counts."""
         entries = tuple((pair.gold_entry, None if pair.null else pair.system_entry)
                         for pair in pairing.pairs)
         key = (tuple((id(a), id(b)) for a, b in entries), top)
         if self._last is None or self._last[0][0] != key:
-            if self._last is not None:  # the last preparation done with: its sentences let go
-                graphs.let_go(self._last[1][:2], self._kept)
             self._last = self._greedy = None
             self._kept.release()
             prepared = graphs.files([(pair.gold, pair.system) for pair in live], top, True, kept=self._kept)
@@ -149,16 +143,9 @@ class UMatch(Metric):
         if not compat and any(item.failure is not None or item.apart
                               for umr in (gold, system) for item in umr.sentences):
             # the exact reading: the sentences both read alike shared (their nodes then carry its run's
-            # correspondence: cleared before the next run on this preparation)
-            if self._used:
-                _clear(gold, system)
-            self._used = True
+            # correspondence: cleared before the next run on this preparation, :meth:`_compared`)
             return graphs.files([(pair.gold, pair.system) for pair in live], top, False, (gold, system),
                                 self._kept)
-        if not self._used:  # nothing to clear yet
-            self._used = True
-            return gold, system, notes
-        _clear(gold, system)
         return gold, system, notes
 
     def signature_fields(self, options: Options) -> List[str]:
@@ -230,8 +217,6 @@ class UMatch(Metric):
                 paths, exact=True if proof is None else proof.exact, bound=c + gap,
                 steps=0 if proof is None else proof.steps, cut=None if proof is None else proof.cut,
                 errors=errors, note=None if proof is None else proof.note, detail=shown)
-        if self._last is not None and gold is not self._last[1][0]:  # the exact reading's own sentences
-            graphs.let_go((gold, system), self._kept, self._last[1][:2])
         progress = options.run.progress
         for graph, note in notes:
             if progress is not None:

@@ -7,6 +7,22 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
 
+class _Unset(Dict[str, Any]):
+    """The empty table every node's ambiguities and winners start as, shared (read as an empty dict; a node
+    makes its own when one is first written: most nodes never have one)."""
+
+    __hash__ = object.__hash__  # type: ignore[assignment]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        raise TypeError("a node's shared empty table is not written (Node.ambiguous_to, Node.won)")
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        raise TypeError("a node's shared empty table is not written (Node.ambiguous_to, Node.won)")
+
+
+UNSET: Dict[str, Any] = _Unset()
+
+
 @dataclass(eq=False, slots=True)
 class Node:
     """A node of a sentence graph."""
@@ -25,15 +41,13 @@ class Node:
     #: other file's label -> its variables this node is linked to (the comparator's projections)
     cross: Dict[str, Dict[str, int]] = field(default_factory=dict)
     #: other file's label -> the nodes the node was first projected to, when more than one
-    ambiguous: Dict[str, List[str]] = field(default_factory=dict)
-    #: other file's label -> the link that won the node's ambiguity (its description, --verbose)
-    winner: Dict[str, str] = field(default_factory=dict)
+    #: (:meth:`ambiguous_to`)
+    ambiguous: Dict[str, List[str]] = field(default=UNSET)
+    #: other file's label -> the link that won the node's ambiguity (its description, --verbose; :meth:`won`)
+    winner: Dict[str, str] = field(default=UNSET)
 
     #: the relations sorted by lowercased name (kept once computed; relations are not changed afterwards)
     ordered: Optional[List[Tuple[str, str]]] = field(default=None, repr=False)
-    #: the node's pairs as the comparison counts them (:func:`mrp.metrics.umatch.triples.profile`, kept
-    #: once computed for a selection)
-    profiled: Optional[Any] = field(default=None, repr=False)
 
     def in_name_order(self) -> List[Tuple[str, str]]:
         """The relations sorted by lowercased name, stably (the comparator's order)."""
@@ -42,14 +56,46 @@ class Node:
         return self.ordered
 
     def clear(self) -> None:
-        """Forget the correspondence a run left on the node (its links, ambiguities and winners)."""
+        """Forget the correspondence a run left on the node (its links, ambiguities and winners); its table
+        of links stays the same object (a profile of a node relating to it holds it)."""
         self.cross.clear()
-        self.ambiguous.clear()
-        self.winner.clear()
+        if self.ambiguous is not UNSET:
+            self.ambiguous = UNSET
+        if self.winner is not UNSET:
+            self.winner = UNSET
+
+    def ambiguous_to(self, label: str, variables: List[str]) -> None:
+        """Record the nodes of file ``label`` the node was first projected to, when more than one (kept when
+        one is recorded already)."""
+        if self.ambiguous is UNSET:
+            self.ambiguous = {}
+        self.ambiguous.setdefault(label, variables)
+
+    def won(self, label: str, description: str) -> None:
+        """Record the link to file ``label`` that won the node's ambiguity (--verbose)."""
+        if self.winner is UNSET:
+            self.winner = {}
+        self.winner[label] = description
 
     def mapped(self, label: str) -> List[str]:
         """The variables of file ``label`` this node is projected to, sorted."""
         return sorted(self.cross.get(label, ()))
+
+
+class Nodes(Dict[str, Node]):
+    """A sentence's nodes by variable, with their profiles kept beside them (:attr:`profiles`,
+    :func:`mrp.metrics.umatch.triples.profile`): not on the nodes, so that no cycle ties them (a profile
+    names nodes of its sentence), and a sentence no longer referenced is freed at once, not left to the
+    collector (which in a command's own process may have frozen it out of its way: it would never be)."""
+
+    __slots__ = ("profiles", "every")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: variable -> the node's profile
+        self.profiles: Dict[str, Any] = {}
+        #: the selection every node's profile is kept for (:func:`mrp.metrics.umatch.triples.profiles`)
+        self.every: Optional[Any] = None
 
 
 @dataclass(eq=False, slots=True)
@@ -62,7 +108,7 @@ class Sentence:
     line1: int
     tokens: List[str] = field(default_factory=list)
     #: variable -> node, in the order defined
-    nodes: Dict[str, Node] = field(default_factory=dict)
+    nodes: Dict[str, Node] = field(default_factory=Nodes)
     #: "source :relation target" -> count, in the order read
     docrels: Dict[str, int] = field(default_factory=dict)
     #: the lines of the sentence-graph block (side-by-side views)
@@ -85,6 +131,12 @@ class Sentence:
     greedy: Dict[Tuple[str, str, Any], Any] = field(default_factory=dict, repr=False)
     #: the ``# :: sntN`` number, when given
     sid: Optional[str] = None
+    #: compat view of a graph whose graph compare_umr.pl reads but not all the rest (alignments,
+    #: document-level relations): what mrp's reading has besides, variable -> (alignment, aligned text) of
+    #: the nodes whose alignment is left out, and every document-level relation
+    #: (:func:`mrp.metrics.umatch.graphs.whole`)
+    unread: Optional[Tuple[Dict[str, Tuple[Tuple[int, ...], str]], Dict[str, int]]] = field(default=None,
+                                                                                            repr=False)
     #: variable -> node over the sentence's document (the last definition winning); None: the file's
     scope: Optional[Dict[str, Node]] = field(default=None, repr=False)
     #: variable -> node over the sentence's source file, when the file compared gathers several

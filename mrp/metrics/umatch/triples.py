@@ -106,54 +106,84 @@ class Comparison:
 class Profile:
     """A node's pairs of :func:`attributes` as multisets, for counting without building them: those whose
     value names no node of the sentence (the concept included), and the relations to nodes, whose values
-    the projection of the moment gives (:func:`projected`)."""
+    the projection of the moment gives (:func:`projection`). It holds no node of its sentence but its own
+    (each relation to a node by the node's variable and projections): no cycle through the sentence."""
 
-    __slots__ = ("nodes", "selection", "size", "fixed", "fixed_total", "edges", "own", "own_total", "_names",
-                 "relations")
+    __slots__ = ("node", "selection", "size", "fixed", "fixed_total", "edges", "own", "own_total", "_names")
 
     def __init__(self, node: Node, nodes: Dict[str, Node], selection: Selection) -> None:
-        self.nodes, self.selection, self.relations = nodes, selection, node.relations
+        self.node, self.selection = node, selection
         self.size = len(node.relations)
         #: (name, value) -> how many, of the pairs whose value names no node
-        self.fixed: Dict[Tuple[str, str], int] = {}
-        #: (name, node named) of each relation to a node
-        self.edges: List[Tuple[str, Node]] = []
+        self.fixed: Dict[Tuple[str, str], int]
+        self.fixed_total: int
+        #: (name, variable, the projections of the node it names) of each relation to a node
+        self.edges: List[Tuple[str, str, Dict[str, Dict[str, int]]]] = []
         #: (name, value) -> how many, of every pair taken as written (no projection)
         self.own: Dict[Tuple[str, str], int] = {}
         self._names: Optional[Dict[str, int]] = None
-        fixed, own, edges = self.fixed, self.own, self.edges
+        own, edges = self.own, self.edges
         every = selection.only is None and not selection.excluded
         if every or not selection.ignored("concept"):
-            fixed[("concept", node.concept)] = own[("concept", node.concept)] = 1
-        for name, value in node.relations:  # multisets: the order does not matter
+            own[("concept", node.concept)] = 1
+        for relation in node.relations:  # multisets: the order does not matter; a relation is its own key
+            name, value = relation
             if not value or not every and selection.ignored(name):
                 continue
-            key = (name, value)
-            own[key] = own.get(key, 0) + 1
+            own[relation] = own.get(relation, 0) + 1
             other = nodes.get(value)
-            if other is None:
-                fixed[key] = fixed.get(key, 0) + 1
-            else:
-                edges.append((name, other))
-        self.fixed_total = sum(fixed.values())
+            if other is not None:
+                edges.append((name, value, other.cross))
         self.own_total = sum(own.values())
+        if edges:  # the pairs as written, less the relations to nodes
+            self.fixed = fixed = dict(own)
+            for name, value, _ in edges:
+                key = (name, value)
+                left = fixed[key] - 1
+                if left:
+                    fixed[key] = left
+                else:
+                    del fixed[key]
+            self.fixed_total = self.own_total - len(edges)
+        else:  # the same pairs: one table (read only)
+            self.fixed, self.fixed_total = own, self.own_total
 
     @property
     def names(self) -> Dict[str, int]:
         """Relation names (and ``concept``) -> how many, whatever the values and selection (:func:`weak`)."""
         if self._names is None:
-            self._names = dict(Counter(["concept"] + [name for name, _ in self.relations]))
+            self._names = dict(Counter(["concept"] + [name for name, _ in self.node.relations]))
         return self._names
 
 
 def profile(node: Node, nodes: Dict[str, Node], selection: Selection) -> Profile:
-    """The node's :class:`Profile` in its sentence's ``nodes`` under ``selection`` (kept on the node)."""
-    found = node.profiled
-    if found is not None and found.nodes is nodes and found.size == len(node.relations) and \
+    """The node's :class:`Profile` in its sentence's ``nodes`` under ``selection`` (kept beside the nodes
+    when they are a sentence's :class:`~mrp.metrics.umatch.model.Nodes`)."""
+    kept = getattr(nodes, "profiles", None)
+    if kept is None:
+        return Profile(node, nodes, selection)
+    found = kept.get(node.variable)
+    if found is not None and found.node is node and found.size == len(node.relations) and \
             (found.selection is selection or found.selection == selection):
         return found  # type: ignore[no-any-return]
-    found = node.profiled = Profile(node, nodes, selection)
+    found = kept[node.variable] = Profile(node, nodes, selection)
+    nodes.every = None  # type: ignore[attr-defined]
     return found
+
+
+def profiles(nodes: Dict[str, Node], selection: Selection) -> Dict[str, Profile]:
+    """Every node's :func:`profile` in a sentence's ``nodes`` under ``selection``, by variable (made once
+    for the sentence when its nodes are :class:`~mrp.metrics.umatch.model.Nodes`: the nodes' relations do
+    not change once they are compared)."""
+    kept = getattr(nodes, "profiles", None)
+    if kept is None:
+        return {variable: profile(node, nodes, selection) for variable, node in nodes.items()}
+    every = nodes.every  # type: ignore[attr-defined]
+    if every is None or len(kept) != len(nodes) or not (every is selection or every == selection):
+        for node in nodes.values():
+            profile(node, nodes, selection)
+        nodes.every = selection  # type: ignore[attr-defined]
+    return kept  # type: ignore[no-any-return]
 
 
 def projected(node: Node, nodes: Dict[str, Node], label: Optional[str], selection: Selection
@@ -170,8 +200,8 @@ def projection(found: Profile, label: Optional[str]) -> Tuple[Dict[Tuple[str, st
         return found.fixed, found.fixed_total
     values = dict(found.fixed)
     total = found.fixed_total
-    for name, other in found.edges:
-        mapped = other.cross.get(label)
+    for name, _, cross in found.edges:
+        mapped = cross.get(label)
         if mapped:
             for target in mapped:
                 values[(name, target)] = values.get((name, target), 0) + 1
