@@ -26,7 +26,7 @@ DEMO = ROOT / "data" / "demo"
 
 
 def _validation(task, path, memo):  # type: ignore[no-untyped-def]
-    return False, []
+    return False, [], []
 
 
 def _graphs_pickled(value: Any) -> int:

@@ -30,8 +30,8 @@ from mrp.task.scoring import score_files_first
 
 __all__ = ["Unit", "compute_ahead", "units_of"]
 
-#: a file's validation at the task's level through a memo: whether fatal, the problems' lines
-Validation = Callable[[Task, str, EvaluationMemo], Tuple[bool, List[str]]]
+#: a file's validation at the task's level through a memo: whether fatal, the problems' lines, their tests
+Validation = Callable[[Task, str, EvaluationMemo], Tuple[bool, List[str], List[Optional[str]]]]
 #: a gold file's name and path, and the system file of each submission for it (None: none)
 Unit = Tuple[str, str, Tuple[Optional[str], ...]]
 
@@ -100,7 +100,7 @@ def _unit(task: Task, memo: EvaluationMemo, first: Dict[str, str], unit: Unit, v
             if digest is None:
                 continue
             try:
-                fatal, _ = validation(task, first[digest], memo)
+                fatal = validation(task, first[digest], memo)[0]
                 if fatal and task.policy == "refuse":  # the submission is refused: nothing to score
                     continue
                 if not fatal:  # read and scored as it is, even where problems may empty or refuse it (the
