@@ -16,7 +16,7 @@ from mrp.process.forked import can_fork
 from mrp.task.averaging import leaderboard_scores
 from mrp.task.definition import Task
 from mrp.task.files import FilePlan, Submission, gold_files, pair_files, submissions
-from mrp.task.gold import GoldCheck, check_gold, waived
+from mrp.task.gold import GoldCheck, Validated, check_gold, tagged, waived
 from mrp.task.memo import EvaluationMemo
 from mrp.task.pool import compute_ahead
 from mrp.task.reading import parsed, read_system
@@ -95,26 +95,28 @@ def groups_of(task: Task, corpora: Dict[str, Corpus]) -> List[str]:
 _FILE = "\x00file\x00"
 
 
-def _problems(task: Task, path: str, memo: EvaluationMemo) -> Tuple[bool, List[str]]:
-    """Whether a file's problem is fatal, and its problems' lines, naming the file ``_FILE`` (a UMR file
-    parsed once for the validator and the scorer)."""
+def _problems(task: Task, path: str, memo: EvaluationMemo) -> Validated:
+    """Whether a file's problem is fatal, its problems' lines, naming the file ``_FILE`` (a UMR file
+    parsed once for the validator and the scorer), and their test ids as the validator tagged them."""
     report = validate_file(path, task.format, umr_level=task.level,
                            umr_documents=parsed(path, task.format, memo))
-    texts = [report.fatal] if report.fatal else [str(problem) for problem in report.problems]
-    return report.fatal is not None, [line.replace(path, _FILE) for line in texts]
+    if report.fatal:
+        return True, [report.fatal.replace(path, _FILE)], [None]
+    return (False, [str(problem).replace(path, _FILE) for problem in report.problems],
+            [tagged(problem) for problem in report.problems])
 
 
-def _validation(task: Task, path: str, memo: EvaluationMemo) -> Tuple[bool, List[str]]:
+def _validation(task: Task, path: str, memo: EvaluationMemo) -> Validated:
     """:func:`_problems`, once per distinct content (a gold file and a team's copy of it alike)."""
     digest = memo.digest(path)
     key = None if digest is None else (digest, task.format, task.level)
     return memo.get("validated", key, partial(_problems, task, path, memo))
 
 
-def _gold_problems(task: Task, path: str, memo: EvaluationMemo) -> Tuple[bool, List[str]]:
+def _gold_problems(task: Task, path: str, memo: EvaluationMemo) -> Validated:
     """:func:`_validation` of a gold file, its lines naming it by its path (as the gold check names it)."""
-    fatal, texts = _validation(task, path, memo)
-    return fatal, [line.replace(_FILE, path) for line in texts]
+    fatal, texts, tests = _validation(task, path, memo)
+    return fatal, [line.replace(_FILE, path) for line in texts], tests
 
 
 def _validated(task: Task, entry: Entry, shown_as: Dict[str, str], memo: EvaluationMemo,
@@ -124,11 +126,11 @@ def _validated(task: Task, entry: Entry, shown_as: Dict[str, str], memo: Evaluat
         if path is None:
             continue
         try:
-            fatal, texts = _validation(task, path, memo)
+            fatal, texts, ids = _validation(task, path, memo)
         except Exception as error:  # noqa: BLE001 - the validator's own failure refuses this submission alone
             entry.refused = f"{gold_name}: {internal(error, 'validating')}"
             return
-        texts = waived(texts, tests)
+        texts = waived(texts, tests, ids)
         if not texts:
             continue
         shown = [line.replace(_FILE, shown_as.get(path, path)) for line in texts]

@@ -12,17 +12,24 @@ from __future__ import annotations
 import re
 import warnings
 from dataclasses import dataclass, field
-from typing import Callable, Dict, FrozenSet, List, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from mrp.corpora import Corpus
 from mrp.task.definition import Task
 from mrp.task.memo import EvaluationMemo
 from mrp.task.reading import read_gold
+from mrp.validation.problems import Problem
 
-__all__ = ["GoldCheck", "check_gold", "test_of", "waived"]
+__all__ = ["GoldCheck", "Validated", "check_gold", "tagged", "test_of", "waived"]
 
 #: a problem's test, as the UMR validator names it: ``[L1 Format trailing-whitespace]``
 _TEST = re.compile(r"\[L\d+ [A-Za-z]+ ([A-Za-z0-9_.-]+)\]")
+#: a file's validation: whether its problem is fatal, its problems' lines and each line's test id as the
+#: validator tagged it (None: read from the line, :func:`test_of`)
+Validated = Tuple[bool, List[str], List[Optional[str]]]
+#: the marks a level check's message starts with (``[L1 Format trailing-whitespace]``) -> whether
+#: :func:`test_of` reads its test there
+_MARKS: Dict[str, bool] = {}
 
 
 def test_of(problem: str) -> str:
@@ -36,6 +43,27 @@ def test_of(problem: str) -> str:
     """
     found = _TEST.search(problem)
     return found.group(1) if found else ""
+
+
+def tagged(problem: Problem) -> Optional[str]:
+    """The test id :func:`test_of` reads in the line of a level check's problem, known without reading it
+    (:attr:`~mrp.validation.problems.Problem.test`; its message starts with its mark, and nothing before
+    the message holds a bracket: the file, its line and the sentence id); None for another problem.
+
+    Args:
+        problem: the problem.
+
+    Returns:
+        The test id, or None (read it from the line).
+    """
+    if problem.test is None or problem.graph_id is not None or "[" in problem.where:
+        return None
+    mark = problem.message[:problem.message.find("]") + 1]
+    known = _MARKS.get(mark)
+    if known is None:
+        found = _TEST.fullmatch(mark)
+        known = _MARKS[mark] = found is not None and found.group(1) == problem.test
+    return problem.test if known else None
 
 
 @dataclass
@@ -63,14 +91,14 @@ class GoldCheck:
 
 
 def check_gold(task: Task, gold: Dict[str, str], memo: EvaluationMemo,
-               problems: Callable[[str], Tuple[bool, List[str]]]) -> Tuple[Dict[str, Corpus], GoldCheck]:
+               problems: Callable[[str], Validated]) -> Tuple[Dict[str, Corpus], GoldCheck]:
     """Every gold file read (its reader's warnings kept for the organiser) and validated at the task's level.
 
     Args:
         task: the task.
         gold: the gold files by name.
         memo: the evaluation's memo.
-        problems: a file's validation (whether fatal, its problems' lines).
+        problems: a file's validation (whether fatal, its problems' lines, their test ids).
 
     Returns:
         The gold corpora by name, and the check.
@@ -83,23 +111,34 @@ def check_gold(task: Task, gold: Dict[str, str], memo: EvaluationMemo,
         warnings.simplefilter("always")
         corpora = {name: read_gold(name, path, task, memo) for name, path in gold.items()}
     check.said = list(dict.fromkeys(str(warning.message) for warning in caught))
+    tests: Set[str] = set()
     if task.level > 0:
         for name, path in gold.items():
-            _, found = problems(path)
+            _, found, ids = problems(path)
             if found:
-                check.problems[name] = [line.replace(path, name) for line in found]
-    check.tests = frozenset(test_of(line) for lines in check.problems.values() for line in lines) - {""}
+                lines = check.problems[name] = [line.replace(path, name) for line in found]
+                # a name with a bracket comes before a test's mark: the test is read from the line
+                tests.update(test_of(line) if test is None or "[" in name else test
+                             for line, test in zip(lines, ids))
+    check.tests = frozenset(tests) - {""}
     return corpora, check
 
 
-def waived(problems: Sequence[str], tests: FrozenSet[str]) -> List[str]:
+def waived(problems: Sequence[str], tests: FrozenSet[str], ids: Optional[Sequence[Optional[str]]] = None
+           ) -> List[str]:
     """A submission's problems without those of the tests its gold fails.
 
     Args:
         problems: the problems' lines.
         tests: the tests the gold fails.
+        ids: each line's test id as the validator tagged it (None, or an id None: read from the line).
 
     Returns:
         The problems the submission is held to.
     """
-    return [line for line in problems if test_of(line) not in tests]
+    if not tests:
+        return list(problems)
+    if ids is None:
+        return [line for line in problems if test_of(line) not in tests]
+    return [line for line, test in zip(problems, ids)
+            if (test_of(line) if test is None else test) not in tests]

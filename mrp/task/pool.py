@@ -25,13 +25,13 @@ from mrp.corpora import Corpus
 from mrp.process.shared import MAX_ITEMS, in_turn
 from mrp.task.definition import Task
 from mrp.task.memo import EvaluationMemo, Found, Slot
-from mrp.task.reading import EMPTY, read_file
+from mrp.task.reading import EMPTY, handed, read_file
 from mrp.task.scoring import score_files_first
 
 __all__ = ["Unit", "compute_ahead", "units_of"]
 
-#: a file's validation at the task's level through a memo: whether fatal, the problems' lines
-Validation = Callable[[Task, str, EvaluationMemo], Tuple[bool, List[str]]]
+#: a file's validation at the task's level through a memo: whether fatal, the problems' lines, their tests
+Validation = Callable[[Task, str, EvaluationMemo], Tuple[bool, List[str], List[Optional[str]]]]
 #: a gold file's name and path, and the system file of each submission for it (None: none)
 Unit = Tuple[str, str, Tuple[Optional[str], ...]]
 
@@ -100,7 +100,7 @@ def _unit(task: Task, memo: EvaluationMemo, first: Dict[str, str], unit: Unit, v
             if digest is None:
                 continue
             try:
-                fatal, _ = validation(task, first[digest], memo)
+                fatal = validation(task, first[digest], memo)[0]
                 if fatal and task.policy == "refuse":  # the submission is refused: nothing to score
                     continue
                 if not fatal:  # read and scored as it is, even where problems may empty or refuse it (the
@@ -116,13 +116,24 @@ def _unit(task: Task, memo: EvaluationMemo, first: Dict[str, str], unit: Unit, v
     return failed
 
 
-def _kept(found: Dict[Slot, Found], failed: Set[str]) -> Dict[Slot, Found]:
+def _kept(found: Dict[Slot, Found], failed: Set[str], first: Dict[str, str]) -> Dict[Slot, Found]:
     """What a unit computed, without anything of a content whose reading or validation failed (the
-    evaluation then computes that content as it would have, from the start)."""
+    evaluation then computes that content as it would have, from the start), each file read handed over
+    without its graphs (:func:`mrp.task.reading.handed`: the evaluation reads again the few it uses)."""
     def clean(slot: Slot) -> bool:
         key: Any = slot[1]
         return not (isinstance(key, tuple) and any(isinstance(k, str) and k in failed for k in key[:2]))
-    return {slot: value for slot, value in found.items() if clean(slot)}
+
+    kept: Dict[Slot, Found] = {}
+    for slot, (result, said) in found.items():
+        if not clean(slot):
+            continue
+        kind, key = slot
+        if kind == "read" and isinstance(key, tuple) and key[0] in first:
+            corpus, told = result
+            result = (handed(corpus, first[key[0]], key[1]), told)
+        kept[slot] = (result, said)
+    return kept
 
 
 class _Worker:
@@ -144,7 +155,7 @@ class _Worker:
             warnings.simplefilter("ignore")  # each is kept with its computation and given by the evaluation
             with memo.recording() as found:
                 failed = _unit(self.task, memo, self.first, self.units[k], self.validation)
-        return _kept(found, failed)
+        return _kept(found, failed, self.first)
 
 
 def compute_ahead(task: Task, gold: Dict[str, str], plans: Sequence[Sequence[Tuple[str, str, Optional[str]]]],

@@ -21,6 +21,9 @@ class Problem:
     graph_id: Optional[str]
     where: str
     message: str
+    #: the UMR validator's test id of a level check's problem, which its message names first (``[L1 Format
+    #: trailing-whitespace] ...``); None for any other problem
+    test: Optional[str] = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
         """``FILE:LINE: graph ID: WHERE: message``, leaving out the parts that are unknown.

@@ -13,6 +13,8 @@ document-level inventories (:data:`LABELS`).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from itertools import accumulate
 from typing import Dict, List, Optional, Tuple
 
 from mrp.graph import Relation
@@ -132,11 +134,55 @@ class DocumentError(Exception):
         self.line = line
 
 
+#: :data:`_TOKEN`'s symbol and role, each as long as it goes (no shorter one lets a pattern below match)
+_SYM = r'[^\s()/:"]+(?![^\s()/:"])'
+_ROLE_TOKEN = r':[^\s()/:"]*(?![^\s()/:"])'
+#: a relation ``(SOURCE :LABEL TARGET)``, its parts as groups; a list of relations, its role and its
+#: relations as groups; a whole annotation of symbols alone (no string), in the one way :func:`parse_document`
+#: reads it, its variable, concept and lists as groups
+_ONES = re.compile(rf"\s*\(\s*({_SYM})\s*({_ROLE_TOKEN})\s*({_SYM})\s*\)")
+_ONE = rf"\(\s*{_SYM}\s*{_ROLE_TOKEN}\s*{_SYM}\s*\)"
+_LISTS = re.compile(rf"\s*({_ROLE_TOKEN})\s*\(((?:\s*{_ONE})*)\s*\)")
+_WHOLE = re.compile(rf"\s*\(\s*({_SYM})\s*/\s*({_SYM})"
+                    rf"((?:\s*{_ROLE_TOKEN}\s*\((?:\s*{_ONE})*\s*\))*)\s*\)\s*")
+
+
+def _read_whole(lines: List[Line]) -> Optional[Tuple[str, List[Tuple[Relation, int]]]]:
+    """What :func:`parse_document` reads of an annotation of symbols alone, read by regular expressions (the
+    same variable, relations and lines); None for any other (read token by token)."""
+    text = "\n".join([line.text for line in lines])
+    found = _WHOLE.fullmatch(text)
+    if found is None or found.group(2) != "sentence":
+        return None
+    ends = list(accumulate(len(line.text) + 1 for line in lines))
+    relations: List[Tuple[Relation, int]] = []
+    body, position, offset = found.group(3), 0, found.start(3)
+    while position < len(body):
+        listed = _LISTS.match(body, position)
+        if listed is None:
+            return None
+        kind, inner, start = listed.group(1)[1:], listed.group(2), offset + listed.start(2)
+        at = 0
+        while at < len(inner):
+            one = _ONES.match(inner, at)
+            if one is None:
+                return None
+            number = lines[bisect_right(ends, start + one.start(1))].number
+            relations.append((Relation(kind, one.group(1), one.group(2)[1:], one.group(3)), number))
+            at = one.end()
+        position = listed.end()
+    return found.group(1), relations
+
+
 def parse_document(lines: List[Line]) -> Tuple[Optional[str], List[Tuple[Relation, int]]]:
-    """The sentence variable and the relations (each with its file line) of an annotation.
+    """The sentence variable and the relations (each with its file line) of an annotation: one of symbols
+    alone (most) read by regular expressions (:func:`_read_whole`), any other token by token.
 
     No lines (an empty section) give (None, []); DocumentError for bad syntax.
     """
+    whole = _read_whole(lines) if lines else None
+    if whole is not None:
+        return whole
     tokens = _Tokens(lines)
     if tokens.peek() is None:
         return None, []

@@ -296,12 +296,14 @@ def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpti
     yield from document_items(parse_documents(lines, name, options))
 
 
-def document_items(documents: Iterable[Document]) -> Iterator[Item]:
+def document_items(documents: Iterable[Document], warn: bool = True) -> Iterator[Item]:
     """The sentence graphs and the errors of parsed documents in file order (what :func:`read` yields, for
     documents already parsed, e.g. by the validator), warning of each document's problems.
 
     Args:
         documents: the documents (:func:`parse_documents`).
+        warn: give the documents' problems as warnings (False: the graphs of a file read again, whose
+            problems were given with its first reading; no warning filter is changed to keep them quiet).
 
     Returns:
         The graphs and FormatErrors, in line order within each document.
@@ -312,7 +314,7 @@ def document_items(documents: Iterable[Document]) -> Iterator[Item]:
         items.extend((error.line or 0, 0, error) for error in document.errors)
         for _, _, item in sorted(items, key=lambda entry: (entry[0], entry[1])):
             yield item
-        for problem in document.problems:
+        for problem in document.problems if warn else ():
             warnings.warn(str(problem), ReadWarning, stacklevel=2)
 
 

@@ -100,7 +100,8 @@ def validate_umr(path: str, framework: Optional[str] = None, level: int = 2, str
                                            f"the UMR validator's checks cannot read the file: {error}"))
         for checked in found_levels:
             item = Problem(name, checked.line, None, checked.sentence or "",
-                           f"[L{checked.level} {checked.kind} {checked.test}] {checked.message}")
+                           f"[L{checked.level} {checked.kind} {checked.test}] {checked.message}",
+                           test=checked.test)
             (report.problems if checked.error else report.warnings).append(item)
         report.problems.sort(key=lambda problem: problem.line or 0)
     return report
