@@ -163,6 +163,6 @@ def test_reduced_cost_fixing_never_bans_a_pair_of_a_better_map(seed: int) -> Non
         share = np.array([rng.randint(0, w * SCALE) if trial else w * SCALE // 2 for w in problem.cw],
                          np.int64)
         for best in (optimum - 1, optimum - 2):
-            banned = fixing(problem, ix, share, best, np.zeros(1, np.int64), sc)
+            banned = fixing(problem, ix, share, best, np.zeros(1, np.int64), sc, np.zeros((n, m), np.bool_))
             for i, j in zip(*np.nonzero(banned)):
                 assert through[i, j] <= best, f"{i}->{j} banned but a map through it is worth {through[i, j]}"
