@@ -13,20 +13,7 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_hard_pairs import every_map, random_problem, value  # noqa: E402
-
-
-def _through(problem, n: int, m: int):
-    """The best value of a map through each pair (-1: none), and the optimum."""
-    through = np.full((n, m), -1)
-    optimum = 0
-    for pi in every_map(n, m):
-        v = value(problem, pi)
-        optimum = max(optimum, v)
-        for i, j in enumerate(pi):
-            if j >= 0:
-                through[i, j] = max(through[i, j], v)
-    return through, optimum
+from test_hard_pairs import best_through, random_problem, value  # noqa: E402
 
 
 def test_a_ruled_out_pair_is_in_no_better_map() -> None:
@@ -44,7 +31,7 @@ def test_a_ruled_out_pair_is_in_no_better_map() -> None:
             continue
         ix, sc, stop = index(problem), scratch(m, len(problem.ssrc)), np.zeros(1, np.int64)
         best, bound, pi, share, ruled = start(problem, ix, sc, 700, stop, np.zeros(0, np.int64))
-        through, optimum = _through(problem, n, m)
+        through, optimum = best_through(problem, n, m)
         assert best == value(problem, tuple(pi)) <= optimum <= bound, seed
         for i, j in zip(*np.nonzero(ruled)):
             assert through[i, j] <= best, f"seed {seed}: {i}->{j} ruled out, a map through it is worth more"
