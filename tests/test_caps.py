@@ -105,7 +105,7 @@ def test_a_pair_keeps_its_cap_from_its_start(name: str, adversarial: Tuple[Graph
 def test_a_dead_highs_process_is_reported_and_the_search_goes_on(dead_highs: None) -> None:
     from mrp.solver.solve import MIP_AFTER, solve_problem
 
-    problem = document(8, 152)  # a merged coli document the search leaves open after MIP_AFTER steps
+    problem = document(16, 0)  # a merged coli document the search leaves open after MIP_AFTER steps
     solution = solve_problem(problem, limit=MIP_AFTER + 3000)
     assert solution.note is not None and "HiGHS's process died (signal 9)" in solution.note
     # the solver goes on: the search, or its root from the map found (since issue 25 it closes this pair)

@@ -46,8 +46,8 @@ def _watched(monkeypatch: pytest.MonkeyPatch) -> List[Tuple[Any, Any]]:
 
 @pytest.fixture(scope="module")
 def hard() -> Any:
-    """A merged coli document (8 sentences) the search does not close in 1000 steps (test_mip)."""
-    return document(8, 152)
+    """A merged coli document (16 sentences) the search does not close in 1000 steps (test_mip)."""
+    return document(16, 0)
 
 
 def test_a_limited_pair_does_not_depend_on_any_clock(hard: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -108,7 +108,7 @@ def test_a_document_program_gets_the_limit_as_nodes(monkeypatch: pytest.MonkeyPa
     limit, with no time limit when there is no timeout."""
     from mrp.solver import handover
 
-    problem = document(8, 152)
+    problem = document(16, 0)
     calls = _watched(monkeypatch)
     seed = np.full(problem.U.shape[0], -1, np.int64)
     stop = np.zeros(1, np.int64)

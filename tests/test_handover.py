@@ -107,12 +107,12 @@ def test_the_program_on_the_pairs_left_proves_the_optimum() -> None:
 
 @needs_highs
 def test_a_document_is_proved_without_the_search() -> None:
-    """A merged coli document that the search alone leaves open (test_mip): the document's root, or the
-    program on the pairs it leaves, proves it without a step of search, the same optimum as the path of other
-    pairs (search, then the whole program)."""
+    """A merged coli document (test_mip): the document's root, or the program on the pairs it leaves, proves
+    it without a step of search, the same optimum as the path of other pairs (before the root's reduction,
+    mrp.solver.reduction, the search and then the whole program; now the root alone)."""
     problem = coli_document(8, 152)
     before = solve_problem(problem)
-    assert before.exact and before.mip
+    assert before.exact
     seed = np.array(before.mapping, np.int64)
     seed[: seed.shape[0] // 2] = -1  # a worse start: the root has to work
     after = solve_problem(problem, seeding=lambda built, stop: seed)

@@ -138,6 +138,19 @@ def every_map(n: int, m: int):
             yield chosen
 
 
+def best_through(problem: Problem, n: int, m: int) -> Tuple[np.ndarray, int]:
+    """By brute force: the best value of a map through each pair (-1: none), and the optimum."""
+    through = np.full((n, m), -1)
+    optimum = 0
+    for pi in every_map(n, m):
+        v = value(problem, pi)
+        optimum = max(optimum, v)
+        for i, j in enumerate(pi):
+            if j >= 0:
+                through[i, j] = max(through[i, j], v)
+    return through, optimum
+
+
 @pytest.mark.parametrize("seed", range(60))
 def test_reduced_cost_fixing_never_bans_a_pair_of_a_better_map(seed: int) -> None:
     from mrp.solver.arrays import index
@@ -147,14 +160,7 @@ def test_reduced_cost_fixing_never_bans_a_pair_of_a_better_map(seed: int) -> Non
     rng = random.Random(seed)
     n, m = rng.randint(2, 5), rng.randint(2, 5)
     problem = random_problem(rng, n, m)
-    through = np.full((n, m), -1)
-    optimum = 0
-    for pi in every_map(n, m):
-        v = value(problem, pi)
-        optimum = max(optimum, v)
-        for i, j in enumerate(pi):
-            if j >= 0:
-                through[i, j] = max(through[i, j], v)
+    through, optimum = best_through(problem, n, m)
     found, bound, _, exact, _ = solve(problem, 10**6, 700, np.zeros(1, np.int64), np.zeros(0, np.int64))
     assert found == optimum and exact and bound == optimum
     ix = index(problem)
@@ -163,6 +169,6 @@ def test_reduced_cost_fixing_never_bans_a_pair_of_a_better_map(seed: int) -> Non
         share = np.array([rng.randint(0, w * SCALE) if trial else w * SCALE // 2 for w in problem.cw],
                          np.int64)
         for best in (optimum - 1, optimum - 2):
-            banned = fixing(problem, ix, share, best, np.zeros(1, np.int64), sc)
+            banned = fixing(problem, ix, share, best, np.zeros(1, np.int64), sc, np.zeros((n, m), np.bool_))
             for i, j in zip(*np.nonzero(banned)):
                 assert through[i, j] <= best, f"{i}->{j} banned but a map through it is worth {through[i, j]}"

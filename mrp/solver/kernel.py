@@ -45,6 +45,7 @@ from mrp.solver.incumbent import greedy, improve, objective
 from mrp.solver.jit import njit
 from mrp.solver.lap import assignment, warm
 from mrp.solver.potential import SCALE, potentials, scratch
+from mrp.solver.reduction import expanded, reduced, rule_out
 from mrp.solver.search import search
 
 __all__ = ["SCALE", "ROUNDS", "fix_size", "resume", "settle", "solve", "solved"]
@@ -132,15 +133,20 @@ def subgradient(pb, share, col, theta):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def root(pb, ix, share, use_lap, stop, sc, best, best_pi, work, document):  # pragma: no cover - compiled
+def root(pb, ix, share, use_lap, stop, sc, best, best_pi, work, document, ruled):  # pragma: no cover
     """The root bound and incumbent: returns (best, bound); ``share`` ends as the best shares found.
 
     ``best``: the value of the map in ``best_pi`` to start from (-1: none); ``best_pi`` receives the
     incumbent's map, and the rounds stop once the bound reaches it.  Without assignments
     (``use_lap`` False) one round: the row/column bound and a greedy map; ``work``: elementary steps of
     assignments at most (ROOT_WORK or DOCUMENT_ROOT_WORK); ``document``: the schedule of a document
-    (DOCUMENT_DECAY, DOCUMENT_ROUNDS).
+    (DOCUMENT_DECAY, DOCUMENT_ROUNDS).  ``ruled`` (bool[n, m], all False) receives the pairs that no map
+    better than the incumbent uses, which the rounds (but a large document's) leave out once an
+    assignment's reduced costs rule them out (mrp.solver.reduction); the shares of the candidates left
+    out then put their whole weight at a ruled-out end.
     """
+    whole, out = pb, share
+    kept = np.arange(pb.cc.shape[0])
     n, m = pb.U.shape
     P = np.zeros((n, m), np.int64)
     pi = np.full(n, -1, np.int64)
@@ -148,6 +154,7 @@ def root(pb, ix, share, use_lap, stop, sc, best, best_pi, work, document):  # pr
     bound = NO_BOUND
     best_share = share.copy()
     size = max(n, m)
+    reducing = use_lap and (size < SHORT_ROOT or not document)  # not a document's long root
     theta, stall_most, decay, eps = (THETA, STALL, DECAY, EPS) if size >= SHORT_ROOT else QUICK
     most = ROUNDS
     if document and size >= SHORT_ROOT:
@@ -155,6 +162,7 @@ def root(pb, ix, share, use_lap, stop, sc, best, best_pi, work, document):  # pr
     stall = 0
     duals = np.zeros(size + 1, np.int64)
     matched = np.zeros(size + 1, np.int64)
+    slack = np.zeros((0, 0), np.int64)
     rounds = min(most, max(1, int(work / (size * size * size)))) if use_lap else 1
     for rnd in range(rounds):
         if rnd > 0 and stop[0]:
@@ -165,7 +173,7 @@ def root(pb, ix, share, use_lap, stop, sc, best, best_pi, work, document):  # pr
         done = False
         lap = 0
         if use_lap:  # from the last round's duals: the potentials change little between rounds
-            done, lap, col, _ = warm(P, stop, False, duals, matched)
+            done, lap, col, slack = warm(P, stop, reducing, duals, matched)
             if stop[0] >= ABANDON:  # this round gives nothing: the last round's bound and map stand
                 break
         if not done:
@@ -192,15 +200,20 @@ def root(pb, ix, share, use_lap, stop, sc, best, best_pi, work, document):  # pr
             best_pi[:] = pi
         if best >= bound or theta < eps or not done:
             break
+        if reducing and rule_out(ruled, slack, lap, SCALE * (best + 1), best_pi) > 0:
+            pb, at = reduced(pb, ruled)
+            kept, share, best_share = kept[at], share[at], best_share[at]
+            ix = index(pb)
         if subgradient(pb, share, col, theta) == 0:
             break
-    share[:] = best_share
+    expanded(whole, best_share, kept, ruled, out)
     return best, bound
 
 
 @njit(cache=True)
-def fixing(pb, ix, share, best, stop, sc):  # pragma: no cover - compiled
-    """Pairs (i, j) that no map better than ``best`` uses (reduced-cost fixing), or None when stopped.
+def fixing(pb, ix, share, best, stop, sc, ruled):  # pragma: no cover - compiled
+    """Pairs (i, j) that no map better than ``best`` uses (reduced-cost fixing): ``ruled`` (the root's,
+    left out of the assignment) and those the assignment rules out; only ``ruled`` when stopped.
 
     With the potentials under ``share``, the assignment's reduced cost
     ``slack[i, j]`` bounds every map through (i, j) by ``lap - slack[i, j]``.
@@ -208,8 +221,12 @@ def fixing(pb, ix, share, best, stop, sc):  # pragma: no cover - compiled
     n, m = pb.U.shape
     P = np.zeros((n, m), np.int64)
     potentials(P, True, pb, ix, share, sc, stop)
+    for i in range(n):
+        for j in range(m):
+            if ruled[i, j]:
+                P[i, j] = 0
     done, lap, _, slack = assignment(P, stop, True)
-    banned = np.zeros((n, m), np.bool_)
+    banned = ruled.copy()
     if not done:
         return banned
     target = SCALE * (best + 1)
@@ -258,7 +275,8 @@ def first_shares(pb, n, m):  # pragma: no cover - compiled
 @njit(cache=True)
 def start(pb, ix, sc, lap_size, stop, seed):  # pragma: no cover - compiled
     """The root bound and the incumbent (the root's, or the seed's hill-climbed when better): returns
-    (best, bound, map, share), ``share`` the root's best shares.
+    (best, bound, map, share, ruled), ``share`` the root's best shares, ``ruled`` the pairs its rounds left
+    out (no map better than ``best`` uses them).
 
     The seed is hill-climbed first, so the root's rounds stop as soon as their bound reaches its value
     (a document's seed is nearly always optimal: most rounds only brought the bound down to it)."""
@@ -272,8 +290,9 @@ def start(pb, ix, sc, lap_size, stop, seed):  # pragma: no cover - compiled
     if document:
         best_pi[:] = seed
         best = improve(best_pi, m, pb, ix, 50, stop, objective(best_pi, pb), NO_BOUND)
-    best, bound = root(pb, ix, share, root_lap, stop, sc, best, best_pi, work, document)
-    return best, bound, best_pi, share
+    ruled = np.zeros((n, m), np.bool_)
+    best, bound = root(pb, ix, share, root_lap, stop, sc, best, best_pi, work, document, ruled)
+    return best, bound, best_pi, share, ruled
 
 
 @njit(cache=True, nogil=True)
@@ -290,9 +309,9 @@ def settle(pb, lap_size, stop, seed, fix_up_to):  # pragma: no cover - compiled
         return 0, 0, np.full(n, -1, np.int64), np.zeros(pb.cw.shape[0], np.int64), np.zeros((n, m), np.bool_)
     ix = index(pb)
     sc = scratch(m, pb.ssrc.shape[0])
-    best, bound, best_pi, share = start(pb, ix, sc, lap_size, stop, seed)
+    best, bound, best_pi, share, ruled = start(pb, ix, sc, lap_size, stop, seed)
     if best < bound and max(n, m) <= fix_up_to and not stop[0]:
-        banned = fixing(pb, ix, share, best, stop, sc)
+        banned = fixing(pb, ix, share, best, stop, sc, ruled)
     else:
         banned = np.zeros((n, m), np.bool_)
     return best, max(best, bound), best_pi, share, banned
@@ -345,9 +364,9 @@ def solve(pb, limit, lap_size, stop, seed):  # pragma: no cover - compiled
     ix = index(pb)
     sc = scratch(m, pb.ssrc.shape[0])
     use_lap = max(n, m) <= lap_size
-    best, bound, best_pi, share = start(pb, ix, sc, lap_size, stop, seed)
+    best, bound, best_pi, share, ruled = start(pb, ix, sc, lap_size, stop, seed)
     if best >= bound or limit <= 0:
         return best, max(best, bound), 0, best >= bound, best_pi
-    banned = fixing(pb, ix, share, best, stop, sc) if use_lap else np.zeros((n, m), np.bool_)
+    banned = fixing(pb, ix, share, best, stop, sc, ruled) if use_lap else ruled
     best, bound, steps, exact = search(pb, ix, share, best, best_pi, bound, limit, use_lap, banned, stop, sc)
     return best, bound, steps, exact, best_pi
