@@ -118,8 +118,7 @@ def check_gold(task: Task, gold: Dict[str, str], memo: EvaluationMemo,
             if found:
                 lines = check.problems[name] = [line.replace(path, name) for line in found]
                 # a name with a bracket comes before a test's mark: the test is read from the line
-                tests.update(test_of(line) if test is None or "[" in name else test
-                             for line, test in zip(lines, ids))
+                tests.update(_tested(line, None if "[" in name else test) for line, test in zip(lines, ids))
     check.tests = frozenset(tests) - {""}
     return corpora, check
 
@@ -138,7 +137,10 @@ def waived(problems: Sequence[str], tests: FrozenSet[str], ids: Optional[Sequenc
     """
     if not tests:
         return list(problems)
-    if ids is None:
-        return [line for line in problems if test_of(line) not in tests]
-    return [line for line, test in zip(problems, ids)
-            if (test_of(line) if test is None else test) not in tests]
+    tags: Sequence[Optional[str]] = [None] * len(problems) if ids is None else ids
+    return [line for line, test in zip(problems, tags) if _tested(line, test) not in tests]
+
+
+def _tested(line: str, tag: Optional[str]) -> str:
+    """A problem line's test: its tag (:func:`tagged`), or read from the line when it has none."""
+    return test_of(line) if tag is None else tag
