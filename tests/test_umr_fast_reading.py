@@ -11,14 +11,15 @@ import dataclasses
 import random
 import re
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import Any, Dict, List, Optional
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from mrp.codecs.base import ReadOptions
-from mrp.codecs.umr import annotation, parse_documents, read_documents, sentence
+from mrp.codecs.umr import annotation, documents, parse_documents, read_documents, sentence
+from mrp.errors import excerpt
 from mrp.io.source import Line, Source, read_lines
 
 from conftest import shared_path
@@ -158,3 +159,137 @@ def test_annotation_tokens_found_at_once_are_those_found_one_by_one(text: str) -
     except annotation.DocumentError:
         found = None
     assert found == expected
+
+
+def _repairing_route(monkeypatch: pytest.MonkeyPatch, path: str, options: ReadOptions) -> Any:
+    """A file's documents read as main (f1433d2) read every graph section: repaired, cut to its extent, then
+    read (the one-pass route of a section with nothing to repair, :func:`sentence._plain`, left out)."""
+    with monkeypatch.context() as patch:
+        patch.setattr(sentence, "_plain", lambda *args: None)
+        return _plain(read_documents(path, options))
+
+
+#: graph sections around the one-pass route's edges: text before or after the graph, brackets missing or
+#: extra, a comment, a concept to quote, parentheses and a hash in strings, a second graph
+_SECTIONS = ["(s1x / a)", "(s1x / a", "(s1x / a))", "x (s1x / a)", "(s1x / a) x", "(s1x / a) (s1y / b)",
+             "(s1x / a :op1 \"(\")", "(s1x / a :op1 \"#\")", "(s1x / a :op1 \")\" ", "(s1x / a # c\n)",
+             "(s1x / #a)", "(s1x / a/b)", "(s1x / a\n  :ARG0 (s1y / b)", "(s1x / a\n  :ARG0 (s1y / b)))",
+             "(s1x / a)\n", "  (s1x / a\n\n  :ARG0 s1x)", "(s1x / a :ARG0 (s1x / b))", "(s1x)", "(s1x /)",
+             "(s1x / a :op1 \"x\\\"(\")", "(s1x / a ~1)", "(s1x / a :ARG0 ~e.1 (s1y / b))", ")(s1x / a)",
+             "(s1x / a) )", "(s1x / a\n)\n)", "\"(\" (s1x / a)", "(s1x / a :op1 \"un(closed)"]
+
+
+def test_a_section_read_in_one_pass_reads_as_repaired_and_cut(monkeypatch: pytest.MonkeyPatch,
+                                                              tmp_path: Path) -> None:
+    """The one-pass route (no ``#``, no concept to quote, one closed graph) gives what repairing, cutting to
+    the graph's extent and reading gave: on every shared file, perturbed ones, and the sections above."""
+    texts = [path.read_text(encoding="utf-8") for path in _shared()]
+    path = tmp_path / "case.umr"
+    cases = [text.encode("utf-8") for text in texts]
+    cases.extend(_perturbed(texts[seed % len(texts)], 100 + seed) for seed in range(12))
+    cases.extend(f"# :: snt1 a b\n\n# sentence level graph:\n{section}\n\n# alignment:\ns1x: 1-1\n\n"
+                 f"# document level annotation:\n(s1s0 / sentence)\n".encode() for section in _SECTIONS)
+    routed = calls = 0
+    for data in cases:
+        path.write_bytes(data)
+        for options in _OPTIONS:
+            assert _fast(str(path), options) == _repairing_route(monkeypatch, str(path), options), data[:200]
+    with monkeypatch.context() as patch:
+        real = sentence._plain
+
+        def counted(*args: Any) -> Any:
+            nonlocal routed, calls
+            found = real(*args)
+            routed += found is not None
+            calls += 1
+            return found
+
+        patch.setattr(sentence, "_plain", counted)
+        for text in texts:
+            path.write_text(text, encoding="utf-8")
+            read_documents(str(path), _OPTIONS[0])
+    assert routed > calls * 0.9 > 400, (routed, calls)  # most sections take the one-pass route
+
+
+def _main_align(self: Any, graph: Any, block: Any, problems: List[Any]) -> None:
+    """main's (f1433d2) ``_Reader._align``, verbatim: the oracle of the alignment read a section at once."""
+    if "alignment" not in block.sections:
+        return
+    tokens = block.tokens()
+    offsets, position = [], 0
+    for token in tokens:
+        offsets.append((position, position + len(token)))
+        position += len(token) + 1
+    nodes = {var: nid for nid, var in (graph.variables or {}).items()}
+    seen: Dict[str, int] = {}
+    count = len(tokens)
+    for number, text in block.numbered("alignment"):
+        if not text or text.isspace():
+            continue
+        try:
+            var, spans = annotation.parse_alignment(text)
+        except ValueError as error:
+            problems.append((number, f"alignment: {error}"))
+            continue
+        if var not in nodes:
+            problems.append((number, f"alignment of '{excerpt(var)}': the graph has no variable "
+                                     f"'{excerpt(var)}'"))
+            continue
+        if var in seen:
+            problems.append((number, f"alignment of '{excerpt(var)}': already aligned at line "
+                                     f"{seen[var]}"))
+            continue
+        bad = [p for p in (annotation.span_problem(span, count) for span in spans) if p]
+        if bad:
+            problems.append((number, f"alignment of '{excerpt(var)}': {bad[0]}"))
+            continue
+        seen[var] = number
+        anchors = [(offsets[i - 1][0], offsets[j - 1][1]) for i, j in spans
+                   if not annotation.unaligned((i, j))]
+        node = graph.nodes[nodes[var]]
+        node.anchors = anchors or None
+
+
+def _alignment_lines(rng: random.Random) -> List[str]:
+    """Alignment lines of every kind: one span, several, unaligned, malformed, odd white space."""
+    parts = ["s1x", "s1y2", " s1x", "s1é", "x", "", ":", "s1x ", "\u00a0s1x", "s1x\u2028"]
+    spans = ["1-1", " 2-3", "0-0", "-1--1", "3-2", "1-99", "1 - 2", "1-1,2-2", "1-1, 0-0", "a-b", "1",
+             "\u0663-\u0663", "1-1 ", "1-1\t", "", "1-1,", "-0-0"]
+    return [rng.choice(parts) + rng.choice([":", ": ", " : ", "", "::"]) + rng.choice(spans)
+            for _ in range(rng.randint(0, 6))]
+
+
+def test_alignment_lines_read_at_once_as_one_by_one() -> None:
+    rng = random.Random(64)
+    for _ in range(4000):
+        texts = _alignment_lines(rng)
+        expected: List[Any] = []
+        for text in texts:
+            try:
+                expected.append(annotation.parse_alignment(text))
+            except ValueError as error:
+                expected.append(("error", str(error)))
+        found = [("error", str(one)) if isinstance(one, ValueError) else one
+                 for one in annotation.parse_alignments(texts)]
+        assert found == expected, texts
+
+
+def test_alignments_read_as_main_read_them(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Every graph's anchors and every alignment problem as main's line-by-line reading gave them: on every
+    shared file, perturbed ones, and sections of random alignment lines."""
+    texts = [path.read_text(encoding="utf-8") for path in _shared()]
+    cases = [text.encode("utf-8") for text in texts]
+    cases.extend(_perturbed(texts[seed % len(texts)], 200 + seed) for seed in range(12))
+    rng = random.Random(5)
+    for _ in range(60):
+        aligned = "\n".join(_alignment_lines(rng) + _alignment_lines(rng))
+        cases.append(f"# :: snt1 a b c\n\n# sentence level graph:\n(s1x / a :ARG0 (s1y2 / b))\n\n"
+                     f"# alignment:\n{aligned}\n\n# document level annotation:\n(s1s0 / sentence)\n".encode())
+    path = tmp_path / "case.umr"
+    for data in cases:
+        path.write_bytes(data)
+        for options in _OPTIONS:
+            mine = _fast(str(path), options)
+            with monkeypatch.context() as patch:
+                patch.setattr(documents._Reader, "_align", _main_align)
+                assert mine == _fast(str(path), options), data[:300]

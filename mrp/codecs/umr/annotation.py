@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from itertools import accumulate
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple, Union
 
 from mrp.graph import Relation
 from mrp.io.source import Line
@@ -63,6 +63,32 @@ def parse_alignment(text: str) -> Tuple[str, List[Span]]:
             raise ValueError(f"'{part.strip()}' is not a span I-J")
         spans.append((int(span.group(1)), int(span.group(2))))
     return match.group(1), spans
+
+
+#: :data:`_SIMPLE` in a text of lines, each line's match within it
+_SIMPLE_LINES = re.compile("^" + _SIMPLE.pattern.replace(r"\s*", r"[^\S\n]*"), re.MULTILINE)
+
+
+def parse_alignments(texts: List[str]) -> List[Union[Tuple[str, List[Span]], ValueError]]:
+    """:func:`parse_alignment` of each of a section's lines (none holding a newline), or the ValueError it
+    raises: read at once where every line holds one span of numbers (most sections), else line by line.
+
+    Args:
+        texts: the lines.
+
+    Returns:
+        Each line's variable and spans, or its error.
+    """
+    rows = _SIMPLE_LINES.findall("\n".join(texts))
+    if len(rows) == len(texts):  # a match per line (none crosses a line): every line is simple
+        return [(var, [(int(start), int(end))]) for var, start, end in rows]
+    found: List[Union[Tuple[str, List[Span]], ValueError]] = []
+    for text in texts:
+        try:
+            found.append(parse_alignment(text))
+        except ValueError as error:
+            found.append(error)
+    return found
 
 
 def span_problem(span: Span, length: int) -> Optional[str]:

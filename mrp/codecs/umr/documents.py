@@ -52,6 +52,7 @@ from __future__ import annotations
 import re
 import warnings
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from mrp.codecs.base import Item, ReadOptions
@@ -192,21 +193,18 @@ class _Reader:
         if "alignment" not in block.sections:
             return
         tokens = block.tokens()
-        offsets, position = [], 0
-        for token in tokens:
-            offsets.append((position, position + len(token)))
-            position += len(token) + 1
+        #: where token k (from 1) starts: starts[k - 1]; where it ends: starts[k] - 1
+        starts = [0, *accumulate(len(token) + 1 for token in tokens)]
         nodes = {var: nid for nid, var in (graph.variables or {}).items()}
         seen: Dict[str, int] = {}
         count = len(tokens)
-        for number, text in block.numbered("alignment"):
-            if not text or text.isspace():
+        lines = [(number, text) for number, text in block.numbered("alignment")
+                 if text and not text.isspace()]
+        for (number, _), read in zip(lines, annotation.parse_alignments([text for _, text in lines])):
+            if isinstance(read, ValueError):
+                problems.append((number, f"alignment: {read}"))
                 continue
-            try:
-                var, spans = annotation.parse_alignment(text)
-            except ValueError as error:
-                problems.append((number, f"alignment: {error}"))
-                continue
+            var, spans = read
             if var not in nodes:
                 problems.append((number, f"alignment of '{excerpt(var)}': the graph has no variable "
                                          f"'{excerpt(var)}'"))
@@ -220,8 +218,7 @@ class _Reader:
                 problems.append((number, f"alignment of '{excerpt(var)}': {bad[0]}"))
                 continue
             seen[var] = number
-            anchors = [(offsets[i - 1][0], offsets[j - 1][1]) for i, j in spans
-                       if not annotation.unaligned((i, j))]
+            anchors = [(starts[i - 1], starts[j] - 1) for i, j in spans if not annotation.unaligned((i, j))]
             node = graph.nodes[nodes[var]]
             node.anchors = anchors or None
 

@@ -116,21 +116,24 @@ def sentence_graph(block: Block, gid: str, options: ReadOptions) -> Graph:
     header = block.sections["graph"][0]
     lines = [(number, text) for number, text in block.numbered("graph") if text and not text.isspace()]
     repairs: List[Tuple[str, int]] = []
-    if not options.strict:
-        lines, repairs = repaired(lines)
-    if not lines:
-        raise FormatError("the sentence level graph is empty", None, header, gid, "umr")
-    end, extra = _extent(lines)
-    if extra is not None:
-        raise FormatError(f"Penman syntax error: unexpected '{excerpt(extra[1], 20)}' "
-                          + ("after the end of the graph" if end is not None else "before the graph"),
-                          None, extra[0], gid, "umr")
-    used = lines[:end] if end is not None else lines
-    joined = "\n".join([text for _, text in used])
-    # in one pass where the plain grammar reads it (the same graph), else through penman's tree
-    graph = fast_graph(joined, gid, options)
+    joined = "\n".join([text for _, text in lines])
+    graph = _plain(joined, gid, options) if lines else None
     if graph is None:
-        graph = _tree_graph(joined, used, header, gid, options)
+        if not options.strict:
+            lines, repairs = repaired(lines)
+        if not lines:
+            raise FormatError("the sentence level graph is empty", None, header, gid, "umr")
+        end, extra = _extent(lines)
+        if extra is not None:
+            raise FormatError(f"Penman syntax error: unexpected '{excerpt(extra[1], 20)}' "
+                              + ("after the end of the graph" if end is not None else "before the graph"),
+                              None, extra[0], gid, "umr")
+        used = lines[:end] if end is not None else lines
+        joined = "\n".join([text for _, text in used])
+        # in one pass where the plain grammar reads it (the same graph), else through penman's tree
+        graph = fast_graph(joined, gid, options)
+        if graph is None:
+            graph = _tree_graph(joined, used, header, gid, options)
     graph.framework, graph.flavor = "umr", 2
     graph.breaks = breaks(joined)
     if repairs:
@@ -139,6 +142,16 @@ def sentence_graph(block: Block, gid: str, options: ReadOptions) -> Graph:
     graph.input = " ".join(tokens) if tokens else None
     graph.line = block.line
     return graph
+
+
+def _plain(joined: str, gid: str, options: ReadOptions) -> Optional[Graph]:
+    """The graph of a section's text read in one pass where nothing in it is repaired or cut (no ``#``, no
+    concept to quote) and the plain grammar reads it whole (one graph, closed, nothing after it: its
+    brackets balance, so no bracket is added and every line is the graph's); None for any other text.  The
+    same graph as :func:`repaired`, :func:`_extent` and :func:`fast_graph` give it, without their passes."""
+    if "#" in joined or _ODD_CONCEPT.search(joined) is not None:
+        return None
+    return fast_graph(joined, gid, options)
 
 
 def _tree_graph(joined: str, used: List[Numbered], header: int, gid: str, options: ReadOptions) -> Graph:
