@@ -4,14 +4,18 @@ is the one its line names (mrp.task.gold.test_of), and waiving by the ids keeps 
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
-from typing import List
+from typing import FrozenSet, List, Optional
 
 import pytest
 
+from mrp.task import evaluate
 from mrp.task import gold as gold_module
-from mrp.task.gold import tagged, waived
+from mrp.task.definition import load
+from mrp.task.gold import Validated, kept, left, tagged, waived
 from mrp.task.gold import test_of as read_test
+from mrp.task.memo import EvaluationMemo
 from mrp.validation import validate_file
 
 from conftest import ROOT
@@ -73,3 +77,47 @@ def test_waiving_by_the_tags_reads_no_line_and_keeps_the_same_lines(tmp_path: Pa
 def test_an_untagged_problem_is_read_from_its_line() -> None:
     lines = ["f:3: graph d1.s1: quoting [L1 Format trailing-whitespace] in a message", "f:4: [L2 X y] z"]
     assert waived(lines, frozenset({"trailing-whitespace"}), [None, "y"]) == lines[1:]
+
+
+def _main_waived(problems: List[str], tests: FrozenSet[str], ids: Optional[List[Optional[str]]] = None
+                 ) -> List[str]:
+    """main's (f1433d2) ``gold.waived``, verbatim: the oracle."""
+    if not tests:
+        return list(problems)
+    tags: List[Optional[str]] = [None] * len(problems) if ids is None else ids
+    return [line for line, test in zip(problems, tags)
+            if (read_test(line) if test is None else test) not in tests]
+
+
+def test_the_lines_kept_give_the_first_lines_every_waiving_leaves() -> None:
+    """A file's validation keeps the lines of every untagged problem and of the first few of each test alone;
+    whatever tests its gold fails, the first lines left and their count are those of every line kept."""
+    rng = random.Random(64)
+    names = ["a", "b", "c", "d"]
+    for _ in range(3000):
+        count = rng.randint(0, 12)
+        tags: List[Optional[str]] = [rng.choice([*names, None]) for _ in range(count)]
+        lines = [f"f:{k}: " + (f"[L1 Format {tag}] x" if tag else rng.choice(["[L2 X b] y", "no mark", ""]))
+                 for k, tag in enumerate(tags)]
+        tests = frozenset(rng.sample([*names, "x"], rng.randint(0, 3)))
+        expected = _main_waived(lines, tests, tags)
+        assert waived(lines, tests, tags) == expected
+        assert waived(lines, tests) == _main_waived(lines, tests)
+        for first in (1, 2, 3):
+            found = Validated(False, tags, {k: lines[k] for k in kept(tags, first)})
+            assert left(found, tests, first) == (expected[:first], len(expected)), (tags, tests)
+
+
+def test_a_file_s_validation_keeps_few_lines(tmp_path: Path) -> None:
+    """The kit keeps a few lines of each test of a file's problems (and the test of each), not every line."""
+    path = _flawed(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("\n", "  \n"), encoding="utf-8")  # trailing white space on every line
+    task = load("dmr2026-umr")
+    found = evaluate._problems(task, str(path), EvaluationMemo())
+    assert found.tags.count("trailing-whitespace") > 20
+    assert sum(found.tags[k] == "trailing-whitespace" for k in found.lines) == 3
+    assert len(found.lines) < 20
+    whole = evaluate._problems(task, str(path), EvaluationMemo(), None)
+    assert whole.tags == found.tags and len(whole.lines) == len(found.tags)
+    assert all(whole.lines[k] == line for k, line in found.lines.items())

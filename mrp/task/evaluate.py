@@ -16,7 +16,7 @@ from mrp.process.forked import can_fork
 from mrp.task.averaging import leaderboard_scores
 from mrp.task.definition import Task
 from mrp.task.files import FilePlan, Submission, gold_files, pair_files, submissions
-from mrp.task.gold import GoldCheck, Validated, check_gold, tagged, waived
+from mrp.task.gold import GoldCheck, Validated, check_gold, kept, left, tagged
 from mrp.task.memo import EvaluationMemo
 from mrp.task.pool import compute_ahead
 from mrp.task.reading import parsed, read_system
@@ -95,15 +95,18 @@ def groups_of(task: Task, corpora: Dict[str, Corpus]) -> List[str]:
 _FILE = "\x00file\x00"
 
 
-def _problems(task: Task, path: str, memo: EvaluationMemo) -> Validated:
-    """Whether a file's problem is fatal, its problems' lines, naming the file ``_FILE`` (a UMR file
-    parsed once for the validator and the scorer), and their test ids as the validator tagged them."""
+def _problems(task: Task, path: str, memo: EvaluationMemo, first: Optional[int] = FIRST_PROBLEMS
+              ) -> Validated:
+    """Whether a file's problem is fatal, its problems' test ids as the validator tagged them, and the lines
+    of those a report may quote (:func:`mrp.task.gold.kept`: ``first`` of each test, None: all), naming the
+    file ``_FILE`` (a UMR file parsed once for the validator and the scorer)."""
     report = validate_file(path, task.format, umr_level=task.level,
                            umr_documents=parsed(path, task.format, memo))
     if report.fatal:
-        return True, [report.fatal.replace(path, _FILE)], [None]
-    return (False, [str(problem).replace(path, _FILE) for problem in report.problems],
-            [tagged(problem) for problem in report.problems])
+        return Validated(True, [None], {0: report.fatal.replace(path, _FILE)})
+    problems = report.problems
+    tags = [tagged(problem) for problem in problems]
+    return Validated(False, tags, {k: str(problems[k]).replace(path, _FILE) for k in kept(tags, first)})
 
 
 def _validation(task: Task, path: str, memo: EvaluationMemo) -> Validated:
@@ -113,10 +116,12 @@ def _validation(task: Task, path: str, memo: EvaluationMemo) -> Validated:
     return memo.get("validated", key, partial(_problems, task, path, memo))
 
 
-def _gold_problems(task: Task, path: str, memo: EvaluationMemo) -> Validated:
-    """:func:`_validation` of a gold file, its lines naming it by its path (as the gold check names it)."""
-    fatal, texts, tests = _validation(task, path, memo)
-    return fatal, [line.replace(_FILE, path) for line in texts], tests
+def _gold_problems(task: Task, path: str, memo: EvaluationMemo, whole: bool = False) -> Validated:
+    """:func:`_validation` of a gold file, its lines naming it by its path (as the gold check names it);
+    ``whole``: every problem's line (computed again)."""
+    found = _problems(task, path, memo, None) if whole else _validation(task, path, memo)
+    return Validated(found.fatal, found.tags,
+                     {k: line.replace(_FILE, path) for k, line in found.lines.items()})
 
 
 def _validated(task: Task, entry: Entry, shown_as: Dict[str, str], memo: EvaluationMemo,
@@ -126,16 +131,17 @@ def _validated(task: Task, entry: Entry, shown_as: Dict[str, str], memo: Evaluat
         if path is None:
             continue
         try:
-            fatal, texts, ids = _validation(task, path, memo)
+            found = _validation(task, path, memo)
         except Exception as error:  # noqa: BLE001 - the validator's own failure refuses this submission alone
             entry.refused = f"{gold_name}: {internal(error, 'validating')}"
             return
-        texts = waived(texts, tests, ids)
-        if not texts:
+        fatal = found.fatal
+        texts, count = left(found, tests, FIRST_PROBLEMS)
+        if not count:
             continue
         shown = [line.replace(_FILE, shown_as.get(path, path)) for line in texts]
-        entry.invalid[gold_name] = shown[:FIRST_PROBLEMS] + \
-            ([f"... {len(shown) - FIRST_PROBLEMS} more"] if len(shown) > FIRST_PROBLEMS else [])
+        entry.invalid[gold_name] = shown + \
+            ([f"... {count - FIRST_PROBLEMS} more"] if count > FIRST_PROBLEMS else [])
         if task.policy == "refuse":
             entry.refused = f"{gold_name} fails validation at level {task.level}: {shown[0]}"
             return

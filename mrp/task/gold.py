@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import warnings
 from dataclasses import dataclass, field
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, FrozenSet, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from mrp.corpora import Corpus
 from mrp.task.definition import Task
@@ -20,13 +20,49 @@ from mrp.task.memo import EvaluationMemo
 from mrp.task.reading import read_gold
 from mrp.validation.problems import Problem
 
-__all__ = ["GoldCheck", "Validated", "check_gold", "tagged", "test_of", "waived"]
+__all__ = ["GoldCheck", "Validated", "check_gold", "kept", "left", "tagged", "test_of", "waived"]
 
 #: a problem's test, as the UMR validator names it: ``[L1 Format trailing-whitespace]``
 _TEST = re.compile(r"\[L\d+ [A-Za-z]+ ([A-Za-z0-9_.-]+)\]")
-#: a file's validation: whether its problem is fatal, its problems' lines and each line's test id as the
-#: validator tagged it (None: read from the line, :func:`test_of`)
-Validated = Tuple[bool, List[str], List[Optional[str]]]
+
+
+class Validated(NamedTuple):
+    """A file's validation as the kit keeps it: whether its problem is fatal, each problem's test as the
+    validator tagged it (:func:`tagged`; None: read from its line, :func:`test_of`), and the lines that can
+    ever be read or shown (by the problem's position): every untagged problem's, and the first few of each
+    test's (:func:`kept`).  A problem's line is made for those alone: a file of the release layout has
+    hundreds of level-1 problems, of which a report quotes the first three its gold does not waive."""
+
+    fatal: bool
+    tags: List[Optional[str]]
+    lines: Dict[int, str]
+
+
+def kept(tags: Sequence[Optional[str]], first: Optional[int]) -> List[int]:
+    """The positions of the problems whose lines a :class:`Validated` keeps: every untagged one, and the
+    first ``first`` of each test (all: None).  The first N lines of the problems a set of waived tests leaves
+    are among them for any N up to ``first`` (waiving drops a test's problems all together: a problem among
+    the first N left has fewer than N of its own test before it).
+
+    Args:
+        tags: each problem's tag.
+        first: how many of each test's problems are kept (None: all).
+
+    Returns:
+        The positions, in order.
+    """
+    if first is None:
+        return list(range(len(tags)))
+    seen: Dict[str, int] = {}
+    out: List[int] = []
+    for k, tag in enumerate(tags):
+        if tag is not None:
+            count = seen.get(tag, 0)
+            if count >= first:
+                continue
+            seen[tag] = count + 1
+        out.append(k)
+    return out
 #: the marks a level check's message starts with (``[L1 Format trailing-whitespace]``) -> whether
 #: :func:`test_of` reads its test there
 _MARKS: Dict[str, bool] = {}
@@ -70,8 +106,10 @@ def tagged(problem: Problem) -> Optional[str]:
 class GoldCheck:
     """What the gold fails at the task's level, and what its reader said."""
 
-    #: gold file name -> its problems at the task's level
+    #: gold file name -> its first problems at the task's level (those a report may quote)
     problems: Dict[str, List[str]] = field(default_factory=dict)
+    #: gold file name -> how many problems it has at the task's level
+    counts: Dict[str, int] = field(default_factory=dict)
     #: the tests some gold file fails (waived for every submission)
     tests: FrozenSet[str] = frozenset()
     #: the reader's warnings about the gold files (they quote the gold: the organiser's alone)
@@ -82,7 +120,7 @@ class GoldCheck:
         tests no submission is held to."""
         out = [f"gold: {line}" for line in self.said]
         for name, problems in self.problems.items():
-            out.append(f"gold {name} fails validation at level {level}: {len(problems)} problem(s), the "
+            out.append(f"gold {name} fails validation at level {level}: {self.counts[name]} problem(s), the "
                        f"first: {problems[0]}")
         if self.tests:
             out.append("gold: no submission is held to the test(s) the gold fails: "
@@ -91,14 +129,15 @@ class GoldCheck:
 
 
 def check_gold(task: Task, gold: Dict[str, str], memo: EvaluationMemo,
-               problems: Callable[[str], Validated]) -> Tuple[Dict[str, Corpus], GoldCheck]:
+               problems: Callable[..., Validated]) -> Tuple[Dict[str, Corpus], GoldCheck]:
     """Every gold file read (its reader's warnings kept for the organiser) and validated at the task's level.
 
     Args:
         task: the task.
         gold: the gold files by name.
         memo: the evaluation's memo.
-        problems: a file's validation (whether fatal, its problems' lines, their test ids).
+        problems: a file's validation (its lines naming the file by the path given), called with the path;
+            with ``whole=True`` too, every problem's line kept.
 
     Returns:
         The gold corpora by name, and the check.
@@ -114,11 +153,17 @@ def check_gold(task: Task, gold: Dict[str, str], memo: EvaluationMemo,
     tests: Set[str] = set()
     if task.level > 0:
         for name, path in gold.items():
-            _, found, ids = problems(path)
-            if found:
-                lines = check.problems[name] = [line.replace(path, name) for line in found]
-                # a name with a bracket comes before a test's mark: the test is read from the line
-                tests.update(_tested(line, None if "[" in name else test) for line, test in zip(lines, ids))
+            found = problems(path)
+            if found.tags:
+                # a name with a bracket comes before a test's mark: each test is read from its line
+                bracket = "[" in name
+                if bracket:
+                    found = problems(path, whole=True)
+                lines = {k: line.replace(path, name) for k, line in found.lines.items()}
+                check.problems[name] = [lines[k] for k in sorted(lines)]
+                check.counts[name] = len(found.tags)
+                tests.update(_tested(lines[k] if bracket or tag is None else "", None if bracket else tag)
+                             for k, tag in enumerate(found.tags))
     check.tests = frozenset(tests) - {""}
     return corpora, check
 
@@ -135,10 +180,34 @@ def waived(problems: Sequence[str], tests: FrozenSet[str], ids: Optional[Sequenc
     Returns:
         The problems the submission is held to.
     """
+    tags: List[Optional[str]] = [None] * len(problems) if ids is None else list(ids)
+    return left(Validated(False, tags, dict(enumerate(problems))), tests)[0]
+
+
+def left(found: Validated, tests: FrozenSet[str], first: Optional[int] = None) -> Tuple[List[str], int]:
+    """The lines of a file's problems that the tests its gold fails leave (:func:`waived`), the first
+    ``first`` of them (all: None), and how many they are.
+
+    Args:
+        found: the file's validation (its lines kept for ``first``, :func:`kept`).
+        tests: the tests the gold fails.
+        first: how many lines are wanted (None: all).
+
+    Returns:
+        The lines, and the count.
+    """
+    tags, lines = found.tags, found.lines
     if not tests:
-        return list(problems)
-    tags: Sequence[Optional[str]] = [None] * len(problems) if ids is None else ids
-    return [line for line, test in zip(problems, tags) if _tested(line, test) not in tests]
+        return [lines[k] for k in range(len(tags) if first is None else min(first, len(tags)))], len(tags)
+    out: List[str] = []
+    count = 0
+    for k, tag in enumerate(tags):
+        if _tested(lines[k] if tag is None else "", tag) in tests:
+            continue
+        count += 1
+        if first is None or len(out) < first:
+            out.append(lines[k])
+    return out, count
 
 
 def _tested(line: str, tag: Optional[str]) -> str:

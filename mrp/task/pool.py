@@ -24,14 +24,15 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 from mrp.corpora import Corpus
 from mrp.process.shared import MAX_ITEMS, in_turn
 from mrp.task.definition import Task
+from mrp.task.gold import Validated
 from mrp.task.memo import EvaluationMemo, Found, Slot
 from mrp.task.reading import EMPTY, handed, read_file
 from mrp.task.scoring import score_files_first
 
 __all__ = ["Unit", "compute_ahead", "units_of"]
 
-#: a file's validation at the task's level through a memo: whether fatal, the problems' lines, their tests
-Validation = Callable[[Task, str, EvaluationMemo], Tuple[bool, List[str], List[Optional[str]]]]
+#: a file's validation at the task's level through a memo (:class:`~mrp.task.gold.Validated`)
+Validation = Callable[[Task, str, EvaluationMemo], Validated]
 #: a gold file's name and path, and the system file of each submission for it (None: none)
 Unit = Tuple[str, str, Tuple[Optional[str], ...]]
 
