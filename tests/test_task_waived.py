@@ -5,6 +5,7 @@ is the one its line names (mrp.task.gold.test_of), and waiving by the ids keeps 
 from __future__ import annotations
 
 import random
+from functools import partial
 from pathlib import Path
 from typing import FrozenSet, List, Optional
 
@@ -121,3 +122,26 @@ def test_a_file_s_validation_keeps_few_lines(tmp_path: Path) -> None:
     whole = evaluate._problems(task, str(path), EvaluationMemo(), None)
     assert whole.tags == found.tags and len(whole.lines) == len(found.tags)
     assert all(whole.lines[k] == line for k, line in found.lines.items())
+
+
+def test_a_gold_name_with_a_mark_is_read_from_every_line(tmp_path: Path) -> None:
+    """A gold file whose name holds a test's mark has each problem's test read from its line naming the file
+    (as main read it: the name's mark first), from every line, though the validation keeps few lines."""
+    name = "[L1 Format invented-test] cs-0001.umr"
+    path = tmp_path / name
+    text = (DEMO / "gold" / "cs-0001.umr").read_text(encoding="utf-8")
+    path.write_text(text.replace("\n", "  \n"), encoding="utf-8")
+    task = load("dmr2026-umr")
+    memo = EvaluationMemo()
+    _, check = gold_module.check_gold(task, {name: str(path)}, memo,
+                                      partial(evaluate._gold_problems, task, memo=memo))
+    report = validate_file(str(path), "umr", umr_level=task.level)
+    lines = [str(problem).replace(str(path), name) for problem in report.problems]
+    assert len(lines) > 20
+    assert check.tests == frozenset({read_test(line) for line in lines}) - {""} == {"invented-test"}
+    assert check.counts[name] == len(lines) and check.problems[name][0] == lines[0]
+    plain = tmp_path / "cs-0001.umr"
+    plain.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    _, check = gold_module.check_gold(task, {"cs-0001.umr": str(plain)}, EvaluationMemo(),
+                                      partial(evaluate._gold_problems, task, memo=EvaluationMemo()))
+    assert "trailing-whitespace" in check.tests and "invented-test" not in check.tests
