@@ -63,6 +63,8 @@ def kept(tags: Sequence[Optional[str]], first: Optional[int]) -> List[int]:
             seen[tag] = count + 1
         out.append(k)
     return out
+
+
 #: the marks a level check's message starts with (``[L1 Format trailing-whitespace]``) -> whether
 #: :func:`test_of` reads its test there
 _MARKS: Dict[str, bool] = {}
@@ -120,7 +122,8 @@ class GoldCheck:
         tests no submission is held to."""
         out = [f"gold: {line}" for line in self.said]
         for name, problems in self.problems.items():
-            out.append(f"gold {name} fails validation at level {level}: {self.counts[name]} problem(s), the "
+            count = self.counts.get(name, len(problems))
+            out.append(f"gold {name} fails validation at level {level}: {count} problem(s), the "
                        f"first: {problems[0]}")
         if self.tests:
             out.append("gold: no submission is held to the test(s) the gold fails: "
