@@ -11,15 +11,14 @@ import dataclasses
 import random
 import re
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, List, Optional
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from mrp.codecs.base import ReadOptions
-from mrp.codecs.umr import annotation, documents, parse_documents, read_documents, sentence
-from mrp.errors import excerpt
+from mrp.codecs.umr import annotation, parse_documents, read_documents, sentence
 from mrp.io.source import Line, Source, read_lines
 
 from conftest import shared_path
@@ -211,43 +210,16 @@ def test_a_section_read_in_one_pass_reads_as_repaired_and_cut(monkeypatch: pytes
     assert routed > calls * 0.9 > 400, (routed, calls)  # most sections take the one-pass route
 
 
-def _main_align(self: Any, graph: Any, block: Any, problems: List[Any]) -> None:
-    """main's (f1433d2) ``_Reader._align``, verbatim: the oracle of the alignment read a section at once."""
-    if "alignment" not in block.sections:
-        return
-    tokens = block.tokens()
-    offsets, position = [], 0
-    for token in tokens:
-        offsets.append((position, position + len(token)))
-        position += len(token) + 1
-    nodes = {var: nid for nid, var in (graph.variables or {}).items()}
-    seen: Dict[str, int] = {}
-    count = len(tokens)
-    for number, text in block.numbered("alignment"):
-        if not text or text.isspace():
-            continue
+def _one_by_one(texts: List[str]) -> List[Any]:
+    """main's (f1433d2) route for a section's alignment lines: :func:`annotation.parse_alignment` of each
+    line in turn, its ValueError kept in the line's place."""
+    found: List[Any] = []
+    for text in texts:
         try:
-            var, spans = annotation.parse_alignment(text)
+            found.append(annotation.parse_alignment(text))
         except ValueError as error:
-            problems.append((number, f"alignment: {error}"))
-            continue
-        if var not in nodes:
-            problems.append((number, f"alignment of '{excerpt(var)}': the graph has no variable "
-                                     f"'{excerpt(var)}'"))
-            continue
-        if var in seen:
-            problems.append((number, f"alignment of '{excerpt(var)}': already aligned at line "
-                                     f"{seen[var]}"))
-            continue
-        bad = [p for p in (annotation.span_problem(span, count) for span in spans) if p]
-        if bad:
-            problems.append((number, f"alignment of '{excerpt(var)}': {bad[0]}"))
-            continue
-        seen[var] = number
-        anchors = [(offsets[i - 1][0], offsets[j - 1][1]) for i, j in spans
-                   if not annotation.unaligned((i, j))]
-        node = graph.nodes[nodes[var]]
-        node.anchors = anchors or None
+            found.append(error)
+    return found
 
 
 def _alignment_lines(rng: random.Random) -> List[str]:
@@ -291,5 +263,21 @@ def test_alignments_read_as_main_read_them(monkeypatch: pytest.MonkeyPatch, tmp_
         for options in _OPTIONS:
             mine = _fast(str(path), options)
             with monkeypatch.context() as patch:
-                patch.setattr(documents._Reader, "_align", _main_align)
+                patch.setattr(annotation, "parse_alignments", _one_by_one)
                 assert mine == _fast(str(path), options), data[:300]
+
+
+def test_an_alignment_anchors_its_tokens_characters(tmp_path: Path) -> None:
+    """A span of tokens i-j anchors from token i's first character to token j's last (tokens of different
+    lengths, one space between): the running token starts give main's offsets."""
+    path = tmp_path / "anchors.umr"
+    path.write_text("# :: snt1\tAlpha bb c dddd\n\n# sentence level graph:\n"
+                    "(s1x / alpha :ARG0 (s1y / bee) :ARG1 (s1z / dee) :ARG2 (s1w / all))\n\n"
+                    "# alignment:\ns1x: 1-1\ns1y: 2-3\ns1z: 4-4\ns1w: 1-2, 4-4\n\n"
+                    "# document level annotation:\n(s1s0 / sentence)\n", encoding="utf-8")
+    graph = read_documents(str(path), _OPTIONS[0])[0].graphs[0]
+    text = graph.input
+    assert text == "Alpha bb c dddd"
+    assert {node.label: node.anchors for node in graph.nodes} == {
+        "alpha": [(0, 5)], "bee": [(6, 10)], "dee": [(11, 15)], "all": [(0, 8), (11, 15)]}
+    assert [text[start:end] for start, end in graph.nodes[1].anchors or []] == ["bb c"]
