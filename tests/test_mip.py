@@ -255,3 +255,41 @@ def test_a_pair_the_main_thread_leaves_open_is_searched_on_without_the_program()
     assert solution.exact and not solution.mip and solution.value == solution.bound == whole.value
     capped = solve_problem(problem, limit=50, handover=False)
     assert capped.steps <= 50 and not capped.exact and capped.value <= whole.value <= capped.bound
+
+
+def _no_child(*args: Any) -> Any:
+    raise AssertionError("a sentence pair's program was sent to a child process")
+
+
+@budget(100)
+@given(pairs(max_nodes=6))
+def test_a_sentence_programs_answer_in_this_process_is_the_childs(pair: Tuple[Graph, Graph]) -> None:
+    """``in_process`` (a sentence pair's program, up to SENTENCE_COLUMNS variables) runs HiGHS in this
+    thread, no child process started, with the child's answer: map, value, bound, finished."""
+    gold, system = pair
+    problem = build(normalize(gold), normalize(system))
+    stop = np.zeros(1, np.int64)
+    child = mip.prove(problem, nobody(problem), None, stop)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mip, "_in_child", _no_child)
+        here = mip.prove(problem, nobody(problem), None, stop, in_process=True)
+    assert child is not None and here is not None
+    assert (here.mapping.tolist(), here.value, here.bound, here.finished) == \
+        (child.mapping.tolist(), child.value, child.bound, child.finished)
+    assert here.value == optimum(gold, system, maximal_only=True).best
+
+
+def test_a_sentence_pair_handed_over_is_proved_without_a_process_a_larger_program_with_one() -> None:
+    """A sentence pair the search hands over (here at once: MIP_AFTER 0) is proved by HiGHS in this
+    process (before, a run whose pairs were timed started HiGHS's kept process for it, about 0.3 s of CPU);
+    a program of more than SENTENCE_COLUMNS variables still goes to the child process."""
+    problem = coli_pair("757")
+    whole = solve_problem(problem, handover=False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mrp_metric, "MIP_AFTER", 0)
+        patch.setattr(mip, "_in_child", _no_child)
+        solution = solve_problem(problem, timeout=30)
+        assert solution.mip and solution.exact and solution.value == solution.bound == whole.value
+        patch.setattr(mip, "SENTENCE_COLUMNS", 10)
+        with pytest.raises(AssertionError, match="child process"):
+            mip.prove(problem, nobody(problem), None, np.zeros(1, np.int64), in_process=True)

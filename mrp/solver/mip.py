@@ -34,7 +34,15 @@ import numpy as np
 from mrp.process import worker
 from mrp.process.forked import Child, can_fork, silenced_stdout
 from mrp.solver.problem import Problem
-from mrp.solver.program import MAX_COLUMNS, columns, model_from, scoring_pairs, value_of, without
+from mrp.solver.program import (
+    MAX_COLUMNS,
+    SENTENCE_COLUMNS,
+    columns,
+    model_from,
+    scoring_pairs,
+    value_of,
+    without,
+)
 from mrp.solver.program import Model as _Model
 
 __all__ = ["MAX_COLUMNS", "Proof", "available", "columns", "fits", "prove", "rounded", "value_of", "without"]
@@ -221,7 +229,8 @@ def run_alone(model: _Model, n: int, seconds: Optional[float],
 
 
 def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float], stop: np.ndarray,
-          banned: Optional[np.ndarray] = None, nodes: Optional[int] = None) -> Optional[Proof]:
+          banned: Optional[np.ndarray] = None, nodes: Optional[int] = None,
+          in_process: bool = False) -> Optional[Proof]:
     """Solve the Problem's program from the map ``mapping`` within ``seconds`` (None: no limit) and
     ``nodes`` branch-and-bound nodes (None: no limit).
 
@@ -231,8 +240,12 @@ def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float], stop:
 
     Where processes can fork, HiGHS runs in a child process that is killed when
     ``stop[0]`` is set or ``seconds`` (plus GRACE) have passed; else in this
-    thread, stopped through HiGHS's callbacks.  Returns None when HiGHS is
-    missing, the program is larger than MAX_COLUMNS, or it was stopped before
+    thread, stopped through HiGHS's callbacks and its time limit.  With ``in_process`` (a sentence pair's
+    program, of at most SENTENCE_COLUMNS variables: each of HiGHS's phases takes milliseconds there) it
+    runs in this thread anyway: the same answer without the child process, which a run of sentence pairs
+    then never starts (where threads run, a fresh interpreter: about 0.3-0.4 s of CPU, for programs of a
+    few hundredths of a second; on Rematch's efficiency protocol 3 of 20,000 pairs get one).  Returns
+    None when HiGHS is missing, the program is larger than MAX_COLUMNS, or it was stopped before
     it had anything to say.
     """
     if not available():
@@ -249,7 +262,7 @@ def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float], stop:
     if stop[0]:
         return None
     died = None
-    if hasattr(os, "fork"):
+    if hasattr(os, "fork") and not (in_process and model.cost.shape[0] <= SENTENCE_COLUMNS):
         ran, died = _in_child(model, n, seconds, stop, nodes)
     else:
         ran = _run(model, n, seconds, stop, nodes)
