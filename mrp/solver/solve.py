@@ -291,9 +291,7 @@ def _solve(built: Problem, limit: int, deadline: Optional[float], stop: np.ndarr
     if not handoff or found.exact or stop[0]:
         return found
     seconds = None if deadline is None else deadline - clock()
-    # a sentence pair's program (up to mip.SENTENCE_COLUMNS variables) in this thread: no process to start
-    proof = mip.prove(built, np.array(found.mapping, np.int64), seconds, stop, nodes=limit - found.steps,
-                      in_process=True)
+    proof = mip.prove(built, np.array(found.mapping, np.int64), seconds, stop, nodes=limit - found.steps)
     if proof is None:
         return found
     if proof.timed:
