@@ -255,3 +255,50 @@ def test_a_pair_the_main_thread_leaves_open_is_searched_on_without_the_program()
     assert solution.exact and not solution.mip and solution.value == solution.bound == whole.value
     capped = solve_problem(problem, limit=50, handover=False)
     assert capped.steps <= 50 and not capped.exact and capped.value <= whole.value <= capped.bound
+
+
+
+def _no_child(*args: Any) -> Any:
+    raise AssertionError("a sentence pair's program was sent to a child process")
+
+
+@budget(100)
+@given(pairs(max_nodes=6))
+def test_a_sentence_programs_answer_in_this_process_is_the_childs(pair: Tuple[Graph, Graph]) -> None:
+    """A sentence pair's program (mip.in_process) is solved by HiGHS in this thread, no child process
+    started, with the child's answer: map, value, bound, finished; and the brute-force optimum."""
+    gold, system = pair
+    problem = build(normalize(gold), normalize(system))
+    stop = np.zeros(1, np.int64)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mip, "IN_PROCESS_PAIRS", -1)  # every program to the child, as before
+        child = mip.prove(problem, nobody(problem), None, stop)
+        patch.undo()
+        patch.setattr(mip, "_in_child", _no_child)
+        here = mip.prove(problem, nobody(problem), None, stop)
+    assert child is not None and here is not None
+    assert (here.mapping.tolist(), here.value, here.bound, here.finished) == \
+        (child.mapping.tolist(), child.value, child.bound, child.finished)
+    assert here.value == optimum(gold, system, maximal_only=True).best
+
+
+def test_a_sentence_pair_handed_over_is_proved_without_a_process_a_document_with_one() -> None:
+    """A sentence pair the search hands over (here at once: MIP_AFTER 0) is proved by HiGHS in this
+    process (before, a run whose pairs were timed started HiGHS's kept process for it, about 0.3 s of CPU);
+    a document's program, or one of more than SENTENCE_COLUMNS variables, still goes to a child process."""
+    problem = coli_pair("757")
+    whole = solve_problem(problem, handover=False)
+    sent = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mrp_metric, "MIP_AFTER", 0)
+        patch.setattr(mip, "_in_child", _no_child)
+        solution = solve_problem(problem, timeout=30)
+        assert solution.mip and solution.exact and solution.value == solution.bound == whole.value
+        patch.setattr(mip, "_in_child", lambda *args: sent.append(1) or (None, None))
+        patch.setattr(mip, "SENTENCE_COLUMNS", 10)
+        assert mip.prove(problem, nobody(problem), None, np.zeros(1, np.int64)) is None and sent
+        patch.undo()
+        patch.setattr(mip, "_in_child", lambda *args: sent.append(2) or (None, None))
+        large = document(8, 152)  # 124 x 117 nodes: more than IN_PROCESS_PAIRS node pairs
+        assert large.U.size > mip.IN_PROCESS_PAIRS
+        assert mip.prove(large, nobody(large), None, np.zeros(1, np.int64)) is None and sent[-1] == 2

@@ -69,3 +69,25 @@ def test_the_root_proves_a_merged_coli_document_that_needed_the_program(coli_doc
     solution = solve_problem(coli_document(8, 152))
     assert solution.exact and solution.value == solution.bound == 180
     assert solution.steps == 0 and not solution.mip
+
+
+def test_a_reduced_problems_index_keeps_the_gold_edges_lists() -> None:
+    """The root's rounds after a reduction reuse the Index's lists of gold edges (a reduction leaves out
+    rewards and candidates, never a gold edge) and make only the rewards' lists again: the Index that
+    :func:`mrp.solver.arrays.index` gives the reduced Problem, list for list."""
+    from mrp.solver.arrays import index, positive
+    from mrp.solver.reduction import reduced
+
+    checked = 0
+    for seed in range(200):
+        rng = random.Random(seed)
+        n, m = rng.randint(2, 6), rng.randint(2, 6)
+        problem = random_problem(rng, n, m)
+        ruled = np.array([[rng.random() < 0.3 for _ in range(m)] for _ in range(n)])
+        smaller, _ = reduced(problem, ruled)
+        whole, fresh = index(problem), index(smaller)
+        reused = whole._replace(**dict(zip(("upos", "ucol"), positive(smaller.U))))
+        for name, got, wanted in zip(fresh._fields, reused, fresh):
+            assert np.array_equal(got, wanted), f"seed {seed}: {name}"
+        checked += int(problem.src.shape[0] > 0 and ruled.any())
+    assert checked > 50

@@ -40,7 +40,7 @@ from typing import Any, Tuple
 import numpy as np
 
 from mrp.solver import ABANDON, NO_BOUND
-from mrp.solver.arrays import index
+from mrp.solver.arrays import Index, index, positive
 from mrp.solver.incumbent import greedy, improve, objective
 from mrp.solver.jit import njit
 from mrp.solver.lap import assignment, warm
@@ -203,7 +203,9 @@ def root(pb, ix, share, use_lap, stop, sc, best, best_pi, work, document, ruled)
         if reducing and rule_out(ruled, slack, lap, SCALE * (best + 1), best_pi) > 0:
             pb, at = reduced(pb, ruled)
             kept, share, best_share = kept[at], share[at], best_share[at]
-            ix = index(pb)
+            # the gold edges stay: only the rewards' lists change (the whole index cost as much again)
+            upos, ucol = positive(pb.U)
+            ix = Index(ix.iptr, ix.iedges, upos, ucol, ix.eptr, ix.end_edge, ix.end_dir, ix.end_key)
         if subgradient(pb, share, col, theta) == 0:
             break
     expanded(whole, best_share, kept, ruled, out)

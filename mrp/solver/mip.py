@@ -34,10 +34,19 @@ import numpy as np
 from mrp.process import worker
 from mrp.process.forked import Child, can_fork, silenced_stdout
 from mrp.solver.problem import Problem
-from mrp.solver.program import MAX_COLUMNS, columns, model_from, scoring_pairs, value_of, without
+from mrp.solver.program import (
+    MAX_COLUMNS,
+    SENTENCE_COLUMNS,
+    columns,
+    model_from,
+    scoring_pairs,
+    value_of,
+    without,
+)
 from mrp.solver.program import Model as _Model
 
-__all__ = ["MAX_COLUMNS", "Proof", "available", "columns", "fits", "prove", "rounded", "value_of", "without"]
+__all__ = ["IN_PROCESS_PAIRS", "MAX_COLUMNS", "Proof", "available", "columns", "fits", "in_process", "prove",
+           "rounded", "value_of", "without"]
 
 #: HiGHS's presolve and root work take about this many seconds per variable (measured on merged coli
 #: documents: 160,000 variables, 43 s); a program gets a pair only when that fits half its time left.
@@ -45,6 +54,12 @@ COLUMN_SECONDS = 3e-4
 #: A child process running HiGHS is killed this many seconds after its time limit (HiGHS keeps its limit
 #: within a few hundredths of a second on these programs; the pair's cap is what counts).
 GRACE = 0.2
+#: The program of a pair of at most this many node pairs (a sentence pair: 100 x 100 nodes) and at most
+#: SENTENCE_COLUMNS variables is solved in this process, stopped by HiGHS's callbacks and its time limit
+#: (each of its phases takes milliseconds there): a run of sentence pairs then starts no HiGHS process (where
+#: threads run, a fresh interpreter, about 0.3-0.4 s of CPU, for programs of a few hundredths of a second; on
+#: Rematch's efficiency protocol 3 of 20,000 pairs get a program); a larger pair's runs in a child process.
+IN_PROCESS_PAIRS = 10_000
 #: Slack added to HiGHS's floating-point dual bound before rounding it down to an integer.
 _EPS = 1e-6
 #: The most branch-and-bound nodes HiGHS can be told to take (its option is a 32-bit integer).
@@ -220,6 +235,12 @@ def run_alone(model: _Model, n: int, seconds: Optional[float],
     return _run(model, n, seconds, None, nodes)
 
 
+def in_process(problem: Problem, model: _Model) -> bool:
+    """Whether the program ``model`` of ``problem`` is solved in this process: a sentence pair's (at most
+    IN_PROCESS_PAIRS node pairs and SENTENCE_COLUMNS variables)."""
+    return problem.U.size <= IN_PROCESS_PAIRS and model.cost.shape[0] <= SENTENCE_COLUMNS
+
+
 def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float], stop: np.ndarray,
           banned: Optional[np.ndarray] = None, nodes: Optional[int] = None) -> Optional[Proof]:
     """Solve the Problem's program from the map ``mapping`` within ``seconds`` (None: no limit) and
@@ -231,7 +252,8 @@ def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float], stop:
 
     Where processes can fork, HiGHS runs in a child process that is killed when
     ``stop[0]`` is set or ``seconds`` (plus GRACE) have passed; else in this
-    thread, stopped through HiGHS's callbacks.  Returns None when HiGHS is
+    thread, stopped through HiGHS's callbacks and its time limit, as is a sentence pair's program anyway
+    (:func:`in_process`: the same answer, without a process to start).  Returns None when HiGHS is
     missing, the program is larger than MAX_COLUMNS, or it was stopped before
     it had anything to say.
     """
@@ -249,7 +271,7 @@ def prove(problem: Problem, mapping: np.ndarray, seconds: Optional[float], stop:
     if stop[0]:
         return None
     died = None
-    if hasattr(os, "fork"):
+    if hasattr(os, "fork") and not in_process(problem, model):
         ran, died = _in_child(model, n, seconds, stop, nodes)
     else:
         ran = _run(model, n, seconds, stop, nodes)

@@ -9,11 +9,16 @@ import numpy as np
 
 from mrp.solver.problem import Problem, candidate_edges
 
-__all__ = ["MAX_COLUMNS", "Model", "columns", "model_from", "model_of", "scoring_pairs", "value_of",
-           "without"]
+__all__ = ["MAX_COLUMNS", "SENTENCE_COLUMNS", "Model", "columns", "model_from", "model_of", "scoring_pairs",
+           "value_of", "without"]
 
 #: Programs with more variables than this are not built (memory and time beyond any per-pair budget).
 MAX_COLUMNS = 1_000_000
+#: A program of up to this many variables (a sentence pair's have a few hundred to a few thousand) is
+#: solved in this process: its relaxation (mrp.solver.relaxation.sentence_relaxation), and a sentence
+#: pair's mixed-integer program (mrp.solver.mip.in_process), where HiGHS's phases take milliseconds and its
+#: callbacks and time limit stop it in time.
+SENTENCE_COLUMNS = 20_000
 
 def value_of(problem: Problem, mapping: np.ndarray) -> int:
     """The objective of a map (gold position -> system position or -1) under the Problem."""

@@ -31,6 +31,7 @@ import numpy as np
 from mrp.process.forked import silenced_stdout
 from mrp.solver import mip, program
 from mrp.solver.problem import Problem
+from mrp.solver.program import SENTENCE_COLUMNS
 
 __all__ = ["SENTENCE_COLUMNS", "SENTENCE_ITERATIONS", "Relaxed", "bound", "dual_bound", "fixed",
            "reduced_costs", "relaxed_duals", "sentence_bound", "sentence_relaxation", "signed_bound"]
@@ -42,12 +43,10 @@ DUAL_CAP = 1e4
 #: HiGHS's time limit is this share of the seconds given (PDLP looks at the clock every iteration, a few
 #: hundredths of a second on a k = 64 document): its process is killed at the seconds given.
 LP_SHARE = 0.95
-#: A program of up to this many variables is relaxed in this process (a sentence pair's have a few
-#: hundred to a few thousand) ...
-SENTENCE_COLUMNS = 20_000
-#: ... within this many simplex iterations at most (work, not time: the same bound on any machine and
-#: load; a sentence pair's takes a few hundred, coli pair 757 237; a dense random program of 3,700
-#: variables 6,200, about 0.6 s)
+#: A program of up to SENTENCE_COLUMNS variables is relaxed in this process (a sentence pair's have a few
+#: hundred to a few thousand) within this many simplex iterations at most (work, not time: the same bound
+#: on any machine and load; a sentence pair's takes a few hundred, coli pair 757 237; a dense random
+#: program of 3,700 variables 6,200, about 0.6 s)
 SENTENCE_ITERATIONS = 8_000
 #: HiGHS's primal simplex (its simplex_strategy 4) for a sentence pair's relaxation: on the 802 pairs of
 #: Rematch's testbed the search leaves open, 10% less time than its default dual simplex, the same bounds
