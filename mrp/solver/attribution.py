@@ -20,7 +20,7 @@ from typing import Any, Dict, List
 import numpy as np
 
 from mrp.solver.arrays import index
-from mrp.solver.jit import njit
+from mrp.compiled import njit
 from mrp.solver.lap import rows_assignment
 from mrp.solver.potential import SCALE, potentials, scratch
 from mrp.solver.problem import Problem

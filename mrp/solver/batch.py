@@ -16,7 +16,7 @@ import numpy as np
 
 from mrp.solver.assemble import candidates, rewards
 from mrp.solver.batch_rows import Batch
-from mrp.solver.jit import njit
+from mrp.compiled import njit
 from mrp.solver.kernel import solve
 from mrp.solver.problem import MAX_CANDIDATES, Problem, Rows
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from mrp.solver import ABANDON
-from mrp.solver.jit import njit
+from mrp.compiled import njit
 
 _INF = np.int64(1) << np.int64(60)
 

@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from mrp.solver import ABANDON
-from mrp.solver.jit import njit
+from mrp.compiled import njit
 
 #: Potentials are integers in units of 1/SCALE of a tuple.
 SCALE = 64

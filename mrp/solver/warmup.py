@@ -34,7 +34,8 @@ from typing import Any, Callable, Dict, Hashable, List, Optional, Tuple
 import numpy as np
 
 from mrp.errors import MRPWarning
-from mrp.solver import ABANDON, Abandoned, background, jit
+from mrp import compiled
+from mrp.solver import ABANDON, Abandoned, background
 from mrp.solver.plain import twin, watched
 from mrp.solver.problem import Problem
 from mrp.solver.watchdog import watchdog
@@ -175,11 +176,11 @@ class _compiled_calls:
     """Calls from Python go to the compiled kernels while inside (the route is set aside)."""
 
     def __enter__(self) -> None:
-        self.saved = jit.current_route()
-        jit.route(None)
+        self.saved = compiled.current_route()
+        compiled.route(None)
 
     def __exit__(self, *exc: Any) -> None:
-        jit.route(self.saved)
+        compiled.route(self.saved)
 
 
 def _load() -> bool:
@@ -279,11 +280,11 @@ def _budgeted(kernel: Any, args: Tuple[Any, ...], left: Optional[float]) -> Tupl
 def _switch() -> None:
     """The compiler has finished: load its kernels (compile here what it left out) and call them."""
     with _LOCK:
-        if jit.current_route() is None:
+        if compiled.current_route() is None:
             return
         if not _load():
             compile_all()
-        jit.route(None)
+        compiled.route(None)
 
 
 def _route(kernel: Any, args: Tuple[Any, ...]) -> Any:
@@ -336,7 +337,7 @@ def ready(compiling: Optional[Callable[[], None]] = None) -> None:
             return
         how = os.environ.get("MRP_COMPILE", "")
         if how == "plain":
-            jit.route(_only_plain)
+            compiled.route(_only_plain)
         elif not _load():
             if background.start():
                 if compiling is not None:
@@ -344,7 +345,7 @@ def ready(compiling: Optional[Callable[[], None]] = None) -> None:
                 warnings.warn("the solver's kernels are not compiled yet (once per installation): a "
                               "background process compiles them (`mrp-warm-up` does it ahead); meanwhile "
                               "they run as plain Python, with the same results", CompileWarning, stacklevel=3)
-                jit.route(_route)
+                compiled.route(_route)
             else:
                 warnings.warn("the solver's kernels are not compiled yet (once per installation): compiling "
                               "them now, before any pair (`mrp-warm-up` does it ahead)", CompileWarning,
@@ -367,5 +368,5 @@ def waited(tick: Optional[Callable[[], None]] = None,
     with _LOCK:
         if not _load():
             compile_all(say)
-        jit.route(None)
+        compiled.route(None)
         _READY = True
