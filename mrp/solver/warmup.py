@@ -33,8 +33,8 @@ from typing import Any, Callable, Dict, Hashable, List, Optional, Tuple
 
 import numpy as np
 
-from mrp.errors import MRPWarning
 from mrp import compiled
+from mrp.errors import MRPWarning
 from mrp.solver import ABANDON, Abandoned, background
 from mrp.solver.plain import twin, watched
 from mrp.solver.problem import Problem
