@@ -149,12 +149,20 @@ def _renumbering() -> None:
         raise RuntimeError(f"the solver's self-test of renumbering many pairs gave {rows}")
 
 
+def _scanning() -> None:
+    """The Penman codec's compiled scan (mrp.codecs.penman.scanner): plain texts read by it from now on."""
+    from mrp.codecs.penman import warm_scan
+
+    warm_scan()
+
+
 #: the kernels in the order runs need them, each made ready by calling it: (what, how)
 STEPS: List[Tuple[str, Callable[[], Any]]] = [
     ("building Problems (assemble.rewards, assemble.candidates)", _building),
     ("a pair alone, and documents (kernel.settle, kernel.resume)", _solve),
     ("many pairs at once (batch.search_all)", _batches),
-    ("many pairs' triples renumbered (renumber.renumbered)", _renumbering)]
+    ("many pairs' triples renumbered (renumber.renumbered)", _renumbering),
+    ("plain Penman texts scanned (codecs.penman.scanner)", _scanning)]
 
 
 def compile_all(say: Optional[Callable[[int, int, str], None]] = None) -> None:
