@@ -10,52 +10,69 @@ text the scan declines is read the present way (:func:`.fast.plain_form`), with 
 
 from __future__ import annotations
 
-from typing import Callable, List, NamedTuple, Optional
+from typing import Callable, List, NamedTuple, Optional, Tuple
 
 from mrp.codecs.penman.amr import _CONSTANTS, _role, _value
 from mrp.codecs.penman.fast import Plain, plain_form
 
-__all__ = ["Scanned", "constant", "plain_of", "role_label", "scanned", "scanned_root", "use"]
+__all__ = ["Scanned", "constant", "plain_of", "role_label", "scanned", "scanned_all", "scanned_root", "use"]
 
-#: the compiled scan once made ready (:func:`use`): a text -> its integers, or None
-_SCAN: List[Callable[[str], Optional[List[int]]]] = []
+#: the compiled scan once made ready (:func:`use`): texts -> their integers and each text's start (-1:
+#: declined)
+_SCAN: List[Callable[[List[str]], Tuple[List[int], List[int]]]] = []
 
 
 class Scanned(NamedTuple):
-    """A plain Penman text read by the scan: the text and its integers (:func:`.scanner.scan_kernel`:
-    ``[nodes, branches, edges]``, each node's ``(concept start, end, its branches)``, each branch's
-    ``(target node or -1, role start, end, constant start, end)``, node by node)."""
+    """A plain Penman text read by the scan: the text, the integers of its batch
+    (:func:`.scanner.scan_batch`) and where the text's start.  From ``at``: ``[nodes, branches, edges]``,
+    each node's ``(concept start, concept end, its branches)``, then each branch node by node in the order
+    written, ``(target node or -1 for a constant, role start, role end, constant start, constant end)``,
+    each offset in the text."""
 
     text: str
     codes: List[int]
+    at: int
     #: ``:wiki`` constants to be left out (``ReadOptions.no_wiki``)
     no_wiki: bool
 
 
-def use(scan: Optional[Callable[[str], Optional[List[int]]]]) -> None:
+def use(scan: Optional[Callable[[List[str]], Tuple[List[int], List[int]]]]) -> None:
     """Read plain texts with ``scan`` from now on (None: the present way again, as before the warm-up).
 
     Args:
-        scan: a text -> its integers, or None where it declines.
+        scan: texts -> their integers and each text's start (-1: declined).
     """
     _SCAN[:] = [scan] if scan is not None else []
+
+
+def scanned_all(texts: List[str], no_wiki: bool = False) -> List[Optional[Scanned]]:
+    """Texts read by the compiled scan at once, each None where the scan declines it (all of them while the
+    scan is not ready).
+
+    Args:
+        texts: graph texts, each on one line (as :func:`.reading.one_line_graphs` takes them).
+        no_wiki: leave ``:wiki`` constants out.
+
+    Returns:
+        Each text's form, or None.
+    """
+    if not _SCAN or not texts:
+        return [None] * len(texts)
+    codes, where = _SCAN[0](texts)
+    return [None if at < 0 else Scanned(text, codes, at, no_wiki) for text, at in zip(texts, where)]
 
 
 def scanned(text: str, no_wiki: bool = False) -> Optional[Scanned]:
     """A text read by the compiled scan, or None (the scan not ready, or declining the text).
 
     Args:
-        text: a graph text (one line, no white space at either end, as :func:`.reading.one_line_graphs`
-            takes them).
+        text: a graph text on one line.
         no_wiki: leave ``:wiki`` constants out.
 
     Returns:
         Its form, or None.
     """
-    if not _SCAN:
-        return None
-    codes = _SCAN[0](text)
-    return None if codes is None else Scanned(text, codes, no_wiki)
+    return scanned_all([text], no_wiki)[0]
 
 
 def plain_of(form: Scanned) -> Plain:
@@ -107,4 +124,4 @@ def scanned_root(form: Scanned) -> str:
     Returns:
         The label.
     """
-    return constant(form.text[form.codes[3]:form.codes[4]])
+    return constant(form.text[form.codes[form.at + 3]:form.codes[form.at + 4]])

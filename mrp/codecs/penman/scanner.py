@@ -12,7 +12,7 @@ compiles or loads the kernel and hands the scan to :mod:`.scan`.
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from mrp.codecs.penman import scan
 from mrp.codecs.penman.parse import MAX_DEPTH
 from mrp.compiled import njit
 
-__all__ = ["CLASSES", "scan_kernel", "scanned_codes", "warm_scan"]
+__all__ = ["CLASSES", "scan_batch", "scan_kernel", "scanned_batch", "scanned_codes", "warm_scan"]
 
 #: each byte's class: 0 a symbol's, 1 white space, 2 ``"``, 3 ``(``, 4 ``)``, 5 ``/``, 6 ``:``, 7 declines
 #: the text (beyond ASCII, ``~``, the line separators other than ``\n``)
@@ -244,6 +244,39 @@ def scan_kernel(b: np.ndarray, c: np.ndarray) -> np.ndarray:
     return out
 
 
+@njit(cache=True)
+def scan_batch(b: np.ndarray, starts: np.ndarray, ends: np.ndarray,
+               c: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Many texts' scans in one call (:func:`scan_kernel`, each text's offsets from its own start).
+
+    Args:
+        b: the texts' bytes, one after the other.
+        starts: where each text starts in ``b``.
+        ends: where each ends.
+        c: :data:`CLASSES`.
+
+    Returns:
+        The integers of every text read, one after the other, and where each text's start (-1: declined).
+    """
+    texts = len(starts)
+    scans = []
+    total = 0
+    for k in range(texts):
+        found = scan_kernel(b[starts[k]:ends[k]], c)
+        scans.append(found)
+        total += len(found)
+    out = np.empty(total, np.int64)
+    where = np.full(texts, -1, np.int64)
+    at = 0
+    for k in range(texts):
+        found = scans[k]
+        if len(found):
+            where[k] = at
+            out[at:at + len(found)] = found
+            at += len(found)
+    return out, where
+
+
 def scanned_codes(text: str) -> Optional[List[int]]:
     """The scan of a text (:func:`scan_kernel`), or None where it declines (a text beyond ASCII among them).
 
@@ -259,8 +292,28 @@ def scanned_codes(text: str) -> Optional[List[int]]:
     return out.tolist() if len(out) else None
 
 
+def scanned_batch(texts: List[str]) -> Tuple[List[int], List[int]]:
+    """Texts scanned in one call (:func:`scan_batch`): their integers and where each text's start (-1:
+    declined).
+
+    Args:
+        texts: the texts, each on one line.
+
+    Returns:
+        The integers and the starts.
+    """
+    joined = "\n".join(texts)
+    data = joined.encode("utf-8")
+    sizes = map(len, texts) if joined.isascii() else (len(text.encode("utf-8")) for text in texts)
+    lengths = np.fromiter(sizes, np.int64, len(texts))
+    ends = np.cumsum(lengths + 1) - 1
+    out, where = scan_batch(np.frombuffer(data, np.uint8), ends - lengths, ends, CLASSES)
+    return out.tolist(), where.tolist()
+
+
 def warm_scan() -> None:
     """Compile (or load from numba's cache) the scan, then read plain texts with it (the solver's warm-up
     calls this: a reader never compiles)."""
     scanned_codes("(a / alpha :ARG0 (b / beta) :name \"x\" :mod b)")
-    scan.use(scanned_codes)
+    scanned_batch(["(a / alpha :ARG0 (b / beta) :name \"x\" :mod b)", "(x / y)"])
+    scan.use(scanned_batch)

@@ -39,15 +39,17 @@ class Coder:
         self._roles: Dict[str, Tuple[bool, int]] = {}
         #: the same three by the tokens as a scanned text writes them (:meth:`coded_scan`): a concept's token
         #: (None: no concept), a role as written, a role and a constant's token
-        self._tokens: Dict[Optional[str], int] = {}
+        self._tokens: Dict[str, int] = {}
         self._written: Dict[str, Tuple[bool, int]] = {}
         self._pairs: Dict[str, Dict[str, int]] = {}
+        #: the last, for texts read without ``:wiki`` (-1: a constant left out)
+        self._pairs_no_wiki: Dict[str, Dict[str, int]] = {}
         self._top = 0
 
     def _fresh(self) -> None:
         """Forget the ids of an earlier generation of the Interned."""
         self._concepts, self._properties, self._roles = {}, {}, {}
-        self._tokens, self._written, self._pairs = {}, {}, {}
+        self._tokens, self._written, self._pairs, self._pairs_no_wiki = {}, {}, {}, {}
         self._generation = self.interned.generation
         self._top = self._key(_TOP)
 
@@ -184,18 +186,18 @@ class Coder:
             self._fresh()
         text, codes = form.text, form.codes
         tokens, written = self._tokens, self._written
-        n = codes[0]
+        at = form.at
+        n = codes[at]
         rows: List[int] = []
         edges: List[int] = []
-        at = 3
-        branch = 3 + 3 * n
+        branch = at + 3 + 3 * n
+        at += 3
         for i in range(n):
-            start, end, count = codes[at], codes[at + 1], codes[at + 2]
+            concept, count = text[codes[at]:codes[at + 1]], codes[at + 2]
             at += 3
-            concept = text[start:end] if start >= 0 else None
             key = tokens.get(concept)
             if key is None:
-                key = tokens[concept] = self._concept(constant(concept) if concept is not None else None)
+                key = tokens[concept] = self._concept(constant(concept))
             pairs: Optional[List[Tuple[str, str]]] = None
             for _ in range(count):
                 target, role = codes[branch], text[codes[branch + 1]:codes[branch + 2]]
@@ -223,19 +225,17 @@ class Coder:
     def _scanned_node(self, rows: List[int], i: int, key: int, pairs: Any, top: bool, no_wiki: bool) -> None:
         """:meth:`_node` of a scanned node: its constants by their roles and tokens as written (``:wiki``
         left out with ``no_wiki``, as the reader leaves it out)."""
-        written = self._pairs
+        written = self._pairs_no_wiki if no_wiki else self._pairs
         keys = [key]
         for role, token in pairs:
             values = written.get(role)
             found = values.get(token) if values is not None else None
             if found is None:
                 name = role_label(role)
-                if name == "wiki":  # (not kept: left out with no_wiki, kept without)
-                    if no_wiki:
-                        continue
-                    found = self._property(name, constant(token))
-                else:
-                    found = written.setdefault(role, {})[token] = self._property(name, constant(token))
+                found = -1 if no_wiki and name == "wiki" else self._property(name, constant(token))
+                written.setdefault(role, {})[token] = found
+            if found < 0:
+                continue
             if found not in keys:
                 keys.append(found)
         if top and self._top not in keys:
