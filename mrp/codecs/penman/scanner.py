@@ -302,6 +302,9 @@ def scanned_batch(texts: List[str]) -> Tuple[List[int], List[int]]:
     Returns:
         The integers and the starts.
     """
+    if len(texts) == 1:  # (a reward's one text: without the batch's arrays)
+        codes = scanned_codes(texts[0])
+        return (codes, [0]) if codes is not None else ([], [-1])
     joined = "\n".join(texts)
     data = joined.encode("utf-8")
     sizes = map(len, texts) if joined.isascii() else (len(text.encode("utf-8")) for text in texts)
