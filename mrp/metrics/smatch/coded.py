@@ -93,10 +93,7 @@ class Coder:
                 found = self._property(name, value)
             if found not in keys:
                 keys.append(found)
-        if top and self._top not in keys:
-            keys.append(self._top)
-        for found in keys:
-            rows += (i, found, 1)
+        self._rows(rows, i, keys, top)
 
     def coded(self, graph: Graph) -> Tuple[Coded, int]:
         """A graph's Penman triples (every triple once) coded, and how many triples there are.
@@ -222,6 +219,13 @@ class Coder:
         made = self._written[role] = known if known is not None else self._relation(label)
         return made
 
+    def _rows(self, rows: List[int], i: int, keys: List[int], top: bool) -> None:
+        """Node ``i``'s rows of its keys (each once), the TOP triple's added for the top."""
+        if top and self._top not in keys:
+            keys.append(self._top)
+        for found in keys:
+            rows += (i, found, 1)
+
     def _scanned_node(self, rows: List[int], i: int, key: int, pairs: Any, top: bool, no_wiki: bool) -> None:
         """:meth:`_node` of a scanned node: its constants by their roles and tokens as written (``:wiki``
         left out with ``no_wiki``, as the reader leaves it out)."""
@@ -238,10 +242,7 @@ class Coder:
                 continue
             if found not in keys:
                 keys.append(found)
-        if top and self._top not in keys:
-            keys.append(self._top)
-        for found in keys:
-            rows += (i, found, 1)
+        self._rows(rows, i, keys, top)
 
 
 def _made(n: int, rows: List[int], edges: List[int]) -> Tuple[Coded, int]:
