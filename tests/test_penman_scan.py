@@ -269,3 +269,26 @@ def test_pairwise_and_score_give_the_same_figures_scanned_and_not() -> None:
         assert [mrp.score([g], [s], "smatch").to_dict()["f"] for g, s in zip(gold[:20], system[:20])] == one
     assert list(scanned) == list(present) and list(scanned.exact) == list(present.exact)
     assert list(scanned.bound) == list(present.bound)
+
+
+def test_the_warm_up_readies_the_scan_and_a_warm_first_call_compiles_nothing() -> None:
+    """A fresh process's warm-up (mrp.solver.ready, what every scoring call runs first) loads the scan from
+    numba's cache with the solver's kernels, compiling nothing (a kernel missing from the cache would make
+    it start the background compiler with a CompileWarning, an error here), and the strings are scanned
+    from then on; numba is not imported by reading alone."""
+    import subprocess
+    import sys
+
+    code = ("import sys, warnings; warnings.simplefilter('error'); import mrp; "
+            "from mrp.codecs.penman import scan; mrp.read('(a / alpha)'); "
+            "print('numba' in sys.modules, bool(scan._SCAN)); "
+            "from mrp.solver.warmup import ready; ready(); "
+            "from mrp.codecs.penman.scanner import scan_batch, scan_kernel; "
+            "print(bool(scan._SCAN), len(scan_kernel.signatures), len(scan_batch.signatures)); "
+            "print(mrp.pairwise(['(a / alpha :ARG0 (b / beta))'], ['(a / alpha)']).tolist())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    before, after, figures = done.stdout.split("\n")[:3]
+    assert before == "False False"
+    assert after == "True 1 1"
+    assert figures == str(mrp.pairwise(["(a / alpha :ARG0 (b / beta))"], ["(a / alpha)"]).tolist())
