@@ -78,7 +78,7 @@ class LightGraph(Graph):
         plain = getattr(self, "plain", None)
         if plain is None:
             return len(self.nodes)
-        return plain.codes[plain.at] if type(plain) is Scanned else len(plain.labels)
+        return plain.codes[0] if type(plain) is Scanned else len(plain.labels)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Graph):

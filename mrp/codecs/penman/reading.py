@@ -314,7 +314,7 @@ def one_line_graphs(texts: Sequence[str], options: ReadOptions) -> Optional[List
     for k, text in enumerate(texts):
         form = forms[k]
         if form is not None:
-            if lightly and within_counts(form.codes[form.at], form.codes[form.at + 2]):
+            if lightly and within_counts(form.codes[0], form.codes[2]):
                 graph: Graph = light(form, str(k), options)
             else:
                 graph = built(plain_of(form), str(k), options)

@@ -23,15 +23,14 @@ _SCAN: List[Callable[[List[str]], Tuple[List[int], List[int]]]] = []
 
 
 class Scanned(NamedTuple):
-    """A plain Penman text read by the scan: the text, the integers of its batch
-    (:func:`.scanner.scan_batch`) and where the text's start.  From ``at``: ``[nodes, branches, edges]``,
-    each node's ``(concept start, concept end, its branches)``, then each branch node by node in the order
-    written, ``(target node or -1 for a constant, role start, role end, constant start, constant end)``,
-    each offset in the text."""
+    """A plain Penman text read by the scan: the text and its integers (:func:`.scanner.scan_kernel`):
+    ``[nodes, branches, edges]``, each node's ``(concept start, concept end, its branches)``, then each
+    branch node by node in the order written, ``(target node or -1 for a constant, role start, role end,
+    constant start, constant end)``, each offset in the text (its own: a graph pickled or kept holds no
+    other text's)."""
 
     text: str
     codes: List[int]
-    at: int
     #: ``:wiki`` constants to be left out (``ReadOptions.no_wiki``)
     no_wiki: bool
 
@@ -59,7 +58,10 @@ def scanned_all(texts: List[str], no_wiki: bool = False) -> List[Optional[Scanne
     if not _SCAN or not texts:
         return [None] * len(texts)
     codes, where = _SCAN[0](texts)
-    return [None if at < 0 else Scanned(text, codes, at, no_wiki) for text, at in zip(texts, where)]
+    if len(texts) == 1:
+        return [Scanned(texts[0], codes, no_wiki) if where[0] >= 0 else None]
+    return [None if at < 0 else Scanned(text, codes[at:at + 3 + 3 * codes[at] + 5 * codes[at + 1]], no_wiki)
+            for text, at in zip(texts, where)]
 
 
 def scanned(text: str, no_wiki: bool = False) -> Optional[Scanned]:
@@ -124,4 +126,4 @@ def scanned_root(form: Scanned) -> str:
     Returns:
         The label.
     """
-    return constant(form.text[form.codes[form.at + 3]:form.codes[form.at + 4]])
+    return constant(form.text[form.codes[3]:form.codes[4]])

@@ -183,12 +183,11 @@ class Coder:
             self._fresh()
         text, codes = form.text, form.codes
         tokens, written = self._tokens, self._written
-        at = form.at
-        n = codes[at]
+        n = codes[0]
         rows: List[int] = []
         edges: List[int] = []
-        branch = at + 3 + 3 * n
-        at += 3
+        branch = 3 + 3 * n
+        at = 3
         for i in range(n):
             concept, count = text[codes[at]:codes[at + 1]], codes[at + 2]
             at += 3
