@@ -306,3 +306,20 @@ def test_a_scanned_graph_holds_its_own_text_only() -> None:
     assert len(pickle.dumps(batch[5])) <= len(pickle.dumps(alone)) + 100
     restored = pickle.loads(pickle.dumps(batch[5]))
     assert (restored.nodes, restored.edges, restored.layout) == (alone.nodes, alone.edges, alone.layout)
+
+
+def test_the_scan_runs_compiled_whatever_the_route_of_the_solver_kernels() -> None:
+    """While the solver's kernels run as plain Python (a background compiler still at work, or
+    ``MRP_COMPILE=plain``: :func:`mrp.compiled.route`), the scan, ready only once compiled, runs compiled."""
+    from mrp import compiled
+
+    def routed(kernel: Any, args: Any) -> Any:
+        raise AssertionError(f"{kernel} was routed")
+
+    saved = compiled.current_route()
+    compiled.route(routed)
+    try:
+        assert penman_scan.scanned(READ[1]) is not None
+        assert all(form is not None for form in penman_scan.scanned_all(READ))
+    finally:
+        compiled.route(saved)

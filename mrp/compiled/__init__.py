@@ -5,6 +5,16 @@ A layer below the codecs, so that the solver and a codec (the Penman scan) compi
 way; the solver's warm-up (:func:`mrp.solver.ready`, ``mrp-warm-up``) makes all of them ready.
 """
 
-from mrp.compiled.jit import CacheWarning, Kernel, current_route, kernel, njit, route, sources_digest
+from mrp.compiled.jit import (
+           CacheWarning,
+           Kernel,
+           current_route,
+           kernel,
+           njit,
+           route,
+           sources_digest,
+           unrouted,
+)
 
-__all__ = ["CacheWarning", "Kernel", "current_route", "kernel", "njit", "route", "sources_digest"]
+__all__ = ["CacheWarning", "Kernel", "current_route", "kernel", "njit", "route", "sources_digest",
+           "unrouted"]

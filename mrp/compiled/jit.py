@@ -227,7 +227,7 @@ _load_lightly()
 import numba  # noqa: E402
 from numba import njit as _njit  # noqa: E402
 
-__all__ = ["CacheWarning", "Kernel", "kernel", "current_route", "njit", "route", "sources_digest"]
+__all__ = ["CacheWarning", "Kernel", "kernel", "current_route", "njit", "route", "sources_digest", "unrouted"]
 
 from numba.core import types as _types  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
@@ -267,6 +267,19 @@ def route(how: Optional[Callable[[Any, Tuple[Any, ...]], Any]]) -> None:
 def current_route() -> Optional[Callable[[Any, Tuple[Any, ...]], Any]]:
     """Where calls of kernels from Python go now (None: compiled)."""
     return _ROUTE
+
+
+def unrouted(kernel: Any) -> Callable[..., Any]:
+    """A kernel called numba's way whatever :func:`route` says (and without a Python frame of its own): for a
+    kernel its callers use only once it is compiled (the Penman scan), never run as plain Python.
+
+    Args:
+        kernel: a kernel (:func:`njit` with ``cache=True``).
+
+    Returns:
+        The call.
+    """
+    return functools.partial(CPUDispatcher.__call__, kernel)
 
 
 def _kernel(dispatcher: Any) -> Any:

@@ -18,7 +18,7 @@ import numpy as np
 
 from mrp.codecs.penman import scan
 from mrp.codecs.penman.parse import MAX_DEPTH
-from mrp.compiled import njit
+from mrp.compiled import njit, unrouted
 
 __all__ = ["CLASSES", "scan_batch", "scan_kernel", "scanned_batch", "scanned_codes", "warm_scan"]
 
@@ -277,6 +277,12 @@ def scan_batch(b: np.ndarray, starts: np.ndarray, ends: np.ndarray,
     return out, where
 
 
+#: the two kernels as the reader calls them: compiled, whatever the route of the solver's kernels (the scan is
+#: used only once made ready, :func:`warm_scan`)
+_SCAN_ONE = unrouted(scan_kernel)
+_SCAN_MANY = unrouted(scan_batch)
+
+
 def scanned_codes(text: str) -> Optional[List[int]]:
     """The scan of a text (:func:`scan_kernel`), or None where it declines (a text beyond ASCII among them).
 
@@ -288,7 +294,7 @@ def scanned_codes(text: str) -> Optional[List[int]]:
     """
     if not text.isascii():
         return None
-    out = scan_kernel(np.frombuffer(text.encode("ascii"), np.uint8), CLASSES)
+    out = _SCAN_ONE(np.frombuffer(text.encode("ascii"), np.uint8), CLASSES)
     return out.tolist() if len(out) else None
 
 
@@ -310,7 +316,7 @@ def scanned_batch(texts: List[str]) -> Tuple[List[int], List[int]]:
     sizes = map(len, texts) if joined.isascii() else (len(text.encode("utf-8")) for text in texts)
     lengths = np.fromiter(sizes, np.int64, len(texts))
     ends = np.cumsum(lengths + 1) - 1
-    out, where = scan_batch(np.frombuffer(data, np.uint8), ends - lengths, ends, CLASSES)
+    out, where = _SCAN_MANY(np.frombuffer(data, np.uint8), ends - lengths, ends, CLASSES)
     return out.tolist(), where.tolist()
 
 
