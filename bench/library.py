@@ -9,7 +9,8 @@
 5. issue 64's reward function: the first coli pair from strings through ``mrp.score`` (median of 100 calls,
    goal 0.2 ms) and the 1,368 coli pairs from strings through ``mrp.pairwise`` (goal 0.15 s), each with its
    ratio to the goal, and the floor of each: reading its strings alone (``mrp.read``), and below that
-   tokenizing them alone (one ``re.findall`` a string: no Python per token, no graph).
+   tokenizing them alone (one ``re.findall`` a string: no Python per token, no graph) and the compiled
+   scan alone (``mrp.codecs.penman.scanner``: what SMATCH codes a string from, in one compiled call).
 Medians of REPEAT runs after one untimed warm-up run, in CPU seconds of this process, of the children
 it waited for and of the process it keeps for HiGHS (:mod:`mrp.process.worker`, as it reports them;
 other processes on the machine do not count); each figure is printed with its target and PASS or MISS
@@ -37,6 +38,9 @@ READ_ALL = "  of which reading its 2,736 strings (mrp.read)"
 #: the physical floor of each reward row in Python: one regular expression's tokens a string, nothing built
 TOKENS_ONE = "  floor: tokenizing its 2 strings alone (re.findall)"
 TOKENS_ALL = "  floor: tokenizing its 2,736 strings alone (re.findall)"
+#: the compiled scan alone (one call for a call's strings: what SMATCH then codes them from)
+SCAN_ONE = "  floor: scanning its 2 strings alone (compiled scan)"
+SCAN_ALL = "  floor: scanning its 2,736 strings alone (compiled scan)"
 #: Penman's tokens, coarsely (strings, parentheses and slash, anything else between white space)
 _TOKENS = re.compile(r'"[^"]*"|[()/]|[^\s"()/]+')
 #: the reward rows' calls on graphs read already (mrp.read): the call alone
@@ -146,6 +150,11 @@ def run(shared: Path) -> None:
     rows.append((TOKENS_ONE, _measured(lambda: [tokens(text) for text in pair], 100), None, ""))
     rows.append((TOKENS_ALL, _measured(lambda: ([tokens(text) for text in gold_text],
                                                 [tokens(text) for text in system_text])), None, ""))
+    from mrp.codecs.penman.scanner import scanned_batch
+
+    rows.append((SCAN_ONE, _measured(lambda: scanned_batch(list(pair)), 100), None, ""))
+    every = gold_text + system_text
+    rows.append((SCAN_ALL, _measured(lambda: scanned_batch(every)), None, ""))
     # the same two calls on graphs read already: the call itself, without the reading
     one_read = (gold[:1], system[:1])
     rows.append((GRAPHS_ONE, _measured(lambda: mrp.score(*one_read, metric="smatch"), 100), None, ""))
@@ -154,7 +163,7 @@ def run(shared: Path) -> None:
     compiled = sum(len(kernel.signatures) for kernel in kernels) - signatures
     medians = {name: figure.median for name, figure, _, _ in rows}
     floors = {READ_ONE: medians[REWARD_ONE], READ_ALL: medians[REWARD_ALL], TOKENS_ONE: medians[REWARD_ONE],
-              TOKENS_ALL: medians[REWARD_ALL]}
+              TOKENS_ALL: medians[REWARD_ALL], SCAN_ONE: medians[REWARD_ONE], SCAN_ALL: medians[REWARD_ALL]}
     print("\nThe library, in process, warm (medians of CPU time, HiGHS's processes included)\n")
     for name, figure, limit, target in rows:
         verdict = "" if limit is None else ("PASS" if figure.median <= limit else "MISS")

@@ -320,7 +320,7 @@ def shared_suites(names: List[str]) -> List[Dict[str, Any]]:
 #: What every scoring run pays before it reads a file: name -> Python code run in a fresh process.
 FLOOR = {
     "python": "pass",
-    "+ import numba (as mrp does)": "import mrp.solver.jit",
+    "+ import numba (as mrp does)": "import mrp.compiled.jit",
     "+ load the cached solver": "from mrp.solver.solve import solve_problem; "
                                 "from mrp.solver.problem import from_triples; solve_problem("
                                 "from_triples([{'a': 1}, {'b': 1}], [{'a': 1}, {'b': 1}], "

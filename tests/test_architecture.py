@@ -21,6 +21,9 @@ LAYERS: Dict[str, int] = {
     # io: numbered lines of a file, limits, tables, the one writer; process: forked, spawned and kept
     # processes. Both below the codecs, which read through io.source and io.limits
     "io": 2, "process": 2,
+    # compiled: numba's njit with its cache and fallbacks, and the route of kernels not loaded yet: below the
+    # codecs (the Penman scan is a kernel) and the solver, which both compile through it
+    "compiled": 2,
     "codecs": 3,
     # corpora: whole files read through the codecs (load, read ahead, packed): above them
     "corpora": 4,

@@ -174,7 +174,7 @@ def test_coli_pairs_get_triple_rows() -> None:
 
 def test_renumbering_runs_as_plain_python_alike() -> None:
     """The kernel's twin (what runs while the kernels compile) gives the compiled kernel's arrays."""
-    from mrp.solver import jit
+    from mrp import compiled as jit
     from mrp.solver.plain import twin
 
     rng = random.Random(3)

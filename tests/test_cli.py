@@ -153,7 +153,7 @@ def test_numba_is_imported_without_yaml_unless_its_config_file_is_there(tmp_path
     """PyYAML (about 0.015 s) is hidden while numba is imported, except where numba has a config file to read
     with it: then that file's settings apply as numba's own import would apply them."""
     pytest.importorskip("yaml")
-    probe = ("import sys; from mrp.solver import jit; jit._import_numba(); import numba.core.config as c; "
+    probe = ("import sys; from mrp.compiled import jit; jit._import_numba(); import numba.core.config as c; "
              "print('yaml' in sys.modules, c._HAVE_YAML, c.COLOR_SCHEME)")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("NUMBA_COLOR_SCHEME", None)

@@ -120,7 +120,7 @@ def test_solved_gives_what_solve_gives_step_for_step(compiled: None) -> None:
             searched += int(found[2]) > 0
             unfixed += not found[3] and max(n, m) > lap  # open, and no fixing: solve's rule, not settle's
     assert searched >= 5 and unfixed >= 1
-    from mrp.solver import jit
+    from mrp import compiled as jit
     from mrp.solver.plain import twin
 
     rows, limit, lap = _cases()[0]
@@ -136,7 +136,7 @@ def test_solved_gives_what_solve_gives_step_for_step(compiled: None) -> None:
 def test_batches_and_building_run_as_plain_python_alike(compiled: None) -> None:
     """Building Problems (assemble) and many pairs at once (batch.search_all), routed to the twins, give
     the compiled kernels' Problems and results."""
-    from mrp.solver import jit
+    from mrp import compiled as jit
     from mrp.solver.batch import search_rows
     from mrp.solver.plain import twin
     from mrp.solver.problem import from_rows

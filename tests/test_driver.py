@@ -256,7 +256,7 @@ def test_cached_kernels_load_without_numba_s_implementation_modules() -> None:
 def test_light_environments_keep_constants_and_leave_other_modules_to_numba() -> None:
     from numba.core import environment
 
-    from mrp.solver import jit
+    from mrp.compiled import jit
 
     original = environment._rebuild_env
     with jit._light_environments():

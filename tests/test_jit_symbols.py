@@ -1,4 +1,4 @@
-"""Loading a cached kernel without parsing its LLVM bitcode (mrp.solver.jit._lazy_linking): the object
+"""Loading a cached kernel without parsing its LLVM bitcode (mrp.compiled.jit._lazy_linking): the object
 file's symbol table names what the bitcode defines, and a kernel compiled later still links it."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any, Set
 import numpy as np
 import pytest
 
-from mrp.solver.symbols import defined
+from mrp.compiled.symbols import defined
 
 ROOT = Path(__file__).resolve().parents[1]
 ELF = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="object files are ELF on Linux only")
@@ -56,7 +56,7 @@ def test_the_symbol_table_names_what_the_bitcode_defines_for_a_fresh_function() 
 _SOLVER_SYMBOLS = """
 import json
 import llvmlite.binding as ll
-from mrp.solver import symbols
+from mrp.compiled import symbols
 read = []
 original = symbols.defined
 symbols.defined = lambda code: read.append(original(code)) or read[-1]

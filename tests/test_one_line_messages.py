@@ -8,7 +8,7 @@ import warnings
 import pytest
 
 from mrp.cli import common
-from mrp.solver.jit import CacheWarning
+from mrp.compiled import CacheWarning
 
 
 def test_warnings_are_one_line_each(capsys: pytest.CaptureFixture[str],

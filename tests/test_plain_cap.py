@@ -36,7 +36,7 @@ def _rows(rng: random.Random, n: int, m: int, labels: int, density: float) -> An
 @pytest.fixture
 def plain() -> Iterator[None]:
     """Every kernel called from Python runs as plain Python, as under MRP_COMPILE=plain."""
-    from mrp.solver import jit
+    from mrp import compiled as jit
     from mrp.solver.warmup import _only_plain
 
     saved = jit.current_route()

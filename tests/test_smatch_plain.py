@@ -23,6 +23,7 @@ import mrp
 from mrp.codecs.base import ReadOptions
 from mrp.codecs.penman import LightGraph, fast_graph, plain_form, unbuilt
 from mrp.codecs.penman import reading as penman_reading
+from mrp.codecs.penman import scan as penman_scan
 from mrp.codecs.penman.fast import built
 from mrp.errors import MRPError
 from mrp.io import limits
@@ -73,8 +74,9 @@ def _readable(text: str) -> bool:
 
 
 def _eager(monkeypatch: pytest.MonkeyPatch) -> None:
-    """One-line texts read into graphs built at once (as before light graphs)."""
+    """One-line texts read into graphs built at once (as before light graphs and the compiled scan)."""
     monkeypatch.setattr(penman_reading, "light", built)
+    monkeypatch.setattr(penman_scan, "_SCAN", [])
 
 
 def _figures(rewards: Any) -> Any:

@@ -201,7 +201,7 @@ def test_the_kernels_are_ready_before_the_first_pair_and_no_pair_compiles() -> N
 
 
 _KERNEL = textwrap.dedent("""
-    from mrp.solver.jit import njit
+    from mrp.compiled import njit
 
     @njit(cache=True)
     def plus_one(x):
@@ -248,7 +248,7 @@ def test_a_cached_kernel_is_not_used_after_a_module_it_calls_changed(tmp_path: P
     package = tmp_path / "fakesolver"
     package.mkdir()
     (package / "__init__.py").write_text("", encoding="utf-8")
-    jit = (ROOT / "mrp/solver/jit.py").read_text(encoding="utf-8")
+    jit = (ROOT / "mrp/compiled/jit.py").read_text(encoding="utf-8")
     (package / "jit.py").write_text(jit, encoding="utf-8")
     (package / "kernel.py").write_text(_CALLER, encoding="utf-8")
     helper = "from fakesolver.jit import njit\n\n@njit(cache=True)\ndef times(x):\n    return x * {}\n"

@@ -198,7 +198,7 @@ def read_one_line_penman(texts: Sequence[str], name: str, options: ReadOptions) 
     Returns:
         The graphs in order, each a FormatError where a limit says so, or None.
     """
-    from mrp.codecs.penman import one_line_graphs, unbuilt
+    from mrp.codecs.penman import one_line_graphs, unread
 
     graphs = one_line_graphs(texts, options)
     if graphs is None:
@@ -208,7 +208,7 @@ def read_one_line_penman(texts: Sequence[str], name: str, options: ReadOptions) 
     # built yet is within them)
     out: List[Item] = []
     for graph in graphs:
-        if unbuilt(graph) is None:
+        if not unread(graph):
             if options.no_wiki:
                 graph = without_wiki(graph)
             out.append(_within(graph, name, plain_limits(graph)))

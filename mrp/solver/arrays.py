@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from mrp.solver.jit import njit
+from mrp.compiled import njit
 
 
 class Index(NamedTuple):

@@ -19,8 +19,8 @@ from typing import Any, Dict, List
 
 import numpy as np
 
+from mrp.compiled import njit
 from mrp.solver.arrays import index
-from mrp.solver.jit import njit
 from mrp.solver.lap import rows_assignment
 from mrp.solver.potential import SCALE, potentials, scratch
 from mrp.solver.problem import Problem

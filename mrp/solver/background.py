@@ -51,10 +51,10 @@ def lock_path() -> str:
     """The lock file of the compiler process of this cache, sources and interpreter."""
     import numba
 
-    from mrp.solver.jit import solver_digest
+    from mrp.compiled import sources_digest
 
     key = hashlib.sha256(repr((_cache_dir(), sys.executable, numba.__version__)).encode()
-                         + solver_digest()).hexdigest()[:16]
+                         + sources_digest(os.path.dirname(os.path.abspath(__file__)))).hexdigest()[:16]
     uid = os.getuid() if hasattr(os, "getuid") else "user"
     return os.path.join(tempfile.gettempdir(), f"mrp-compile-{uid}-{key}.lock")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mrp.solver.jit import njit
+from mrp.compiled import njit
 
 
 @njit(cache=True, inline="always")

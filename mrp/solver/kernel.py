@@ -39,10 +39,10 @@ from typing import Any, Tuple
 
 import numpy as np
 
+from mrp.compiled import njit
 from mrp.solver import ABANDON, NO_BOUND
 from mrp.solver.arrays import Index, index, positive
 from mrp.solver.incumbent import greedy, improve, objective
-from mrp.solver.jit import njit
 from mrp.solver.lap import assignment, warm
 from mrp.solver.potential import SCALE, potentials, scratch
 from mrp.solver.reduction import expanded, reduced, rule_out

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from mrp.compiled import njit
 from mrp.solver import ABANDON
-from mrp.solver.jit import njit
 
 _INF = np.int64(1) << np.int64(60)
 

@@ -14,8 +14,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from mrp.compiled import njit
 from mrp.solver import ABANDON
-from mrp.solver.jit import njit
 
 #: Potentials are integers in units of 1/SCALE of a tuple.
 SCALE = 64

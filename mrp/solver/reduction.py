@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mrp.solver.jit import njit
+from mrp.compiled import njit
 from mrp.solver.potential import SCALE
 from mrp.solver.problem import Problem
 

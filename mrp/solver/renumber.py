@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mrp.solver.jit import njit
+from mrp.compiled import njit
 
 __all__ = ["renumbered"]
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mrp.solver.jit import njit
+from mrp.compiled import njit
 from mrp.solver.lap import assignment
 from mrp.solver.potential import FREE, SCALE, row
 

@@ -33,8 +33,9 @@ from typing import Any, Callable, Dict, Hashable, List, Optional, Tuple
 
 import numpy as np
 
+from mrp import compiled
 from mrp.errors import MRPWarning
-from mrp.solver import ABANDON, Abandoned, background, jit
+from mrp.solver import ABANDON, Abandoned, background
 from mrp.solver.plain import twin, watched
 from mrp.solver.problem import Problem
 from mrp.solver.watchdog import watchdog
@@ -148,12 +149,20 @@ def _renumbering() -> None:
         raise RuntimeError(f"the solver's self-test of renumbering many pairs gave {rows}")
 
 
+def _scanning() -> None:
+    """The Penman codec's compiled scan (mrp.codecs.penman.scanner): plain texts read by it from now on."""
+    from mrp.codecs.penman import warm_scan
+
+    warm_scan()
+
+
 #: the kernels in the order runs need them, each made ready by calling it: (what, how)
 STEPS: List[Tuple[str, Callable[[], Any]]] = [
     ("building Problems (assemble.rewards, assemble.candidates)", _building),
     ("a pair alone, and documents (kernel.settle, kernel.resume)", _solve),
     ("many pairs at once (batch.search_all)", _batches),
-    ("many pairs' triples renumbered (renumber.renumbered)", _renumbering)]
+    ("many pairs' triples renumbered (renumber.renumbered)", _renumbering),
+    ("plain Penman texts scanned (codecs.penman.scanner)", _scanning)]
 
 
 def compile_all(say: Optional[Callable[[int, int, str], None]] = None) -> None:
@@ -175,11 +184,11 @@ class _compiled_calls:
     """Calls from Python go to the compiled kernels while inside (the route is set aside)."""
 
     def __enter__(self) -> None:
-        self.saved = jit.current_route()
-        jit.route(None)
+        self.saved = compiled.current_route()
+        compiled.route(None)
 
     def __exit__(self, *exc: Any) -> None:
-        jit.route(self.saved)
+        compiled.route(self.saved)
 
 
 def _load() -> bool:
@@ -279,11 +288,11 @@ def _budgeted(kernel: Any, args: Tuple[Any, ...], left: Optional[float]) -> Tupl
 def _switch() -> None:
     """The compiler has finished: load its kernels (compile here what it left out) and call them."""
     with _LOCK:
-        if jit.current_route() is None:
+        if compiled.current_route() is None:
             return
         if not _load():
             compile_all()
-        jit.route(None)
+        compiled.route(None)
 
 
 def _route(kernel: Any, args: Tuple[Any, ...]) -> Any:
@@ -336,7 +345,7 @@ def ready(compiling: Optional[Callable[[], None]] = None) -> None:
             return
         how = os.environ.get("MRP_COMPILE", "")
         if how == "plain":
-            jit.route(_only_plain)
+            compiled.route(_only_plain)
         elif not _load():
             if background.start():
                 if compiling is not None:
@@ -344,7 +353,7 @@ def ready(compiling: Optional[Callable[[], None]] = None) -> None:
                 warnings.warn("the solver's kernels are not compiled yet (once per installation): a "
                               "background process compiles them (`mrp-warm-up` does it ahead); meanwhile "
                               "they run as plain Python, with the same results", CompileWarning, stacklevel=3)
-                jit.route(_route)
+                compiled.route(_route)
             else:
                 warnings.warn("the solver's kernels are not compiled yet (once per installation): compiling "
                               "them now, before any pair (`mrp-warm-up` does it ahead)", CompileWarning,
@@ -367,5 +376,5 @@ def waited(tick: Optional[Callable[[], None]] = None,
     with _LOCK:
         if not _load():
             compile_all(say)
-        jit.route(None)
+        compiled.route(None)
         _READY = True

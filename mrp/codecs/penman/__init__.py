@@ -5,7 +5,8 @@ The modules inside share their names freely; everything outside this package imp
 ``amr`` reads and writes AMR through the ``penman`` library's public API; ``reading`` reads a file's
 graphs in order (a block met again from its first copy); ``framing`` cuts a file into graphs, ``parse`` is
 the plain parser of the tree, ``fast`` reads a plain text in one pass (without the tree) into its
-``Plain`` form and builds its graph from it, ``light`` makes that graph when first read,
+``Plain`` form and builds its graph from it, ``scanner`` is the same reading compiled (numba: its module is
+imported only by the solver's warm-up) and ``scan`` its form, ``light`` makes that graph when first read,
 ``spacing`` keeps layout, ``keep`` writes a graph again as its file wrote it, ``writer`` writes Penman text;
 ``objects`` (with ``direct``, ``layout`` and ``tokens``) reads ``penman.Graph`` objects; ``deep`` reads
 deeply nested Penman on a large stack.
@@ -34,10 +35,12 @@ if TYPE_CHECKING:
     from mrp.codecs.penman.fast import Plain, fast_graph, plain_form
     from mrp.codecs.penman.framing import Frame, frames
     from mrp.codecs.penman.keep import Style
-    from mrp.codecs.penman.light import LightGraph, unbuilt
+    from mrp.codecs.penman.light import LightGraph, unbuilt, unread, unscanned
     from mrp.codecs.penman.objects import graphs_of
     from mrp.codecs.penman.parse import mask, unmask
     from mrp.codecs.penman.reading import one_line_graphs, read, read_string
+    from mrp.codecs.penman.scan import Scanned, constant, role_label, scanned_root
+    from mrp.codecs.penman.scanner import warm_scan
     from mrp.codecs.penman.spacing import breaks
     from mrp.codecs.penman.writer import Quoted, Symbol, penman_text, quiet_layout
 
@@ -45,7 +48,8 @@ __all__ = [
     "read", "write", "read_string", "format_graph", "normal_role", "map_wsj_id", "penman_warnings",
     "tree_graph", "Quoted", "Symbol", "penman_text", "Style", "Frame", "frames", "graphs_of", "quiet_layout",
     "mask", "unmask", "breaks", "deeply", "one_line_graphs", "fast_graph", "Plain",
-    "plain_form", "LightGraph", "unbuilt", "CODEC",
+    "plain_form", "LightGraph", "unbuilt", "unread", "unscanned", "Scanned", "constant", "role_label",
+    "scanned_root", "warm_scan", "CODEC",
 ]
 
 def _sniff(line: str, after: Iterable[str]) -> Optional[str]:
@@ -68,7 +72,9 @@ _HOMES: Dict[str, str] = {
     "Style": "keep", "Frame": "framing", "frames": "framing", "graphs_of": "objects",
     "mask": "parse", "unmask": "parse", "breaks": "spacing", "deeply": "deep",
     **dict.fromkeys(("fast_graph", "Plain", "plain_form"), "fast"),
-    **dict.fromkeys(("LightGraph", "unbuilt"), "light"),
+    **dict.fromkeys(("LightGraph", "unbuilt", "unread", "unscanned"), "light"),
+    **dict.fromkeys(("Scanned", "constant", "role_label", "scanned_root"), "scan"),
+    "warm_scan": "scanner",
 }
 
 

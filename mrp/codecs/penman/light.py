@@ -13,13 +13,14 @@ the scorers read light graphs (:func:`.reading.one_line_graphs` without ``ReadOp
 from __future__ import annotations
 
 from dataclasses import MISSING, fields
-from typing import TYPE_CHECKING, Any, Dict, Optional
+from typing import TYPE_CHECKING, Any, Dict, Optional, Union
 
 from mrp.codecs.base import ReadOptions
 from mrp.codecs.penman.fast import Plain, built
+from mrp.codecs.penman.scan import Scanned, plain_of
 from mrp.graph import Graph
 
-__all__ = ["LightGraph", "light", "unbuilt"]
+__all__ = ["LightGraph", "light", "unbuilt", "unread", "unscanned"]
 
 #: the content fields built on first reading (the others are set when the graph is made)
 _BUILT = frozenset(("nodes", "edges", "layout", "variables"))
@@ -62,9 +63,11 @@ class LightGraph(Graph):
             object.__delattr__(self, name)
 
     def _build(self) -> None:
-        plain: Optional[Plain] = object.__getattribute__(self, "plain")
+        plain: Optional[Union[Plain, Scanned]] = object.__getattribute__(self, "plain")
         if plain is None:
             return  # built meanwhile (by another thread)
+        if isinstance(plain, Scanned):
+            plain = plain_of(plain)
         graph = built(plain, self.id, ReadOptions(framework=self.framework))
         put = object.__setattr__
         for name in _BUILT:
@@ -73,7 +76,9 @@ class LightGraph(Graph):
 
     def __len__(self) -> int:
         plain = getattr(self, "plain", None)
-        return len(plain.labels) if plain is not None else len(self.nodes)
+        if plain is None:
+            return len(self.nodes)
+        return plain.codes[0] if type(plain) is Scanned else len(plain.labels)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Graph):
@@ -83,11 +88,11 @@ class LightGraph(Graph):
     __hash__ = None  # type: ignore[assignment]
 
 
-def light(plain: Plain, gid: str, options: ReadOptions) -> LightGraph:
-    """The graph of a text's Plain form, built when first read.
+def light(plain: Union[Plain, Scanned], gid: str, options: ReadOptions) -> LightGraph:
+    """The graph of a text's Plain or Scanned form, built when first read.
 
     Args:
-        plain: the form (:func:`.fast.plain_form`, with the options' ``no_wiki``).
+        plain: the form (:func:`.fast.plain_form` or :func:`.scan.scanned`, with the options' ``no_wiki``).
         gid: the graph's id.
         options: the read options (``framework`` is read).
 
@@ -113,4 +118,38 @@ def unbuilt(graph: Graph) -> Optional[Plain]:
     Returns:
         Its form, or None (for any other graph, and for a light graph once read: it may have been changed).
     """
-    return getattr(graph, "plain", None) if type(graph) is LightGraph else None
+    if type(graph) is not LightGraph:
+        return None
+    plain = getattr(graph, "plain", None)
+    if type(plain) is Scanned:
+        plain = plain_of(plain)
+        object.__setattr__(graph, "plain", plain)
+    return plain
+
+
+def unscanned(graph: Graph) -> Optional[Scanned]:
+    """The Scanned form of a graph whose content has not been built (read) yet, read by the compiled scan,
+    else None.
+
+    Args:
+        graph: a graph.
+
+    Returns:
+        Its form, or None (for any other graph, a graph read the present way, and a light graph once read).
+    """
+    if type(graph) is not LightGraph:
+        return None
+    plain = getattr(graph, "plain", None)
+    return plain if type(plain) is Scanned else None
+
+
+def unread(graph: Graph) -> bool:
+    """Whether a graph is a light graph whose content has not been built (read) yet.
+
+    Args:
+        graph: a graph.
+
+    Returns:
+        Whether it is.
+    """
+    return type(graph) is LightGraph and getattr(graph, "plain", None) is not None

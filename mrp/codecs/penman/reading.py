@@ -24,6 +24,7 @@ from mrp.codecs.penman.fast import built, fast_graph, plain_form
 from mrp.codecs.penman.framing import Frame, frames, metadata
 from mrp.codecs.penman.keep import keep_frame
 from mrp.codecs.penman.light import light
+from mrp.codecs.penman.scan import plain_of, scanned_all
 from mrp.codecs.penman.spacing import breaks
 from mrp.codecs.repeats import KEPT
 from mrp.errors import FormatError, excerpt
@@ -306,16 +307,25 @@ def one_line_graphs(texts: Sequence[str], options: ReadOptions) -> Optional[List
     reading = _Reading("<texts>", options)
     graphs: List[Graph] = []
     lightly = not options.keep
-    for k, text in enumerate(texts):
+    for text in texts:
         if not text.startswith("(") or "\n" in text or text[-1].isspace():
             return None  # (a text starting with "(" has no white space before it)
-        plain = plain_form(text, options.no_wiki)
-        if plain is None:
-            return None
-        if lightly and within_counts(len(plain.labels), plain.edges):
-            graph: Graph = light(plain, str(k), options)
+    forms = scanned_all(list(texts), options.no_wiki)  # the compiled scan, once the warm-up made it ready
+    for k, text in enumerate(texts):
+        form = forms[k]
+        if form is not None:
+            if lightly and within_counts(form.codes[0], form.codes[2]):
+                graph: Graph = light(form, str(k), options)
+            else:
+                graph = built(plain_of(form), str(k), options)
         else:
-            graph = built(plain, str(k), options)
+            plain = plain_form(text, options.no_wiki)
+            if plain is None:
+                return None
+            if lightly and within_counts(len(plain.labels), plain.edges):
+                graph = light(plain, str(k), options)
+            else:
+                graph = built(plain, str(k), options)
         graphs.append(reading._own(graph, Shape((), 0, text, 0, (), True), 2 * k + 1, {}, False, [], _again))
         if options.memo is not None:
             graph.breaks = breaks(text)

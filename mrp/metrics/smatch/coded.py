@@ -13,7 +13,7 @@ from __future__ import annotations
 from array import array
 from typing import Any, Dict, List, Optional, Tuple
 
-from mrp.codecs.penman import Plain
+from mrp.codecs.penman import Plain, Scanned, constant, role_label
 from mrp.graph import Graph
 from mrp.metrics.smatch.penman import _STRINGS, _TOP, _instance, _role, _text
 from mrp.solver import Coded, Interned
@@ -37,11 +37,19 @@ class Coder:
         self._properties: Dict[Any, Dict[Any, int]] = {}
         #: a role as written -> (whether it is inverted, the id of its normal role)
         self._roles: Dict[str, Tuple[bool, int]] = {}
+        #: the same three by the tokens as a scanned text writes them (:meth:`coded_scan`): a concept's token
+        #: (None: no concept), a role as written, a role and a constant's token
+        self._tokens: Dict[str, int] = {}
+        self._written: Dict[str, Tuple[bool, int]] = {}
+        self._pairs: Dict[str, Dict[str, int]] = {}
+        #: the last, for texts read without ``:wiki`` (-1: a constant left out)
+        self._pairs_no_wiki: Dict[str, Dict[str, int]] = {}
         self._top = 0
 
     def _fresh(self) -> None:
         """Forget the ids of an earlier generation of the Interned."""
         self._concepts, self._properties, self._roles = {}, {}, {}
+        self._tokens, self._written, self._pairs, self._pairs_no_wiki = {}, {}, {}, {}
         self._generation = self.interned.generation
         self._top = self._key(_TOP)
 
@@ -85,10 +93,7 @@ class Coder:
                 found = self._property(name, value)
             if found not in keys:
                 keys.append(found)
-        if top and self._top not in keys:
-            keys.append(self._top)
-        for found in keys:
-            rows += (i, found, 1)
+        self._rows(rows, i, keys, top)
 
     def coded(self, graph: Graph) -> Tuple[Coded, int]:
         """A graph's Penman triples (every triple once) coded, and how many triples there are.
@@ -161,6 +166,82 @@ class Coder:
             else:
                 rows += (i, key, 1)
         return _made(len(plain.labels), rows, edges)
+
+
+    def coded_scan(self, form: Scanned) -> Tuple[Coded, int]:
+        """:meth:`coded_plain` of a text read by the compiled scan, from its integers and its tokens (each
+        token looked up as written, its value made as the reader makes it once): the same rows, number for
+        number.
+
+        Args:
+            form: the scanned text (:func:`mrp.codecs.penman.unscanned`).
+
+        Returns:
+            As :meth:`coded` of the graph built from it.
+        """
+        if self._generation != self.interned.generation:
+            self._fresh()
+        text, codes = form.text, form.codes
+        tokens, written = self._tokens, self._written
+        n = codes[0]
+        rows: List[int] = []
+        edges: List[int] = []
+        branch = 3 + 3 * n
+        at = 3
+        for i in range(n):
+            concept, count = text[codes[at]:codes[at + 1]], codes[at + 2]
+            at += 3
+            key = tokens.get(concept)
+            if key is None:
+                key = tokens[concept] = self._concept(constant(concept))
+            pairs: Optional[List[Tuple[str, str]]] = None
+            for _ in range(count):
+                target, role = codes[branch], text[codes[branch + 1]:codes[branch + 2]]
+                if target >= 0:  # a relation
+                    known = written.get(role)
+                    inverted, normal = known if known is not None else self._written_role(role)
+                    edges += (target, i, normal, 1) if inverted else (i, target, normal, 1)
+                elif pairs is None:
+                    pairs = [(role, text[codes[branch + 3]:codes[branch + 4]])]
+                else:
+                    pairs.append((role, text[codes[branch + 3]:codes[branch + 4]]))
+                branch += 5
+            if pairs is not None or not i:  # (the root is the top)
+                self._scanned_node(rows, i, key, pairs or (), not i, form.no_wiki)
+            else:
+                rows += (i, key, 1)
+        return _made(n, rows, edges)
+
+    def _written_role(self, role: str) -> Tuple[bool, int]:
+        label = role_label(role)
+        known = self._roles.get(label)
+        made = self._written[role] = known if known is not None else self._relation(label)
+        return made
+
+    def _rows(self, rows: List[int], i: int, keys: List[int], top: bool) -> None:
+        """Node ``i``'s rows of its keys (each once), the TOP triple's added for the top."""
+        if top and self._top not in keys:
+            keys.append(self._top)
+        for found in keys:
+            rows += (i, found, 1)
+
+    def _scanned_node(self, rows: List[int], i: int, key: int, pairs: Any, top: bool, no_wiki: bool) -> None:
+        """:meth:`_node` of a scanned node: its constants by their roles and tokens as written (``:wiki``
+        left out with ``no_wiki``, as the reader leaves it out)."""
+        written = self._pairs_no_wiki if no_wiki else self._pairs
+        keys = [key]
+        for role, token in pairs:
+            values = written.get(role)
+            found = values.get(token) if values is not None else None
+            if found is None:
+                name = role_label(role)
+                found = -1 if no_wiki and name == "wiki" else self._property(name, constant(token))
+                written.setdefault(role, {})[token] = found
+            if found < 0:
+                continue
+            if found not in keys:
+                keys.append(found)
+        self._rows(rows, i, keys, top)
 
 
 def _made(n: int, rows: List[int], edges: List[int]) -> Tuple[Coded, int]:

@@ -4,9 +4,8 @@ call, their count, and whether it is a document."""
 
 from __future__ import annotations
 
-from typing import NamedTuple, Tuple
+from typing import NamedTuple, Optional, Tuple
 
-from mrp.codecs.penman import Plain
 from mrp.engine import document_root
 from mrp.engine import node_sentences as groups
 from mrp.graph import Graph
@@ -56,20 +55,20 @@ def coded_held(graph: Graph, coded: Coded, total: int) -> Held:
     return Held(coded, total, coded.n == len(graph.nodes) and groups(graph) is not None)
 
 
-def plain_held(graph: Graph, plain: Plain, coded: Coded, total: int) -> Held:
-    """:func:`coded_held` of a graph not built yet from its text's Plain form (coded from it): built only
-    when its root makes it a document.
+def plain_held(graph: Graph, root: Optional[str], coded: Coded, total: int) -> Held:
+    """:func:`coded_held` of a graph not built yet from its text's Plain or Scanned form (coded from it):
+    built only when its root makes it a document.
 
     Args:
         graph: the graph.
-        plain: its form.
+        root: its root's label.
         coded: its triples coded (:meth:`~mrp.metrics.smatch.coded.Coder.coded_plain`).
         total: their count.
 
     Returns:
         The Held.
     """
-    document = document_root(plain.labels[0]) and groups(graph) is not None
+    document = document_root(root) and groups(graph) is not None
     return Held(coded, total, document)
 
 

@@ -8,7 +8,7 @@ from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tupl
 
 import numpy as np
 
-from mrp.codecs.penman import unbuilt
+from mrp.codecs.penman import scanned_root, unbuilt, unscanned
 from mrp.corpora import Entry, Packed, live
 from mrp.engine import (
     ACCOUNTING,
@@ -293,10 +293,14 @@ class SMATCH(Metric):
         """A graph's Held: Penman triples (sets) coded in one pass (:class:`~mrp.metrics.smatch.coded.Coder`),
         others from their triples (``made``: :func:`triples` or :meth:`triples_of`)."""
         if options.penman and not options.smatch_compat and not options.smatchpp_compat:
+            form = unscanned(graph)
+            if form is not None:  # a text read by the compiled scan, its graph not built: coded from the scan
+                coded, total = self.coder.coded_scan(form)
+                return plain_held(graph, scanned_root(form), coded, total)
             plain = unbuilt(graph)
             if plain is not None:  # a plain text's graph not built: coded from the text's form
                 coded, total = self.coder.coded_plain(plain)
-                return plain_held(graph, plain, coded, total)
+                return plain_held(graph, plain.labels[0], coded, total)
             coded, total = self.coder.coded(graph)
             return coded_held(graph, coded, total)
         return held(graph, made(graph, options), self.interned)

@@ -1,5 +1,5 @@
 """The symbols an object file defines, read from its ELF symbol table (what loading a cached kernel needs
-to know of it without parsing its LLVM bitcode: :func:`mrp.solver.jit._lazy_linking`)."""
+to know of it without parsing its LLVM bitcode: :func:`mrp.compiled.jit._lazy_linking`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
-"""Compiling the solver's kernels: numba imported without packages it does not need here, and numba's
-on-disk cache where it can write, else a private one, else none.
+"""Compiling mrp's kernels (the solver's, and the Penman codec's scan): numba imported without packages it
+does not need here, and numba's on-disk cache where it can write, else a private one, else none.
+
+Below the codecs (layer 2, beside io and process), so that a codec may compile a kernel too; the solver's
+warm-up (:mod:`mrp.solver.warmup`) makes every kernel ready, the codec's among them.
 
 When SciPy is installed, numba imports it to check its version and, at the
 first compiled call, imports ``scipy.linalg.cython_blas`` (some 85 modules) to
@@ -111,7 +114,7 @@ def _lazy_linking() -> Iterator[None]:
     module (to link it into kernels compiled later).  Loading parses the bitcode
     only to learn which symbols the module defines (about 0.03 s per kernel; 2 MB
     of bitcode, over half of loading the solver).  The object file's own symbol
-    table (:func:`mrp.solver.symbols.defined`) names the same symbols; the
+    table (:func:`mrp.compiled.symbols.defined`) names the same symbols; the
     bitcode is kept and parsed the first time a kernel compiled later links this
     one.  Where the object file is not one that table can be read from, numba's
     own way.
@@ -124,7 +127,7 @@ def _lazy_linking() -> Iterator[None]:
     except (ImportError, AttributeError, KeyError):
         yield
         return
-    from mrp.solver.symbols import defined
+    from mrp.compiled.symbols import defined
 
     def unserialize(cls: Any, generator: Any, state: Any) -> Any:
         name, kind, data = state
@@ -224,7 +227,7 @@ _load_lightly()
 import numba  # noqa: E402
 from numba import njit as _njit  # noqa: E402
 
-__all__ = ["CacheWarning", "Kernel", "kernel", "current_route", "njit", "route", "solver_digest"]
+__all__ = ["CacheWarning", "Kernel", "kernel", "current_route", "njit", "route", "sources_digest", "unrouted"]
 
 from numba.core import types as _types  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
@@ -266,6 +269,19 @@ def current_route() -> Optional[Callable[[Any, Tuple[Any, ...]], Any]]:
     return _ROUTE
 
 
+def unrouted(kernel: Any) -> Callable[..., Any]:
+    """A kernel called numba's way whatever :func:`route` says (and without a Python frame of its own): for a
+    kernel its callers use only once it is compiled (the Penman scan), never run as plain Python.
+
+    Args:
+        kernel: a kernel (:func:`njit` with ``cache=True``).
+
+    Returns:
+        The call.
+    """
+    return functools.partial(CPUDispatcher.__call__, kernel)
+
+
 def _kernel(dispatcher: Any) -> Any:
     dispatcher.__class__ = Kernel
     return dispatcher
@@ -295,11 +311,18 @@ def _private_cache() -> str:
 
 
 @functools.cache
-def solver_digest() -> bytes:
-    """A digest of the sources of every module of this package (the solver); empty where they cannot be
-    read as files (a zipped installation: numba's own stamp then stands alone)."""
+def sources_digest(folder: str) -> bytes:
+    """A digest of the sources of every module of a package (the folder of a kernel's module: the solver,
+    or a codec); empty where they cannot be read as files (a zipped installation: numba's own stamp then
+    stands alone).
+
+    Args:
+        folder: the package's folder.
+
+    Returns:
+        The digest.
+    """
     digest = hashlib.sha256()
-    folder = os.path.dirname(os.path.abspath(__file__))
     try:
         for name in sorted(os.listdir(folder)):
             if name.endswith(".py"):
@@ -310,14 +333,14 @@ def solver_digest() -> bytes:
     return digest.digest()
 
 
-def _stamped(dispatcher: Any) -> Any:
-    """A cached kernel valid only for the solver's sources as they are now.
+def _stamped(dispatcher: Any, function: Callable[..., Any]) -> Any:
+    """A cached kernel valid only for the sources of its package as they are now.
 
     A kernel's cached code holds the compiled code of every function it calls,
     from other modules too, but numba checks only the source of the kernel's own
     module: after a change to ``incumbent.py`` alone, a checkout would go on
     running the cached ``kernel.solve`` with the old hill-climb in it.  So each
-    kernel's cache is stamped with the digest of the whole package as well (with a
+    kernel's cache is stamped with the digest of its whole package as well (with a
     numba whose cache is laid out otherwise, numba's own stamp stays).
     """
     try:
@@ -325,14 +348,15 @@ def _stamped(dispatcher: Any) -> Any:
         stamp = cache_file._source_stamp
     except AttributeError:
         return dispatcher
-    cache_file._source_stamp = (stamp, solver_digest())
+    folder = os.path.dirname(os.path.abspath(function.__code__.co_filename))
+    cache_file._source_stamp = (stamp, sources_digest(folder))
     return dispatcher
 
 
 def _cached(function: Callable[..., Any], options: Any) -> Any:
     if _FALLBACK is None:
         try:
-            return _stamped(_kernel(_njit(cache=True, **options)(function)))
+            return _stamped(_kernel(_njit(cache=True, **options)(function)), function)
         except RuntimeError as error:
             if "cannot cache" not in str(error):
                 raise
@@ -340,7 +364,7 @@ def _cached(function: Callable[..., Any], options: Any) -> Any:
     if directory:
         numba.config.CACHE_DIR = directory  # type: ignore[attr-defined]  # read when a kernel looks for it
         try:
-            return _stamped(_kernel(_njit(cache=True, **options)(function)))
+            return _stamped(_kernel(_njit(cache=True, **options)(function)), function)
         except RuntimeError as error:
             if "cannot cache" not in str(error):
                 raise
