@@ -161,7 +161,6 @@ def _squeezed(text: str) -> str:
 
 def test_random_and_perturbed_texts_are_scanned_as_they_are_read_or_declined() -> None:
     rng = random.Random(64)
-    read = declined = 0
     texts: List[str] = []
     for _ in range(3000):
         texts.append(_squeezed("(" + "".join(rng.choice(_PIECES) for _ in range(rng.randint(1, 14)))
@@ -172,12 +171,8 @@ def test_random_and_perturbed_texts_are_scanned_as_they_are_read_or_declined() -
         at = rng.randrange(len(text))
         texts += [text[:at] + text[at + 1:], text[:at] + text[at] + text[at:],
                   text[:at] + rng.choice('()/: "~#ab') + text[at + 1:]]
-    for text in texts:
-        for no_wiki in (False, True):
-            if _same(text, no_wiki):
-                read += 1
-            else:
-                declined += 1
+    same = [_same(text, no_wiki) for text in texts for no_wiki in (False, True)]
+    read, declined = same.count(True), same.count(False)
     assert read > 3000 and declined > 1000, (read, declined)  # both ways are exercised
 
 
