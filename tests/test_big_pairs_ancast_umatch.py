@@ -65,7 +65,7 @@ def no_matrices(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(similarity.Similarity, "__init__", built)
     monkeypatch.setattr(exact, "solve", built)
     monkeypatch.setattr(compat, "align", built)
-    for name in ("allowed_pairs", "_allowed", "build", "candidates", "symmetrize"):
+    for name in ("allowed_pairs", "_rows", "build", "candidates", "symmetrize"):
         monkeypatch.setattr(umatch_exact, name, built)
     for name in ("candidates", "symmetrize"):
         monkeypatch.setattr(compare, name, built)

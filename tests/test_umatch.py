@@ -343,6 +343,7 @@ def test_branch_and_bound_path_equals_the_plain_search(monkeypatch: pytest.Monke
 
     monkeypatch.setattr(exact, "SMALL_NODES", -1)
     monkeypatch.setattr(exact, "sparse_upper_bound", lambda problem: 1 << 60)
+    monkeypatch.setattr(exact, "forced", lambda partners, mapping: False)  # every pair searched
     monkeypatch.setattr(mrp_pair, "solve_problem", counted)
     searched, mapper = _exact(gold, system)
     assert all(proof.exact for proof in mapper.proofs.values())

@@ -64,13 +64,16 @@ class Comparison:
 def run(files: Sequence[UmrFile], settings: Settings, mapper: Optional[Mapper] = None,
         verbose: Optional[Callable[[int, Sequence[Sentence], Comparison], None]] = None,
         check_tokens: bool = True, max_memory: Optional[int] = None,
-        timeout: Optional[float] = None) -> Comparison:
+        timeout: Optional[float] = None, one_way: bool = False) -> Comparison:
     """Compare the files sentence by sentence, in order (as many sentences as the shortest has); sentences
     whose words differ are an error (``check_tokens``, as for the comparator).  Without a ``mapper`` (the
     comparator's greedy), a sentence whose candidate links would take more than ``max_memory`` bytes (None:
     no cap; a ``mapper`` keeps its own) is mapped in linear time instead and listed in
     :attr:`Comparison.capped`; one whose greedy takes longer than ``timeout`` seconds (None: no cap; a
-    ``mapper`` keeps its own) keeps what it made by then and is listed in :attr:`Comparison.stopped`."""
+    ``mapper`` keeps its own) keeps what it made by then and is listed in :attr:`Comparison.stopped`.
+    ``one_way``: each file counted against the later ones only (their counts against it left out of
+    :attr:`Comparison.counts`: what a metric of a gold and a system file reads); the correspondence, the
+    counts per sentence pair and every other count are the same."""
     result = Comparison(files, settings)
     sizes = [len(umr.sentences) for umr in files]
     n = min(sizes)
@@ -86,7 +89,8 @@ def run(files: Sequence[UmrFile], settings: Settings, mapper: Optional[Mapper] =
             if check_tokens and " ".join(sentence.tokens) != text:
                 raise MRPError(f"{umr.path}:{sentence.line0}: the tokens of sentence {number + 1} differ "
                                f"from those of {files[0].path}")
-        beyond, stopped = _sentences(result, sentences, mapper, verbose is not None, max_memory, timeout)
+        beyond, stopped = _sentences(result, sentences, mapper, verbose is not None, max_memory, timeout,
+                                     one_way)
         if beyond:
             result.capped.add(number + 1)
         if stopped:
@@ -95,22 +99,24 @@ def run(files: Sequence[UmrFile], settings: Settings, mapper: Optional[Mapper] =
             verbose(number + 1, sentences, result)
     result.compared = n
     if mapper is not None and settings.document_level:
-        _deferred(result, n)
+        _deferred(result, n, one_way)
     return result
 
 
-def _deferred(result: Comparison, n: int) -> None:
+def _deferred(result: Comparison, n: int, one_way: bool = False) -> None:
     """Document-level relations once every sentence is mapped (the exact map: ends in any sentence of the
-    document have their counterparts by now)."""
+    document have their counterparts by now); ``one_way``: as :func:`run`."""
     labels, files = result.labels, result.files
     for number in range(n):
         for a in range(len(files)):
             for b in range(a + 1, len(files)):
                 label0, label1 = labels[a], labels[b]
                 sentence0, sentence1 = files[a].sentences[number], files[b].sentences[number]
-                for tally, first, second, x, y, record in (
-                        (result.tally(label0, label1), sentence0, sentence1, label0, label1, True),
-                        (result.tally(label1, label0), sentence1, sentence0, label1, label0, False)):
+                directions = [(result.tally(label0, label1), sentence0, sentence1, label0, label1, True)]
+                if not one_way:
+                    directions.append((result.tally(label1, label0), sentence1, sentence0, label1, label0,
+                                       False))
+                for tally, first, second, x, y, record in directions:
                     correct, total0, total1 = docrels(first, second, first.scope or {}, second.scope or {},
                                                       x, y, result.settings.selection)
                     tally["correct"] += correct
@@ -123,10 +129,10 @@ def _deferred(result: Comparison, n: int) -> None:
 
 
 def _sentences(result: Comparison, sentences: List[Sentence], mapper: Optional[Mapper],
-               verbose: bool = False, max_memory: Optional[int] = None, timeout: Optional[float] = None
-               ) -> Tuple[bool, bool]:
+               verbose: bool = False, max_memory: Optional[int] = None, timeout: Optional[float] = None,
+               one_way: bool = False) -> Tuple[bool, bool]:
     """Map and count one sentence of every file; whether it was beyond the memory cap, and whether the
-    clock stopped the greedy."""
+    clock stopped the greedy (``one_way``: as :func:`run`)."""
     deadline = None if timeout is None else clock() + timeout
     labels = result.labels
     width = len(sentences[0].tokens)
@@ -163,16 +169,16 @@ def _sentences(result: Comparison, sentences: List[Sentence], mapper: Optional[M
                     result.projected[label][other] += 1
     for a in range(len(sentences)):
         for b in range(a + 1, len(sentences)):
-            _pair(result, a, b, sentences[a], sentences[b], mapper is None)
+            _pair(result, a, b, sentences[a], sentences[b], mapper is None, one_way)
     return beyond, stopped
 
 
 def _pair(result: Comparison, a: int, b: int, sentence0: Sentence, sentence1: Sentence,
-          document_level: bool) -> None:
+          document_level: bool, one_way: bool = False) -> None:
     label0, label1 = result.labels[a], result.labels[b]
     file0, file1 = result.files[a], result.files[b]
     forward = result.tally(label0, label1)
-    backward = result.tally(label1, label0)
+    backward = Counter() if one_way else result.tally(label1, label0)  # type: Counter[str]
     before = dict(forward)  # a plain copy: read with .get only
     # the distinct token sets (:func:`token_sets`), as tuples: the same sets without making their texts
     sets0 = {node.alignment for node in sentence0.nodes.values() if node.alignment}
@@ -189,7 +195,8 @@ def _pair(result: Comparison, a: int, b: int, sentence0: Sentence, sentence1: Se
     found = attributes(forward, sentence0, sentence1, file0, file1, label0, label1, settings, document_level)
     if found is not None:
         result.documents.setdefault((label0, label1), []).append(found)
-    attributes(backward, sentence1, sentence0, file1, file0, label1, label0, settings, document_level)
+    if not one_way:
+        attributes(backward, sentence1, sentence0, file1, file0, label1, label0, settings, document_level)
     delta = {key: value - before.get(key, 0) for key, value in forward.items()}
     delta["mapped0"] = sum(1 for node in sentence0.nodes.values() if node.cross.get(label1))
     delta["mapped1"] = sum(1 for node in sentence1.nodes.values() if node.cross.get(label0))

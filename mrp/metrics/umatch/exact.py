@@ -50,6 +50,10 @@ class Proof:
     #: within the time cap (cut "timeout"): ``value`` and ``bound`` are not known here; the pair's bound is
     #: the trivial one of its counts (:func:`.capped.bound`)
     trivial: bool = False
+    #: the allowed node pairs are disjoint (no node has two) and the map pairs them all: every term of the
+    #: objective is a reward, so it is the one optimum (any other map pairs a part of them), proved without
+    #: building the objective; ``value`` and ``bound`` are then not computed (both 0, no gap)
+    forced: bool = False
 
 
 @dataclass
@@ -111,7 +115,12 @@ class ExactMapper:
             node.cross.pop(label1, None)
         for node in system:
             node.cross.pop(label0, None)
-        allowed, partners = _allowed(gold, system, len(sentence0.tokens))
+        partners = _partners(gold, system, len(sentence0.tokens))
+        if forced(partners, seed):  # the one optimum: nothing to build or search
+            proof.forced = True
+            attach(seed, gold, system, label0, label1)
+            return
+        allowed = _rows(partners, len(system))
         terms = build(sentence0, sentence1, gold, system, allowed, label1, selection, partners)
         scale = terms.scale
         start = [int(j) for j in seed]
@@ -146,11 +155,46 @@ class ExactMapper:
 def allowed_pairs(gold: List[Node], system: List[Node], width: int) -> List[List[bool]]:
     """Which gold node may correspond to which system node (the comparator's candidate rule: a shared aligned
     token within the first ``width`` tokens, or both unaligned with equal extended concepts)."""
-    return _allowed(gold, system, width)[0]
+    return _rows(_partners(gold, system, width), len(system))
 
 
-def _allowed(gold: List[Node], system: List[Node], width: int) -> Tuple[List[List[bool]], List[List[int]]]:
-    """:func:`allowed_pairs`, and each gold node's allowed system nodes (their positions, each once)."""
+def forced(partners: List[List[int]], mapping: List[int]) -> bool:
+    """Whether the allowed node pairs are disjoint (each gold node allowed at most one system node, and each
+    system node at most one gold node) and ``mapping`` pairs them all: then it is the one map with the most
+    correct pairs and, among those, the most corresponding nodes (the objective's terms are all rewards, and
+    every other map pairs only some of the same pairs).
+
+    Args:
+        partners: each gold node's allowed system nodes (positions, each once).
+        mapping: per gold node, its system node's position or -1.
+
+    Returns:
+        True when the map is forced so.
+    """
+    used = set()
+    for found, j in zip(partners, mapping):
+        if len(found) > 1 or (found[0] if found else -1) != j:
+            return False
+        if j >= 0:
+            if j in used:
+                return False
+            used.add(j)
+    return True
+
+
+def _rows(partners: List[List[int]], m: int) -> List[List[bool]]:
+    """The allowed pairs as rows of ``m`` flags, from each gold node's allowed system nodes."""
+    out = []
+    for found in partners:
+        row = [False] * m
+        for j in found:
+            row[j] = True
+        out.append(row)
+    return out
+
+
+def _partners(gold: List[Node], system: List[Node], width: int) -> List[List[int]]:
+    """Each gold node's allowed system nodes (:func:`allowed_pairs`; their positions, each once)."""
     by_token: Dict[int, List[int]] = {}
     by_concept: Dict[str, List[int]] = {}
     for j, b in enumerate(system):
@@ -159,24 +203,21 @@ def _allowed(gold: List[Node], system: List[Node], width: int) -> Tuple[List[Lis
         else:
             for k in b.alignment:
                 by_token.setdefault(k, []).append(j)
-    out, partners = [], []
+    partners = []
     for a in gold:
-        row = [False] * len(system)
         if a.alignment is None:
             found = list(by_concept.get(a.econcept or "", ()))
-            for j in found:
-                row[j] = True
         else:
             found = []
+            seen = set()
             for k in a.alignment:
                 if k < width:
                     for j in by_token.get(k, ()):
-                        if not row[j]:
-                            row[j] = True
+                        if j not in seen:
+                            seen.add(j)
                             found.append(j)
-        out.append(row)
         partners.append(found)
-    return out, partners
+    return partners
 
 
 @dataclass

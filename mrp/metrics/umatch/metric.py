@@ -115,7 +115,7 @@ class UMatch(Metric):
             _clear(gold, system)
         self._used = True
         result = compare.run([gold, system], chosen, mapper, check_tokens=False,
-                             max_memory=options.max_memory, timeout=options.timeout)
+                             max_memory=options.max_memory, timeout=options.timeout, one_way=True)
         counts = result.sentences.get(("GOLD", "SYSTEM"), [])
         if mapper is None:  # an exact run in between leaves the greedy's counts as they were
             documents = result.documents.get(("GOLD", "SYSTEM"), [])  # as the run counted them
