@@ -167,7 +167,6 @@ class Coder:
                 rows += (i, key, 1)
         return _made(len(plain.labels), rows, edges)
 
-
     def coded_scan(self, form: Scanned) -> Tuple[Coded, int]:
         """:meth:`coded_plain` of a text read by the compiled scan, from its integers and its tokens (each
         token looked up as written, its value made as the reader makes it once): the same rows, number for
