@@ -58,3 +58,29 @@ def test_the_lean_problems_are_the_report_s(tmp_path: Path, level: int) -> None:
         assert [p.test for p in made] == [p.test for p in full.problems]
         assert [tagged(p) for p in found] == [tagged(p) for p in full.problems], path
     assert levels > (100 if level else -1)  # the files hold level problems to be made
+
+
+def test_a_variable_is_read_as_the_rule_says_in_any_script() -> None:
+    """A variable is ``s``, digits, lowercase letters of any script (Unicode Ll), optional digits, each run
+    as long as it goes: on random texts of ASCII and other characters, what the checks read is what a
+    pattern of that rule over the alphabet finds."""
+    import random
+    import re
+    import unicodedata
+
+    from mrp.validation.umr.state import variable
+
+    alphabet = "s0123456789abkqzAZ:_- (\u00e9\u00df\u0101\u03b1\u00c9\u01c5\u0663\u0430\u3042"
+    lowercase = "".join(ch for ch in alphabet if unicodedata.category(ch) == "Ll")
+    rule = re.compile(rf"s[0-9]+[{re.escape(lowercase)}]+[0-9]*")
+    rng = random.Random(3)
+    tried = 0
+    for _ in range(20000):
+        text = "s" + "".join(rng.choice(alphabet if rng.random() < 0.5 else "0123456789abz\u00e9")
+                             for _ in range(rng.randrange(0, 9)))
+        found = rule.match(text)
+        assert variable(text) == (found.group() if found else None), text
+        tried += found is not None
+    assert tried > 1000
+    assert variable("s12ab\u00e93:") == "s12ab\u00e93" and variable("s1x") == "s1x"
+    assert variable("x1a") is None
