@@ -191,13 +191,13 @@ def test_the_gold_is_validated_once_and_its_problems_name_its_files(tmp_path: Pa
         path.write_text(path.read_text(encoding="utf-8").replace("\n", " \n", 1), encoding="utf-8")
     shutil.copytree(folder / "gold", folder / "copy")
     calls: List[str] = []
-    real = kit.validate_file
+    real = kit.umr_problems  # the kit's validator of UMR files
 
     def counted(path: str, *args: Any, **kwargs: Any) -> Any:
         calls.append(file_digest(path) or "")
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(kit, "validate_file", counted)
+    monkeypatch.setattr(kit, "umr_problems", counted)
     evaluation = _run(folder, ["copy"], True, "work")
     lines = evaluation.gold_check.lines(evaluation.task.level)
     failing = [line for line in lines if "fails validation" in line]

@@ -96,14 +96,14 @@ def test_a_file_that_makes_the_validator_fail_refuses_that_submission_alone(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int) -> None:
     from mrp.task import evaluate as module
 
-    real = module.validate_file
+    real = module.umr_problems  # the kit's validator of UMR files
 
     def crashing(path: str, *args, **kwargs):  # type: ignore[no-untyped-def]
         if b"CRASH" in Path(path).read_bytes():
             raise KeyError("relations")
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(module, "validate_file", crashing)
+    monkeypatch.setattr(module, "umr_problems", crashing)
     bad = tmp_path / "bad"
     shutil.copytree(DEMO / "team-b", bad)
     (bad / "cs-0001.umr").write_bytes((bad / "cs-0001.umr").read_bytes() + b"\n# CRASH\n")

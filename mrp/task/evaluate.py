@@ -11,7 +11,8 @@ from functools import partial
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Type
 
 from mrp.corpora import Corpus
-from mrp.errors import InputError
+from mrp.errors import FormatError, InputError
+from mrp.io.source import display_name
 from mrp.process.forked import can_fork
 from mrp.task.averaging import leaderboard_scores
 from mrp.task.definition import Task
@@ -22,7 +23,9 @@ from mrp.task.pool import compute_ahead
 from mrp.task.reading import parsed, read_system
 from mrp.task.scoring import Scored, score_files_first, score_submission
 from mrp.task.unpack import as_compared, unpack
-from mrp.validation import validate_file
+from mrp.validation import Report, validate_file
+from mrp.validation.umr.check import LevelProblem
+from mrp.validation.umr.reading import Found, level_problem, umr_problems
 
 __all__ = ["Entry", "Evaluation", "evaluate_submissions", "groups_of", "internal"]
 
@@ -99,14 +102,27 @@ def _problems(task: Task, path: str, memo: EvaluationMemo, first: Optional[int] 
               ) -> Validated:
     """Whether a file's problem is fatal, its problems' test ids as the validator tagged them, and the lines
     of those a report may quote (:func:`mrp.task.gold.kept`: ``first`` of each test, None: all), naming the
-    file ``_FILE`` (a UMR file parsed once for the validator and the scorer)."""
-    report = validate_file(path, task.format, umr_level=task.level,
-                           umr_documents=parsed(path, task.format, memo))
+    file ``_FILE`` (a UMR file parsed once for the validator and the scorer; its level checks' problems
+    made into the report's lines only for those quoted, :func:`mrp.validation.umr.reading.umr_problems`)."""
+    documents = parsed(path, task.format, memo)
+    found: Sequence[Found]
+    if task.format == "umr":
+        try:
+            report, found = umr_problems(path, task.level, documents)
+        except (InputError, FormatError) as error:  # as validate_file reports it
+            report, found = Report(display_name(path), "umr", fatal=str(error)), []
+    else:
+        report = validate_file(path, task.format, umr_level=task.level, umr_documents=documents)
+        found = report.problems
     if report.fatal:
         return Validated(True, [None], {0: report.fatal.replace(path, _FILE)})
-    problems = report.problems
-    tags = [tagged(problem) for problem in problems]
-    return Validated(False, tags, {k: str(problems[k]).replace(path, _FILE) for k in kept(tags, first)})
+    tags = [tagged(problem) for problem in found]
+    lines = {}
+    for k in kept(tags, first):
+        problem = found[k]
+        shown = level_problem(report.name, problem) if isinstance(problem, LevelProblem) else problem
+        lines[k] = str(shown).replace(path, _FILE)
+    return Validated(False, tags, lines)
 
 
 def _validation(task: Task, path: str, memo: EvaluationMemo) -> Validated:

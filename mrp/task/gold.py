@@ -12,13 +12,14 @@ from __future__ import annotations
 import re
 import warnings
 from dataclasses import dataclass, field
-from typing import Callable, Dict, FrozenSet, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, FrozenSet, List, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 from mrp.corpora import Corpus
 from mrp.task.definition import Task
 from mrp.task.memo import EvaluationMemo
 from mrp.task.reading import read_gold
 from mrp.validation.problems import Problem
+from mrp.validation.umr.check import LevelProblem
 
 __all__ = ["GoldCheck", "Validated", "check_gold", "kept", "left", "tagged", "test_of", "waived"]
 
@@ -83,10 +84,12 @@ def test_of(problem: str) -> str:
     return found.group(1) if found else ""
 
 
-def tagged(problem: Problem) -> Optional[str]:
+def tagged(problem: Union[Problem, LevelProblem]) -> Optional[str]:
     """The test id :func:`test_of` reads in the line of a level check's problem, known without reading it
     (:attr:`~mrp.validation.problems.Problem.test`; its message starts with its mark, and nothing before
-    the message holds a bracket: the file, its line and the sentence id); None for another problem.
+    the message holds a bracket: the file, its line and the sentence id); None for another problem.  A
+    level check's problem as it was found (:func:`mrp.validation.umr.reading.umr_problems`) is tagged as
+    its report's problem (:func:`mrp.validation.umr.reading.level_problem`) is, without making that.
 
     Args:
         problem: the problem.
@@ -94,14 +97,32 @@ def tagged(problem: Problem) -> Optional[str]:
     Returns:
         The test id, or None (read it from the line).
     """
+    if isinstance(problem, LevelProblem):
+        if problem.sentence and "[" in problem.sentence:
+            return None
+        facts = (problem.level, problem.kind, problem.test)
+        known = _LEVELS.get(facts)
+        if known is None:
+            shown = f"[L{problem.level} {problem.kind} {problem.test}]"
+            known = _LEVELS[facts] = _marked(shown[:shown.find("]") + 1], problem.test)
+        return problem.test if known else None
     if problem.test is None or problem.graph_id is not None or "[" in problem.where:
         return None
-    mark = problem.message[:problem.message.find("]") + 1]
+    return problem.test if _marked(problem.message[:problem.message.find("]") + 1], problem.test) else None
+
+
+#: a level check's (level, class, test) -> whether :func:`test_of` reads its test in its mark
+_LEVELS: Dict[Tuple[int, str, str], bool] = {}
+
+
+def _marked(mark: str, test: str) -> bool:
+    """Whether :func:`test_of` reads ``test`` in a message that starts with ``mark`` (its text to the first
+    ``]``)."""
     known = _MARKS.get(mark)
     if known is None:
         found = _TEST.fullmatch(mark)
-        known = _MARKS[mark] = found is not None and found.group(1) == problem.test
-    return problem.test if known else None
+        known = _MARKS[mark] = found is not None and found.group(1) == test
+    return known
 
 
 @dataclass

@@ -25,7 +25,7 @@ from mrp.task.evaluate import Entry, Evaluation
 from mrp.task.figures import figure, ranks
 from mrp.task.messages import file_changes
 from mrp.task.scoring import Item, explained_pairs
-from mrp.task.significance import file_interval, interval, test, units
+from mrp.task.significance import file_interval, interval, prime, test, units
 from mrp.task.tables import html_table
 
 __all__ = ["WORST", "PagesAhead", "costly_parts", "detailed_page"]
@@ -87,6 +87,13 @@ def _group_table(evaluation: Evaluation, key: str, metric: str, group: str, entr
             f'{head_cells}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
             f'<p class="note">{count} sentences resampled'
             f"{' (fewer than two: p is 1)' if count < 2 else ''}.</p>")
+
+
+def _primed(evaluation: Evaluation, entries: List[Entry]) -> None:
+    """The replicates of every group table's intervals and tests drawn group by group, for every metric and
+    submission at once (:func:`mrp.task.significance.prime`; the tables then find them kept)."""
+    keys = [spec.key for spec in evaluation.task.metrics if ranks(spec.metric)]
+    prime(evaluation.task, evaluation.groups, [entry.scored[key].items for key in keys for entry in entries])
 
 
 def _plots(evaluation: Evaluation, board: Mapping[str, Any], key_: str) -> str:
@@ -193,6 +200,8 @@ def costly_parts(evaluation: Evaluation) -> Dict[Part, str]:
                     for spec in evaluation.task.metrics for group in evaluation.groups)
     work.extend((("worst", k, False), partial(_worst, evaluation, entry)) for k, entry in
                 enumerate(evaluation.entries) if not entry.submission.status and not entry.refused)
+    if entries:
+        _primed(evaluation, entries)
     found: Dict[Part, str] = {}
     for part, compute in work:
         with warnings.catch_warnings(record=True) as caught:
@@ -258,6 +267,9 @@ def detailed_page(evaluation: Evaluation, board: Mapping[str, Any], only: Option
     parts.append(f"<section><h2>Leaderboard</h2>{html_table(board)}</section>")
     if entries:
         parts.append(f"<section><h2>Plots</h2>{_plots(evaluation, board, key)}</section>")
+        if any(("table", spec.key, group) not in made for spec in task.metrics
+               for group in evaluation.groups):
+            _primed(evaluation, entries)
         for spec in task.metrics:
             tables = "".join(made.get(("table", spec.key, group))
                              or _group_table(evaluation, spec.key, spec.metric, group, entries)

@@ -16,7 +16,8 @@ tables alike, comes from here.
 from __future__ import annotations
 
 import functools
-from typing import Dict, List, Sequence, Tuple
+from collections import OrderedDict
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -24,7 +25,7 @@ from mrp.report.stats import bootstrap, paired_test, replicate_weights
 from mrp.task.definition import Task
 from mrp.task.scoring import Item
 
-__all__ = ["arrays", "file_interval", "interval", "test", "units", "varies"]
+__all__ = ["arrays", "file_interval", "interval", "prime", "replicated", "test", "units", "varies"]
 
 _EPS = 1e-12
 
@@ -49,6 +50,68 @@ def _f(sums: np.ndarray) -> np.ndarray:
 def _macro(per_group: Sequence[np.ndarray], weights: Sequence[np.ndarray]) -> np.ndarray:
     values = [_f(w @ array.astype(np.float64)) for array, w in zip(per_group, weights)]
     return np.mean(values, axis=0) if values else np.zeros(0)
+
+
+def _stratified_macro(per_group: Sequence[np.ndarray], seed: int, n: int) -> np.ndarray:
+    """:func:`_macro` under the stratified weights of ``seed`` (:func:`_stratified`), each group's F per
+    replicate kept for the next interval or test on the same counts (:data:`_KEPT`)."""
+    sizes = tuple(len(array) for array in per_group)
+    values = []
+    weights: Optional[Tuple[np.ndarray, ...]] = None
+    for k, array in enumerate(per_group):
+        key = ("stratified", array.tobytes(), sizes, k, n, seed)
+        found = _KEPT.get(key)
+        if found is None:
+            weights = weights or _stratified(seed, n, sizes)
+            found = _keep(key, _f(weights[k] @ array.astype(np.float64)))
+        values.append(found)
+    return np.mean(values, axis=0) if values else np.zeros(0)
+
+
+#: counts -> their F per bootstrap replicate (read-only), by the counts' bytes and how they are resampled:
+#: kept for the next interval or test on the same counts (a group's interval and its paired tests, every
+#: figure's table on the page), at most :data:`_KEEP` of them, the least recently used dropped first
+_KEPT: OrderedDict[Tuple[Any, ...], np.ndarray] = OrderedDict()
+_KEEP = 512
+
+
+def _keep(key: Tuple[Any, ...], values: np.ndarray) -> np.ndarray:
+    values.flags.writeable = False
+    _KEPT[key] = values
+    while len(_KEPT) > _KEEP:
+        _KEPT.popitem(last=False)
+    return values
+
+
+def replicated(arrays: Sequence[np.ndarray], n: int, seed: int) -> List[np.ndarray]:
+    """The micro F of each of ``n`` bootstrap replicates of counts (:func:`mrp.report.stats.replicate_weights`
+    of ``seed``: the replicates :func:`mrp.report.stats.bootstrap` and :func:`~mrp.report.stats.paired_test`
+    draw), for several (items, 3) count arrays of the same items at once: one product of the weights with
+    the counts not kept yet, side by side (the sums are of integers: exact in any order, so the very values
+    of those functions).
+
+    Args:
+        arrays: the counts, each (items, 3), all of the same items.
+        n: replicates (at least 1).
+        seed: the seed.
+
+    Returns:
+        Per array its F per replicate (read-only).
+    """
+    keys = [("micro", array.tobytes(), len(array), n, seed) for array in arrays]
+    for key in keys:
+        if key in _KEPT:
+            _KEPT.move_to_end(key)
+    todo = {key: array for key, array in zip(keys, arrays) if key not in _KEPT}
+    if todo:
+        items = len(next(iter(todo.values())))
+        together = np.concatenate([array.astype(np.float64).reshape(items, 3) for array in todo.values()],
+                                  axis=1)
+        sums = np.concatenate([weights @ together for weights in
+                               (replicate_weights(seed, n, items) if items else [np.zeros((n, 0))])])
+        for k, key in enumerate(todo):
+            _keep(key, _f(sums[:, 3 * k:3 * k + 3]))
+    return [_KEPT[key] for key in keys]
 
 
 @functools.lru_cache(maxsize=1)
@@ -103,7 +166,10 @@ def varies(task: Task, items: Sequence[Item], groups: Sequence[str], group: str 
     Returns:
         True when the bootstrap has something to resample.
     """
-    found = arrays(items, groups)
+    return _varies(task, arrays(items, groups), groups, group)
+
+
+def _varies(task: Task, found: Dict[str, np.ndarray], groups: Sequence[str], group: str) -> bool:
     if group:
         return len(found[group]) >= 2
     if task.overall == "micro":
@@ -111,17 +177,48 @@ def varies(task: Task, items: Sequence[Item], groups: Sequence[str], group: str 
     return any(len(found[name]) >= 2 for name in groups)
 
 
+def _refused(task: Task) -> bool:
+    """Whether :func:`mrp.report.stats.bootstrap` refuses the task's replicates or level (saying why)."""
+    return task.bootstrap < 1 or not 0.0 < task.confidence < 1.0
+
+
+def prime(task: Task, groups: Sequence[str], found: Sequence[Sequence[Item]]) -> None:
+    """The replicates' F of each group's sentences in several submissions' sentences (:func:`replicated`),
+    computed group by group together (one draw of a group's weights, however many submissions and
+    metrics), and kept for the intervals and tests of the groups that follow.
+
+    Args:
+        task: the task (its replicates and seed).
+        groups: the groups.
+        found: submissions' sentences (a metric's of one submission each).
+    """
+    if _refused(task):
+        return
+    together: Dict[Tuple[str, int], List[np.ndarray]] = {}
+    for items in found:
+        for group, array in arrays(items, groups).items():
+            together.setdefault((group, len(array)), []).append(array)
+    for listed in together.values():
+        replicated(listed, task.bootstrap, task.seed)
+
+
 def interval(task: Task, items: Sequence[Item], groups: Sequence[str], group: str = "") -> List[float]:
-    """The bootstrap interval of a group's F (``group``) or of the overall F (``group`` empty)."""
+    """The bootstrap interval of a group's F (``group``) or of the overall F (``group`` empty): the micro F
+    bounds of :func:`mrp.report.stats.bootstrap` (its replicates and quantiles, computed for F alone,
+    :func:`replicated`), or the stratified bootstrap's bounds of the groups' mean F."""
     found = arrays(items, groups)
     if len(groups) == 1 and not group:  # the mean of one group is that group's figure: one computation
         group = groups[0]
     if group or task.overall == "micro":
         array = found[group] if group else np.concatenate([found[name] for name in groups] or
                                                            [np.zeros((0, 3), dtype=np.int64)])
-        return list(bootstrap({(): array}, task.bootstrap, task.seed, task.confidence)[()]["micro"]["f"])
+        if _refused(task):
+            return list(bootstrap({(): array}, task.bootstrap, task.seed, task.confidence)[()]["micro"]["f"])
+        values = replicated([array], task.bootstrap, task.seed)[0]
+        low, high = np.quantile(values, [(1.0 - task.confidence) / 2.0, (1.0 + task.confidence) / 2.0])
+        return [float(low), float(high)]
     per_group = [found[name] for name in groups]
-    values = _macro(per_group, _stratified(task.seed, task.bootstrap, tuple(len(a) for a in per_group)))
+    values = _stratified_macro(per_group, task.seed, task.bootstrap)
     low, high = np.quantile(values, [(1 - task.confidence) / 2, (1 + task.confidence) / 2])
     return [float(low), float(high)]
 
@@ -129,25 +226,34 @@ def interval(task: Task, items: Sequence[Item], groups: Sequence[str], group: st
 def test(task: Task, first: Sequence[Item], second: Sequence[Item], groups: Sequence[str],
          group: str = "") -> float:
     """The p-value of the difference between two submissions' F of a group (or overall), on the same
-    sentences."""
-    if not varies(task, first, groups, group):
+    sentences: :func:`mrp.report.stats.paired_test` (its replicates and count, from the replicates' F of
+    :func:`replicated`), or its stratified form for the groups' mean F."""
+    a = arrays(first, groups)
+    if not _varies(task, a, groups, group):
         return 1.0
-    a, b = arrays(first, groups), arrays(second, groups)
+    b = arrays(second, groups)
     if len(groups) == 1 and not group:
         group = groups[0]
     if group or task.overall == "micro":
         names = [group] if group else list(groups)
         left = np.concatenate([a[name] for name in names])
         right = np.concatenate([b[name] for name in names])
-        return paired_test(left, right, task.bootstrap, task.seed)
+        if task.bootstrap < 1 or left.shape != right.shape:  # refused there, as it says
+            return paired_test(left, right, task.bootstrap, task.seed)
+        totals = [array.astype(np.float64).sum(axis=0).reshape(1, 3) for array in (left, right)]
+        observed = float(_f(totals[0])[0] - _f(totals[1])[0])
+        values = replicated([left, right], task.bootstrap, task.seed)
+        deltas = values[0] - values[1] - observed
+        hits = int(np.count_nonzero(np.abs(deltas) >= abs(observed) - _EPS))
+        return (hits + 1) / (task.bootstrap + 1)
     names = list(groups)
     firsts, seconds = [a[name] for name in names], [b[name] for name in names]
     if any(x.shape != y.shape for x, y in zip(firsts, seconds)):
         raise ValueError("the two submissions must be scored on the same sentences")
     full = [np.ones((1, len(x))) for x in firsts]
     observed = float(_macro(firsts, full)[0] - _macro(seconds, full)[0]) if names else 0.0
-    weights = _stratified(task.seed, task.bootstrap, tuple(len(x) for x in firsts))
-    deltas = _macro(firsts, weights) - _macro(seconds, weights) - observed
+    deltas = _stratified_macro(firsts, task.seed, task.bootstrap) - \
+        _stratified_macro(seconds, task.seed, task.bootstrap) - observed
     hits = int(np.count_nonzero(np.abs(deltas) >= abs(observed) - _EPS))
     return (hits + 1) / (task.bootstrap + 1)
 

@@ -11,7 +11,7 @@ numbers out of order.  Each kept graph also gets :func:`mrp.validation.validate_
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 from mrp.codecs.base import ReadOptions
 from mrp.codecs.umr import Document, read_documents
@@ -19,7 +19,7 @@ from mrp.errors import FormatError, InputError
 from mrp.io.source import display_name
 from mrp.validation.checks import validate_graph
 from mrp.validation.problems import Problem, Report
-from mrp.validation.umr.check import Checks, check_levels
+from mrp.validation.umr.check import Checks, LevelProblem, check_levels
 from mrp.validation.umr.own import placed, repaired
 
 
@@ -52,13 +52,54 @@ def validate_umr(path: str, framework: Optional[str] = None, level: int = 2, str
     ``documents``: the file's documents already parsed as this reads them (:func:`umr_reading`), e.g. shared
     with the scorer's reading; the file is then parsed no more (validate.py's own checks still read it).
     """
+    return _validated(path, framework, level, strict, checks, documents, False)[0]
+
+
+#: a problem of :func:`umr_problems`: the report's own, or a level check's as it was found
+Found = Union[Problem, LevelProblem]
+
+
+def level_problem(name: str, checked: LevelProblem) -> Problem:
+    """A level check's problem as the report of file ``name`` gives it.
+
+    Args:
+        name: the file's name in the report.
+        checked: the level check's problem.
+
+    Returns:
+        The problem (its test named first in its message, ``[L1 Format trailing-whitespace] ...``).
+    """
+    return Problem(name, checked.line, None, checked.sentence or "",
+                   f"[L{checked.level} {checked.kind} {checked.test}] {checked.message}", test=checked.test)
+
+
+def umr_problems(path: str, level: int, documents: Optional[List[Document]] = None
+                 ) -> Tuple[Report, Sequence[Found]]:
+    """:func:`validate_umr`'s problems (the default checks, not strict) without a Problem made for each level
+    check's (a file of the release layout has hundreds of them): the report (the reader's and the graphs'
+    problems and warnings, none of the level checks') and every problem of :func:`validate_umr`'s report in
+    its order, a level check's as it was found (:func:`level_problem` gives the report's).
+
+    Args:
+        path: the file.
+        level: the shared task validator's checks up to this level.
+        documents: the file's documents already parsed (:func:`umr_reading`).
+
+    Returns:
+        The report, and the problems.
+    """
+    return _validated(path, None, level, False, None, documents, True)
+
+
+def _validated(path: str, framework: Optional[str], level: int, strict: bool, checks: Optional[Checks],
+               documents: Optional[List[Document]], lean: bool) -> Tuple[Report, Sequence[Found]]:
     name = display_name(path)
     report = Report(name, "umr")
     if documents is None:
         try:
             documents = read_documents(path, umr_reading(strict))
         except (InputError, FormatError) as failure:
-            return Report(name, "umr", fatal=str(failure))
+            return Report(name, "umr", fatal=str(failure)), []
     own_level = 0 if strict else level
     first: Dict[str, Optional[int]] = {}
     for document in documents:
@@ -90,7 +131,7 @@ def validate_umr(path: str, framework: Optional[str] = None, level: int = 2, str
             (report.problems if failing else report.warnings).append(shown)
         report.flawed += len(flawed)
     if not report.graphs:
-        return Report(name, "umr", fatal=f"{name}: holds no UMR sentences")
+        return Report(name, "umr", fatal=f"{name}: holds no UMR sentences"), []
     if level > 0 and path != "-":
         try:
             found_levels = check_levels(path, level, name, checks)
@@ -98,10 +139,10 @@ def validate_umr(path: str, framework: Optional[str] = None, level: int = 2, str
             found_levels = []
             report.problems.append(Problem(name, None, None, "",
                                            f"the UMR validator's checks cannot read the file: {error}"))
+        if lean:
+            errors = [checked for checked in found_levels if checked.error]
+            return report, sorted([*report.problems, *errors], key=lambda problem: problem.line or 0)
         for checked in found_levels:
-            item = Problem(name, checked.line, None, checked.sentence or "",
-                           f"[L{checked.level} {checked.kind} {checked.test}] {checked.message}",
-                           test=checked.test)
-            (report.problems if checked.error else report.warnings).append(item)
+            (report.problems if checked.error else report.warnings).append(level_problem(name, checked))
         report.problems.sort(key=lambda problem: problem.line or 0)
-    return report
+    return report, report.problems

@@ -15,10 +15,18 @@ def whole(digits: str) -> int:
     return int(digits) if len(digits) <= 18 else 10 ** 18
 
 
+#: a variable of ASCII letters at the start of a text: :func:`variable` ends where it does unless a character
+#: beyond ASCII follows (a lowercase letter of another script may continue its letters)
+_ASCII_VARIABLE = re.compile(r"s[0-9]+[a-z]+[0-9]*")
+
+
 def variable(text: str) -> Optional[str]:
     """The variable at the start of ``text``, or None."""
     if not text.startswith("s"):
         return None
+    found = _ASCII_VARIABLE.match(text)
+    if found is not None and (found.end() == len(text) or text[found.end()].isascii()):
+        return found.group()
     k = 1
     while k < len(text) and "0" <= text[k] <= "9":
         k += 1
