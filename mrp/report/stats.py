@@ -199,6 +199,61 @@ def _micro_f(g: np.ndarray, s: np.ndarray, c: np.ndarray) -> np.ndarray:
     return _prf(g, s, c)[2]
 
 
+def micro_f(sums: np.ndarray) -> np.ndarray:
+    """The micro F of each row of summed counts, 0.0 where undefined (:func:`micro`'s F, row by row).
+
+    Args:
+        sums: (rows, 3) float counts (g, s, c), e.g. one row per bootstrap replicate.
+
+    Returns:
+        F per row.
+    """
+    return _micro_f(sums[:, 0], sums[:, 1], sums[:, 2])
+
+
+def percentile_interval(values: np.ndarray, level: float) -> Tuple[float, float]:
+    """A percentile interval: the ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles of replicate values
+    (:func:`bootstrap`'s, of one measure).
+
+    Args:
+        values: one value per replicate.
+        level: the confidence level, in (0, 1).
+
+    Returns:
+        The interval's low and high ends.
+    """
+    low, high = np.quantile(values, [(1.0 - level) / 2.0, (1.0 + level) / 2.0])
+    return float(low), float(high)
+
+
+def strays(deltas: np.ndarray, observed: float) -> int:
+    """How many replicates differ at least as much as observed: ``|delta| >= |observed|`` (within 1e-12), the
+    count :func:`paired_test`'s p-value is made of (:func:`p_value`).
+
+    Args:
+        deltas: the replicates' differences (for the paired bootstrap, centred on the observed one).
+        observed: the observed difference.
+
+    Returns:
+        The count.
+    """
+    return int(np.count_nonzero(np.abs(deltas) >= abs(observed) - _EPS))
+
+
+def p_value(hits: int, n: int) -> float:
+    """A test's p-value from the replicates that differ at least as much as observed: ``(hits + 1) / (n +
+    1)``, never 0.
+
+    Args:
+        hits: the count (:func:`strays`).
+        n: the replicates.
+
+    Returns:
+        The p-value.
+    """
+    return (hits + 1) / (n + 1)
+
+
 def paired_test(a: np.ndarray, b: np.ndarray, n: int, seed: int, method: str = "bootstrap") -> float:
     """The p-value that the difference in micro F between systems A and B is due to chance.
 
@@ -236,22 +291,19 @@ def paired_test(a: np.ndarray, b: np.ndarray, n: int, seed: int, method: str = "
         return 1.0
     total_a, total_b = first.sum(axis=0), second.sum(axis=0)
     observed = float(_micro_f(*total_a) - _micro_f(*total_b))
-    threshold = abs(observed) - _EPS
     hits = 0
     if method == "bootstrap":
         for weights in replicate_weights(seed, n, items):
-            sums_a, sums_b = weights @ first, weights @ second
-            deltas = _micro_f(*sums_a.T) - _micro_f(*sums_b.T) - observed
-            hits += int(np.count_nonzero(np.abs(deltas) >= threshold))
-        return (hits + 1) / (n + 1)
+            deltas = micro_f(weights @ first) - micro_f(weights @ second) - observed
+            hits += strays(deltas, observed)
+        return p_value(hits, n)
     rng = np.random.default_rng(seed)
     for size in _chunks(n, items):
         swaps = (rng.random((size, items)) < 0.5).astype(np.float64)
         moved = swaps @ (second - first)
         sums_a, sums_b = total_a + moved, total_b - moved
-        deltas = _micro_f(*sums_a.T) - _micro_f(*sums_b.T)
-        hits += int(np.count_nonzero(np.abs(deltas) >= threshold))
-    return (hits + 1) / (n + 1)
+        hits += strays(micro_f(sums_a) - micro_f(sums_b), observed)
+    return p_value(hits, n)
 
 
 def _place(document: Dict[str, Any], path: Path, value: Mapping[str, Any]) -> None:

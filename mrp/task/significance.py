@@ -21,14 +21,19 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from mrp.report.stats import bootstrap, paired_test, replicate_weights
+from mrp.report.stats import (
+    bootstrap,
+    micro_f,
+    p_value,
+    paired_test,
+    percentile_interval,
+    replicate_weights,
+    strays,
+)
 from mrp.task.definition import Task
 from mrp.task.scoring import Item
 
 __all__ = ["arrays", "file_interval", "interval", "prime", "replicated", "test", "units", "varies"]
-
-_EPS = 1e-12
-
 
 def arrays(items: Sequence[Item], groups: Sequence[str]) -> Dict[str, np.ndarray]:
     """Per group, its sentences' (g, s, c) as an (items, 3) array in gold order."""
@@ -38,17 +43,8 @@ def arrays(items: Sequence[Item], groups: Sequence[str]) -> Dict[str, np.ndarray
     return {group: np.array(found, dtype=np.int64).reshape(len(found), 3) for group, found in rows.items()}
 
 
-def _f(sums: np.ndarray) -> np.ndarray:
-    """F of (replicates, 3) summed counts, 0.0 where undefined (P = c/s, R = c/g)."""
-    g, s, c = sums[:, 0], sums[:, 1], sums[:, 2]
-    p = np.divide(c, s, out=np.zeros(len(c)), where=s != 0)
-    r = np.divide(c, g, out=np.zeros(len(c)), where=g != 0)
-    total = p + r
-    return np.divide(2 * p * r, total, out=np.zeros(len(c)), where=total != 0)
-
-
 def _macro(per_group: Sequence[np.ndarray], weights: Sequence[np.ndarray]) -> np.ndarray:
-    values = [_f(w @ array.astype(np.float64)) for array, w in zip(per_group, weights)]
+    values = [micro_f(w @ array.astype(np.float64)) for array, w in zip(per_group, weights)]
     return np.mean(values, axis=0) if values else np.zeros(0)
 
 
@@ -63,7 +59,7 @@ def _stratified_macro(per_group: Sequence[np.ndarray], seed: int, n: int) -> np.
         found = _KEPT.get(key)
         if found is None:
             weights = weights or _stratified(seed, n, sizes)
-            found = _keep(key, _f(weights[k] @ array.astype(np.float64)))
+            found = _keep(key, micro_f(weights[k] @ array.astype(np.float64)))
         values.append(found)
     return np.mean(values, axis=0) if values else np.zeros(0)
 
@@ -110,7 +106,7 @@ def replicated(arrays: Sequence[np.ndarray], n: int, seed: int) -> List[np.ndarr
         sums = np.concatenate([weights @ together for weights in
                                (replicate_weights(seed, n, items) if items else [np.zeros((n, 0))])])
         for k, key in enumerate(todo):
-            _keep(key, _f(sums[:, 3 * k:3 * k + 3]))
+            _keep(key, micro_f(sums[:, 3 * k:3 * k + 3]))
     return [_KEPT[key] for key in keys]
 
 
@@ -215,12 +211,10 @@ def interval(task: Task, items: Sequence[Item], groups: Sequence[str], group: st
         if _refused(task):
             return list(bootstrap({(): array}, task.bootstrap, task.seed, task.confidence)[()]["micro"]["f"])
         values = replicated([array], task.bootstrap, task.seed)[0]
-        low, high = np.quantile(values, [(1.0 - task.confidence) / 2.0, (1.0 + task.confidence) / 2.0])
-        return [float(low), float(high)]
+        return list(percentile_interval(values, task.confidence))
     per_group = [found[name] for name in groups]
     values = _stratified_macro(per_group, task.seed, task.bootstrap)
-    low, high = np.quantile(values, [(1 - task.confidence) / 2, (1 + task.confidence) / 2])
-    return [float(low), float(high)]
+    return list(percentile_interval(values, task.confidence))
 
 
 def test(task: Task, first: Sequence[Item], second: Sequence[Item], groups: Sequence[str],
@@ -241,11 +235,10 @@ def test(task: Task, first: Sequence[Item], second: Sequence[Item], groups: Sequ
         if task.bootstrap < 1 or left.shape != right.shape:  # refused there, as it says
             return paired_test(left, right, task.bootstrap, task.seed)
         totals = [array.astype(np.float64).sum(axis=0).reshape(1, 3) for array in (left, right)]
-        observed = float(_f(totals[0])[0] - _f(totals[1])[0])
+        observed = float(micro_f(totals[0])[0] - micro_f(totals[1])[0])
         values = replicated([left, right], task.bootstrap, task.seed)
         deltas = values[0] - values[1] - observed
-        hits = int(np.count_nonzero(np.abs(deltas) >= abs(observed) - _EPS))
-        return (hits + 1) / (task.bootstrap + 1)
+        return p_value(strays(deltas, observed), task.bootstrap)
     names = list(groups)
     firsts, seconds = [a[name] for name in names], [b[name] for name in names]
     if any(x.shape != y.shape for x, y in zip(firsts, seconds)):
@@ -254,8 +247,7 @@ def test(task: Task, first: Sequence[Item], second: Sequence[Item], groups: Sequ
     observed = float(_macro(firsts, full)[0] - _macro(seconds, full)[0]) if names else 0.0
     deltas = _stratified_macro(firsts, task.seed, task.bootstrap) - \
         _stratified_macro(seconds, task.seed, task.bootstrap) - observed
-    hits = int(np.count_nonzero(np.abs(deltas) >= abs(observed) - _EPS))
-    return (hits + 1) / (task.bootstrap + 1)
+    return p_value(strays(deltas, observed), task.bootstrap)
 
 
 def file_interval(task: Task, items: Sequence[Item]) -> List[float]:
@@ -281,6 +273,5 @@ def _file_interval(counts: bytes, items: int, n: int, seed: int, level: float) -
         return bounds[0], bounds[1]
     array = np.frombuffer(counts, dtype=np.int64).reshape(items, 3).astype(np.float64)
     chunks = replicate_weights(seed, n, items) if items else [np.zeros((n, 0))]
-    f = np.concatenate([_f(weights @ array) for weights in chunks])
-    low, high = np.quantile(f, [(1.0 - level) / 2.0, (1.0 + level) / 2.0])
-    return float(low), float(high)
+    f = np.concatenate([micro_f(weights @ array) for weights in chunks])
+    return percentile_interval(f, level)
