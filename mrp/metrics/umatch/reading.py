@@ -282,7 +282,12 @@ def _readable(text: str, variables: Container[str]) -> bool:
     if found is None or found.group(1) not in variables:
         return False
     spans = found.group(2)
-    return spans == "0-0" or all(0 < int(x) <= int(y) for x, y in _INTERVALS.findall(spans))
+    if spans == "0-0":
+        return True
+    if "," not in spans:  # one interval (the form holds no space then)
+        x, y = spans.split("-")
+        return 0 < int(x) <= int(y)
+    return all(0 < int(x) <= int(y) for x, y in _INTERVALS.findall(spans))
 
 
 def _alignment(sentence: Sentence, first: int, lines: List[str], reader: _Reader) -> None:
