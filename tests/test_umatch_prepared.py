@@ -191,4 +191,4 @@ def test_a_gold_files_exact_reading_is_made_once_for_every_team() -> None:
     assert kept == separate
     derived = sum(graphs.sentence(graph, k, compat=True).unread is not None
                   for k, graph in enumerate(read_corpus(gold, "umr").graphs, 1))
-    assert derived > 10 and (len(made) - once) - once == 2 * derived  # the gold's made for the first team only
+    assert derived > 10 and (len(made) - once) - once == 2 * derived  # the gold: for the first team only
