@@ -1,8 +1,9 @@
 """juːmæʧ's shortcuts in preparing a sentence pair give what the rules they skip give, on every shared UMR
 file: the candidate links' count (``--max-memory``'s estimate, from each sentence's census kept beside its
-nodes) equals the links counted node pair by node pair, at any width and again once kept; and the first
+nodes) equals the links counted node pair by node pair, at any width and again once kept; the first
 alignment line compare_umr.pl stops at (read without making the lines' positions) is the first line its
-one-line rule (:func:`mrp.metrics.umatch.reading.alignment_line`) finds a problem in."""
+one-line rule (:func:`mrp.metrics.umatch.reading.alignment_line`) finds a problem in; and the profiles of
+mrp's reading made from a compat reading (moved from the compat reading's) are those made afresh."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ import pytest
 
 from mrp.corpora.load import read_corpus
 from mrp.metrics.umatch import capped, graphs
-from mrp.metrics.umatch.model import Sentence
+from mrp.metrics.umatch.model import Nodes, Sentence
 from mrp.metrics.umatch.reading import alignment_line, unread_alignment
+from mrp.metrics.umatch.triples import ALL, Profile, Selection, profiles
 
 from conftest import shared_file
 
@@ -85,3 +87,31 @@ def test_the_first_unread_alignment_line_is_the_rules() -> None:
         for second in EDGES:
             lines = [(1, "x: 1-2"), (2, first), (3, second)]
             assert unread_alignment(lines, {"x"}) == _first_problem(lines, ["x"]), (first, second)
+
+
+@pytest.mark.parametrize("selection", [ALL, Selection.of(["ARG0", "concept", "op1"]),
+                                       Selection.of(None, ["mod"])])
+def test_profiles_moved_to_mrps_reading_are_made_afresh(selection: Selection) -> None:
+    moved = 0
+    for path in sorted(shared_file("data", "umr", "english").glob("*.umr")):
+        for k, graph in enumerate(read_corpus(str(path), "umr").graphs, 1):
+            compat = graphs.sentence(graph, k, compat=True)
+            if compat.unread is None:
+                continue
+            profiles(compat.nodes, selection)  # as the compat run makes them
+            mine = graphs.whole(compat)
+            assert isinstance(mine.nodes, Nodes)
+            kept = dict(mine.nodes.profiles)
+            for variable, node in mine.nodes.items():
+                fresh, found = Profile(node, mine.nodes, selection), kept[variable]
+                assert (found.node, found.selection, found.size, found.fixed, found.fixed_total, found.own,
+                        found.own_total, found.names) == \
+                    (node, selection, fresh.size, fresh.fixed, fresh.fixed_total, fresh.own, fresh.own_total,
+                     fresh.names)
+                assert [(a, b, id(c)) for a, b, c in found.edges] == \
+                    [(a, b, id(c)) for a, b, c in fresh.edges]
+                assert all(c is mine.nodes[b].cross for _, b, c in found.edges)
+                moved += 1
+            assert profiles(mine.nodes, selection) is mine.nodes.profiles
+            assert all(kept[v] is p for v, p in profiles(mine.nodes, selection).items())
+    assert moved > 1000

@@ -146,6 +146,17 @@ def whole(item: Sentence) -> Sentence:
         found = restored.get(variable)
         alignment, text = found if found is not None else (node.alignment, node.aligned_text)
         nodes[variable] = Node(variable, node.concept, node.relations, alignment, text, node.econcept)
+    old = item.nodes
+    if isinstance(old, Nodes) and old.every is not None and len(old.profiles) == len(old):
+        # every node's profile made for the compat run: the same pairs, moved to the new nodes
+        profiles = nodes.profiles
+        for variable, found in old.profiles.items():
+            node = old[variable]
+            if found.node is not node or found.size != len(node.relations):
+                break
+            profiles[variable] = found.moved(nodes[variable], nodes)
+        else:
+            nodes.every = old.every
     out.docrels, out.failure, out.apart, out.apart_compared = every, None, [], False
     out.greedy, out.unread = {}, None
     return out
