@@ -148,3 +148,47 @@ def test_sentences_let_go_are_freed_without_the_collector(k: int, limit: int) ->
         if enabled:
             gc.enable()
     assert left == []
+
+
+
+def _kit(gold: str, systems: List[str], fresh: bool) -> List[Any]:
+    """Every figure of dmr2026-umr on one gold file, read once as mrp-evaluate reads it, against each system
+    file in turn (``fresh``: nothing kept from one pair to the next), per run and pair."""
+    first = read_corpus(gold, "umr")
+    out = []
+    METRIC._last = METRIC._greedy = None
+    METRIC._kept = graphs.Kept()
+    for system in systems:
+        second = read_corpus(system, "umr")
+        if fresh:
+            METRIC._last = METRIC._greedy = None
+            METRIC._kept = graphs.Kept()
+        for spec in load("dmr2026-umr").metrics:
+            out.append([(sorted(result.counts.items()), result.exact, result.bound, result.cut)
+                        for result in score_file(spec, first, second).results])
+    return out
+
+
+def test_a_gold_files_exact_reading_is_made_once_for_every_team() -> None:
+    """Where compare_umr.pl's reading of the gold leaves a part out (sections set apart), mrp's reading that
+    the exact figure takes is made from it once while the gold is kept, and given again to the next team's
+    pairing cleared of the run before: the figures of fresh readings, pair for pair."""
+    gold, system = _pairs()[3]
+    made, making = [], graphs.whole
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        made.append(1)
+        return making(*args, **kwargs)
+
+    graphs.whole = counted  # type: ignore[assignment]
+    try:
+        kept = _kit(gold, [system, gold, system], fresh=False)
+        once = len(made)
+        separate = _kit(gold, [system, gold, system], fresh=True)
+    finally:
+        graphs.whole = making  # type: ignore[assignment]
+        METRIC._kept = graphs.Kept()
+    assert kept == separate
+    derived = sum(graphs.sentence(graph, k, compat=True).unread is not None
+                  for k, graph in enumerate(read_corpus(gold, "umr").graphs, 1))
+    assert derived > 10 and (len(made) - once) - once == 2 * derived  # the gold: for the first team only

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Deque, Dict, Hashable, List, Optional, Tuple
 
-from mrp.metrics.umatch.model import Node, Sentence
+from mrp.metrics.umatch.model import Node, Nodes, Sentence
 from mrp.metrics.umatch.triples import Selection, count
 from mrp.solver import need_bytes as need_cells
 from mrp.solver import within_memory as within
@@ -56,21 +56,34 @@ def links(sentence0: Sentence, sentence1: Sentence, width: Optional[int] = None)
         The number of links.
     """
     width = len(sentence0.tokens) if width is None else width
-    tokens: List[Dict[int, int]] = [{}, {}]
-    concepts: List[Dict[str, int]] = [{}, {}]
-    for side, sentence in enumerate((sentence0, sentence1)):
-        mine, loose = tokens[side], concepts[side]
-        for node in sentence.nodes.values():
-            if node.alignment is None:
-                concept = node.econcept or ""
-                loose[concept] = loose.get(concept, 0) + 1
-            else:
-                for k in node.alignment:
-                    if k < width:
-                        mine[k] = mine.get(k, 0) + 1
-    theirs, loose = tokens[1], concepts[1]
-    return sum(n * theirs.get(k, 0) for k, n in tokens[0].items()) + \
-        sum(n * loose.get(k, 0) for k, n in concepts[0].items())
+    tokens, loose = census(sentence0, width)
+    theirs, unaligned = census(sentence1, width)
+    return sum(n * theirs.get(k, 0) for k, n in tokens.items()) + \
+        sum(n * unaligned.get(k, 0) for k, n in loose.items())
+
+
+def census(sentence: Sentence, width: int) -> Tuple[Dict[int, int], Dict[str, int]]:
+    """A sentence's nodes as :func:`links` counts them: per token position within ``width``, the nodes
+    aligned to it; per extended concept, the unaligned nodes. Kept beside the nodes (a sentence's
+    :class:`~mrp.metrics.umatch.model.Nodes`) for the last width, while their number stays: the runs of one
+    preparation and a kept gold sentence's next pairings share it (nodes are not realigned once read)."""
+    nodes = sentence.nodes
+    kept = getattr(nodes, "census", None)
+    if kept is not None and kept[0] == width and kept[1] == len(nodes):
+        return kept[2], kept[3]
+    tokens: Dict[int, int] = {}
+    loose: Dict[str, int] = {}
+    for node in nodes.values():
+        if node.alignment is None:
+            concept = node.econcept or ""
+            loose[concept] = loose.get(concept, 0) + 1
+        else:
+            for k in node.alignment:
+                if k < width:
+                    tokens[k] = tokens.get(k, 0) + 1
+    if isinstance(nodes, Nodes):
+        nodes.census = (width, len(nodes), tokens, loose)
+    return tokens, loose
 
 
 def need(sentence0: Sentence, sentence1: Sentence, compat: bool) -> int:

@@ -162,11 +162,12 @@ def _sentences(result: Comparison, sentences: List[Sentence], mapper: Optional[M
         for a in range(len(sentences)):
             for b in range(a + 1, len(sentences)):
                 mapper(sentences[a], sentences[b], labels[a], labels[b], result.settings)
-    for label, sentence in zip(labels, sentences):
-        for node in sentence.nodes.values():
-            for other in labels:
-                if node.cross.get(other):
-                    result.projected[label][other] += 1
+    for label, sentence in zip(labels, sentences):  # the nodes projected to each file (counted by key)
+        values = sentence.nodes.values()
+        for other in labels:
+            found = sum(1 for node in values if node.cross.get(other))
+            if found:
+                result.projected[label][other] += found
     for a in range(len(sentences)):
         for b in range(a + 1, len(sentences)):
             _pair(result, a, b, sentences[a], sentences[b], mapper is None, one_way)

@@ -146,6 +146,17 @@ def whole(item: Sentence) -> Sentence:
         found = restored.get(variable)
         alignment, text = found if found is not None else (node.alignment, node.aligned_text)
         nodes[variable] = Node(variable, node.concept, node.relations, alignment, text, node.econcept)
+    old = item.nodes
+    if isinstance(old, Nodes) and old.every is not None and len(old.profiles) == len(old):
+        # every node's profile made for the compat run: the same pairs, moved to the new nodes
+        profiles = nodes.profiles
+        for variable, found in old.profiles.items():
+            node = old[variable]
+            if found.node is not node or found.size != len(node.relations):
+                break
+            profiles[variable] = found.moved(nodes[variable], nodes)
+        else:
+            nodes.every = old.every
     out.docrels, out.failure, out.apart, out.apart_compared = every, None, [], False
     out.greedy, out.unread = {}, None
     return out
@@ -165,7 +176,10 @@ class Kept:
 
     def __init__(self, limit: int = 20_000) -> None:
         self.limit = limit
-        self._found: OrderedDict[Tuple[int, int, bool, bool], Tuple[Graph, Sentence]] = OrderedDict()
+        #: per key: the graph, its reading, and (a compat reading's) mrp's reading made from it by
+        #: :meth:`whole`, None until made
+        self._found: OrderedDict[Tuple[int, int, bool, bool], Tuple[Graph, Sentence, Optional[Sentence]]] = \
+            OrderedDict()
         self._nodes = 0
         #: the sentences given since :meth:`release`
         self._given: List[Sentence] = []
@@ -182,19 +196,42 @@ class Kept:
         key = (id(graph), number, top, compat)
         found = self._found.get(key)
         if found is not None and found[0] is graph:
-            item = found[1]
-            for node in item.nodes.values():
-                node.clear()
-            item.greedy = {}
-            self._given.append(item)
-            return item
+            return self._again(found[1])
         item = sentence(graph, number, top, compat=compat)
         self._given.append(item)
-        self._found[key] = (graph, item)
-        self._nodes += len(item.nodes) + 1
-        while self._nodes > self.limit and self._found:
-            self._nodes -= len(self._found.popitem(last=False)[1][1].nodes) + 1  # no scan of those popped
+        self._found[key] = (graph, item, None)
+        self._grown(len(item.nodes) + 1)
         return item
+
+    def whole(self, graph: Graph, item: Sentence, top: bool) -> Sentence:
+        """:func:`whole` of a gold graph's compat reading ``item`` as :meth:`sentence` gave it, made once
+        while that reading is kept (else made anew)."""
+        key = (id(graph), item.number, top, True)
+        found = self._found.get(key)
+        if found is None or found[0] is not graph or found[1] is not item:
+            return whole(item)
+        if found[2] is not None:
+            return self._again(found[2])
+        made = whole(item)
+        self._given.append(made)
+        self._found[key] = (graph, item, made)
+        self._grown(len(made.nodes))
+        return made
+
+    def _again(self, item: Sentence) -> Sentence:
+        """A kept sentence given again, cleared of what a run left on it."""
+        for node in item.nodes.values():
+            node.clear()
+        item.greedy = {}
+        self._given.append(item)
+        return item
+
+    def _grown(self, nodes: int) -> None:
+        """Count ``nodes`` more kept, and let the oldest sentences go while beyond the limit."""
+        self._nodes += nodes
+        while self._nodes > self.limit and self._found:
+            _, item, made = self._found.popitem(last=False)[1]  # no scan of those popped
+            self._nodes -= len(item.nodes) + 1 + (len(made.nodes) if made is not None else 0)
 
 
 def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False, compat: bool = False,
@@ -225,7 +262,7 @@ def files(pairs: Sequence[Tuple[Graph, Graph]], top: bool = False, compat: bool 
         if old0 is not None:
             first = _again(old0)
         elif derived[0] is not None:  # what compare_umr.pl's reading left out put back, not read again
-            first = whole(derived[0])
+            first = whole(derived[0]) if kept is None else kept.whole(mine, derived[0], top)
         else:
             first = sentence(mine, number, top, compat=compat) if kept is None else \
                 kept.sentence(mine, number, top, compat)

@@ -88,7 +88,7 @@ class Nodes(Dict[str, Node]):
     names nodes of its sentence), and a sentence no longer referenced is freed at once, not left to the
     collector (which in a command's own process may have frozen it out of its way: it would never be)."""
 
-    __slots__ = ("profiles", "every")
+    __slots__ = ("profiles", "every", "census")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -96,6 +96,9 @@ class Nodes(Dict[str, Node]):
         self.profiles: Dict[str, Any] = {}
         #: the selection every node's profile is kept for (:func:`mrp.metrics.umatch.triples.profiles`)
         self.every: Optional[Any] = None
+        #: (width, nodes, per token the nodes aligned to it, per extended concept the unaligned nodes) of
+        #: :func:`mrp.metrics.umatch.capped.census`, None until made
+        self.census: Optional[Tuple[int, int, Dict[int, int], Dict[str, int]]] = None
 
 
 @dataclass(eq=False, slots=True)

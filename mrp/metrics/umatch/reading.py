@@ -39,6 +39,7 @@ _BARE = re.compile(r"[^\s)]+")
 _SPACE = re.compile(r"\s+")
 _ALIGNMENT = re.compile(r"(" + _VAR + r"):\s*([0-9]+-[0-9]+(?:\s*,\s*[0-9]+-[0-9]+)*)$")
 _INTERVAL = re.compile(r"([0-9]+)-([0-9]+)$")
+_INTERVALS = re.compile(r"([0-9]+)-([0-9]+)")
 _DOC_OPEN = re.compile(r"\(\s*(" + _VAR + r")\s*/\s*sentence\s*")
 _DOC_TRIPLE = re.compile(r"\(\s*((?:[^\W_]|-)+)\s*(:(?:[^\W_]|-)+)\s*((?:[^\W_]|-)+)\s*\)")
 _DOC_BRACKET = re.compile(r"\(\s*")
@@ -267,11 +268,26 @@ def unread_alignment(lines: Iterable[Tuple[int, str]], variables: Container[str]
     alignments before kept, the later ones and the document-level relations left out; None: all read."""
     for number, line in lines:
         rest = _cleaned(line)
-        if rest:
+        if rest and not _readable(rest, variables):
             problems = alignment_line(rest, variables)[2]
             if problems:
                 return number, problems[0]
     return None
+
+
+def _readable(text: str, variables: Container[str]) -> bool:
+    """Whether :func:`alignment_line` reads the line without a problem, without making its positions: it
+    has the form, a known variable and intervals ``1 <= I <= J`` (or is ``0-0``)."""
+    found = _ALIGNMENT.match(text)
+    if found is None or found.group(1) not in variables:
+        return False
+    spans = found.group(2)
+    if spans == "0-0":
+        return True
+    if "," not in spans:  # one interval (the form holds no space then)
+        x, y = spans.split("-")
+        return 0 < int(x) <= int(y)
+    return all(0 < int(x) <= int(y) for x, y in _INTERVALS.findall(spans))
 
 
 def _alignment(sentence: Sentence, first: int, lines: List[str], reader: _Reader) -> None:

@@ -148,6 +148,18 @@ class Profile:
         else:  # the same pairs: one table (read only)
             self.fixed, self.fixed_total = own, self.own_total
 
+    def moved(self, node: Node, nodes: Dict[str, Node]) -> Profile:
+        """The profile of ``node``, a copy of this profile's node (its concept and relations the same
+        objects) in ``nodes``, a copy of its sentence's nodes (the same variables): its pairs shared, its
+        relations to nodes naming the copies' projections."""
+        out = Profile.__new__(Profile)
+        out.node, out.selection, out.size = node, self.selection, self.size
+        out.fixed, out.fixed_total, out.own, out.own_total = self.fixed, self.fixed_total, self.own, \
+            self.own_total
+        out.edges = [(name, value, nodes[value].cross) for name, value, _ in self.edges]
+        out._names = self._names
+        return out
+
     @property
     def names(self) -> Dict[str, int]:
         """Relation names (and ``concept``) -> how many, whatever the values and selection (:func:`weak`)."""
