@@ -6,10 +6,11 @@ from mrp's (the exact figure then reads them itself)."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import shutil
 from pathlib import Path
-from typing import Any, List, Tuple
+from typing import Any, Iterator, List, Tuple
 
 import pytest
 
@@ -87,26 +88,34 @@ def test_the_exact_figure_reads_an_alignment_line_compare_umr_stops_at_as_mrp_do
     assert shared[0] != shared[1]  # compat stops at the line, exact reads it as unaligned
 
 
+@contextlib.contextmanager
+def _counted(name: str) -> Iterator[List[int]]:
+    """Each call of juːmæʧ's ``graphs.<name>`` counted (one item a call) while the block runs."""
+    calls: List[int] = []
+    original = getattr(graphs, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    setattr(graphs, name, counted)
+    try:
+        yield calls
+    finally:
+        setattr(graphs, name, original)
+
+
 def _teams(gold: str, systems: List[str], fresh: bool) -> Tuple[List[Any], int]:
     """Every figure of dmr2026-umr on one gold file against each system file in turn, as mrp-evaluate's
     processes take a gold file and every team's file for it (``fresh``: nothing kept from one pair to the
     next); and how many sentence graphs juːmæʧ read."""
-    read, reading = [], graphs.sentence
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        read.append(1)
-        return reading(*args, **kwargs)
-
-    graphs.sentence = counted  # type: ignore[assignment]
-    try:
+    with _counted("sentence") as read:
         out = []
         METRIC._kept = graphs.Kept()
         for system in systems:
             if fresh:
                 METRIC._kept = graphs.Kept()
             out.append(_runs(gold, system, fresh)[0])
-    finally:
-        graphs.sentence = reading  # type: ignore[assignment]
     return out, len(read)
 
 
@@ -174,19 +183,12 @@ def test_a_gold_files_exact_reading_is_made_once_for_every_team() -> None:
     the exact figure takes is made from it once while the gold is kept, and given again to the next team's
     pairing cleared of the run before: the figures of fresh readings, pair for pair."""
     gold, system = _pairs()[3]
-    made, making = [], graphs.whole
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        made.append(1)
-        return making(*args, **kwargs)
-
-    graphs.whole = counted  # type: ignore[assignment]
     try:
-        kept = _kit(gold, [system, gold, system], fresh=False)
-        once = len(made)
-        separate = _kit(gold, [system, gold, system], fresh=True)
+        with _counted("whole") as made:
+            kept = _kit(gold, [system, gold, system], fresh=False)
+            once = len(made)
+            separate = _kit(gold, [system, gold, system], fresh=True)
     finally:
-        graphs.whole = making  # type: ignore[assignment]
         METRIC._kept = graphs.Kept()
     assert kept == separate
     derived = sum(graphs.sentence(graph, k, compat=True).unread is not None
