@@ -238,17 +238,23 @@ def test_a_text_read_with_other_options_has_triples_of_its_own(tmp_path: Path,
 
 
 def _built_counter(monkeypatch: pytest.MonkeyPatch) -> List[str]:
-    """The ids of the graphs the Penman reader builds from their text (not from a memo), as it builds them."""
+    """The ids of the graphs the Penman reader builds from their text (not from a memo), as it builds them:
+    from a frame (``_graph``), or from the Plain form of a block read without framing (``built``)."""
     from mrp.codecs.penman import reading
 
     built: List[str] = []
-    real = reading._graph
+    real, real_built = reading._graph, reading.built
 
     def counted(frame: Any, text: str, gid: str, options: ReadOptions) -> Graph:
         built.append(gid)
         return real(frame, text, gid, options)
 
+    def counted_plain(plain: Any, gid: str, options: ReadOptions) -> Graph:
+        built.append(gid)
+        return real_built(plain, gid, options)
+
     monkeypatch.setattr(reading, "_graph", counted)
+    monkeypatch.setattr(reading, "built", counted_plain)
     return built
 
 
@@ -348,14 +354,22 @@ def test_a_child_reading_the_system_file_ahead_parses_only_texts_the_gold_file_d
 
     monkeypatch.setattr(mrp.corpora.ahead, "enabled", lambda: True)
     log = tmp_path / "built.log"
-    real = reading._graph
+    real, real_built = reading._graph, reading.built
 
-    def counted(frame: Any, text: str, gid: str, options: ReadOptions) -> Graph:
+    def logged(gid: str) -> None:
         with open(log, "a", encoding="utf-8") as out:  # written by whichever process parses
             out.write(gid + "\n")
+
+    def counted(frame: Any, text: str, gid: str, options: ReadOptions) -> Graph:
+        logged(gid)
         return real(frame, text, gid, options)
 
+    def counted_plain(plain: Any, gid: str, options: ReadOptions) -> Graph:  # a block read without framing
+        logged(gid)
+        return real_built(plain, gid, options)
+
     monkeypatch.setattr(reading, "_graph", counted)
+    monkeypatch.setattr(reading, "built", counted_plain)
     order: List[str] = []
     real_ahead, real_gold = mrp.cli.score.Ahead, mrp.cli.score._read_gold
     monkeypatch.setattr(mrp.cli.score, "Ahead", lambda *a, **k: order.append("ahead") or real_ahead(*a, **k))

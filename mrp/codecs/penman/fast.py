@@ -34,7 +34,7 @@ from mrp.codecs.penman.parse import MAX_DEPTH
 from mrp.graph import Branch, Edge, Graph, Node
 from mrp.memo import Memo
 
-__all__ = ["Plain", "built", "fast_graph", "plain_form"]
+__all__ = ["Plain", "built", "fast_graph", "plain_form", "scanned_plain"]
 
 #: line separators other than "\n" (penman's lexer splits lines at them): no unit holds one
 _BREAKS = "\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
@@ -160,6 +160,51 @@ def plain_form(text: str, no_wiki: bool = False) -> Optional[Plain]:
     if owner >= 0 or not number:
         return None  # left open
     return Plain(names, labels, layout, edges)
+
+
+def scanned_plain(text: str, codes: List[int], no_wiki: bool = False) -> Plain:
+    """The :class:`Plain` form of a text from its compiled scan (:func:`.scanner.scan_kernel`'s integers),
+    what :func:`plain_form` gives for that text without reading it again: each node's variable is the symbol
+    between its ``(`` and the ``/`` before its concept (the scan reads only nodes with a concept).
+
+    Args:
+        text: the text scanned.
+        codes: its integers.
+        no_wiki: leave ``:wiki`` constants out.
+
+    Returns:
+        The form.
+    """
+    constants, roles = _CONSTANTS, _ROLES
+    find = text.rfind
+    variables: List[str] = []
+    labels: List[Optional[str]] = []
+    layout: Dict[int, List[Branch]] = {}
+    number = codes[0]
+    at = 3 + 3 * number
+    for k in range(number):
+        start = codes[3 + 3 * k]
+        slash = find("/", 0, start)
+        variables.append(text[find("(", 0, slash) + 1:slash].strip())
+        token = text[start:codes[4 + 3 * k]]
+        label = constants.get(token)
+        labels.append(label if label is not None else _value(token))
+        here: List[Branch] = []
+        layout[k] = here
+        end = at + 5 * codes[5 + 3 * k]
+        while at < end:
+            role = text[codes[at + 1]:codes[at + 2]]
+            known = roles.get(role)
+            name = (known if known is not None else _role(role))[0]
+            target = codes[at]
+            if target >= 0:  # an edge: the node opens there when no symbol names it
+                here.append((name, target, codes[at + 3] < 0))
+            elif not no_wiki or name != "wiki":
+                token = text[codes[at + 3]:codes[at + 4]]
+                found = constants.get(token)
+                here.append((name, found if found is not None else _value(token), False))
+            at += 5
+    return Plain(variables, labels, layout, codes[2])
 
 
 def built(plain: Plain, gid: str, options: ReadOptions) -> Graph:

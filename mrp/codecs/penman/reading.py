@@ -10,7 +10,10 @@ text left out.  A block met again (its comments may differ: another id, another 
 shapes and the graphs its texts gave; what is each graph's own (id, position-made id, line, sentence,
 repairs and their lines, comments written) comes from its own copy.  A block with an unreadable line, a
 frame the reader refuses, or a text whose graph is not at hand (forgotten, or unreadable: its error names
-its own lines) is read line by line, as every block is without a memo.
+its own lines) is read line by line, as every block is without a memo.  A block met for the first time
+that is one graph in the plain grammar and nothing else (:func:`.blocks.plain_text`) is read from the
+text's :class:`~.fast.Plain` form without framing it: from the compiled scan's reading of it, made for many
+blocks in one call, once the scan is ready.
 """
 
 from __future__ import annotations
@@ -20,11 +23,12 @@ from typing import Any, Dict, Hashable, Iterable, Iterator, List, Optional, Sequ
 
 from mrp.codecs.base import Bad, Item, ReadOptions
 from mrp.codecs.penman.amr import _built, map_wsj_id
-from mrp.codecs.penman.fast import built, fast_graph, plain_form
+from mrp.codecs.penman.blocks import SCANNED, block_key, plain_text, scanned_blocks
+from mrp.codecs.penman.fast import Plain, built, fast_graph, plain_form, scanned_plain
 from mrp.codecs.penman.framing import Frame, frames, metadata
 from mrp.codecs.penman.keep import keep_frame
 from mrp.codecs.penman.light import light
-from mrp.codecs.penman.scan import plain_of, scanned_all
+from mrp.codecs.penman.scan import Scanned, plain_of, scanned_all
 from mrp.codecs.penman.spacing import breaks
 from mrp.codecs.repeats import KEPT
 from mrp.errors import FormatError, excerpt
@@ -103,13 +107,6 @@ def block_shapes(framed: Sequence[Frame], first: int, strict: bool) -> Tuple[Sha
         return ()
 
 
-def block_key(lines: Sequence[str]) -> Tuple[str, ...]:
-    """What a block's shapes follow from: its lines, each comment line as ``#`` alone."""
-    if not any("#" in line for line in lines):
-        return tuple(lines)
-    return tuple("#" if line.lstrip().startswith("#") else line for line in lines)
-
-
 def content_key(text: str, opened: int, options: ReadOptions) -> Hashable:
     """The memo key of a graph text: the text, the parentheses it closes, and every read option
     :func:`~mrp.codecs.penman.amr._built` reads."""
@@ -133,15 +130,22 @@ class _Reading:
             if self.memo is None else self.memo.kept(("penman shapes", options.strict, options.no_wiki,
                                                        options.framework))
 
-    def block(self, block: Block) -> List[Item]:
+    def block(self, block: Block, form: Optional[Scanned] = None) -> List[Item]:
         """The items of a block: from its shapes when met before and every graph of its texts is at hand,
-        else from its frames (its shapes kept)."""
+        else from its frames (its shapes kept); ``form``: the block's text as the compiled scan read it,
+        when it did (:func:`plain_text`)."""
         if not block.clean:
             return self.frames(block)
         lines: List[str] = block.lines  # type: ignore[assignment]  # a clean block holds texts only
         key = block_key(lines)
         found = self.shapes.get(key)
         if found is None:
+            text = plain_text(lines, key)
+            if text is not None:
+                plain = scanned_plain(text, form.codes, self.options.no_wiki) if form is not None else \
+                    plain_form(text, self.options.no_wiki)
+                if plain is not None:
+                    return [self._plain(block.first, key, text, plain)]
             framed = list(frames(block.items()))
             shapes = self.shapes.keep(key, self._shapes(framed, block.first))[0]
             if not shapes:
@@ -161,6 +165,23 @@ class _Reading:
         if not shapes or any(graph is None for graph in templates):
             return self.frames(block)
         return self._copies(shapes, templates, block.first, lines)
+
+    def _plain(self, first: int, key: Tuple[str, ...], text: str, plain: Plain) -> Graph:
+        """The graph of a block met for the first time that is one graph in the plain grammar
+        (:func:`plain_text`), read from its Plain form: what its one frame gives, without framing it."""
+        one = Shape((), 0, text, 0, (), True)
+        options = self.options
+        content = content_key(text, 0, options)
+        self.shapes.keep(key, ((one,), (content,)))
+        gid = self._numbered({})[0]
+        template = self.memo.template(content)
+        if template is None:
+            graph = built(plain, gid, options)
+            graph.breaks = breaks(text)
+            self.memo.keep(content, graph)
+        else:
+            graph = self.memo.copy(template, gid)
+        return self._own(graph, one, first, {}, False, [])
 
     def _shapes(self, framed: List[Frame], first: int) -> Tuple[Tuple[Shape, ...], Tuple[Hashable, ...]]:
         """The shapes of a block's frames (:func:`block_shapes`) and the memo key of each graph text."""
@@ -279,11 +300,19 @@ def _graph(frame: Frame, text: str, gid: str, options: ReadOptions) -> Graph:
 def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOptions) -> Iterator[Item]:
     """Graphs from a Penman AMR file, framed by balanced parentheses (see :mod:`.framing`);
     a graph that cannot be read yields a FormatError, a repaired one lists its ``repairs``.  A
-    :class:`~mrp.io.source.Source` read with ``options.memo`` is read a block at a time (see the module)."""
+    :class:`~mrp.io.source.Source` read with ``options.memo`` is read a block at a time (see the module), the
+    plain texts of :data:`.blocks.SCANNED` blocks at a time scanned in one call once the scan is ready."""
     reading = _Reading(name, options)
     if options.memo is not None and isinstance(lines, Source):
+        ahead: List[Block] = []
         for block in lines.blocks():
-            yield from reading.block(block)
+            ahead.append(block)
+            if len(ahead) == SCANNED:
+                for one, form in zip(ahead, scanned_blocks(ahead, reading.shapes, options.no_wiki)):
+                    yield from reading.block(one, form)
+                ahead = []
+        for one, form in zip(ahead, scanned_blocks(ahead, reading.shapes, options.no_wiki)):
+            yield from reading.block(one, form)
         return
     for frame in frames(lines):
         yield from reading.frame(frame)
