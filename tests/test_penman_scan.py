@@ -266,27 +266,50 @@ def test_pairwise_and_score_give_the_same_figures_scanned_and_not() -> None:
     assert list(scanned.bound) == list(present.bound)
 
 
-def test_the_warm_up_readies_the_scan_and_a_warm_first_call_compiles_nothing() -> None:
-    """A fresh process's warm-up (mrp.solver.ready, what every scoring call runs first) loads the scan from
-    numba's cache with the solver's kernels, compiling nothing (a kernel missing from the cache would make
-    it start the background compiler with a CompileWarning, an error here), and the strings are scanned
-    from then on; numba is not imported by reading alone."""
+def test_the_warm_up_marks_the_scan_usable_and_its_first_text_loads_it_compiling_nothing() -> None:
+    """A fresh process's warm-up (mrp.solver.ready, what every scoring call runs first) finds the scan in
+    numba's cache and marks it usable without loading it or importing the present Penman reader (a
+    process that reads no Penman text does not pay for them); a kernel missing from the cache would make it
+    start the background compiler with a CompileWarning, an error here.  The first one-line text loads the
+    kernel from the cache, compiling nothing, and is scanned; numba is not imported by reading alone."""
     import subprocess
     import sys
 
+    reading = ("import sys; import mrp; from mrp.codecs.penman import scan; mrp.read('(a / alpha)'); "
+               "print('numba' in sys.modules, bool(scan._SCAN))")
     code = ("import sys, warnings; warnings.simplefilter('error'); import mrp; "
-            "from mrp.codecs.penman import scan; mrp.read('(a / alpha)'); "
-            "print('numba' in sys.modules, bool(scan._SCAN)); "
+            "from mrp.codecs.penman import scan; "
             "from mrp.solver.warmup import ready; ready(); "
             "from mrp.codecs.penman.scanner import scan_batch, scan_kernel; "
-            "print(bool(scan._SCAN), len(scan_kernel.signatures), len(scan_batch.signatures)); "
-            "print(mrp.pairwise(['(a / alpha :ARG0 (b / beta))'], ['(a / alpha)']).tolist())")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    before, after, figures = done.stdout.split("\n")[:3]
-    assert before == "False False"
-    assert after == "True 1 1"
+            "print(bool(scan._SCAN), len(scan_kernel.signatures), len(scan_batch.signatures), "
+            "'mrp.codecs.penman.amr' in sys.modules); "
+            "print(mrp.pairwise(['(a / alpha :ARG0 (b / beta))'], ['(a / alpha)']).tolist()); "
+            "print(len(scan_kernel.signatures), sum(scan_kernel.stats.cache_hits.values()), "
+            "sum(scan_kernel.stats.cache_misses.values()))")
+    runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
+            for script in (reading, code)]
+    assert all(done.returncode == 0 for done in runs), [done.stderr for done in runs]
+    assert runs[0].stdout.strip() == "False False"
+    after, figures, loaded = runs[1].stdout.split("\n")[:3]
+    assert after == "True 0 0 False"  # usable, not loaded, the present reader not imported
     assert figures == str(mrp.pairwise(["(a / alpha :ARG0 (b / beta))"], ["(a / alpha)"]).tolist())
+    assert loaded == "1 1 0"  # loaded from the cache at the first text, not compiled
+
+
+def test_the_warm_up_marks_nothing_where_the_cache_lacks_the_scan(tmp_path: Any) -> None:
+    """Where numba's cache does not hold the scan, looking for it (what the warm-up does before it would
+    load) compiles nothing and marks nothing: the warm-up then has the kernels compiled."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from mrp.codecs.penman import scan; from mrp.codecs.penman.scanner import scan_kernel, "
+            "warm_scan; print(warm_scan(lazily=True), bool(scan._SCAN), len(scan_kernel.signatures))")
+    environment = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
+                          env=environment)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "False", "0"]
 
 
 def test_a_scanned_graph_holds_its_own_text_only() -> None:

@@ -150,10 +150,13 @@ def _renumbering() -> None:
 
 
 def _scanning() -> None:
-    """The Penman codec's compiled scan (mrp.codecs.penman.scanner): plain texts read by it from now on."""
+    """The Penman codec's compiled scan (mrp.codecs.penman.scanner): plain texts read by it from now on.
+    Where only loading is wanted, the scan is only found in numba's cache, and loaded at its first text:
+    a process that reads no Penman text (EDS, UMR) does not pay for it."""
     from mrp.codecs.penman import warm_scan
 
-    warm_scan()
+    if not warm_scan(lazily=getattr(_GUARD, "loading", False)):
+        raise _WouldCompile()
 
 
 #: the kernels in the order runs need them, each made ready by calling it: (what, how)

@@ -3,23 +3,37 @@ SMATCH codes its triples straight (:meth:`mrp.metrics.smatch.coded.Coder.coded_s
 :class:`~.fast.Plain` form made only when something asks for it (:func:`plain_of`).
 
 The scan is used only once the solver's warm-up has made it ready (:func:`use`, from
-:func:`.scanner.warm_scan`): a reader never compiles, and this module imports neither numba nor numpy.  A
+:func:`.scanner.warm_scan`): a reader never compiles.  This module imports neither numba nor numpy, nor the
+present reader (:mod:`.amr`, :mod:`.fast`) until a scanned text asks for it: the warm-up marks the scan
+usable in processes that never read a Penman text (EDS, UMR) without importing them.  A
 text the scan declines is read the present way (:func:`.fast.plain_form`), with its errors as they are;
 ``tests/test_penman_scan.py`` proves the two the same wherever the scan reads a text.
 """
 
 from __future__ import annotations
 
-from typing import Callable, List, NamedTuple, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, List, NamedTuple, Optional, Tuple
 
-from mrp.codecs.penman.amr import _CONSTANTS, _role, _value
-from mrp.codecs.penman.fast import Plain, plain_form
+if TYPE_CHECKING:
+    from mrp.codecs.penman.fast import Plain
 
 __all__ = ["Scanned", "constant", "plain_of", "role_label", "scanned", "scanned_all", "scanned_root", "use"]
 
 #: the compiled scan once made ready (:func:`use`): texts -> their integers and each text's start (-1:
 #: declined)
 _SCAN: List[Callable[[List[str]], Tuple[List[int], List[int]]]] = []
+
+
+#: the present reader's module (:mod:`.amr`) once a token's value was first asked for (:func:`_reader`)
+_READER: List[Any] = []
+
+
+def _reader() -> Any:
+    """The present reader's module, imported at the first token whose value is asked for."""
+    from mrp.codecs.penman import amr
+
+    _READER[:] = [amr]
+    return amr
 
 
 class Scanned(NamedTuple):
@@ -86,6 +100,8 @@ def plain_of(form: Scanned) -> Plain:
     Returns:
         Its Plain form.
     """
+    from mrp.codecs.penman.fast import plain_form
+
     plain = plain_form(form.text, form.no_wiki)
     if plain is None:  # pragma: no cover  # the scan declines every text plain_form declines (tested)
         raise ValueError("the scan read a text that the plain reader declines")
@@ -101,8 +117,9 @@ def constant(token: str) -> str:
     Returns:
         Its value.
     """
-    found = _CONSTANTS.get(token)
-    return found if found is not None else _value(token)
+    reader = _READER[0] if _READER else _reader()
+    found = reader._CONSTANTS.get(token)
+    return found if found is not None else reader._value(token)
 
 
 def role_label(token: str) -> str:
@@ -114,7 +131,8 @@ def role_label(token: str) -> str:
     Returns:
         Its label.
     """
-    return _role(token)[0]
+    reader = _READER[0] if _READER else _reader()
+    return reader._role(token)[0]
 
 
 def scanned_root(form: Scanned) -> str:

@@ -7,12 +7,14 @@ outside ASCII, any ``~`` (an alignment), a quoted string with an escape or not c
 that is a bare ``:``, a node without a concept, any line separator but ``\\n``.  The caller then reads the
 text the present way, with its errors as they are.  This module imports numba (through
 :mod:`mrp.compiled`): the reader never imports it; :func:`warm_scan` (called by the solver's warm-up)
-compiles or loads the kernel and hands the scan to :mod:`.scan`.
+compiles the kernels, or finds them in numba's cache, and hands the scan to :mod:`.scan` (a cached kernel
+is loaded at its first text).
 """
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+import os
+from typing import Any, List, Optional, Tuple
 
 import numpy as np
 
@@ -294,7 +296,7 @@ def scanned_codes(text: str) -> Optional[List[int]]:
     """
     if not text.isascii():
         return None
-    out = _SCAN_ONE(np.frombuffer(text.encode("ascii"), np.uint8), CLASSES)
+    out = _SCAN_ONE(*_one_args(text))
     return out.tolist() if len(out) else None
 
 
@@ -311,18 +313,65 @@ def scanned_batch(texts: List[str]) -> Tuple[List[int], List[int]]:
     if len(texts) == 1:  # (a reward's one text: without the batch's arrays)
         codes = scanned_codes(texts[0])
         return (codes, [0]) if codes is not None else ([], [-1])
+    out, where = _SCAN_MANY(*_many_args(texts))
+    return out.tolist(), where.tolist()
+
+
+def _many_args(texts: List[str]) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The arguments :func:`scanned_batch` gives :func:`scan_batch` for texts."""
     joined = "\n".join(texts)
     data = joined.encode("utf-8")
     sizes = map(len, texts) if joined.isascii() else (len(text.encode("utf-8")) for text in texts)
     lengths = np.fromiter(sizes, np.int64, len(texts))
     ends = np.cumsum(lengths + 1) - 1
-    out, where = _SCAN_MANY(np.frombuffer(data, np.uint8), ends - lengths, ends, CLASSES)
-    return out.tolist(), where.tolist()
+    return np.frombuffer(data, np.uint8), ends - lengths, ends, CLASSES
 
 
-def warm_scan() -> None:
-    """Compile (or load from numba's cache) the scan, then read plain texts with it (the solver's warm-up
-    calls this: a reader never compiles)."""
-    scanned_codes("(a / alpha :ARG0 (b / beta) :name \"x\" :mod b)")
-    scanned_batch(["(a / alpha :ARG0 (b / beta) :name \"x\" :mod b)", "(x / y)"])
+#: the texts the warm-up reads with each kernel (each kernel is compiled for their argument types)
+_WARM = "(a / alpha :ARG0 (b / beta) :name \"x\" :mod b)"
+
+
+def _one_args(text: str) -> Tuple[np.ndarray, np.ndarray]:
+    """The arguments :func:`scanned_codes` gives :func:`scan_kernel` for an ASCII text."""
+    return np.frombuffer(text.encode("ascii"), np.uint8), CLASSES
+
+
+def _cached(kernel: Any, args: Tuple[Any, ...]) -> Optional[bool]:
+    """Whether numba's cache holds ``kernel`` compiled for the types of ``args``, found without loading it
+    (as numba finds it when the kernel is first called: the index's key, the sources' stamp, the data
+    file); None where this numba's cache cannot be looked into so."""
+    try:
+        cache = kernel._cache
+        signature = tuple(kernel.typeof_pyval(value) for value in args)
+        key = cache._index_key(signature, kernel.targetctx.codegen())
+        cache_file = cache._cache_file
+        name = cache_file._load_index().get(key)
+        return name is not None and os.path.isfile(os.path.join(cache_file._cache_path, name))
+    except Exception:  # noqa: BLE001  # a numba whose cache is laid out otherwise
+        return None
+
+
+def warm_scan(lazily: bool = False) -> bool:
+    """Make the scan ready, then read plain texts with it (the solver's warm-up calls this: a reader never
+    compiles).
+
+    Args:
+        lazily: only when numba's cache holds both kernels: mark the scan usable, each kernel loaded from
+            the cache at its first text (a process that reads no Penman text never loads them); False (and
+            nothing marked) when the cache lacks one.  Where the cache cannot be looked into, and without
+            ``lazily``: compile the kernels, or load them from the cache, now.
+
+    Returns:
+        Whether the scan is usable.
+    """
+    if lazily:
+        held = [_cached(scan_kernel, _one_args(_WARM)), _cached(scan_batch, _many_args([_WARM, "(x / y)"]))]
+        if False in held:
+            return False
+        if None not in held:
+            scan.use(scanned_batch)
+            return True
+    scanned_codes(_WARM)
+    scanned_batch([_WARM, "(x / y)"])
     scan.use(scanned_batch)
+    return True
