@@ -5,6 +5,7 @@ A layer below the codecs, so that the solver and a codec (the Penman scan) compi
 way; the solver's warm-up (:func:`mrp.solver.ready`, ``mrp-warm-up``) makes all of them ready.
 """
 
+from mrp.compiled.cache import in_cache
 from mrp.compiled.jit import (
            CacheWarning,
            Kernel,
@@ -16,5 +17,5 @@ from mrp.compiled.jit import (
            unrouted,
 )
 
-__all__ = ["CacheWarning", "Kernel", "current_route", "kernel", "njit", "route", "sources_digest",
+__all__ = ["CacheWarning", "Kernel", "current_route", "in_cache", "kernel", "njit", "route", "sources_digest",
            "unrouted"]

@@ -227,7 +227,8 @@ _load_lightly()
 import numba  # noqa: E402
 from numba import njit as _njit  # noqa: E402
 
-__all__ = ["CacheWarning", "Kernel", "kernel", "current_route", "njit", "route", "sources_digest", "unrouted"]
+__all__ = ["CacheWarning", "Kernel", "kernel", "current_route", "njit", "route", "sources_digest",
+           "unrouted"]
 
 from numba.core import types as _types  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402

@@ -13,14 +13,13 @@ is loaded at its first text).
 
 from __future__ import annotations
 
-import os
-from typing import Any, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 import numpy as np
 
 from mrp.codecs.penman import scan
 from mrp.codecs.penman.parse import MAX_DEPTH
-from mrp.compiled import njit, unrouted
+from mrp.compiled import in_cache, njit, unrouted
 
 __all__ = ["CLASSES", "scan_batch", "scan_kernel", "scanned_batch", "scanned_codes", "warm_scan"]
 
@@ -336,21 +335,6 @@ def _one_args(text: str) -> Tuple[np.ndarray, np.ndarray]:
     return np.frombuffer(text.encode("ascii"), np.uint8), CLASSES
 
 
-def _cached(kernel: Any, args: Tuple[Any, ...]) -> Optional[bool]:
-    """Whether numba's cache holds ``kernel`` compiled for the types of ``args``, found without loading it
-    (as numba finds it when the kernel is first called: the index's key, the sources' stamp, the data
-    file); None where this numba's cache cannot be looked into so."""
-    try:
-        cache = kernel._cache
-        signature = tuple(kernel.typeof_pyval(value) for value in args)
-        key = cache._index_key(signature, kernel.targetctx.codegen())
-        cache_file = cache._cache_file
-        name = cache_file._load_index().get(key)
-        return name is not None and os.path.isfile(os.path.join(cache_file._cache_path, name))
-    except Exception:  # noqa: BLE001  # a numba whose cache is laid out otherwise
-        return None
-
-
 def warm_scan(lazily: bool = False) -> bool:
     """Make the scan ready, then read plain texts with it (the solver's warm-up calls this: a reader never
     compiles).
@@ -365,7 +349,7 @@ def warm_scan(lazily: bool = False) -> bool:
         Whether the scan is usable.
     """
     if lazily:
-        held = [_cached(scan_kernel, _one_args(_WARM)), _cached(scan_batch, _many_args([_WARM, "(x / y)"]))]
+        held = [in_cache(scan_kernel, _one_args(_WARM)), in_cache(scan_batch, _many_args([_WARM, "(x / y)"]))]
         if False in held:
             return False
         if None not in held:
