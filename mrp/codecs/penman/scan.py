@@ -92,7 +92,8 @@ def scanned(text: str, no_wiki: bool = False) -> Optional[Scanned]:
 
 
 def plain_of(form: Scanned) -> Plain:
-    """The :class:`~.fast.Plain` form of a scanned text (read the present way).
+    """The :class:`~.fast.Plain` form of a scanned text, made from its integers (:func:`.fast.scanned_plain`:
+    what the present reading gives, without reading the text again).
 
     Args:
         form: the scanned text.
@@ -100,12 +101,9 @@ def plain_of(form: Scanned) -> Plain:
     Returns:
         Its Plain form.
     """
-    from mrp.codecs.penman.fast import plain_form
+    from mrp.codecs.penman.fast import scanned_plain
 
-    plain = plain_form(form.text, form.no_wiki)
-    if plain is None:  # pragma: no cover  # the scan declines every text plain_form declines (tested)
-        raise ValueError("the scan read a text that the plain reader declines")
-    return plain
+    return scanned_plain(form.text, form.codes, form.no_wiki)
 
 
 def constant(token: str) -> str:
