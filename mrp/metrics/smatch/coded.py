@@ -41,9 +41,10 @@ class Coder:
         #: (None: no concept), a role as written, a role and a constant's token
         self._tokens: Dict[str, int] = {}
         self._written: Dict[str, Tuple[bool, int]] = {}
-        self._pairs: Dict[str, Dict[str, int]] = {}
-        #: the last, for texts read without ``:wiki`` (-1: a constant left out)
-        self._pairs_no_wiki: Dict[str, Dict[str, int]] = {}
+        #: the text of a branch to a constant from its role to its token -> the key id (-1: left out), and the
+        #: same for texts read without ``:wiki``
+        self._pairs: Dict[str, int] = {}
+        self._pairs_no_wiki: Dict[str, int] = {}
         self._top = 0
 
     def _fresh(self) -> None:
@@ -180,8 +181,9 @@ class Coder:
         """
         if self._generation != self.interned.generation:
             self._fresh()
-        text, codes = form.text, form.codes
+        text, codes, no_wiki = form.text, form.codes, form.no_wiki
         tokens, written = self._tokens, self._written
+        constants = self._pairs_no_wiki if no_wiki else self._pairs
         n = codes[0]
         rows: List[int] = []
         edges: List[int] = []
@@ -193,29 +195,52 @@ class Coder:
             key = tokens.get(concept)
             if key is None:
                 key = tokens[concept] = self._concept(constant(concept))
-            pairs: Optional[List[Tuple[str, str]]] = None
+            keys: Optional[List[int]] = None  # the node's keys once a constant of it is kept
             for _ in range(count):
-                target, role = codes[branch], text[codes[branch + 1]:codes[branch + 2]]
+                target = codes[branch]
                 if target >= 0:  # a relation
+                    role = text[codes[branch + 1]:codes[branch + 2]]
                     known = written.get(role)
                     inverted, normal = known if known is not None else self._written_role(role)
                     edges += (target, i, normal, 1) if inverted else (i, target, normal, 1)
-                elif pairs is None:
-                    pairs = [(role, text[codes[branch + 3]:codes[branch + 4]])]
-                else:
-                    pairs.append((role, text[codes[branch + 3]:codes[branch + 4]]))
+                else:  # a constant, by its role and token as written (with what the scan read between)
+                    found = constants.get(text[codes[branch + 1]:codes[branch + 4]])
+                    if found is None:
+                        found = self._written_constant(text, codes, branch, no_wiki)
+                    if found >= 0:  # (-1: ``:wiki`` left out)
+                        if keys is None:
+                            keys = [key]
+                        if found not in keys:
+                            keys.append(found)
                 branch += 5
-            if pairs is not None or not i:  # (the root is the top)
-                self._scanned_node(rows, i, key, pairs or (), not i, form.no_wiki)
-            else:
-                rows += (i, key, 1)
-        return _made(n, rows, edges)
+            if keys is None:
+                if i:
+                    rows += (i, key, 1)
+                    continue
+                keys = [key]
+            if not i and self._top not in keys:  # (the root is the top)
+                keys.append(self._top)
+            for found in keys:
+                rows += (i, found, 1)
+        # each node but the root brought in by a relation, and no relation else: a tree (the scan's count of
+        # relations, codes[2], counts every branch to a node)
+        return _made(n, rows, edges, codes[2] == n - 1)
 
     def _written_role(self, role: str) -> Tuple[bool, int]:
         label = role_label(role)
         known = self._roles.get(label)
         made = self._written[role] = known if known is not None else self._relation(label)
         return made
+
+    def _written_constant(self, text: str, codes: List[int], branch: int, no_wiki: bool) -> int:
+        """The key id of the constant of a scanned branch (-1: a ``:wiki`` left out with ``no_wiki``, as the
+        reader leaves it out), kept by the text from its role to its token: the scan reads the role as a
+        symbol from its start, white space, then the token, so that text is that role and that token."""
+        role, token = text[codes[branch + 1]:codes[branch + 2]], text[codes[branch + 3]:codes[branch + 4]]
+        name = role_label(role)
+        found = -1 if no_wiki and name == "wiki" else self._property(name, constant(token))
+        (self._pairs_no_wiki if no_wiki else self._pairs)[text[codes[branch + 1]:codes[branch + 4]]] = found
+        return found
 
     def _rows(self, rows: List[int], i: int, keys: List[int], top: bool) -> None:
         """Node ``i``'s rows of its keys (each once), the TOP triple's added for the top."""
@@ -224,31 +249,18 @@ class Coder:
         for found in keys:
             rows += (i, found, 1)
 
-    def _scanned_node(self, rows: List[int], i: int, key: int, pairs: Any, top: bool, no_wiki: bool) -> None:
-        """:meth:`_node` of a scanned node: its constants by their roles and tokens as written (``:wiki``
-        left out with ``no_wiki``, as the reader leaves it out)."""
-        written = self._pairs_no_wiki if no_wiki else self._pairs
-        keys = [key]
-        for role, token in pairs:
-            values = written.get(role)
-            found = values.get(token) if values is not None else None
-            if found is None:
-                name = role_label(role)
-                found = -1 if no_wiki and name == "wiki" else self._property(name, constant(token))
-                written.setdefault(role, {})[token] = found
-            if found < 0:
-                continue
-            if found not in keys:
-                keys.append(found)
-        self._rows(rows, i, keys, top)
 
-
-def _made(n: int, rows: List[int], edges: List[int]) -> Tuple[Coded, int]:
-    """The Coded of ``n`` nodes' rows and relation rows (each relation once), and the triple count."""
+def _made(n: int, rows: List[int], edges: List[int], tree: bool = False) -> Tuple[Coded, int]:
+    """The Coded of ``n`` nodes' rows and relation rows (each relation once), and the triple count.  ``tree``:
+    the relations are a tree's, ``n - 1`` of them each bringing in its own node, so that no two join the
+    same two nodes and none is to be left out."""
     relations = len(edges) // 4
-    if relations > 1 and len(set(zip(edges[0::4], edges[1::4], edges[2::4]))) < relations:
+    if relations > 1 and not tree and len(set(zip(edges[0::4], edges[1::4], edges[2::4]))) < relations:
         edges = _once(edges)
-    return Coded(n, array("q", rows), array("q", edges)), len(rows) // 3 + len(edges) // 4
+    local, joined = array("q"), array("q")
+    local.fromlist(rows)  # (a tenth faster than array("q", rows))
+    joined.fromlist(edges)
+    return Coded(n, local, joined), len(rows) // 3 + len(edges) // 4
 
 
 def _once(edges: List[int]) -> List[int]:
