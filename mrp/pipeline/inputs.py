@@ -126,6 +126,10 @@ def _decoded(data: Any, name: str) -> str:
 def corpus_of(graphs: Graphs, fmt: Optional[str], options: ReadOptions, name: str) -> Corpus:
     """A corpus of what the caller gave: a path, text (a string, or bytes of UTF-8 text), or a list of
     graphs of one kind."""
+    if type(graphs) is list and graphs and all(type(item) is str for item in graphs):
+        # a list of strings (a reward function's call), without asking what else it could be: it is read as
+        # below, its strings as its texts
+        return _texts(graphs, fmt, replace(options, memo=None) if options.memo is not None else options, name)
     if isinstance(graphs, (str, os.PathLike)) and is_path(graphs):
         return read_corpus(os.fspath(graphs), fmt, options)  # the format: mrp.codecs.resolve_format
     # graphs given as text or objects are read without a memo of texts (:func:`mrp.corpora.load.read_corpus`
@@ -163,9 +167,15 @@ def corpus_of(graphs: Graphs, fmt: Optional[str], options: ReadOptions, name: st
         return _from_graphs([graph for graph in items if isinstance(graph, Graph)], fmt, options, name)
     if any(text is None for text in texts):
         raise InputError(f"{name}: mixes mrp.Graph objects with other kinds of graphs")
-    fmt = fmt or ("mrp" if isinstance(items[0], dict) else _guess(texts[0] or ""))
+    return _texts(texts, fmt or ("mrp" if isinstance(items[0], dict) else None), options, name)
+
+
+def _texts(texts: Sequence[Optional[str]], fmt: Optional[str], options: ReadOptions, name: str) -> Corpus:
+    """The corpus of a list's items as texts of a format (None: the first text's, :func:`_guess`), read as
+    the text of a file holding them one after the other (:func:`_joined`)."""
+    fmt = fmt or _guess(texts[0] or "")
     if fmt == "amr":
-        corpus = _one_line(texts, options, name)
+        corpus = _one_line(list(texts), options, name)
         if corpus is not None:
             return corpus
     return _from_text(_joined([text or "" for text in texts], fmt), fmt, options, name)
