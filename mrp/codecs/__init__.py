@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
-from mrp.codecs.base import Codec, Item, Reader, ReadOptions, WriteOptions, Writer, without_wiki
+from mrp.codecs.base import Codec, Item, Reader, ReadOptions, Sniffer, WriteOptions, Writer, without_wiki
 from mrp.codecs.repeats import KEPT
 from mrp.errors import FormatError, InputError
 from mrp.graph import FRAMEWORKS, Graph
@@ -55,6 +55,8 @@ class _Table:
     formats: Dict[str, Tuple[str, Codec]]
     extensions: Dict[str, str]
     codecs: Tuple[Codec, ...]
+    #: the codecs' ``sniff``, in the registry's order (those of codecs without one left out)
+    sniffers: Tuple[Sniffer, ...]
 
 
 @functools.lru_cache(maxsize=4)
@@ -80,7 +82,8 @@ def _gathered(modules: Tuple[str, ...]) -> _Table:
             if fmt not in codec.formats or extension in extensions or extension != extension.lower():
                 raise ValueError(f"{name}: extension {extension!r} -> {fmt!r} is not one of its own")
             extensions[extension] = fmt
-    return _Table(formats, extensions, tuple(codecs))
+    return _Table(formats, extensions, tuple(codecs),
+                  tuple(codec.sniff for codec in codecs if codec.sniff is not None))
 
 
 def _table() -> _Table:
@@ -253,7 +256,7 @@ def sniff(text: str) -> Optional[str]:
     (AMR); three tab-separated fields with a role in the middle, triples.  Comment lines (``#``) that no
     codec claims, and blank lines, are read past; any other line shows no format.
     """
-    sniffers = [codec.sniff for codec in _table().codecs if codec.sniff is not None]
+    sniffers = _table().sniffers
     lines = text.splitlines()
     for k, line in enumerate(lines):
         stripped = line.strip()
