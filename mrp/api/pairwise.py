@@ -127,20 +127,21 @@ def pairwise(golds: Graphs, systems: Graphs, metric: str = "smatch", **options: 
 def _rewards(done: Any, path: Tuple[str, ...], main: Tuple[str, ...]) -> Rewards:
     """The F of each pair of a run at the count path ``path``, with whether it is proved and its bound (the
     bound of a pair cut at the metric's ``main`` path)."""
-    n = len(done.results)
-    found = np.empty(n, dtype=np.float64)
-    exact = np.empty(n, dtype=bool)
-    bound = np.empty(n, dtype=np.float64)
-    for k, result in enumerate(done.results):
+    found: List[float] = []
+    exact: List[bool] = []
+    bound: List[float] = []
+    for result in done.results:  # (lists made into arrays once: a numpy item costs more than a list's)
         g, s, c = result.counts.get(path, (0, 0, 0))[:3]
-        found[k] = prf(g, s, c)["f"]
-        exact[k] = result.exact and result.cut is None
-        if exact[k] or path != main:
-            bound[k] = found[k] if exact[k] else 1.0
+        f = prf(g, s, c)["f"]
+        proved = bool(result.exact and result.cut is None)
+        found.append(f)
+        exact.append(proved)
+        if proved or path != main:
+            bound.append(f if proved else 1.0)
         else:
-            bound[k] = max(found[k], prf(g, s, result.bound)["f"])
-    out = found.view(Rewards)
-    out.exact, out.bound = exact, bound
+            bound.append(max(f, prf(g, s, result.bound)["f"]))
+    out = np.array(found, dtype=np.float64).view(Rewards)
+    out.exact, out.bound = np.array(exact, dtype=bool), np.array(bound, dtype=np.float64)
     return out
 
 
