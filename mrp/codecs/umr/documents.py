@@ -213,14 +213,18 @@ class _Reader:
                 problems.append((number, f"alignment of '{excerpt(var)}': already aligned at line "
                                          f"{seen[var]}"))
                 continue
-            bad = [p for p in (annotation.span_problem(span, count) for span in spans) if p]
-            if bad:
-                problems.append((number, f"alignment of '{excerpt(var)}': {bad[0]}"))
-                continue
+            first, last = spans[0]
+            if len(spans) == 1 and 1 <= first <= last <= count:  # one span within the sentence (most lines)
+                anchors = [(starts[first - 1], starts[last] - 1)]
+            else:
+                bad = [p for p in (annotation.span_problem(span, count) for span in spans) if p]
+                if bad:
+                    problems.append((number, f"alignment of '{excerpt(var)}': {bad[0]}"))
+                    continue
+                anchors = [(starts[i - 1], starts[j] - 1) for i, j in spans
+                           if not annotation.unaligned((i, j))]
             seen[var] = number
-            anchors = [(starts[i - 1], starts[j] - 1) for i, j in spans if not annotation.unaligned((i, j))]
-            node = graph.nodes[nodes[var]]
-            node.anchors = anchors or None
+            graph.nodes[nodes[var]].anchors = anchors or None
 
     def _annotate(self, graph: Graph, block: Block, problems: List[Tuple[int, str]]) -> None:
         if "document" not in block.sections:

@@ -102,7 +102,7 @@ class Block:
         numbers, lines = self.file_numbers[start:end], self.file_lines[start:end]
         if self.unread:  # an undecodable line is among the block's unread lines, not its section's
             return [(number, text) for number, text in zip(numbers, lines) if isinstance(text, str)]
-        return cast(List[Tuple[int, str]], list(zip(numbers, lines)))
+        return cast("List[Tuple[int, str]]", list(zip(numbers, lines)))
 
     def texts(self, name: str) -> List[str]:
         """A section's lines' texts, in order (see :meth:`numbered`)."""

@@ -4,13 +4,16 @@ A block is a run of non-empty lines (its leading comment lines apart); one empty
 second ends the sentence.  Every line must be a comment, a graph line (``(`` or ``:``), an alignment line
 (``VAR:``) or an interlinear-gloss line (``Words:``, ``Index:``, ...).  A sentence with the wrong number
 of blocks, a comment inside a block or a line of no kind is reported and left out of the higher levels.
+
+A file read whole (:func:`pieces`) hands its runs of plain graph and alignment lines over at once, each run
+found by one regular expression: such a line is kept as it is and reports nothing (see :data:`PLAIN_RUN`).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any, Dict, Iterator, List, TextIO
+from typing import Any, Dict, Iterable, Iterator, List, TextIO, Union
 
 from mrp.validation.umr.state import SENTENCE_ID, State, variable
 
@@ -24,6 +27,17 @@ ILG_OLD = re.compile(r"(Words|tx|Morphemes|mb|Morpheme Gloss\((?:English|Spanish
 ATTRIBUTE = re.compile(r":[A-Za-z][-A-Za-z0-9]*")
 #: an inline comment (``--allow-inline-comments``): a ``#`` after the line's first character, to the end
 INLINE_COMMENT = re.compile(r"(.)#.*")
+#: a run of whole lines each of which :func:`sentences` keeps as a graph or alignment line and reports nothing
+#: of (in a file in Unicode normal form C, without ``--allow-inline-comments``): spaces and tabs, then ``(``,
+#: ``:`` and a letter (:data:`ATTRIBUTE`) or an ASCII variable and ``:`` (:func:`.state.variable`), and no
+#: trailing white space (``\\S``: what ``str.isspace`` calls white space)
+PLAIN_RUN = re.compile(r"(?:[ \t]*(?:\(|:[A-Za-z]|s[0-9]+[a-z]+[0-9]*:)(?:[^\n]*\S)?\n)+")
+#: :data:`PLAIN_RUN` after a line end (its first group): found by looking for the line end alone
+_AFTER_LINE_END = re.compile("\n(" + PLAIN_RUN.pattern + ")")
+
+#: what :func:`sentences` reads: a line as read (its line end, if any, kept), or a run of :data:`PLAIN_RUN`'s
+#: lines, each without its line end and leading white space
+Piece = Union[str, List[str]]
 
 
 def stripped(text: str) -> str:
@@ -55,9 +69,59 @@ def _normalization(state: State, line: str) -> None:
     state.report(1, "Unicode", "unicode-normalization", "not in Unicode normal form C")
 
 
-def sentences(stream: TextIO, state: State) -> Iterator[List[Block]]:
+def pieces(stream: TextIO, inline: bool = False) -> Iterable[Piece]:
+    """A file's lines as :func:`sentences` reads them: read whole and its plain runs found at once
+    (:data:`PLAIN_RUN`) where the stream can be read again from its start (a file) and it decodes; else
+    line by line, as read (the file met where it cannot be decoded, as before).
+
+    Args:
+        stream: the file, read with universal newlines (every line ends at ``\\n``).
+        inline: inline comments are allowed (no run is then found: a comment is cut from each line).
+
+    Returns:
+        The lines and runs, in order.
+    """
+    if not stream.seekable():
+        return stream
+    try:
+        text = stream.read()
+    except UnicodeDecodeError:
+        stream.seek(0)
+        return stream
+    normal = text.isascii() or unicodedata.is_normalized("NFC", text)
+    return _pieces(text, normal and not inline)
+
+
+def _pieces(text: str, runs: bool) -> List[Piece]:
+    found: List[Piece] = []
+    at = 0
+    # a run at the first line: the text read as if after a line end (each offset one more)
+    for run in _AFTER_LINE_END.finditer("\n" + text) if runs else ():
+        start, end = run.start(1) - 1, run.end(1) - 1
+        if start > at:
+            found.extend(text[at:start].split("\n")[:-1])
+        plain = run.group(1).split("\n")
+        plain.pop()
+        found.append([line.lstrip() for line in plain])
+        at = end
+    rest = text[at:].split("\n")
+    if not rest[-1]:
+        rest.pop()
+    found.extend(rest)
+    return found
+
+
+def sentences(stream: Union[TextIO, Iterable[Piece]], state: State) -> Iterator[List[Block]]:
     """The sentences of a file that pass level 1 (each a list of blocks with their first line, comment
-    lines and other lines), level-1 problems reported on the way."""
+    lines and other lines), level-1 problems reported on the way.
+
+    Args:
+        stream: the file's lines as read, or :func:`pieces` of it.
+        state: the running check.
+
+    Returns:
+        The sentences.
+    """
     blocks: List[Block] = []
     first = None
     comments: List[str] = []
@@ -65,7 +129,18 @@ def sentences(stream: TextIO, state: State) -> Iterator[List[Block]]:
     corrupt = False
     inline, trailing = state.checks.inline_comments, state.checks.trailing_whitespace
     ilg, ilg_old, attribute = ILG.match, ILG_OLD.match, ATTRIBUTE.match
-    for number, raw in enumerate(stream, 1):
+    number = 0
+    for raw in stream:
+        number += 1
+        if isinstance(raw, list):  # a run of plain lines (pieces()): each kept
+            if not state.sentence_line:
+                state.sentence_line = number
+            if not first:
+                first = number
+            lines.extend(raw)
+            number += len(raw) - 1
+            state.line = number
+            continue
         state.line = number
         if not state.sentence_line:
             state.sentence_line = number

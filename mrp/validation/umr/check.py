@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 from typing import List, Optional, Set, TextIO, Union
 
-from mrp.validation.umr.blocks import Block, sentences
+from mrp.validation.umr.blocks import Block, pieces, sentences
 from mrp.validation.umr.state import Checks, LevelProblem, State
 
 __all__ = ["Checks", "LevelProblem", "check_levels"]
@@ -40,7 +40,7 @@ def check_levels(path: Union[str, TextIO], level: int, name: str = "", checks: O
         state.known_ids = known_ids
     passed: List[List[Block]] = []
     with (open(path, encoding="utf-8") if isinstance(path, str) else contextlib.nullcontext(path)) as stream:
-        for blocks in sentences(stream, state):
+        for blocks in sentences(pieces(stream, state.checks.inline_comments), state):
             passed.append(blocks)
             if level > 1:
                 from mrp.validation.umr import level2
