@@ -8,27 +8,20 @@ from __future__ import annotations
 
 import random
 import warnings
-from typing import Any, List, Optional, Sequence
+from typing import List, Optional, Sequence
 
-from test_penman_one_line import _OPTIONS, _corpus
+from test_corpus_of_strings import _read
+from test_penman_one_line import _OPTIONS
 
 import mrp
 from mrp.codecs.base import ReadOptions
-from mrp.errors import MRPError
 from mrp.graph import Graph
-from mrp.pipeline import inputs
 
 from conftest import shared_path
 
 
-def _read(graphs: Any, fmt: Optional[str], options: ReadOptions) -> Any:
-    try:
-        return _corpus(inputs.corpus_of(graphs, fmt, options, "gold"))
-    except MRPError as error:
-        return f"{type(error).__name__}: {error}"
-
-
 def _same(graphs: Sequence[Graph], fmt: Optional[str], options: ReadOptions) -> None:
+    """The list and the tuple of the same graphs give the same corpus (or the same error)."""
     listed = _read(list(graphs), fmt, options)
     assert listed == _read(tuple(graphs), fmt, options), ([graph.id for graph in graphs], fmt, options)
 
