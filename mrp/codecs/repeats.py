@@ -21,6 +21,7 @@ derive beside the texts, for the corpus's packing.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import fields
 from operator import attrgetter, is_
 from typing import Any, Dict, Hashable, Optional, Tuple
 
@@ -201,13 +202,19 @@ def copied(template: Graph, gid: str) -> Graph:
     Returns:
         The new graph; its content objects are the template's.
     """
-    graph = Graph(gid, template.framework, template.flavor)
-    graph.tops, graph.nodes, graph.edges, graph.layout, graph.variables, graph.breaks = _CONTENT(template)
-    return graph
+    tops, nodes, edges, layout, variables, breaks = _CONTENT(template)
+    # every field in the order of Graph's: the content given, not made empty and then replaced
+    return Graph(gid, template.framework, template.flavor, None, None, None, None, None, None, None, tops,
+                 nodes, edges, None, variables, None, layout, breaks)
 
 
 if TEXT_FIELDS != ("tops", "nodes", "edges", "layout", "variables", "breaks"):  # pragma: no cover
     raise ImportError("mrp.codecs.repeats.copied sets the content fields by name: update it to TEXT_FIELDS")
+#: Graph's fields in the order :func:`copied` gives them (those after ``breaks`` left to their defaults)
+_ORDER = ("id", "framework", "flavor", "input", "language", "time", "source", "provenance", "targets",
+          "version", "tops", "nodes", "edges", "line", "variables", "document", "layout", "breaks")
+if tuple(field.name for field in fields(Graph))[:len(_ORDER)] != _ORDER:  # pragma: no cover
+    raise ImportError("mrp.codecs.repeats.copied gives Graph's fields by position: update it to them")
 
 
 def unshared(graph: Graph) -> Graph:

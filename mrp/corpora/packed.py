@@ -196,10 +196,11 @@ class PackedGraphs(Sequence[Graph]):
         fields packed."""
         kept = self._owns.get(content)
         if kept is not None:
-            own = OWN(graph)
+            own, first = OWN(graph), kept[0]
             # equal, and of the same types (equal values of other types, e.g. True and 1, are another graph):
-            # the same objects are both (a copy's own fields are most often its content's graph's objects)
-            if own == kept[0] and (all(map(is_, own, kept[0])) or tuple(map(type, own)) == kept[1]):
+            # the same objects are both (a copy's own fields are most often its content's graph's objects;
+            # kept fields are plain values, each equal to itself)
+            if all(map(is_, own, first)) or own == first and tuple(map(type, own)) == kept[1]:
                 return b""
         return pack(graph, own=True)
 

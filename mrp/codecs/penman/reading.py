@@ -130,15 +130,19 @@ class _Reading:
             if self.memo is None else self.memo.kept(("penman shapes", options.strict, options.no_wiki,
                                                        options.framework))
 
-    def block(self, block: Block, form: Optional[Scanned] = None) -> List[Item]:
+    def block(self, block: Block, form: Optional[Scanned] = None, key: Optional[Tuple[str, ...]] = None,
+              found: Optional[Tuple[Tuple[Shape, ...], Tuple[Hashable, ...]]] = None) -> List[Item]:
         """The items of a block: from its shapes when met before and every graph of its texts is at hand,
         else from its frames (its shapes kept); ``form``: the block's text as the compiled scan read it,
-        when it did (:func:`plain_text`)."""
+        when it did (:func:`plain_text`); ``key``: its :func:`block_key` when made already, and ``found``
+        what :attr:`shapes` held under it then (the shapes of a key are the same whenever made)."""
         if not block.clean:
             return self.frames(block)
         lines: List[str] = block.lines  # type: ignore[assignment]  # a clean block holds texts only
-        key = block_key(lines)
-        found = self.shapes.get(key)
+        if key is None:
+            key = block_key(lines)
+        if found is None:
+            found = self.shapes.get(key)
         if found is None:
             text = plain_text(lines, key)
             if text is not None:
@@ -308,11 +312,12 @@ def read(lines: Iterable[Union[Line, FormatError]], name: str, options: ReadOpti
         for block in lines.blocks():
             ahead.append(block)
             if len(ahead) == SCANNED:
-                for one, form in zip(ahead, scanned_blocks(ahead, reading.shapes, options.no_wiki)):
-                    yield from reading.block(one, form)
+                for one, (key, found, form) in zip(ahead, scanned_blocks(ahead, reading.shapes,
+                                                                         options.no_wiki)):
+                    yield from reading.block(one, form, key, found)
                 ahead = []
-        for one, form in zip(ahead, scanned_blocks(ahead, reading.shapes, options.no_wiki)):
-            yield from reading.block(one, form)
+        for one, (key, found, form) in zip(ahead, scanned_blocks(ahead, reading.shapes, options.no_wiki)):
+            yield from reading.block(one, form, key, found)
         return
     for frame in frames(lines):
         yield from reading.frame(frame)
