@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Dict, List, NamedTuple, Optional
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional
 
 import pytest
 from hypothesis import settings
@@ -141,6 +141,22 @@ def dead_highs(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(mip, "_run", killed)
     monkeypatch.setattr(worker, "_kept", doomed)
+
+
+@pytest.fixture(params=["scanned", "unscanned"])
+def scanning(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The compiled Penman scan ready, or not (as before the warm-up), restored afterwards."""
+    from mrp.codecs.penman import scan as penman_scan
+    from mrp.codecs.penman.scanner import warm_scan
+
+    saved = list(penman_scan._SCAN)
+    warm_scan()
+    if request.param == "unscanned":
+        penman_scan.use(None)
+    try:
+        yield request.param
+    finally:
+        penman_scan._SCAN[:] = saved
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

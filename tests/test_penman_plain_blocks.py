@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Iterator, List, Tuple
+from typing import List, Tuple
 
 import pytest
 from test_penman_parse import _PIECES, _random_tree, mutate
 
 from mrp.codecs import ReadOptions, reader
-from mrp.codecs.penman import scan as penman_scan
 from mrp.codecs.penman.blocks import plain_text
 from mrp.codecs.penman.fast import plain_form, scanned_plain
 from mrp.codecs.penman.scanner import scanned_codes, warm_scan
@@ -54,19 +53,6 @@ def _own(graph: Graph) -> Tuple[object, ...]:
 
 def _error(error: FormatError) -> Tuple[object, ...]:
     return (error.message, error.file, error.line, error.graph_id, error.framework)
-
-
-@pytest.fixture(params=["scanned", "unscanned"])
-def scanning(request: pytest.FixtureRequest) -> Iterator[str]:
-    """The compiled scan ready, or not (as before the warm-up), restored afterwards."""
-    saved = list(penman_scan._SCAN)
-    warm_scan()
-    if request.param == "unscanned":
-        penman_scan.use(None)
-    try:
-        yield request.param
-    finally:
-        penman_scan._SCAN[:] = saved
 
 
 def _same_as_line_by_line(path: str, options: ReadOptions) -> int:

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 import pytest
 
 from mrp.codecs import ReadOptions, reader
-from mrp.codecs.penman import scan as penman_scan
-from mrp.codecs.penman.scanner import warm_scan
 from mrp.codecs.repeats import Repeats
 from mrp.corpora.load import read_corpus
 from mrp.corpora.packed import PackedGraphs
@@ -53,19 +51,6 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> List[Tuple[Path, List[Gra
         assert all(isinstance(item, Graph) for item in items)
         out.append((path, items))
     return out
-
-
-@pytest.fixture(params=["scanned", "unscanned"])
-def scanning(request: pytest.FixtureRequest) -> Iterator[str]:
-    """The compiled scan ready, or not (as before the warm-up), restored afterwards."""
-    saved = list(penman_scan._SCAN)
-    warm_scan()
-    if request.param == "unscanned":
-        penman_scan.use(None)
-    try:
-        yield request.param
-    finally:
-        penman_scan._SCAN[:] = saved
 
 
 @pytest.mark.parametrize("kept", [4096, 37], ids=["memo", "memo-forgetting"])
