@@ -116,3 +116,22 @@ def test_the_mutations_meet_every_kind_of_line_end_and_undecodable_bytes(tmp_pat
     undecodable = [path for path in made if b"\xff\xfe" in path.read_bytes()]
     assert undecodable and all(_checked(str(path), "x", 1, Checks())[0] == "cannot be decoded"
                                for path in undecodable)
+
+
+def test_a_file_given_open_past_its_start_is_checked_from_there(tmp_path: Path) -> None:
+    """A stream handed over after some of its lines were read is checked from where it is, whether it
+    decodes or not (a file that cannot be decoded is read again line by line from that point, not from its
+    start)."""
+    text = HAND_MADE[0].read_text(encoding="utf-8")
+    text *= 1 + 65536 // len(text)  # the bytes that cannot be decoded beyond what reading three lines decodes
+    files = []
+    for k, tail in enumerate([b"", b"\xff\xfe\n(s1 / a)\n"]):
+        files.append(tmp_path / f"long-{k}.umr")
+        files[-1].write_bytes(text.encode("utf-8") + tail)
+    for path in files:
+        stream = open(path, encoding="utf-8")
+        for _ in range(3):
+            stream.readline()
+        pipe = Pipe(path)  # the oracle: the same file read a line at a time from the same point
+        pipe._inner.seek(stream.tell())
+        assert _checked(stream, "x", 1, Checks()) == _checked(pipe, "x", 1, Checks()), path

@@ -15,7 +15,7 @@ import re
 import unicodedata
 from typing import Any, Dict, Iterable, Iterator, List, TextIO, Union
 
-from mrp.validation.umr.state import SENTENCE_ID, State, variable
+from mrp.validation.umr.state import ASCII_VARIABLE, SENTENCE_ID, State, variable
 
 Block = Dict[str, Any]
 
@@ -24,14 +24,16 @@ ILG = re.compile(r"(Index|Words|Word Gloss \([a-z]{2,3}\)|Part of Speech|Morphem
                  r"Sentence Gloss \([a-z]{2,3}\)):\s*(.+)")
 ILG_OLD = re.compile(r"(Words|tx|Morphemes|mb|Morpheme Gloss\((?:English|Spanish)\)|ge|Morpheme Cat|ps|"
                      r"Word Gloss|(?:English|Spanish) Sent Gloss:|tr)\s+(.+)")
-ATTRIBUTE = re.compile(r":[A-Za-z][-A-Za-z0-9]*")
+#: the start of a graph line that is a role (a colon, then a letter): all the check asks of one
+ATTRIBUTE = re.compile(r":[A-Za-z]")
 #: an inline comment (``--allow-inline-comments``): a ``#`` after the line's first character, to the end
 INLINE_COMMENT = re.compile(r"(.)#.*")
 #: a run of whole lines each of which :func:`sentences` keeps as a graph or alignment line and reports nothing
 #: of (in a file in Unicode normal form C, without ``--allow-inline-comments``): spaces and tabs, then ``(``,
 #: ``:`` and a letter (:data:`ATTRIBUTE`) or an ASCII variable and ``:`` (:func:`.state.variable`), and no
 #: trailing white space (``\\S``: what ``str.isspace`` calls white space)
-PLAIN_RUN = re.compile(r"(?:[ \t]*(?:\(|:[A-Za-z]|s[0-9]+[a-z]+[0-9]*:)(?:[^\n]*\S)?\n)+")
+PLAIN_RUN = re.compile(r"(?:[ \t]*(?:\(|" + ATTRIBUTE.pattern + "|" + ASCII_VARIABLE.pattern
+                       + r":)(?:[^\n]*\S)?\n)+")
 #: :data:`PLAIN_RUN` after a line end (its first group): found by looking for the line end alone
 _AFTER_LINE_END = re.compile("\n(" + PLAIN_RUN.pattern + ")")
 
@@ -71,7 +73,7 @@ def _normalization(state: State, line: str) -> None:
 
 def pieces(stream: TextIO, inline: bool = False) -> Iterable[Piece]:
     """A file's lines as :func:`sentences` reads them: read whole and its plain runs found at once
-    (:data:`PLAIN_RUN`) where the stream can be read again from its start (a file) and it decodes; else
+    (:data:`PLAIN_RUN`) where the stream can be read again from where it is (a file) and it decodes; else
     line by line, as read (the file met where it cannot be decoded, as before).
 
     Args:
@@ -83,10 +85,11 @@ def pieces(stream: TextIO, inline: bool = False) -> Iterable[Piece]:
     """
     if not stream.seekable():
         return stream
+    start = stream.tell()
     try:
         text = stream.read()
     except UnicodeDecodeError:
-        stream.seek(0)
+        stream.seek(start)
         return stream
     normal = text.isascii() or unicodedata.is_normalized("NFC", text)
     return _pieces(text, normal and not inline)

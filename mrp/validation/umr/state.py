@@ -17,14 +17,14 @@ def whole(digits: str) -> int:
 
 #: a variable of ASCII letters at the start of a text: :func:`variable` ends where it does unless a character
 #: beyond ASCII follows (a lowercase letter of another script may continue its letters)
-_ASCII_VARIABLE = re.compile(r"s[0-9]+[a-z]+[0-9]*")
+ASCII_VARIABLE = re.compile(r"s[0-9]+[a-z]+[0-9]*")
 
 
 def variable(text: str) -> Optional[str]:
     """The variable at the start of ``text``, or None."""
     if not text.startswith("s"):
         return None
-    found = _ASCII_VARIABLE.match(text)
+    found = ASCII_VARIABLE.match(text)
     if found is not None and (found.end() == len(text) or text[found.end()].isascii()):
         return found.group()
     k = 1
