@@ -126,20 +126,18 @@ def _decoded(data: Any, name: str) -> str:
 def corpus_of(graphs: Graphs, fmt: Optional[str], options: ReadOptions, name: str) -> Corpus:
     """A corpus of what the caller gave: a path, text (a string, or bytes of UTF-8 text), or a list of
     graphs of one kind."""
-    if type(graphs) is list and graphs and all(type(item) is str for item in graphs):
-        # a list of strings (a reward function's call), without asking what else it could be: it is read as
-        # below, its strings as its texts
-        return _texts(graphs, fmt, replace(options, memo=None) if options.memo is not None else options, name)
-    if type(graphs) is list and graphs and all(type(item) is Graph for item in graphs):
-        # a list of mrp.Graph objects read already (a reward function's graphs): the corpus of its graphs,
-        # as below but without the checks for other kinds of items
-        return _from_graphs(graphs, fmt, replace(options, memo=None) if options.memo is not None else options,
-                            name)
     if isinstance(graphs, (str, os.PathLike)) and is_path(graphs):
         return read_corpus(os.fspath(graphs), fmt, options)  # the format: mrp.codecs.resolve_format
     # graphs given as text or objects are read without a memo of texts (:func:`mrp.corpora.load.read_corpus`
     # alone unshares what a memo shares)
     options = replace(options, memo=None) if options.memo is not None else options
+    if type(graphs) is list and graphs:
+        # a list of strings, or of mrp.Graph objects read already (a reward function's call): read as below,
+        # without asking what else its items could be
+        if all(type(item) is str for item in graphs):
+            return _texts(graphs, fmt, options, name)
+        if all(type(item) is Graph for item in graphs):
+            return _from_graphs(graphs, fmt, options, name)
     if isinstance(graphs, Graph):
         graphs = [graphs]
     if isinstance(graphs, (bytes, bytearray, memoryview)):
