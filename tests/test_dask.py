@@ -154,6 +154,16 @@ def _chains(path: Path, count: int) -> None:
             stream.write(f"# ::id g{k}\n(n0 / c0{extra}{body}{')' * 13})\n\n")
 
 
+
+def _terminal_ctrl_c() -> None:
+    """In the command's process before it starts: Ctrl-C as a terminal's shell leaves it (its default
+    action, not blocked), whatever an earlier test of this worker left in the process that runs the
+    command (a child inherits an ignored SIGINT, and Python then installs no handler of its own)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
 def test_ctrl_c_of_a_dask_run_prints_only_mrps_line(tmp_path: Path) -> None:
     import signal
     import subprocess
@@ -165,7 +175,8 @@ def test_ctrl_c_of_a_dask_run_prints_only_mrps_line(tmp_path: Path) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "mrp.cli.similarity", "--metric", "smatch", str(corpus),
                              "--output", str(tmp_path / "out.npz"), "--scheduler", "local", "--jobs", "2",
                              "--checkpoint", str(blocks), "--block-size", "100"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=_terminal_ctrl_c)
     try:
         deadline = time.monotonic() + 600  # a loaded machine may take minutes to start the cluster
         while not list(blocks.glob("block-*.npz")):  # the cluster is up and its workers score blocks
@@ -196,7 +207,8 @@ def test_ctrl_c_as_the_workers_start_prints_only_mrps_line(tmp_path: Path) -> No
     _chains(corpus, 150)
     proc = subprocess.Popen([sys.executable, "-m", "mrp.cli.similarity", "--metric", "smatch", str(corpus),
                              "--output", str(tmp_path / "out.npz"), "--scheduler", "local", "--jobs", "2"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=_terminal_ctrl_c)
     try:
         started = time.monotonic()
         while time.monotonic() - started < 60:  # the first worker process spawned, still importing
