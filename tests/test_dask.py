@@ -157,8 +157,9 @@ def _chains(path: Path, count: int) -> None:
 
 def _terminal_ctrl_c() -> None:
     """In the command's process before it starts: Ctrl-C as a terminal's shell leaves it (its default
-    action, not blocked), whatever an earlier test of this worker left in the process that runs the
-    command (a child inherits an ignored SIGINT, and Python then installs no handler of its own)."""
+    action, not blocked), whatever the test run was started with: a background job of a shell without job
+    control starts with SIGINT ignored, every process it starts inherits that, and Python then installs no
+    handler of its own (the command would run to its end)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)
