@@ -218,10 +218,7 @@ class Coder:
                     rows += (i, key, 1)
                     continue
                 keys = [key]
-            if not i and self._top not in keys:  # (the root is the top)
-                keys.append(self._top)
-            for found in keys:
-                rows += (i, found, 1)
+            self._rows(rows, i, keys, not i)  # (the root is the top)
         # each node but the root brought in by a relation, and no relation else: a tree (the scan's count of
         # relations, codes[2], counts every branch to a node)
         return _made(n, rows, edges, codes[2] == n - 1)
